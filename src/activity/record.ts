@@ -1,0 +1,55 @@
+import type { Queryable, Row } from '../db/database.ts';
+import { actorId, type RequestContext } from '../api/context.ts';
+import type { Resource } from '../api/resource.ts';
+
+export type Operation = 'create' | 'update' | 'delete' | 'associate' | 'disassociate';
+
+export interface ActivityEntry {
+  operation: Operation;
+  object1: string;
+  object1Id: number;
+  object2?: string;
+  object2Id?: number;
+  association?: string;
+  changes: Record<string, unknown>;
+}
+
+export const HIDDEN = 'hidden';
+
+let actionNode = '';
+
+/** The node name recorded on every entry (SVC_NODE_NAME), set once at start. */
+export function setActionNode(name: string): void {
+  actionNode = name;
+}
+
+/** Writes one activity stream record in the caller's transaction, so it stands or falls with the change. */
+export async function recordActivity(tx: Queryable, ctx: RequestContext, entry: ActivityEntry): Promise<void> {
+  await tx.query(
+    `INSERT INTO activity_stream (operation, object1, object1_id, object2, object2_id, object_association, changes, actor_id, action_node)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)`,
+    [
+      entry.operation,
+      entry.object1,
+      entry.object1Id,
+      entry.object2 ?? '',
+      entry.object2Id ?? null,
+      entry.association ?? '',
+      JSON.stringify(entry.changes),
+      actorId(ctx),
+      actionNode,
+    ],
+  );
+}
+
+/** A field's value as the activity stream shows it: secrets hidden, dates as ISO text. */
+export function activityValue(resource: Resource, name: string, value: unknown): unknown {
+  const field = resource.allFields[name];
+  if (field?.secret) return HIDDEN;
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+/** Every declared field of a row, for create and delete records. */
+export function snapshot(resource: Resource, row: Row): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(resource.fields).map(([name, f]) => [name, activityValue(resource, name, row[f.column])]));
+}

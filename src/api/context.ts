@@ -1,0 +1,45 @@
+import type { Database } from '../db/database.ts';
+import type { Settings } from '../config/settings/store.ts';
+import type { EnvConfig } from '../config/env.ts';
+
+export interface CurrentUser {
+  id: number;
+  username: string;
+  isSuperuser: boolean;
+  isSystemAuditor: boolean;
+}
+
+export type AuthMethod = 'basic' | 'session' | 'token';
+
+/**
+ * Who is asking and through what. Handlers and access policies read only this, so new ways to
+ * authenticate fill it in without touching them.
+ */
+export interface RequestContext {
+  user: CurrentUser | null;
+  authMethod: AuthMethod | null;
+  /** OAuth2 token scope; null for sessions and basic auth, which may do everything the user may. */
+  tokenScope: 'read' | 'write' | null;
+}
+
+/** The process-wide services every handler may use. */
+export interface Services {
+  db: Database;
+  settings: Settings;
+  env: EnvConfig;
+  version: string;
+  /** Identifies this installation (all nodes sharing one database). */
+  installUuid: string;
+}
+
+export const anonymous: RequestContext = { user: null, authMethod: null, tokenScope: null };
+
+/** The installer and management commands acting with full rights; recorded as no actor. */
+export const systemContext: RequestContext = {
+  user: { id: 0, username: '', isSuperuser: true, isSystemAuditor: false },
+  authMethod: null,
+  tokenScope: null,
+};
+
+/** The user id to record as actor, null for the system. */
+export const actorId = (ctx: RequestContext): number | null => (ctx.user && ctx.user.id > 0 ? ctx.user.id : null);

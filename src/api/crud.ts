@@ -1,0 +1,209 @@
+import type { Queryable, Row } from '../db/database.ts';
+import { PgError, pgErrorCode } from '../db/database.ts';
+import { activityValue, recordActivity, snapshot } from '../activity/record.ts';
+import { actorId, type RequestContext } from './context.ts';
+import { ApiError, forbidden, notFound, ValidationError, type FieldErrors } from './errors.ts';
+import { ENCRYPTED, FieldProblem } from './fields.ts';
+import { getResource, type Resource, type Values } from './resource.ts';
+import { ident } from './sql.ts';
+
+export type WriteMode = 'create' | 'update' | 'replace';
+
+/**
+ * Validates a request body against the declaration. Read-only and unknown keys are ignored
+ * (as AWX does); every problem is collected so the caller sees them all at once.
+ */
+export function parseBody(resource: Resource, body: unknown, mode: WriteMode, existing: Row | null): Values {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError(400, { detail: 'Invalid data. Expected a dictionary, but got ' + (Array.isArray(body) ? 'list.' : `${typeof body}.`) });
+  }
+  const input = body as Record<string, unknown>;
+  const values: Values = {};
+  const errors: FieldErrors = {};
+  for (const [name, field] of Object.entries(resource.fields)) {
+    if (field.readOnly) continue;
+    if (!(name in input)) {
+      if (mode === 'update') continue;
+      if (mode === 'replace' && field.secret && existing) continue;
+      if (field.required) errors[name] = ['This field is required.'];
+      else if (mode === 'create' && field.default !== undefined) values[name] = field.default;
+      continue;
+    }
+    const raw = input[name];
+    if (field.secret && raw === ENCRYPTED && existing) continue;
+    try {
+      const value = field.parse(raw);
+      if (field.writeOnce && existing && value !== existing[field.column]) {
+        errors[name] = ['This field cannot be changed once set.'];
+        continue;
+      }
+      if (field.required && (value === null || value === '')) errors[name] = [value === null ? 'This field may not be null.' : 'This field may not be blank.'];
+      else values[name] = value;
+    } catch (err) {
+      if (!(err instanceof FieldProblem)) throw err;
+      errors[name] = [err.message];
+    }
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return values;
+}
+
+/** Referenced objects must exist. */
+async function checkReferences(tx: Queryable, resource: Resource, values: Values): Promise<void> {
+  const errors: FieldErrors = {};
+  for (const [name, value] of Object.entries(values)) {
+    const field = resource.fields[name];
+    if (!field?.ref || value === null || value === undefined) continue;
+    const target = getResource(field.ref);
+    const rows = await tx.query(`SELECT 1 FROM ${ident(target.table)} WHERE id = $1`, [value]);
+    if (!rows.length) errors[name] = [`Invalid pk "${String(value)}" - object does not exist.`];
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+}
+
+/** Declared uniqueness, checked first for a clear message; the database constraint remains the guarantee. */
+async function checkUnique(tx: Queryable, resource: Resource, values: Values, existing: Row | null): Promise<void> {
+  for (const fields of resource.unique) {
+    if (!existing && fields.some((f) => !(f in values))) continue;
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    for (const f of fields) {
+      const column = resource.fields[f].column;
+      const value = f in values ? values[f] : existing?.[column];
+      params.push(value);
+      conditions.push(value === null ? `${ident(column)} IS NULL` : `${ident(column)} = $${params.length}`);
+    }
+    if (existing) {
+      params.push(existing.id);
+      conditions.push(`id <> $${params.length}`);
+    }
+    const rows = await tx.query(`SELECT 1 FROM ${ident(resource.table)} WHERE ${conditions.join(' AND ')} LIMIT 1`, params);
+    if (rows.length) throw uniqueError(resource, fields);
+  }
+}
+
+function uniqueError(resource: Resource, fields: string[]): ValidationError {
+  const labels = fields.map((f) => resource.fields[f].label);
+  const label = resource.label.replace(/ List$/, '');
+  if (fields.length === 1) return ValidationError.field(fields[0], [`${label} with this ${labels[0]} already exists.`][0]);
+  return new ValidationError({ __all__: [`${label} with this ${labels.join(' and ')} already exists.`] });
+}
+
+/** Turns a constraint violation that slipped past the checks (a concurrent write) into a 400. */
+export function translateDbError(resource: Resource, err: unknown): never {
+  const code = pgErrorCode(err);
+  if (code === PgError.uniqueViolation) {
+    throw new ValidationError({ __all__: [`${resource.label.replace(/ List$/, '')} with these values already exists.`] });
+  }
+  if (code === PgError.foreignKeyViolation) throw new ValidationError({ __all__: ['A referenced object does not exist or is still in use.'] });
+  if (code === PgError.checkViolation || code === PgError.notNullViolation) {
+    throw new ValidationError({ __all__: ['One of the values is not allowed.'] });
+  }
+  throw err;
+}
+
+function columnsOf(resource: Resource, values: Values): [string[], unknown[]] {
+  const columns: string[] = [];
+  const params: unknown[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    const field = resource.fields[name];
+    if (!field) continue;
+    columns.push(field.column);
+    params.push(field.optionsType === 'json' && value !== null ? JSON.stringify(value) : value);
+  }
+  return [columns, params];
+}
+
+export async function loadRow(tx: Queryable, resource: Resource, id: number, lock = false): Promise<Row> {
+  const [row] = await tx.query(`SELECT * FROM ${ident(resource.table)} WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function createObject(tx: Queryable, ctx: RequestContext, resource: Resource, values: Values): Promise<Row> {
+  if (!(await resource.access.canCreate(ctx, tx, values))) throw forbidden();
+  await checkReferences(tx, resource, values);
+  await checkUnique(tx, resource, values, null);
+  await resource.hooks.beforeWrite?.(tx, ctx, values, null);
+  const [columns, params] = columnsOf(resource, values);
+  if (resource.allFields.created_by) {
+    columns.push('created_by_id', 'modified_by_id');
+    params.push(actorId(ctx), actorId(ctx));
+  }
+  const placeholders = params.map((_, i) => `$${i + 1}`);
+  const [row] = await tx
+    .query(`INSERT INTO ${ident(resource.table)} (${columns.map(ident).join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING *`, params)
+    .catch((err) => translateDbError(resource, err));
+  for (const roleField of Object.keys(resource.roles)) {
+    await tx.query('INSERT INTO roles (role_field, content_type, object_id) VALUES ($1, $2, $3)', [roleField, resource.name, row.id]);
+  }
+  await resource.hooks.afterWrite?.(tx, ctx, row, null);
+  await recordActivity(tx, ctx, { operation: 'create', object1: resource.name, object1Id: row.id, changes: snapshot(resource, row) });
+  return row;
+}
+
+export async function updateObject(tx: Queryable, ctx: RequestContext, resource: Resource, existing: Row, values: Values): Promise<Row> {
+  if (!(await resource.access.canChange(ctx, tx, existing, values))) throw forbidden();
+  await checkReferences(tx, resource, values);
+  await checkUnique(tx, resource, values, existing);
+  await resource.hooks.beforeWrite?.(tx, ctx, values, existing);
+  const [columns, params] = columnsOf(resource, values);
+  const sets = columns.map((c, i) => `${ident(c)} = $${i + 1}`);
+  params.push(actorId(ctx), existing.id);
+  const [row] = await tx
+    .query(
+      `UPDATE ${ident(resource.table)} SET ${[...sets, 'modified = now()', `modified_by_id = $${params.length - 1}`].join(', ')}
+       WHERE id = $${params.length} RETURNING *`,
+      params,
+    )
+    .catch((err) => translateDbError(resource, err));
+  await resource.hooks.afterWrite?.(tx, ctx, row, existing);
+  const changes: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(resource.fields)) {
+    const before = existing[field.column];
+    const after = row[field.column];
+    if (JSON.stringify(before) !== JSON.stringify(after)) {
+      changes[name] = [activityValue(resource, name, before), activityValue(resource, name, after)];
+    }
+  }
+  if (Object.keys(changes).length) {
+    await recordActivity(tx, ctx, { operation: 'update', object1: resource.name, object1Id: row.id, changes });
+  }
+  return row;
+}
+
+export async function deleteObject(tx: Queryable, ctx: RequestContext, resource: Resource, existing: Row): Promise<void> {
+  if (!(await resource.access.canDelete(ctx, tx, existing))) throw forbidden();
+  await resource.hooks.beforeDelete?.(tx, ctx, existing);
+  await tx.query(`DELETE FROM roles WHERE content_type = $1 AND object_id = $2`, [resource.name, existing.id]);
+  await tx.query(`DELETE FROM ${ident(resource.table)} WHERE id = $1`, [existing.id]).catch((err) => translateDbError(resource, err));
+  await recordActivity(tx, ctx, { operation: 'delete', object1: resource.name, object1Id: existing.id, changes: snapshot(resource, existing) });
+}
+
+/** Links or unlinks two objects through a related list and records it. Answers false when nothing changed. */
+export async function associate(
+  tx: Queryable,
+  ctx: RequestContext,
+  resource: Resource,
+  parent: Row,
+  relationName: string,
+  targetId: number,
+  detach: boolean,
+): Promise<void> {
+  const relation = resource.related[relationName];
+  const target = getResource(relation.target);
+  const [targetRow] = await tx.query(`SELECT id FROM ${ident(target.table)} WHERE id = $1`, [targetId]);
+  if (!targetRow) throw notFound();
+  if (!(await resource.access.canAttach(ctx, tx, parent, relationName, targetId, detach))) throw forbidden();
+  const changed = detach ? await relation.detach!(tx, parent.id, targetId) : await relation.attach!(tx, parent.id, targetId);
+  if (!changed) return;
+  await recordActivity(tx, ctx, {
+    operation: detach ? 'disassociate' : 'associate',
+    object1: resource.name,
+    object1Id: parent.id,
+    object2: target.name,
+    object2Id: targetId,
+    association: relation.association ?? relationName,
+    changes: {},
+  });
+}

@@ -1,0 +1,33 @@
+/** Domain errors. They are thrown anywhere and turned into HTTP responses in one place (server/error-handler). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(typeof body.detail === 'string' ? body.detail : JSON.stringify(body));
+  }
+}
+
+export type FieldErrors = Record<string, string[]>;
+
+/** 400 with AWX's shape: {field: ["message"]} or {__all__: ["message"]}. */
+export class ValidationError extends ApiError {
+  constructor(readonly errors: FieldErrors) {
+    super(400, errors);
+  }
+
+  static field(field: string, message: string): ValidationError {
+    return new ValidationError({ [field]: [message] });
+  }
+}
+
+const detail = (status: number) => (message: string, extra: Record<string, unknown> = {}) =>
+  new ApiError(status, { detail: message, ...extra });
+
+export const badRequest = detail(400);
+export const notAuthenticated = () => new ApiError(401, { detail: 'Authentication credentials were not provided.' });
+export const forbidden = (message = 'You do not have permission to perform this action.') => new ApiError(403, { detail: message });
+export const notFound = (message = 'Not found.') => new ApiError(404, { detail: message });
+export const methodNotAllowed = (method: string) => new ApiError(405, { detail: `Method "${method}" not allowed.` });
+export const conflict = detail(409);
+export const unsupportedMediaType = (type: string) => new ApiError(415, { detail: `Unsupported media type "${type}" in request.` });

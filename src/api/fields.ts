@@ -1,0 +1,248 @@
+/**
+ * Field declarations. One declaration drives validation of writes, serialization of reads,
+ * filtering and ordering, OPTIONS metadata and the activity stream.
+ */
+export type OptionsType = 'string' | 'integer' | 'float' | 'boolean' | 'datetime' | 'json' | 'choice' | 'id' | 'field';
+
+export interface Field {
+  /** Name of the column; for references the column holding the id (organization -> organization_id). */
+  column: string;
+  optionsType: OptionsType;
+  label: string;
+  helpText: string;
+  required: boolean;
+  /** Value used on create when the field is omitted. */
+  default?: unknown;
+  readOnly: boolean;
+  /** Accepted on create, refused on update. */
+  writeOnce: boolean;
+  /** Read back as $encrypted$, never filterable or orderable, "hidden" in the activity stream. */
+  secret: boolean;
+  filterable: boolean;
+  nullable: boolean;
+  choices?: readonly (readonly [string, string])[];
+  /** Name of the referenced resource, for reference fields. */
+  ref?: string;
+  /** How filter values are compared: their SQL cast and how a query-string value is read. */
+  filterKind: 'text' | 'integer' | 'float' | 'boolean' | 'datetime' | 'json';
+  /** Turns an incoming JSON value into the stored value, or throws FieldProblem. */
+  parse(value: unknown): unknown;
+  /** Turns a stored value into its JSON representation. */
+  serialize(value: unknown): unknown;
+}
+
+export class FieldProblem extends Error {}
+
+export interface FieldOptions {
+  label?: string;
+  helpText?: string;
+  required?: boolean;
+  default?: unknown;
+  readOnly?: boolean;
+  writeOnce?: boolean;
+  nullable?: boolean;
+  filterable?: boolean;
+  column?: string;
+}
+
+type Base = Omit<Field, 'parse' | 'serialize' | 'optionsType' | 'filterKind' | 'column' | 'label'> & { column: string; label: string };
+
+function base(opts: FieldOptions): Base {
+  return {
+    column: opts.column ?? '',
+    label: opts.label ?? '',
+    helpText: opts.helpText ?? '',
+    required: opts.required ?? false,
+    default: opts.default,
+    readOnly: opts.readOnly ?? false,
+    writeOnce: opts.writeOnce ?? false,
+    secret: false,
+    filterable: opts.filterable ?? true,
+    nullable: opts.nullable ?? false,
+  };
+}
+
+const identity = (v: unknown) => v;
+
+function nullOr(field: { nullable: boolean }, value: unknown, parse: (v: unknown) => unknown): unknown {
+  if (value === null) {
+    if (field.nullable) return null;
+    throw new FieldProblem('This field may not be null.');
+  }
+  return parse(value);
+}
+
+export interface TextOptions extends FieldOptions {
+  maxLength?: number;
+  /** Refuse the empty string (AWX's allow_blank=False). */
+  allowBlank?: boolean;
+  pattern?: RegExp;
+  patternMessage?: string;
+}
+
+export function text(opts: TextOptions = {}): Field {
+  const b = base({ default: opts.required || opts.nullable ? undefined : '', ...opts });
+  const field: Field = {
+    ...b,
+    optionsType: 'string',
+    filterKind: 'text',
+    parse: (value) =>
+      nullOr(field, value, (v) => {
+        if (typeof v !== 'string') throw new FieldProblem('Not a valid string.');
+        if (opts.allowBlank === false && v.trim() === '') throw new FieldProblem('This field may not be blank.');
+        if (opts.maxLength !== undefined && v.length > opts.maxLength) {
+          throw new FieldProblem(`Ensure this field has no more than ${opts.maxLength} characters.`);
+        }
+        if (opts.pattern && v !== '' && !opts.pattern.test(v)) throw new FieldProblem(opts.patternMessage ?? 'Enter a valid value.');
+        return v;
+      }),
+    serialize: identity,
+  };
+  return field;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function email(opts: FieldOptions = {}): Field {
+  return text({ maxLength: 254, pattern: EMAIL, patternMessage: 'Enter a valid email address.', ...opts });
+}
+
+/** A write-only secret: stored as given by the resource's own hook (hashed or encrypted), read back as $encrypted$. */
+export function secret(opts: TextOptions = {}): Field {
+  const field = text(opts);
+  return {
+    ...field,
+    secret: true,
+    filterable: false,
+    parse: (value) => {
+      if (value === ENCRYPTED) throw new FieldProblem(`"${ENCRYPTED}" is only accepted to keep the stored value.`);
+      return field.parse(value);
+    },
+    serialize: (value) => (value === null || value === '' ? '' : ENCRYPTED),
+  };
+}
+
+export const ENCRYPTED = '$encrypted$';
+
+export interface NumberOptions extends FieldOptions {
+  min?: number;
+  max?: number;
+}
+
+export function integer(opts: NumberOptions = {}): Field {
+  return numeric(opts, true);
+}
+
+export function float(opts: NumberOptions = {}): Field {
+  return numeric(opts, false);
+}
+
+function numeric(opts: NumberOptions, whole: boolean): Field {
+  const field: Field = {
+    ...base(opts),
+    optionsType: whole ? 'integer' : 'float',
+    filterKind: whole ? 'integer' : 'float',
+    parse: (value) =>
+      nullOr(field, value, (v) => {
+        const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+        if (typeof n !== 'number' || !Number.isFinite(n)) throw new FieldProblem(whole ? 'A valid integer is required.' : 'A valid number is required.');
+        if (whole && (!Number.isInteger(n) || Math.abs(n) > 2_147_483_647)) throw new FieldProblem('A valid integer is required.');
+        if (opts.min !== undefined && n < opts.min) throw new FieldProblem(`Ensure this value is greater than or equal to ${opts.min}.`);
+        if (opts.max !== undefined && n > opts.max) throw new FieldProblem(`Ensure this value is less than or equal to ${opts.max}.`);
+        return n;
+      }),
+    serialize: identity,
+  };
+  return field;
+}
+
+export function boolean(opts: FieldOptions = {}): Field {
+  const field: Field = {
+    ...base({ default: false, ...opts }),
+    optionsType: 'boolean',
+    filterKind: 'boolean',
+    parse: (value) =>
+      nullOr(field, value, (v) => {
+        if (typeof v === 'boolean') return v;
+        if (v === 'true' || v === 'True' || v === 1) return true;
+        if (v === 'false' || v === 'False' || v === 0) return false;
+        throw new FieldProblem('Must be a valid boolean.');
+      }),
+    serialize: identity,
+  };
+  return field;
+}
+
+export function choice(choices: readonly (string | readonly [string, string])[], opts: FieldOptions = {}): Field {
+  const pairs = choices.map((c) => (typeof c === 'string' ? ([c, c] as const) : c));
+  const values = new Set(pairs.map(([v]) => v));
+  const field: Field = {
+    ...base(opts),
+    optionsType: 'choice',
+    filterKind: 'text',
+    choices: pairs,
+    parse: (value) =>
+      nullOr(field, value, (v) => {
+        if (typeof v !== 'string' || !values.has(v)) throw new FieldProblem(`"${String(v)}" is not a valid choice.`);
+        return v;
+      }),
+    serialize: identity,
+  };
+  return field;
+}
+
+export function datetime(opts: FieldOptions = {}): Field {
+  const field: Field = {
+    ...base({ nullable: true, ...opts }),
+    optionsType: 'datetime',
+    filterKind: 'datetime',
+    parse: (value) =>
+      nullOr(field, value, (v) => {
+        const d = typeof v === 'string' ? new Date(v) : null;
+        if (!d || Number.isNaN(d.getTime())) throw new FieldProblem('Datetime has wrong format.');
+        return d;
+      }),
+    serialize: (v) => (v instanceof Date ? v.toISOString() : v ?? null),
+  };
+  return field;
+}
+
+export function json(opts: FieldOptions = {}): Field {
+  const field: Field = {
+    ...base({ default: {}, filterable: false, ...opts }),
+    optionsType: 'json',
+    filterKind: 'json',
+    parse: (value) => nullOr(field, value, (v) => v),
+    serialize: identity,
+  };
+  return field;
+}
+
+/** A reference to another resource by id; the column is <name>_id. */
+export function ref(resource: string, opts: FieldOptions = {}): Field {
+  const field: Field = {
+    ...base({ nullable: !opts.required, ...opts }),
+    optionsType: 'id',
+    filterKind: 'integer',
+    ref: resource,
+    parse: (value) =>
+      nullOr(field, value, (v) => {
+        const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+        if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 2_147_483_647) {
+          throw new FieldProblem(`Incorrect type. Expected pk value, received ${typeof v === 'string' ? 'str' : typeof v}.`);
+        }
+        return n;
+      }),
+    serialize: identity,
+  };
+  return field;
+}
+
+/** Fills in the column and label a field takes from its name. */
+export function completeField(name: string, field: Field): Field {
+  return {
+    ...field,
+    column: field.column || (field.ref ? `${name}_id` : name),
+    label: field.label || name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()),
+  };
+}

@@ -1,0 +1,51 @@
+import type { Queryable, Row } from '../db/database.ts';
+import type { RequestContext } from './context.ts';
+import { buildFilters, buildOrdering } from './filters.ts';
+import { envelope, readPage, type ListEnvelope } from './pagination.ts';
+import type { Resource } from './resource.ts';
+import { serializeRows } from './serialize.ts';
+import { ident, Params } from './sql.ts';
+
+export type Query = Record<string, string | string[] | undefined>;
+
+/** Extra condition narrowing a list (the members of one team, the records of one object). */
+export type Scope = (alias: string, params: Params) => string;
+
+/**
+ * One page of a resource's list as the caller may see it: visibility, filters, search and
+ * ordering all run in SQL, so counts and pages agree with what the caller may read.
+ */
+export async function listPage(
+  db: Queryable,
+  ctx: RequestContext,
+  resource: Resource,
+  path: string,
+  query: Query,
+  scope?: Scope,
+): Promise<ListEnvelope<Row>> {
+  const alias = 't';
+  const params = new Params();
+  const where: string[] = [];
+  const visible = resource.access.visible(ctx, alias, params);
+  if (visible) where.push(visible);
+  if (scope) where.push(scope(alias, params));
+  where.push(...buildFilters(resource, alias, query, params));
+  const order = buildOrdering(resource, alias, Array.isArray(query.order_by) ? query.order_by.join(',') : query.order_by);
+  const page = readPage(query);
+  const from = `FROM ${ident(resource.table)} ${alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  const [[{ count }], rows] = await Promise.all([
+    db.query<{ count: number }>(`SELECT count(*)::int AS count ${from}`, params.values),
+    db.query(`SELECT ${alias}.* ${from} ORDER BY ${order} LIMIT ${page.size} OFFSET ${(page.page - 1) * page.size}`, params.values),
+  ]);
+  const body = envelope(path, query, page, count, rows);
+  return { ...body, results: await serializeRows(db, ctx, resource, rows) };
+}
+
+/** Whether the caller may see the object with this id. */
+export async function isVisible(db: Queryable, ctx: RequestContext, resource: Resource, id: number): Promise<boolean> {
+  const params = new Params();
+  const visible = resource.access.visible(ctx, 't', params);
+  if (!visible) return true;
+  const rows = await db.query(`SELECT 1 FROM ${ident(resource.table)} t WHERE t.id = ${params.add(id)} AND ${visible}`, params.values);
+  return rows.length > 0;
+}

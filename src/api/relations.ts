@@ -1,0 +1,91 @@
+import type { Queryable } from '../db/database.ts';
+
+/**
+ * A link from one resource (the parent) to a set of another (the target), read as a table
+ * expression with a parent column and a target column. Lists, related-path filters and
+ * attach/detach are all built from it.
+ */
+export interface Relation {
+  target: string;
+  /** FROM clause (a table or a join) linking parents to targets. */
+  from: string;
+  parentColumn: string;
+  targetColumn: string;
+  /** Whether POST {id} attaches and {id, disassociate} detaches. */
+  attachable: boolean;
+  /** For reverse foreign keys: the target field to set when a target is created through this list. */
+  createWith?: string;
+  /** Name recorded as object_association in the activity stream. */
+  association?: string;
+  attach?(tx: Queryable, parentId: number, targetId: number): Promise<boolean>;
+  detach?(tx: Queryable, parentId: number, targetId: number): Promise<boolean>;
+}
+
+/** Objects of `target` whose foreign key `field` points at the parent (organization -> teams). */
+export function reverse(target: string, table: string, column: string, createWith?: string): Relation {
+  return { target, from: table, parentColumn: column, targetColumn: 'id', attachable: false, createWith };
+}
+
+/** A many-to-many join table with a column for each side. */
+export function joinTable(target: string, table: string, parentColumn: string, targetColumn: string): Relation {
+  return {
+    target,
+    from: table,
+    parentColumn,
+    targetColumn,
+    attachable: true,
+    association: target,
+    async attach(tx, parentId, targetId) {
+      const rows = await tx.query(
+        `INSERT INTO ${table} (${parentColumn}, ${targetColumn}) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
+        [parentId, targetId],
+      );
+      return rows.length > 0;
+    },
+    async detach(tx, parentId, targetId) {
+      const rows = await tx.query(`DELETE FROM ${table} WHERE ${parentColumn} = $1 AND ${targetColumn} = $2 RETURNING 1`, [parentId, targetId]);
+      return rows.length > 0;
+    },
+  };
+}
+
+/** Users holding a role of the parent object (organization users = member_role, admins = admin_role). */
+export function roleHolders(contentType: string, roleField: string): Relation {
+  const from = `role_users JOIN roles ON roles.id = role_users.role_id AND roles.content_type = '${contentType}' AND roles.role_field = '${roleField}'`;
+  return {
+    target: 'user',
+    from,
+    parentColumn: 'roles.object_id',
+    targetColumn: 'role_users.user_id',
+    attachable: true,
+    association: roleField,
+    async attach(tx, parentId, userId) {
+      const rows = await tx.query(
+        `INSERT INTO role_users (role_id, user_id)
+         SELECT id, $3 FROM roles WHERE content_type = $1 AND object_id = $2 AND role_field = $4
+         ON CONFLICT DO NOTHING RETURNING 1`,
+        [contentType, parentId, userId, roleField],
+      );
+      return rows.length > 0;
+    },
+    async detach(tx, parentId, userId) {
+      const rows = await tx.query(
+        `DELETE FROM role_users WHERE user_id = $3
+           AND role_id = (SELECT id FROM roles WHERE content_type = $1 AND object_id = $2 AND role_field = $4) RETURNING 1`,
+        [contentType, parentId, userId, roleField],
+      );
+      return rows.length > 0;
+    },
+  };
+}
+
+/** The objects of type `contentType` on which the user (the parent) holds `roleField` (user -> teams). */
+export function roleHeldOn(target: string, contentType: string, roleField: string): Relation {
+  return {
+    target,
+    from: `role_users JOIN roles ON roles.id = role_users.role_id AND roles.content_type = '${contentType}' AND roles.role_field = '${roleField}'`,
+    parentColumn: 'role_users.user_id',
+    targetColumn: 'roles.object_id',
+    attachable: false,
+  };
+}

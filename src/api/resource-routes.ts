@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from './context.ts';
+import { associate, createObject, deleteObject, loadRow, parseBody, updateObject } from './crud.ts';
+import { ApiError, forbidden, methodNotAllowed, ValidationError } from './errors.ts';
+import { isVisible, listPage, type Query } from './list.ts';
+import { resolveKeyOr404 } from './named-url.ts';
+import { detailOptions, listOptions } from './options.ts';
+import { getResource, type Resource } from './resource.ts';
+import { serializeRow } from './serialize.ts';
+import { resourcePermission } from '../server/permissions.ts';
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** One route answering several methods, with 405 and an Allow header for the rest. */
+export function routeMethods(app: FastifyInstance, url: string, permission: ReturnType<typeof resourcePermission>, handlers: Partial<Record<string, Handler>>) {
+  const allowed = [...Object.keys(handlers), ...(handlers.GET ? ['HEAD'] : [])];
+  app.route({
+    method: [...ALL_METHODS],
+    url,
+    config: { permission },
+    handler: async (request, reply) => {
+      const handler = handlers[request.method];
+      if (!handler) {
+        reply.header('Allow', allowed.join(', '));
+        throw methodNotAllowed(request.method);
+      }
+      return handler(request, reply);
+    },
+  });
+}
+
+const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+/** Loads the object named in the URL, 404 when missing, 403 when the caller may not see it. */
+export async function visibleObject(services: Services, request: FastifyRequest, resource: Resource) {
+  const id = await resolveKeyOr404(services.db, resource, idParam(request));
+  if (!(await isVisible(services.db, request.ctx, resource, id))) throw forbidden();
+  return loadRow(services.db, resource, id);
+}
+
+function readTargetId(body: unknown): { id: number; disassociate: boolean } | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, { detail: 'Expected a JSON object.' });
+  const b = body as Record<string, unknown>;
+  if (!('id' in b)) return null;
+  const id = typeof b.id === 'string' && /^\d+$/.test(b.id) ? Number(b.id) : b.id;
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) throw ValidationError.field('id', 'A valid integer is required.');
+  return { id, disassociate: b.disassociate === true || b.disassociate === 'true' };
+}
+
+/** Registers the conventional endpoints a resource declaration implies. */
+export function registerResourceRoutes(app: FastifyInstance, services: Services, resource: Resource): void {
+  const { db } = services;
+  const list = resource.listPath;
+  const detail = `${list}:id/`;
+  const permission = resourcePermission(resource.name, 'crud');
+
+  routeMethods(app, list, permission, {
+    GET: async (request) => listPage(db, request.ctx, resource, list, request.query as Query),
+    OPTIONS: async (request) => listOptions(resource, resource.operations.create && (await resource.access.canCreate(request.ctx, db, {}))),
+    ...(resource.operations.create && {
+      POST: async (request, reply) => {
+        const values = parseBody(resource, request.body, 'create', null);
+        const row = await db.transaction((tx) => createObject(tx, request.ctx, resource, values));
+        return reply.code(201).send(await serializeRow(db, request.ctx, resource, row));
+      },
+    }),
+  });
+
+  const update = (mode: 'update' | 'replace') => async (request: FastifyRequest) => {
+    const existing = await visibleObject(services, request, resource);
+    const values = parseBody(resource, request.body, mode, existing);
+    const row = await db.transaction(async (tx) => updateObject(tx, request.ctx, resource, await loadRow(tx, resource, existing.id, true), values));
+    return serializeRow(db, request.ctx, resource, row);
+  };
+  routeMethods(app, detail, permission, {
+    GET: async (request) => serializeRow(db, request.ctx, resource, await visibleObject(services, request, resource)),
+    OPTIONS: async (request, reply) => {
+      const row = await visibleObject(services, request, resource);
+      const canChange = resource.operations.update && request.ctx.tokenScope !== 'read' && (await resource.access.canChange(request.ctx, db, row, {}));
+      const canDelete = resource.operations.delete && request.ctx.tokenScope !== 'read' && (await resource.access.canDelete(request.ctx, db, row));
+      reply.header('Allow', ['GET', ...(canChange ? ['PUT', 'PATCH'] : []), ...(canDelete ? ['DELETE'] : []), 'HEAD', 'OPTIONS'].join(', '));
+      return detailOptions(resource, canChange);
+    },
+    ...(resource.operations.update && { PATCH: update('update'), PUT: update('replace') }),
+    ...(resource.operations.delete && {
+      DELETE: async (request, reply) => {
+        const existing = await visibleObject(services, request, resource);
+        await db.transaction(async (tx) => deleteObject(tx, request.ctx, resource, await loadRow(tx, resource, existing.id, true)));
+        return reply.code(204).send();
+      },
+    }),
+  });
+
+  for (const [name, relation] of Object.entries(resource.related)) {
+    const target = getResource(relation.target);
+    const path = `${list}:id/${name}/`;
+    const scope = (parentId: number) => (alias: string, params: { add(v: unknown): string }) =>
+      `${alias}.id IN (SELECT ${relation.targetColumn} FROM ${relation.from} WHERE ${relation.parentColumn} = ${params.add(parentId)})`;
+    routeMethods(app, path, resourcePermission(resource.name, name), {
+      GET: async (request) => {
+        const parent = await visibleObject(services, request, resource);
+        const url = request.url.split('?')[0];
+        return listPage(db, request.ctx, target, url, request.query as Query, scope(parent.id));
+      },
+      OPTIONS: async (request) => {
+        await visibleObject(services, request, resource);
+        return listOptions(target, relation.attachable || relation.createWith !== undefined);
+      },
+      ...((relation.attachable || relation.createWith) && {
+        POST: async (request, reply) => {
+          const parent = await visibleObject(services, request, resource);
+          const link = readTargetId(request.body);
+          if (link) {
+            if (!relation.attachable) throw new ApiError(400, { detail: `Objects cannot be attached to ${name}; create them here instead.` });
+            await db.transaction(async (tx) => associate(tx, request.ctx, resource, await loadRow(tx, resource, parent.id, true), name, link.id, link.disassociate));
+            return reply.code(204).send();
+          }
+          if (!relation.createWith) throw ValidationError.field('id', 'This field is required.');
+          const values = parseBody(target, { ...(request.body as object), [relation.createWith]: parent.id }, 'create', null);
+          const row = await db.transaction((tx) => createObject(tx, request.ctx, target, values));
+          return reply.code(201).send(await serializeRow(db, request.ctx, target, row));
+        },
+      }),
+    });
+  }
+
+  if (!resource.allFields.created) return;
+  const activity = getResource('activity_stream');
+  routeMethods(app, `${list}:id/activity_stream/`, resourcePermission(resource.name, 'activity_stream'), {
+    GET: async (request) => {
+      const parent = await visibleObject(services, request, resource);
+      const url = request.url.split('?')[0];
+      return listPage(db, request.ctx, activity, url, request.query as Query, (alias, params) => {
+        const type = params.add(resource.name);
+        const id = params.add(parent.id);
+        return `((${alias}.object1 = ${type} AND ${alias}.object1_id = ${id}) OR (${alias}.object2 = ${type} AND ${alias}.object2_id = ${id}))`;
+      });
+    },
+  });
+}

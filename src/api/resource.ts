@@ -1,0 +1,114 @@
+import type { Queryable, Row } from '../db/database.ts';
+import type { RequestContext } from './context.ts';
+import { completeField, datetime, ref, type Field } from './fields.ts';
+import type { Relation } from './relations.ts';
+import type { AccessPolicy } from './access.ts';
+
+export type Values = Record<string, unknown>;
+
+/** What a resource may add to the generic create/update/delete, all inside the change's transaction. */
+export interface ResourceHooks {
+  /** Adjusts or checks parsed values before they are written (hash a password, refuse an escalation). */
+  beforeWrite?(tx: Queryable, ctx: RequestContext, values: Values, existing: Row | null): Promise<void> | void;
+  /** Runs after the row is written (sync roles, computed fields). */
+  afterWrite?(tx: Queryable, ctx: RequestContext, row: Row, existing: Row | null): Promise<void> | void;
+  /** Runs before the row is deleted. */
+  beforeDelete?(tx: Queryable, ctx: RequestContext, row: Row): Promise<void> | void;
+}
+
+export interface ResourceDeclaration {
+  /** snake_case model name: the object's `type` and its activity-stream name. */
+  name: string;
+  /** URL segment of the list (defaults to name + "s"). */
+  plural?: string;
+  table: string;
+  /** Name shown in OPTIONS ("Team List") and messages. */
+  label: string;
+  description?: string;
+  fields: Record<string, Field>;
+  /** Fields (a final reference last) forming the named URL: ['name', 'organization'] -> Ops++Default. */
+  namedUrl?: string[];
+  /** Fields searched by ?search=. */
+  search?: string[];
+  /** Default ordering. */
+  ordering?: string;
+  /** Related lists under /<plural>/<id>/<name>/. */
+  related?: Record<string, Relation>;
+  /** Columns of this resource shown when another object summarizes it. */
+  summaryColumns?: string[];
+  /** Unique constraints, each with the fields named in its error message. */
+  unique?: string[][];
+  /** Roles created with each object (admin_role, member_role...). */
+  roles?: Record<string, { name: string; description: string }>;
+  access: AccessPolicy;
+  /** Which generic operations exist. */
+  operations?: { create?: boolean; update?: boolean; delete?: boolean };
+  hooks?: ResourceHooks;
+  /** Leave out created/modified/created_by/modified_by (append-only logs keep their own timestamp). */
+  untracked?: boolean;
+  /** Extra related links computed for one object. */
+  extraRelated?(row: Row): Record<string, string>;
+}
+
+export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'extraRelated' | 'description' | 'namedUrl' | 'untracked' | 'operations'>> {
+  operations: { create: boolean; update: boolean; delete: boolean };
+  description: string;
+  namedUrl: string[] | null;
+  hooks: ResourceHooks;
+  extraRelated?(row: Row): Record<string, string>;
+  /** Every field including created/modified/created_by/modified_by. */
+  allFields: Record<string, Field>;
+  listPath: string;
+  detailPath(id: number): string;
+}
+
+const COMMON_FIELDS: Record<string, Field> = {
+  created: datetime({ readOnly: true, label: 'Created', nullable: false }),
+  modified: datetime({ readOnly: true, label: 'Modified', nullable: false }),
+  created_by: ref('user', { readOnly: true }),
+  modified_by: ref('user', { readOnly: true }),
+};
+
+const registry = new Map<string, Resource>();
+
+/** Declares a resource; the framework derives its endpoints, filters, OPTIONS and activity stream from this. */
+export function defineResource(decl: ResourceDeclaration): Resource {
+  const plural = decl.plural ?? `${decl.name}s`;
+  const fields = Object.fromEntries(Object.entries(decl.fields).map(([name, f]) => [name, completeField(name, f)]));
+  const common = decl.untracked ? {} : Object.fromEntries(Object.entries(COMMON_FIELDS).map(([name, f]) => [name, completeField(name, f)]));
+  const allFields = { ...fields, ...common };
+  const resource: Resource = {
+    ...decl,
+    plural,
+    description: decl.description ?? '',
+    fields,
+    allFields,
+    namedUrl: decl.namedUrl ?? null,
+    search: decl.search ?? [],
+    ordering: decl.ordering ?? 'id',
+    related: decl.related ?? {},
+    summaryColumns: decl.summaryColumns ?? ['id', 'name', 'description'],
+    unique: decl.unique ?? [],
+    roles: decl.roles ?? {},
+    operations: { create: true, update: true, delete: true, ...decl.operations },
+    hooks: decl.hooks ?? {},
+    listPath: `/api/v2/${plural}/`,
+    detailPath: (id: number) => `/api/v2/${plural}/${id}/`,
+  };
+  registry.set(decl.name, resource);
+  return resource;
+}
+
+export function getResource(name: string): Resource {
+  const resource = registry.get(name);
+  if (!resource) throw new Error(`unknown resource ${name}`);
+  return resource;
+}
+
+export function findResource(name: string): Resource | undefined {
+  return registry.get(name);
+}
+
+export function allResources(): Resource[] {
+  return [...registry.values()];
+}

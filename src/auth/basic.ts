@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import { verify } from '@node-rs/argon2';
+import type { Queryable } from '../db/database.ts';
+import type { CurrentUser } from '../api/context.ts';
+
+interface UserRow {
+  id: number;
+  username: string;
+  password: string;
+  is_superuser: boolean;
+  is_system_auditor: boolean;
+  is_active: boolean;
+}
+
+// Remembers which Authorization headers already verified against which stored hash, so repeated
+// requests skip the deliberately slow argon2 check. A changed password changes the stored hash,
+// which invalidates the entry.
+const verified = new Map<string, string>();
+const MAX_VERIFIED = 1000;
+
+export function toCurrentUser(row: Pick<UserRow, 'id' | 'username' | 'is_superuser' | 'is_system_auditor'>): CurrentUser {
+  return { id: row.id, username: row.username, isSuperuser: row.is_superuser, isSystemAuditor: row.is_system_auditor };
+}
+
+/** Checks a username and password; answers the user or null. */
+export async function checkPassword(db: Queryable, username: string, password: string): Promise<CurrentUser | null> {
+  const [row] = await db.query<UserRow>(
+    'SELECT id, username, password, is_superuser, is_system_auditor, is_active FROM users WHERE username = $1',
+    [username],
+  );
+  if (!row || !row.is_active || !row.password) return null;
+  const key = createHash('sha256').update(username).update('\0').update(password).digest('base64');
+  if (verified.get(key) === row.password) return toCurrentUser(row);
+  const ok = await verify(row.password, password).catch(() => false);
+  if (!ok) return null;
+  if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!);
+  verified.set(key, row.password);
+  return toCurrentUser(row);
+}
+
+/** Reads an Authorization: Basic header; null when absent or not basic. */
+export function parseBasicHeader(header: string | undefined): { username: string; password: string } | null {
+  if (!header || !/^basic /i.test(header)) return null;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

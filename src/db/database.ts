@@ -1,0 +1,32 @@
+export type Row = Record<string, any>;
+
+/** Anything that runs SQL: the database itself or an open transaction. */
+export interface Queryable {
+  query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations, test setup). */
+  exec(script: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'embedded' | 'server';
+  /** Runs fn in one transaction: everything it does is committed together or not at all. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Postgres error codes the API turns into client errors. */
+export const PgError = {
+  uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
+  checkViolation: '23514',
+  notNullViolation: '23502',
+  invalidRegex: '2201B',
+  invalidTextRepresentation: '22P02',
+  datetimeOverflow: '22008',
+  invalidDatetimeFormat: '22007',
+  numericOutOfRange: '22003',
+} as const;
+
+export function pgErrorCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+}

@@ -1,0 +1,41 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, Queryable, Row } from './database.ts';
+
+/** PGlite: PostgreSQL compiled to WebAssembly, one connection, data in a local directory. */
+export class EmbeddedDatabase implements Database {
+  readonly kind = 'embedded' as const;
+
+  private constructor(private readonly pg: PGlite) {}
+
+  static async open(options: { dataDir?: string; loadDataDir?: Blob | File }): Promise<EmbeddedDatabase> {
+    const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+    return new EmbeddedDatabase(pg);
+  }
+
+  async query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    const result = await this.pg.query<T>(text, params as unknown[]);
+    return result.rows;
+  }
+
+  async exec(script: string): Promise<void> {
+    await this.pg.exec(script);
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.pg.transaction(async (tx) =>
+      fn({
+        query: async <R extends Row>(text: string, params: readonly unknown[] = []) => (await tx.query<R>(text, params as unknown[])).rows,
+        exec: async (script: string) => void (await tx.exec(script)),
+      }),
+    );
+  }
+
+  /** A compressed copy of the whole data directory, loadable with loadDataDir. */
+  dump(): Promise<Blob | File> {
+    return this.pg.dumpDataDir('gzip');
+  }
+
+  close(): Promise<void> {
+    return this.pg.close();
+  }
+}

@@ -1,0 +1,11 @@
+import path from 'node:path';
+import type { EnvConfig } from '../config/env.ts';
+import type { Database } from './database.ts';
+import { EmbeddedDatabase } from './embedded.ts';
+import { ServerDatabase } from './server.ts';
+
+/** PGlite in the data directory, or the PostgreSQL server named by POSTGRES_*. */
+export async function openDatabase(env: EnvConfig): Promise<Database> {
+  if (env.postgres) return new ServerDatabase(env.postgres);
+  return EmbeddedDatabase.open({ dataDir: path.join(env.dataDir, 'pgdata') });
+}

@@ -1,0 +1,5 @@
+// Every resource module, imported once so its declaration is registered. Add new resources here.
+export { organizations } from './organizations/organization.resource.ts';
+export { users } from './users/user.resource.ts';
+export { teams } from './teams/team.resource.ts';
+export { activityStream } from './activity-stream/activity-stream.resource.ts';

@@ -1,0 +1,61 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { Services } from '../api/context.ts';
+import { ApiError, notFound } from '../api/errors.ts';
+import { anonymous } from '../api/context.ts';
+import { authenticate } from '../auth/authenticate.ts';
+import { PRODUCT_NAME, VERSION } from '../version.ts';
+import { hostAllowed } from './allowed-hosts.ts';
+import { errorHandler } from './error-handler.ts';
+import { enforceRoutePermission } from './permissions.ts';
+import { registerRoutes } from './routes.ts';
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+  serverFactory?: FastifyServerOptions['serverFactory'];
+}
+
+const BODY_LIMIT = 10 * 1024 * 1024;
+
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    serverFactory: options.serverFactory,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    trustProxy: true,
+  });
+
+  app.decorateRequest('ctx', null as never);
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(new ApiError(400, { detail: `JSON parse error - ${(err as Error).message}` }), undefined);
+    }
+  });
+  await app.register(cookie);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-API-Product-Name', PRODUCT_NAME);
+    reply.header('X-API-Product-Version', VERSION);
+    request.ctx = anonymous;
+    if (!hostAllowed(request.headers.host, services.env.allowedHosts)) {
+      throw new ApiError(400, { detail: 'Invalid HTTP_HOST header.' });
+    }
+  });
+  app.addHook('preHandler', async (request) => {
+    request.ctx = await authenticate(services, request);
+    enforceRoutePermission(request);
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((_request, reply) => {
+    reply.code(404).send(notFound().body);
+  });
+
+  await registerRoutes(app, services);
+  return app;
+}

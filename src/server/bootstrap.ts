@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { Database } from '../db/database.ts';
+import type { EnvConfig } from '../config/env.ts';
+import { systemContext } from '../api/context.ts';
+import { createObject } from '../api/crud.ts';
+import { getResource } from '../api/resource.ts';
+import { VERSION } from '../version.ts';
+
+export interface BootstrapResult {
+  /** Set only when the admin password was generated now; it is shown once and never stored in clear. */
+  generatedAdminPassword: string | null;
+}
+
+/**
+ * First-start data: the admin superuser (from SVC_ADMIN_USER / SVC_ADMIN_PASSWORD, or a
+ * generated password in embedded mode) and the Default organization, as AWX's installer creates.
+ */
+export async function bootstrap(db: Database, env: EnvConfig): Promise<BootstrapResult> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(7341102)');
+    let generatedAdminPassword: string | null = null;
+    const [existing] = await tx.query('SELECT id FROM users WHERE username = $1', [env.adminUser]);
+    if (!existing) {
+      const password = env.adminPassword ?? randomBytes(18).toString('base64url');
+      if (!env.adminPassword) generatedAdminPassword = password;
+      await createObject(tx, systemContext, getResource('user'), { username: env.adminUser, password, is_superuser: true, is_system_auditor: false });
+    }
+    const [{ count }] = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM organizations');
+    const [{ done }] = await tx.query<{ done: boolean }>(`SELECT EXISTS (SELECT 1 FROM activity_stream WHERE object1 = 'organization') AS done`);
+    if (count === 0 && !done) {
+      await createObject(tx, systemContext, getResource('organization'), { name: 'Default', description: '', max_hosts: 0, policy_enforcement: 'none' });
+    }
+    return { generatedAdminPassword };
+  });
+}
+
+/** CPU capacity = cores × 4, memory capacity = MB / 100; the instance offers the smaller. */
+export function nodeCapacity(cpus = os.availableParallelism(), memoryBytes = os.totalmem()) {
+  const cpuCapacity = cpus * 4;
+  const memCapacity = Math.floor(memoryBytes / 1024 / 1024 / 100);
+  return { cpus, memoryBytes, cpuCapacity, memCapacity, capacity: Math.min(cpuCapacity, memCapacity) };
+}
+
+/** Records this node (SVC_NODE_NAME, SVC_NODE_TYPE) and its capacity, and marks it seen now. */
+export async function registerInstance(db: Database, env: EnvConfig): Promise<void> {
+  const c = nodeCapacity();
+  await db.query(
+    `INSERT INTO instances (hostname, node_type, uuid, version, cpu, memory, cpu_capacity, mem_capacity, capacity, last_seen)
+     VALUES ($1, $2, gen_random_uuid()::text, $3, $4, $5, $6, $7, $8, now())
+     ON CONFLICT (hostname) DO UPDATE SET node_type = EXCLUDED.node_type, version = EXCLUDED.version, cpu = EXCLUDED.cpu,
+       memory = EXCLUDED.memory, cpu_capacity = EXCLUDED.cpu_capacity, mem_capacity = EXCLUDED.mem_capacity,
+       capacity = EXCLUDED.capacity, last_seen = now(), modified = now()`,
+    [env.nodeName, env.nodeType, VERSION, c.cpus, c.memoryBytes, c.cpuCapacity, c.memCapacity, c.capacity],
+  );
+}

@@ -1,0 +1,42 @@
+import type { FastifyRequest } from 'fastify';
+import { forbidden, notAuthenticated } from '../api/errors.ts';
+import type { RequestContext } from '../api/context.ts';
+
+/**
+ * What a route requires before its handler runs. Every route declares one; resource routes
+ * name the resource and action, and the handler asks the resource's access policy.
+ */
+export type RoutePermission =
+  | { kind: 'public' }
+  | { kind: 'authenticated' }
+  | { kind: 'superuser' }
+  | { kind: 'admin_or_auditor' }
+  | { kind: 'resource'; resource: string; action: string };
+
+export const PUBLIC: RoutePermission = { kind: 'public' };
+export const AUTHENTICATED: RoutePermission = { kind: 'authenticated' };
+export const SUPERUSER: RoutePermission = { kind: 'superuser' };
+export const resourcePermission = (resource: string, action: string): RoutePermission => ({ kind: 'resource', resource, action });
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    permission?: RoutePermission;
+  }
+  interface FastifyRequest {
+    ctx: RequestContext;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Runs before every handler: refuses what the route's declared permission does not allow. */
+export function enforceRoutePermission(request: FastifyRequest): void {
+  const permission = request.routeOptions.config.permission;
+  if (!permission) throw forbidden('This endpoint declares no permission.');
+  if (permission.kind === 'public') return;
+  const { user, tokenScope } = request.ctx;
+  if (!user) throw notAuthenticated();
+  if (tokenScope === 'read' && !SAFE_METHODS.has(request.method)) throw forbidden('A read-scoped token cannot change anything.');
+  if (permission.kind === 'superuser' && !user.isSuperuser) throw forbidden();
+  if (permission.kind === 'admin_or_auditor' && !user.isSuperuser && !user.isSystemAuditor) throw forbidden();
+}

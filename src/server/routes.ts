@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../api/context.ts';
+import { allResources } from '../api/resource.ts';
+import { registerResourceRoutes } from '../api/resource-routes.ts';
+import { registerSettingsRoutes } from '../config/settings/routes.ts';
+import '../resources/index.ts';
+import { registerRootRoutes } from './root-routes.ts';
+
+export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  registerRootRoutes(app, services, { settings: '/api/v2/settings/' });
+  for (const resource of allResources()) registerResourceRoutes(app, services, resource);
+  registerSettingsRoutes(app, services);
+}

@@ -1,0 +1,77 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../api/context.ts';
+import type { EnvConfig } from '../config/env.ts';
+import { loadSettings } from '../config/settings/store.ts';
+import type { Database } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { openDatabase } from '../db/open.ts';
+import { VERSION } from '../version.ts';
+import { setActionNode } from '../activity/record.ts';
+import { buildApp } from './app.ts';
+import { bootstrap, registerInstance } from './bootstrap.ts';
+import { loadTls } from './tls.ts';
+
+/** Opens and migrates the database and loads settings: what both the server and management commands need. */
+export async function openServices(env: EnvConfig): Promise<Services> {
+  setActionNode(env.nodeName);
+  const db: Database = await openDatabase(env);
+  await migrate(db);
+  const settings = await loadSettings(db, env);
+  const [{ uuid }] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
+  return { db, settings, env, version: VERSION, installUuid: uuid };
+}
+
+export interface RunningService {
+  app: FastifyInstance;
+  services: Services;
+  httpPort: number;
+  httpsPort: number;
+  close(): Promise<void>;
+}
+
+const HEARTBEAT_MS = 30_000;
+
+/** Starts the web role: HTTP on NGINX_HTTP_PORT and HTTPS on NGINX_HTTPS_PORT, one handler for both. */
+export async function startService(env: EnvConfig, log: (line: string) => void = console.log): Promise<RunningService> {
+  const services = await openServices(env);
+  const { generatedAdminPassword } = await bootstrap(services.db, env);
+  if (generatedAdminPassword) {
+    log(`Created superuser "${env.adminUser}" with password: ${generatedAdminPassword}`);
+    log('This password is shown only once. Change it with: drover manage update_password --username ' + env.adminUser + ' --password <new>');
+  }
+  await registerInstance(services.db, env);
+  const heartbeat = setInterval(() => void registerInstance(services.db, env).catch(() => undefined), HEARTBEAT_MS);
+  heartbeat.unref();
+
+  const tls = await loadTls(env);
+  let httpsServer: https.Server | undefined;
+  const app = await buildApp(services, {
+    logger: { level: process.env.SVC_LOG_LEVEL ?? 'info' },
+    serverFactory: (handler) => {
+      httpsServer = https.createServer({ cert: tls.cert, key: tls.key }, handler);
+      return http.createServer(handler);
+    },
+  });
+  await app.listen({ port: env.httpPort, host: env.listenAddress });
+  await new Promise<void>((resolve, reject) => {
+    httpsServer!.once('error', reject);
+    httpsServer!.listen(env.httpsPort, env.listenAddress, () => resolve());
+  });
+  const httpPort = (app.server.address() as { port: number }).port;
+  const httpsPort = (httpsServer!.address() as { port: number }).port;
+  log(`drover ${VERSION} (${env.mode} database, node ${env.nodeName}, ${env.nodeType}) listening on http://${env.listenAddress}:${httpPort} and https://${env.listenAddress}:${httpsPort}${tls.selfSigned ? ' (self-signed certificate)' : ''}`);
+  return {
+    app,
+    services,
+    httpPort,
+    httpsPort,
+    async close() {
+      clearInterval(heartbeat);
+      await new Promise<void>((resolve) => httpsServer!.close(() => resolve()));
+      await app.close();
+      await services.db.close();
+    },
+  };
+}
