@@ -6,6 +6,7 @@ import { systemContext } from '../api/context.ts';
 import { createObject } from '../api/crud.ts';
 import { getResource } from '../api/resource.ts';
 import { VERSION } from '../version.ts';
+import '../resources/index.ts';
 
 export interface BootstrapResult {
   /** Set only when the admin password was generated now; it is shown once and never stored in clear. */

@@ -1,0 +1,102 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import type { EnvConfig } from '../../src/config/env.ts';
+import type { Database } from '../../src/db/database.ts';
+import { EmbeddedDatabase } from '../../src/db/embedded.ts';
+import { migrate, migrationsFingerprint } from '../../src/db/migrate.ts';
+import { ServerDatabase } from '../../src/db/server.ts';
+import { bootstrap } from '../../src/server/bootstrap.ts';
+
+export const ADMIN = { username: 'admin', password: 'admin-password' };
+
+const cacheDir = path.resolve(import.meta.dirname, '../../.cache');
+
+export const serverMode = () => Boolean(process.env.POSTGRES_HOST);
+
+export function serverConnection(database: string) {
+  return {
+    host: process.env.POSTGRES_HOST!,
+    port: Number(process.env.POSTGRES_PORT ?? 5432),
+    user: process.env.POSTGRES_USER ?? 'postgres',
+    password: process.env.POSTGRES_PASSWORD,
+    database,
+  };
+}
+
+/** Migrated and bootstrapped (admin user, Default organization): every test database starts as a copy of this. */
+async function prepare(db: Database, env: EnvConfig): Promise<void> {
+  await migrate(db);
+  await bootstrap(db, { ...env, adminUser: ADMIN.username, adminPassword: ADMIN.password });
+}
+
+async function embeddedTemplate(env: EnvConfig): Promise<Blob> {
+  const file = path.join(cacheDir, `pglite-template-${await migrationsFingerprint()}.tar.gz`);
+  try {
+    return new Blob([await readFile(file)]);
+  } catch {
+    const db = await EmbeddedDatabase.open({});
+    await prepare(db, env);
+    const dump = await db.dump();
+    await db.close();
+    await mkdir(cacheDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, Buffer.from(await dump.arrayBuffer()));
+    await rename(tmp, file);
+    return dump;
+  }
+}
+
+async function serverTemplate(env: EnvConfig): Promise<string> {
+  const name = `drover_template_${await migrationsFingerprint()}`;
+  const admin = new pg.Client(serverConnection('postgres'));
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_advisory_lock(7341103)');
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!exists.rowCount) {
+      await admin.query(`CREATE DATABASE ${name}`);
+      const db = new ServerDatabase(serverConnection(name));
+      try {
+        await prepare(db, env);
+      } catch (err) {
+        await db.close();
+        await admin.query(`DROP DATABASE ${name}`);
+        throw err;
+      }
+      await db.close();
+    }
+    await admin.query('SELECT pg_advisory_unlock(7341103)');
+  } finally {
+    await admin.end();
+  }
+  return name;
+}
+
+/** Builds the template once (the test runner calls this before any test file starts). */
+export async function prepareTemplate(env: EnvConfig): Promise<void> {
+  if (serverMode()) await serverTemplate(env);
+  else await embeddedTemplate(env);
+}
+
+/** A fresh database for one test file, copied from the template; dropped again by close(). */
+export async function freshDatabase(env: EnvConfig): Promise<Database> {
+  if (!serverMode()) return EmbeddedDatabase.open({ loadDataDir: await embeddedTemplate(env) });
+  const template = await serverTemplate(env);
+  const name = `drover_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client(serverConnection('postgres'));
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  await admin.end();
+  const db = new ServerDatabase(serverConnection(name));
+  const close = db.close.bind(db);
+  db.close = async () => {
+    await close();
+    const dropper = new pg.Client(serverConnection('postgres'));
+    await dropper.connect();
+    await dropper.query(`DROP DATABASE IF EXISTS ${name}`);
+    await dropper.end();
+  };
+  return db;
+}

@@ -1,0 +1,53 @@
+// Runs every test file with node's test runner and prints a closing "N passed, N failed" line.
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { run } from 'node:test';
+import { finished } from 'node:stream/promises';
+import { spec } from 'node:test/reporters';
+import { loadEnvConfig } from '../src/config/env.ts';
+import { prepareTemplate } from './helpers/database.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+
+const root = import.meta.dirname;
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return name === 'helpers' ? [] : testFiles(full);
+    return name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+const filter = process.argv.slice(2);
+const files = testFiles(root).filter((f) => !filter.length || filter.some((pattern) => f.includes(pattern))).sort();
+
+const env = await loadEnvConfig({
+  SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'drover-template-')),
+  POSTGRES_HOST: process.env.POSTGRES_HOST,
+  POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'unused',
+  SVC_SECRET_KEY: 'template',
+  SVC_BROADCAST_WEBSOCKET_SECRET: 'template',
+  SVC_ADMIN_PASSWORD: 'template',
+  SVC_CSRF_TRUSTED_ORIGINS: 'http://localhost',
+});
+await prepareTemplate(env);
+
+let passed = 0;
+let failed = 0;
+const stream = run({ files, concurrency: Number(process.env.TEST_CONCURRENCY ?? 2), timeout: 10 * 60_000 });
+stream.on('test:pass', (event) => {
+  if (event.details.type !== 'suite' && event.nesting >= 0 && !event.skip && !event.todo) passed += isLeaf(event) ? 1 : 0;
+});
+stream.on('test:fail', (event) => {
+  if (isLeaf(event)) failed += 1;
+});
+const report = stream.compose(spec);
+report.pipe(process.stdout, { end: false });
+await finished(report);
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 ? 1 : 0;
+
+function isLeaf(event: { details: { type?: string } }): boolean {
+  return event.details.type !== 'suite';
+}
