@@ -69,7 +69,9 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
     httpsPort,
     async close() {
       clearInterval(heartbeat);
-      await new Promise<void>((resolve) => httpsServer!.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => httpsServer!.close(() => resolve()));
+      httpsServer!.closeAllConnections();
+      await closed;
       await app.close();
       await services.db.close();
     },
