@@ -42,7 +42,7 @@ stream.on('test:pass', (event) => {
 stream.on('test:fail', (event) => {
   if (isLeaf(event)) failed += 1;
 });
-const report = stream.compose(spec);
+const report = stream.compose(new spec());
 report.pipe(process.stdout, { end: false });
 await finished(report);
 console.log(`${passed} passed, ${failed} failed`);

@@ -14,10 +14,33 @@ export type WriteMode = 'create' | 'update' | 'replace';
  * (as AWX does); every problem is collected so the caller sees them all at once.
  */
 export function parseBody(resource: Resource, body: unknown, mode: WriteMode, existing: Row | null): Values {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError(400, { detail: 'Invalid data. Expected a dictionary, but got ' + (Array.isArray(body) ? 'list.' : `${typeof body}.`) });
+  const { values, errors } = readBody(resource, body, mode, existing);
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return values;
+}
+
+/**
+ * parseBody for a request: when the body has problems, a caller who may not write even its valid
+ * part gets 403 instead of the field errors, as AWX checks permission before validation.
+ */
+export async function parseRequestBody(
+  resource: Resource,
+  body: unknown,
+  mode: WriteMode,
+  existing: Row | null,
+  mayWrite: (values: Values) => boolean | Promise<boolean>,
+): Promise<Values> {
+  const { values, errors } = readBody(resource, body, mode, existing);
+  if (!Object.keys(errors).length) return values;
+  if (!(await mayWrite(values))) throw forbidden();
+  throw new ValidationError(errors);
+}
+
+function readBody(resource: Resource, body: unknown, mode: WriteMode, existing: Row | null): { values: Values; errors: FieldErrors } {
+  const input = (body === undefined ? {} : body) as Record<string, unknown>;
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new ApiError(400, { detail: `Invalid data. Expected a dictionary, but got ${jsonTypeName(body)}.` });
   }
-  const input = body as Record<string, unknown>;
   const values: Values = {};
   const errors: FieldErrors = {};
   for (const [name, field] of Object.entries(resource.fields)) {
@@ -44,8 +67,15 @@ export function parseBody(resource: Resource, body: unknown, mode: WriteMode, ex
       errors[name] = [err.message];
     }
   }
-  if (Object.keys(errors).length) throw new ValidationError(errors);
-  return values;
+  return { values, errors };
+}
+
+/** The type of a JSON value as DRF names it in its messages (list, str, int, NoneType...). */
+function jsonTypeName(value: unknown): string {
+  if (value === null) return 'NoneType';
+  if (Array.isArray(value)) return 'list';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  return { string: 'str', boolean: 'bool' }[typeof value as string] ?? typeof value;
 }
 
 /** Referenced objects must exist. */
@@ -174,6 +204,14 @@ export async function updateObject(tx: Queryable, ctx: RequestContext, resource:
 
 export async function deleteObject(tx: Queryable, ctx: RequestContext, resource: Resource, existing: Row): Promise<void> {
   if (!(await resource.access.canDelete(ctx, tx, existing))) throw forbidden();
+  await removeObject(tx, ctx, resource, existing);
+}
+
+/**
+ * Deletes an object with its roles and records it, without asking for permission: for objects
+ * that go with their parent (an organization's teams), whose deletion was already allowed.
+ */
+export async function removeObject(tx: Queryable, ctx: RequestContext, resource: Resource, existing: Row): Promise<void> {
   await resource.hooks.beforeDelete?.(tx, ctx, existing);
   await tx.query(`DELETE FROM roles WHERE content_type = $1 AND object_id = $2`, [resource.name, existing.id]);
   await tx.query(`DELETE FROM ${ident(resource.table)} WHERE id = $1`, [existing.id]).catch((err) => translateDbError(resource, err));
@@ -192,6 +230,7 @@ export async function associate(
 ): Promise<void> {
   const relation = resource.related[relationName];
   const target = getResource(relation.target);
+  if (targetId > 2_147_483_647) throw notFound();
   const [targetRow] = await tx.query(`SELECT id FROM ${ident(target.table)} WHERE id = $1`, [targetId]);
   if (!targetRow) throw notFound();
   if (!(await resource.access.canAttach(ctx, tx, parent, relationName, targetId, detach))) throw forbidden();

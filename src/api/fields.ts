@@ -191,6 +191,32 @@ export function choice(choices: readonly (string | readonly [string, string])[],
   return field;
 }
 
+const ISO_DATETIME = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(\.\d{1,6})?)?(Z|[+-]\d\d:?\d\d)?)?$/i;
+
+/**
+ * Reads an ISO 8601 date or datetime (YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS[.ffffff]][Z|±HH:MM]) and
+ * answers it in full form with an explicit zone, keeping microseconds; without an offset it is
+ * UTC, whatever the process time zone. Answers null for anything else.
+ */
+export function normalizeIsoDatetime(text: string): string | null {
+  const m = ISO_DATETIME.exec(text.trim());
+  if (!m) return null;
+  const [, y, mo, d, h = '00', mi = '00', sec = '00', frac = '', offset = 'Z'] = m;
+  const zone = offset.toUpperCase() === 'Z' ? 'Z' : offset.length === 5 ? `${offset.slice(0, 3)}:${offset.slice(3)}` : offset;
+  const normalized = `${y}-${mo}-${d}T${h}:${mi}:${sec}${frac}${zone}`;
+  const date = new Date(normalized);
+  if (Number.isNaN(date.getTime()) || Number(y) < 1) return null;
+  // Reject impossible calendar dates (2021-02-30) rather than rolling them over.
+  const check = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d)) return null;
+  return normalized;
+}
+
+export function parseIsoDatetime(text: string): Date | null {
+  const normalized = normalizeIsoDatetime(text);
+  return normalized === null ? null : new Date(normalized);
+}
+
 export function datetime(opts: FieldOptions = {}): Field {
   const field: Field = {
     ...base({ nullable: true, ...opts }),
@@ -198,8 +224,8 @@ export function datetime(opts: FieldOptions = {}): Field {
     filterKind: 'datetime',
     parse: (value) =>
       nullOr(field, value, (v) => {
-        const d = typeof v === 'string' ? new Date(v) : null;
-        if (!d || Number.isNaN(d.getTime())) throw new FieldProblem('Datetime has wrong format.');
+        const d = typeof v === 'string' ? parseIsoDatetime(v) : null;
+        if (!d) throw new FieldProblem('Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].');
         return d;
       }),
     serialize: (v) => (v instanceof Date ? v.toISOString() : v ?? null),

@@ -1,5 +1,5 @@
 import { ApiError, badRequest } from './errors.ts';
-import type { Field } from './fields.ts';
+import { normalizeIsoDatetime, type Field } from './fields.ts';
 import { getResource, type Resource } from './resource.ts';
 import { ident, Params } from './sql.ts';
 
@@ -71,8 +71,8 @@ const unknownField = (name: string) => badRequest(`Cannot filter on ${JSON.strin
 
 function parseBoolean(raw: string, key: string): boolean {
   const v = raw.toLowerCase();
-  if (v === 'true' || v === '1') return true;
-  if (v === 'false' || v === '0') return false;
+  if (v === 'true' || v === '1' || v === 't') return true;
+  if (v === 'false' || v === '0' || v === 'f') return false;
   throw badRequest(`${key}: "${raw}" is not a valid boolean.`);
 }
 
@@ -92,9 +92,12 @@ function coerce(field: Field | null, raw: string, key: string): unknown {
     case 'boolean':
       return parseBoolean(raw, key);
     case 'datetime': {
-      const d = new Date(raw);
-      if (Number.isNaN(d.getTime())) throw badRequest(`${key}: "${raw}" is not a valid date or datetime.`);
-      return d.toISOString();
+      // The text goes to the database as given (normalized), so microseconds are compared too.
+      const text = normalizeIsoDatetime(raw);
+      const d = text === null ? null : new Date(text);
+      // An offset may move a year-9999 value past what the database accepts.
+      if (!d || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) throw badRequest(`${key}: "${raw}" is not a valid date or datetime.`);
+      return text;
     }
     default:
       return raw;
@@ -106,6 +109,8 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 function condition(target: Target, lookup: string, raw: string, key: string, params: Params): string {
   const col = target.column;
   const kind = target.field?.filterKind ?? 'integer';
+  // A reference compared with "null" or "none" asks for objects without one (as AWX).
+  if (lookup === 'exact' && target.field?.ref && ['null', 'none'].includes(raw.toLowerCase())) return `${col} IS NULL`;
   if (lookup === 'isnull') return parseBoolean(raw, key) ? `${col} IS NULL` : `${col} IS NOT NULL`;
   if (lookup === 'in') {
     const values = raw.split(',').map((v) => coerce(target.field, v, key));
@@ -145,13 +150,51 @@ function filterCondition(resource: Resource, alias: string, key: string, raw: st
     if (parts[0] === 'chain') { parts = parts.slice(1); continue; }
     break;
   }
-  let lookup = 'exact';
-  if (parts.length > 1 && LOOKUPS.has(parts[parts.length - 1])) lookup = parts.pop()!;
   if (!parts.length || parts.some((p) => p === '')) throw unknownField(key);
-  const target = resolvePath(resource, alias, parts, key);
-  const inner = condition(target, lookup, raw, key, params);
-  const sql = target.wrap(inner);
-  return { sql: negate ? `NOT (${sql})` : sql, group };
+  let sql: string;
+  if (parts.length > 1 && parts[parts.length - 1] === 'search') {
+    sql = relatedSearch(resource, alias, parts.slice(0, -1), raw, key, params);
+  } else {
+    let lookup = 'exact';
+    if (parts.length > 1 && LOOKUPS.has(parts[parts.length - 1])) lookup = parts.pop()!;
+    const target = resolvePath(resource, alias, parts, key);
+    sql = target.wrap(condition(target, lookup, raw, key, params));
+  }
+  // A negated condition that is unknown (a null column) counts as not matching, so the row stays (as Django's exclude).
+  return { sql: negate ? `NOT COALESCE((${sql}), false)` : sql, group };
+}
+
+/** Text fields of a related object that <relation>__search looks in (as AWX). */
+const RELATED_SEARCH_FIELDS = ['username', 'first_name', 'last_name', 'email', 'name', 'description'];
+
+/** The resource a path of references and related lists leads to. */
+function targetResource(resource: Resource, path: string[], key: string): Resource {
+  let current = resource;
+  for (const name of path) {
+    const field = current.allFields[name];
+    const next = field?.ref ?? current.related[name]?.target;
+    if (!next) throw unknownField(key);
+    current = getResource(next);
+  }
+  return current;
+}
+
+/** organization__search=term: every comma-separated term in one of the related object's text fields. */
+function relatedSearch(resource: Resource, alias: string, path: string[], raw: string, key: string, params: Params): string {
+  const target = targetResource(resource, path, key);
+  const fields = RELATED_SEARCH_FIELDS.filter((f) => target.allFields[f] && !target.allFields[f].secret);
+  if (!fields.length) throw badRequest(`${path.join('__')} is not searchable.`);
+  const terms = raw.split(',').filter((term) => term !== '');
+  if (!terms.length) return 'true';
+  return terms
+    .map((term) => {
+      const any = fields.map((f) => {
+        const t = resolvePath(resource, alias, [...path, f], key);
+        return t.wrap(condition(t, 'icontains', term, key, params));
+      });
+      return `(${any.join(' OR ')})`;
+    })
+    .join(' AND ');
 }
 
 /**
@@ -169,14 +212,22 @@ export function buildFilters(resource: Resource, alias: string, query: Query, pa
     }
   }
   if (or.length) and.push(`(${or.join(' OR ')})`);
+  // ?type=a,b keeps the list only when it is of one of those types (AWX's TypeFilterBackend).
+  const types = [query.type].flat().filter((v): v is string => v !== undefined);
+  if (types.length && !types.join(',').split(',').includes(resource.name)) and.push('false');
   const search = query.search;
   if (search !== undefined) and.push(...buildSearch(resource, alias, Array.isArray(search) ? search.join(',') : search, params));
   return and;
 }
 
-/** Every comma-separated term must appear (case-insensitively) in one of the resource's search fields. */
+/** Terms separated by commas or spaces ("quoted phrases" kept whole), as DRF's SearchFilter splits them. */
+function searchTerms(search: string): string[] {
+  return [...search.replace(/\0/g, '').matchAll(/"([^"]*)"|[^\s,]+/g)].map((m) => m[1] ?? m[0]).filter(Boolean);
+}
+
+/** Every term must appear (case-insensitively) in one of the resource's search fields. */
 function buildSearch(resource: Resource, alias: string, search: string, params: Params): string[] {
-  const terms = search.split(',').map((t) => t.trim()).filter(Boolean);
+  const terms = searchTerms(search);
   if (!resource.search.length) return [];
   return terms.map((term) => {
     const p = params.add(`%${escapeLike(term)}%`);
@@ -186,8 +237,10 @@ function buildSearch(resource: Resource, alias: string, search: string, params: 
 
 /** ORDER BY for ?order_by=a,-b; secret fields and unknown names are 400. */
 export function buildOrdering(resource: Resource, alias: string, orderBy: string | undefined): string {
-  const spec = orderBy && orderBy.trim() ? orderBy : resource.ordering;
-  const terms = spec.split(',').map((t) => t.trim()).filter(Boolean).map((term) => {
+  // "type" names the model of every row here, so ordering by it changes nothing (as AWX drops it).
+  const asked = (orderBy ?? '').split(',').map((t) => t.trim()).filter((t) => t && t !== 'type' && t !== '-type');
+  const spec = asked.length ? asked : resource.ordering.split(',');
+  const terms = spec.map((term) => {
     const desc = term.startsWith('-');
     const name = desc ? term.slice(1) : term;
     const path = name.split('__');
@@ -209,6 +262,6 @@ export function buildOrdering(resource: Resource, alias: string, orderBy: string
     return `${column} ${desc ? 'DESC' : 'ASC'}${desc ? ' NULLS LAST' : ' NULLS FIRST'}`;
   });
   // A final tie-break on id keeps pages stable when the ordering has equal values.
-  terms.push(`${alias}.id ${spec.trim().startsWith('-') ? 'DESC' : 'ASC'}`);
+  terms.push(`${alias}.id ${spec[0].startsWith('-') ? 'DESC' : 'ASC'}`);
   return terms.join(', ');
 }

@@ -30,7 +30,8 @@ export async function listPage(
   if (visible) where.push(visible);
   if (scope) where.push(scope(alias, params));
   where.push(...buildFilters(resource, alias, query, params));
-  const order = buildOrdering(resource, alias, Array.isArray(query.order_by) ? query.order_by.join(',') : query.order_by);
+  const orderBy = query.order_by ?? query.order;
+  const order = buildOrdering(resource, alias, Array.isArray(orderBy) ? orderBy[orderBy.length - 1] : orderBy);
   const page = readPage(query);
   const from = `FROM ${ident(resource.table)} ${alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
   const [[{ count }], rows] = await Promise.all([

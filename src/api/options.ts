@@ -61,3 +61,8 @@ export function detailOptions(resource: Resource, canChange: boolean): Meta {
   if (canChange) (meta.actions as Meta).PUT = writeMeta(resource);
   return meta;
 }
+
+/** OPTIONS of an endpoint that is not a resource list (ping, config, me): what it is and what it speaks. */
+export function viewOptions(name: string, description: string): Meta {
+  return { name, description, renders: ['application/json', 'text/html'], parses: ['application/json'] };
+}

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from './context.ts';
-import { associate, createObject, deleteObject, loadRow, parseBody, updateObject } from './crud.ts';
+import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
 import { ApiError, forbidden, methodNotAllowed, ValidationError } from './errors.ts';
 import { isVisible, listPage, type Query } from './list.ts';
 import { resolveKeyOr404 } from './named-url.ts';
@@ -21,7 +21,8 @@ export function routeMethods(app: FastifyInstance, url: string, permission: Retu
     url,
     config: { permission },
     handler: async (request, reply) => {
-      const handler = handlers[request.method];
+      // HEAD is GET without the body (Fastify drops it).
+      const handler = handlers[request.method === 'HEAD' ? 'GET' : request.method];
       if (!handler) {
         reply.header('Allow', allowed.join(', '));
         throw methodNotAllowed(request.method);
@@ -40,7 +41,8 @@ export async function visibleObject(services: Services, request: FastifyRequest,
   return loadRow(services.db, resource, id);
 }
 
-function readTargetId(body: unknown): { id: number; disassociate: boolean } | null {
+function readTargetId(input: unknown): { id: number; disassociate: boolean } | null {
+  const body = input === undefined ? {} : input;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, { detail: 'Expected a JSON object.' });
   const b = body as Record<string, unknown>;
   if (!('id' in b)) return null;
@@ -58,10 +60,11 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
 
   routeMethods(app, list, permission, {
     GET: async (request) => listPage(db, request.ctx, resource, list, request.query as Query),
-    OPTIONS: async (request) => listOptions(resource, resource.operations.create && (await resource.access.canCreate(request.ctx, db, {}))),
+    OPTIONS: async (request) =>
+      listOptions(resource, resource.operations.create && request.ctx.tokenScope !== 'read' && (await resource.access.canCreate(request.ctx, db, {}))),
     ...(resource.operations.create && {
       POST: async (request, reply) => {
-        const values = parseBody(resource, request.body, 'create', null);
+        const values = await parseRequestBody(resource, request.body, 'create', null, (v) => resource.access.canCreate(request.ctx, db, v));
         const row = await db.transaction((tx) => createObject(tx, request.ctx, resource, values));
         return reply.code(201).send(await serializeRow(db, request.ctx, resource, row));
       },
@@ -70,7 +73,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
 
   const update = (mode: 'update' | 'replace') => async (request: FastifyRequest) => {
     const existing = await visibleObject(services, request, resource);
-    const values = parseBody(resource, request.body, mode, existing);
+    const values = await parseRequestBody(resource, request.body, mode, existing, (v) => resource.access.canChange(request.ctx, db, existing, v));
     const row = await db.transaction(async (tx) => updateObject(tx, request.ctx, resource, await loadRow(tx, resource, existing.id, true), values));
     return serializeRow(db, request.ctx, resource, row);
   };
@@ -105,8 +108,14 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
         return listPage(db, request.ctx, target, url, request.query as Query, scope(parent.id));
       },
       OPTIONS: async (request) => {
-        await visibleObject(services, request, resource);
-        return listOptions(target, relation.attachable || relation.createWith !== undefined);
+        const parent = await visibleObject(services, request, resource);
+        const ctx = request.ctx;
+        // Target id 0: whether the caller may attach anything at all here.
+        const canAdd =
+          ctx.tokenScope !== 'read' &&
+          ((relation.attachable && (await resource.access.canAttach(ctx, db, parent, name, 0, false))) ||
+            (relation.createWith !== undefined && (await target.access.canCreate(ctx, db, { [relation.createWith]: parent.id }))));
+        return listOptions(target, canAdd);
       },
       ...((relation.attachable || relation.createWith) && {
         POST: async (request, reply) => {
@@ -118,7 +127,9 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
             return reply.code(204).send();
           }
           if (!relation.createWith) throw ValidationError.field('id', 'This field is required.');
-          const values = parseBody(target, { ...(request.body as object), [relation.createWith]: parent.id }, 'create', null);
+          const values = await parseRequestBody(target, { ...(request.body as object), [relation.createWith]: parent.id }, 'create', null, (v) =>
+            target.access.canCreate(request.ctx, db, v),
+          );
           const row = await db.transaction((tx) => createObject(tx, request.ctx, target, values));
           return reply.code(201).send(await serializeRow(db, request.ctx, target, row));
         },
@@ -137,6 +148,10 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
         const id = params.add(parent.id);
         return `((${alias}.object1 = ${type} AND ${alias}.object1_id = ${id}) OR (${alias}.object2 = ${type} AND ${alias}.object2_id = ${id}))`;
       });
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, resource);
+      return listOptions(activity, false);
     },
   });
 }

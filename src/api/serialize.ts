@@ -65,6 +65,11 @@ export function namedUrlKey(resource: Resource, row: Row, refs: { get(resource: 
   return parts.join('++');
 }
 
+/** Percent-encodes what a path segment may not hold, leaving the characters it may (@ : + & = ...) readable. */
+function encodePathSegment(value: string): string {
+  return encodeURIComponent(value).replace(/%(24|26|2B|2C|3A|3B|3D|40)/g, (escaped) => decodeURIComponent(escaped));
+}
+
 function summaryOf(target: Resource, row: Row): Row {
   const columns = target.name === 'user' ? USER_SUMMARY : target.summaryColumns;
   return Object.fromEntries(columns.filter((c) => c in row).map((c) => [c, row[c]]));
@@ -106,7 +111,7 @@ export async function serializeRows(db: Queryable, ctx: RequestContext, resource
         if (targetRow) summary[name] = summaryOf(target, targetRow);
       }
       const key = namedUrlKey(resource, row, refs);
-      if (key !== null) related.named_url = `${resource.listPath}${encodeURIComponent(key).replace(/%2B/g, '+')}/`;
+      if (key !== null) related.named_url = `${resource.listPath}${encodePathSegment(key)}/`;
       for (const name of Object.keys(resource.related)) related[name] = `${resource.detailPath(row.id)}${name}/`;
       if (resource.allFields.created) related.activity_stream = `${resource.detailPath(row.id)}activity_stream/`;
       Object.assign(related, resource.extraRelated?.(row));

@@ -7,7 +7,7 @@ import { authenticate } from '../auth/authenticate.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
 import { hostAllowed } from './allowed-hosts.ts';
 import { errorHandler } from './error-handler.ts';
-import { enforceRoutePermission } from './permissions.ts';
+import { enforceRoutePermission, recordRouteTable } from './permissions.ts';
 import { registerRoutes } from './routes.ts';
 
 export interface AppOptions {
@@ -26,6 +26,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     trustProxy: true,
   });
 
+  recordRouteTable(app);
   app.decorateRequest('ctx', null as never);
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -48,6 +49,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     }
   });
   app.addHook('preHandler', async (request) => {
+    // An unknown path is a 404 for everyone, as AWX resolves URLs before it authenticates.
+    if (request.is404) return;
     request.ctx = await authenticate(services, request);
     enforceRoutePermission(request);
   });

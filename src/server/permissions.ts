@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, notAuthenticated } from '../api/errors.ts';
 import type { RequestContext } from '../api/context.ts';
 
@@ -18,9 +18,19 @@ export const AUTHENTICATED: RoutePermission = { kind: 'authenticated' };
 export const SUPERUSER: RoutePermission = { kind: 'superuser' };
 export const resourcePermission = (resource: string, action: string): RoutePermission => ({ kind: 'resource', resource, action });
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  permission: RoutePermission | undefined;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     permission?: RoutePermission;
+  }
+  interface FastifyInstance {
+    /** Every registered route with the permission it declares (see recordRouteTable). */
+    routeTable: readonly RouteEntry[];
   }
   interface FastifyRequest {
     ctx: RequestContext;
@@ -39,4 +49,13 @@ export function enforceRoutePermission(request: FastifyRequest): void {
   if (tokenScope === 'read' && !SAFE_METHODS.has(request.method)) throw forbidden('A read-scoped token cannot change anything.');
   if (permission.kind === 'superuser' && !user.isSuperuser) throw forbidden();
   if (permission.kind === 'admin_or_auditor' && !user.isSuperuser && !user.isSystemAuditor) throw forbidden();
+}
+
+/** Keeps app.routeTable: call before any route is registered, so every declaration can be checked. */
+export function recordRouteTable(app: FastifyInstance): void {
+  const table: RouteEntry[] = [];
+  app.decorate('routeTable', table);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, permission: route.config?.permission });
+  });
 }

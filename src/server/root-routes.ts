@@ -1,14 +1,21 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../api/context.ts';
 import { allResources, getResource } from '../api/resource.ts';
 import { serializeRows } from '../api/serialize.ts';
 import { loadRow } from '../api/crud.ts';
-import { AUTHENTICATED, PUBLIC } from './permissions.ts';
+import { AUTHENTICATED, PUBLIC, type RoutePermission } from './permissions.ts';
+import { routeMethods } from '../api/resource-routes.ts';
+import { viewOptions } from '../api/options.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
+
+/** A read-only endpoint: GET, OPTIONS describing it, 405 with Allow for anything else. */
+function view(app: FastifyInstance, url: string, permission: RoutePermission, name: string, description: string, get: (request: FastifyRequest) => Promise<unknown>) {
+  routeMethods(app, url, permission, { GET: get, OPTIONS: async () => viewOptions(name, description) });
+}
 
 /** /api/, /api/v2/, ping, config and me. */
 export function registerRootRoutes(app: FastifyInstance, services: Services, extraTopLevel: Record<string, string>): void {
-  app.get('/api/', { config: { permission: PUBLIC } }, async () => ({
+  view(app, '/api/', PUBLIC, 'API Root', 'The entry point: available versions.', async () => ({
     description: `${PRODUCT_NAME} REST API`,
     current_version: '/api/v2/',
     available_versions: { v2: '/api/v2/' },
@@ -18,7 +25,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
     login_redirect_override: '',
   }));
 
-  app.get('/api/v2/', { config: { permission: PUBLIC } }, async () => {
+  view(app, '/api/v2/', PUBLIC, 'Version 2', 'Every top-level resource of version 2.', async () => {
     const entries: Record<string, string> = {
       ping: '/api/v2/ping/',
       config: '/api/v2/config/',
@@ -29,7 +36,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
     return Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)));
   });
 
-  app.get('/api/v2/ping/', { config: { permission: PUBLIC } }, async () => {
+  view(app, '/api/v2/ping/', PUBLIC, 'Ping', 'Health check: version and cluster instances; needs no authentication.', async () => {
     const instances = await services.db.query(
       'SELECT hostname AS node, node_type, uuid, last_seen AS heartbeat, capacity, version FROM instances ORDER BY hostname',
     );
@@ -44,7 +51,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
     };
   });
 
-  app.get('/api/v2/config/', { config: { permission: AUTHENTICATED } }, async (request) => ({
+  view(app, '/api/v2/config/', AUTHENTICATED, 'Configuration', 'Version, license and general settings of this installation.', async (request) => ({
     time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     license_info: { license_type: 'open', valid_key: true, subscription_name: null, product_name: PRODUCT_NAME },
     version: VERSION,
@@ -65,7 +72,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
     ...(request.ctx.user?.isSuperuser && { database_kind: services.db.kind }),
   }));
 
-  app.get('/api/v2/me/', { config: { permission: AUTHENTICATED } }, async (request) => {
+  view(app, '/api/v2/me/', AUTHENTICATED, 'Me', 'The current user.', async (request) => {
     const users = getResource('user');
     const row = await loadRow(services.db, users, request.ctx.user!.id);
     return { count: 1, next: null, previous: null, results: await serializeRows(services.db, request.ctx, users, [row]) };

@@ -8,19 +8,25 @@ import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { VERSION } from '../version.ts';
-import { setActionNode } from '../activity/record.ts';
+import { configureActivityStream } from '../activity/record.ts';
 import { buildApp } from './app.ts';
 import { bootstrap, registerInstance } from './bootstrap.ts';
 import { loadTls } from './tls.ts';
 
 /** Opens and migrates the database and loads settings: what both the server and management commands need. */
 export async function openServices(env: EnvConfig): Promise<Services> {
-  setActionNode(env.nodeName);
   const db: Database = await openDatabase(env);
-  await migrate(db);
-  const settings = await loadSettings(db, env);
-  const [{ uuid }] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
-  return { db, settings, env, version: VERSION, installUuid: uuid };
+  try {
+    await migrate(db);
+    const settings = await loadSettings(db, env);
+    const [{ uuid }] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
+    const services = { db, settings, env, version: VERSION, installUuid: uuid };
+    configureActivityStream(services);
+    return services;
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    throw err;
+  }
 }
 
 export interface RunningService {

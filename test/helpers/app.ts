@@ -7,6 +7,7 @@ import { loadEnvConfig, type EnvConfig } from '../../src/config/env.ts';
 import { loadSettings } from '../../src/config/settings/store.ts';
 import type { Database } from '../../src/db/database.ts';
 import { buildApp } from '../../src/server/app.ts';
+import { configureActivityStream } from '../../src/activity/record.ts';
 import { VERSION } from '../../src/version.ts';
 import { ADMIN, freshDatabase } from './database.ts';
 
@@ -71,6 +72,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
   const settings = await loadSettings(db, env);
   const [{ uuid }] = await db.query('SELECT uuid FROM installation');
   const services: Services = { db, settings, env, version: VERSION, installUuid: uuid };
+  configureActivityStream(services);
   const app = await buildApp(services);
 
   const request = async (method: string, url: string, options: RequestOptions = {}): Promise<Response> => {
@@ -89,7 +91,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
     } catch {
       // not JSON: keep the text
     }
-    return { status: res.statusCode, body, headers: res.headers, text: res.body };
+    return { status: res.statusCode, body, headers: res.headers as Response['headers'], text: res.body };
   };
 
   const testApp: TestApp = {

@@ -1,5 +1,66 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../api/context.ts';
+import { forbidden, notFound } from '../../api/errors.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
+import type { RoutePermission } from '../../server/permissions.ts';
+import { categoryOptions, listOptions } from './options.ts';
+import { ALL, allCategories, settingsOf } from './registry.ts';
 
-// Filled in by the settings module.
-export function registerSettingsRoutes(_app: FastifyInstance, _services: Services): void {}
+/** Superusers change settings; system auditors read them. */
+const READ: RoutePermission = { kind: 'admin_or_auditor' };
+const LIST_URL = '/api/v2/settings/';
+
+const slugOf = (request: FastifyRequest) => (request.params as { slug: string }).slug;
+
+function scopeOf(request: FastifyRequest) {
+  const scope = settingsOf(slugOf(request));
+  if (!scope) throw notFound();
+  return scope;
+}
+
+const mayChange = (request: FastifyRequest) => request.ctx.user?.isSuperuser === true && request.ctx.tokenScope !== 'read';
+
+function requireSuperuser(request: FastifyRequest): void {
+  if (!request.ctx.user?.isSuperuser) throw forbidden();
+}
+
+/** /api/v2/settings/ and /api/v2/settings/<slug>/ (GET, PUT, PATCH, DELETE, OPTIONS). */
+export function registerSettingsRoutes(app: FastifyInstance, services: Services): void {
+  const { settings } = services;
+
+  routeMethods(app, LIST_URL, READ, {
+    GET: async () => {
+      const results = [ALL, ...allCategories()].map((c) => ({ url: `${LIST_URL}${c.slug}/`, slug: c.slug, name: c.name }));
+      return { count: results.length, next: null, previous: null, results };
+    },
+    OPTIONS: async () => listOptions(),
+  });
+
+  routeMethods(app, `${LIST_URL}:slug/`, READ, {
+    GET: async (request) => settings.display(scopeOf(request)),
+    OPTIONS: async (request, reply) => {
+      const scope = scopeOf(request);
+      const canChange = mayChange(request);
+      reply.header('Allow', ['GET', ...(canChange ? ['PUT', 'PATCH', 'DELETE'] : []), 'HEAD', 'OPTIONS'].join(', '));
+      return categoryOptions(settings, slugOf(request), scope, canChange);
+    },
+    PATCH: async (request) => {
+      const scope = scopeOf(request);
+      requireSuperuser(request);
+      await settings.update(request.ctx, scope, request.body ?? {}, 'update');
+      return settings.display(scope);
+    },
+    PUT: async (request) => {
+      const scope = scopeOf(request);
+      requireSuperuser(request);
+      await settings.update(request.ctx, scope, request.body ?? {}, 'replace');
+      return settings.display(scope);
+    },
+    DELETE: async (request, reply) => {
+      const scope = scopeOf(request);
+      requireSuperuser(request);
+      await settings.reset(request.ctx, scope);
+      return reply.code(204).send();
+    },
+  });
+}

@@ -1,14 +1,250 @@
-import type { Database } from '../../db/database.ts';
-import type { EnvConfig } from '../env.ts';
+import { HIDDEN, recordActivity } from '../../activity/record.ts';
+import { actorId, type RequestContext } from '../../api/context.ts';
+import { ApiError, ValidationError, type FieldErrors } from '../../api/errors.ts';
+import { ENCRYPTED, FieldProblem } from '../../api/fields.ts';
+import type { Database, Queryable } from '../../db/database.ts';
+import { ConfigError, type EnvConfig } from '../env.ts';
+import type { SettingName, SettingValues } from './categories/index.ts';
+import { readSettingsFile } from './file.ts';
+import { findSetting, parseSetting, type SettingDefinition } from './registry.ts';
+import { decryptSetting, encryptSetting } from './secret-value.ts';
+import { deepFreeze, defaultOf, type Category, type SettingLookup } from './types.ts';
 
-// Minimal version; the settings module replaces it with categories, validation and layering.
+export type SettingSource = 'database' | 'file' | 'default';
+
+/**
+ * The effective settings: a value stored in the database, else the settings file's, else the
+ * declared default. Reads are synchronous from an in-memory copy, refreshed after every write
+ * through this process and, in the background, at most every few seconds otherwise (another
+ * node may have written).
+ */
 export interface Settings {
-  /** The effective value of a setting: database, else settings file, else default. */
+  get<K extends SettingName>(key: K): SettingValues[K];
   get<T = unknown>(key: string): T;
+  /** Which layer the effective value comes from. */
+  source(key: string): SettingSource;
+  /** Whether SVC_SETTINGS_FILE sets the setting (a database value may still override it). */
+  definedInFile(key: string): boolean;
+  /** The effective values as the API shows them: secrets read as $encrypted$. */
+  display(scope: readonly SettingDefinition[]): Record<string, unknown>;
+  /**
+   * Validates `body` against the settings in `scope`, then stores it with an activity stream
+   * record in one transaction; nothing is stored when any key is unknown or any value invalid.
+   * `replace` also resets every (non-secret) setting of the scope that the body leaves out.
+   */
+  update(ctx: RequestContext, scope: readonly SettingDefinition[], body: unknown, mode: 'update' | 'replace'): Promise<void>;
+  /** Removes the database values of the settings in `scope`, so the file or default applies again. */
+  reset(ctx: RequestContext, scope: readonly SettingDefinition[]): Promise<void>;
+  /** Reloads the database values now. */
+  refresh(): Promise<void>;
 }
 
-const DEFAULTS: Record<string, unknown> = { AUTH_BASIC_ENABLED: true };
+/** How stale the in-memory copy may get before a read starts a background reload. */
+export const REFRESH_INTERVAL_MS = 5_000;
+// Serializes settings writes across nodes so cross-setting checks see every committed write.
+const WRITE_LOCK_KEY = 7_341_110;
 
-export async function loadSettings(_db: Database, _env: EnvConfig): Promise<Settings> {
-  return { get: <T>(key: string) => DEFAULTS[key] as T };
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+class SettingsStore implements Settings {
+  private stored = new Map<string, unknown>();
+  private loadedAt = 0;
+  private generation = 0;
+  private pending: Promise<void> | null = null;
+  private readonly warned = new Set<string>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly secretKey: string,
+    private readonly file: ReadonlyMap<string, unknown>,
+  ) {}
+
+  get<K extends SettingName>(key: K): SettingValues[K];
+  get<T = unknown>(key: string): T;
+  get(key: string): unknown {
+    const definition = findSetting(key);
+    if (!definition) throw new Error(`unknown setting ${key}`);
+    this.refreshInBackground();
+    return this.layered(this.stored, definition);
+  }
+
+  source(key: string): SettingSource {
+    if (this.stored.has(key)) return 'database';
+    return this.file.has(key) ? 'file' : 'default';
+  }
+
+  definedInFile(key: string): boolean {
+    return this.file.has(key);
+  }
+
+  display(scope: readonly SettingDefinition[]): Record<string, unknown> {
+    this.refreshInBackground();
+    return Object.fromEntries(scope.map((d) => [d.name, d.field.serialize(this.layered(this.stored, d))]));
+  }
+
+  async update(ctx: RequestContext, scope: readonly SettingDefinition[], body: unknown, mode: 'update' | 'replace'): Promise<void> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new ApiError(400, { detail: 'Invalid data. Expected a dictionary, but got ' + (Array.isArray(body) ? 'list.' : `${typeof body}.`) });
+    }
+    const input = body as Record<string, unknown>;
+    const inScope = new Map(scope.map((d) => [d.name, d]));
+    const values = new Map<string, unknown>();
+    const errors: FieldErrors = {};
+    for (const [name, raw] of Object.entries(input)) {
+      const definition = inScope.get(name);
+      if (!definition) {
+        const elsewhere = findSetting(name);
+        errors[name] = [elsewhere ? `Not a setting of this category; it belongs to "${elsewhere.category.slug}".` : 'Unknown setting.'];
+        continue;
+      }
+      if (definition.field.readOnly) {
+        errors[name] = ['This setting is read-only.'];
+        continue;
+      }
+      // A secret sent back as read keeps the stored value.
+      if (definition.field.secret && raw === ENCRYPTED) continue;
+      try {
+        values.set(name, parseSetting(definition.field, raw));
+      } catch (err) {
+        if (!(err instanceof FieldProblem)) throw err;
+        errors[name] = [err.message];
+      }
+    }
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    const resets = mode === 'replace' ? scope.filter((d) => !(d.name in input) && !d.field.secret && !d.field.readOnly).map((d) => d.name) : [];
+    await this.write(ctx, values, resets);
+  }
+
+  reset(ctx: RequestContext, scope: readonly SettingDefinition[]): Promise<void> {
+    return this.write(ctx, new Map(), scope.filter((d) => !d.field.readOnly).map((d) => d.name));
+  }
+
+  async refresh(): Promise<void> {
+    const generation = ++this.generation;
+    const rows = await this.db.query<{ key: string; value: unknown }>('SELECT key, value FROM settings');
+    // A reload started later (after a write) has the newer data: keep that one.
+    if (generation !== this.generation) return;
+    this.stored = this.decode(rows);
+    this.loadedAt = Date.now();
+  }
+
+  private refreshInBackground(): void {
+    if (this.pending || Date.now() - this.loadedAt < REFRESH_INTERVAL_MS) return;
+    this.loadedAt = Date.now();
+    this.pending = this.refresh()
+      .catch((err: Error) => this.warn(`cannot reload settings: ${err.message}`))
+      .finally(() => {
+        this.pending = null;
+      });
+  }
+
+  private layered(stored: ReadonlyMap<string, unknown>, definition: SettingDefinition): unknown {
+    const { name, field } = definition;
+    if (stored.has(name)) return stored.get(name);
+    return this.file.has(name) ? this.file.get(name) : defaultOf(field);
+  }
+
+  /** Database rows as setting values; rows of unknown settings or with invalid values are skipped (with a warning). */
+  private decode(rows: { key: string; value: unknown }[]): Map<string, unknown> {
+    const stored = new Map<string, unknown>();
+    for (const { key, value } of rows) {
+      const definition = findSetting(key);
+      if (!definition) continue;
+      try {
+        const clear = definition.field.secret ? decryptSetting(this.secretKey, key, value) : value;
+        stored.set(key, deepFreeze(parseSetting(definition.field, clear)));
+      } catch (err) {
+        this.warn(`ignoring the stored value of setting ${key}: ${(err as Error).message}`);
+      }
+    }
+    return stored;
+  }
+
+  private warn(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    console.warn(`drover: ${message}`);
+  }
+
+  private encode(definition: SettingDefinition, value: unknown): string {
+    return JSON.stringify(definition.field.secret ? encryptSetting(this.secretKey, definition.name, value) : value);
+  }
+
+  private async write(ctx: RequestContext, values: ReadonlyMap<string, unknown>, resets: readonly string[]): Promise<void> {
+    const touched = [...new Set([...values.keys(), ...resets])];
+    if (!touched.length) return;
+    const definitions = touched.map((name) => findSetting(name)!);
+    await this.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK_KEY]);
+      const before = this.decode(await tx.query<{ key: string; value: unknown }>('SELECT key, value FROM settings'));
+      const after = new Map(before);
+      for (const name of resets) after.delete(name);
+      for (const [name, value] of values) after.set(name, value);
+
+      const categories = new Set(definitions.map((d) => d.category));
+      await checkCategories(categories, (name) => this.layered(after, findSetting(name)!), tx);
+
+      for (const [name, value] of values) {
+        await tx.query(
+          `INSERT INTO settings (key, value, modified, modified_by_id) VALUES ($1, $2::jsonb, now(), $3)
+           ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, modified = now(), modified_by_id = EXCLUDED.modified_by_id`,
+          [name, this.encode(findSetting(name)!, value), actorId(ctx)],
+        );
+      }
+      if (resets.length) await tx.query('DELETE FROM settings WHERE key = ANY($1)', [resets]);
+
+      const changes: Record<string, unknown> = {};
+      for (const definition of definitions) {
+        const old = this.layered(before, definition);
+        const now = this.layered(after, definition);
+        if (sameValue(old, now)) continue;
+        changes[definition.name] = definition.field.secret ? [HIDDEN, HIDDEN] : [old, now];
+      }
+      if (Object.keys(changes).length) {
+        await recordActivity(tx, ctx, { operation: 'update', object1: 'setting', object1Id: 0, changes });
+      }
+    });
+    // The write is committed; should the reload fail, the next read retries it.
+    await this.refresh().catch((err: Error) => {
+      this.loadedAt = 0;
+      this.warn(`cannot reload settings: ${err.message}`);
+    });
+  }
+}
+
+/** Runs the cross-setting rules of each category; throws ValidationError with every problem. */
+async function checkCategories(categories: Iterable<Category>, value: SettingLookup, db: Queryable): Promise<void> {
+  const errors: FieldErrors = {};
+  for (const category of categories) {
+    const problems = await category.validate?.(value, db);
+    for (const [name, messages] of Object.entries(problems ?? {})) (errors[name] ??= []).push(...messages);
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+}
+
+/**
+ * Loads the settings: the file named by SVC_SETTINGS_FILE (validated here: a bad file stops the
+ * service with a ConfigError naming the file and key), then the database values.
+ */
+export async function loadSettings(db: Database, env: EnvConfig): Promise<Settings> {
+  let file = new Map<string, unknown>();
+  if (env.settingsFile) {
+    file = await readSettingsFile(env.settingsFile);
+    const lookup: SettingLookup = (name) => {
+      const definition = findSetting(name)!;
+      return file.has(name) ? file.get(name) : defaultOf(definition.field);
+    };
+    const touched = new Set([...file.keys()].map((name) => findSetting(name)!.category));
+    try {
+      await checkCategories(touched, lookup, db);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      const problems = Object.entries(err.errors).map(([name, messages]) => `${name}: ${messages.join(' ')}`);
+      throw new ConfigError(`settings file ${env.settingsFile}: ${problems.join('; ')}`);
+    }
+    for (const value of file.values()) deepFreeze(value);
+  }
+  const store = new SettingsStore(db, env.secretKey, file);
+  await store.refresh();
+  return store;
 }

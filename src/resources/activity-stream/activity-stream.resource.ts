@@ -23,7 +23,7 @@ export const activityStream = defineResource({
   fields: {
     timestamp: datetime({ readOnly: true }),
     operation: choice(['create', 'update', 'delete', 'associate', 'disassociate'], { readOnly: true, helpText: 'The action taken with respect to the given object(s).' }),
-    changes: json({ readOnly: true, helpText: 'A summary of the new and changed values when an object is created, updated, or deleted' }),
+    changes: json({ readOnly: true, filterable: true, helpText: 'A summary of the new and changed values when an object is created, updated, or deleted' }),
     object1: text({ readOnly: true, helpText: 'For create, update, and delete events this is the object type that was affected.' }),
     object1_id: integer({ readOnly: true, label: 'Object1 id' }),
     object2: text({ readOnly: true, helpText: 'The second object type involved in an association or disassociation.' }),

@@ -1,7 +1,8 @@
 import { holdsRole, isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
 import { choice, integer, text } from '../../api/fields.ts';
 import { reverse, roleHolders } from '../../api/relations.ts';
-import { defineResource } from '../../api/resource.ts';
+import { removeObject } from '../../api/crud.ts';
+import { defineResource, getResource } from '../../api/resource.ts';
 
 export const ORGANIZATION_ROLES = {
   admin_role: { name: 'Admin', description: 'Can manage all aspects of the organization' },
@@ -55,6 +56,15 @@ export const organizations = defineResource({
   },
   roles: ORGANIZATION_ROLES,
   access: organizationAccess,
+  hooks: {
+    /** Teams go with their organization, each with its roles and its own activity record. */
+    async beforeDelete(tx, ctx, row) {
+      const teams = getResource('team');
+      for (const team of await tx.query('SELECT * FROM teams WHERE organization_id = $1 ORDER BY id FOR UPDATE', [row.id])) {
+        await removeObject(tx, ctx, teams, team);
+      }
+    },
+  },
 });
 
 export { isOrgAdmin };

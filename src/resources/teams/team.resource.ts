@@ -1,4 +1,5 @@
 import { holdsRole, isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
+import { forbidden } from '../../api/errors.ts';
 import { ref, text } from '../../api/fields.ts';
 import { roleHolders } from '../../api/relations.ts';
 import { defineResource } from '../../api/resource.ts';
@@ -12,7 +13,13 @@ const teamAccess: AccessPolicy = {
       OR ${alias}.id IN (${objectsWithRole('team', ['admin_role', 'member_role', 'read_role'], me)}))`;
   },
   canCreate: (ctx, tx, values) => (typeof values.organization === 'number' ? isOrgAdmin(ctx, tx, values.organization) : isSuperuser(ctx)),
-  canChange: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id),
+  canChange: (ctx, tx, row, values) => {
+    // A team stays in its organization, whoever asks (as AWX).
+    if (values.organization !== undefined && values.organization !== row.organization_id) {
+      throw forbidden('Unable to change organization on a team.');
+    }
+    return isOrgAdmin(ctx, tx, row.organization_id);
+  },
   canDelete: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id),
   canAttach: async (ctx, tx, row) =>
     (await isOrgAdmin(ctx, tx, row.organization_id)) || (ctx.user !== null && (await holdsRole(tx, ctx.user.id, 'team', row.id, ['admin_role']))),

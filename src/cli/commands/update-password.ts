@@ -1,0 +1,33 @@
+import { verify } from '@node-rs/argon2';
+import { systemContext } from '../../api/context.ts';
+import { parseBody, updateObject } from '../../api/crud.ts';
+import { getResource } from '../../api/resource.ts';
+import '../../resources/index.ts';
+import { CommandError, parseOptions, requireOption, withServices, type Command } from '../command.ts';
+
+export const updatePassword: Command = {
+  name: 'update_password',
+  summary: "Set a user's password",
+  usage: '--username USERNAME --password PASSWORD',
+  async run({ env, args, io }) {
+    const { values: options } = parseOptions(args, {
+      username: { type: 'string' },
+      password: { type: 'string' },
+    });
+    const username = requireOption(options.username, 'username');
+    if (options.password === undefined) requireOption(undefined, 'password');
+    const users = getResource('user');
+    const changed = await withServices(env, (services) =>
+      services.db.transaction(async (tx) => {
+        const [existing] = await tx.query('SELECT * FROM users WHERE username = $1 FOR UPDATE', [username]);
+        if (!existing) throw new CommandError(`user "${username}" does not exist`);
+        const values = parseBody(users, { password: options.password }, 'update', existing);
+        if (existing.password && (await verify(existing.password, options.password!).catch(() => false))) return false;
+        await updateObject(tx, systemContext, users, existing, values);
+        return true;
+      }),
+    );
+    io.out(changed ? 'Password updated' : 'Password not updated');
+    return 0;
+  },
+};

@@ -1,0 +1,82 @@
+import { boolean, integer } from '../../../api/fields.ts';
+import { stringMap } from '../shapes.ts';
+import { category, setting } from '../types.ts';
+
+export const jobs = category({
+  slug: 'jobs',
+  name: 'Jobs',
+  description: 'How jobs, project updates and inventory updates run.',
+  settings: {
+    SCHEDULE_MAX_JOBS: setting<number>(
+      integer({
+        default: 10,
+        min: 1,
+        label: 'Maximum Scheduled Jobs',
+        helpText: 'Maximum number of the same job template that can be waiting to run when launching from a schedule before no more are created.',
+      }),
+    ),
+    SVC_TASK_ENV: setting<Record<string, string>>(
+      stringMap({
+        label: 'Extra Environment Variables',
+        helpText: 'Additional environment variables set for playbook runs, inventory updates, project updates, and notification sending.',
+      }),
+      { child: { type: 'string' } },
+    ),
+    DEFAULT_JOB_TIMEOUT: setting<number>(
+      integer({
+        default: 0,
+        min: 0,
+        label: 'Default Job Timeout',
+        helpText: 'Maximum time in seconds to allow jobs to run. Use 0 for no limit. A timeout set on a job template overrides this.',
+      }),
+      { unit: 'seconds' },
+    ),
+    DEFAULT_INVENTORY_UPDATE_TIMEOUT: setting<number>(
+      integer({
+        default: 0,
+        min: 0,
+        label: 'Default Inventory Update Timeout',
+        helpText: 'Maximum time in seconds to allow inventory updates to run. Use 0 for no limit. A timeout set on an inventory source overrides this.',
+      }),
+      { unit: 'seconds' },
+    ),
+    DEFAULT_PROJECT_UPDATE_TIMEOUT: setting<number>(
+      integer({
+        default: 0,
+        min: 0,
+        label: 'Default Project Update Timeout',
+        helpText: 'Maximum time in seconds to allow project updates to run. Use 0 for no limit. A timeout set on a project overrides this.',
+      }),
+      { unit: 'seconds' },
+    ),
+    MAX_FORKS: setting<number>(
+      integer({
+        default: 200,
+        min: 0,
+        label: 'Maximum number of forks per job',
+        helpText: 'Saving a job template with more than this number of forks will result in an error. When set to 0, no limit is applied.',
+      }),
+    ),
+    SVC_ROLES_ENABLED: setting<boolean>(
+      boolean({
+        default: true,
+        label: 'Enable Role Download',
+        helpText: 'Allows roles to be dynamically downloaded from a requirements.yml file for SCM projects.',
+      }),
+    ),
+    SVC_COLLECTIONS_ENABLED: setting<boolean>(
+      boolean({
+        default: true,
+        label: 'Enable Collection(s) Download',
+        helpText: 'Allows collections to be dynamically downloaded from a requirements.yml file for SCM projects.',
+      }),
+    ),
+    PROJECT_UPDATE_VVV: setting<boolean>(
+      boolean({
+        default: false,
+        label: 'Run Project Updates With Higher Verbosity',
+        helpText: 'Adds the CLI -vvv flag to ansible-playbook runs of project_update.yml used for project updates.',
+      }),
+    ),
+  },
+});

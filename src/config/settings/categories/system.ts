@@ -1,0 +1,103 @@
+import { FieldProblem, boolean, integer, text } from '../../../api/fields.ts';
+import { findResource } from '../../../api/resource.ts';
+import { hostOrNetwork, stringList } from '../shapes.ts';
+import { category, setting } from '../types.ts';
+
+const URL_BASE = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i;
+const DATA_URL = /^data:image\/(png|jpeg|gif);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+const urlBase = text({
+  label: 'Base URL of the service host',
+  helpText:
+    'This setting is used by services like notifications to render a valid url to the service host. It is the address users reach the service at, for example https://drover.example.com.',
+  pattern: URL_BASE,
+  patternMessage: 'Enter a valid URL starting with http:// or https://.',
+  maxLength: 2048,
+});
+
+export const system = category({
+  slug: 'system',
+  name: 'System',
+  description: 'Service-wide behaviour: activity stream, visibility of users, proxies and branding.',
+  settings: {
+    ACTIVITY_STREAM_ENABLED: setting<boolean>(
+      boolean({
+        default: true,
+        label: 'Enable Activity Stream',
+        helpText: 'Enable capturing activity for the activity stream.',
+      }),
+    ),
+    ORG_ADMINS_CAN_SEE_ALL_USERS: setting<boolean>(
+      boolean({
+        default: true,
+        label: 'All Users Visible to Organization Admins',
+        helpText: 'Controls whether any Organization Admin can view all users and teams, even those not associated with their Organization.',
+      }),
+    ),
+    MANAGE_ORGANIZATION_AUTH: setting<boolean>(
+      boolean({
+        default: true,
+        label: 'Organization Admins Can Manage Users and Teams',
+        helpText:
+          'Controls whether any Organization Admin has the privileges to create and manage users and teams. You may want to disable this ability if you are using an LDAP or SAML integration.',
+      }),
+    ),
+    SVC_URL_BASE: setting<string>({
+      ...urlBase,
+      // Stored without trailing slashes so paths can be appended.
+      parse: (value) => (urlBase.parse(value) as string).replace(/\/+$/, ''),
+    }),
+    REMOTE_HOST_HEADERS: setting<string[]>(
+      stringList({
+        default: ['REMOTE_ADDR', 'REMOTE_HOST'],
+        label: 'Remote Host Headers',
+        helpText:
+          'HTTP headers and meta keys to search to determine remote host name or IP. Add additional items to this list, such as "HTTP_X_FORWARDED_FOR", if behind a reverse proxy.',
+        item: (header) => {
+          if (!/^[A-Za-z0-9_-]+$/.test(header)) throw new FieldProblem(`"${header}" is not a valid header or meta key name.`);
+        },
+      }),
+      { child: { type: 'string' } },
+    ),
+    PROXY_IP_ALLOWED_LIST: setting<string[]>(
+      stringList({
+        label: 'Proxy IP Allowed List',
+        helpText:
+          'If the service is behind a reverse proxy/load balancer, use this setting to configure the proxy IP addresses from which the service should trust custom REMOTE_HOST_HEADERS header values. If this setting is an empty list (the default), the headers specified by REMOTE_HOST_HEADERS will be trusted unconditionally.',
+        item: hostOrNetwork,
+      }),
+      { child: { type: 'string' } },
+    ),
+    DEFAULT_EXECUTION_ENVIRONMENT: setting<number | null>(
+      integer({
+        nullable: true,
+        min: 1,
+        label: 'Global default execution environment',
+        helpText: 'The Execution Environment to be used when one has not been configured for a job template.',
+      }),
+    ),
+    CUSTOM_LOGIN_INFO: setting<string>(
+      text({
+        label: 'Custom Login Info',
+        helpText:
+          'If needed, you can add specific information (such as a legal notice or a disclaimer) to a text box in the login modal using this setting. Any content added must be in plain text.',
+      }),
+    ),
+    CUSTOM_LOGO: setting<string>(
+      text({
+        label: 'Custom Logo',
+        helpText: 'To set up a custom logo, provide a file that you create. For the custom logo to look its best, use a .png file with a transparent background. GIF, PNG and JPEG formats are supported.',
+        pattern: DATA_URL,
+        patternMessage: 'Invalid base64-encoded data in data URL.',
+      }),
+    ),
+  },
+  async validate(value, db) {
+    // Checked once execution environments exist; until then any id is kept for later.
+    const id = value('DEFAULT_EXECUTION_ENVIRONMENT');
+    const environments = findResource('execution_environment');
+    if (id === null || !environments) return null;
+    const rows = await db.query(`SELECT 1 FROM ${environments.table} WHERE id = $1`, [id]);
+    return rows.length ? null : { DEFAULT_EXECUTION_ENVIRONMENT: [`Invalid pk "${String(id)}" - object does not exist.`] };
+  },
+});

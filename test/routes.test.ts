@@ -1,0 +1,132 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ADMIN, createTestApp, basicAuth, type Credentials, type TestApp } from './helpers/app.ts';
+import { buildApp } from '../src/server/app.ts';
+import { findResource } from '../src/api/resource.ts';
+import type { RouteEntry } from '../src/server/permissions.ts';
+
+const KINDS = ['public', 'authenticated', 'superuser', 'admin_or_auditor', 'resource'];
+
+/** A concrete URL for a route pattern: every :param becomes a value that exists or at least parses. */
+let settingsSlug = 'system';
+const concrete = (url: string) => url.replace(/:(\w+)/g, (_, name: string) => (name === 'id' ? '1' : settingsSlug));
+
+describe('routes', () => {
+  let t: TestApp;
+  let plain: Credentials & { id: number };
+  let apiRoutes: readonly RouteEntry[];
+
+  before(async () => {
+    t = await createTestApp();
+    plain = await t.createUser('plain-router');
+    const defaultOrg = (await t.get('/api/v2/organizations/Default/')).body.id;
+    assert.equal((await t.post('/api/v2/teams/', { name: 'router-team', organization: defaultOrg })).status, 201);
+    const categories = await t.get('/api/v2/settings/');
+    if (categories.status === 200 && categories.body.results?.length) settingsSlug = categories.body.results[0].slug;
+    await t.app.ready();
+    apiRoutes = t.app.routeTable.filter((r) => r.url.startsWith('/api'));
+  });
+  after(() => t.close());
+
+  it('the route table lists the API', () => {
+    const urls = new Set(apiRoutes.map((r) => r.url));
+    for (const url of ['/api/', '/api/v2/', '/api/v2/ping/', '/api/v2/me/', '/api/v2/organizations/', '/api/v2/organizations/:id/', '/api/v2/teams/:id/users/', '/api/v2/users/:id/activity_stream/']) {
+      assert.ok(urls.has(url), url);
+    }
+    assert.ok(apiRoutes.some((r) => r.url === '/api/v2/organizations/' && r.method === 'HEAD'), 'HEAD routes are listed too');
+    assert.ok(apiRoutes.length > 40);
+  });
+
+  it('every registered route declares a permission', () => {
+    const missing = t.app.routeTable.filter((r) => !r.permission).map((r) => `${r.method} ${r.url}`);
+    assert.deepEqual(missing, []);
+    for (const route of apiRoutes) {
+      assert.ok(KINDS.includes(route.permission!.kind), `${route.method} ${route.url}: ${route.permission!.kind}`);
+      if (route.permission!.kind === 'resource') {
+        assert.ok(findResource(route.permission!.resource), `${route.url} names resource ${route.permission!.resource}`);
+      }
+    }
+  });
+
+  it('only the entry points are public', () => {
+    const publicUrls = [...new Set(apiRoutes.filter((r) => r.permission!.kind === 'public').map((r) => r.url))].sort();
+    assert.deepEqual(publicUrls, ['/api/', '/api/v2/', '/api/v2/ping/']);
+  });
+
+  it('every non-public route refuses an anonymous caller with 401', async () => {
+    const failures: string[] = [];
+    for (const route of apiRoutes) {
+      if (route.permission!.kind === 'public') continue;
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        url: concrete(route.url),
+        ...(['POST', 'PUT', 'PATCH'].includes(route.method) && { payload: {} }),
+      });
+      if (res.statusCode !== 401) failures.push(`${route.method} ${route.url} → ${res.statusCode}`);
+    }
+    assert.deepEqual(failures, []);
+  });
+
+  it('every endpoint answers OPTIONS', async () => {
+    const failures: string[] = [];
+    for (const url of new Set(apiRoutes.map((r) => r.url))) {
+      const res = await t.request('OPTIONS', concrete(url));
+      if (res.status !== 200 || typeof res.body?.name !== 'string' || !Array.isArray(res.body.renders)) failures.push(`${url} → ${res.status}`);
+    }
+    assert.deepEqual(failures, []);
+  });
+
+  it('every endpoint answers each method with a meaningful status, 405 with Allow', async () => {
+    const failures: string[] = [];
+    for (const url of new Set(apiRoutes.map((r) => r.url))) {
+      const methods = ['GET', 'POST', 'PUT', 'PATCH', ...(url.includes(':') ? [] : ['DELETE'])];
+      for (const method of methods) {
+        const res = await t.request(method, concrete(url), { body: method === 'GET' ? undefined : {} });
+        if (![200, 201, 204, 400, 403, 405].includes(res.status)) failures.push(`${method} ${url} → ${res.status} ${res.text}`);
+        if (res.status === 405 && !String(res.headers.allow).includes('GET')) failures.push(`${method} ${url}: 405 without Allow`);
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+
+  it('public routes answer an anonymous caller', async () => {
+    for (const url of ['/api/', '/api/v2/', '/api/v2/ping/']) {
+      const res = await t.get(url, { as: null });
+      assert.equal(res.status, 200, url);
+    }
+  });
+
+  it('superuser and administrator routes refuse a plain user with 403', async () => {
+    const failures: string[] = [];
+    let checked = 0;
+    for (const route of apiRoutes) {
+      if (!['superuser', 'admin_or_auditor'].includes(route.permission!.kind) || route.method === 'HEAD') continue;
+      checked += 1;
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        url: concrete(route.url),
+        headers: { authorization: basicAuth(plain) },
+        ...(['POST', 'PUT', 'PATCH'].includes(route.method) && { payload: {} }),
+      });
+      if (res.statusCode !== 403) failures.push(`${route.method} ${route.url} → ${res.statusCode}`);
+    }
+    assert.deepEqual(failures, []);
+    assert.ok(checked > 0, 'the settings routes are restricted');
+  });
+
+  it('a route without a declared permission is refused', async () => {
+    const app = await buildApp(t.services);
+    try {
+      app.get('/api/v2/undeclared/', async () => ({ secret: 'exposed' }));
+      await app.ready();
+      const entry = app.routeTable.find((r) => r.url === '/api/v2/undeclared/' && r.method === 'GET');
+      assert.ok(entry);
+      assert.equal(entry.permission, undefined);
+      const res = await app.inject({ method: 'GET', url: '/api/v2/undeclared/', headers: { authorization: basicAuth(ADMIN) } });
+      assert.equal(res.statusCode, 403);
+      assert.deepEqual(JSON.parse(res.body), { detail: 'This endpoint declares no permission.' });
+    } finally {
+      await app.close();
+    }
+  });
+});
