@@ -1,21 +1,32 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../api/errors.ts';
 import { anonymous, type RequestContext, type Services } from '../api/context.ts';
 import { checkPassword, parseBasicHeader } from './basic.ts';
+import { fromBearerToken } from './bearer-auth.ts';
+import { fromSession } from './session-auth.ts';
 
-/**
- * Works out who is calling. Each authentication method answers a context or null;
- * the first that recognises the request wins. Sessions and tokens join this list.
- */
-export async function authenticate(services: Services, request: FastifyRequest): Promise<RequestContext> {
+/** One way of authenticating: answers a context, null when the request does not use it, or throws 401. */
+export type Authenticator = (services: Services, request: FastifyRequest, reply: FastifyReply) => Promise<RequestContext | null>;
+
+async function fromBasic(services: Services, request: FastifyRequest): Promise<RequestContext | null> {
   const basic = parseBasicHeader(request.headers.authorization);
-  if (basic) {
-    if (!services.settings.get<boolean>('AUTH_BASIC_ENABLED')) {
-      throw new ApiError(401, { detail: 'Basic authentication is disabled.' });
-    }
-    const user = await checkPassword(services.db, basic.username, basic.password);
-    if (!user) throw new ApiError(401, { detail: 'Invalid username/password.' });
-    return { user, authMethod: 'basic', tokenScope: null };
+  if (!basic) return null;
+  if (!services.settings.get<boolean>('AUTH_BASIC_ENABLED')) {
+    throw new ApiError(401, { detail: 'Basic authentication is disabled.' });
+  }
+  const user = await checkPassword(services.db, basic.username, basic.password);
+  if (!user) throw new ApiError(401, { detail: 'Invalid username/password.' });
+  return { user, authMethod: 'basic', tokenScope: null };
+}
+
+/** Header credentials come first (as AWX), then the session cookie. */
+const AUTHENTICATORS: Authenticator[] = [fromBearerToken, fromBasic, fromSession];
+
+/** Works out who is calling: the first method that recognises the request decides. */
+export async function authenticate(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<RequestContext> {
+  for (const method of AUTHENTICATORS) {
+    const ctx = await method(services, request, reply);
+    if (ctx) return ctx;
   }
   return anonymous;
 }

@@ -48,10 +48,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       throw new ApiError(400, { detail: 'Invalid HTTP_HOST header.' });
     }
   });
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', async (request, reply) => {
     // An unknown path is a 404 for everyone, as AWX resolves URLs before it authenticates.
     if (request.is404) return;
-    request.ctx = await authenticate(services, request);
+    request.ctx = await authenticate(services, request, reply);
     enforceRoutePermission(request);
   });
   app.setErrorHandler(errorHandler);

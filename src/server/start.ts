@@ -9,6 +9,7 @@ import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { VERSION } from '../version.ts';
 import { configureActivityStream } from '../activity/record.ts';
+import { setAuditNode } from '../audit/record.ts';
 import { buildApp } from './app.ts';
 import { bootstrap, registerInstance } from './bootstrap.ts';
 import { loadTls } from './tls.ts';
@@ -22,6 +23,7 @@ export async function openServices(env: EnvConfig): Promise<Services> {
     const [{ uuid }] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
     const services = { db, settings, env, version: VERSION, installUuid: uuid };
     configureActivityStream(services);
+    setAuditNode(env.nodeName);
     return services;
   } catch (err) {
     await db.close().catch(() => undefined);
