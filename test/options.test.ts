@@ -139,11 +139,11 @@ describe('OPTIONS', () => {
       assert.deepEqual(Object.keys(res.body.actions), ['GET']);
     });
 
-    it('an organization admin may change but not delete the organization', async () => {
+    it('an organization admin may change and delete the organization', async () => {
       const orgAdmin = await t.createUser('orgadmin');
       assert.equal((await t.post(`/api/v2/organizations/${orgId}/admins/`, { id: orgAdmin.id })).status, 204);
       const res = await t.request('OPTIONS', `/api/v2/organizations/${orgId}/`, { as: orgAdmin });
-      assert.equal(res.headers.allow, 'GET, PUT, PATCH, HEAD, OPTIONS');
+      assert.equal(res.headers.allow, 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS');
       assert.ok(res.body.actions.PUT);
       const team = await t.request('OPTIONS', `/api/v2/teams/${teamId}/`, { as: orgAdmin });
       assert.equal(team.headers.allow, 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS');

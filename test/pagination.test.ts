@@ -18,7 +18,17 @@ describe('pagination', () => {
   before(async () => {
     t = await createTestApp();
     await t.db.query(`INSERT INTO organizations (name) SELECT 'org-' || lpad(g::text, 3, '0') FROM generate_series(1, 230) g`);
-    await t.db.query(`INSERT INTO roles (role_field, content_type, object_id) SELECT 'member_role', 'organization', id FROM organizations WHERE name LIKE 'org-%'`);
+    // Bulk-made organizations get the two roles this test relies on, linked as the role graph links them.
+    await t.db.query(`INSERT INTO roles (role_field, content_type, object_id)
+      SELECT f, 'organization', id FROM organizations, unnest(ARRAY['member_role', 'read_role']) f WHERE name LIKE 'org-%'`);
+    await t.db.query(`INSERT INTO role_ancestors (descendent_id, ancestor_id)
+      SELECT id, id FROM roles WHERE content_type = 'organization' AND role_field IN ('member_role', 'read_role')
+      ON CONFLICT DO NOTHING`);
+    await t.db.query(`INSERT INTO role_parents (role_id, parent_id)
+      SELECT r.id, m.id FROM roles r JOIN roles m ON m.content_type = r.content_type AND m.object_id = r.object_id AND m.role_field = 'member_role'
+      JOIN organizations o ON o.id = r.object_id WHERE r.content_type = 'organization' AND r.role_field = 'read_role' AND o.name LIKE 'org-%'`);
+    await t.db.query(`INSERT INTO role_ancestors (descendent_id, ancestor_id) SELECT role_id, parent_id FROM role_parents
+      WHERE role_id IN (SELECT id FROM roles WHERE content_type = 'organization') ON CONFLICT DO NOTHING`);
     alphaId = (await t.db.query(`SELECT id FROM organizations WHERE name = 'org-001'`))[0].id;
     await t.db.query(`INSERT INTO teams (name, organization_id) SELECT 'team-' || lpad(g::text, 2, '0'), $1 FROM generate_series(1, 30) g`, [alphaId]);
   });

@@ -48,6 +48,8 @@ describe('teams', () => {
         modified_by: `/api/v2/users/${adminId}/`,
         named_url: '/api/v2/teams/Platform++Engineering/',
         users: `/api/v2/teams/${team.id}/users/`,
+        roles: `/api/v2/teams/${team.id}/roles/`,
+        object_roles: `/api/v2/teams/${team.id}/object_roles/`,
         activity_stream: `/api/v2/teams/${team.id}/activity_stream/`,
       });
       const [row] = await t.db.query('SELECT name, description, organization_id, created_by_id FROM teams WHERE id = $1', [team.id]);

@@ -55,6 +55,7 @@ describe('users', () => {
         teams: `/api/v2/users/${user.id}/teams/`,
         organizations: `/api/v2/users/${user.id}/organizations/`,
         admin_of_organizations: `/api/v2/users/${user.id}/admin_of_organizations/`,
+        roles: `/api/v2/users/${user.id}/roles/`,
         activity_stream: `/api/v2/users/${user.id}/activity_stream/`,
       });
       assert.deepEqual(user.summary_fields, {

@@ -20,18 +20,39 @@ export interface AccessPolicy {
 export const isSuperuser = (ctx: RequestContext) => ctx.user?.isSuperuser === true;
 export const seesEverything = (ctx: RequestContext) => ctx.user?.isSuperuser === true || ctx.user?.isSystemAuditor === true;
 
+/** SQL answering the ids of every role the user holds, directly, through a team or by inheritance. */
+export function rolesOfUser(userParam: string): string {
+  return `SELECT role_ancestors.descendent_id FROM role_ancestors JOIN role_users ON role_users.role_id = role_ancestors.ancestor_id
+          WHERE role_users.user_id = ${userParam}`;
+}
+
 /** SQL answering the ids of objects of `contentType` on which the user holds one of `roleFields`. */
 export function objectsWithRole(contentType: string, roleFields: readonly string[], userParam: string): string {
   const fields = roleFields.map((f) => `'${f}'`).join(', ');
-  return `SELECT roles.object_id FROM role_users JOIN roles ON roles.id = role_users.role_id
-          WHERE role_users.user_id = ${userParam} AND roles.content_type = '${contentType}' AND roles.role_field IN (${fields})`;
+  return `SELECT roles.object_id FROM roles WHERE roles.content_type = '${contentType}' AND roles.role_field IN (${fields})
+          AND roles.id IN (${rolesOfUser(userParam)})`;
 }
 
 export async function holdsRole(tx: Queryable, userId: number, contentType: string, objectId: number, roleFields: readonly string[]): Promise<boolean> {
   const rows = await tx.query(
-    `SELECT 1 FROM role_users JOIN roles ON roles.id = role_users.role_id
-     WHERE role_users.user_id = $1 AND roles.content_type = $2 AND roles.object_id = $3 AND roles.role_field = ANY($4) LIMIT 1`,
+    `SELECT 1 FROM roles
+     JOIN role_ancestors ON role_ancestors.descendent_id = roles.id
+     JOIN role_users ON role_users.role_id = role_ancestors.ancestor_id AND role_users.user_id = $1
+     WHERE roles.content_type = $2 AND roles.object_id = $3 AND roles.role_field = ANY($4) LIMIT 1`,
     [userId, contentType, objectId, roleFields],
   );
   return rows.length > 0;
+}
+
+/** Whether the caller holds `roleField` on the object; a superuser holds every role. */
+export async function hasObjectRole(ctx: RequestContext, tx: Queryable, contentType: string, objectId: number, roleField: string): Promise<boolean> {
+  if (isSuperuser(ctx)) return true;
+  if (!ctx.user) return false;
+  return holdsRole(tx, ctx.user.id, contentType, objectId, [roleField]);
+}
+
+/** A visibility condition: objects of the resource on which the caller holds `roleField` (read_role by default). */
+export function visibleThroughRole(ctx: RequestContext, alias: string, params: Params, contentType: string, roleField = 'read_role'): string | null {
+  if (seesEverything(ctx)) return null;
+  return `${alias}.id IN (${objectsWithRole(contentType, [roleField], params.add(ctx.user?.id ?? 0))})`;
 }

@@ -3,9 +3,11 @@ import { PgError, pgErrorCode } from '../db/database.ts';
 import { activityValue, recordActivity, snapshot } from '../activity/record.ts';
 import { actorId, type RequestContext } from './context.ts';
 import { ApiError, forbidden, notFound, ValidationError, type FieldErrors } from './errors.ts';
-import { ENCRYPTED, FieldProblem } from './fields.ts';
+import { ENCRYPTED, FieldProblem, generateSecrets, revealOnce } from './fields.ts';
 import { getResource, type Resource, type Values } from './resource.ts';
 import { ident } from './sql.ts';
+import { deleteRolesOf } from '../rbac/graph.ts';
+import { createObjectRoles, syncObjectRoles } from '../rbac/object-roles.ts';
 
 export type WriteMode = 'create' | 'update' | 'replace';
 
@@ -155,6 +157,7 @@ export async function createObject(tx: Queryable, ctx: RequestContext, resource:
   await checkReferences(tx, resource, values);
   await checkUnique(tx, resource, values, null);
   await resource.hooks.beforeWrite?.(tx, ctx, values, null);
+  const generated = generateSecrets(resource.fields, values);
   const [columns, params] = columnsOf(resource, values);
   if (resource.allFields.created_by) {
     columns.push('created_by_id', 'modified_by_id');
@@ -164,9 +167,8 @@ export async function createObject(tx: Queryable, ctx: RequestContext, resource:
   const [row] = await tx
     .query(`INSERT INTO ${ident(resource.table)} (${columns.map(ident).join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING *`, params)
     .catch((err) => translateDbError(resource, err));
-  for (const roleField of Object.keys(resource.roles)) {
-    await tx.query('INSERT INTO roles (role_field, content_type, object_id) VALUES ($1, $2, $3)', [roleField, resource.name, row.id]);
-  }
+  revealOnce(row, generated);
+  await createObjectRoles(tx, resource, row);
   await resource.hooks.afterWrite?.(tx, ctx, row, null);
   await recordActivity(tx, ctx, { operation: 'create', object1: resource.name, object1Id: row.id, changes: snapshot(resource, row) });
   return row;
@@ -187,6 +189,7 @@ export async function updateObject(tx: Queryable, ctx: RequestContext, resource:
       params,
     )
     .catch((err) => translateDbError(resource, err));
+  await syncObjectRoles(tx, resource, row, existing);
   await resource.hooks.afterWrite?.(tx, ctx, row, existing);
   const changes: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(resource.fields)) {
@@ -213,7 +216,7 @@ export async function deleteObject(tx: Queryable, ctx: RequestContext, resource:
  */
 export async function removeObject(tx: Queryable, ctx: RequestContext, resource: Resource, existing: Row): Promise<void> {
   await resource.hooks.beforeDelete?.(tx, ctx, existing);
-  await tx.query(`DELETE FROM roles WHERE content_type = $1 AND object_id = $2`, [resource.name, existing.id]);
+  await deleteRolesOf(tx, resource.name, existing.id);
   await tx.query(`DELETE FROM ${ident(resource.table)} WHERE id = $1`, [existing.id]).catch((err) => translateDbError(resource, err));
   await recordActivity(tx, ctx, { operation: 'delete', object1: resource.name, object1Id: existing.id, changes: snapshot(resource, existing) });
 }
@@ -233,8 +236,9 @@ export async function associate(
   if (targetId > 2_147_483_647) throw notFound();
   const [targetRow] = await tx.query(`SELECT id FROM ${ident(target.table)} WHERE id = $1`, [targetId]);
   if (!targetRow) throw notFound();
-  if (!(await resource.access.canAttach(ctx, tx, parent, relationName, targetId, detach))) throw forbidden();
-  const changed = detach ? await relation.detach!(tx, parent.id, targetId) : await relation.attach!(tx, parent.id, targetId);
+  if (relation.authorize) await relation.authorize(ctx, tx, parent.id, targetId, detach);
+  else if (!(await resource.access.canAttach(ctx, tx, parent, relationName, targetId, detach))) throw forbidden();
+  const changed = detach ? await relation.detach!(tx, parent.id, targetId, ctx) : await relation.attach!(tx, parent.id, targetId, ctx);
   if (!changed) return;
   await recordActivity(tx, ctx, {
     operation: detach ? 'disassociate' : 'associate',

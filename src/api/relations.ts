@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import type { RequestContext } from './context.ts';
 
 /**
  * A link from one resource (the parent) to a set of another (the target), read as a table
@@ -15,10 +16,14 @@ export interface Relation {
   attachable: boolean;
   /** For reverse foreign keys: the target field to set when a target is created through this list. */
   createWith?: string;
+  /** Further values every target created through this list gets (personal tokens have no application). */
+  createValues?: Record<string, unknown>;
   /** Name recorded as object_association in the activity stream. */
   association?: string;
-  attach?(tx: Queryable, parentId: number, targetId: number): Promise<boolean>;
-  detach?(tx: Queryable, parentId: number, targetId: number): Promise<boolean>;
+  /** Decides, instead of the parent's access policy, whether the caller may link or unlink (throws 403/400). */
+  authorize?(ctx: RequestContext, tx: Queryable, parentId: number, targetId: number, detach: boolean): Promise<void>;
+  attach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;
+  detach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;
 }
 
 /** Objects of `target` whose foreign key `field` points at the parent (organization -> teams). */
@@ -44,36 +49,6 @@ export function joinTable(target: string, table: string, parentColumn: string, t
     },
     async detach(tx, parentId, targetId) {
       const rows = await tx.query(`DELETE FROM ${table} WHERE ${parentColumn} = $1 AND ${targetColumn} = $2 RETURNING 1`, [parentId, targetId]);
-      return rows.length > 0;
-    },
-  };
-}
-
-/** Users holding a role of the parent object (organization users = member_role, admins = admin_role). */
-export function roleHolders(contentType: string, roleField: string): Relation {
-  const from = `role_users JOIN roles ON roles.id = role_users.role_id AND roles.content_type = '${contentType}' AND roles.role_field = '${roleField}'`;
-  return {
-    target: 'user',
-    from,
-    parentColumn: 'roles.object_id',
-    targetColumn: 'role_users.user_id',
-    attachable: true,
-    association: roleField,
-    async attach(tx, parentId, userId) {
-      const rows = await tx.query(
-        `INSERT INTO role_users (role_id, user_id)
-         SELECT id, $3 FROM roles WHERE content_type = $1 AND object_id = $2 AND role_field = $4
-         ON CONFLICT DO NOTHING RETURNING 1`,
-        [contentType, parentId, userId, roleField],
-      );
-      return rows.length > 0;
-    },
-    async detach(tx, parentId, userId) {
-      const rows = await tx.query(
-        `DELETE FROM role_users WHERE user_id = $3
-           AND role_id = (SELECT id FROM roles WHERE content_type = $1 AND object_id = $2 AND role_field = $4) RETURNING 1`,
-        [contentType, parentId, userId, roleField],
-      );
       return rows.length > 0;
     },
   };

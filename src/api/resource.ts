@@ -3,6 +3,7 @@ import type { RequestContext } from './context.ts';
 import { completeField, datetime, ref, type Field } from './fields.ts';
 import type { Relation } from './relations.ts';
 import type { AccessPolicy } from './access.ts';
+import type { RoleDeclaration } from '../rbac/object-roles.ts';
 
 export type Values = Record<string, unknown>;
 
@@ -39,23 +40,37 @@ export interface ResourceDeclaration {
   /** Unique constraints, each with the fields named in its error message. */
   unique?: string[][];
   /** Roles created with each object (admin_role, member_role...). */
-  roles?: Record<string, { name: string; description: string }>;
+  roles?: Record<string, RoleDeclaration>;
   access: AccessPolicy;
   /** Which generic operations exist. */
   operations?: { create?: boolean; update?: boolean; delete?: boolean };
   hooks?: ResourceHooks;
   /** Leave out created/modified/created_by/modified_by (append-only logs keep their own timestamp). */
   untracked?: boolean;
-  /** Extra related links computed for one object. */
-  extraRelated?(row: Row): Record<string, string>;
+  /** Adds what is computed rather than stored (fields, related links, summary fields) to one serialized object. */
+  decorate?(row: Row, out: Row): void;
+  /** Downloads of the whole list by ?format=<key> (csv, siem...): filters and ordering apply, pagination does not. */
+  exports?: Record<string, ListExport>;
 }
 
-export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'extraRelated' | 'description' | 'namedUrl' | 'untracked' | 'operations'>> {
+/** One download format of a list: every matching row (up to maxRows) rendered as one body. */
+export interface ListExport {
+  contentType: string;
+  /** Offered as an attachment under this name (Content-Disposition). */
+  filename?: string;
+  /** At most this many rows (default 100,000); a longer result is cut and marked by X-Export-Truncated: true. */
+  maxRows?: number;
+  /** Renders the database rows (columns as stored) in the list's order. */
+  render(rows: Row[]): string;
+}
+
+export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'decorate' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports'>> {
   operations: { create: boolean; update: boolean; delete: boolean };
   description: string;
   namedUrl: string[] | null;
   hooks: ResourceHooks;
-  extraRelated?(row: Row): Record<string, string>;
+  decorate?(row: Row, out: Row): void;
+  exports: Record<string, ListExport>;
   /** Every field including created/modified/created_by/modified_by. */
   allFields: Record<string, Field>;
   listPath: string;
@@ -92,6 +107,7 @@ export function defineResource(decl: ResourceDeclaration): Resource {
     roles: decl.roles ?? {},
     operations: { create: true, update: true, delete: true, ...decl.operations },
     hooks: decl.hooks ?? {},
+    exports: decl.exports ?? {},
     listPath: `/api/v2/${plural}/`,
     detailPath: (id: number) => `/api/v2/${plural}/${id}/`,
   };

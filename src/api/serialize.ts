@@ -1,5 +1,6 @@
 import type { Queryable, Row } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
+import { revealedSecrets } from './fields.ts';
 import { getResource, type Resource } from './resource.ts';
 import { ident } from './sql.ts';
 
@@ -114,7 +115,6 @@ export async function serializeRows(db: Queryable, ctx: RequestContext, resource
       if (key !== null) related.named_url = `${resource.listPath}${encodePathSegment(key)}/`;
       for (const name of Object.keys(resource.related)) related[name] = `${resource.detailPath(row.id)}${name}/`;
       if (resource.allFields.created) related.activity_stream = `${resource.detailPath(row.id)}activity_stream/`;
-      Object.assign(related, resource.extraRelated?.(row));
       const roles = objectRoles.get(row.id);
       if (roles) summary.object_roles = roles;
       summary.user_capabilities = await capabilities(db, ctx, resource, row);
@@ -129,7 +129,10 @@ export async function serializeRows(db: Queryable, ctx: RequestContext, resource
         out.created = resource.allFields.created.serialize(row.created);
         out.modified = resource.allFields.modified.serialize(row.modified);
       }
-      for (const [name, field] of Object.entries(resource.fields)) out[name] = field.serialize(row[field.column]);
+      // Generated credentials (tokens, client secrets) show in full only in their create response.
+      const shown = revealedSecrets(row);
+      for (const [name, field] of Object.entries(resource.fields)) out[name] = shown?.[name] ?? field.serialize(row[field.column]);
+      resource.decorate?.(row, out);
       return out;
     }),
   );

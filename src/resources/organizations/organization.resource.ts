@@ -1,38 +1,49 @@
-import { holdsRole, isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
+import { hasObjectRole, isSuperuser, visibleThroughRole, type AccessPolicy } from '../../api/access.ts';
+import type { RequestContext } from '../../api/context.ts';
+import type { Queryable } from '../../db/database.ts';
 import { choice, integer, text } from '../../api/fields.ts';
-import { reverse, roleHolders } from '../../api/relations.ts';
+import { reverse } from '../../api/relations.ts';
+import { objectRoles, roleHolders } from '../../rbac/relations.ts';
 import { removeObject } from '../../api/crud.ts';
 import { defineResource, getResource } from '../../api/resource.ts';
 
+const ORG_ADMIN = ['admin_role'];
+
 export const ORGANIZATION_ROLES = {
   admin_role: { name: 'Admin', description: 'Can manage all aspects of the organization' },
-  execute_role: { name: 'Execute', description: 'May run any executable resources in the organization' },
-  project_admin_role: { name: 'Project Admin', description: 'Can manage all projects of the organization' },
-  inventory_admin_role: { name: 'Inventory Admin', description: 'Can manage all inventories of the organization' },
-  credential_admin_role: { name: 'Credential Admin', description: 'Can manage all credentials of the organization' },
-  workflow_admin_role: { name: 'Workflow Admin', description: 'Can manage all workflows of the organization' },
-  notification_admin_role: { name: 'Notification Admin', description: 'Can manage all notifications of the organization' },
-  job_template_admin_role: { name: 'Job Template Admin', description: 'Can manage all job templates of the organization' },
-  execution_environment_admin_role: { name: 'Execution Environment Admin', description: 'Can manage all execution environments of the organization' },
+  execute_role: { name: 'Execute', description: 'May run any executable resources in the organization', parents: ORG_ADMIN },
+  project_admin_role: { name: 'Project Admin', description: 'Can manage all projects of the organization', parents: ORG_ADMIN },
+  inventory_admin_role: { name: 'Inventory Admin', description: 'Can manage all inventories of the organization', parents: ORG_ADMIN },
+  credential_admin_role: { name: 'Credential Admin', description: 'Can manage all credentials of the organization', parents: ORG_ADMIN },
+  workflow_admin_role: { name: 'Workflow Admin', description: 'Can manage all workflows of the organization', parents: ORG_ADMIN },
+  notification_admin_role: { name: 'Notification Admin', description: 'Can manage all notifications of the organization', parents: ORG_ADMIN },
+  job_template_admin_role: { name: 'Job Template Admin', description: 'Can manage all job templates of the organization', parents: ORG_ADMIN },
+  execution_environment_admin_role: {
+    name: 'Execution Environment Admin',
+    description: 'Can manage all execution environments of the organization',
+    parents: ORG_ADMIN,
+  },
   auditor_role: { name: 'Auditor', description: 'Can view all aspects of the organization' },
-  member_role: { name: 'Member', description: 'User is a member of the organization' },
-  read_role: { name: 'Read', description: 'May view settings for the organization' },
-  approval_role: { name: 'Approve', description: 'Can approve or deny a workflow approval node' },
+  member_role: { name: 'Member', description: 'User is a member of the organization', parents: ORG_ADMIN },
+  read_role: {
+    name: 'Read',
+    description: 'May view settings for the organization',
+    parents: [
+      'member_role', 'auditor_role', 'execute_role', 'project_admin_role', 'inventory_admin_role', 'workflow_admin_role',
+      'notification_admin_role', 'credential_admin_role', 'job_template_admin_role', 'approval_role', 'execution_environment_admin_role',
+    ],
+  },
+  approval_role: { name: 'Approve', description: 'Can approve or deny a workflow approval node', parents: ORG_ADMIN },
 };
 
-/** Roles through which a user belongs to an organization and sees it. */
-export const ORGANIZATION_VIEW_ROLES = ['admin_role', 'auditor_role', 'member_role', 'read_role'];
-
-const isOrgAdmin = async (ctx: Parameters<AccessPolicy['canDelete']>[0], tx: Parameters<AccessPolicy['canDelete']>[1], orgId: number) =>
-  isSuperuser(ctx) || (ctx.user !== null && (await holdsRole(tx, ctx.user.id, 'organization', orgId, ['admin_role'])));
+export const isOrgAdmin = (ctx: RequestContext, tx: Queryable, orgId: number) => hasObjectRole(ctx, tx, 'organization', orgId, 'admin_role');
 
 const organizationAccess: AccessPolicy = {
-  visible: (ctx, alias, params) =>
-    seesEverything(ctx) ? null : `${alias}.id IN (${objectsWithRole('organization', ORGANIZATION_VIEW_ROLES, params.add(ctx.user?.id ?? 0))})`,
+  visible: (ctx, alias, params) => visibleThroughRole(ctx, alias, params, 'organization'),
   canCreate: isSuperuser,
   canChange: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.id),
-  canDelete: isSuperuser,
-  canAttach: (ctx, tx, row, relation) => (relation === 'admins' ? isSuperuser(ctx) : isOrgAdmin(ctx, tx, row.id)),
+  canDelete: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.id),
+  canAttach: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.id),
 };
 
 export const organizations = defineResource({
@@ -53,6 +64,7 @@ export const organizations = defineResource({
     users: roleHolders('organization', 'member_role'),
     admins: roleHolders('organization', 'admin_role'),
     teams: reverse('team', 'teams', 'organization_id', 'organization'),
+    object_roles: objectRoles('organization'),
   },
   roles: ORGANIZATION_ROLES,
   access: organizationAccess,
@@ -67,4 +79,3 @@ export const organizations = defineResource({
   },
 });
 
-export { isOrgAdmin };

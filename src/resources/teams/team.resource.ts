@@ -1,16 +1,17 @@
-import { holdsRole, isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
+import { hasObjectRole, isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
 import { forbidden } from '../../api/errors.ts';
 import { ref, text } from '../../api/fields.ts';
-import { roleHolders } from '../../api/relations.ts';
+import { objectRoles, roleHolders, teamRoles } from '../../rbac/relations.ts';
 import { defineResource } from '../../api/resource.ts';
-import { isOrgAdmin, ORGANIZATION_VIEW_ROLES } from '../organizations/organization.resource.ts';
+import { isOrgAdmin } from '../organizations/organization.resource.ts';
 
 const teamAccess: AccessPolicy = {
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
     const me = params.add(ctx.user?.id ?? 0);
-    return `(${alias}.organization_id IN (${objectsWithRole('organization', ORGANIZATION_VIEW_ROLES, me)})
-      OR ${alias}.id IN (${objectsWithRole('team', ['admin_role', 'member_role', 'read_role'], me)}))`;
+    // As AWX: the teams one may read, and every team of the organizations one is a member of.
+    return `(${alias}.organization_id IN (${objectsWithRole('organization', ['member_role'], me)})
+      OR ${alias}.id IN (${objectsWithRole('team', ['read_role'], me)}))`;
   },
   canCreate: (ctx, tx, values) => (typeof values.organization === 'number' ? isOrgAdmin(ctx, tx, values.organization) : isSuperuser(ctx)),
   canChange: (ctx, tx, row, values) => {
@@ -18,11 +19,10 @@ const teamAccess: AccessPolicy = {
     if (values.organization !== undefined && values.organization !== row.organization_id) {
       throw forbidden('Unable to change organization on a team.');
     }
-    return isOrgAdmin(ctx, tx, row.organization_id);
+    return hasObjectRole(ctx, tx, 'team', row.id, 'admin_role');
   },
-  canDelete: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id),
-  canAttach: async (ctx, tx, row) =>
-    (await isOrgAdmin(ctx, tx, row.organization_id)) || (ctx.user !== null && (await holdsRole(tx, ctx.user.id, 'team', row.id, ['admin_role']))),
+  canDelete: (ctx, tx, row) => hasObjectRole(ctx, tx, 'team', row.id, 'admin_role'),
+  canAttach: (ctx, tx, row) => hasObjectRole(ctx, tx, 'team', row.id, 'admin_role'),
 };
 
 export const teams = defineResource({
@@ -38,11 +38,11 @@ export const teams = defineResource({
   namedUrl: ['name', 'organization'],
   search: ['name', 'description'],
   unique: [['organization', 'name']],
-  related: { users: roleHolders('team', 'member_role') },
+  related: { users: roleHolders('team', 'member_role'), roles: teamRoles, object_roles: objectRoles('team') },
   roles: {
-    admin_role: { name: 'Admin', description: 'Can manage all aspects of the team' },
-    member_role: { name: 'Member', description: 'User is a member of the team' },
-    read_role: { name: 'Read', description: 'May view settings for the team' },
+    admin_role: { name: 'Admin', description: 'Can manage all aspects of the team', parents: ['organization.admin_role'] },
+    member_role: { name: 'Member', description: 'User is a member of the team', parents: ['admin_role'] },
+    read_role: { name: 'Read', description: 'May view settings for the team', parents: ['admin_role', 'member_role', 'organization.auditor_role'] },
   },
   access: teamAccess,
 });

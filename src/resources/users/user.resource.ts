@@ -5,20 +5,40 @@ import { boolean, datetime, email, secret, text } from '../../api/fields.ts';
 import { roleHeldOn } from '../../api/relations.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
-import { ORGANIZATION_VIEW_ROLES } from '../organizations/organization.resource.ts';
+import type { RequestContext } from '../../api/context.ts';
+import { userRoles } from '../../rbac/relations.ts';
+import { userPersonalTokens, userTokens } from '../tokens/token.resource.ts';
+
+/** SQL: users who hold an organization's member_role (directly or as its admins) in an organization matching `orgCondition`. */
+const membersOfOrganizations = (orgCondition: string) => `
+  SELECT role_users.user_id FROM role_users
+  JOIN role_ancestors ON role_ancestors.ancestor_id = role_users.role_id
+  JOIN roles ON roles.id = role_ancestors.descendent_id AND roles.content_type = 'organization' AND roles.role_field = 'member_role'
+  WHERE roles.object_id IN (${orgCondition})`;
+
+/** An organization admin administers the users of the organization, except superusers. */
+async function administers(ctx: RequestContext, tx: Queryable, user: Row): Promise<boolean> {
+  if (isSuperuser(ctx)) return true;
+  if (!ctx.user || user.is_superuser) return false;
+  const me = ctx.user.id;
+  const rows = await tx.query(`SELECT 1 WHERE $2::integer IN (${membersOfOrganizations(objectsWithRole('organization', ['admin_role'], '$1'))})`, [me, user.id]);
+  return rows.length > 0;
+}
 
 const userAccess: AccessPolicy = {
+  // Users see themselves and the members of the organizations they may read.
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
     const me = params.add(ctx.user?.id ?? 0);
-    // Users see themselves and the members of their organizations.
-    return `(${alias}.id = ${me} OR ${alias}.id IN (
-      SELECT role_users.user_id FROM role_users JOIN roles ON roles.id = role_users.role_id
-      WHERE roles.content_type = 'organization' AND roles.object_id IN (${objectsWithRole('organization', ORGANIZATION_VIEW_ROLES, me)})))`;
+    return `(${alias}.id = ${me} OR ${alias}.id IN (${membersOfOrganizations(objectsWithRole('organization', ['read_role'], me))}))`;
   },
-  canCreate: isSuperuser,
-  canChange: (ctx, _tx, row) => isSuperuser(ctx) || ctx.user?.id === row.id,
-  canDelete: (ctx, _tx, row) => isSuperuser(ctx) && ctx.user?.id !== row.id,
+  canCreate: async (ctx, tx) => {
+    if (isSuperuser(ctx)) return true;
+    if (!ctx.user) return false;
+    return (await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id])).length > 0;
+  },
+  canChange: (ctx, tx, row) => (ctx.user?.id === row.id ? true : administers(ctx, tx, row)),
+  canDelete: (ctx, tx, row) => ctx.user?.id !== row.id && administers(ctx, tx, row),
   canAttach: isSuperuser,
 };
 
@@ -71,6 +91,9 @@ export const users = defineResource({
     teams: roleHeldOn('team', 'team', 'member_role'),
     organizations: roleHeldOn('organization', 'organization', 'member_role'),
     admin_of_organizations: roleHeldOn('organization', 'organization', 'admin_role'),
+    roles: userRoles,
+    tokens: userTokens,
+    personal_tokens: userPersonalTokens,
   },
   access: userAccess,
   hooks: {
