@@ -56,6 +56,8 @@ describe('users', () => {
         organizations: `/api/v2/users/${user.id}/organizations/`,
         admin_of_organizations: `/api/v2/users/${user.id}/admin_of_organizations/`,
         roles: `/api/v2/users/${user.id}/roles/`,
+        tokens: `/api/v2/users/${user.id}/tokens/`,
+        personal_tokens: `/api/v2/users/${user.id}/personal_tokens/`,
         activity_stream: `/api/v2/users/${user.id}/activity_stream/`,
       });
       assert.deepEqual(user.summary_fields, {

@@ -11,10 +11,20 @@ export interface AccessPolicy {
   /** A condition over `alias` limiting visible rows, or null when every row is visible. */
   visible(ctx: RequestContext, alias: string, params: Params): string | null;
   canCreate(ctx: RequestContext, tx: Queryable, values: Values): Promise<boolean> | boolean;
-  canChange(ctx: RequestContext, tx: Queryable, row: Row, values: Values): Promise<boolean> | boolean;
-  canDelete(ctx: RequestContext, tx: Queryable, row: Row): Promise<boolean> | boolean;
+  /**
+   * For user_capabilities, lists also pass `page`: every row serialized together with this one.
+   * A policy that needs a query per row may instead look the whole page up in one query and
+   * answer the other rows from it (the answers must be the same).
+   */
+  canChange(ctx: RequestContext, tx: Queryable, row: Row, values: Values, page?: readonly Row[]): Promise<boolean> | boolean;
+  canDelete(ctx: RequestContext, tx: Queryable, row: Row, page?: readonly Row[]): Promise<boolean> | boolean;
   /** May the caller link `targetId` to (or unlink it from) this object through `relation`? */
   canAttach(ctx: RequestContext, tx: Queryable, row: Row, relation: string, targetId: number, detach: boolean): Promise<boolean> | boolean;
+  /**
+   * Looks up, once per request, facts about the caller that `visible` may then read synchronously
+   * (so it can answer simpler SQL). Called before `visible`; `visible` must be right without it.
+   */
+  prepare?(ctx: RequestContext, db: Queryable): Promise<void>;
 }
 
 export const isSuperuser = (ctx: RequestContext) => ctx.user?.isSuperuser === true;
@@ -55,4 +65,107 @@ export async function hasObjectRole(ctx: RequestContext, tx: Queryable, contentT
 export function visibleThroughRole(ctx: RequestContext, alias: string, params: Params, contentType: string, roleField = 'read_role'): string | null {
   if (seesEverything(ctx)) return null;
   return `${alias}.id IN (${objectsWithRole(contentType, [roleField], params.add(ctx.user?.id ?? 0))})`;
+}
+
+/**
+ * Object ids among `objectIds` on which the user holds one of `roleFields`, in one query (for a
+ * page of rows: see hasObjectRoleOnRow).
+ */
+export async function objectsHoldingRole(
+  tx: Queryable,
+  userId: number,
+  contentType: string,
+  roleFields: readonly string[],
+  objectIds: readonly number[],
+): Promise<Set<number>> {
+  if (!objectIds.length) return new Set();
+  const rows = await tx.query<{ object_id: number }>(
+    `SELECT DISTINCT roles.object_id FROM roles
+     JOIN role_ancestors ON role_ancestors.descendent_id = roles.id
+     JOIN role_users ON role_users.role_id = role_ancestors.ancestor_id AND role_users.user_id = $1
+     WHERE roles.content_type = $2 AND roles.object_id = ANY($3::integer[]) AND roles.role_field = ANY($4)`,
+    [userId, contentType, [...new Set(objectIds)], roleFields],
+  );
+  return new Set(rows.map((r) => r.object_id));
+}
+
+const pageRoleLookups = new WeakMap<readonly Row[], Map<string, { ctx: RequestContext; ids: Promise<Set<number>> }>>();
+
+/**
+ * hasObjectRole for the object of `row`, whose id is in `column` (`id` for the row itself). Given
+ * the `page` the row is serialized with (see AccessPolicy.canChange), the whole page is looked up
+ * in one query shared by its rows; the answer is the same either way.
+ */
+export function hasObjectRoleOnRow(
+  ctx: RequestContext,
+  tx: Queryable,
+  contentType: string,
+  roleField: string,
+  row: Row,
+  page?: readonly Row[],
+  column = 'id',
+): boolean | Promise<boolean> {
+  if (isSuperuser(ctx)) return true;
+  if (!ctx.user) return false;
+  const objectId = row[column] as number;
+  if (!page || !page.includes(row)) return hasObjectRole(ctx, tx, contentType, objectId, roleField);
+  let lookups = pageRoleLookups.get(page);
+  if (!lookups) pageRoleLookups.set(page, (lookups = new Map()));
+  const key = `${contentType}.${roleField}.${column}`;
+  let lookup = lookups.get(key);
+  if (!lookup || lookup.ctx !== ctx) {
+    const ids = page.map((r) => r[column] as number).filter((id) => typeof id === 'number');
+    lookup = { ctx, ids: objectsHoldingRole(tx, ctx.user.id, contentType, [roleField], ids) };
+    lookups.set(key, lookup);
+  }
+  return lookup.ids.then((ids) => ids.has(objectId));
+}
+
+/** The settings the access policies follow (read at request time); until configured, their defaults. */
+interface AccessSettings {
+  get<T = unknown>(key: string): T;
+}
+
+let accessSettings: AccessSettings | null = null;
+
+/** Makes the access policies follow the service's settings (ORG_ADMINS_CAN_SEE_ALL_USERS, MANAGE_ORGANIZATION_AUTH). */
+export function configureAccess(settings: AccessSettings): void {
+  accessSettings = settings;
+}
+
+const enabled = (key: string) => (accessSettings ? accessSettings.get<boolean>(key) !== false : true);
+
+/** ORG_ADMINS_CAN_SEE_ALL_USERS: organization admins and auditors see every user and every team. */
+export const orgAdminsSeeAllUsers = () => enabled('ORG_ADMINS_CAN_SEE_ALL_USERS');
+
+/** MANAGE_ORGANIZATION_AUTH: organization admins create and manage users and teams and their memberships. */
+export const manageOrganizationAuth = () => enabled('MANAGE_ORGANIZATION_AUTH');
+
+/**
+ * SQL condition, true when the user administers or audits some organization (with
+ * ORG_ADMINS_CAN_SEE_ALL_USERS such a user sees every user and team). Evaluated once per query.
+ */
+export function administersOrAuditsSomeOrganization(userParam: string): string {
+  return `EXISTS (${objectsWithRole('organization', ['admin_role', 'auditor_role'], userParam)})`;
+}
+
+/** Per request: whether the caller administers or audits some organization (see learnCallerFacts). */
+const callerFacts = new WeakMap<RequestContext, { administersOrAuditsOrganization: boolean }>();
+
+/** AccessPolicy.prepare for the policies that ask seesAllUsersAndTeams: one query per request. */
+export async function learnCallerFacts(ctx: RequestContext, db: Queryable): Promise<void> {
+  if (!ctx.user || seesEverything(ctx) || callerFacts.has(ctx) || !orgAdminsSeeAllUsers()) return;
+  const [row] = await db.query<{ yes: boolean }>(`SELECT ${administersOrAuditsSomeOrganization('$1')} AS yes`, [ctx.user.id]);
+  callerFacts.set(ctx, { administersOrAuditsOrganization: row.yes === true });
+}
+
+/**
+ * Whether the caller sees every user and team through ORG_ADMINS_CAN_SEE_ALL_USERS (he administers
+ * or audits some organization): true or false when known for this request, null when it has to be
+ * decided in SQL (administersOrAuditsSomeOrganization).
+ */
+export function seesAllUsersAndTeams(ctx: RequestContext): boolean | null {
+  if (!ctx.user || !orgAdminsSeeAllUsers()) return false;
+  const facts = callerFacts.get(ctx);
+  return facts ? facts.administersOrAuditsOrganization : null;
 }

@@ -29,6 +29,13 @@ export interface Field {
   parse(value: unknown): unknown;
   /** Turns a stored value into its JSON representation. */
   serialize(value: unknown): unknown;
+  /**
+   * For credentials the service makes itself (see generatedSecret): the value made on create from
+   * the other values, or null for none.
+   */
+  generate?(values: Record<string, unknown>): string | null;
+  /** What the column keeps of a generated value (a hash). */
+  store?(value: string): string;
 }
 
 export class FieldProblem extends Error {}
@@ -123,6 +130,65 @@ export function secret(opts: TextOptions = {}): Field {
 }
 
 export const ENCRYPTED = '$encrypted$';
+
+export interface GeneratedSecretOptions extends Omit<FieldOptions, 'readOnly' | 'filterable' | 'default'> {
+  /** Makes the value on create from the other values; null for none. */
+  generate(values: Record<string, unknown>): string | null;
+  /** What the column keeps: a hash, so the value itself is never stored. */
+  store(value: string): string;
+  /** What reads show once the object exists (AWX shows tokens as "************"). */
+  censor?: string;
+}
+
+/**
+ * A credential the service generates on create (an access token, a client secret): the column
+ * keeps only what `store` makes of it, the create response shows the value itself once, and every
+ * later read shows `censor`. Read-only, never filterable, "hidden" in the activity stream.
+ */
+export function generatedSecret(opts: GeneratedSecretOptions): Field {
+  const censor = opts.censor ?? ENCRYPTED;
+  return {
+    ...base({ nullable: true, ...opts, readOnly: true, filterable: false }),
+    secret: true,
+    optionsType: 'string',
+    filterKind: 'text',
+    generate: opts.generate,
+    store: opts.store,
+    parse: () => {
+      throw new FieldProblem('This field is read-only.');
+    },
+    serialize: (value) => (value === null || value === undefined ? null : censor),
+  };
+}
+
+// Generated values of freshly created rows, shown in the create response only: the row objects
+// are the ones createObject answers, and are garbage once the response is sent.
+const revealed = new WeakMap<object, Record<string, string>>();
+
+/**
+ * Makes the values of the resource's generated fields: puts what is stored into `values` and
+ * answers the values themselves by field name.
+ */
+export function generateSecrets(fields: Record<string, Field>, values: Record<string, unknown>): Record<string, string> {
+  const made: Record<string, string> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    if (!field.generate || !field.store) continue;
+    const value = field.generate(values);
+    values[name] = value === null ? null : field.store(value);
+    if (value !== null) made[name] = value;
+  }
+  return made;
+}
+
+/** Marks generated values to be shown with this freshly created row. */
+export function revealOnce(row: object, made: Record<string, string>): void {
+  if (Object.keys(made).length) revealed.set(row, made);
+}
+
+/** The generated values of a freshly created row, if any. */
+export function revealedSecrets(row: object): Record<string, string> | undefined {
+  return revealed.get(row);
+}
 
 export interface NumberOptions extends FieldOptions {
   min?: number;

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from './context.ts';
 import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
 import { ApiError, forbidden, methodNotAllowed, ValidationError } from './errors.ts';
-import { isVisible, listPage, type Query } from './list.ts';
+import { isVisible, listAll, listPage, type Query } from './list.ts';
 import { resolveKeyOr404 } from './named-url.ts';
 import { detailOptions, listOptions } from './options.ts';
-import { getResource, type Resource } from './resource.ts';
+import { getResource, type ListExport, type Resource } from './resource.ts';
 import { serializeRow } from './serialize.ts';
 import { resourcePermission } from '../server/permissions.ts';
 
@@ -51,6 +51,20 @@ function readTargetId(input: unknown): { id: number; disassociate: boolean } | n
   return { id, disassociate: b.disassociate === true || b.disassociate === 'true' };
 }
 
+const DEFAULT_EXPORT_ROWS = 100_000;
+
+/** ?format=<export>: every matching row the caller may see, in the list's order, as one download. */
+async function sendExport(services: Services, request: FastifyRequest, reply: FastifyReply, resource: Resource, download: ListExport) {
+  const max = download.maxRows ?? DEFAULT_EXPORT_ROWS;
+  const rows = await listAll(services.db, request.ctx, resource, request.query as Query, max + 1);
+  if (rows.length > max) {
+    rows.length = max;
+    reply.header('X-Export-Truncated', 'true');
+  }
+  if (download.filename) reply.header('Content-Disposition', `attachment; filename="${download.filename}"`);
+  return reply.type(download.contentType).send(download.render(rows));
+}
+
 /** Registers the conventional endpoints a resource declaration implies. */
 export function registerResourceRoutes(app: FastifyInstance, services: Services, resource: Resource): void {
   const { db } = services;
@@ -59,7 +73,13 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
   const permission = resourcePermission(resource.name, 'crud');
 
   routeMethods(app, list, permission, {
-    GET: async (request) => listPage(db, request.ctx, resource, list, request.query as Query),
+    GET: async (request, reply) => {
+      const query = request.query as Query;
+      const format = [query.format].flat().pop();
+      const download = format === undefined ? undefined : resource.exports[format];
+      if (download) return sendExport(services, request, reply, resource, download);
+      return listPage(db, request.ctx, resource, list, query);
+    },
     OPTIONS: async (request) =>
       listOptions(resource, resource.operations.create && request.ctx.tokenScope !== 'read' && (await resource.access.canCreate(request.ctx, db, {}))),
     ...(resource.operations.create && {
@@ -114,7 +134,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
         const canAdd =
           ctx.tokenScope !== 'read' &&
           ((relation.attachable && (await resource.access.canAttach(ctx, db, parent, name, 0, false))) ||
-            (relation.createWith !== undefined && (await target.access.canCreate(ctx, db, { [relation.createWith]: parent.id }))));
+            (relation.createWith !== undefined && (await target.access.canCreate(ctx, db, { [relation.createWith]: parent.id, ...relation.createValues }))));
         return listOptions(target, canAdd);
       },
       ...((relation.attachable || relation.createWith) && {
@@ -127,9 +147,12 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
             return reply.code(204).send();
           }
           if (!relation.createWith) throw ValidationError.field('id', 'This field is required.');
-          const values = await parseRequestBody(target, { ...(request.body as object), [relation.createWith]: parent.id }, 'create', null, (v) =>
-            target.access.canCreate(request.ctx, db, v),
+          // The link to the parent and the relation's own values hold whatever the body says, even on read-only fields.
+          const fixed = { [relation.createWith]: parent.id, ...relation.createValues };
+          const values = await parseRequestBody(target, { ...(request.body as object), ...fixed }, 'create', null, (v) =>
+            target.access.canCreate(request.ctx, db, { ...v, ...fixed }),
           );
+          Object.assign(values, fixed);
           const row = await db.transaction((tx) => createObject(tx, request.ctx, target, values));
           return reply.code(201).send(await serializeRow(db, request.ctx, target, row));
         },

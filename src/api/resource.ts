@@ -48,7 +48,9 @@ export interface ResourceDeclaration {
   /** Leave out created/modified/created_by/modified_by (append-only logs keep their own timestamp). */
   untracked?: boolean;
   /** Adds what is computed rather than stored (fields, related links, summary fields) to one serialized object. */
-  decorate?(row: Row, out: Row): void;
+  decorate?(row: Row, out: Row, prepared?: unknown): void;
+  /** Loads what decorate needs for a whole page at once (names of the objects rows point to...); its answer is passed to decorate. */
+  prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
   /** Downloads of the whole list by ?format=<key> (csv, siem...): filters and ordering apply, pagination does not. */
   exports?: Record<string, ListExport>;
 }
@@ -64,12 +66,13 @@ export interface ListExport {
   render(rows: Row[]): string;
 }
 
-export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'decorate' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports'>> {
+export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'decorate' | 'prepare' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports'>> {
   operations: { create: boolean; update: boolean; delete: boolean };
   description: string;
   namedUrl: string[] | null;
   hooks: ResourceHooks;
-  decorate?(row: Row, out: Row): void;
+  decorate?(row: Row, out: Row, prepared?: unknown): void;
+  prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
   exports: Record<string, ListExport>;
   /** Every field including created/modified/created_by/modified_by. */
   allFields: Record<string, Field>;

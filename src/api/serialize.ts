@@ -98,8 +98,10 @@ export async function serializeRows(db: Queryable, ctx: RequestContext, resource
   const refs = new RefCache(db);
   await refs.load(resource, rows);
   const objectRoles = await loadObjectRoles(db, resource, rows);
-  return Promise.all(
-    rows.map(async (row) => {
+  const prepared = resource.prepare && rows.length ? await resource.prepare(db, rows) : undefined;
+  const allCapabilities = await Promise.all(rows.map((row) => capabilities(db, ctx, resource, row, rows)));
+  return rows.map(
+    (row, index) => {
       const related: Record<string, string> = {};
       const summary: Row = {};
       for (const [name, field] of Object.entries(resource.allFields)) {
@@ -117,7 +119,7 @@ export async function serializeRows(db: Queryable, ctx: RequestContext, resource
       if (resource.allFields.created) related.activity_stream = `${resource.detailPath(row.id)}activity_stream/`;
       const roles = objectRoles.get(row.id);
       if (roles) summary.object_roles = roles;
-      summary.user_capabilities = await capabilities(db, ctx, resource, row);
+      summary.user_capabilities = allCapabilities[index];
       const out: Row = {
         id: row.id,
         type: resource.name,
@@ -132,17 +134,42 @@ export async function serializeRows(db: Queryable, ctx: RequestContext, resource
       // Generated credentials (tokens, client secrets) show in full only in their create response.
       const shown = revealedSecrets(row);
       for (const [name, field] of Object.entries(resource.fields)) out[name] = shown?.[name] ?? field.serialize(row[field.column]);
-      resource.decorate?.(row, out);
+      resource.decorate?.(row, out, prepared);
       return out;
-    }),
+    },
   );
 }
 
-async function capabilities(db: Queryable, ctx: RequestContext, resource: Resource, row: Row): Promise<Row> {
+/**
+ * What the caller may do with one row of `page`. Answers at once when the policy does (a superuser
+ * may do everything), so that only policies that need the database cost a turn per row; canDelete
+ * is asked after canChange has answered, as before.
+ */
+function capabilities(db: Queryable, ctx: RequestContext, resource: Resource, row: Row, page: readonly Row[]): Row | Promise<Row> {
   const caps: Row = {};
-  if (resource.operations.update) caps.edit = ctx.tokenScope !== 'read' && (await resource.access.canChange(ctx, db, row, {}));
-  if (resource.operations.delete) caps.delete = ctx.tokenScope !== 'read' && (await resource.access.canDelete(ctx, db, row));
-  return caps;
+  const writable = ctx.tokenScope !== 'read';
+  const askDelete = (): Row | Promise<Row> => {
+    if (!resource.operations.delete) return caps;
+    const answer = writable && resource.access.canDelete(ctx, db, row, page);
+    if (answer instanceof Promise) {
+      return answer.then((allowed) => {
+        caps.delete = allowed;
+        return caps;
+      });
+    }
+    caps.delete = answer;
+    return caps;
+  };
+  if (!resource.operations.update) return askDelete();
+  const answer = writable && resource.access.canChange(ctx, db, row, {}, page);
+  if (answer instanceof Promise) {
+    return answer.then((allowed) => {
+      caps.edit = allowed;
+      return askDelete();
+    });
+  }
+  caps.edit = answer;
+  return askDelete();
 }
 
 export async function serializeRow(db: Queryable, ctx: RequestContext, resource: Resource, row: Row): Promise<Row> {

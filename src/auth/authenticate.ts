@@ -24,6 +24,9 @@ const AUTHENTICATORS: Authenticator[] = [fromBearerToken, fromBasic, fromSession
 
 /** Works out who is calling: the first method that recognises the request decides. */
 export async function authenticate(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<RequestContext> {
+  // Routes that authenticate their callers themselves (the OAuth2 token endpoint reads client
+  // credentials from the Authorization header) see an anonymous caller.
+  if (request.routeOptions.config.ownAuthentication) return anonymous;
   for (const method of AUTHENTICATORS) {
     const ctx = await method(services, request, reply);
     if (ctx) return ctx;

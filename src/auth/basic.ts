@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { verify } from '@node-rs/argon2';
+import { createHash, randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
 import type { Queryable } from '../db/database.ts';
 import type { CurrentUser } from '../api/context.ts';
 
@@ -14,13 +14,18 @@ interface UserRow {
 
 // Remembers which Authorization headers already verified against which stored hash, so repeated
 // requests skip the deliberately slow argon2 check. A changed password changes the stored hash,
-// which invalidates the entry.
+// which invalidates the entry. The least recently used entry goes first when it is full.
 const verified = new Map<string, string>();
 const MAX_VERIFIED = 1000;
+// Checks under way, so that a burst of requests with the same new credentials runs argon2 once.
+const verifying = new Map<string, Promise<boolean>>();
 
 export function toCurrentUser(row: Pick<UserRow, 'id' | 'username' | 'is_superuser' | 'is_system_auditor'>): CurrentUser {
   return { id: row.id, username: row.username, isSuperuser: row.is_superuser, isSystemAuditor: row.is_system_auditor };
 }
+
+let decoy: Promise<string> | undefined;
+const timingDecoy = () => (decoy ??= hash(randomBytes(16).toString('hex')));
 
 /** Checks a username and password; answers the user or null. */
 export async function checkPassword(db: Queryable, username: string, password: string): Promise<CurrentUser | null> {
@@ -28,11 +33,28 @@ export async function checkPassword(db: Queryable, username: string, password: s
     'SELECT id, username, password, is_superuser, is_system_auditor, is_active FROM users WHERE username = $1',
     [username],
   );
-  if (!row || !row.is_active || !row.password) return null;
+  if (!row || !row.is_active || !row.password) {
+    // Spend the same time as a real check, so the answer does not tell which usernames exist.
+    await verify(await timingDecoy(), password).catch(() => false);
+    return null;
+  }
   const key = createHash('sha256').update(username).update('\0').update(password).digest('base64');
-  if (verified.get(key) === row.password) return toCurrentUser(row);
-  const ok = await verify(row.password, password).catch(() => false);
-  if (!ok) return null;
+  if (verified.get(key) === row.password) {
+    // Moves the entry to the end: the Map's order is then least recently used first.
+    verified.delete(key);
+    verified.set(key, row.password);
+    return toCurrentUser(row);
+  }
+  const check = `${key}\0${row.password}`;
+  let pending = verifying.get(check);
+  if (!pending) {
+    pending = verify(row.password, password)
+      .catch(() => false)
+      .finally(() => verifying.delete(check));
+    verifying.set(check, pending);
+  }
+  if (!(await pending)) return null;
+  verified.delete(key);
   if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!);
   verified.set(key, row.password);
   return toCurrentUser(row);

@@ -1,7 +1,57 @@
 import type { FastifyRequest } from 'fastify';
 import type { RequestContext, Services } from '../api/context.ts';
+import { ApiError } from '../api/errors.ts';
+import { toCurrentUser } from './basic.ts';
+import { hashSecret } from './oauth2.ts';
+import type { TokenScope } from './oauth2.ts';
 
-/** Authorization: Bearer <token>. Placeholder until OAuth2 tokens exist. */
-export async function fromBearerToken(_services: Services, _request: FastifyRequest): Promise<RequestContext | null> {
-  return null;
+/** last_used is written at most this often per token, so authenticating is not a write per request. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+interface TokenRow {
+  token_id: number;
+  scope: TokenScope;
+  expires: Date;
+  last_used: Date | null;
+  id: number;
+  username: string;
+  is_superuser: boolean;
+  is_system_auditor: boolean;
+  is_active: boolean;
+}
+
+/** Reads an Authorization: Bearer header; null when absent or another scheme. */
+export function parseBearerHeader(header: string | undefined): string | null {
+  const match = header ? /^bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match ? match[1] : null;
+}
+
+/**
+ * Authorization: Bearer <token>. The token is looked up by its hash; an unknown, expired or
+ * revoked token, or one of an inactive user, answers 401.
+ */
+export async function fromBearerToken(services: Services, request: FastifyRequest): Promise<RequestContext | null> {
+  const header = request.headers.authorization;
+  if (!header || !/^bearer\b/i.test(header)) return null;
+  const token = parseBearerHeader(header);
+  if (!token) throw new ApiError(401, { detail: 'Invalid token header. No credentials provided.' });
+  const [row] = await services.db.query<TokenRow>(
+    `SELECT tokens.id AS token_id, tokens.scope, tokens.expires, tokens.last_used,
+            users.id, users.username, users.is_superuser, users.is_system_auditor, users.is_active
+     FROM tokens JOIN users ON users.id = tokens.user_id
+     WHERE tokens.token_hash = $1`,
+    [hashSecret(token)],
+  );
+  if (!row) throw new ApiError(401, { detail: 'Invalid token.' });
+  const now = Date.now();
+  if (new Date(row.expires).getTime() <= now) throw new ApiError(401, { detail: 'Token expired.' });
+  if (!row.is_active) throw new ApiError(401, { detail: 'User inactive or deleted.' });
+  if (!row.last_used || now - new Date(row.last_used).getTime() >= LAST_USED_RESOLUTION_MS) {
+    // The condition keeps concurrent requests (and other nodes) from all writing it.
+    await services.db.query(
+      `UPDATE tokens SET last_used = now() WHERE id = $1 AND (last_used IS NULL OR last_used < now() - make_interval(secs => $2))`,
+      [row.token_id, LAST_USED_RESOLUTION_MS / 1000],
+    );
+  }
+  return { user: toCurrentUser(row), authMethod: 'token', tokenScope: row.scope };
 }

@@ -1,7 +1,38 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext, Services } from '../api/context.ts';
+import { ApiError } from '../api/errors.ts';
+import { clientOf, recordAudit } from '../audit/record.ts';
+import { enforceCsrf } from './csrf.ts';
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie, touchSession } from './sessions.ts';
 
-/** The svc_sessionid cookie. Placeholder until sessions exist. */
-export async function fromSession(_services: Services, _request: FastifyRequest): Promise<RequestContext | null> {
-  return null;
+/**
+ * The svc_sessionid cookie. A live session authenticates the request and slides its expiry
+ * (the cookie is sent again with the new Max-Age, and Session-Timeout says how long it lasts);
+ * writes must pass the CSRF check. An expired or unknown session is dropped: public endpoints
+ * answer as to anyone, others 401.
+ */
+export async function fromSession(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<RequestContext | null> {
+  const key = request.cookies[SESSION_COOKIE];
+  if (!key) return null;
+  const found = await touchSession(services, key);
+  if (found.state === 'active') {
+    const ctx: RequestContext = { user: found.user, authMethod: 'session', tokenScope: null };
+    enforceCsrf(services, request);
+    setSessionCookie(services, reply, key, found.age);
+    reply.header('Session-Timeout', String(found.age));
+    return ctx;
+  }
+  clearSessionCookie(services, reply);
+  if (found.state === 'expired') {
+    await recordAudit(services.db, {
+      type: 'auth.session_expired',
+      actorUsername: found.username,
+      ctx: { user: { id: found.userId, username: found.username, isSuperuser: false, isSystemAuditor: false }, authMethod: 'session', tokenScope: null },
+      target: { type: 'user', id: found.userId, name: found.username },
+      client: clientOf(request),
+      detail: { reason: 'expired' },
+    });
+  }
+  if (request.routeOptions.config.permission?.kind === 'public') return null;
+  throw new ApiError(401, { detail: 'Your session has expired or ended. Log in again.' });
 }

@@ -1,6 +1,9 @@
 import { ApiError, ValidationError } from '../api/errors.ts';
 import { ConfigError, type EnvConfig } from '../config/env.ts';
 import { CommandError, processIo, UsageError, type Command, type Io } from './command.ts';
+import { cleanupSessions } from './commands/cleanup-sessions.ts';
+import { cleanupTokens } from './commands/cleanup-tokens.ts';
+import { createOAuth2Token } from './commands/create-oauth2-token.ts';
 import { createsuperuser } from './commands/createsuperuser.ts';
 import { help } from './commands/help.ts';
 import { listInstances } from './commands/list-instances.ts';
@@ -8,7 +11,7 @@ import { printSetting } from './commands/print-setting.ts';
 import { updatePassword } from './commands/update-password.ts';
 
 /** Every management command, in the order help lists them. */
-export const COMMANDS: readonly Command[] = [help, createsuperuser, updatePassword, printSetting, listInstances];
+export const COMMANDS: readonly Command[] = [help, createsuperuser, updatePassword, printSetting, listInstances, cleanupSessions, createOAuth2Token, cleanupTokens];
 
 /** A validation problem on one line: "username: Enter a valid username.; email: ...". */
 function describeValidation(err: ValidationError): string {

@@ -27,6 +27,8 @@ export interface EnvConfig {
   tlsCert: string | null;
   tlsKey: string | null;
   settingsFile: string | null;
+  /** Addresses whose X-Forwarded-* headers are believed (proxy-addr syntax: IPs, CIDRs, loopback). */
+  trustedProxies: string[];
   /** Where project checkouts live. */
   projectsRoot: string;
 }
@@ -122,6 +124,7 @@ export async function loadEnvConfig(env: Env = process.env): Promise<EnvConfig> 
     tlsKey,
     settingsFile: present(env, 'SVC_SETTINGS_FILE') ?? null,
     projectsRoot: '',
+    trustedProxies: list(present(env, 'SVC_TRUSTED_PROXIES'), ['loopback']),
   };
   config.projectsRoot = path.resolve(present(env, 'SVC_PROJECTS_ROOT') ?? path.join(config.dataDir, 'projects'));
   if (problems.length) throw new ConfigError(`drover cannot start: ${problems.join('; ')}`);

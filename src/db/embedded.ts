@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, Queryable, Row } from './database.ts';
 
 /** PGlite: PostgreSQL compiled to WebAssembly, one connection, data in a local directory. */
@@ -8,7 +9,8 @@ export class EmbeddedDatabase implements Database {
   private constructor(private readonly pg: PGlite) {}
 
   static async open(options: { dataDir?: string; loadDataDir?: Blob | File }): Promise<EmbeddedDatabase> {
-    const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+    // pg_trgm backs the trigram indexes of searches (migration 0002); a database using it needs it loaded.
+    const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } });
     return new EmbeddedDatabase(pg);
   }
 

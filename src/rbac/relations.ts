@@ -1,11 +1,17 @@
 import type { Relation } from '../api/relations.ts';
-import { assertCanGrant, assertCanUseTeam, grantToTeam, grantToUser, loadRole } from './grants.ts';
+import { assertCanGrant, assertTeamMayHold, grantToTeam, grantToUser, loadRole } from './grants.ts';
 import { roleId } from './graph.ts';
 import { notFound } from '../api/errors.ts';
 import type { Queryable } from '../db/database.ts';
 
+/**
+ * Roles granted to teams: links from a team's member_role to another role. A team's own read_role
+ * also has its member_role as a parent, but that is how the team is built, not a grant.
+ */
 const TEAM_MEMBER_ROLES = `role_parents JOIN roles AS team_member ON team_member.id = role_parents.parent_id
-  AND team_member.content_type = 'team' AND team_member.role_field = 'member_role'`;
+  AND team_member.content_type = 'team' AND team_member.role_field = 'member_role'
+  JOIN roles AS granted ON granted.id = role_parents.role_id
+  AND (granted.content_type IS DISTINCT FROM 'team' OR granted.object_id <> team_member.object_id)`;
 
 async function objectRole(tx: Queryable, contentType: string, objectId: number, roleField: string) {
   const id = await roleId(tx, contentType, objectId, roleField);
@@ -22,7 +28,7 @@ export function roleHolders(contentType: string, roleField: string): Relation {
     targetColumn: 'role_users.user_id',
     attachable: true,
     association: roleField,
-    authorize: async (ctx, tx, objectId) => assertCanGrant(ctx, tx, await objectRole(tx, contentType, objectId, roleField)),
+    authorize: async (ctx, tx, objectId, userId) => assertCanGrant(ctx, tx, await objectRole(tx, contentType, objectId, roleField), { type: 'user', id: userId }),
     attach: async (tx, objectId, userId, ctx) => grantToUser(tx, ctx, await objectRole(tx, contentType, objectId, roleField), userId, false),
     detach: async (tx, objectId, userId, ctx) => grantToUser(tx, ctx, await objectRole(tx, contentType, objectId, roleField), userId, true),
   };
@@ -36,7 +42,7 @@ export const roleUsers: Relation = {
   targetColumn: 'role_users.user_id',
   attachable: true,
   association: 'members',
-  authorize: async (ctx, tx, roleId) => assertCanGrant(ctx, tx, await loadRole(tx, roleId)),
+  authorize: async (ctx, tx, roleId, userId) => assertCanGrant(ctx, tx, await loadRole(tx, roleId), { type: 'user', id: userId }),
   attach: async (tx, roleId, userId, ctx) => grantToUser(tx, ctx, await loadRole(tx, roleId), userId, false),
   detach: async (tx, roleId, userId, ctx) => grantToUser(tx, ctx, await loadRole(tx, roleId), userId, true),
 };
@@ -49,9 +55,10 @@ export const roleTeams: Relation = {
   targetColumn: 'team_member.object_id',
   attachable: true,
   association: 'parents',
-  authorize: async (ctx, tx, roleId, teamId) => {
-    await assertCanGrant(ctx, tx, await loadRole(tx, roleId));
-    await assertCanUseTeam(ctx, tx, teamId);
+  authorize: async (ctx, tx, roleId, teamId, detach) => {
+    const role = await loadRole(tx, roleId);
+    assertTeamMayHold(role, teamId, detach);
+    await assertCanGrant(ctx, tx, role, { type: 'team', id: teamId });
   },
   attach: async (tx, roleId, teamId, ctx) => grantToTeam(tx, ctx, await loadRole(tx, roleId), teamId, false),
   detach: async (tx, roleId, teamId, ctx) => grantToTeam(tx, ctx, await loadRole(tx, roleId), teamId, true),
@@ -65,7 +72,7 @@ export const userRoles: Relation = {
   targetColumn: 'role_users.role_id',
   attachable: true,
   association: 'roles',
-  authorize: async (ctx, tx, _userId, roleId) => assertCanGrant(ctx, tx, await loadRole(tx, roleId)),
+  authorize: async (ctx, tx, userId, roleId) => assertCanGrant(ctx, tx, await loadRole(tx, roleId), { type: 'user', id: userId }),
   attach: async (tx, userId, roleId, ctx) => grantToUser(tx, ctx, await loadRole(tx, roleId), userId, false),
   detach: async (tx, userId, roleId, ctx) => grantToUser(tx, ctx, await loadRole(tx, roleId), userId, true),
 };
@@ -78,9 +85,10 @@ export const teamRoles: Relation = {
   targetColumn: 'role_parents.role_id',
   attachable: true,
   association: 'roles',
-  authorize: async (ctx, tx, teamId, roleId) => {
-    await assertCanGrant(ctx, tx, await loadRole(tx, roleId));
-    await assertCanUseTeam(ctx, tx, teamId);
+  authorize: async (ctx, tx, teamId, roleId, detach) => {
+    const role = await loadRole(tx, roleId);
+    assertTeamMayHold(role, teamId, detach);
+    await assertCanGrant(ctx, tx, role, { type: 'team', id: teamId });
   },
   attach: async (tx, teamId, roleId, ctx) => grantToTeam(tx, ctx, await loadRole(tx, roleId), teamId, false),
   detach: async (tx, teamId, roleId, ctx) => grantToTeam(tx, ctx, await loadRole(tx, roleId), teamId, true),
@@ -90,8 +98,9 @@ export const teamRoles: Relation = {
 export function objectRoles(contentType: string): Relation {
   return {
     target: 'role',
-    from: `roles AS object_role`,
-    parentColumn: `(CASE WHEN object_role.content_type = '${contentType}' THEN object_role.object_id END)`,
+    // A subquery rather than a CASE over every role, so the (content_type, object_id) index serves it.
+    from: `(SELECT id, object_id FROM roles WHERE content_type = '${contentType}') AS object_role`,
+    parentColumn: 'object_role.object_id',
     targetColumn: 'object_role.id',
     attachable: false,
   };

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Services } from '../api/context.ts';
+import { configureAccess } from '../api/access.ts';
 import { ApiError, notFound } from '../api/errors.ts';
 import { anonymous } from '../api/context.ts';
 import { authenticate } from '../auth/authenticate.ts';
@@ -23,7 +24,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     serverFactory: options.serverFactory,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
-    trustProxy: true,
+    trustProxy: services.env.trustedProxies,
   });
 
   recordRouteTable(app);
@@ -59,6 +60,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     reply.code(404).send(notFound().body);
   });
 
+  // Access policies follow ORG_ADMINS_CAN_SEE_ALL_USERS and MANAGE_ORGANIZATION_AUTH.
+  configureAccess(services.settings);
   await registerRoutes(app, services);
   return app;
 }

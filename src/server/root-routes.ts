@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../api/context.ts';
 import { allResources, getResource } from '../api/resource.ts';
 import { serializeRows } from '../api/serialize.ts';
@@ -7,23 +7,35 @@ import { AUTHENTICATED, PUBLIC, type RoutePermission } from './permissions.ts';
 import { routeMethods } from '../api/resource-routes.ts';
 import { viewOptions } from '../api/options.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
+import { ensureCsrfCookie } from '../auth/sessions.ts';
 
 /** A read-only endpoint: GET, OPTIONS describing it, 405 with Allow for anything else. */
-function view(app: FastifyInstance, url: string, permission: RoutePermission, name: string, description: string, get: (request: FastifyRequest) => Promise<unknown>) {
+function view(
+  app: FastifyInstance,
+  url: string,
+  permission: RoutePermission,
+  name: string,
+  description: string,
+  get: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+) {
   routeMethods(app, url, permission, { GET: get, OPTIONS: async () => viewOptions(name, description) });
 }
 
 /** /api/, /api/v2/, ping, config and me. */
 export function registerRootRoutes(app: FastifyInstance, services: Services, extraTopLevel: Record<string, string>): void {
-  view(app, '/api/', PUBLIC, 'API Root', 'The entry point: available versions.', async () => ({
-    description: `${PRODUCT_NAME} REST API`,
-    current_version: '/api/v2/',
-    available_versions: { v2: '/api/v2/' },
-    oauth2: '/api/o/',
-    custom_logo: '',
-    custom_login_info: '',
-    login_redirect_override: '',
-  }));
+  // Sets the csrftoken cookie, as AWX's API root does (the awx CLI reads it from here before it logs in).
+  view(app, '/api/', PUBLIC, 'API Root', 'The entry point: available versions.', async (request, reply) => {
+    ensureCsrfCookie(services, request, reply);
+    return {
+      description: `${PRODUCT_NAME} REST API`,
+      current_version: '/api/v2/',
+      available_versions: { v2: '/api/v2/' },
+      oauth2: '/api/o/',
+      custom_logo: '',
+      custom_login_info: '',
+      login_redirect_override: '',
+    };
+  });
 
   view(app, '/api/v2/', PUBLIC, 'Version 2', 'Every top-level resource of version 2.', async () => {
     const entries: Record<string, string> = {

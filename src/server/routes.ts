@@ -3,6 +3,8 @@ import type { Services } from '../api/context.ts';
 import { allResources } from '../api/resource.ts';
 import { registerResourceRoutes } from '../api/resource-routes.ts';
 import { registerSettingsRoutes } from '../config/settings/routes.ts';
+import { registerLoginRoutes } from '../auth/login-routes.ts';
+import { registerOAuth2Routes } from '../auth/oauth2-routes.ts';
 import '../resources/index.ts';
 import { registerRootRoutes } from './root-routes.ts';
 
@@ -10,4 +12,6 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   registerRootRoutes(app, services, { settings: '/api/v2/settings/' });
   for (const resource of allResources()) registerResourceRoutes(app, services, resource);
   registerSettingsRoutes(app, services);
+  await registerLoginRoutes(app, services);
+  await registerOAuth2Routes(app, services);
 }

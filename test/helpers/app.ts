@@ -8,6 +8,7 @@ import { loadSettings } from '../../src/config/settings/store.ts';
 import type { Database } from '../../src/db/database.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { configureActivityStream } from '../../src/activity/record.ts';
+import { setAuditNode } from '../../src/audit/record.ts';
 import { VERSION } from '../../src/version.ts';
 import { ADMIN, freshDatabase } from './database.ts';
 
@@ -47,7 +48,52 @@ export interface TestApp {
   delete(url: string, options?: RequestOptions): Promise<Response>;
   /** Creates a user through the API and answers its id and credentials. */
   createUser(username: string, fields?: Record<string, unknown>): Promise<Credentials & { id: number }>;
+  /** Logs in through POST /api/login/ (JSON) and answers a client that sends the session cookie. */
+  login(who?: Credentials, options?: SessionOptions): Promise<SessionClient>;
   close(): Promise<void>;
+}
+
+export interface SessionOptions {
+  /** Sends X-Forwarded-Proto: https with every request (needed when SESSION_COOKIE_SECURE is true). */
+  https?: boolean;
+  /** Extra headers for every request. */
+  headers?: Record<string, string>;
+}
+
+export interface SessionRequestOptions {
+  body?: unknown;
+  payload?: string;
+  headers?: Record<string, string>;
+  /** X-CSRFToken on writes: the csrftoken cookie by default, a given value, or false for none. */
+  csrf?: string | false;
+  /** Origin on writes: the first trusted origin by default, a given value, or false for none. */
+  origin?: string | false;
+}
+
+/** A browser-like client: keeps the cookies it is sent and sends them back, with the CSRF header on writes. */
+export interface SessionClient {
+  cookies: Map<string, string>;
+  /** The answer to the login. */
+  loginResponse: Response;
+  request(method: string, url: string, options?: SessionRequestOptions): Promise<Response>;
+  get(url: string, options?: SessionRequestOptions): Promise<Response>;
+  post(url: string, body?: unknown, options?: SessionRequestOptions): Promise<Response>;
+  patch(url: string, body?: unknown, options?: SessionRequestOptions): Promise<Response>;
+  delete(url: string, options?: SessionRequestOptions): Promise<Response>;
+}
+
+/** The Set-Cookie headers of a response, as name -> value (null for a cookie being removed). */
+export function setCookies(res: Response): Map<string, { value: string | null; attributes: string[] }> {
+  const out = new Map<string, { value: string | null; attributes: string[] }>();
+  for (const line of [res.headers['set-cookie'] ?? []].flat()) {
+    const [pair, ...attributes] = line.split(';').map((p) => p.trim());
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq);
+    const value = decodeURIComponent(pair.slice(eq + 1));
+    const removed = attributes.some((a) => /^max-age=0$/i.test(a)) || attributes.some((a) => /^expires=/i.test(a) && Date.parse(a.slice(8)) < Date.now());
+    out.set(name, { value: removed ? null : value, attributes });
+  }
+  return out;
 }
 
 export const basicAuth = (c: Credentials) => `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
@@ -59,6 +105,9 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
     SVC_DATA_DIR: dataDir,
     SVC_ADMIN_PASSWORD: ADMIN.password,
     SVC_NODE_NAME: 'test-node',
+    // Injected requests are plain HTTP; tests of secure cookies turn these on explicitly.
+    SESSION_COOKIE_SECURE: 'false',
+    CSRF_COOKIE_SECURE: 'false',
     ...(process.env.POSTGRES_HOST && {
       POSTGRES_HOST: process.env.POSTGRES_HOST,
       POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'unused',
@@ -73,6 +122,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
   const [{ uuid }] = await db.query('SELECT uuid FROM installation');
   const services: Services = { db, settings, env, version: VERSION, installUuid: uuid };
   configureActivityStream(services);
+  setAuditNode(env.nodeName);
   const app = await buildApp(services);
 
   const request = async (method: string, url: string, options: RequestOptions = {}): Promise<Response> => {
@@ -110,6 +160,39 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
       const res = await request('POST', '/api/v2/users/', { body: { username, password, ...fields } });
       if (res.status !== 201) throw new Error(`creating user ${username}: ${res.status} ${res.text}`);
       return { id: res.body.id, username, password };
+    },
+    async login(who = ADMIN, options = {}) {
+      const cookies = new Map<string, string>();
+      const keep = (res: Response) => {
+        for (const [name, { value }] of setCookies(res)) {
+          if (value === null) cookies.delete(name);
+          else cookies.set(name, value);
+        }
+        return res;
+      };
+      const send = (method: string, url: string, o: SessionRequestOptions = {}) => {
+        const headers: Record<string, string> = { ...options.headers };
+        if (options.https) headers['x-forwarded-proto'] = 'https';
+        if (cookies.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+        if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) {
+          const token = o.csrf === undefined ? cookies.get('csrftoken') : o.csrf;
+          if (token) headers['x-csrftoken'] = token;
+          const origin = o.origin === undefined ? env.csrfTrustedOrigins[0] : o.origin;
+          if (origin) headers.origin = origin;
+        }
+        return request(method, url, { as: null, body: o.body, payload: o.payload, headers: { ...headers, ...o.headers } }).then(keep);
+      };
+      const loginResponse = await send('POST', '/api/login/', { body: { username: who.username, password: who.password } });
+      if (loginResponse.status !== 200) throw new Error(`login as ${who.username}: ${loginResponse.status} ${loginResponse.text}`);
+      return {
+        cookies,
+        loginResponse,
+        request: send,
+        get: (url, o) => send('GET', url, o),
+        post: (url, body, o) => send('POST', url, { ...o, body }),
+        patch: (url, body, o) => send('PATCH', url, { ...o, body }),
+        delete: (url, o) => send('DELETE', url, o),
+      };
     },
     async close() {
       await app.close();

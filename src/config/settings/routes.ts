@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../api/context.ts';
 import { forbidden, notFound } from '../../api/errors.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
+import { clientOf } from '../../audit/record.ts';
 import type { RoutePermission } from '../../server/permissions.ts';
 import { categoryOptions, listOptions } from './options.ts';
 import { ALL, allCategories, settingsOf } from './registry.ts';
@@ -47,19 +48,19 @@ export function registerSettingsRoutes(app: FastifyInstance, services: Services)
     PATCH: async (request) => {
       const scope = scopeOf(request);
       requireSuperuser(request);
-      await settings.update(request.ctx, scope, request.body ?? {}, 'update');
+      await settings.update(request.ctx, scope, request.body ?? {}, 'update', clientOf(request));
       return settings.display(scope);
     },
     PUT: async (request) => {
       const scope = scopeOf(request);
       requireSuperuser(request);
-      await settings.update(request.ctx, scope, request.body ?? {}, 'replace');
+      await settings.update(request.ctx, scope, request.body ?? {}, 'replace', clientOf(request));
       return settings.display(scope);
     },
     DELETE: async (request, reply) => {
       const scope = scopeOf(request);
       requireSuperuser(request);
-      await settings.reset(request.ctx, scope);
+      await settings.reset(request.ctx, scope, clientOf(request));
       return reply.code(204).send();
     },
   });

@@ -1,4 +1,5 @@
 import { HIDDEN, recordActivity } from '../../activity/record.ts';
+import { recordAudit, type AuditEvent } from '../../audit/record.ts';
 import { actorId, type RequestContext } from '../../api/context.ts';
 import { ApiError, ValidationError, type FieldErrors } from '../../api/errors.ts';
 import { ENCRYPTED, FieldProblem } from '../../api/fields.ts';
@@ -32,9 +33,9 @@ export interface Settings {
    * record in one transaction; nothing is stored when any key is unknown or any value invalid.
    * `replace` also resets every (non-secret) setting of the scope that the body leaves out.
    */
-  update(ctx: RequestContext, scope: readonly SettingDefinition[], body: unknown, mode: 'update' | 'replace'): Promise<void>;
+  update(ctx: RequestContext, scope: readonly SettingDefinition[], body: unknown, mode: 'update' | 'replace', client?: AuditEvent['client']): Promise<void>;
   /** Removes the database values of the settings in `scope`, so the file or default applies again. */
-  reset(ctx: RequestContext, scope: readonly SettingDefinition[]): Promise<void>;
+  reset(ctx: RequestContext, scope: readonly SettingDefinition[], client?: AuditEvent['client']): Promise<void>;
   /** Reloads the database values now. */
   refresh(): Promise<void>;
 }
@@ -82,7 +83,7 @@ class SettingsStore implements Settings {
     return Object.fromEntries(scope.map((d) => [d.name, d.field.serialize(this.layered(this.stored, d))]));
   }
 
-  async update(ctx: RequestContext, scope: readonly SettingDefinition[], body: unknown, mode: 'update' | 'replace'): Promise<void> {
+  async update(ctx: RequestContext, scope: readonly SettingDefinition[], body: unknown, mode: 'update' | 'replace', client?: AuditEvent['client']): Promise<void> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new ApiError(400, { detail: 'Invalid data. Expected a dictionary, but got ' + (Array.isArray(body) ? 'list.' : `${typeof body}.`) });
     }
@@ -112,11 +113,11 @@ class SettingsStore implements Settings {
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
     const resets = mode === 'replace' ? scope.filter((d) => !(d.name in input) && !d.field.secret && !d.field.readOnly).map((d) => d.name) : [];
-    await this.write(ctx, values, resets);
+    await this.write(ctx, values, resets, client);
   }
 
-  reset(ctx: RequestContext, scope: readonly SettingDefinition[]): Promise<void> {
-    return this.write(ctx, new Map(), scope.filter((d) => !d.field.readOnly).map((d) => d.name));
+  reset(ctx: RequestContext, scope: readonly SettingDefinition[], client?: AuditEvent['client']): Promise<void> {
+    return this.write(ctx, new Map(), scope.filter((d) => !d.field.readOnly).map((d) => d.name), client);
   }
 
   async refresh(): Promise<void> {
@@ -170,7 +171,7 @@ class SettingsStore implements Settings {
     return JSON.stringify(definition.field.secret ? encryptSetting(this.secretKey, definition.name, value) : value);
   }
 
-  private async write(ctx: RequestContext, values: ReadonlyMap<string, unknown>, resets: readonly string[]): Promise<void> {
+  private async write(ctx: RequestContext, values: ReadonlyMap<string, unknown>, resets: readonly string[], client?: AuditEvent['client']): Promise<void> {
     const touched = [...new Set([...values.keys(), ...resets])];
     if (!touched.length) return;
     const definitions = touched.map((name) => findSetting(name)!);
@@ -202,6 +203,17 @@ class SettingsStore implements Settings {
       }
       if (Object.keys(changes).length) {
         await recordActivity(tx, ctx, { operation: 'update', object1: 'setting', object1Id: 0, changes });
+        // The audit event names every changed setting; values only of those that are not secret.
+        const names = Object.keys(changes);
+        const categories = [...new Set(names.map((name) => findSetting(name)!.category.slug))];
+        const values = Object.fromEntries(names.filter((name) => !findSetting(name)!.field.secret).map((name) => [name, changes[name]]));
+        await recordAudit(tx, {
+          type: 'setting.changed',
+          ctx,
+          target: { type: 'setting', name: categories.join(',') },
+          client,
+          detail: { settings: names, categories, changes: values },
+        });
       }
     });
     // The write is committed; should the reload fail, the next read retries it.

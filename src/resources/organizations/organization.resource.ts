@@ -1,4 +1,4 @@
-import { hasObjectRole, isSuperuser, visibleThroughRole, type AccessPolicy } from '../../api/access.ts';
+import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, manageOrganizationAuth, visibleThroughRole, type AccessPolicy } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
 import { choice, integer, text } from '../../api/fields.ts';
@@ -41,9 +41,10 @@ export const isOrgAdmin = (ctx: RequestContext, tx: Queryable, orgId: number) =>
 const organizationAccess: AccessPolicy = {
   visible: (ctx, alias, params) => visibleThroughRole(ctx, alias, params, 'organization'),
   canCreate: isSuperuser,
-  canChange: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.id),
-  canDelete: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.id),
-  canAttach: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.id),
+  canChange: (ctx, tx, row, _values, page) => hasObjectRoleOnRow(ctx, tx, 'organization', 'admin_role', row, page),
+  canDelete: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'organization', 'admin_role', row, page),
+  // Users and admins (the relations that attach): MANAGE_ORGANIZATION_AUTH decides whether admins manage memberships.
+  canAttach: (ctx, tx, row) => isSuperuser(ctx) || (manageOrganizationAuth() && isOrgAdmin(ctx, tx, row.id)),
 };
 
 export const organizations = defineResource({
@@ -74,6 +75,11 @@ export const organizations = defineResource({
       const teams = getResource('team');
       for (const team of await tx.query('SELECT * FROM teams WHERE organization_id = $1 ORDER BY id FOR UPDATE', [row.id])) {
         await removeObject(tx, ctx, teams, team);
+      }
+      // So do its OAuth2 applications, whose tokens are revoked with them.
+      const applications = getResource('o_auth2_application');
+      for (const application of await tx.query('SELECT * FROM applications WHERE organization_id = $1 ORDER BY id FOR UPDATE', [row.id])) {
+        await removeObject(tx, ctx, applications, application);
       }
     },
   },

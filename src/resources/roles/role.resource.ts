@@ -1,7 +1,8 @@
 import { rolesOfUser, seesEverything, type AccessPolicy } from '../../api/access.ts';
 import { integer, text } from '../../api/fields.ts';
-import { defineResource, findResource } from '../../api/resource.ts';
-import type { Row } from '../../db/database.ts';
+import { allResources, defineResource, findResource } from '../../api/resource.ts';
+import { ident } from '../../api/sql.ts';
+import type { Queryable, Row } from '../../db/database.ts';
 import { roleTeams, roleUsers } from '../../rbac/relations.ts';
 
 const never = () => false;
@@ -12,13 +13,24 @@ const SYSTEM_ROLES: Record<string, { name: string; description: string }> = {
 };
 
 const roleAccess: AccessPolicy = {
-  // The system roles, the roles one holds, and the roles of every object one may read.
+  // The system roles, the roles one holds, and the roles of every object one may see (by the
+  // access policy of the object's resource, so an organization's members see the roles of its teams).
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
-    const mine = rolesOfUser(params.add(ctx.user?.id ?? 0));
-    return `(${alias}.singleton_name IS NOT NULL OR ${alias}.id IN (${mine}) OR EXISTS (
-      SELECT 1 FROM roles readable WHERE readable.content_type = ${alias}.content_type AND readable.object_id = ${alias}.object_id
-        AND readable.role_field = 'read_role' AND readable.id IN (${mine})))`;
+    const me = params.add(ctx.user?.id ?? 0);
+    const ofVisibleObjects = allResources()
+      .filter((resource) => Object.keys(resource.roles).length > 0)
+      .map((resource) => {
+        const inner = `role_object_${resource.name}`;
+        const condition = resource.access.visible(ctx, inner, params);
+        return `(${alias}.content_type = '${resource.name}' AND ${alias}.object_id IN (
+          SELECT ${inner}.id FROM ${ident(resource.table)} ${inner}${condition ? ` WHERE ${condition}` : ''}))`;
+      });
+    return `(${[`${alias}.singleton_name IS NOT NULL`, `${alias}.id IN (${rolesOfUser(me)})`, ...ofVisibleObjects].join(' OR ')})`;
+  },
+  // The visibility of the objects' resources is part of this one's.
+  prepare: async (ctx, db) => {
+    for (const resource of allResources()) if (Object.keys(resource.roles).length) await resource.access.prepare?.(ctx, db);
   },
   canCreate: never,
   canChange: never,
@@ -31,6 +43,27 @@ export function describeRole(row: Row): { name: string; description: string } {
   if (row.singleton_name) return SYSTEM_ROLES[row.singleton_name] ?? { name: row.singleton_name, description: '' };
   const owner = row.content_type ? findResource(row.content_type) : undefined;
   return owner?.roles[row.role_field] ?? { name: row.role_field, description: '' };
+}
+
+const objectKey = (contentType: string, objectId: number) => `${contentType}:${objectId}`;
+
+/** The names of the objects a page of roles belongs to, one query per content type. */
+async function objectNames(db: Queryable, rows: readonly Row[]): Promise<Map<string, string>> {
+  const wanted = new Map<string, Set<number>>();
+  for (const row of rows) {
+    if (!row.content_type || row.object_id === null) continue;
+    if (!wanted.has(row.content_type)) wanted.set(row.content_type, new Set());
+    wanted.get(row.content_type)!.add(row.object_id);
+  }
+  const names = new Map<string, string>();
+  for (const [contentType, ids] of wanted) {
+    const owner = findResource(contentType);
+    const column = owner?.fields.name ? owner.fields.name.column : owner?.fields.username ? owner.fields.username.column : null;
+    if (!owner || !column) continue;
+    const found = await db.query(`SELECT id, ${ident(column)} AS name FROM ${ident(owner.table)} WHERE id = ANY($1::integer[])`, [[...ids]]);
+    for (const row of found) names.set(objectKey(contentType, row.id), String(row.name));
+  }
+  return names;
 }
 
 export const roles = defineResource({
@@ -49,12 +82,15 @@ export const roles = defineResource({
   related: { users: roleUsers, teams: roleTeams },
   access: roleAccess,
   operations: { create: false, update: false, delete: false },
-  decorate(row, out) {
+  prepare: objectNames,
+  decorate(row, out, prepared) {
     Object.assign(out, describeRole(row));
     if (row.content_type && row.object_id !== null) {
       const owner = findResource(row.content_type);
       if (owner) {
         out.related[row.content_type] = owner.detailPath(row.object_id);
+        const name = (prepared as Map<string, string> | undefined)?.get(objectKey(row.content_type, row.object_id));
+        if (name !== undefined) out.summary_fields.resource_name = name;
         out.summary_fields.resource_type = row.content_type;
         out.summary_fields.resource_type_display_name = owner.label.replace(/ List$/, '');
         out.summary_fields.resource_id = row.object_id;

@@ -1,28 +1,55 @@
-import { hasObjectRole, isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
+import {
+  administersOrAuditsSomeOrganization,
+  hasObjectRoleOnRow,
+  isSuperuser,
+  learnCallerFacts,
+  manageOrganizationAuth,
+  objectsWithRole,
+  seesAllUsersAndTeams,
+  seesEverything,
+  type AccessPolicy,
+} from '../../api/access.ts';
+import type { RequestContext } from '../../api/context.ts';
+import type { Queryable, Row } from '../../db/database.ts';
 import { forbidden } from '../../api/errors.ts';
 import { ref, text } from '../../api/fields.ts';
 import { objectRoles, roleHolders, teamRoles } from '../../rbac/relations.ts';
 import { defineResource } from '../../api/resource.ts';
 import { isOrgAdmin } from '../organizations/organization.resource.ts';
 
+/** Team admins manage the team (organization admins are admins of its teams); with MANAGE_ORGANIZATION_AUTH off, superusers only. */
+const managesTeam = (ctx: RequestContext, tx: Queryable, row: Row, page?: readonly Row[]) =>
+  isSuperuser(ctx) || (manageOrganizationAuth() && hasObjectRoleOnRow(ctx, tx, 'team', 'admin_role', row, page));
+
 const teamAccess: AccessPolicy = {
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
+    // As AWX: the teams one may read, and every team of the organizations one is a member of;
+    // with ORG_ADMINS_CAN_SEE_ALL_USERS, every team for organization admins and auditors.
+    const all = seesAllUsersAndTeams(ctx);
+    if (all === true) return null;
     const me = params.add(ctx.user?.id ?? 0);
-    // As AWX: the teams one may read, and every team of the organizations one is a member of.
-    return `(${alias}.organization_id IN (${objectsWithRole('organization', ['member_role'], me)})
+    const own = `(${alias}.organization_id IN (${objectsWithRole('organization', ['member_role'], me)})
       OR ${alias}.id IN (${objectsWithRole('team', ['read_role'], me)}))`;
+    return all === false ? own : `(${administersOrAuditsSomeOrganization(me)} OR ${own})`;
   },
-  canCreate: (ctx, tx, values) => (typeof values.organization === 'number' ? isOrgAdmin(ctx, tx, values.organization) : isSuperuser(ctx)),
-  canChange: (ctx, tx, row, values) => {
+  prepare: learnCallerFacts,
+  canCreate: async (ctx, tx, values) => {
+    if (isSuperuser(ctx)) return true;
+    if (!ctx.user || !manageOrganizationAuth()) return false;
+    if (typeof values.organization === 'number') return isOrgAdmin(ctx, tx, values.organization);
+    // No organization named yet (OPTIONS, or a body without one): whether the caller may create a team anywhere.
+    return (await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id])).length > 0;
+  },
+  canChange: (ctx, tx, row, values, page) => {
     // A team stays in its organization, whoever asks (as AWX).
     if (values.organization !== undefined && values.organization !== row.organization_id) {
       throw forbidden('Unable to change organization on a team.');
     }
-    return hasObjectRole(ctx, tx, 'team', row.id, 'admin_role');
+    return managesTeam(ctx, tx, row, page);
   },
-  canDelete: (ctx, tx, row) => hasObjectRole(ctx, tx, 'team', row.id, 'admin_role'),
-  canAttach: (ctx, tx, row) => hasObjectRole(ctx, tx, 'team', row.id, 'admin_role'),
+  canDelete: (ctx, tx, row, page) => managesTeam(ctx, tx, row, page),
+  canAttach: (ctx, tx, row) => managesTeam(ctx, tx, row),
 };
 
 export const teams = defineResource({

@@ -1,13 +1,25 @@
 import { hash } from '@node-rs/argon2';
-import { isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
+import {
+  administersOrAuditsSomeOrganization,
+  isSuperuser,
+  learnCallerFacts,
+  manageOrganizationAuth,
+  objectsWithRole,
+  seesAllUsersAndTeams,
+  seesEverything,
+  type AccessPolicy,
+} from '../../api/access.ts';
 import { ApiError } from '../../api/errors.ts';
 import { boolean, datetime, email, secret, text } from '../../api/fields.ts';
 import { roleHeldOn } from '../../api/relations.ts';
+import { recordAudit } from '../../audit/record.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import type { RequestContext } from '../../api/context.ts';
+import { auditGrant, type RoleRow } from '../../rbac/grants.ts';
 import { userRoles } from '../../rbac/relations.ts';
-import { userPersonalTokens, userTokens } from '../tokens/token.resource.ts';
+import { decideUserAdmin, userAdminFacts, type UserAdminFacts } from '../../rbac/user-admin.ts';
+import { revokeTokensOfUser, userPersonalTokens, userTokens } from '../tokens/token.resource.ts';
 
 /** SQL: users who hold an organization's member_role (directly or as its admins) in an organization matching `orgCondition`. */
 const membersOfOrganizations = (orgCondition: string) => `
@@ -16,42 +28,80 @@ const membersOfOrganizations = (orgCondition: string) => `
   JOIN roles ON roles.id = role_ancestors.descendent_id AND roles.content_type = 'organization' AND roles.role_field = 'member_role'
   WHERE roles.object_id IN (${orgCondition})`;
 
-/** An organization admin administers the users of the organization, except superusers. */
-async function administers(ctx: RequestContext, tx: Queryable, user: Row): Promise<boolean> {
+/** What decides, for each of `users`, whether the caller administers him (see src/rbac/user-admin.ts), in one query. */
+async function adminFactsAmong(ctx: RequestContext, tx: Queryable, users: readonly Row[]): Promise<Map<number, UserAdminFacts>> {
+  const ids = users.filter((user) => !user.is_superuser && !user.is_system_auditor).map((user) => user.id);
+  if (!ctx.user || !ids.length) return new Map();
+  return userAdminFacts(tx, ctx.user.id, ids);
+}
+
+/** One lookup for a whole list page, shared by its rows (see AccessPolicy.canChange). */
+const pageLookups = new WeakMap<readonly Row[], { ctx: RequestContext; facts: Promise<Map<number, UserAdminFacts>> }>();
+
+/**
+ * Whether the caller administers the user (AWX's rules: src/rbac/user-admin.ts); `allowOrphans`
+ * for deleting, where a user in no organization may go by the hand of someone holding all his roles.
+ */
+function administers(ctx: RequestContext, tx: Queryable, user: Row, allowOrphans: boolean, page?: readonly Row[]): boolean | Promise<boolean> {
   if (isSuperuser(ctx)) return true;
-  if (!ctx.user || user.is_superuser) return false;
-  const me = ctx.user.id;
-  const rows = await tx.query(`SELECT 1 WHERE $2::integer IN (${membersOfOrganizations(objectsWithRole('organization', ['admin_role'], '$1'))})`, [me, user.id]);
-  return rows.length > 0;
+  if (!ctx.user || !manageOrganizationAuth() || user.is_superuser || user.is_system_auditor) return false;
+  if (!page || !page.includes(user)) return adminFactsAmong(ctx, tx, [user]).then((facts) => decideUserAdmin(ctx, user, facts.get(user.id), allowOrphans));
+  let lookup = pageLookups.get(page);
+  if (!lookup || lookup.ctx !== ctx) {
+    lookup = { ctx, facts: adminFactsAmong(ctx, tx, page) };
+    pageLookups.set(page, lookup);
+  }
+  return lookup.facts.then((facts) => decideUserAdmin(ctx, user, facts.get(user.id), allowOrphans));
 }
 
 const userAccess: AccessPolicy = {
-  // Users see themselves and the members of the organizations they may read.
+  // Users see themselves and the members of the organizations they may read; with
+  // ORG_ADMINS_CAN_SEE_ALL_USERS, organization admins and auditors see everyone.
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
+    const all = seesAllUsersAndTeams(ctx);
+    if (all === true) return null;
     const me = params.add(ctx.user?.id ?? 0);
-    return `(${alias}.id = ${me} OR ${alias}.id IN (${membersOfOrganizations(objectsWithRole('organization', ['read_role'], me))}))`;
+    // One IN over both (rather than "= me OR IN (...)") lets the database start from the members instead of scanning every user.
+    const own = `${alias}.id IN (SELECT ${me}::integer UNION ALL ${membersOfOrganizations(objectsWithRole('organization', ['read_role'], me))})`;
+    return all === false ? own : `(${administersOrAuditsSomeOrganization(me)} OR ${own})`;
   },
+  prepare: learnCallerFacts,
+  // Superusers, and organization admins (while MANAGE_ORGANIZATION_AUTH is on).
   canCreate: async (ctx, tx) => {
     if (isSuperuser(ctx)) return true;
-    if (!ctx.user) return false;
+    if (!ctx.user || !manageOrganizationAuth()) return false;
     return (await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id])).length > 0;
   },
-  canChange: (ctx, tx, row) => (ctx.user?.id === row.id ? true : administers(ctx, tx, row)),
-  canDelete: (ctx, tx, row) => ctx.user?.id !== row.id && administers(ctx, tx, row),
+  // Oneself, or as the one who administers the user. With MANAGE_ORGANIZATION_AUTH off, only superusers change users (as AWX).
+  canChange: (ctx, tx, row, _values, page) =>
+    ctx.user?.id === row.id ? isSuperuser(ctx) || manageOrganizationAuth() : administers(ctx, tx, row, false, page),
+  // Never oneself.
+  canDelete: (ctx, tx, row, page) => ctx.user?.id !== row.id && administers(ctx, tx, row, true, page),
   canAttach: isSuperuser,
 };
 
-/** Keeps the system_administrator and system_auditor roles in step with the user's flags. */
-async function syncSystemRoles(tx: Queryable, user: Row): Promise<void> {
+/** A new password ends every session of the user (a stolen session does not outlive a reset). */
+async function passwordChanged(tx: Queryable, ctx: RequestContext, user: Row): Promise<void> {
+  const ended = await tx.query('DELETE FROM sessions WHERE user_id = $1 RETURNING 1', [user.id]);
+  await recordAudit(tx, { type: 'user.password_changed', ctx, target: { type: 'user', id: user.id, name: user.username }, detail: { sessions_ended: ended.length } });
+}
+
+/** Keeps the system_administrator and system_auditor roles in step with the user's flags; each change goes to the audit log. */
+async function syncSystemRoles(tx: Queryable, ctx: RequestContext, user: Row): Promise<void> {
   for (const [flag, role] of [['is_superuser', 'system_administrator'], ['is_system_auditor', 'system_auditor']] as const) {
-    if (user[flag]) {
-      await tx.query(
-        `INSERT INTO role_users (role_id, user_id) SELECT id, $1 FROM roles WHERE singleton_name = $2 ON CONFLICT DO NOTHING`,
-        [user.id, role],
-      );
-    } else {
-      await tx.query(`DELETE FROM role_users WHERE user_id = $1 AND role_id = (SELECT id FROM roles WHERE singleton_name = $2)`, [user.id, role]);
+    const changed = user[flag]
+      ? await tx.query<{ role_id: number }>(
+          `INSERT INTO role_users (role_id, user_id) SELECT id, $1 FROM roles WHERE singleton_name = $2 ON CONFLICT DO NOTHING RETURNING role_id`,
+          [user.id, role],
+        )
+      : await tx.query<{ role_id: number }>(
+          `DELETE FROM role_users WHERE user_id = $1 AND role_id = (SELECT id FROM roles WHERE singleton_name = $2) RETURNING role_id`,
+          [user.id, role],
+        );
+    for (const { role_id } of changed) {
+      const systemRole: RoleRow = { id: role_id, role_field: role, content_type: null, object_id: null, singleton_name: role };
+      await auditGrant(tx, ctx, systemRole, { type: 'user', id: user.id }, !user[flag]);
     }
   }
 }
@@ -105,6 +155,11 @@ export const users = defineResource({
       }
       if (typeof values.password === 'string') values.password = await hashPassword(values.password);
     },
-    afterWrite: (tx, _ctx, row) => syncSystemRoles(tx, row),
+    async afterWrite(tx, ctx, row, existing) {
+      await syncSystemRoles(tx, ctx, row);
+      if (existing && existing.password !== row.password) await passwordChanged(tx, ctx, row);
+    },
+    /** The user's tokens are revoked first, each recorded. */
+    beforeDelete: (tx, ctx, row) => revokeTokensOfUser(tx, ctx, row.id),
   },
 });
