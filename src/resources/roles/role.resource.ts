@@ -18,15 +18,21 @@ const roleAccess: AccessPolicy = {
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
     const me = params.add(ctx.user?.id ?? 0);
-    const ofVisibleObjects = allResources()
-      .filter((resource) => Object.keys(resource.roles).length > 0)
-      .map((resource) => {
-        const inner = `role_object_${resource.name}`;
-        const condition = resource.access.visible(ctx, inner, params);
-        return `(${alias}.content_type = '${resource.name}' AND ${alias}.object_id IN (
-          SELECT ${inner}.id FROM ${ident(resource.table)} ${inner}${condition ? ` WHERE ${condition}` : ''}))`;
-      });
-    return `(${[`${alias}.singleton_name IS NOT NULL`, `${alias}.id IN (${rolesOfUser(me)})`, ...ofVisibleObjects].join(' OR ')})`;
+    // One IN over a union of small sets lets the database start from them; a resource whose every
+    // object the caller sees adds its whole content type instead.
+    const sets = [`SELECT system_role.id FROM roles system_role WHERE system_role.singleton_name IS NOT NULL`, rolesOfUser(me)];
+    const everyRoleOf: string[] = [];
+    for (const resource of allResources()) {
+      if (!Object.keys(resource.roles).length) continue;
+      const inner = `role_object_${resource.name}`;
+      const condition = resource.access.visible(ctx, inner, params);
+      if (condition === null) everyRoleOf.push(`${alias}.content_type = '${resource.name}'`);
+      else {
+        sets.push(`SELECT object_role.id FROM roles object_role WHERE object_role.content_type = '${resource.name}'
+          AND object_role.object_id IN (SELECT ${inner}.id FROM ${ident(resource.table)} ${inner} WHERE ${condition})`);
+      }
+    }
+    return `(${[`${alias}.id IN (${sets.join(' UNION ALL ')})`, ...everyRoleOf].join(' OR ')})`;
   },
   // The visibility of the objects' resources is part of this one's.
   prepare: async (ctx, db) => {

@@ -29,8 +29,10 @@ const teamAccess: AccessPolicy = {
     const all = seesAllUsersAndTeams(ctx);
     if (all === true) return null;
     const me = params.add(ctx.user?.id ?? 0);
-    const own = `(${alias}.organization_id IN (${objectsWithRole('organization', ['member_role'], me)})
-      OR ${alias}.id IN (${objectsWithRole('team', ['read_role'], me)}))`;
+    // One IN over a union (rather than an OR of two) lets the database start from the few visible teams.
+    const own = `${alias}.id IN (
+      SELECT member_team.id FROM teams member_team WHERE member_team.organization_id IN (${objectsWithRole('organization', ['member_role'], me)})
+      UNION ALL ${objectsWithRole('team', ['read_role'], me)})`;
     return all === false ? own : `(${administersOrAuditsSomeOrganization(me)} OR ${own})`;
   },
   prepare: learnCallerFacts,
