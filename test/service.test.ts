@@ -38,6 +38,17 @@ function call(url: string, headers: Record<string, string> = {}): Promise<Reply>
 
 const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
 
+const createdDatabases: string[] = [];
+
+// Every service below has stopped by now: drop the databases they used.
+after(async () => {
+  if (!createdDatabases.length) return;
+  const admin = new pg.Client(serverConnection('postgres'));
+  await admin.connect();
+  for (const name of createdDatabases) await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.end();
+});
+
 /** Environment for a service on its own data directory (and, in server mode, its own empty database). */
 async function serviceEnv(extra: Record<string, string> = {}) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'drover-service-'));
@@ -48,6 +59,7 @@ async function serviceEnv(extra: Record<string, string> = {}) {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
+    createdDatabases.push(name);
     Object.assign(base, {
       POSTGRES_HOST: process.env.POSTGRES_HOST!,
       POSTGRES_PORT: process.env.POSTGRES_PORT ?? '5432',

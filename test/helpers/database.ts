@@ -67,6 +67,9 @@ async function serverTemplate(env: EnvConfig): Promise<string> {
       }
       await db.close();
     }
+    // Templates of earlier migration sets are of no further use; one still being copied stays.
+    const stale = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'drover\\_template\\_%' AND datname <> $1`, [name]);
+    for (const { datname } of stale.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
     await admin.query('SELECT pg_advisory_unlock(7341103)');
   } finally {
     await admin.end();
