@@ -14,6 +14,7 @@ import { systemContext } from '../src/api/context.ts';
 import { createObject } from '../src/api/crud.ts';
 import { getResource } from '../src/api/resource.ts';
 import '../src/resources/index.ts';
+import { explain } from './lib/explain.ts';
 import { ADMIN, basicAuth, createTestApp, type Credentials, type TestApp } from '../test/helpers/app.ts';
 
 type DbChoice = 'pglite' | 'postgres';
@@ -199,29 +200,6 @@ async function runOn(choice: DbChoice): Promise<RunReport> {
     return { db: choice, version, seedSeconds, figures };
   } finally {
     await t.close();
-  }
-}
-
-/** Records the queries one request runs, then prints each with its plan. */
-async function explain(t: TestApp, send: () => Promise<unknown>, name: string): Promise<void> {
-  const db = t.db;
-  const original = db.query.bind(db);
-  const seen: [string, readonly unknown[]][] = [];
-  db.query = ((text: string, params: readonly unknown[] = []) => {
-    seen.push([text, params]);
-    return original(text, params);
-  }) as typeof db.query;
-  try {
-    await send();
-  } finally {
-    db.query = original;
-  }
-  console.log(`\n----- ${name}: ${seen.length} queries`);
-  for (const [text, params] of seen) {
-    console.log(`\n${text.replace(/\s+/g, ' ').trim()}\n  params: ${JSON.stringify(params).slice(0, 200)}`);
-    if (!/^\s*(SELECT|WITH)\b/i.test(text)) continue;
-    const plan = await original<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${text}`, params);
-    console.log(plan.map((r) => `  | ${r['QUERY PLAN']}`).join('\n'));
   }
 }
 

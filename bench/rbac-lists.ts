@@ -15,6 +15,7 @@ import type { Queryable } from '../src/db/database.ts';
 import { recomputeClosure } from '../src/rbac/graph.ts';
 import '../src/resources/index.ts';
 import { ADMIN, basicAuth, createTestApp, type Credentials, type TestApp } from '../test/helpers/app.ts';
+import { explain } from './lib/explain.ts';
 
 type DbChoice = 'pglite' | 'postgres';
 
@@ -208,28 +209,6 @@ async function httpClient(t: TestApp) {
     const res = await fetch(address + url, { headers: { authorization: auth } });
     return { status: res.status, text: await res.text() };
   };
-}
-
-async function explain(t: TestApp, send: () => Promise<unknown>, name: string): Promise<void> {
-  const db = t.db;
-  const original = db.query.bind(db);
-  const seen: [string, readonly unknown[]][] = [];
-  db.query = ((text: string, params: readonly unknown[] = []) => {
-    seen.push([text, params]);
-    return original(text, params);
-  }) as typeof db.query;
-  try {
-    await send();
-  } finally {
-    db.query = original;
-  }
-  console.log(`\n----- ${name}: ${seen.length} queries`);
-  for (const [text, params] of seen) {
-    console.log(`\n${text.replace(/\s+/g, ' ').trim()}\n  params: ${JSON.stringify(params).slice(0, 200)}`);
-    if (!/^\s*(SELECT|WITH)\b/i.test(text)) continue;
-    const plan = await original<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${text}`, params);
-    console.log(plan.map((r) => `  | ${r['QUERY PLAN']}`).join('\n'));
-  }
 }
 
 interface RunReport {

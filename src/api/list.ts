@@ -11,6 +11,22 @@ export type Query = Record<string, string | string[] | undefined>;
 /** Extra condition narrowing a list (the members of one team, the records of one object). */
 export type Scope = (alias: string, params: Params) => string;
 
+/** FROM ... WHERE and ORDER BY of a list as the caller may see it, with filters and search applied. */
+async function listQuery(db: Queryable, ctx: RequestContext, resource: Resource, query: Query, scope?: Scope) {
+  const alias = 't';
+  const params = new Params();
+  const where: string[] = [];
+  await resource.access.prepare?.(ctx, db);
+  const visible = resource.access.visible(ctx, alias, params);
+  if (visible) where.push(visible);
+  if (scope) where.push(scope(alias, params));
+  where.push(...buildFilters(resource, alias, query, params));
+  const orderBy = query.order_by ?? query.order;
+  const order = buildOrdering(resource, alias, Array.isArray(orderBy) ? orderBy[orderBy.length - 1] : orderBy);
+  const from = `FROM ${ident(resource.table)} ${alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  return { alias, params, from, order };
+}
+
 /**
  * One page of a resource's list as the caller may see it: visibility, filters, search and
  * ordering all run in SQL, so counts and pages agree with what the caller may read.
@@ -23,18 +39,8 @@ export async function listPage(
   query: Query,
   scope?: Scope,
 ): Promise<ListEnvelope<Row>> {
-  const alias = 't';
-  const params = new Params();
-  const where: string[] = [];
-  await resource.access.prepare?.(ctx, db);
-  const visible = resource.access.visible(ctx, alias, params);
-  if (visible) where.push(visible);
-  if (scope) where.push(scope(alias, params));
-  where.push(...buildFilters(resource, alias, query, params));
-  const orderBy = query.order_by ?? query.order;
-  const order = buildOrdering(resource, alias, Array.isArray(orderBy) ? orderBy[orderBy.length - 1] : orderBy);
+  const { alias, params, from, order } = await listQuery(db, ctx, resource, query, scope);
   const page = readPage(query);
-  const from = `FROM ${ident(resource.table)} ${alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
   const offset = (page.page - 1) * page.size;
   // Past the first page, the page's ids are picked first (an index-only scan skips the offset
   // without reading the rows it skips), then only those rows are read, in the same order.
@@ -56,17 +62,7 @@ export async function listPage(
  * pagination: at most `limit` rows, as stored (not serialized). For downloads (?format=csv).
  */
 export async function listAll(db: Queryable, ctx: RequestContext, resource: Resource, query: Query, limit: number, scope?: Scope): Promise<Row[]> {
-  const alias = 't';
-  const params = new Params();
-  const where: string[] = [];
-  await resource.access.prepare?.(ctx, db);
-  const visible = resource.access.visible(ctx, alias, params);
-  if (visible) where.push(visible);
-  if (scope) where.push(scope(alias, params));
-  where.push(...buildFilters(resource, alias, query, params));
-  const orderBy = query.order_by ?? query.order;
-  const order = buildOrdering(resource, alias, Array.isArray(orderBy) ? orderBy[orderBy.length - 1] : orderBy);
-  const from = `FROM ${ident(resource.table)} ${alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  const { alias, params, from, order } = await listQuery(db, ctx, resource, query, scope);
   return db.query(`SELECT ${alias}.* ${from} ORDER BY ${order} LIMIT ${Math.max(0, Math.floor(limit))}`, params.values);
 }
 

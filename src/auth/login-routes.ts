@@ -10,7 +10,6 @@ import { serializeRow } from '../api/serialize.ts';
 import { clientOf, recordAudit } from '../audit/record.ts';
 import { PUBLIC } from '../server/permissions.ts';
 import { PRODUCT_NAME } from '../version.ts';
-import { checkPassword } from './basic.ts';
 import { checkCsrfOrigin, checkCsrfToken, exemptFromCsrf, originTrusted } from './csrf.ts';
 import {
   clearCsrfCookie,
@@ -26,7 +25,7 @@ import {
   setCsrfCookie,
   setSessionCookie,
 } from './sessions.ts';
-import { checkThrottle, clearUsernameFailures, recordLoginFailure } from './throttle.ts';
+import { attemptPasswordLogin } from './password-login.ts';
 
 export const LOGIN_URL = '/api/login/';
 export const LOGOUT_URL = '/api/logout/';
@@ -213,28 +212,13 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
   checkLoginCsrf(services, request, body.formToken);
   const username = body.username.slice(0, 150);
 
-  const throttled = await checkThrottle(db, username, client.remoteAddr);
-  if (throttled) {
-    await recordAudit(db, {
-      type: 'auth.throttled',
-      outcome: 'denied',
-      ctx: attempt,
-      actorUsername: username,
-      client,
-      detail: { scope: throttled.scope, retry_after: throttled.retryAfter },
-    });
-    reply.header('Retry-After', String(throttled.retryAfter));
-    return refuse(429, `Too many failed login attempts. Try again in ${throttled.retryAfter} seconds.`, username, body.next);
+  const result = await attemptPasswordLogin(db, username, body.password, client);
+  if ('throttled' in result) {
+    reply.header('Retry-After', String(result.throttled.retryAfter));
+    return refuse(429, `Too many failed login attempts. Try again in ${result.throttled.retryAfter} seconds.`, username, body.next);
   }
-
-  const user = await checkPassword(db, body.username, body.password);
-  if (!user) {
-    await recordLoginFailure(db, username, client.remoteAddr);
-    await recordAudit(db, { type: 'auth.login', outcome: 'failure', ctx: attempt, actorUsername: username, client, detail: { reason: 'invalid_credentials' } });
-    return refuse(401, 'Invalid username or password.', username, body.next);
-  }
-
-  await clearUsernameFailures(db, username);
+  if ('invalid' in result) return refuse(401, 'Invalid username or password.', username, body.next);
+  const { user } = result;
   const session = await createSession(services, user, client, request.cookies[SESSION_COOKIE]);
   const ctx = sessionContext(user);
   await recordAudit(db, { type: 'auth.login', ctx, target: { type: 'user', id: user.id, name: user.username }, client });

@@ -7,13 +7,13 @@ import { revealedSecrets } from '../api/fields.ts';
 import { isVisible } from '../api/list.ts';
 import { viewOptions } from '../api/options.ts';
 import { getResource } from '../api/resource.ts';
-import { clientOf, recordAudit } from '../audit/record.ts';
+import { clientOf } from '../audit/record.ts';
 import type { Row } from '../db/database.ts';
 import { parseScope } from '../resources/tokens/token.resource.ts';
 import { PUBLIC } from '../server/permissions.ts';
-import { checkPassword, parseBasicHeader, toCurrentUser } from './basic.ts';
+import { parseBasicHeader, toCurrentUser } from './basic.ts';
 import { configureOAuth2, hashSecret, refreshTokenLifetime, type TokenScope } from './oauth2.ts';
-import { checkThrottle, clearUsernameFailures, recordLoginFailure } from './throttle.ts';
+import { attemptPasswordLogin } from './password-login.ts';
 
 export const OAUTH2_ROOT = '/api/o/';
 export const TOKEN_URL = '/api/o/token/';
@@ -159,30 +159,16 @@ async function passwordGrant(services: Services, request: FastifyRequest, params
   const password = required(params, 'password');
   const scope = requestedScope(params) ?? 'write';
   const client = clientOf(request);
-  const attempt: RequestContext = { user: null, authMethod: null, tokenScope: null };
   const via = { via: 'oauth2_password_grant', client_id: app.client_id };
 
-  const throttled = await checkThrottle(db, username, client.remoteAddr);
-  if (throttled) {
-    await recordAudit(db, {
-      type: 'auth.throttled',
-      outcome: 'denied',
-      ctx: attempt,
-      actorUsername: username,
-      client,
-      detail: { scope: throttled.scope, retry_after: throttled.retryAfter, ...via },
-    });
-    throw new OAuthError(429, 'invalid_grant', `Too many failed login attempts. Try again in ${throttled.retryAfter} seconds.`, {
-      'Retry-After': String(throttled.retryAfter),
+  const result = await attemptPasswordLogin(db, username, password, client, via);
+  if ('throttled' in result) {
+    throw new OAuthError(429, 'invalid_grant', `Too many failed login attempts. Try again in ${result.throttled.retryAfter} seconds.`, {
+      'Retry-After': String(result.throttled.retryAfter),
     });
   }
-  const user = await checkPassword(db, username, password);
-  if (!user) {
-    await recordLoginFailure(db, username, client.remoteAddr);
-    await recordAudit(db, { type: 'auth.login', outcome: 'failure', ctx: attempt, actorUsername: username, client, detail: { reason: 'invalid_credentials', ...via } });
-    throw new OAuthError(400, 'invalid_grant', 'Invalid credentials given.');
-  }
-  await clearUsernameFailures(db, username);
+  if ('invalid' in result) throw new OAuthError(400, 'invalid_grant', 'Invalid credentials given.');
+  const { user } = result;
   const ctx = userContext(user);
   const tokens = getResource('o_auth2_access_token');
   if (!(await isVisible(db, ctx, getResource('o_auth2_application'), app.id))) {
