@@ -16,12 +16,10 @@ import { getResource } from '../src/api/resource.ts';
 import '../src/resources/index.ts';
 import { explain } from './lib/explain.ts';
 import { ADMIN, basicAuth, createTestApp, type Credentials, type TestApp } from '../test/helpers/app.ts';
+import { databases, intEnv, type DbChoice } from './lib/options.ts';
 
-type DbChoice = 'pglite' | 'postgres';
 type Transport = 'http' | 'inject';
 
-const argDb = process.argv.slice(2).find((a) => a.startsWith('--db='))?.slice('--db='.length);
-const dbSetting = (argDb ?? process.env.BENCH_DB ?? (process.env.POSTGRES_HOST ? 'postgres' : 'pglite')).toLowerCase();
 const USERS = intEnv('BENCH_USERS', 50_000);
 const ORGS = intEnv('BENCH_ORGS', 100);
 const REQUESTS = intEnv('BENCH_REQUESTS', 300);
@@ -33,20 +31,6 @@ const MEMBER_PASSWORD = 'bench-member-password';
 /** A last name given to every 150th user: ?search= on it matches a few hundred users (333 of 50,000). */
 const RARE_LAST_NAME = 'Quartermaine';
 
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, not ${JSON.stringify(raw)}`);
-  return n;
-}
-
-function databases(): DbChoice[] {
-  if (dbSetting === 'both') return ['pglite', 'postgres'];
-  if (dbSetting === 'pglite' || dbSetting === 'embedded') return ['pglite'];
-  if (dbSetting === 'postgres' || dbSetting === 'postgresql' || dbSetting === 'server') return ['postgres'];
-  throw new Error(`BENCH_DB must be pglite, postgres or both, not ${JSON.stringify(dbSetting)}`);
-}
 
 const FIRST_NAMES = [
   'Ada', 'Alan', 'Barbara', 'Brian', 'Carol', 'Charles', 'Diana', 'Donald', 'Edsger', 'Elena', 'Frances', 'Fred', 'Grace', 'Guido',

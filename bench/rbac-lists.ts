@@ -16,11 +16,9 @@ import { recomputeClosure } from '../src/rbac/graph.ts';
 import '../src/resources/index.ts';
 import { ADMIN, basicAuth, createTestApp, type Credentials, type TestApp } from '../test/helpers/app.ts';
 import { explain } from './lib/explain.ts';
+import { databases, intEnv, type DbChoice } from './lib/options.ts';
 
-type DbChoice = 'pglite' | 'postgres';
 
-const argDb = process.argv.slice(2).find((a) => a.startsWith('--db='))?.slice('--db='.length);
-const dbSetting = (argDb ?? process.env.BENCH_DB ?? (process.env.POSTGRES_HOST ? 'postgres' : 'pglite')).toLowerCase();
 const TEAMS = intEnv('BENCH_TEAMS', 20_000);
 const ORGS = intEnv('BENCH_ORGS', 200);
 const REQUESTS = intEnv('BENCH_REQUESTS', 300);
@@ -28,20 +26,6 @@ const WARMUP = intEnv('BENCH_WARMUP', 30);
 const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 const TRANSPORT = process.env.BENCH_TRANSPORT === 'inject' ? 'inject' : 'http';
 
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, not ${JSON.stringify(raw)}`);
-  return n;
-}
-
-function databases(): DbChoice[] {
-  if (dbSetting === 'both') return ['pglite', 'postgres'];
-  if (dbSetting === 'pglite' || dbSetting === 'embedded') return ['pglite'];
-  if (dbSetting === 'postgres' || dbSetting === 'postgresql' || dbSetting === 'server') return ['postgres'];
-  throw new Error(`BENCH_DB must be pglite, postgres or both, not ${JSON.stringify(dbSetting)}`);
-}
 
 const FILTERED_TEAMS = '/api/v2/teams/?name__icontains=7&order_by=name';
 const SCENARIOS = [

@@ -34,65 +34,67 @@ export function roleHolders(contentType: string, roleField: string): Relation {
   };
 }
 
-/** /roles/{id}/users/: the users holding the role directly. */
-export const roleUsers: Relation = {
-  target: 'user',
-  from: 'role_users',
-  parentColumn: 'role_users.role_id',
-  targetColumn: 'role_users.user_id',
-  attachable: true,
-  association: 'members',
-  authorize: async (ctx, tx, roleId, userId) => assertCanGrant(ctx, tx, await loadRole(tx, roleId), { type: 'user', id: userId }),
-  attach: async (tx, roleId, userId, ctx) => grantToUser(tx, ctx, await loadRole(tx, roleId), userId, false),
-  detach: async (tx, roleId, userId, ctx) => grantToUser(tx, ctx, await loadRole(tx, roleId), userId, true),
-};
+/**
+ * Grants of roles to users, seen from either side: /roles/{id}/users/ (the users holding the role
+ * directly) and /users/{id}/roles/ (the roles a user holds directly). POST {id} grants.
+ */
+function userGrants(from: 'role' | 'user'): Relation {
+  const roleSide = from === 'role';
+  const split = (parentId: number, targetId: number) => (roleSide ? { roleId: parentId, userId: targetId } : { roleId: targetId, userId: parentId });
+  return {
+    target: roleSide ? 'user' : 'role',
+    from: 'role_users',
+    parentColumn: roleSide ? 'role_users.role_id' : 'role_users.user_id',
+    targetColumn: roleSide ? 'role_users.user_id' : 'role_users.role_id',
+    attachable: true,
+    association: roleSide ? 'members' : 'roles',
+    authorize: async (ctx, tx, parentId, targetId) => {
+      const { roleId, userId } = split(parentId, targetId);
+      await assertCanGrant(ctx, tx, await loadRole(tx, roleId), { type: 'user', id: userId });
+    },
+    attach: async (tx, parentId, targetId, ctx) => {
+      const { roleId, userId } = split(parentId, targetId);
+      return grantToUser(tx, ctx, await loadRole(tx, roleId), userId, false);
+    },
+    detach: async (tx, parentId, targetId, ctx) => {
+      const { roleId, userId } = split(parentId, targetId);
+      return grantToUser(tx, ctx, await loadRole(tx, roleId), userId, true);
+    },
+  };
+}
 
-/** /roles/{id}/teams/: the teams granted the role. */
-export const roleTeams: Relation = {
-  target: 'team',
-  from: TEAM_MEMBER_ROLES,
-  parentColumn: 'role_parents.role_id',
-  targetColumn: 'team_member.object_id',
-  attachable: true,
-  association: 'parents',
-  authorize: async (ctx, tx, roleId, teamId, detach) => {
-    const role = await loadRole(tx, roleId);
-    assertTeamMayHold(role, teamId, detach);
-    await assertCanGrant(ctx, tx, role, { type: 'team', id: teamId });
-  },
-  attach: async (tx, roleId, teamId, ctx) => grantToTeam(tx, ctx, await loadRole(tx, roleId), teamId, false),
-  detach: async (tx, roleId, teamId, ctx) => grantToTeam(tx, ctx, await loadRole(tx, roleId), teamId, true),
-};
+/** Grants of roles to teams, seen from either side: /roles/{id}/teams/ and /teams/{id}/roles/. */
+function teamGrants(from: 'role' | 'team'): Relation {
+  const roleSide = from === 'role';
+  const split = (parentId: number, targetId: number) => (roleSide ? { roleId: parentId, teamId: targetId } : { roleId: targetId, teamId: parentId });
+  return {
+    target: roleSide ? 'team' : 'role',
+    from: TEAM_MEMBER_ROLES,
+    parentColumn: roleSide ? 'role_parents.role_id' : 'team_member.object_id',
+    targetColumn: roleSide ? 'team_member.object_id' : 'role_parents.role_id',
+    attachable: true,
+    association: roleSide ? 'parents' : 'roles',
+    authorize: async (ctx, tx, parentId, targetId, detach) => {
+      const { roleId, teamId } = split(parentId, targetId);
+      const role = await loadRole(tx, roleId);
+      assertTeamMayHold(role, teamId, detach);
+      await assertCanGrant(ctx, tx, role, { type: 'team', id: teamId });
+    },
+    attach: async (tx, parentId, targetId, ctx) => {
+      const { roleId, teamId } = split(parentId, targetId);
+      return grantToTeam(tx, ctx, await loadRole(tx, roleId), teamId, false);
+    },
+    detach: async (tx, parentId, targetId, ctx) => {
+      const { roleId, teamId } = split(parentId, targetId);
+      return grantToTeam(tx, ctx, await loadRole(tx, roleId), teamId, true);
+    },
+  };
+}
 
-/** /users/{id}/roles/: the roles a user holds directly; POST {id} grants one. */
-export const userRoles: Relation = {
-  target: 'role',
-  from: 'role_users',
-  parentColumn: 'role_users.user_id',
-  targetColumn: 'role_users.role_id',
-  attachable: true,
-  association: 'roles',
-  authorize: async (ctx, tx, userId, roleId) => assertCanGrant(ctx, tx, await loadRole(tx, roleId), { type: 'user', id: userId }),
-  attach: async (tx, userId, roleId, ctx) => grantToUser(tx, ctx, await loadRole(tx, roleId), userId, false),
-  detach: async (tx, userId, roleId, ctx) => grantToUser(tx, ctx, await loadRole(tx, roleId), userId, true),
-};
-
-/** /teams/{id}/roles/: the roles granted to a team; POST {id} grants one. */
-export const teamRoles: Relation = {
-  target: 'role',
-  from: TEAM_MEMBER_ROLES,
-  parentColumn: 'team_member.object_id',
-  targetColumn: 'role_parents.role_id',
-  attachable: true,
-  association: 'roles',
-  authorize: async (ctx, tx, teamId, roleId, detach) => {
-    const role = await loadRole(tx, roleId);
-    assertTeamMayHold(role, teamId, detach);
-    await assertCanGrant(ctx, tx, role, { type: 'team', id: teamId });
-  },
-  attach: async (tx, teamId, roleId, ctx) => grantToTeam(tx, ctx, await loadRole(tx, roleId), teamId, false),
-  detach: async (tx, teamId, roleId, ctx) => grantToTeam(tx, ctx, await loadRole(tx, roleId), teamId, true),
-};
+export const roleUsers = userGrants('role');
+export const userRoles = userGrants('user');
+export const roleTeams = teamGrants('role');
+export const teamRoles = teamGrants('team');
 
 /** /<resource>/{id}/object_roles/: the roles of one object. */
 export function objectRoles(contentType: string): Relation {
