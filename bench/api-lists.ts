@@ -15,6 +15,7 @@ import { createObject } from '../src/api/crud.ts';
 import { getResource } from '../src/api/resource.ts';
 import '../src/resources/index.ts';
 import { explain } from './lib/explain.ts';
+import { mean, ms, percentile, table } from './lib/stats.ts';
 import { ADMIN, basicAuth, createTestApp, type Credentials, type TestApp } from '../test/helpers/app.ts';
 import { databases, intEnv, type DbChoice } from './lib/options.ts';
 
@@ -187,20 +188,7 @@ async function runOn(choice: DbChoice): Promise<RunReport> {
   }
 }
 
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
-const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '-');
-const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN);
-
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].map((l) => `  ${l}`).join('\n');
-}
 
 function printReport(report: RunReport): void {
   const name = report.db === 'postgres' ? `PostgreSQL ${report.version}` : `PGlite (PostgreSQL ${report.version}, embedded)`;

@@ -16,6 +16,7 @@ import { recomputeClosure } from '../src/rbac/graph.ts';
 import '../src/resources/index.ts';
 import { ADMIN, basicAuth, createTestApp, type Credentials, type TestApp } from '../test/helpers/app.ts';
 import { explain } from './lib/explain.ts';
+import { ms, percentile, table } from './lib/stats.ts';
 import { databases, intEnv, type DbChoice } from './lib/options.ts';
 
 
@@ -258,18 +259,7 @@ async function runOn(choice: DbChoice): Promise<RunReport> {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
-const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '-');
-
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].map((l) => `  ${l}`).join('\n');
-}
 
 function printReport(report: RunReport): number {
   const name = report.db === 'postgres' ? `PostgreSQL ${report.version}` : `PGlite (PostgreSQL ${report.version}, embedded)`;
