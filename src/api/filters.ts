@@ -214,7 +214,11 @@ export function buildFilters(resource: Resource, alias: string, query: Query, pa
   if (or.length) and.push(`(${or.join(' OR ')})`);
   // ?type=a,b keeps the list only when it is of one of those types (AWX's TypeFilterBackend).
   const types = [query.type].flat().filter((v): v is string => v !== undefined);
-  if (types.length && !types.join(',').split(',').includes(resource.name)) and.push('false');
+  if (types.length) {
+    const asked = types.join(',').split(',');
+    if (resource.typeColumn) and.push(`${alias}.${ident(resource.typeColumn)} = ANY(${params.add(asked)}::text[])`);
+    else if (!asked.includes(resource.name)) and.push('false');
+  }
   const search = query.search;
   if (search !== undefined) and.push(...buildSearch(resource, alias, Array.isArray(search) ? search.join(',') : search, params));
   return and;

@@ -53,6 +53,13 @@ export interface ResourceDeclaration {
   prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
   /** Downloads of the whole list by ?format=<key> (csv, siem...): filters and ordering apply, pagination does not. */
   exports?: Record<string, ListExport>;
+  /**
+   * For lists mixing several kinds (unified jobs): the column naming each row's own type, which
+   * ?type= filters on and which gives each row its type and URL.
+   */
+  typeColumn?: string;
+  /** False for resources only reached through other objects' lists (a run's events): no /api/v2/<plural>/ routes. */
+  topLevel?: boolean;
 }
 
 /** One download format of a list: every matching row (up to maxRows) rendered as one body. */
@@ -66,7 +73,7 @@ export interface ListExport {
   render(rows: Row[]): string;
 }
 
-export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'decorate' | 'prepare' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports'>> {
+export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'decorate' | 'prepare' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'topLevel'>> {
   operations: { create: boolean; update: boolean; delete: boolean };
   description: string;
   namedUrl: string[] | null;
@@ -74,6 +81,8 @@ export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | '
   decorate?(row: Row, out: Row, prepared?: unknown): void;
   prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
   exports: Record<string, ListExport>;
+  typeColumn?: string;
+  topLevel: boolean;
   /** Every field including created/modified/created_by/modified_by. */
   allFields: Record<string, Field>;
   listPath: string;
@@ -111,6 +120,7 @@ export function defineResource(decl: ResourceDeclaration): Resource {
     operations: { create: true, update: true, delete: true, ...decl.operations },
     hooks: decl.hooks ?? {},
     exports: decl.exports ?? {},
+    topLevel: decl.topLevel ?? true,
     listPath: `/api/v2/${plural}/`,
     detailPath: (id: number) => `/api/v2/${plural}/${id}/`,
   };

@@ -1,7 +1,7 @@
 import type { Queryable, Row } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 import { revealedSecrets } from './fields.ts';
-import { getResource, type Resource } from './resource.ts';
+import { findResource, getResource, type Resource } from './resource.ts';
 import { ident } from './sql.ts';
 
 const USER_SUMMARY = ['id', 'username', 'first_name', 'last_name'];
@@ -120,10 +120,11 @@ export async function serializeRows(db: Queryable, ctx: RequestContext, resource
       const roles = objectRoles.get(row.id);
       if (roles) summary.object_roles = roles;
       summary.user_capabilities = allCapabilities[index];
+      const own = resource.typeColumn ? findResource(row[resource.typeColumn]) ?? resource : resource;
       const out: Row = {
         id: row.id,
-        type: resource.name,
-        url: resource.detailPath(row.id),
+        type: own.name,
+        url: own.detailPath(row.id),
         related,
         summary_fields: summary,
       };

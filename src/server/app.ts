@@ -10,10 +10,14 @@ import { hostAllowed } from './allowed-hosts.ts';
 import { errorHandler } from './error-handler.ts';
 import { enforceRoutePermission, recordRouteTable } from './permissions.ts';
 import { registerRoutes } from './routes.ts';
+import { startDispatcher } from '../dispatcher/dispatcher.ts';
+import { configureProjectsRoot } from '../projects/config.ts';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   serverFactory?: FastifyServerOptions['serverFactory'];
+  /** Run pending project and inventory updates in this process (default true). */
+  dispatcher?: boolean;
 }
 
 const BODY_LIMIT = 10 * 1024 * 1024;
@@ -62,6 +66,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   // Access policies follow ORG_ADMINS_CAN_SEE_ALL_USERS and MANAGE_ORGANIZATION_AUTH.
   configureAccess(services.settings);
+  configureProjectsRoot(services.env.projectsRoot);
   await registerRoutes(app, services);
+  if (options.dispatcher !== false) {
+    const dispatcher = startDispatcher(services);
+    app.addHook('onClose', () => dispatcher.stop());
+  }
   return app;
 }

@@ -44,7 +44,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
       me: '/api/v2/me/',
       ...extraTopLevel,
     };
-    for (const r of allResources()) entries[r.plural] = r.listPath;
+    for (const r of allResources()) if (r.topLevel) entries[r.plural] = r.listPath;
     return Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)));
   });
 

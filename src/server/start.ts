@@ -13,6 +13,7 @@ import { setAuditNode } from '../audit/record.ts';
 import { buildApp } from './app.ts';
 import { bootstrap, registerInstance } from './bootstrap.ts';
 import { loadTls } from './tls.ts';
+import { reapOrphanedRuns } from '../dispatcher/dispatcher.ts';
 
 /** Opens and migrates the database and loads settings: what both the server and management commands need. */
 export async function openServices(env: EnvConfig): Promise<Services> {
@@ -50,6 +51,8 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
     log('This password is shown only once. Change it with: drover manage update_password --username ' + env.adminUser + ' --password <new>');
   }
   await registerInstance(services.db, env);
+  const reaped = await reapOrphanedRuns(services);
+  if (reaped) log(`Marked ${reaped} run(s) left running by a previous start of node ${env.nodeName} as failed`);
   const heartbeat = setInterval(() => void registerInstance(services.db, env).catch(() => undefined), HEARTBEAT_MS);
   heartbeat.unref();
 

@@ -1,0 +1,59 @@
+import type { Queryable } from '../db/database.ts';
+
+const FLUSH_EVERY_MS = 200;
+const FLUSH_AT_EVENTS = 500;
+
+interface PendingEvent {
+  counter: number;
+  stdout: string;
+  startLine: number;
+}
+
+/**
+ * Appends a run's output as 'verbose' events, one per line, numbered and batched: a line is
+ * stored within FLUSH_EVERY_MS of being written, and many lines go in one INSERT.
+ */
+export class OutputWriter {
+  private counter = 0;
+  private line = 0;
+  private partial = '';
+  private pending: PendingEvent[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Queryable, private readonly jobId: number) {}
+
+  async write(text: string): Promise<void> {
+    const lines = (this.partial + text).split(/\r?\n/);
+    this.partial = lines.pop() ?? '';
+    for (const line of lines) this.pending.push({ counter: ++this.counter, stdout: line, startLine: this.line++ });
+    if (this.pending.length >= FLUSH_AT_EVENTS) await this.flush();
+    else if (this.pending.length && !this.timer) this.timer = setTimeout(() => void this.flush().catch(() => undefined), FLUSH_EVERY_MS);
+  }
+
+  /** Stores every line written so far (a last line without newline included when `final`). */
+  async flush(final = false): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (final && this.partial) {
+      this.pending.push({ counter: ++this.counter, stdout: this.partial, startLine: this.line++ });
+      this.partial = '';
+    }
+    const batch = this.pending;
+    this.pending = [];
+    this.flushing = this.flushing.then(() => (batch.length ? this.insert(batch) : undefined));
+    await this.flushing;
+  }
+
+  get eventCount(): number {
+    return this.counter;
+  }
+
+  private async insert(batch: PendingEvent[]): Promise<void> {
+    await this.db.query(
+      `INSERT INTO unified_job_events (unified_job_id, counter, uuid, event, stdout, start_line, end_line)
+       SELECT $1, c, gen_random_uuid()::text, 'verbose', s, l, l + 1 FROM unnest($2::integer[], $3::text[], $4::integer[]) AS e(c, s, l)`,
+      [this.jobId, batch.map((e) => e.counter), batch.map((e) => e.stdout), batch.map((e) => e.startLine)],
+    );
+  }
+}

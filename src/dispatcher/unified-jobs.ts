@@ -1,0 +1,79 @@
+import type { Queryable, Row } from '../db/database.ts';
+import { actorId, type RequestContext } from '../api/context.ts';
+import { recordActivity } from '../activity/record.ts';
+import { ident } from '../api/sql.ts';
+import { runnerFor, type FinalStatus } from './runners.ts';
+
+export const ACTIVE_STATUSES = ['new', 'pending', 'waiting', 'running'] as const;
+export const FINAL_STATUSES = ['successful', 'failed', 'error', 'canceled'] as const;
+
+/** Creates a run (status pending) from column values; wake the dispatcher once the transaction commits. */
+export async function createUnifiedJob(tx: Queryable, ctx: RequestContext, values: Record<string, unknown>): Promise<Row> {
+  const columns = Object.keys(values);
+  const params = columns.map((c) => values[c]);
+  columns.push('status', 'created_by_id', 'modified_by_id');
+  params.push('pending', actorId(ctx), actorId(ctx));
+  const [row] = await tx.query(
+    `INSERT INTO unified_jobs (${columns.map(ident).join(', ')}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
+    params,
+  );
+  await recordActivity(tx, ctx, { operation: 'create', object1: String(values.kind), object1Id: row.id, changes: { name: row.name, status: 'pending' } });
+  await followTemplate(tx, row, { current_job_id: row.id, status: 'pending' });
+  return row;
+}
+
+/** Copies a run's state onto its template (projects and inventory sources show their last update). */
+async function followTemplate(tx: Queryable, job: Row, values: Record<string, unknown>): Promise<void> {
+  const table = runnerFor(job.kind)?.templateTable;
+  if (!table || !job.unified_job_template_id) return;
+  const columns = Object.keys(values);
+  await tx.query(
+    `UPDATE ${ident(table)} SET ${columns.map((c, i) => `${ident(c)} = $${i + 2}`).join(', ')} WHERE id = $1`,
+    [job.unified_job_template_id, ...columns.map((c) => values[c])],
+  );
+}
+
+export async function markRunning(tx: Queryable, job: Row): Promise<Row> {
+  const [row] = await tx.query(
+    `UPDATE unified_jobs SET status = 'running', started = now(), modified = now() WHERE id = $1 AND status = 'waiting' RETURNING *`,
+    [job.id],
+  );
+  if (row) await followTemplate(tx, row, { status: 'running' });
+  return row;
+}
+
+export interface Finish {
+  status: FinalStatus;
+  explanation?: string;
+  traceback?: string;
+  updates?: Record<string, unknown>;
+  emittedEvents?: number;
+}
+
+/** Stores a run's final state, and its template's, in one transaction. */
+export async function finishRun(tx: Queryable, job: Row, finish: Finish): Promise<Row> {
+  const updates = finish.updates ?? {};
+  const columns = Object.keys(updates);
+  const sets = columns.map((c, i) => `${ident(c)} = $${i + 7}`);
+  const [row] = await tx.query(
+    `UPDATE unified_jobs SET status = $2, failed = $3, job_explanation = $4, result_traceback = $5, emitted_events = $6,
+       event_processing_finished = true, finished = now(), cancel_flag = cancel_flag OR $2 = 'canceled',
+       elapsed = round(extract(epoch FROM now() - coalesce(started, now()))::numeric, 3), modified = now()
+       ${sets.length ? `, ${sets.join(', ')}` : ''}
+     WHERE id = $1 RETURNING *`,
+    [job.id, finish.status, finish.status !== 'successful', finish.explanation ?? '', finish.traceback ?? '', finish.emittedEvents ?? 0,
+      ...columns.map((c) => updates[c])],
+  );
+  const failed = finish.status !== 'successful';
+  await followTemplate(tx, row, {
+    status: finish.status,
+    last_job_id: row.id,
+    last_job_run: row.finished,
+    last_job_failed: failed,
+    last_update_failed: failed,
+    last_updated: row.finished,
+    current_job_id: null,
+  });
+  await runnerFor(row.kind)?.afterFinish?.(tx, row);
+  return row;
+}

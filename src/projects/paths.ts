@@ -1,0 +1,23 @@
+import path from 'node:path';
+import { stat } from 'node:fs/promises';
+
+/** Directory name of a source-control project's checkout under the projects root (AWX's _<id>__<name>). */
+export function checkoutDirName(id: number, name: string): string {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60);
+  return `_${id}__${slug}`;
+}
+
+/** Absolute path of a project's files; null when local_path would leave the projects root. */
+export function projectDir(projectsRoot: string, localPath: string): string | null {
+  if (!localPath || localPath.includes('/') || localPath.includes('\\') || localPath === '.' || localPath === '..') return null;
+  return path.join(projectsRoot, localPath);
+}
+
+export async function isDirectory(p: string): Promise<boolean> {
+  return stat(p).then((s) => s.isDirectory(), () => false);
+}
+
+/** Where roles and collections from a project's requirements files are installed, outside its checkout. */
+export function requirementsDir(projectsRoot: string, localPath: string): string {
+  return path.join(projectsRoot, '.__cache', localPath);
+}

@@ -1,0 +1,39 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import type { Row } from '../db/database.ts';
+import type { RunContext } from '../dispatcher/runners.ts';
+import { projectsRoot } from './config.ts';
+import { requirementsDir } from './paths.ts';
+
+const exists = (p: string) => access(p).then(() => true, () => false);
+
+const UNREACHABLE = /(Failed to (download|get data)|Unable to (open|connect)|urlopen error|Name or service not known|Temporary failure in name resolution|Connection refused|timed out|HTTP Error)/i;
+
+/**
+ * Installs roles/requirements.yml and collections/requirements.yml with ansible-galaxy when
+ * SVC_ROLES_ENABLED / SVC_COLLECTIONS_ENABLED allow it, into a cache beside the checkout.
+ * Answers a problem to report, or null.
+ */
+export async function installRequirements(job: Row, run: RunContext, dir: string): Promise<string | null> {
+  const settings = run.services.settings;
+  const target = requirementsDir(projectsRoot(), job.local_path);
+  const steps = [
+    { enabled: settings.get('SVC_ROLES_ENABLED') !== false, file: 'roles/requirements.yml', what: 'roles', args: ['role', 'install', '--force', '-r', 'roles/requirements.yml', '-p', path.join(target, 'requirements_roles')] },
+    { enabled: settings.get('SVC_COLLECTIONS_ENABLED') !== false, file: 'collections/requirements.yml', what: 'collections', args: ['collection', 'install', '--force', '-r', 'collections/requirements.yml', '-p', path.join(target, 'requirements_collections')] },
+  ];
+  for (const step of steps) {
+    if (!(await exists(path.join(dir, step.file)))) continue;
+    if (!step.enabled) {
+      await run.output(`Skipping ${step.file}: installing ${step.what} is turned off.`);
+      continue;
+    }
+    await run.output(`$ ansible-galaxy ${step.args.join(' ')}`);
+    const result = await run.exec('ansible-galaxy', step.args, { cwd: dir });
+    if (run.signal.aborted) return null;
+    if (result.code !== 0) {
+      const reason = UNREACHABLE.test(result.stderr) ? ' the Galaxy server could not be reached' : ` ansible-galaxy exited with code ${result.code}`;
+      return `Installing ${step.what} from ${step.file} failed:${reason} (see the output).`;
+    }
+  }
+  return null;
+}

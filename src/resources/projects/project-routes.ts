@@ -1,0 +1,52 @@
+import type { Row } from '../../db/database.ts';
+import { addRoutes } from '../../api/extra-routes.ts';
+import { ApiError, forbidden } from '../../api/errors.ts';
+import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { serializeRow } from '../../api/serialize.ts';
+import { getResource } from '../../api/resource.ts';
+import { loadRow } from '../../api/crud.ts';
+import { resourcePermission } from '../../server/permissions.ts';
+import { projectsRoot } from '../../projects/config.ts';
+import { findInventoryFiles, findPlaybooks } from '../../projects/discovery.ts';
+import { isDirectory, projectDir } from '../../projects/paths.ts';
+import { mayUpdateProject } from './project-access.ts';
+import { queueProjectUpdate } from './project-updates.ts';
+import { projects } from './project.resource.ts';
+
+/** The directory holding a project's files, if it has been synced (or exists, for manual projects). */
+async function filesOf(row: Row): Promise<string | null> {
+  const dir = projectDir(projectsRoot(), row.local_path);
+  if (!dir || !(await isDirectory(dir))) return null;
+  return dir;
+}
+
+addRoutes((app, services) => {
+  const { db } = services;
+  const base = '/api/v2/projects/:id/';
+  routeMethods(app, `${base}update/`, resourcePermission('project', 'update'), {
+    GET: async (request) => {
+      const project = await visibleObject(services, request, projects);
+      return { can_update: project.scm_type !== '' && (await mayUpdateProject(request.ctx, db, project.id)) };
+    },
+    POST: async (request, reply) => {
+      const project = await visibleObject(services, request, projects);
+      if (!(await mayUpdateProject(request.ctx, db, project.id))) throw forbidden();
+      if (project.scm_type === '') throw new ApiError(405, { detail: 'Manual projects have nothing to update from.' });
+      const update = await db.transaction(async (tx) => queueProjectUpdate(tx, request.ctx, await loadRow(tx, projects, project.id, true), 'manual'));
+      const body = await serializeRow(db, request.ctx, getResource('project_update'), update);
+      return reply.code(202).send({ project_update: update.id, ...body });
+    },
+  });
+  routeMethods(app, `${base}playbooks/`, resourcePermission('project', 'playbooks'), {
+    GET: async (request) => {
+      const dir = await filesOf(await visibleObject(services, request, projects));
+      return dir ? findPlaybooks(dir) : [];
+    },
+  });
+  routeMethods(app, `${base}inventories/`, resourcePermission('project', 'inventories'), {
+    GET: async (request) => {
+      const dir = await filesOf(await visibleObject(services, request, projects));
+      return dir ? findInventoryFiles(dir) : [];
+    },
+  });
+});

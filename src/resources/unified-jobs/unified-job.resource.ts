@@ -1,0 +1,57 @@
+import { seesEverything, objectsWithRole } from '../../api/access.ts';
+import { boolean, datetime, ref } from '../../api/fields.ts';
+import { defineResource } from '../../api/resource.ts';
+import type { RequestContext } from '../../api/context.ts';
+import type { Params } from '../../api/sql.ts';
+import { runFields } from './run-fields.ts';
+
+/** Runs of every kind the caller may see: through the project or inventory each belongs to. */
+export function visibleRuns(ctx: RequestContext, alias: string, params: Params): string | null {
+  if (seesEverything(ctx)) return null;
+  const me = params.add(ctx.user?.id ?? 0);
+  return `(${alias}.project_id IN (${objectsWithRole('project', ['read_role'], me)})
+    OR ${alias}.inventory_id IN (${objectsWithRole('inventory', ['read_role'], me)}))`;
+}
+
+const readOnly = { canCreate: () => false, canChange: () => false, canDelete: () => false, canAttach: () => false };
+
+/** /unified_jobs/: every run kind in one list, each row with its own type and URL; ?type= filters. */
+export const unifiedJobs = defineResource({
+  name: 'unified_job',
+  table: 'unified_jobs',
+  label: 'Unified Job List',
+  typeColumn: 'kind',
+  operations: { create: false, update: false, delete: false },
+  ordering: '-id',
+  search: ['name', 'description'],
+  fields: { ...runFields(), unified_job_template: ref('unified_job_template', { readOnly: true }) },
+  summaryColumns: ['id', 'name', 'description', 'status', 'failed'],
+  access: { visible: visibleRuns, ...readOnly },
+});
+
+/** /unified_job_templates/: every template kind in one list. */
+export const unifiedJobTemplates = defineResource({
+  name: 'unified_job_template',
+  table: 'unified_job_templates',
+  label: 'Unified Job Template List',
+  typeColumn: 'kind',
+  operations: { create: false, update: false, delete: false },
+  ordering: 'name',
+  search: ['name', 'description'],
+  fields: {
+    ...Object.fromEntries(Object.entries(runFields()).filter(([name]) => ['name', 'description', 'status', 'organization'].includes(name))),
+    last_job: ref('unified_job', { readOnly: true }),
+    last_job_run: datetime({ readOnly: true }),
+    last_job_failed: boolean({ readOnly: true }),
+    current_job: ref('unified_job', { readOnly: true }),
+  },
+  access: {
+    visible: (ctx, alias, params) => {
+      if (seesEverything(ctx)) return null;
+      const me = params.add(ctx.user?.id ?? 0);
+      return `((${alias}.kind = 'project' AND ${alias}.id IN (${objectsWithRole('project', ['read_role'], me)}))
+        OR (${alias}.kind = 'inventory_source' AND ${alias}.id IN (SELECT s.id FROM inventory_sources s WHERE s.inventory_id IN (${objectsWithRole('inventory', ['read_role'], me)}))))`;
+    },
+    ...readOnly,
+  },
+});

@@ -1,0 +1,26 @@
+import type { TestApp } from './app.ts';
+
+const FINAL = new Set(['successful', 'failed', 'error', 'canceled']);
+
+/** Polls a run's detail URL until it reaches a final status and answers its body. */
+export async function waitForRun(t: TestApp, url: string, timeoutMs = 60_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await t.get(url);
+    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${res.text}`);
+    if (FINAL.has(res.body.status)) return res.body;
+    if (Date.now() > deadline) throw new Error(`${url} still ${res.body.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Polls until `check` answers something truthy. */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
