@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
+import { reapOrphanedRuns } from '../src/dispatcher/dispatcher.ts';
 
 /** A git server that accepts connections and never answers: a sync against it runs until stopped. */
 async function startSilentServer(): Promise<{ url: string; close(): Promise<void> }> {
@@ -107,6 +108,29 @@ describe('project updates', () => {
     assert.match((await t.get(`${again.url}stdout/?format=txt`)).text, /Skipping roles\/requirements.yml/);
     await t.patch('/api/v2/settings/jobs/', { SVC_ROLES_ENABLED: true });
     await broken.remove();
+  });
+
+  it('at start, a node marks the syncs it left running as failed (reaper)', async () => {
+    const project = (await t.post('/api/v2/projects/', { name: 'Orphaned', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body;
+    await waitForRun(t, (await firstUpdate(project.id)).url);
+    const [orphan] = await t.db.query(
+      `INSERT INTO unified_jobs (kind, name, unified_job_template_id, project_id, status, started, execution_node)
+       VALUES ('project_update', 'Orphaned', $1, $1, 'running', now(), 'test-node') RETURNING id`,
+      [project.id],
+    );
+    const [elsewhere] = await t.db.query(
+      `INSERT INTO unified_jobs (kind, name, unified_job_template_id, project_id, status, started, execution_node)
+       VALUES ('project_update', 'Orphaned', $1, $1, 'running', now(), 'other-node') RETURNING id`,
+      [project.id],
+    );
+    await t.db.query('UPDATE projects SET status = $2, current_job_id = $3 WHERE id = $1', [project.id, 'running', orphan.id]);
+    assert.equal(await reapOrphanedRuns(t.services), 1);
+    const reaped = (await t.get(`/api/v2/project_updates/${orphan.id}/`)).body;
+    assert.equal(reaped.status, 'failed');
+    assert.match(reaped.job_explanation, /running at system start up/);
+    assert.equal((await t.get(`/api/v2/project_updates/${elsewhere.id}/`)).body.status, 'running');
+    assert.equal((await t.get(`/api/v2/projects/${project.id}/`)).body.status, 'failed');
+    await t.db.query(`UPDATE unified_jobs SET status = 'failed' WHERE id = $1`, [elsewhere.id]);
   });
 
   describe('access', () => {
