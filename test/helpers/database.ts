@@ -1,5 +1,5 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import type { EnvConfig } from '../../src/config/env.ts';
@@ -13,6 +13,18 @@ export const ADMIN = { username: 'admin', password: 'admin-password' };
 
 const cacheDir = path.resolve(import.meta.dirname, '../../.cache');
 
+// Sources of the data bootstrap writes: a change to any of them makes a new template, as a new migration does.
+const BOOTSTRAP_SOURCES = ['src/server/bootstrap.ts', 'src/resources/execution-environments/default-environment.ts'];
+
+/** Keys cached templates: the migrations and what bootstrap stores. */
+async function templateFingerprint(): Promise<string> {
+  const hash = createHash('sha256').update(await migrationsFingerprint());
+  for (const source of BOOTSTRAP_SOURCES) {
+    hash.update('\0').update(await readFile(path.resolve(import.meta.dirname, '../..', source)).catch(() => Buffer.alloc(0)));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
 export const serverMode = () => Boolean(process.env.POSTGRES_HOST);
 
 export function serverConnection(database: string) {
@@ -25,14 +37,14 @@ export function serverConnection(database: string) {
   };
 }
 
-/** Migrated and bootstrapped (admin user, Default organization): every test database starts as a copy of this. */
+/** Migrated and bootstrapped (admin user, Default organization, default execution environment): every test database starts as a copy of this. */
 async function prepare(db: Database, env: EnvConfig): Promise<void> {
   await migrate(db);
   await bootstrap(db, { ...env, adminUser: ADMIN.username, adminPassword: ADMIN.password });
 }
 
 async function embeddedTemplate(env: EnvConfig): Promise<Blob> {
-  const file = path.join(cacheDir, `pglite-template-${await migrationsFingerprint()}.tar.gz`);
+  const file = path.join(cacheDir, `pglite-template-${await templateFingerprint()}.tar.gz`);
   try {
     return new Blob([await readFile(file)]);
   } catch {
@@ -49,7 +61,7 @@ async function embeddedTemplate(env: EnvConfig): Promise<Blob> {
 }
 
 async function serverTemplate(env: EnvConfig): Promise<string> {
-  const name = `drover_template_${await migrationsFingerprint()}`;
+  const name = `drover_template_${await templateFingerprint()}`;
   const admin = new pg.Client(serverConnection('postgres'));
   await admin.connect();
   try {
