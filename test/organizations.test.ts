@@ -298,4 +298,20 @@ describe('organizations', () => {
       assert.equal((await t.patch(`/api/v2/organizations/${theirsId}/`, { description: 'x' }, { as: auditor })).status, 403);
     });
   });
+
+  it('deleting an organization deletes its inventories, credentials and execution environments with their roles', async () => {
+    const org = (await t.post('/api/v2/organizations/', { name: 'Short-lived' })).body.id;
+    const inventory = (await t.post('/api/v2/inventories/', { name: 'inv', organization: org })).body.id;
+    const host = (await t.post('/api/v2/hosts/', { name: 'h1', inventory })).body.id;
+    const scm = (await t.get('/api/v2/credential_types/?namespace=scm')).body.results[0].id;
+    const credential = (await t.post('/api/v2/credentials/', { name: 'c', organization: org, credential_type: scm, inputs: { username: 'u' } })).body.id;
+    const ee = (await t.post('/api/v2/execution_environments/', { name: 'org-ee', image: 'quay.io/x/y:1', organization: org })).body.id;
+    assert.equal((await t.delete(`/api/v2/organizations/${org}/`)).status, 204);
+    for (const [url, type, id] of [['inventories', 'inventory', inventory], ['hosts', 'host', host], ['credentials', 'credential', credential], ['execution_environments', 'execution_environment', ee]] as const) {
+      assert.equal((await t.get(`/api/v2/${url}/${id}/`)).status, 404, url);
+      assert.equal((await t.db.query('SELECT count(*)::int AS n FROM roles WHERE content_type = $1 AND object_id = $2', [type, id]))[0].n, 0, type);
+    }
+    const deletions = (await t.get(`/api/v2/activity_stream/?operation=delete&object1=inventory&object1_id=${inventory}`)).body;
+    assert.equal(deletions.count, 1);
+  });
 });

@@ -4,12 +4,36 @@ import { ADMIN, createTestApp, basicAuth, type Credentials, type TestApp } from 
 import { buildApp } from '../src/server/app.ts';
 import { findResource } from '../src/api/resource.ts';
 import type { RouteEntry } from '../src/server/permissions.ts';
+import { makeRepository } from './helpers/git.ts';
+import { eventually, waitForRun } from './helpers/jobs.ts';
 
 const KINDS = ['public', 'authenticated', 'superuser', 'admin_or_auditor', 'resource'];
 
 /** A concrete URL for a route pattern: every :param becomes a value that exists or at least parses. */
 let settingsSlug = 'system';
-const concrete = (url: string) => url.replace(/:(\w+)/g, (_, name: string) => (name === 'id' ? '1' : settingsSlug));
+/** An existing object's id per list (/api/v2/<plural>/), so detail routes reach a real object. */
+const sampleIds = new Map<string, number>();
+const concrete = (url: string) =>
+  url.replace(/:(\w+)/g, (_, name: string) => (name === 'id' ? String(sampleIds.get(url.split('/')[3]) ?? 1) : settingsSlug));
+
+/** One object of every kind, so that every detail and related route has something to answer about. */
+async function createOneOfEach(t: TestApp, organization: number): Promise<void> {
+  const created = async (url: string, body: Record<string, unknown>) => {
+    const res = await t.post(url, body);
+    assert.equal(res.status, 201, `${url}: ${res.text}`);
+    return res.body.id as number;
+  };
+  const repo = await makeRepository({ 'site.yml': '- hosts: all\n  tasks: []\n', 'hosts.ini': 'web1\n' });
+  const project = await created('/api/v2/projects/', { name: 'router-project', organization, scm_type: 'git', scm_url: `file://${repo.bare}` });
+  await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0])).url);
+  const inventory = await created('/api/v2/inventories/', { name: 'router-inventory', organization });
+  await created('/api/v2/hosts/', { name: 'router-host', inventory });
+  await created('/api/v2/groups/', { name: 'router-group', inventory });
+  const source = await created('/api/v2/inventory_sources/', { name: 'router-source', inventory, source: 'scm', source_project: project, source_path: 'hosts.ini' });
+  await waitForRun(t, (await t.post(`/api/v2/inventory_sources/${source}/update/`)).body.url);
+  const scm = (await t.get('/api/v2/credential_types/?namespace=scm')).body.results[0].id;
+  await created('/api/v2/credentials/', { name: 'router-credential', organization, credential_type: scm, inputs: { username: 'u' } });
+}
 
 describe('routes', () => {
   let t: TestApp;
@@ -24,10 +48,15 @@ describe('routes', () => {
     const application = { name: 'router-app', organization: defaultOrg, client_type: 'confidential', authorization_grant_type: 'password' };
     assert.equal((await t.post('/api/v2/applications/', application)).status, 201);
     assert.equal((await t.post('/api/v2/tokens/', { description: 'router' })).status, 201);
+    await createOneOfEach(t, defaultOrg);
     const categories = await t.get('/api/v2/settings/');
     if (categories.status === 200 && categories.body.results?.length) settingsSlug = categories.body.results[0].slug;
     await t.app.ready();
     apiRoutes = t.app.routeTable.filter((r) => r.url.startsWith('/api'));
+    for (const plural of new Set(apiRoutes.map((r) => r.url.split('/')[3]).filter(Boolean))) {
+      const first = await t.get(`/api/v2/${plural}/?order_by=id&page_size=1`);
+      if (first.status === 200 && first.body.results?.[0]?.id) sampleIds.set(plural, first.body.results[0].id);
+    }
   });
   after(() => t.close());
 

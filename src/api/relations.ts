@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/database.ts';
+import type { Queryable, Row } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 
 /**
@@ -22,6 +22,13 @@ export interface Relation {
   association?: string;
   /** Decides, instead of the parent's access policy, whether the caller may link or unlink (throws 403/400). */
   authorize?(ctx: RequestContext, tx: Queryable, parentId: number, targetId: number, detach: boolean): Promise<void>;
+  /**
+   * Creates a target through this list when `createWith` cannot say how (a host created in a group
+   * belongs to the group's inventory and is linked to the group), inside the request's transaction,
+   * checking permission itself. Answers the new row (201), or null when the body named an existing
+   * object that was linked instead (204).
+   */
+  create?(tx: Queryable, ctx: RequestContext, parent: Row, body: unknown): Promise<Row | null>;
   attach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;
   detach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;
 }

@@ -137,7 +137,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
             (relation.createWith !== undefined && (await target.access.canCreate(ctx, db, { [relation.createWith]: parent.id, ...relation.createValues }))));
         return listOptions(target, canAdd);
       },
-      ...((relation.attachable || relation.createWith) && {
+      ...((relation.attachable || relation.createWith || relation.create) && {
         POST: async (request, reply) => {
           const parent = await visibleObject(services, request, resource);
           const link = readTargetId(request.body);
@@ -145,6 +145,10 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
             if (!relation.attachable) throw new ApiError(400, { detail: `Objects cannot be attached to ${name}; create them here instead.` });
             await db.transaction(async (tx) => associate(tx, request.ctx, resource, await loadRow(tx, resource, parent.id, true), name, link.id, link.disassociate));
             return reply.code(204).send();
+          }
+          if (relation.create) {
+            const created = await db.transaction(async (tx) => relation.create!(tx, request.ctx, await loadRow(tx, resource, parent.id, true), request.body ?? {}));
+            return created ? reply.code(201).send(await serializeRow(db, request.ctx, target, created)) : reply.code(204).send();
           }
           if (!relation.createWith) throw ValidationError.field('id', 'This field is required.');
           // The link to the parent and the relation's own values hold whatever the body says, even on read-only fields.

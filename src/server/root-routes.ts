@@ -37,6 +37,8 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
     };
   });
 
+  // AWX's clients (awxkit) look resources up by these keys, which differ from the URL segment here and there.
+  const ROOT_KEYS: Record<string, string> = { inventories: 'inventory' };
   view(app, '/api/v2/', PUBLIC, 'Version 2', 'Every top-level resource of version 2.', async () => {
     const entries: Record<string, string> = {
       ping: '/api/v2/ping/',
@@ -44,7 +46,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
       me: '/api/v2/me/',
       ...extraTopLevel,
     };
-    for (const r of allResources()) if (r.topLevel) entries[r.plural] = r.listPath;
+    for (const r of allResources()) if (r.topLevel) entries[ROOT_KEYS[r.plural] ?? r.plural] = r.listPath;
     return Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)));
   });
 

@@ -47,6 +47,9 @@ const organizationAccess: AccessPolicy = {
   canAttach: (ctx, tx, row) => isSuperuser(ctx) || (manageOrganizationAuth() && isOrgAdmin(ctx, tx, row.id)),
 };
 
+/** Resources deleted with their organization. */
+const OWNED_RESOURCES = ['team', 'o_auth2_application', 'project', 'inventory', 'credential', 'execution_environment'];
+
 export const organizations = defineResource({
   name: 'organization',
   table: 'organizations',
@@ -72,14 +75,13 @@ export const organizations = defineResource({
   hooks: {
     /** Teams go with their organization, each with its roles and its own activity record. */
     async beforeDelete(tx, ctx, row) {
-      const teams = getResource('team');
-      for (const team of await tx.query('SELECT * FROM teams WHERE organization_id = $1 ORDER BY id FOR UPDATE', [row.id])) {
-        await removeObject(tx, ctx, teams, team);
-      }
-      // So do its OAuth2 applications, whose tokens are revoked with them.
-      const applications = getResource('o_auth2_application');
-      for (const application of await tx.query('SELECT * FROM applications WHERE organization_id = $1 ORDER BY id FOR UPDATE', [row.id])) {
-        await removeObject(tx, ctx, applications, application);
+      // What belongs to the organization goes with it, each with its roles and history (OAuth2
+      // applications revoke their tokens as they go).
+      for (const name of OWNED_RESOURCES) {
+        const owned = getResource(name);
+        for (const object of await tx.query(`SELECT * FROM ${owned.table} WHERE organization_id = $1 ORDER BY id FOR UPDATE`, [row.id])) {
+          await removeObject(tx, ctx, owned, object);
+        }
       }
     },
   },

@@ -1,0 +1,93 @@
+import { addRoutes } from '../../api/extra-routes.ts';
+import { badRequest, notFound } from '../../api/errors.ts';
+import type { Query } from '../../api/list.ts';
+import { viewOptions } from '../../api/options.ts';
+import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { getResource } from '../../api/resource.ts';
+import { serializeRows } from '../../api/serialize.ts';
+import type { Row } from '../../db/database.ts';
+import { resourcePermission } from '../../server/permissions.ts';
+import { hostScriptVariables, inventoryScript, parseSubset, SubsetError } from '../../inventory/script.ts';
+import { registerVariableDataRoutes } from './variable-data-routes.ts';
+
+const last = (value: string | string[] | undefined) => [value].flat().pop();
+
+/** A yes/no query parameter: absent, empty, 0, false, no and off mean no. */
+const flag = (query: Query, name: string) => {
+  const value = last(query[name]);
+  return value !== undefined && !['', '0', 'false', 'no', 'off'].includes(value.toLowerCase());
+};
+
+/** The root groups of an inventory, each with its children nested under `children`, sorted by name (AWX's tree view). */
+function groupTree(serialized: Row[], links: Row[]): Row[] {
+  const byId = new Map(serialized.map((g) => [g.id as number, g]));
+  const childIds = new Map<number, number[]>();
+  for (const { parent_id, child_id } of links) {
+    if (!childIds.has(parent_id)) childIds.set(parent_id, []);
+    childIds.get(parent_id)!.push(child_id);
+  }
+  const done = new Set<number>();
+  const populate = (group: Row) => {
+    if (done.has(group.id)) return;
+    done.add(group.id);
+    group.children = (childIds.get(group.id) ?? []).map((id) => byId.get(id)!).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const child of group.children) populate(child);
+  };
+  const hasParent = new Set(links.map((l) => l.child_id as number));
+  const roots = serialized.filter((g) => !hasParent.has(g.id));
+  for (const root of roots) populate(root);
+  return roots;
+}
+
+addRoutes((app, services) => {
+  const { db } = services;
+  const inventories = getResource('inventory');
+  const base = '/api/v2/inventories/:id/';
+
+  routeMethods(app, `${base}script/`, resourcePermission('inventory', 'script'), {
+    GET: async (request) => {
+      const inventory = await visibleObject(services, request, inventories);
+      const query = request.query as Query;
+      const all = flag(query, 'all');
+      const host = last(query.host);
+      if (host) {
+        const vars = await hostScriptVariables(db, inventory.id, host, all);
+        if (!vars) throw notFound();
+        return vars;
+      }
+      const subset = last(query.subset) || undefined;
+      if (subset) {
+        try {
+          parseSubset(subset);
+        } catch (err) {
+          if (err instanceof SubsetError) throw badRequest(err.message);
+          throw err;
+        }
+      }
+      return inventoryScript(db, inventory.id, { hostvars: flag(query, 'hostvars'), towervars: flag(query, 'towervars'), all, subset });
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, inventories);
+      return viewOptions('Inventory Script', 'The inventory as Ansible JSON inventory (hostvars, towervars, all, subset, host).');
+    },
+  });
+
+  routeMethods(app, `${base}tree/`, resourcePermission('inventory', 'tree'), {
+    GET: async (request) => {
+      const inventory = await visibleObject(services, request, inventories);
+      const groups = getResource('group');
+      const rows = await db.query('SELECT * FROM groups WHERE inventory_id = $1 ORDER BY name, id', [inventory.id]);
+      const links = await db.query(
+        'SELECT gc.parent_id, gc.child_id FROM group_children gc JOIN groups g ON g.id = gc.parent_id WHERE g.inventory_id = $1',
+        [inventory.id],
+      );
+      return groupTree(await serializeRows(db, request.ctx, groups, rows), links);
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, inventories);
+      return viewOptions('Group Tree', 'The groups of the inventory nested under their parents.');
+    },
+  });
+
+  registerVariableDataRoutes(app, services, inventories);
+});

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../api/context.ts';
+import { loadRow, updateObject } from '../../api/crud.ts';
+import { forbidden, ValidationError } from '../../api/errors.ts';
+import { viewOptions } from '../../api/options.ts';
+import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import type { Resource } from '../../api/resource.ts';
+import { resourcePermission } from '../../server/permissions.ts';
+import { parseVariables } from '../../inventory/variables.ts';
+
+/**
+ * /<resources>/{id}/variable_data/ of inventories, hosts and groups (as AWX): GET answers the
+ * variables as a mapping; PUT and PATCH replace them all with the mapping sent (stored as JSON).
+ */
+export function registerVariableDataRoutes(app: FastifyInstance, services: Services, resource: Resource): void {
+  const { db } = services;
+  const label = `${resource.label.replace(/ List$/, '')} Variable Data`;
+  const replace = async (request: Parameters<typeof visibleObject>[1]) => {
+    const existing = await visibleObject(services, request, resource);
+    if (request.ctx.tokenScope === 'read' || !(await resource.access.canChange(request.ctx, db, existing, {}))) throw forbidden();
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw ValidationError.field('variables', 'Must be valid JSON or YAML.');
+    const row = await db.transaction(async (tx) =>
+      updateObject(tx, request.ctx, resource, await loadRow(tx, resource, existing.id, true), { variables: JSON.stringify(body) }),
+    );
+    return parseVariables(row.variables);
+  };
+  routeMethods(app, `${resource.listPath}:id/variable_data/`, resourcePermission(resource.name, 'variable_data'), {
+    GET: async (request) => parseVariables((await visibleObject(services, request, resource)).variables),
+    PUT: replace,
+    PATCH: replace,
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, resource);
+      return viewOptions(label, `The variables of the ${resource.name} as a mapping; PUT or PATCH a mapping to replace them.`);
+    },
+  });
+}
