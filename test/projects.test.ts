@@ -91,6 +91,7 @@ describe('projects', () => {
       assert.ok(update.elapsed >= 0 && typeof update.elapsed === 'number');
       assert.equal(update.event_processing_finished, true);
       assert.equal(update.execution_node, 'test-node');
+      assert.equal(update.summary_fields.execution_environment.name, 'Default execution environment');
 
       const after = (await t.get(`/api/v2/projects/${project.id}/`)).body;
       assert.equal(after.status, 'successful');
@@ -104,6 +105,7 @@ describe('projects', () => {
       const stdout = await t.get(`${update.url}stdout/?format=txt`);
       assert.equal(stdout.status, 200);
       assert.match(stdout.text, /\$ git fetch/);
+      assert.match(stdout.text, /^Execution environment: Default execution environment/);
       assert.match(stdout.text, new RegExp(`revision ${await repo.head()}`));
       const json = (await t.get(`${update.url}stdout/`)).body;
       assert.equal(json.content, stdout.text);

@@ -7,6 +7,7 @@ import { baseEnvironment, execProcess } from './exec.ts';
 import { OutputWriter } from './output.ts';
 import { registeredKinds, runnerFor, type RunContext } from './runners.ts';
 import { finishRun, markRunning } from './unified-jobs.ts';
+import { defaultExecutionEnvironmentId } from '../resources/execution-environments/default-environment.ts';
 
 const POLL_MS = 1_000;
 const CANCEL_POLL_MS = 500;
@@ -144,9 +145,14 @@ export function startDispatcher(services: Services): Dispatcher {
 async function execute(services: Services, claimed: Row, controller: AbortController): Promise<void> {
   const { db } = services;
   const registration = runnerFor(claimed.kind)!;
-  const job = await db.transaction((tx) => markRunning(tx, claimed));
+  const environment = claimed.execution_environment_id ?? (await defaultExecutionEnvironmentId(db, services.settings.get('DEFAULT_EXECUTION_ENVIRONMENT')));
+  const job = await db.transaction((tx) => markRunning(tx, claimed, environment));
   if (!job) return;
   const output = new OutputWriter(db, job.id);
+  if (environment) {
+    const [ee] = await db.query('SELECT name FROM execution_environments WHERE id = $1', [environment]);
+    if (ee) await output.write(`Execution environment: ${ee.name} (run with this node's Ansible runtime)\n`);
+  }
   const privateDir = await mkdtemp(path.join(tmpdir(), `drover-run-${job.id}-`));
   const timeoutSeconds = job.timeout > 0 ? job.timeout : Number(registration.defaultTimeoutSetting ? services.settings.get(registration.defaultTimeoutSetting) ?? 0 : 0);
   const timer = timeoutSeconds > 0 ? setTimeout(() => controller.abort('timeout'), timeoutSeconds * 1000) : null;

@@ -33,10 +33,12 @@ async function followTemplate(tx: Queryable, job: Row, values: Record<string, un
   );
 }
 
-export async function markRunning(tx: Queryable, job: Row): Promise<Row> {
+/** Starts a claimed run; it records the execution environment it runs as. */
+export async function markRunning(tx: Queryable, job: Row, executionEnvironmentId: number | null): Promise<Row> {
   const [row] = await tx.query(
-    `UPDATE unified_jobs SET status = 'running', started = now(), modified = now() WHERE id = $1 AND status = 'waiting' RETURNING *`,
-    [job.id],
+    `UPDATE unified_jobs SET status = 'running', started = now(), modified = now(), execution_environment_id = $2
+     WHERE id = $1 AND status = 'waiting' RETURNING *`,
+    [job.id, executionEnvironmentId],
   );
   if (row) await followTemplate(tx, row, { status: 'running' });
   return row;
