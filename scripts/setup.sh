@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares a fresh checkout: Node packages (and, as later parts need them, the system runtime).
+# Prepares a fresh checkout: Node packages and the Ansible runtime (ansible-core, ansible-runner).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +13,18 @@ if [ -f package-lock.json ]; then
   npm ci --no-audit --no-fund
 else
   npm install --no-audit --no-fund
+fi
+
+# Runs, inventory updates and project requirements use the system's Ansible (Debian packages).
+ANSIBLE_PACKAGES="ansible-core python3-ansible-runner"
+if [ -x /usr/bin/ansible-playbook ] && [ -x /usr/bin/ansible-inventory ] && [ -x /usr/bin/ansible-runner ]; then
+  echo "Ansible runtime: $(/usr/bin/ansible-playbook --version | head -1)"
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "Installing the Ansible runtime: $ANSIBLE_PACKAGES"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $ANSIBLE_PACKAGES
+else
+  echo "The Ansible runtime is missing. Install it with:" >&2
+  echo "  sudo apt-get install -y $ANSIBLE_PACKAGES" >&2
 fi
 
 echo "setup complete: run 'npm start' to start drover, 'npm test' to run the tests"

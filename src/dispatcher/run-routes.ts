@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../api/context.ts';
 import { ApiError, forbidden } from '../api/errors.ts';
 import { listPage, type Query } from '../api/list.ts';
+import { listOptions, viewOptions } from '../api/options.ts';
 import { getResource, type Resource } from '../api/resource.ts';
 import { routeMethods, visibleObject } from '../api/resource-routes.ts';
 import { recordActivity } from '../activity/record.ts';
@@ -26,10 +27,15 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
   const { db } = services;
   const events = getResource('unified_job_event');
   const base = `${run.listPath}:id/`;
+  const label = run.label.replace(/ List$/, '');
   routeMethods(app, `${base}stdout/`, resourcePermission(run.name, 'stdout'), {
     GET: async (request, reply) => {
       const row = await visibleObject(services, request, run);
       return sendStdout(db, reply, row as { id: number; kind: string; name: string }, request.query as Record<string, unknown>);
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, run);
+      return viewOptions(`${label} Stdout`, 'The output of the run: ?format=json|txt|ansi|html|txt_download|ansi_download, start_line, end_line.');
     },
   });
   routeMethods(app, `${base}${options.eventsPath ?? 'events'}/`, resourcePermission(run.name, 'events'), {
@@ -49,6 +55,10 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
       }));
       return page;
     },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, run);
+      return listOptions(events, false, `${label} Event List`);
+    },
   });
   routeMethods(app, `${base}cancel/`, resourcePermission(run.name, 'cancel'), {
     GET: async (request) => {
@@ -58,7 +68,10 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
     POST: async (request, reply) => {
       const row = await visibleObject(services, request, run);
       if (!(await options.mayCancel(request, services, row))) throw forbidden();
-      if (!isActive(row.status)) throw new ApiError(405, { detail: `Cannot cancel a ${run.label.replace(/ List$/, '').toLowerCase()} that is ${row.status}.` });
+      if (!isActive(row.status)) {
+        reply.header('Allow', 'GET, HEAD, OPTIONS');
+        throw new ApiError(405, { detail: `Cannot cancel a ${run.label.replace(/ List$/, '').toLowerCase()} that is ${row.status}.` });
+      }
       await db.transaction(async (tx) => {
         const [locked] = await tx.query('SELECT * FROM unified_jobs WHERE id = $1 FOR UPDATE', [row.id]);
         if (locked.status === 'new' || locked.status === 'pending') {
@@ -68,6 +81,10 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
       });
       cancelLocally(row.id);
       return reply.code(202).send();
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, run);
+      return viewOptions(`${label} Cancel`, 'GET: whether the run can be canceled. POST: cancels it.');
     },
   });
 }

@@ -11,6 +11,7 @@ import { errorHandler } from './error-handler.ts';
 import { enforceRoutePermission, recordRouteTable } from './permissions.ts';
 import { registerRoutes } from './routes.ts';
 import { startDispatcher } from '../dispatcher/dispatcher.ts';
+import { configureSecretKey } from '../secrets/encryption.ts';
 import { configureProjectsRoot } from '../projects/config.ts';
 
 export interface AppOptions {
@@ -66,6 +67,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   // Access policies follow ORG_ADMINS_CAN_SEE_ALL_USERS and MANAGE_ORGANIZATION_AUTH.
   configureAccess(services.settings);
+  // Secret values (credential inputs) are encrypted with a key derived from SVC_SECRET_KEY.
+  configureSecretKey(services.env.secretKey);
   configureProjectsRoot(services.env.projectsRoot);
   await registerRoutes(app, services);
   if (options.dispatcher !== false) {

@@ -6,6 +6,8 @@ import { systemContext } from '../api/context.ts';
 import { createObject } from '../api/crud.ts';
 import { getResource } from '../api/resource.ts';
 import { VERSION } from '../version.ts';
+import { ensureManagedCredentialTypes } from '../resources/credential-types/sync-managed.ts';
+import { ensureDefaultExecutionEnvironment } from '../resources/execution-environments/default-environment.ts';
 import '../resources/index.ts';
 
 export interface BootstrapResult {
@@ -15,7 +17,8 @@ export interface BootstrapResult {
 
 /**
  * First-start data: the admin superuser (from SVC_ADMIN_USER / SVC_ADMIN_PASSWORD, or a
- * generated password in embedded mode) and the Default organization, as AWX's installer creates.
+ * generated password in embedded mode), the Default organization and the managed default execution
+ * environment, as AWX's installer creates.
  */
 export async function bootstrap(db: Database, env: EnvConfig): Promise<BootstrapResult> {
   return db.transaction(async (tx) => {
@@ -32,6 +35,8 @@ export async function bootstrap(db: Database, env: EnvConfig): Promise<Bootstrap
     if (count === 0 && !done) {
       await createObject(tx, systemContext, getResource('organization'), { name: 'Default', description: '', max_hosts: 0, policy_enforcement: 'none' });
     }
+    await ensureDefaultExecutionEnvironment(tx);
+    await ensureManagedCredentialTypes(tx);
     return { generatedAdminPassword };
   });
 }

@@ -14,7 +14,13 @@ export const ADMIN = { username: 'admin', password: 'admin-password' };
 const cacheDir = path.resolve(import.meta.dirname, '../../.cache');
 
 // Sources of the data bootstrap writes: a change to any of them makes a new template, as a new migration does.
-const BOOTSTRAP_SOURCES = ['src/server/bootstrap.ts', 'src/resources/execution-environments/default-environment.ts'];
+const BOOTSTRAP_SOURCES = [
+  'src/server/bootstrap.ts',
+  'src/resources/execution-environments/default-environment.ts',
+  'src/resources/credential-types/managed-types.ts',
+  'src/resources/credential-types/managed-cloud-types.ts',
+  'src/resources/credential-types/sync-managed.ts',
+];
 
 /** Keys cached templates: the migrations and what bootstrap stores. */
 async function templateFingerprint(): Promise<string> {

@@ -6,6 +6,7 @@ import { serializeRow } from '../../api/serialize.ts';
 import { getResource } from '../../api/resource.ts';
 import { loadRow } from '../../api/crud.ts';
 import { resourcePermission } from '../../server/permissions.ts';
+import { viewOptions } from '../../api/options.ts';
 import { projectsRoot } from '../../projects/config.ts';
 import { findInventoryFiles, findPlaybooks } from '../../projects/discovery.ts';
 import { isDirectory, projectDir } from '../../projects/paths.ts';
@@ -31,10 +32,17 @@ addRoutes((app, services) => {
     POST: async (request, reply) => {
       const project = await visibleObject(services, request, projects);
       if (!(await mayUpdateProject(request.ctx, db, project.id))) throw forbidden();
-      if (project.scm_type === '') throw new ApiError(405, { detail: 'Manual projects have nothing to update from.' });
+      if (project.scm_type === '') {
+        reply.header('Allow', 'GET, HEAD, OPTIONS');
+        throw new ApiError(405, { detail: 'Manual projects have nothing to update from.' });
+      }
       const update = await db.transaction(async (tx) => queueProjectUpdate(tx, request.ctx, await loadRow(tx, projects, project.id, true), 'manual'));
       const body = await serializeRow(db, request.ctx, getResource('project_update'), update);
       return reply.code(202).send({ project_update: update.id, ...body });
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, projects);
+      return viewOptions('Project Update', 'GET: whether the project can be updated. POST: starts a sync from source control.');
     },
   });
   routeMethods(app, `${base}playbooks/`, resourcePermission('project', 'playbooks'), {
@@ -42,11 +50,19 @@ addRoutes((app, services) => {
       const dir = await filesOf(await visibleObject(services, request, projects));
       return dir ? findPlaybooks(dir) : [];
     },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, projects);
+      return viewOptions('Project Playbooks', 'Playbooks found in the project.');
+    },
   });
   routeMethods(app, `${base}inventories/`, resourcePermission('project', 'inventories'), {
     GET: async (request) => {
       const dir = await filesOf(await visibleObject(services, request, projects));
       return dir ? findInventoryFiles(dir) : [];
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, projects);
+      return viewOptions('Project Inventories', 'Inventory files found in the project.');
     },
   });
 });

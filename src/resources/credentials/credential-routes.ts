@@ -1,0 +1,71 @@
+/** Endpoints of credentials beyond the conventional ones: copy/, and the audit event of every read. */
+import { hasObjectRole, isSuperuser } from '../../api/access.ts';
+import type { RequestContext } from '../../api/context.ts';
+import { createObject } from '../../api/crud.ts';
+import { forbidden, ValidationError } from '../../api/errors.ts';
+import { viewOptions } from '../../api/options.ts';
+import { addRoutes } from '../../api/extra-routes.ts';
+import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { serializeRow } from '../../api/serialize.ts';
+import { clientOf, recordAudit } from '../../audit/record.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { resourcePermission } from '../../server/permissions.ts';
+import { administersCredentialsOf } from './credential-access.ts';
+import { decryptStored, type Inputs } from './credential-inputs.ts';
+import { credentials } from './credential.resource.ts';
+
+const DETAIL = '/api/v2/credentials/:id/';
+
+/** A copy is made by the credential's admins who may also create one with the same owner. */
+async function mayCopy(ctx: RequestContext, db: Queryable, source: Row): Promise<boolean> {
+  if (isSuperuser(ctx)) return true;
+  if (!(await hasObjectRole(ctx, db, 'credential', source.id, 'admin_role'))) return false;
+  return source.organization_id === null || administersCredentialsOf(ctx, db, source.organization_id);
+}
+
+function copyName(body: unknown): string {
+  const name = (body as Record<string, unknown> | null)?.name;
+  if (name === undefined) throw ValidationError.field('name', 'This field is required.');
+  if (typeof name !== 'string' || name.trim() === '') throw ValidationError.field('name', 'This field may not be blank.');
+  return name;
+}
+
+addRoutes((app, services) => {
+  const { db } = services;
+  routeMethods(app, `${DETAIL}copy/`, resourcePermission('credential', 'copy'), {
+    GET: async (request) => {
+      const source = await visibleObject(services, request, credentials);
+      const can = await mayCopy(request.ctx, db, source);
+      return { can_copy: can, can_copy_without_user_input: can, templates_unable_to_copy: [], credentials_unable_to_copy: [], inventories_unable_to_copy: [] };
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, credentials);
+      return viewOptions('Credential Copy', 'POST {"name": ...} makes a copy of the credential, secrets included.');
+    },
+    POST: async (request, reply) => {
+      const source = await visibleObject(services, request, credentials);
+      if (!(await mayCopy(request.ctx, db, source))) throw forbidden();
+      const name = copyName(request.body);
+      const row = await db.transaction(async (tx) => {
+        const owner = source.organization_id === null ? { user: request.ctx.user!.id } : { organization: source.organization_id };
+        const values = { name, description: source.description, credential_type: source.credential_type_id, inputs: decryptStored(source.inputs as Inputs), ...owner };
+        return createObject(tx, request.ctx, credentials, values);
+      });
+      return reply.code(201).send(await serializeRow(db, request.ctx, credentials, row));
+    },
+  });
+
+  // Reading one credential is an audit event: who read which (never its inputs).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.url !== DETAIL || typeof payload !== 'string') return payload;
+    const body = JSON.parse(payload) as Row;
+    await recordAudit(db, {
+      type: 'credential.read',
+      ctx: request.ctx,
+      target: { type: 'credential', id: body.id, name: body.name },
+      client: clientOf(request),
+      detail: { credential_type: body.credential_type, organization: body.organization },
+    });
+    return payload;
+  });
+});

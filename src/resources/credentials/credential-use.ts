@@ -1,0 +1,51 @@
+/** What other resources call to attach credentials to things and to use them in runs. */
+import { hasObjectRole } from '../../api/access.ts';
+import type { RequestContext } from '../../api/context.ts';
+import { forbidden, notFound, ValidationError } from '../../api/errors.ts';
+import type { Queryable } from '../../db/database.ts';
+import { clearInputs, type CredentialTypeRow, type Inputs } from './credential-inputs.ts';
+
+export async function loadCredentialType(db: Queryable, typeId: number): Promise<CredentialTypeRow> {
+  const [type] = await db.query<CredentialTypeRow>('SELECT id, name, kind, namespace, managed, inputs, injectors FROM credential_types WHERE id = $1', [typeId]);
+  if (!type) throw notFound();
+  return type;
+}
+
+const kindMessage = (kinds: readonly string[]) =>
+  kinds.length === 1 ? `Credential kind must be '${kinds[0]}'.` : `Credential kind must be one of ${kinds.map((k) => `'${k}'`).join(', ')}.`;
+
+/**
+ * Refuses to attach credential `credentialId` (given in the body's `field`) unless the caller
+ * holds its use_role (403; superusers hold every role), and unless its type is of one of `kinds`
+ * (400 on `field`). A credential that does not exist is a 400 on `field` too.
+ */
+export async function assertCanUseCredential(
+  ctx: RequestContext,
+  tx: Queryable,
+  credentialId: number,
+  field: string,
+  kinds?: string[],
+): Promise<void> {
+  const [row] = await tx.query<{ kind: string }>(
+    'SELECT credential_types.kind FROM credentials JOIN credential_types ON credential_types.id = credentials.credential_type_id WHERE credentials.id = $1',
+    [credentialId],
+  );
+  if (!row) throw ValidationError.field(field, `Invalid pk "${credentialId}" - object does not exist.`);
+  if (!(await hasObjectRole(ctx, tx, 'credential', credentialId, 'use_role'))) throw forbidden('You do not have permission to use this credential.');
+  if (kinds && !kinds.includes(row.kind)) throw ValidationError.field(field, kindMessage(kinds));
+}
+
+/** A credential's type and its inputs in clear (the type's defaults filled in). SecretDecryptionError when SVC_SECRET_KEY changed. */
+export async function decryptedInputs(db: Queryable, credentialId: number): Promise<{ kind: string; namespace: string | null; inputs: Record<string, unknown> }> {
+  const { type, stored } = await loadCredential(db, credentialId);
+  return { kind: type.kind, namespace: type.namespace, inputs: clearInputs(type, stored) };
+}
+
+/** A credential's type and stored inputs; 404 when it does not exist. */
+export async function loadCredential(db: Queryable, credentialId: number): Promise<{ id: number; name: string; type: CredentialTypeRow; stored: Inputs }> {
+  const [row] = await db.query('SELECT id, name, credential_type_id, inputs FROM credentials WHERE id = $1', [credentialId]);
+  if (!row) throw notFound(`Credential ${credentialId} does not exist.`);
+  return { id: row.id, name: row.name, type: await loadCredentialType(db, row.credential_type_id), stored: row.inputs ?? {} };
+}
+
+export { credentialInjection, InjectionError, type CredentialInjection } from './injection.ts';

@@ -1,0 +1,76 @@
+import type { FastifyRequest } from 'fastify';
+import type { Services } from '../../api/context.ts';
+import { loadRow } from '../../api/crud.ts';
+import { ApiError, forbidden } from '../../api/errors.ts';
+import { addRoutes } from '../../api/extra-routes.ts';
+import { getResource } from '../../api/resource.ts';
+import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { serializeRow } from '../../api/serialize.ts';
+import { viewOptions } from '../../api/options.ts';
+import type { Row } from '../../db/database.ts';
+import { resourcePermission } from '../../server/permissions.ts';
+import { mayUpdateInventory } from './inventory-source-access.ts';
+import { inventorySources } from './inventory-source.resource.ts';
+import { canUpdateSource, queueInventoryUpdate } from './queue-update.ts';
+
+/** Queues an update of one source (locked) and answers it as AWX's update views do: {inventory_update, ...detail}. */
+async function startUpdate(services: Services, request: FastifyRequest, source: Row): Promise<Row> {
+  const { db } = services;
+  const update = await db.transaction(async (tx) => queueInventoryUpdate(tx, request.ctx, await loadRow(tx, inventorySources, source.id, true), 'manual'));
+  return { inventory_update: update.id, ...(await serializeRow(db, request.ctx, getResource('inventory_update'), update)) };
+}
+
+addRoutes((app, services) => {
+  const { db } = services;
+  routeMethods(app, '/api/v2/inventory_sources/:id/update/', resourcePermission('inventory_source', 'update'), {
+    GET: async (request) => {
+      const source = await visibleObject(services, request, inventorySources);
+      return { can_update: canUpdateSource(source) && (await mayUpdateInventory(request.ctx, db, source.inventory_id)) };
+    },
+    POST: async (request, reply) => {
+      const source = await visibleObject(services, request, inventorySources);
+      if (!(await mayUpdateInventory(request.ctx, db, source.inventory_id))) throw forbidden();
+      if (!canUpdateSource(source)) {
+        reply.header('Allow', 'GET, HEAD, OPTIONS');
+        throw new ApiError(405, { detail: 'Method "POST" not allowed.' });
+      }
+      const body = await startUpdate(services, request, source);
+      return reply.code(202).header('Location', body.url).send(body);
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, inventorySources);
+      return viewOptions('Inventory Source Update', 'GET: whether the source can be updated. POST: starts an inventory update.');
+    },
+  });
+
+  const inventories = getResource('inventory');
+  const sourcesOf = (inventoryId: number) => db.query(`SELECT * FROM inventory_sources WHERE inventory_id = $1 ORDER BY id`, [inventoryId]);
+  routeMethods(app, '/api/v2/inventories/:id/update_inventory_sources/', resourcePermission('inventory', 'update_inventory_sources'), {
+    GET: async (request) => {
+      const inventory = await visibleObject(services, request, inventories);
+      const allowed = await mayUpdateInventory(request.ctx, db, inventory.id);
+      return (await sourcesOf(inventory.id)).map((s) => ({ inventory_source: s.id, can_update: allowed && canUpdateSource(s) }));
+    },
+    POST: async (request, reply) => {
+      const inventory = await visibleObject(services, request, inventories);
+      if (!(await mayUpdateInventory(request.ctx, db, inventory.id))) throw forbidden();
+      const results: Row[] = [];
+      let started = 0;
+      for (const source of await sourcesOf(inventory.id)) {
+        if (!canUpdateSource(source)) {
+          results.push({ inventory_source: source.id, status: 'Could not start because `can_update` returned False' });
+          continue;
+        }
+        results.push({ ...(await startUpdate(services, request, source)), inventory_source: source.id, status: 'started' });
+        started++;
+      }
+      // As AWX: 200 when all started, 202 when some did, 400 when none could.
+      if (!results.length) throw new ApiError(400, { detail: 'No inventory sources to update.' });
+      return reply.code(started === results.length ? 200 : started ? 202 : 400).send(results);
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, inventories);
+      return viewOptions('Inventory Inventory Sources Update', 'GET: which sources of the inventory can be updated. POST: updates every one that can.');
+    },
+  });
+});
