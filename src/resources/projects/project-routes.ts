@@ -45,24 +45,20 @@ addRoutes((app, services) => {
       return viewOptions('Project Update', 'GET: whether the project can be updated. POST: starts a sync from source control.');
     },
   });
-  routeMethods(app, `${base}playbooks/`, resourcePermission('project', 'playbooks'), {
-    GET: async (request) => {
-      const dir = await filesOf(await visibleObject(services, request, projects));
-      return dir ? findPlaybooks(dir) : [];
-    },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, projects);
-      return viewOptions('Project Playbooks', 'Playbooks found in the project.');
-    },
-  });
-  routeMethods(app, `${base}inventories/`, resourcePermission('project', 'inventories'), {
-    GET: async (request) => {
-      const dir = await filesOf(await visibleObject(services, request, projects));
-      return dir ? findInventoryFiles(dir) : [];
-    },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, projects);
-      return viewOptions('Project Inventories', 'Inventory files found in the project.');
-    },
-  });
+  const listings = [
+    { path: 'playbooks', find: findPlaybooks, name: 'Project Playbooks', description: 'Playbooks found in the project.' },
+    { path: 'inventories', find: findInventoryFiles, name: 'Project Inventories', description: 'Inventory files found in the project.' },
+  ];
+  for (const listing of listings) {
+    routeMethods(app, `${base}${listing.path}/`, resourcePermission('project', listing.path), {
+      GET: async (request) => {
+        const dir = await filesOf(await visibleObject(services, request, projects));
+        return dir ? listing.find(dir) : [];
+      },
+      OPTIONS: async (request) => {
+        await visibleObject(services, request, projects);
+        return viewOptions(listing.name, listing.description);
+      },
+    });
+  }
 });
