@@ -101,6 +101,11 @@ describe('projects', () => {
       await access(path.join(t.env.projectsRoot, after.local_path, 'site.yml'));
       assert.deepEqual((await t.get(`/api/v2/projects/${project.id}/playbooks/`)).body, ['site.yml']);
       assert.ok((await t.get(`/api/v2/projects/${project.id}/inventories/`)).body.includes('inventory/hosts.ini'));
+      const inventory = (await t.post('/api/v2/inventories/', { name: 'From site', organization: orgId })).body.id;
+      const source = await t.post('/api/v2/inventory_sources/', { name: 'site hosts', inventory, source: 'scm', source_project: project.id, source_path: 'inventory/hosts.ini' });
+      assert.equal(source.status, 201, source.text);
+      const sources = (await t.get(`/api/v2/projects/${project.id}/scm_inventory_sources/`)).body;
+      assert.deepEqual(sources.results.map((r: any) => r.id), [source.body.id]);
 
       const stdout = await t.get(`${update.url}stdout/?format=txt`);
       assert.equal(stdout.status, 200);

@@ -44,6 +44,7 @@ export const projects = defineResource({
   summaryColumns: ['id', 'name', 'description', 'status', 'scm_type', 'allow_override'],
   related: {
     project_updates: reverse('project_update', 'project_updates', 'project_id'),
+    scm_inventory_sources: reverse('inventory_source', 'inventory_sources', 'source_project_id'),
     object_roles: objectRoles('project'),
   },
   roles: {
