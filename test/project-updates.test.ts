@@ -89,6 +89,9 @@ describe('project updates', () => {
     assert.equal(done.status, 'successful');
     assert.equal((await t.delete(done.url)).status, 204);
     assert.equal((await t.get(done.url)).status, 404);
+    const after = (await t.get(`/api/v2/projects/${project.id}/`)).body;
+    assert.equal(after.related.last_update, undefined, 'no link to the deleted update');
+    assert.equal(after.summary_fields.last_update, undefined);
     assert.equal((await t.db.query('SELECT count(*)::int AS n FROM unified_job_events WHERE unified_job_id = $1', [done.id]))[0].n, 0);
   });
 

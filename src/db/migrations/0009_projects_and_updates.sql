@@ -209,3 +209,12 @@ CREATE VIEW unified_job_templates AS
   SELECT s.id, 'inventory_source', s.name, s.description, i.organization_id, s.status, s.last_job_id, s.current_job_id, s.last_job_run,
          s.last_job_failed, s.created, s.modified, s.created_by_id, s.modified_by_id
   FROM inventory_sources s JOIN inventories i ON i.id = s.inventory_id;
+
+-- A deleted run leaves no dangling link on its template or hosts.
+ALTER TABLE projects
+  ADD FOREIGN KEY (last_job_id) REFERENCES unified_jobs(id) ON DELETE SET NULL,
+  ADD FOREIGN KEY (current_job_id) REFERENCES unified_jobs(id) ON DELETE SET NULL;
+ALTER TABLE inventory_sources
+  ADD FOREIGN KEY (last_job_id) REFERENCES unified_jobs(id) ON DELETE SET NULL,
+  ADD FOREIGN KEY (current_job_id) REFERENCES unified_jobs(id) ON DELETE SET NULL;
+ALTER TABLE hosts ADD FOREIGN KEY (last_job_id) REFERENCES unified_jobs(id) ON DELETE SET NULL;
