@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, startGitHttpServer, startSshGitServer, type GitHttpServer, type GitRepository, type SshGitServer } from './helpers/git.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
+import { configureSecretKey } from '../src/secrets/encryption.ts';
 
 const PASSWORD = 'hunter2-very-secret';
 
@@ -54,6 +55,18 @@ describe('project updates with source control credentials', () => {
     const [row] = await t.db.query('SELECT job_args, job_env::text AS env FROM unified_jobs WHERE id = $1', [done.id]);
     assert.ok(!row.env.includes(PASSWORD) && !row.job_args.includes(PASSWORD));
     assert.deepEqual(await leftovers(done.id), []);
+  });
+
+  it('a credential the secret key cannot decrypt ends the sync in error, saying so', async () => {
+    const id = await credential('old-key', { username: 'git', password: PASSWORD });
+    configureSecretKey('a-different-key');
+    try {
+      const done = await sync('wrong-key', http.url(repo.name), id);
+      assert.equal(done.status, 'error');
+      assert.match(done.job_explanation, /cannot be decrypted: was SVC_SECRET_KEY changed\?/);
+    } finally {
+      configureSecretKey(t.env.secretKey);
+    }
   });
 
   it('https without a credential fails with the reason in the output', async () => {

@@ -174,7 +174,8 @@ async function execute(services: Services, claimed: Row, controller: AbortContro
     const outcome = await registration.run(job, run);
     finish = { status: outcome.status, explanation: outcome.explanation, updates: outcome.updates };
   } catch (err) {
-    finish = { status: 'error', explanation: 'The run could not complete.', traceback: err instanceof Error ? err.message : String(err) };
+    const message = err instanceof Error ? err.message : String(err);
+    finish = { status: 'error', explanation: `The run could not complete: ${message}`, traceback: err instanceof Error ? err.stack ?? message : message };
   } finally {
     if (timer) clearTimeout(timer);
     await rm(privateDir, { recursive: true, force: true }).catch(() => undefined);
