@@ -164,6 +164,8 @@ async function execute(services: Services, claimed: Row, controller: AbortContro
     privateDir,
     timeoutSeconds,
     output: (text) => output.write(text.endsWith('\n') ? text : `${text}\n`),
+    position: () => output.position(),
+    advance: (counter, line) => output.advance(counter, line),
     exec: (command, args, options = {}) =>
       execProcess(command, args, { ...options, env: baseEnvironment({ ...taskEnv, ...options.env }) }, controller.signal, (line) =>
         output.write(`${line}\n`),

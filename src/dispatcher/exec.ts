@@ -50,7 +50,8 @@ export function execProcess(
       const lines = createInterface({ input: stream, crlfDelay: Infinity });
       lines.on('line', (line) => {
         if (isError && errors.length < MAX_KEPT_ERROR_LINES) errors.push(scrub(line, secrets));
-        if (capture) captured.push(line);
+        if (options.onLine) options.onLine(scrub(line, secrets), isError ? 'stderr' : 'stdout');
+        else if (capture) captured.push(line);
         else shown = shown.then(() => show(scrub(line, secrets)));
       });
       return new Promise<void>((done) => lines.once('close', () => done()));

@@ -49,6 +49,18 @@ export class OutputWriter {
     return this.counter;
   }
 
+  /** Where the next event goes: its counter less one, and its first line (after a flush of what is pending). */
+  async position(): Promise<{ counter: number; line: number }> {
+    await this.flush(true);
+    return { counter: this.counter, line: this.line };
+  }
+
+  /** Skips past events another writer stored for the run (a playbook's own events). */
+  advance(counter: number, line: number): void {
+    this.counter = Math.max(this.counter, counter);
+    this.line = Math.max(this.line, line);
+  }
+
   private async insert(batch: PendingEvent[]): Promise<void> {
     await this.db.query(
       `INSERT INTO unified_job_events (unified_job_id, counter, uuid, event, stdout, start_line, end_line)

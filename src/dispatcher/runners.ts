@@ -19,6 +19,8 @@ export interface ExecOptions {
   captureStdout?: boolean;
   /** Text written to the process's standard input. */
   stdin?: string;
+  /** Takes every output line (scrubbed) instead of showing it: for processes that print events. */
+  onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
 }
 
 export interface ExecResult {
@@ -41,6 +43,10 @@ export interface RunContext {
   /** Appends text to the run's output (one event per line). */
   output(text: string): Promise<void>;
   exec(command: string, args: string[], options?: ExecOptions): Promise<ExecResult>;
+  /** The next event's counter less one and its first line, for runs that store events of their own. */
+  position(): Promise<{ counter: number; line: number }>;
+  /** Moves the run's own output past events stored by another writer. */
+  advance(counter: number, line: number): void;
 }
 
 export type Runner = (job: Row, run: RunContext) => Promise<RunOutcome>;

@@ -39,7 +39,7 @@ export async function sendStdout(db: Queryable, reply: FastifyReply, job: { id: 
     'SELECT coalesce(max(end_line), 0)::int AS absolute_end FROM unified_job_events WHERE unified_job_id = $1',
     [job.id],
   );
-  const raw = rows.map((r) => r.stdout).join('\n') + (rows.length ? '\n' : '');
+  const raw = rows.map((r) => r.stdout.replace(/\r\n/g, '\n')).join('\n') + (rows.length ? '\n' : '');
   const plain = stripAnsi(raw);
   const filename = `${job.kind}_${job.id}.txt`;
   switch (format) {

@@ -22,3 +22,4 @@ import './projects/project-routes.ts';
 export { inventorySources } from './inventory-sources/inventory-source.resource.ts';
 export { inventoryUpdates } from './inventory-updates/inventory-update.resource.ts';
 import './inventory-sources/source-routes.ts';
+import '../jobs/register.ts';

@@ -1,0 +1,36 @@
+import type { Queryable, Row } from '../db/database.ts';
+import { refreshInventoryComputedFields } from '../inventory/computed-fields.ts';
+
+const COUNTS = ['changed', 'dark', 'failures', 'ignored', 'ok', 'processed', 'rescued', 'skipped'] as const;
+
+/**
+ * Writes a job's per-host results from playbook_on_stats (AWX's JobHostSummary), points each
+ * host of the inventory at its last job, and refreshes the inventory's computed fields.
+ */
+export async function recordHostSummaries(tx: Queryable, job: Row, stats: Record<string, Record<string, number>>): Promise<void> {
+  const hosts = new Set<string>();
+  for (const kind of COUNTS) for (const host of Object.keys(stats[kind] ?? {})) hosts.add(host);
+  if (!hosts.size) return;
+  const rows = [...hosts].map((host) => {
+    const row: Record<string, unknown> = { host_name: host };
+    for (const kind of COUNTS) row[kind] = stats[kind]?.[host] ?? 0;
+    row.failed = (row.failures as number) > 0 || (row.dark as number) > 0;
+    return row;
+  });
+  await tx.query(
+    `INSERT INTO job_host_summaries (job_id, host_id, host_name, changed, dark, failures, ignored, ok, processed, rescued, skipped, failed)
+     SELECT $1, h.id, s.host_name, s.changed, s.dark, s.failures, s.ignored, s.ok, s.processed, s.rescued, s.skipped, s.failed
+     FROM jsonb_to_recordset($3::jsonb) AS s(host_name text, changed integer, dark integer, failures integer, ignored integer, ok integer,
+       processed integer, rescued integer, skipped integer, failed boolean)
+     LEFT JOIN hosts h ON h.inventory_id = $2 AND h.name = s.host_name
+     ON CONFLICT (job_id, host_name) DO NOTHING`,
+    [job.id, job.inventory_id, JSON.stringify(rows)],
+  );
+  if (!job.inventory_id) return;
+  await tx.query(
+    `UPDATE hosts SET last_job_id = $1, last_job_host_summary_id = s.id, has_active_failures = s.failed
+     FROM job_host_summaries s WHERE s.job_id = $1 AND s.host_id = hosts.id`,
+    [job.id],
+  );
+  await refreshInventoryComputedFields(tx, job.inventory_id);
+}

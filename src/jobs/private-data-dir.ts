@@ -1,0 +1,69 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Queryable, Row } from '../db/database.ts';
+import { inventoryScript } from '../inventory/script.ts';
+import { parseVariables } from '../inventory/variables.ts';
+import { credentialInjection } from '../resources/credentials/injection.ts';
+import { decryptedInputs } from '../resources/credentials/credential-use.ts';
+import { machineAccess, vaultAccess, type MachineAccess } from './machine-credential.ts';
+
+export interface PreparedRun {
+  /** Everything ansible-runner needs, under the run's private directory. */
+  dir: string;
+  cmdline: string[];
+  env: Record<string, string>;
+  secrets: string[];
+}
+
+const write = (file: string, content: string) => writeFile(file, content, { mode: 0o600 });
+
+/** Command line options of a job's own fields (limit, tags, check mode...). */
+function jobOptions(job: Row): string[] {
+  const args: string[] = [];
+  if (job.limit) args.push('--limit', job.limit);
+  if (job.job_tags) args.push('--tags', job.job_tags);
+  if (job.skip_tags) args.push('--skip-tags', job.skip_tags);
+  if (job.start_at_task) args.push('--start-at-task', job.start_at_task);
+  if (job.job_type === 'check') args.push('--check');
+  if (job.diff_mode) args.push('--diff');
+  if (job.become_enabled) args.push('--become');
+  if (job.forks > 0) args.push('--forks', String(job.forks));
+  if (job.verbosity > 0) args.push(`-${'v'.repeat(Math.min(job.verbosity, 5))}`);
+  return args;
+}
+
+/**
+ * Writes ansible-runner's private data directory for a job: the inventory (the inventory script
+ * view, run through a script so Ansible reads its _meta), extra vars, environment, credentials
+ * (SSH key, prompt answers, cloud injections) and command line. Secret files are 0600 inside the
+ * run's private directory, which is removed after the run.
+ */
+export async function preparePlaybookRun(db: Queryable, job: Row, privateDir: string, baseEnv: Record<string, string>): Promise<PreparedRun> {
+  const dir = path.join(privateDir, 'runner');
+  await mkdir(path.join(dir, 'env'), { recursive: true, mode: 0o700 });
+  await mkdir(path.join(dir, 'inventory'), { recursive: true, mode: 0o700 });
+  const script = await inventoryScript(db, job.inventory_id, { hostvars: true, towervars: true, all: false });
+  await write(path.join(privateDir, 'inventory.json'), JSON.stringify(script));
+  await writeFile(path.join(dir, 'inventory', 'hosts'), `#!/bin/sh\nexec cat '${path.join(privateDir, 'inventory.json')}'\n`, { mode: 0o700 });
+
+  const credentials = await db.query<{ credential_id: number }>('SELECT credential_id FROM unified_job_credentials WHERE unified_job_id = $1 ORDER BY credential_id', [job.id]);
+  const accesses: MachineAccess[] = [];
+  const cloudIds: number[] = [];
+  for (const { credential_id } of credentials) {
+    const { kind, inputs } = await decryptedInputs(db, credential_id);
+    if (kind === 'ssh') accesses.push(machineAccess(inputs));
+    else if (kind === 'vault') accesses.push(vaultAccess(inputs));
+    else cloudIds.push(credential_id);
+  }
+  const injected = await credentialInjection(db, cloudIds, privateDir);
+  const extraVars = { ...injected.extraVars, ...parseVariables(job.extra_vars) };
+  await write(path.join(dir, 'env', 'extravars'), JSON.stringify(extraVars));
+  const env = { ...baseEnv, ...injected.env, PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True', ANSIBLE_HOST_KEY_CHECKING: 'False' };
+  await write(path.join(dir, 'env', 'envvars'), JSON.stringify(env));
+  const passwords = Object.assign({}, ...accesses.map((a) => a.passwords));
+  if (Object.keys(passwords).length) await write(path.join(dir, 'env', 'passwords'), JSON.stringify(passwords));
+  const sshKey = accesses.find((a) => a.sshKey)?.sshKey;
+  if (sshKey) await write(path.join(dir, 'env', 'ssh_key'), sshKey.endsWith('\n') ? sshKey : `${sshKey}\n`);
+  const cmdline = [...accesses.flatMap((a) => a.cmdline), ...jobOptions(job)];
+  return { dir, cmdline, env, secrets: [...injected.secrets, ...accesses.flatMap((a) => a.secrets)] };
+}

@@ -1,0 +1,107 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from './helpers/app.ts';
+import { makeRepository, type GitRepository } from './helpers/git.ts';
+import { eventually, waitForRun } from './helpers/jobs.ts';
+import { wakeDispatcher } from '../src/dispatcher/dispatcher.ts';
+
+const HELLO = `- hosts: all
+  gather_facts: false
+  tasks:
+    - name: greet
+      debug: msg="hello {{ inventory_hostname }} {{ greeting | default('none') }}"
+    - name: change
+      command: /bin/true
+      changed_when: true
+      tags: [changer]
+`;
+const FAIL_ONE = `- hosts: all
+  gather_facts: false
+  tasks:
+    - name: fail on h2
+      fail: msg=boom
+      when: inventory_hostname == 'h2'
+    - name: tolerated
+      fail: msg=ignored
+      ignore_errors: true
+      when: inventory_hostname == 'h1'
+`;
+
+describe('running playbooks with ansible-runner', () => {
+  let t: TestApp;
+  let repo: GitRepository;
+  let orgId: number;
+  let projectId: number;
+  let inventoryId: number;
+
+  before(async () => {
+    t = await createTestApp();
+    repo = await makeRepository({ 'hello.yml': HELLO, 'fail.yml': FAIL_ONE });
+    orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body;
+    projectId = project.id;
+    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${projectId}/project_updates/`)).body.results[0])).url);
+    inventoryId = (await t.post('/api/v2/inventories/', { name: 'Local', organization: orgId, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
+    for (const name of ['h1', 'h2']) assert.equal((await t.post('/api/v2/hosts/', { name, inventory: inventoryId })).status, 201);
+  });
+  after(async () => {
+    await t.close();
+    await repo.remove();
+  });
+
+  const launch = async (fields: Record<string, unknown>) => {
+    const columns = { kind: 'job', name: 'test job', status: 'pending', project_id: projectId, inventory_id: inventoryId, organization_id: orgId, job_type: 'run', ...fields };
+    const names = Object.keys(columns);
+    const [row] = await t.db.query(
+      `INSERT INTO unified_jobs (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
+      Object.values(columns),
+    );
+    wakeDispatcher();
+    return waitForRun(t, `/api/v2/unified_jobs/${row.id}/`, 120_000);
+  };
+  const events = (jobId: number) => t.db.query('SELECT * FROM unified_job_events WHERE unified_job_id = $1 ORDER BY counter', [jobId]);
+
+  it('a successful run stores its events in order, host summaries and the hosts last job', async () => {
+    const job = await launch({ playbook: 'hello.yml', extra_vars: 'greeting: hi' });
+    assert.equal(job.status, 'successful', job.job_explanation);
+    const rows = await events(job.id);
+    assert.equal(rows[0].event, 'verbose');
+    assert.match(rows[0].stdout, /^Execution environment/);
+    const names = rows.map((r) => r.event);
+    assert.ok(names.includes('playbook_on_start') && names.includes('playbook_on_stats'));
+    assert.deepEqual(rows.map((r) => r.counter), rows.map((_, i) => i + 1), 'counters are dense');
+    for (let i = 1; i < rows.length; i++) assert.ok(rows[i].start_line >= rows[i - 1].end_line - 0, 'lines follow each other');
+    const ok = rows.filter((r) => r.event === 'runner_on_ok' && r.task === 'greet');
+    assert.deepEqual(ok.map((r) => r.host_name).sort(), ['h1', 'h2']);
+    assert.ok(ok.every((r) => r.host_id !== null));
+    assert.ok(rows.some((r) => r.task === 'change' && r.changed));
+    const stdout = (await t.get(`/api/v2/unified_jobs/${job.id}/`)).body;
+    assert.equal(stdout.event_processing_finished, true);
+    const summaries = await t.db.query('SELECT host_name, ok, changed, failed FROM job_host_summaries WHERE job_id = $1 ORDER BY host_name', [job.id]);
+    assert.deepEqual(summaries, [{ host_name: 'h1', ok: 2, changed: 1, failed: false }, { host_name: 'h2', ok: 2, changed: 1, failed: false }]);
+    const host = (await t.get(`/api/v2/hosts/?name=h1&inventory=${inventoryId}`)).body.results[0];
+    assert.equal(host.last_job, job.id);
+    assert.ok(rows.some((r) => /hello h1 hi/.test(r.stdout)), 'extra vars reached the playbook');
+  });
+
+  it('a failing host fails the job; ignore_errors does not; host and inventory failures are recorded', async () => {
+    const job = await launch({ playbook: 'fail.yml' });
+    assert.equal(job.status, 'failed');
+    const rows = await events(job.id);
+    const failed = rows.filter((r) => r.failed).map((r) => r.host_name);
+    assert.deepEqual(failed, ['h2']);
+    assert.ok(rows.some((r) => r.event === 'runner_on_failed' && r.host_name === 'h1' && !r.failed), 'ignored errors are not failures');
+    const inventory = (await t.get(`/api/v2/inventories/${inventoryId}/`)).body;
+    assert.equal(inventory.hosts_with_active_failures, 1);
+    assert.equal(inventory.has_active_failures, true);
+  });
+
+  it('limit, tags and check mode reach ansible-playbook', async () => {
+    const job = await launch({ playbook: 'hello.yml', limit: 'h1', job_tags: 'changer', job_type: 'check' });
+    assert.equal(job.status, 'successful', job.job_explanation);
+    const rows = await events(job.id);
+    const hosts = new Set(rows.filter((r) => r.host_name).map((r) => r.host_name));
+    assert.deepEqual([...hosts], ['h1']);
+    assert.ok(!rows.some((r) => r.task === 'greet'), 'untagged tasks skipped');
+  });
+});
