@@ -9,7 +9,8 @@
 // yaml: the same inventory as YAML text, which ansible-inventory reads much more slowly).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { createTestApp, type TestApp } from '../test/helpers/app.ts';
+import type { TestApp } from '../test/helpers/app.ts';
+import { appOn } from './lib/app.ts';
 import { waitForRun } from '../test/helpers/jobs.ts';
 import { databases, intEnv, type DbChoice } from './lib/options.ts';
 import { table } from './lib/stats.ts';
@@ -93,12 +94,7 @@ async function update(t: TestApp, sourceUrl: string): Promise<Run> {
 }
 
 async function runOn(choice: DbChoice): Promise<{ choice: DbChoice; version: string; runs: Run[] }> {
-  const pgHost = process.env.POSTGRES_HOST;
-  if (choice === 'postgres') process.env.POSTGRES_HOST = pgHost || '127.0.0.1';
-  else delete process.env.POSTGRES_HOST;
-  const t = await createTestApp();
-  if (pgHost === undefined) delete process.env.POSTGRES_HOST;
-  else process.env.POSTGRES_HOST = pgHost;
+  const t = await appOn(choice);
   try {
     const [{ server_version: version }] = await t.db.query<{ server_version: string }>('SHOW server_version');
     const org = (await t.get('/api/v2/organizations/Default/')).body.id;
