@@ -57,7 +57,7 @@ describe('running playbooks with ansible-runner', () => {
       Object.values(columns),
     );
     wakeDispatcher();
-    return waitForRun(t, `/api/v2/unified_jobs/${row.id}/`, 120_000);
+    return waitForRun(t, `/api/v2/jobs/${row.id}/`, 120_000);
   };
   const events = (jobId: number) => t.db.query('SELECT * FROM unified_job_events WHERE unified_job_id = $1 ORDER BY counter', [jobId]);
 
@@ -75,8 +75,19 @@ describe('running playbooks with ansible-runner', () => {
     assert.deepEqual(ok.map((r) => r.host_name).sort(), ['h1', 'h2']);
     assert.ok(ok.every((r) => r.host_id !== null));
     assert.ok(rows.some((r) => r.task === 'change' && r.changed));
-    const stdout = (await t.get(`/api/v2/unified_jobs/${job.id}/`)).body;
-    assert.equal(stdout.event_processing_finished, true);
+    assert.equal(job.type, 'job');
+    assert.equal(job.event_processing_finished, true);
+    const listed = (await t.get(`/api/v2/jobs/${job.id}/job_events/?event=runner_on_ok&task=greet`)).body;
+    assert.equal(listed.count, 2);
+    assert.equal(listed.results[0].type, 'job_event');
+    assert.equal(listed.results[0].job, job.id);
+    const txt = (await t.get(`/api/v2/jobs/${job.id}/stdout/?format=txt`)).text;
+    assert.match(txt, /TASK \[greet\]/);
+    assert.match(txt, /PLAY RECAP/);
+    assert.ok(!txt.includes('\r'), 'plain line ends');
+    const perHost = (await t.get(`/api/v2/jobs/${job.id}/job_host_summaries/`)).body;
+    assert.deepEqual(perHost.results.map((r: any) => [r.host_name, r.ok, r.failed]), [['h1', 2, false], ['h2', 2, false]]);
+    assert.equal((await t.get(`/api/v2/unified_jobs/?type=job&id=${job.id}`)).body.results[0].url, `/api/v2/jobs/${job.id}/`);
     const summaries = await t.db.query('SELECT host_name, ok, changed, failed FROM job_host_summaries WHERE job_id = $1 ORDER BY host_name', [job.id]);
     assert.deepEqual(summaries, [{ host_name: 'h1', ok: 2, changed: 1, failed: false }, { host_name: 'h2', ok: 2, changed: 1, failed: false }]);
     const host = (await t.get(`/api/v2/hosts/?name=h1&inventory=${inventoryId}`)).body.results[0];

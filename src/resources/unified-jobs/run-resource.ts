@@ -3,6 +3,7 @@ import { addRoutes } from '../../api/extra-routes.ts';
 import { forbidden } from '../../api/errors.ts';
 import type { Field } from '../../api/fields.ts';
 import { defineResource, type Resource } from '../../api/resource.ts';
+import type { Relation } from '../../api/relations.ts';
 import { registerRunRoutes } from '../../dispatcher/run-routes.ts';
 import { ACTIVE_STATUSES } from '../../dispatcher/unified-jobs.ts';
 import { runFields } from './run-fields.ts';
@@ -22,6 +23,9 @@ export interface RunResourceDeclaration {
   cancelRole: string;
   /** The template the run was made from: its list (projects) and the run's column naming it. */
   template: { plural: string; column: string };
+  /** Where its events are listed (AWX: events/ for updates, job_events/ for jobs). */
+  eventsPath?: string;
+  related?: Record<string, Relation>;
 }
 
 /**
@@ -40,6 +44,7 @@ export function defineRunResource(decl: RunResourceDeclaration): Resource {
     search: ['name', 'description'],
     fields: { ...runFields(), ...decl.fields },
     summaryColumns: ['id', 'name', 'description', 'status', 'failed'],
+    related: decl.related,
     access: {
       visible: (ctx, alias, params) =>
         seesEverything(ctx) ? null : `${alias}.${column} IN (${objectsWithRole(contentType, ['read_role'], params.add(ctx.user?.id ?? 0))})`,
@@ -59,7 +64,7 @@ export function defineRunResource(decl: RunResourceDeclaration): Resource {
       out.related = {
         ...(out.related as object),
         stdout: `${base}stdout/`,
-        events: `${base}events/`,
+        [decl.eventsPath ?? 'events']: `${base}${decl.eventsPath ?? 'events'}/`,
         cancel: `${base}cancel/`,
         ...(templateId && { unified_job_template: `/api/v2/${decl.template.plural}/${templateId}/` }),
       };
@@ -71,6 +76,7 @@ export function defineRunResource(decl: RunResourceDeclaration): Resource {
   });
   addRoutes((app, services) =>
     registerRunRoutes(app, services, resource, {
+      eventsPath: decl.eventsPath,
       mayCancel: async (request, svc, run) =>
         isSuperuser(request.ctx) || run.created_by_id === request.ctx.user?.id || hasObjectRole(request.ctx, svc.db, contentType, run[column], decl.cancelRole),
     }),

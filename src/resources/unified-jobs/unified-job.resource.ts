@@ -10,7 +10,8 @@ export function visibleRuns(ctx: RequestContext, alias: string, params: Params):
   if (seesEverything(ctx)) return null;
   const me = params.add(ctx.user?.id ?? 0);
   return `(${alias}.project_id IN (${objectsWithRole('project', ['read_role'], me)})
-    OR ${alias}.inventory_id IN (${objectsWithRole('inventory', ['read_role'], me)}))`;
+    OR ${alias}.inventory_id IN (${objectsWithRole('inventory', ['read_role'], me)})
+    OR ${alias}.job_template_id IN (${objectsWithRole('job_template', ['read_role'], me)}))`;
 }
 
 const readOnly = { canCreate: () => false, canChange: () => false, canDelete: () => false, canAttach: () => false };
