@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { wakeDispatcher } from '../src/dispatcher/dispatcher.ts';
 
 const HELLO = `- hosts: all
@@ -14,6 +16,12 @@ const HELLO = `- hosts: all
       command: /bin/true
       changed_when: true
       tags: [changer]
+`;
+const SLOW = `- hosts: all
+  gather_facts: false
+  tasks:
+    - name: wait
+      pause: seconds=60
 `;
 const FAIL_ONE = `- hosts: all
   gather_facts: false
@@ -36,7 +44,7 @@ describe('running playbooks with ansible-runner', () => {
 
   before(async () => {
     t = await createTestApp();
-    repo = await makeRepository({ 'hello.yml': HELLO, 'fail.yml': FAIL_ONE });
+    repo = await makeRepository({ 'hello.yml': HELLO, 'fail.yml': FAIL_ONE, 'slow.yml': SLOW });
     orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
     const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body;
     projectId = project.id;
@@ -57,7 +65,7 @@ describe('running playbooks with ansible-runner', () => {
       Object.values(columns),
     );
     wakeDispatcher();
-    return waitForRun(t, `/api/v2/jobs/${row.id}/`, 120_000);
+    return fields.status === undefined ? waitForRun(t, `/api/v2/jobs/${row.id}/`, 120_000) : { id: row.id, url: `/api/v2/jobs/${row.id}/` };
   };
   const events = (jobId: number) => t.db.query('SELECT * FROM unified_job_events WHERE unified_job_id = $1 ORDER BY counter', [jobId]);
 
@@ -114,5 +122,20 @@ describe('running playbooks with ansible-runner', () => {
     const hosts = new Set(rows.filter((r) => r.host_name).map((r) => r.host_name));
     assert.deepEqual([...hosts], ['h1']);
     assert.ok(!rows.some((r) => r.task === 'greet'), 'untagged tasks skipped');
+  });
+
+  it('cancel stops a running playbook; its private files are gone', async () => {
+    const started = await launch({ playbook: 'slow.yml', status: 'pending' });
+    await eventually(async () => (await events(started.id)).some((r) => r.task === 'wait'));
+    assert.equal((await t.post(`${started.url}cancel/`)).status, 202);
+    const done = await waitForRun(t, started.url);
+    assert.equal(done.status, 'canceled');
+    assert.deepEqual((await readdir(tmpdir())).filter((f) => f.startsWith(`drover-run-${started.id}-`)), []);
+  });
+
+  it('a playbook running past its timeout fails with "Job terminated due to timeout"', async () => {
+    const job = await launch({ playbook: 'slow.yml', timeout: 2 });
+    assert.equal(job.status, 'failed');
+    assert.equal(job.job_explanation, 'Job terminated due to timeout');
   });
 });
