@@ -23,6 +23,16 @@ const SLOW = `- hosts: all
     - name: wait
       pause: seconds=60
 `;
+const FACTS = `- hosts: all
+  gather_facts: false
+  tasks:
+    - name: remember
+      set_fact:
+        drift_marker: "{{ (previous_marker | default(0) | int) + 1 }}"
+        cacheable: true
+    - name: recall
+      debug: msg="cached {{ ansible_facts.seen_before | default('never') }}"
+`;
 const FAIL_ONE = `- hosts: all
   gather_facts: false
   tasks:
@@ -44,7 +54,7 @@ describe('running playbooks with ansible-runner', () => {
 
   before(async () => {
     t = await createTestApp();
-    repo = await makeRepository({ 'hello.yml': HELLO, 'fail.yml': FAIL_ONE, 'slow.yml': SLOW });
+    repo = await makeRepository({ 'hello.yml': HELLO, 'fail.yml': FAIL_ONE, 'slow.yml': SLOW, 'facts.yml': FACTS });
     orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
     const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body;
     projectId = project.id;
@@ -137,5 +147,19 @@ describe('running playbooks with ansible-runner', () => {
     const job = await launch({ playbook: 'slow.yml', timeout: 2 });
     assert.equal(job.status, 'failed');
     assert.equal(job.job_explanation, 'Job terminated due to timeout');
+  });
+
+  it('with use_fact_cache, facts set by the run are stored on the hosts and given to the next run', async () => {
+    const h1 = (await t.get(`/api/v2/hosts/?name=h1&inventory=${inventoryId}`)).body.results[0];
+    await t.db.query(`UPDATE hosts SET ansible_facts = '{"seen_before": "yes"}' WHERE id = $1`, [h1.id]);
+    const job = await launch({ playbook: 'facts.yml', use_fact_cache: true });
+    assert.equal(job.status, 'successful', job.job_explanation);
+    const facts = (await t.get(`/api/v2/hosts/${h1.id}/ansible_facts/`)).body;
+    assert.equal(facts.drift_marker, '1');
+    assert.equal(facts.seen_before, 'yes', 'facts loaded before the run are kept');
+    assert.ok((await t.get(`/api/v2/hosts/${h1.id}/`)).body.ansible_facts_modified);
+    assert.ok((await events(job.id)).some((r) => /cached yes/.test(r.stdout) && r.host_name === 'h1'));
+    const without = await launch({ playbook: 'facts.yml' });
+    assert.ok((await events(without.id)).some((r) => /cached never/.test(r.stdout)), 'no cache without use_fact_cache');
   });
 });

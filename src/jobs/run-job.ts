@@ -6,6 +6,7 @@ import type { RunContext, RunOutcome } from '../dispatcher/runners.ts';
 import { insertEventRows } from './event-ingest.ts';
 import { EventIngester } from './event-ingest.ts';
 import { recordHostSummaries } from './host-summaries.ts';
+import { prepareFactCache } from './fact-cache.ts';
 import { preparePlaybookRun } from './private-data-dir.ts';
 import { projectsRoot } from '../projects/config.ts';
 import { isDirectory, projectDir } from '../projects/paths.ts';
@@ -28,6 +29,7 @@ export async function runPlaybookJob(job: Row, run: RunContext): Promise<RunOutc
   const hostIds = new Map<string, number>(
     (await run.db.query<{ name: string; id: number }>('SELECT name, id FROM hosts WHERE inventory_id = $1', [job.inventory_id])).map((h) => [h.name, h.id]),
   );
+  const factCache = job.use_fact_cache ? await prepareFactCache(run.db, job.inventory_id, path.join(prepared.dir, 'artifacts', String(job.id), 'fact_cache')) : null;
   const offset = await run.position();
   const ingester = new EventIngester(run.db, job.id, hostIds, prepared.secrets, offset);
   const errors: string[] = [];
@@ -53,6 +55,7 @@ export async function runPlaybookJob(job: Row, run: RunContext): Promise<RunOutc
     const stats = ingester.stats;
     await run.db.transaction((tx) => recordHostSummaries(tx, job, stats));
   }
+  if (factCache) await factCache.save(run.db);
   if (run.signal.aborted) return { status: 'failed' };
   if (result.code === 0) return { status: 'successful' };
   const failedHosts = ingester.stats ? Object.keys({ ...ingester.stats.failures, ...ingester.stats.dark }).length : 0;

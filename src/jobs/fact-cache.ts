@@ -1,0 +1,55 @@
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Queryable } from '../db/database.ts';
+
+export interface FactCache {
+  dir: string;
+  /** Stores the facts of hosts whose cache file the run wrote or changed. Answers how many hosts. */
+  save(db: Queryable): Promise<number>;
+}
+
+const safeName = (host: string) => !host.includes('/') && host !== '.' && host !== '..';
+
+/**
+ * Ansible's jsonfile fact cache for one run, in `dir` (ansible-runner points Ansible at
+ * <private data dir>/artifacts/<ident>/fact_cache itself) (AWX's use_fact_cache): each host's stored
+ * ansible_facts are written before the run; after it, the files Ansible wrote back become the
+ * hosts' ansible_facts and ansible_facts_modified.
+ */
+export async function prepareFactCache(db: Queryable, inventoryId: number, dir: string): Promise<FactCache> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const hosts = await db.query<{ name: string; ansible_facts: Record<string, unknown> }>(
+    `SELECT name, ansible_facts FROM hosts WHERE inventory_id = $1 AND ansible_facts <> '{}'::jsonb`,
+    [inventoryId],
+  );
+  const written = new Map<string, number>();
+  for (const host of hosts) {
+    if (!safeName(host.name)) continue;
+    const file = path.join(dir, host.name);
+    await writeFile(file, JSON.stringify(host.ansible_facts), { mode: 0o600 });
+    written.set(host.name, (await stat(file)).mtimeMs);
+  }
+  return {
+    dir,
+    async save(target) {
+      const facts: { name: string; facts: unknown }[] = [];
+      for (const name of await readdir(dir)) {
+        const file = path.join(dir, name);
+        if ((await stat(file)).mtimeMs === written.get(name)) continue;
+        try {
+          facts.push({ name, facts: JSON.parse(await readFile(file, 'utf8')) });
+        } catch {
+          // A file Ansible did not finish writing is left out.
+        }
+      }
+      if (!facts.length) return 0;
+      const rows = await target.query(
+        `UPDATE hosts SET ansible_facts = f.facts, ansible_facts_modified = now()
+         FROM jsonb_to_recordset($2::jsonb) AS f(name text, facts jsonb)
+         WHERE hosts.inventory_id = $1 AND hosts.name = f.name RETURNING hosts.id`,
+        [inventoryId, JSON.stringify(facts)],
+      );
+      return rows.length;
+    },
+  };
+}
