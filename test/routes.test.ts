@@ -5,6 +5,7 @@ import { buildApp } from '../src/server/app.ts';
 import { findResource } from '../src/api/resource.ts';
 import type { RouteEntry } from '../src/server/permissions.ts';
 import { makeRepository } from './helpers/git.ts';
+import { registerInstance } from '../src/server/bootstrap.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
 
 const KINDS = ['public', 'authenticated', 'superuser', 'admin_or_auditor', 'resource'];
@@ -50,6 +51,7 @@ describe('routes', () => {
     const application = { name: 'router-app', organization: defaultOrg, client_type: 'confidential', authorization_grant_type: 'password' };
     assert.equal((await t.post('/api/v2/applications/', application)).status, 201);
     assert.equal((await t.post('/api/v2/tokens/', { description: 'router' })).status, 201);
+    await registerInstance(t.db, t.env);
     await createOneOfEach(t, defaultOrg);
     const categories = await t.get('/api/v2/settings/');
     if (categories.status === 200 && categories.body.results?.length) settingsSlug = categories.body.results[0].slug;

@@ -7,12 +7,15 @@ import { createOAuth2Token } from './commands/create-oauth2-token.ts';
 import { createsuperuser } from './commands/createsuperuser.ts';
 import { help } from './commands/help.ts';
 import { listInstances } from './commands/list-instances.ts';
+import { provisionInstance } from './commands/provision-instance.ts';
+import { deprovisionInstance } from './commands/deprovision-instance.ts';
+import { checkInstanceReady } from './commands/check-instance-ready.ts';
 import { printSetting } from './commands/print-setting.ts';
 import { regenerateSecretKey } from './commands/regenerate-secret-key.ts';
 import { updatePassword } from './commands/update-password.ts';
 
 /** Every management command, in the order help lists them. */
-export const COMMANDS: readonly Command[] = [help, createsuperuser, updatePassword, printSetting, listInstances, cleanupSessions, createOAuth2Token, cleanupTokens, regenerateSecretKey];
+export const COMMANDS: readonly Command[] = [help, createsuperuser, updatePassword, printSetting, listInstances, provisionInstance, deprovisionInstance, checkInstanceReady, cleanupSessions, createOAuth2Token, cleanupTokens, regenerateSecretKey];
 
 /** A validation problem on one line: "username: Enter a valid username.; email: ...". */
 function describeValidation(err: ValidationError): string {

@@ -8,6 +8,7 @@ import { routeMethods } from '../api/resource-routes.ts';
 import { viewOptions } from '../api/options.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
 import { ensureCsrfCookie } from '../auth/sessions.ts';
+import { nodeAnsibleRuntime } from '../runtime/ansible-runtime.ts';
 
 /** A read-only endpoint: GET, OPTIONS describing it, 405 with Allow for anything else. */
 function view(
@@ -50,17 +51,24 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
     return Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)));
   });
 
-  view(app, '/api/v2/ping/', PUBLIC, 'Ping', 'Health check: version and cluster instances; needs no authentication.', async () => {
-    const instances = await services.db.query(
-      'SELECT hostname AS node, node_type, uuid, last_seen AS heartbeat, capacity, version FROM instances ORDER BY hostname',
-    );
+  view(app, '/api/v2/ping/', PUBLIC, 'Ping', 'Health check: version, cluster instances, instance groups and the Ansible runtime; needs no authentication.', async () => {
+    const [instances, groups, runtime] = await Promise.all([
+      services.db.query('SELECT hostname AS node, node_type, uuid, last_seen AS heartbeat, capacity, version, errors FROM instances ORDER BY hostname'),
+      services.db.query<{ name: string; capacity: number; instances: string[] }>(
+        `SELECT g.name, coalesce(sum(i.capacity), 0)::int AS capacity, coalesce(array_agg(i.hostname ORDER BY i.hostname) FILTER (WHERE i.id IS NOT NULL), '{}') AS instances
+         FROM instance_groups g LEFT JOIN instance_group_instances m ON m.instance_group_id = g.id LEFT JOIN instances i ON i.id = m.instance_id
+         GROUP BY g.id, g.name ORDER BY g.name`,
+      ),
+      nodeAnsibleRuntime(),
+    ]);
     return {
       ha: instances.length > 1,
       version: VERSION,
       active_node: services.env.nodeName,
       install_uuid: services.installUuid,
       instances: instances.map((i) => ({ ...i, heartbeat: i.heartbeat instanceof Date ? i.heartbeat.toISOString() : i.heartbeat })),
-      instance_groups: [],
+      instance_groups: groups,
+      ansible_runtime: runtime,
       database: services.db.kind === 'embedded' ? 'embedded' : 'postgresql',
     };
   });

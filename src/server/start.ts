@@ -14,6 +14,7 @@ import { buildApp } from './app.ts';
 import { bootstrap, registerInstance } from './bootstrap.ts';
 import { loadTls } from './tls.ts';
 import { reapOrphanedRuns } from '../dispatcher/dispatcher.ts';
+import { describeRuntime, nodeAnsibleRuntime } from '../runtime/ansible-runtime.ts';
 
 /** Opens and migrates the database and loads settings: what both the server and management commands need. */
 export async function openServices(env: EnvConfig): Promise<Services> {
@@ -50,10 +51,12 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
     log(`Created superuser "${env.adminUser}" with password: ${generatedAdminPassword}`);
     log('This password is shown only once. Change it with: drover manage update_password --username ' + env.adminUser + ' --password <new>');
   }
-  await registerInstance(services.db, env);
+  const runtime = await nodeAnsibleRuntime();
+  log(describeRuntime(runtime));
+  await registerInstance(services.db, env, runtime);
   const reaped = await reapOrphanedRuns(services);
   if (reaped) log(`Marked ${reaped} run(s) left running by a previous start of node ${env.nodeName} as failed`);
-  const heartbeat = setInterval(() => void registerInstance(services.db, env).catch(() => undefined), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => void registerInstance(services.db, env, runtime).catch(() => undefined), HEARTBEAT_MS);
   heartbeat.unref();
 
   const tls = await loadTls(env);
