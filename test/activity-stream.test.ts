@@ -167,7 +167,7 @@ describe('activity stream', () => {
       assert.ok(byAdmin.body.count > 0);
       assert.ok(byAdmin.body.results.every((r: any) => r.actor === adminId));
       const bySystem = await t.get('/api/v2/activity_stream/?actor__isnull=true');
-      assert.deepEqual(bySystem.body.results.map(summary).sort(), ['create execution_environment', 'create organization', 'create user'], 'the installer created admin, Default and the default execution environment');
+      assert.deepEqual(bySystem.body.results.map(summary).sort(), ['create execution_environment', 'create instance_group', 'create organization', 'create user'], 'the installer created admin, Default, the default execution environment and instance group');
       const associations = await t.get(`/api/v2/activity_stream/?operation__in=associate,disassociate&object2_id=${userId}`);
       assert.equal(associations.body.count, 2);
       const mentioning = await t.get('/api/v2/activity_stream/?changes__icontains=LISTED%20TEAM');

@@ -32,7 +32,9 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   await created('/api/v2/groups/', { name: 'router-group', inventory });
   const source = await created('/api/v2/inventory_sources/', { name: 'router-source', inventory, source: 'scm', source_project: project, source_path: 'hosts.ini' });
   await waitForRun(t, (await t.post(`/api/v2/inventory_sources/${source}/update/`)).body.url);
-  // A finished job (launching comes with job templates' launch endpoint).
+  await created('/api/v2/job_templates/', { name: 'router-jt', project, inventory, playbook: 'site.yml' });
+  await created('/api/v2/labels/', { name: 'router-label', organization });
+  // A finished job (launching it would run a playbook here).
   await t.db.query(`INSERT INTO unified_jobs (kind, name, status, project_id, inventory_id, playbook) VALUES ('job', 'router-job', 'successful', $1, $2, 'site.yml')`, [project, inventory]);
   const scm = (await t.get('/api/v2/credential_types/?namespace=scm')).body.results[0].id;
   await created('/api/v2/credentials/', { name: 'router-credential', organization, credential_type: scm, inputs: { username: 'u' } });

@@ -60,8 +60,9 @@ export function startDispatcher(services: Services): Dispatcher {
        WHERE id IN (
          SELECT u.id FROM unified_jobs u
          WHERE u.status = 'pending' AND u.kind = ANY($2::text[])
-           AND NOT EXISTS (SELECT 1 FROM unified_jobs o WHERE o.unified_job_template_id = u.unified_job_template_id
-                           AND o.kind = u.kind AND o.status IN ('waiting', 'running'))
+           AND (u.allow_simultaneous OR u.unified_job_template_id IS NULL OR NOT EXISTS (
+                SELECT 1 FROM unified_jobs o WHERE o.unified_job_template_id = u.unified_job_template_id
+                AND o.kind = u.kind AND o.status IN ('waiting', 'running')))
          ORDER BY u.id LIMIT $3 FOR UPDATE SKIP LOCKED)
        RETURNING *`,
       [env.nodeName, registeredKinds(), limit],
@@ -77,7 +78,7 @@ export function startDispatcher(services: Services): Dispatcher {
       const seen = new Set<string>();
       for (const job of claimed) {
         const key = `${job.kind}:${job.unified_job_template_id}`;
-        if (seen.has(key)) {
+        if (seen.has(key) && !job.allow_simultaneous && job.unified_job_template_id !== null) {
           await db.query(`UPDATE unified_jobs SET status = 'pending', execution_node = '', controller_node = '' WHERE id = $1`, [job.id]);
           again = true;
           continue;
@@ -188,7 +189,17 @@ async function execute(services: Services, claimed: Row, controller: AbortContro
   else if (reason === 'shutdown') finish = { ...finish, status: 'failed', explanation: 'The run was stopped because its node shut down.' };
   if (finish.status !== 'successful' && finish.explanation) await output.write(`${finish.explanation}\n`).catch(() => undefined);
   await output.flush(true);
-  await db.transaction((tx) => finishRun(tx, job, { ...finish, emittedEvents: output.eventCount }));
+  try {
+    await db.transaction((tx) => finishRun(tx, job, { ...finish, emittedEvents: output.eventCount }));
+  } catch (err) {
+    // Never leave a run "running": record the failure to store its outcome.
+    const message = err instanceof Error ? err.message : String(err);
+    await db.query(
+      `UPDATE unified_jobs SET status = 'error', failed = true, finished = now(), event_processing_finished = true,
+         job_explanation = $2, modified = now() WHERE id = $1`,
+      [job.id, `The run's outcome (${finish.status}) could not be stored: ${message}`],
+    );
+  }
 }
 
 const REAPED = 'Task was marked as running at system start up. The system must have not shut down properly, so it has been marked as failed.';

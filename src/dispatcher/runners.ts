@@ -54,6 +54,8 @@ export type Runner = (job: Row, run: RunContext) => Promise<RunOutcome>;
 export interface RunnerOptions {
   /** Table of the template kind this run kind belongs to, whose status follows its runs. */
   templateTable?: string;
+  /** False for templates that are not sources (job templates have no last_update_failed / last_updated). */
+  templateIsSource?: boolean;
   /** Seconds allowed when the run has no timeout of its own (a setting name). */
   defaultTimeoutSetting?: string;
   /** Runs inside the transaction that stores the final status (computed fields of the inventory...). */

@@ -67,13 +67,13 @@ export async function finishRun(tx: Queryable, job: Row, finish: Finish): Promis
       ...columns.map((c) => updates[c])],
   );
   const failed = finish.status !== 'successful';
+  const tracksUpdates = runnerFor(row.kind)?.templateIsSource !== false;
   await followTemplate(tx, row, {
     status: finish.status,
     last_job_id: row.id,
     last_job_run: row.finished,
     last_job_failed: failed,
-    last_update_failed: failed,
-    last_updated: row.finished,
+    ...(tracksUpdates && { last_update_failed: failed, last_updated: row.finished }),
     current_job_id: null,
   });
   await runnerFor(row.kind)?.afterFinish?.(tx, row);

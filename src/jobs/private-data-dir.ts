@@ -6,6 +6,8 @@ import { parseVariables } from '../inventory/variables.ts';
 import { credentialInjection } from '../resources/credentials/injection.ts';
 import { decryptedInputs } from '../resources/credentials/credential-use.ts';
 import { machineAccess, vaultAccess, type MachineAccess } from './machine-credential.ts';
+import { decryptSecret, isEncryptedSecret } from '../secrets/encryption.ts';
+import { passwordPurpose } from '../resources/job-templates/survey-spec.ts';
 
 export interface PreparedRun {
   /** Everything ansible-runner needs, under the run's private directory. */
@@ -56,7 +58,15 @@ export async function preparePlaybookRun(db: Queryable, job: Row, privateDir: st
     else cloudIds.push(credential_id);
   }
   const injected = await credentialInjection(db, cloudIds, privateDir);
-  const extraVars = { ...injected.extraVars, ...parseVariables(job.extra_vars) };
+  const surveySecrets: string[] = [];
+  const jobVars = parseVariables(job.extra_vars);
+  for (const variable of Object.keys(job.survey_passwords ?? {})) {
+    const stored = jobVars[variable];
+    if (!isEncryptedSecret(stored)) continue;
+    jobVars[variable] = decryptSecret(passwordPurpose(variable), stored);
+    surveySecrets.push(jobVars[variable] as string);
+  }
+  const extraVars = { ...injected.extraVars, ...jobVars };
   await write(path.join(dir, 'env', 'extravars'), JSON.stringify(extraVars));
   const env = { ...baseEnv, ...injected.env, PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True', ANSIBLE_HOST_KEY_CHECKING: 'False' };
   await write(path.join(dir, 'env', 'envvars'), JSON.stringify(env));
@@ -65,5 +75,5 @@ export async function preparePlaybookRun(db: Queryable, job: Row, privateDir: st
   const sshKey = accesses.find((a) => a.sshKey)?.sshKey;
   if (sshKey) await write(path.join(dir, 'env', 'ssh_key'), sshKey.endsWith('\n') ? sshKey : `${sshKey}\n`);
   const cmdline = [...accesses.flatMap((a) => a.cmdline), ...jobOptions(job)];
-  return { dir, cmdline, env, secrets: [...injected.secrets, ...accesses.flatMap((a) => a.secrets)] };
+  return { dir, cmdline, env, secrets: [...injected.secrets, ...accesses.flatMap((a) => a.secrets), ...surveySecrets] };
 }

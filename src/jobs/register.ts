@@ -1,4 +1,8 @@
 import { registerRunner } from '../dispatcher/runners.ts';
 import { runPlaybookJob } from './run-job.ts';
+import { launchJobTemplate } from './launch.ts';
+import { setLaunchAction } from '../resources/job-templates/launch-action.ts';
 
-registerRunner('job', runPlaybookJob, { templateTable: 'job_templates', defaultTimeoutSetting: 'DEFAULT_JOB_TIMEOUT' });
+registerRunner('job', runPlaybookJob, { templateTable: 'job_templates', templateIsSource: false, defaultTimeoutSetting: 'DEFAULT_JOB_TIMEOUT' });
+
+setLaunchAction((request, reply) => launchJobTemplate(request.server.services, request, reply));

@@ -23,3 +23,10 @@ export { inventorySources } from './inventory-sources/inventory-source.resource.
 export { inventoryUpdates } from './inventory-updates/inventory-update.resource.ts';
 import './inventory-sources/source-routes.ts';
 import '../jobs/register.ts';
+export { instances } from './instances/instance.resource.ts';
+export { instanceGroups } from './instance-groups/instance-group.resource.ts';
+export { jobs } from './jobs/job.resource.ts';
+export { jobHostSummaries } from './jobs/job-host-summary.resource.ts';
+export { labels } from './labels/label.resource.ts';
+export { jobTemplates } from './job-templates/job-template.resource.ts';
+import './job-templates/job-template-routes.ts';

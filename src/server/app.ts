@@ -11,6 +11,13 @@ import { errorHandler } from './error-handler.ts';
 import { enforceRoutePermission, recordRouteTable } from './permissions.ts';
 import { registerRoutes } from './routes.ts';
 import { startDispatcher } from '../dispatcher/dispatcher.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The services this app was built with (handlers registered once per process reach theirs here). */
+    services: Services;
+  }
+}
 import { configureSecretKey } from '../secrets/encryption.ts';
 import { configureProjectsRoot } from '../projects/config.ts';
 
@@ -33,6 +40,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
 
   recordRouteTable(app);
+  app.decorate('services', services);
   app.decorateRequest('ctx', null as never);
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {

@@ -1,6 +1,7 @@
 import { boolean, choice, integer, json, ref, text } from '../../api/fields.ts';
 import { joinTable, reverse } from '../../api/relations.ts';
 import { defineRunResource } from '../unified-jobs/run-resource.ts';
+import { parseVariables } from '../../inventory/variables.ts';
 
 const readOnly = { readOnly: true } as const;
 
@@ -35,6 +36,14 @@ export const jobs = defineRunResource({
   cancelRole: 'admin_role',
   template: { plural: 'job_templates', column: 'job_template_id' },
   eventsPath: 'job_events',
+  decorate: (row, out) => {
+    // Survey password answers are kept encrypted and shown as $encrypted$.
+    const hidden = Object.keys(row.survey_passwords ?? {});
+    if (!hidden.length) return;
+    const vars = parseVariables(row.extra_vars);
+    for (const name of hidden) if (name in vars) vars[name] = '$encrypted$';
+    out.extra_vars = JSON.stringify(vars);
+  },
   related: {
     job_host_summaries: reverse('job_host_summary', 'job_host_summaries', 'job_id'),
     credentials: { ...joinTable('credential', 'unified_job_credentials', 'unified_job_id', 'credential_id'), attachable: false },

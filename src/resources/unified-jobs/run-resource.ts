@@ -4,6 +4,7 @@ import { forbidden } from '../../api/errors.ts';
 import type { Field } from '../../api/fields.ts';
 import { defineResource, type Resource } from '../../api/resource.ts';
 import type { Relation } from '../../api/relations.ts';
+import type { Row } from '../../db/database.ts';
 import { registerRunRoutes } from '../../dispatcher/run-routes.ts';
 import { ACTIVE_STATUSES } from '../../dispatcher/unified-jobs.ts';
 import { runFields } from './run-fields.ts';
@@ -26,6 +27,8 @@ export interface RunResourceDeclaration {
   /** Where its events are listed (AWX: events/ for updates, job_events/ for jobs). */
   eventsPath?: string;
   related?: Record<string, Relation>;
+  /** Adds what this kind shows beyond the common links (after them). */
+  decorate?(row: Row, out: Row): void;
 }
 
 /**
@@ -72,6 +75,7 @@ export function defineRunResource(decl: RunResourceDeclaration): Resource {
       const creator = (out.summary_fields as Record<string, any>).created_by;
       out.launched_by = creator ? { id: creator.id, name: creator.username, type: 'user', url: `/api/v2/users/${creator.id}/` } : {};
       Object.assign(out, { canceled_on: null, work_unit_id: null, custom_virtualenv: null, instance_group: null });
+      decl.decorate?.(row, out);
     },
   });
   addRoutes((app, services) =>

@@ -51,7 +51,8 @@ export const unifiedJobTemplates = defineResource({
       if (seesEverything(ctx)) return null;
       const me = params.add(ctx.user?.id ?? 0);
       return `((${alias}.kind = 'project' AND ${alias}.id IN (${objectsWithRole('project', ['read_role'], me)}))
-        OR (${alias}.kind = 'inventory_source' AND ${alias}.id IN (SELECT s.id FROM inventory_sources s WHERE s.inventory_id IN (${objectsWithRole('inventory', ['read_role'], me)}))))`;
+        OR (${alias}.kind = 'inventory_source' AND ${alias}.id IN (SELECT s.id FROM inventory_sources s WHERE s.inventory_id IN (${objectsWithRole('inventory', ['read_role'], me)})))
+        OR (${alias}.kind = 'job_template' AND ${alias}.id IN (${objectsWithRole('job_template', ['read_role'], me)})))`;
     },
     ...readOnly,
   },

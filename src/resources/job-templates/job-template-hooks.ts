@@ -1,0 +1,62 @@
+import type { RequestContext } from '../../api/context.ts';
+import { ValidationError, type FieldErrors } from '../../api/errors.ts';
+import type { Values } from '../../api/resource.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { projectsRoot } from '../../projects/config.ts';
+import { findPlaybooks } from '../../projects/discovery.ts';
+import { isDirectory, projectDir } from '../../projects/paths.ts';
+
+interface TemplateSettings {
+  get<T = unknown>(key: string): T;
+}
+
+let settings: TemplateSettings | null = null;
+
+/** Makes template checks follow the service's settings (MAX_FORKS); until then, its default. */
+export function configureJobTemplateSettings(source: TemplateSettings): void {
+  settings = source;
+}
+
+const DEFAULT_MAX_FORKS = 200;
+export const maxForks = () => Number(settings ? settings.get('MAX_FORKS') ?? DEFAULT_MAX_FORKS : DEFAULT_MAX_FORKS);
+
+const valueOf = (values: Values, existing: Row | null, name: string, column = name) => (name in values ? values[name] : existing?.[column]);
+
+/** The playbooks of a project's checkout (empty when it has not been synced). */
+export async function playbooksOf(project: Row): Promise<string[]> {
+  const dir = projectDir(projectsRoot(), project.local_path);
+  if (!dir || !(await isDirectory(dir))) return [];
+  return findPlaybooks(dir);
+}
+
+/** Checks a template against its project and the settings, and keeps its organization the project's. */
+export async function checkJobTemplate(tx: Queryable, _ctx: RequestContext, values: Values, existing: Row | null): Promise<void> {
+  const errors: FieldErrors = {};
+  const projectId = valueOf(values, existing, 'project', 'project_id') as number | null | undefined;
+  const [project] = projectId ? await tx.query('SELECT * FROM projects WHERE id = $1', [projectId]) : [];
+  if (!project) errors.project = ['Job Templates must have a project assigned.'];
+  else {
+    values.organization = project.organization_id;
+    const playbook = String(valueOf(values, existing, 'playbook') ?? '');
+    const recheck = !existing || 'playbook' in values || project.id !== existing.project_id;
+    if (recheck && !(await playbooksOf(project)).includes(playbook)) errors.playbook = ['Playbook not found for project.'];
+    if (!project.allow_override) {
+      if (valueOf(values, existing, 'scm_branch') && ('scm_branch' in values || 'project' in values)) errors.scm_branch = ['Project does not allow overriding branch.'];
+      if (valueOf(values, existing, 'ask_scm_branch_on_launch') === true) errors.ask_scm_branch_on_launch = ['Project does not allow overriding branch.'];
+    }
+  }
+  const inventory = valueOf(values, existing, 'inventory', 'inventory_id');
+  if ((inventory === null || inventory === undefined) && valueOf(values, existing, 'ask_inventory_on_launch') !== true) {
+    errors.inventory = ["Job Template must provide 'inventory' or allow prompting for it."];
+  }
+  const max = maxForks();
+  if ('forks' in values && max > 0 && (values.forks as number) > max) errors.forks = [`Maximum number of forks (${max}) exceeded.`];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  const name = valueOf(values, existing, 'name');
+  const duplicate = await tx.query('SELECT 1 FROM job_templates WHERE organization_id IS NOT DISTINCT FROM $1 AND name = $2 AND id <> $3 LIMIT 1', [
+    project.organization_id,
+    name,
+    existing?.id ?? 0,
+  ]);
+  if (duplicate.length && project.organization_id !== null) throw new ValidationError({ __all__: ['Job Template with this Name and Organization already exists.'] });
+}

@@ -1,0 +1,109 @@
+import { HIDDEN, recordActivity } from '../../activity/record.ts';
+import { ApiError, forbidden, methodNotAllowed } from '../../api/errors.ts';
+import { addRoutes } from '../../api/extra-routes.ts';
+import { loadRow } from '../../api/crud.ts';
+import { viewOptions } from '../../api/options.ts';
+import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { serializeRow } from '../../api/serialize.ts';
+import { resourcePermission } from '../../server/permissions.ts';
+import { assertTemplateAdmin, mayExecute } from './job-template-access.ts';
+import { configureJobTemplateSettings } from './job-template-hooks.ts';
+import { jobTemplates } from './job-template.resource.ts';
+import { launchAction } from './launch-action.ts';
+import { describeLaunch } from './launch-description.ts';
+import { encryptSurveyPasswords, maskSurveyPasswords, validateSurveySpec, type SurveySpec } from './survey-spec.ts';
+import { copyJobTemplate, mayCopy } from './template-copy.ts';
+import { registerInstanceGroupRoutes } from './template-instance-groups.ts';
+import './survey-rotation.ts';
+
+const variables = (spec: SurveySpec | null | undefined) => (spec?.spec ?? []).map((q) => q.variable);
+
+addRoutes((app, services) => {
+  const { db } = services;
+  configureJobTemplateSettings(services.settings);
+  const base = '/api/v2/job_templates/:id/';
+
+  routeMethods(app, `${base}launch/`, resourcePermission('job_template', 'launch'), {
+    GET: async (request) => {
+      const template = await visibleObject(services, request, jobTemplates);
+      if (!(await mayExecute(request.ctx, db, template.id))) throw forbidden();
+      return describeLaunch(db, template);
+    },
+    POST: async (request, reply) => {
+      const launch = launchAction();
+      if (!launch) {
+        reply.header('Allow', 'GET, HEAD, OPTIONS');
+        throw methodNotAllowed('POST');
+      }
+      return launch(request, reply);
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, jobTemplates);
+      return viewOptions('Job Template Launch', 'GET: what a launch needs and what it would use. POST: launches a job.');
+    },
+  });
+
+  routeMethods(app, `${base}survey_spec/`, resourcePermission('job_template', 'survey_spec'), {
+    GET: async (request) => maskSurveyPasswords((await visibleObject(services, request, jobTemplates)).survey_spec ?? {}),
+    POST: async (request, reply) => {
+      const template = await visibleObject(services, request, jobTemplates);
+      await assertTemplateAdmin(request.ctx, db, template.id);
+      const problems = validateSurveySpec(request.body);
+      if (problems) throw new ApiError(400, { error: problems.error[0] });
+      await db.transaction(async (tx) => {
+        const current = await loadRow(tx, jobTemplates, template.id, true);
+        const stored = encryptSurveyPasswords(request.body as SurveySpec, current.survey_spec);
+        await tx.query('UPDATE job_templates SET survey_spec = $2::jsonb, modified = now() WHERE id = $1', [template.id, JSON.stringify(stored)]);
+        await recordActivity(tx, request.ctx, {
+          operation: 'update', object1: 'job_template', object1Id: template.id,
+          changes: { survey_spec: [variables(current.survey_spec), variables(stored)], survey_passwords: HIDDEN },
+        });
+      });
+      return reply.code(200).send();
+    },
+    DELETE: async (request, reply) => {
+      const template = await visibleObject(services, request, jobTemplates);
+      await assertTemplateAdmin(request.ctx, db, template.id);
+      await db.transaction(async (tx) => {
+        await tx.query(`UPDATE job_templates SET survey_spec = '{}'::jsonb, modified = now() WHERE id = $1`, [template.id]);
+        await recordActivity(tx, request.ctx, { operation: 'update', object1: 'job_template', object1Id: template.id, changes: { survey_spec: [variables(template.survey_spec), []] } });
+      });
+      return reply.code(200).send();
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, jobTemplates);
+      return viewOptions('Job Template Survey Spec', 'GET: the survey. POST: replaces it (AWX validation). DELETE: removes it.');
+    },
+  });
+
+  routeMethods(app, `${base}copy/`, resourcePermission('job_template', 'copy'), {
+    GET: async (request) => {
+      const template = await visibleObject(services, request, jobTemplates);
+      const can = await mayCopy(db, request.ctx, template);
+      return { can_copy: can, can_copy_without_user_input: can, templates_unable_to_copy: [], credentials_unable_to_copy: [], inventories_unable_to_copy: [] };
+    },
+    POST: async (request, reply) => {
+      const template = await visibleObject(services, request, jobTemplates);
+      const copy = await db.transaction(async (tx) => copyJobTemplate(tx, request.ctx, await loadRow(tx, jobTemplates, template.id), request.body));
+      return reply.code(201).send(await serializeRow(db, request.ctx, jobTemplates, copy));
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, jobTemplates);
+      return viewOptions('Copy Job Template', 'GET: whether the template can be copied. POST {name}: copies it.');
+    },
+  });
+
+  // Schedules arrive with their own resource; until then every template has none.
+  routeMethods(app, `${base}schedules/`, resourcePermission('job_template', 'schedules'), {
+    GET: async (request) => {
+      await visibleObject(services, request, jobTemplates);
+      return { count: 0, next: null, previous: null, results: [] };
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, jobTemplates);
+      return viewOptions('Schedules', 'Schedules of the job template.');
+    },
+  });
+
+  registerInstanceGroupRoutes(app, services, base);
+});

@@ -1,0 +1,52 @@
+/** Copying a job template: its settings, credentials, labels, instance groups and survey (secrets carried as stored). */
+import type { RequestContext } from '../../api/context.ts';
+import { createObject } from '../../api/crud.ts';
+import { ValidationError } from '../../api/errors.ts';
+import type { Values } from '../../api/resource.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { assertCanUseCredential } from '../credentials/credential-use.ts';
+import { jobTemplateAccess } from './job-template-access.ts';
+import { jobTemplates } from './job-template.resource.ts';
+import { RUN_CREDENTIAL_KINDS } from './template-relations.ts';
+
+function copiedValues(template: Row): Values {
+  const values: Values = {};
+  for (const [name, field] of Object.entries(jobTemplates.fields)) if (!field.readOnly) values[name] = template[field.column];
+  return values;
+}
+
+const credentialIds = async (db: Queryable, templateId: number) =>
+  (await db.query<{ credential_id: number }>('SELECT credential_id FROM job_template_credentials WHERE job_template_id = $1', [templateId])).map((r) => r.credential_id);
+
+/** Whether the caller could make the copy: create a template with the same project, inventory and credentials. */
+export async function mayCopy(db: Queryable, ctx: RequestContext, template: Row): Promise<boolean> {
+  if (!(await jobTemplateAccess.canCreate(ctx, db, copiedValues(template)))) return false;
+  for (const id of await credentialIds(db, template.id)) {
+    try {
+      await assertCanUseCredential(ctx, db, id, 'credentials');
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+export async function copyJobTemplate(tx: Queryable, ctx: RequestContext, template: Row, body: unknown): Promise<Row> {
+  const name = (body as Record<string, unknown> | null)?.name;
+  if (typeof name !== 'string' || !name.trim()) throw ValidationError.field('name', 'This field is required.');
+  if (name.length > 512) throw ValidationError.field('name', 'Ensure this field has no more than 512 characters.');
+  const copy = await createObject(tx, ctx, jobTemplates, { ...copiedValues(template), name });
+  for (const id of await credentialIds(tx, template.id)) {
+    await assertCanUseCredential(ctx, tx, id, 'credentials', RUN_CREDENTIAL_KINDS);
+    await tx.query('INSERT INTO job_template_credentials (job_template_id, credential_id) VALUES ($1, $2)', [copy.id, id]);
+  }
+  await tx.query('INSERT INTO job_template_labels (job_template_id, label_id) SELECT $1, label_id FROM job_template_labels WHERE job_template_id = $2', [copy.id, template.id]);
+  await tx.query(
+    `INSERT INTO job_template_instance_groups (job_template_id, instance_group_id, position)
+     SELECT $1, instance_group_id, position FROM job_template_instance_groups WHERE job_template_id = $2`,
+    [copy.id, template.id],
+  );
+  // Password defaults are encrypted for their variable, not their template: the stored spec stays valid.
+  const [row] = await tx.query('UPDATE job_templates SET survey_spec = $2::jsonb WHERE id = $1 RETURNING *', [copy.id, JSON.stringify(template.survey_spec ?? {})]);
+  return row;
+}

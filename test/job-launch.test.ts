@@ -1,0 +1,82 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from './helpers/app.ts';
+import { makeRepository, type GitRepository } from './helpers/git.ts';
+import { eventually, waitForRun } from './helpers/jobs.ts';
+
+const PLAY = `- hosts: all
+  gather_facts: false
+  tasks:
+    - name: show
+      debug: msg="color={{ color | default('none') }} word={{ secret_word | default('none') }}"
+    - name: check the secret
+      assert:
+        that: secret_word | default('opensesame') == 'opensesame'
+`;
+
+describe('launching job templates', () => {
+  let t: TestApp;
+  let repo: GitRepository;
+  let template: any;
+
+  before(async () => {
+    t = await createTestApp();
+    repo = await makeRepository({ 'site.yml': PLAY });
+    const org = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
+    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0])).url);
+    const inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
+    await t.post('/api/v2/hosts/', { name: 'h1', inventory });
+    const res = await t.post('/api/v2/job_templates/', { name: 'Site', project, inventory, playbook: 'site.yml', extra_vars: 'color: blue' });
+    assert.equal(res.status, 201, res.text);
+    template = res.body;
+  });
+  after(async () => {
+    await t.close();
+    await repo.remove();
+  });
+
+  it('POST launch creates a job that runs the playbook; prompts without their ask flag are ignored and reported', async () => {
+    const res = await t.post(`/api/v2/job_templates/${template.id}/launch/`, { extra_vars: { color: 'red' }, limit: 'nothing' });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.job, res.body.id);
+    assert.equal(res.body.type, 'job');
+    assert.deepEqual(res.body.ignored_fields, { extra_vars: { color: 'red' }, limit: 'nothing' });
+    const job = await waitForRun(t, res.body.url, 120_000);
+    assert.equal(job.status, 'successful', job.job_explanation);
+    assert.equal(job.job_template, template.id);
+    assert.match((await t.get(`${job.url}stdout/?format=txt`)).text, /color=blue/);
+    const after = (await t.get(`/api/v2/job_templates/${template.id}/`)).body;
+    assert.equal(after.status, 'successful');
+    assert.ok((await t.get(`/api/v2/job_templates/${template.id}/jobs/`)).body.count >= 1);
+  });
+
+  it('a survey password reaches the playbook, is stored encrypted and never shown', async () => {
+    const spec = { name: 's', description: '', spec: [{ variable: 'secret_word', question_name: 'Word', type: 'password', required: true }] };
+    assert.equal((await t.post(`/api/v2/job_templates/${template.id}/survey_spec/`, spec)).status, 200);
+    assert.equal((await t.patch(`/api/v2/job_templates/${template.id}/`, { survey_enabled: true })).status, 200);
+    const missing = await t.post(`/api/v2/job_templates/${template.id}/launch/`, {});
+    assert.equal(missing.status, 400);
+    assert.ok(missing.body.variables_needed_to_start);
+    const res = await t.post(`/api/v2/job_templates/${template.id}/launch/`, { extra_vars: { secret_word: 'opensesame' } });
+    assert.equal(res.status, 201, res.text);
+    const job = await waitForRun(t, res.body.url, 120_000);
+    assert.equal(job.status, 'successful', job.job_explanation);
+    assert.match(job.extra_vars, /"secret_word":"\$encrypted\$"/);
+    const [row] = await t.db.query('SELECT extra_vars FROM unified_jobs WHERE id = $1', [job.id]);
+    assert.ok(!row.extra_vars.includes('opensesame'), 'no plaintext at rest');
+    const stdout = (await t.get(`${job.url}stdout/?format=txt`)).text;
+    assert.ok(!stdout.includes('opensesame'));
+    assert.match(stdout, /word=\$encrypted\$/);
+    await t.patch(`/api/v2/job_templates/${template.id}/`, { survey_enabled: false });
+  });
+
+  it('launching needs execute_role: 403 without it, 201 with it', async () => {
+    const user = await t.createUser('launcher');
+    assert.equal((await t.post(`/api/v2/job_templates/${template.id}/launch/`, {}, { as: user })).status, 403);
+    await t.post(`/api/v2/users/${user.id}/roles/`, { id: template.summary_fields.object_roles.execute_role.id });
+    const res = await t.post(`/api/v2/job_templates/${template.id}/launch/`, {}, { as: user });
+    assert.equal(res.status, 201, res.text);
+    assert.equal((await waitForRun(t, res.body.url, 120_000)).status, 'successful');
+  });
+});
