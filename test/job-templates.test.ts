@@ -208,7 +208,7 @@ describe('job templates', () => {
     assert.equal(res.status, 200, res.text);
     const body = res.body;
     assert.equal(body.can_start_without_user_input, false);
-    assert.deepEqual(body.passwords_needed_to_start.sort(), ['become_password', 'password']);
+    assert.deepEqual(body.passwords_needed_to_start.sort(), ['become_password', 'ssh_password']);
     assert.equal(body.ask_limit_on_launch, true);
     assert.equal(body.ask_inventory_on_launch, false);
     assert.equal(body.survey_enabled, false);
@@ -220,7 +220,7 @@ describe('job templates', () => {
     assert.equal(body.defaults.limit, 'web');
     assert.equal(body.defaults.diff_mode, true);
     assert.deepEqual(body.defaults.inventory, { name: 'inv', id: inventory });
-    assert.deepEqual(body.defaults.credentials, [{ id: ask, name: body.defaults.credentials[0].name, credential_type: machineType, passwords_needed: ['password', 'become_password'] }]);
+    assert.deepEqual(body.defaults.credentials, [{ id: ask, name: body.defaults.credentials[0].name, credential_type: machineType, passwords_needed: ['ssh_password', 'become_password'] }]);
     assert.deepEqual(body.defaults.labels.map((l: any) => l.name), ['launchable']);
     assert.deepEqual(body.defaults.instance_groups, []);
     const plain = await template();

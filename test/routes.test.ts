@@ -36,6 +36,7 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   await created('/api/v2/labels/', { name: 'router-label', organization });
   // A finished job (launching it would run a playbook here).
   await t.db.query(`INSERT INTO unified_jobs (kind, name, status, project_id, inventory_id, playbook) VALUES ('job', 'router-job', 'successful', $1, $2, 'site.yml')`, [project, inventory]);
+  await t.db.query(`INSERT INTO unified_jobs (kind, name, status, inventory_id, module_name) VALUES ('ad_hoc_command', 'ping', 'successful', $1, 'ping')`, [inventory]);
   const scm = (await t.get('/api/v2/credential_types/?namespace=scm')).body.results[0].id;
   await created('/api/v2/credentials/', { name: 'router-credential', organization, credential_type: scm, inputs: { username: 'u' } });
 }
@@ -88,8 +89,10 @@ describe('routes', () => {
 
   it('only the entry points are public', () => {
     const publicUrls = [...new Set(apiRoutes.filter((r) => r.permission!.kind === 'public').map((r) => r.url))].sort();
-    // The login and the OAuth2 endpoints authenticate their callers themselves.
-    assert.deepEqual(publicUrls, ['/api/', '/api/login/', '/api/logout/', '/api/o/', '/api/o/revoke_token/', '/api/o/token/', '/api/v2/', '/api/v2/ping/']);
+    // The login, the OAuth2 endpoints and provisioning callbacks (by host_config_key) authenticate their callers themselves.
+    assert.deepEqual(publicUrls, [
+      '/api/', '/api/login/', '/api/logout/', '/api/o/', '/api/o/revoke_token/', '/api/o/token/', '/api/v2/', '/api/v2/job_templates/:id/callback/', '/api/v2/ping/',
+    ]);
   });
 
   it('every non-public route refuses an anonymous caller with 401', async () => {

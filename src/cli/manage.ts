@@ -1,6 +1,7 @@
 import { ApiError, ValidationError } from '../api/errors.ts';
 import { ConfigError, type EnvConfig } from '../config/env.ts';
 import { CommandError, processIo, UsageError, type Command, type Io } from './command.ts';
+import { cleanupJobs } from './commands/cleanup-jobs.ts';
 import { cleanupSessions } from './commands/cleanup-sessions.ts';
 import { cleanupTokens } from './commands/cleanup-tokens.ts';
 import { createOAuth2Token } from './commands/create-oauth2-token.ts';
@@ -15,7 +16,7 @@ import { regenerateSecretKey } from './commands/regenerate-secret-key.ts';
 import { updatePassword } from './commands/update-password.ts';
 
 /** Every management command, in the order help lists them. */
-export const COMMANDS: readonly Command[] = [help, createsuperuser, updatePassword, printSetting, listInstances, provisionInstance, deprovisionInstance, checkInstanceReady, cleanupSessions, createOAuth2Token, cleanupTokens, regenerateSecretKey];
+export const COMMANDS: readonly Command[] = [help, createsuperuser, updatePassword, printSetting, listInstances, provisionInstance, deprovisionInstance, checkInstanceReady, cleanupSessions, createOAuth2Token, cleanupTokens, cleanupJobs, regenerateSecretKey];
 
 /** A validation problem on one line: "username: Enter a valid username.; email: ...". */
 function describeValidation(err: ValidationError): string {

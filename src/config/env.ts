@@ -31,6 +31,8 @@ export interface EnvConfig {
   trustedProxies: string[];
   /** Where project checkouts live. */
   projectsRoot: string;
+  /** Create the demo project, inventory, credential and job template at first start (SVC_CREATE_DEMO_DATA). */
+  createDemoData: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +127,7 @@ export async function loadEnvConfig(env: Env = process.env): Promise<EnvConfig> 
     settingsFile: present(env, 'SVC_SETTINGS_FILE') ?? null,
     projectsRoot: '',
     trustedProxies: list(present(env, 'SVC_TRUSTED_PROXIES'), ['loopback']),
+    createDemoData: parseBoolean('SVC_CREATE_DEMO_DATA', present(env, 'SVC_CREATE_DEMO_DATA'), true, problems),
   };
   config.projectsRoot = path.resolve(present(env, 'SVC_PROJECTS_ROOT') ?? path.join(config.dataDir, 'projects'));
   if (problems.length) throw new ConfigError(`drover cannot start: ${problems.join('; ')}`);

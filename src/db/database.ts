@@ -7,10 +7,17 @@ export interface Queryable {
   exec(script: string): Promise<void>;
 }
 
+export type NotificationHandler = (payload: string) => void;
+
 export interface Database extends Queryable {
   readonly kind: 'embedded' | 'server';
   /** Runs fn in one transaction: everything it does is committed together or not at all. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls handler with the payload of every NOTIFY on channel (a NOTIFY sent inside a transaction
+   * arrives once it commits). Answers a function that stops listening.
+   */
+  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Database, Queryable, Row } from './database.ts';
+import type { Database, NotificationHandler, Queryable, Row } from './database.ts';
 
 /** PGlite: PostgreSQL compiled to WebAssembly, one connection, data in a local directory. */
 export class EmbeddedDatabase implements Database {
@@ -30,6 +30,13 @@ export class EmbeddedDatabase implements Database {
         exec: async (script: string) => void (await tx.exec(script)),
       }),
     );
+  }
+
+  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
+    const unlisten = await this.pg.listen(channel, handler);
+    return async () => {
+      if (!this.pg.closed) await unlisten();
+    };
   }
 
   /** A compressed copy of the whole data directory, loadable with loadDataDir. */

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, Queryable, Row } from './database.ts';
+import type { Database, NotificationHandler, Queryable, Row } from './database.ts';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
@@ -17,8 +17,10 @@ export interface ServerConnection {
 export class ServerDatabase implements Database {
   readonly kind = 'server' as const;
   private readonly pool: pg.Pool;
+  private readonly listener: NotificationListener;
 
   constructor(connection: ServerConnection) {
+    this.listener = new NotificationListener(connection);
     this.pool = new pg.Pool({ ...connection, max: connection.max ?? 10 });
     this.pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it on next use.
@@ -52,7 +54,105 @@ export class ServerDatabase implements Database {
     }
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
+    return this.listener.listen(channel, handler);
+  }
+
+  async close(): Promise<void> {
+    await this.listener.close();
+    await this.pool.end();
+  }
+}
+
+const RECONNECT_MIN_MS = 500;
+const RECONNECT_MAX_MS = 10_000;
+const quoteChannel = (channel: string) => `"${channel.replace(/"/g, '""')}"`;
+
+/**
+ * LISTEN needs a connection of its own (pooled connections change hands). This one is opened on
+ * the first listen, and reopened with growing delays when it is lost, listening again on every
+ * channel; notifications sent while it was down are lost.
+ */
+class NotificationListener {
+  private readonly handlers = new Map<string, Set<NotificationHandler>>();
+  private client: pg.Client | null = null;
+  private connecting: Promise<pg.Client> | null = null;
+  private retryDelay = RECONNECT_MIN_MS;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(private readonly connection: ServerConnection) {}
+
+  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
+    if (this.closed) throw new Error('the database is closed');
+    let set = this.handlers.get(channel);
+    const first = !set;
+    if (!set) this.handlers.set(channel, (set = new Set()));
+    set.add(handler);
+    const stop = async () => {
+      const current = this.handlers.get(channel);
+      if (!current?.delete(handler) || current.size) return;
+      this.handlers.delete(channel);
+      await this.client?.query(`UNLISTEN ${quoteChannel(channel)}`).catch(() => undefined);
+    };
+    try {
+      const client = await this.connect();
+      if (first) await client.query(`LISTEN ${quoteChannel(channel)}`);
+    } catch (err) {
+      await stop();
+      throw err;
+    }
+    return stop;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const client = this.client ?? (await this.connecting?.catch(() => null));
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  private async open(): Promise<pg.Client> {
+    const client = new pg.Client(this.connection);
+    client.on('notification', (message) => {
+      for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+    });
+    const lost = () => {
+      if (this.client !== client) return;
+      this.client = null;
+      this.scheduleReconnect();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    await client.connect();
+    for (const channel of this.handlers.keys()) await client.query(`LISTEN ${quoteChannel(channel)}`);
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      throw new Error('the database is closed');
+    }
+    this.client = client;
+    this.retryDelay = RECONNECT_MIN_MS;
+    return client;
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.retryTimer || !this.handlers.size) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect().catch(() => {
+        this.retryDelay = Math.min(this.retryDelay * 2, RECONNECT_MAX_MS);
+        this.scheduleReconnect();
+      });
+    }, this.retryDelay);
+    this.retryTimer.unref();
   }
 }

@@ -1,18 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Services } from '../api/context.ts';
 import type { Row } from '../db/database.ts';
-import { baseEnvironment, execProcess } from './exec.ts';
-import { OutputWriter } from './output.ts';
-import { registeredKinds, runnerFor, type RunContext } from './runners.ts';
-import { finishRun, markRunning } from './unified-jobs.ts';
-import { defaultExecutionEnvironmentId } from '../resources/execution-environments/default-environment.ts';
+import { registerInstance } from '../server/bootstrap.ts';
+import { reapLostNodes } from '../task-manager/lost-nodes.ts';
+import { schedulePass } from '../task-manager/schedule.ts';
+import { executeRun } from './execute-run.ts';
+import { finishRun } from './unified-jobs.ts';
 
 const POLL_MS = 1_000;
 const CANCEL_POLL_MS = 500;
-const MAX_PARALLEL_RUNS = 4;
-const TIMEOUT_EXPLANATION = 'Job terminated due to timeout';
+/** A safety cap on runs of one node; capacity rules normally keep it far lower. */
+const MAX_LOCAL_RUNS = 64;
+const HEARTBEAT_MS = 30_000;
 
 export interface Dispatcher {
   wake(): void;
@@ -43,9 +41,9 @@ export function cancelLocally(jobId: number): void {
 }
 
 /**
- * Runs pending project and inventory updates on this node: each is claimed with
- * FOR UPDATE SKIP LOCKED (so nodes sharing a database never take the same one), waits behind a
- * running run of the same template, and is run by its kind's runner.
+ * The dispatcher of this node: a task manager pass (shared by all nodes through a lock) moves
+ * pending runs to waiting on an instance chosen by capacity, then this node starts the waiting
+ * runs it was given. It also heartbeats the node's instance and reaps runs of lost nodes.
  */
 export function startDispatcher(services: Services): Dispatcher {
   const { db, env } = services;
@@ -54,38 +52,30 @@ export function startDispatcher(services: Services): Dispatcher {
   let scanning: Promise<void> | null = null;
   let again = false;
 
-  const claim = async (limit: number): Promise<Row[]> =>
+  const claimOwn = async (limit: number): Promise<Row[]> =>
     db.query(
-      `UPDATE unified_jobs SET status = 'waiting', execution_node = $1, controller_node = $1, modified = now()
-       WHERE id IN (
-         SELECT u.id FROM unified_jobs u
-         WHERE u.status = 'pending' AND u.kind = ANY($2::text[])
-           AND (u.allow_simultaneous OR u.unified_job_template_id IS NULL OR NOT EXISTS (
-                SELECT 1 FROM unified_jobs o WHERE o.unified_job_template_id = u.unified_job_template_id
-                AND o.kind = u.kind AND o.status IN ('waiting', 'running')))
-         ORDER BY u.id LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING *`,
-      [env.nodeName, registeredKinds(), limit],
+      `SELECT * FROM unified_jobs WHERE status = 'waiting' AND execution_node = $1 AND NOT (id = ANY($2::int[])) ORDER BY id LIMIT $3`,
+      [env.nodeName, [...running.keys()], limit],
     );
+
+  /** Task manager passes over every pending run, a share at a time (each share in its own transaction). */
+  const scheduleAll = async () => {
+    let after = 0;
+    for (;;) {
+      const pass = await schedulePass(db, after);
+      if (!pass.more || stopped) return;
+      after = pass.next;
+    }
+  };
 
   const scan = async () => {
     do {
       again = false;
-      const free = MAX_PARALLEL_RUNS - running.size;
-      if (stopped || free <= 0) return;
-      // One per template per scan: a second pending update of the same template waits its turn.
-      const claimed = await claim(free);
-      const seen = new Set<string>();
-      for (const job of claimed) {
-        const key = `${job.kind}:${job.unified_job_template_id}`;
-        if (seen.has(key) && !job.allow_simultaneous && job.unified_job_template_id !== null) {
-          await db.query(`UPDATE unified_jobs SET status = 'pending', execution_node = '', controller_node = '' WHERE id = $1`, [job.id]);
-          again = true;
-          continue;
-        }
-        seen.add(key);
-        start(job);
-      }
+      if (stopped) return;
+      await scheduleAll();
+      const free = MAX_LOCAL_RUNS - running.size;
+      if (free <= 0 || stopped) return;
+      for (const job of await claimOwn(free)) start(job);
     } while (again && !stopped);
   };
 
@@ -104,7 +94,7 @@ export function startDispatcher(services: Services): Dispatcher {
 
   const start = (job: Row) => {
     const controller = new AbortController();
-    const done = execute(services, job, controller).finally(() => {
+    const done = executeRun(services, job, controller).finally(() => {
       running.delete(job.id);
       wake();
     });
@@ -113,6 +103,12 @@ export function startDispatcher(services: Services): Dispatcher {
 
   const poller = setInterval(wake, POLL_MS);
   poller.unref();
+  const heartbeat = setInterval(() => {
+    void registerInstance(db, env)
+      .then(() => reapLostNodes(db, env.nodeName))
+      .catch((err) => console.error('heartbeat failed:', err instanceof Error ? err.message : err));
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   // Runs canceled through another node, or by a request this process did not see, stop here too.
   const cancelPoller = setInterval(() => {
     if (!running.size) return;
@@ -133,6 +129,7 @@ export function startDispatcher(services: Services): Dispatcher {
       stopped = true;
       dispatchers.delete(dispatcher);
       clearInterval(poller);
+      clearInterval(heartbeat);
       clearInterval(cancelPoller);
       for (const r of running.values()) r.controller.abort('shutdown');
       await Promise.all([scanning, ...[...running.values()].map((r) => r.done)]);
@@ -141,65 +138,6 @@ export function startDispatcher(services: Services): Dispatcher {
   dispatchers.add(dispatcher);
   queueMicrotask(wake);
   return dispatcher;
-}
-
-async function execute(services: Services, claimed: Row, controller: AbortController): Promise<void> {
-  const { db } = services;
-  const registration = runnerFor(claimed.kind)!;
-  const environment = claimed.execution_environment_id ?? (await defaultExecutionEnvironmentId(db, services.settings.get('DEFAULT_EXECUTION_ENVIRONMENT')));
-  const job = await db.transaction((tx) => markRunning(tx, claimed, environment));
-  if (!job) return;
-  const output = new OutputWriter(db, job.id);
-  if (environment) {
-    const [ee] = await db.query('SELECT name FROM execution_environments WHERE id = $1', [environment]);
-    if (ee) await output.write(`Execution environment: ${ee.name} (run with this node's Ansible runtime)\n`);
-  }
-  const privateDir = await mkdtemp(path.join(tmpdir(), `drover-run-${job.id}-`));
-  const timeoutSeconds = job.timeout > 0 ? job.timeout : Number(registration.defaultTimeoutSetting ? services.settings.get(registration.defaultTimeoutSetting) ?? 0 : 0);
-  const timer = timeoutSeconds > 0 ? setTimeout(() => controller.abort('timeout'), timeoutSeconds * 1000) : null;
-  const taskEnv = (services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
-  const run: RunContext = {
-    db,
-    services,
-    signal: controller.signal,
-    privateDir,
-    timeoutSeconds,
-    output: (text) => output.write(text.endsWith('\n') ? text : `${text}\n`),
-    position: () => output.position(),
-    advance: (counter, line) => output.advance(counter, line),
-    exec: (command, args, options = {}) =>
-      execProcess(command, args, { ...options, env: baseEnvironment({ ...taskEnv, ...options.env }) }, controller.signal, (line) =>
-        output.write(`${line}\n`),
-      ),
-  };
-  let finish: Parameters<typeof finishRun>[2];
-  try {
-    const outcome = await registration.run(job, run);
-    finish = { status: outcome.status, explanation: outcome.explanation, updates: outcome.updates };
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    finish = { status: 'error', explanation: `The run could not complete: ${message}`, traceback: err instanceof Error ? err.stack ?? message : message };
-  } finally {
-    if (timer) clearTimeout(timer);
-    await rm(privateDir, { recursive: true, force: true }).catch(() => undefined);
-  }
-  const reason = controller.signal.aborted ? controller.signal.reason : null;
-  if (reason === 'timeout') finish = { ...finish, status: 'failed', explanation: TIMEOUT_EXPLANATION };
-  else if (reason === 'canceled') finish = { ...finish, status: 'canceled', explanation: finish.explanation || 'The run was canceled.' };
-  else if (reason === 'shutdown') finish = { ...finish, status: 'failed', explanation: 'The run was stopped because its node shut down.' };
-  if (finish.status !== 'successful' && finish.explanation) await output.write(`${finish.explanation}\n`).catch(() => undefined);
-  await output.flush(true);
-  try {
-    await db.transaction((tx) => finishRun(tx, job, { ...finish, emittedEvents: output.eventCount }));
-  } catch (err) {
-    // Never leave a run "running": record the failure to store its outcome.
-    const message = err instanceof Error ? err.message : String(err);
-    await db.query(
-      `UPDATE unified_jobs SET status = 'error', failed = true, finished = now(), event_processing_finished = true,
-         job_explanation = $2, modified = now() WHERE id = $1`,
-      [job.id, `The run's outcome (${finish.status}) could not be stored: ${message}`],
-    );
-  }
 }
 
 const REAPED = 'Task was marked as running at system start up. The system must have not shut down properly, so it has been marked as failed.';

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { publishEvents } from '../live/notices.ts';
 
 const FLUSH_EVERY_MS = 200;
 const FLUSH_AT_EVENTS = 500;
@@ -67,5 +68,6 @@ export class OutputWriter {
        SELECT $1, c, gen_random_uuid()::text, 'verbose', s, l, l + 1 FROM unnest($2::integer[], $3::text[], $4::integer[]) AS e(c, s, l)`,
       [this.jobId, batch.map((e) => e.counter), batch.map((e) => e.stdout), batch.map((e) => e.startLine)],
     );
+    await publishEvents(this.db, this.jobId, batch.map((e) => e.counter));
   }
 }

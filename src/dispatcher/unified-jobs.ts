@@ -3,6 +3,7 @@ import { actorId, type RequestContext } from '../api/context.ts';
 import { recordActivity } from '../activity/record.ts';
 import { ident } from '../api/sql.ts';
 import { runnerFor, type FinalStatus } from './runners.ts';
+import { publishFinal, publishStatusChanges } from '../live/notices.ts';
 
 export const ACTIVE_STATUSES = ['new', 'pending', 'waiting', 'running'] as const;
 export const FINAL_STATUSES = ['successful', 'failed', 'error', 'canceled'] as const;
@@ -19,6 +20,7 @@ export async function createUnifiedJob(tx: Queryable, ctx: RequestContext, value
   );
   await recordActivity(tx, ctx, { operation: 'create', object1: String(values.kind), object1Id: row.id, changes: { name: row.name, status: 'pending' } });
   await followTemplate(tx, row, { current_job_id: row.id, status: 'pending' });
+  await publishStatusChanges(tx, [row]);
   return row;
 }
 
@@ -40,7 +42,10 @@ export async function markRunning(tx: Queryable, job: Row, executionEnvironmentI
      WHERE id = $1 AND status = 'waiting' RETURNING *`,
     [job.id, executionEnvironmentId],
   );
-  if (row) await followTemplate(tx, row, { status: 'running' });
+  if (row) {
+    await followTemplate(tx, row, { status: 'running' });
+    await publishStatusChanges(tx, [row]);
+  }
   return row;
 }
 
@@ -77,5 +82,6 @@ export async function finishRun(tx: Queryable, job: Row, finish: Finish): Promis
     current_job_id: null,
   });
   await runnerFor(row.kind)?.afterFinish?.(tx, row);
+  await publishFinal(tx, row);
   return row;
 }

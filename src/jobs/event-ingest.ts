@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.ts';
 import { scrub } from '../dispatcher/exec.ts';
+import { publishEvents } from '../live/notices.ts';
 
 /** One event as ansible-runner prints it (run --json, or the worker stream). */
 export interface RunnerEvent {
@@ -60,6 +61,7 @@ export async function insertEventRows(db: Queryable, jobId: number, rows: Return
      ON CONFLICT (unified_job_id, counter) DO NOTHING`,
     [jobId, JSON.stringify(rows)],
   );
+  await publishEvents(db, jobId, rows.map((r) => r.counter));
 }
 
 /**

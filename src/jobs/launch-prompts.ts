@@ -67,8 +67,12 @@ export function checkPromptValues(accepted: Record<string, unknown>, maxForks: n
     if (accepted[name] !== undefined && typeof accepted[name] !== 'string') errors[name] = ['Not a valid string.'];
   }
   if (accepted.diff_mode !== undefined && typeof accepted.diff_mode !== 'boolean') errors.diff_mode = ['Must be a valid boolean.'];
-  if (accepted.credentials !== undefined && (!Array.isArray(accepted.credentials) || !accepted.credentials.every((c) => Number.isInteger(c) && c > 0))) {
-    errors.credentials = ['Expected a list of credential ids.'];
-  }
+  const ids = (name: string, noun: string) => {
+    const v = accepted[name];
+    if (v !== undefined && (!Array.isArray(v) || !v.every((c) => Number.isInteger(c) && c > 0))) errors[name] = [`Expected a list of ${noun} ids.`];
+  };
+  ids('credentials', 'credential');
+  ids('labels', 'label');
+  ids('instance_groups', 'instance group');
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }

@@ -6,6 +6,7 @@ import { parseVariables } from '../inventory/variables.ts';
 import { credentialInjection } from '../resources/credentials/injection.ts';
 import { decryptedInputs } from '../resources/credentials/credential-use.ts';
 import { machineAccess, vaultAccess, type MachineAccess } from './machine-credential.ts';
+import { launchPasswordsOf, withLaunchPasswords } from './credential-passwords.ts';
 import { decryptSecret, isEncryptedSecret } from '../secrets/encryption.ts';
 import { passwordPurpose } from '../resources/job-templates/survey-spec.ts';
 
@@ -35,12 +36,12 @@ function jobOptions(job: Row): string[] {
 }
 
 /**
- * Writes ansible-runner's private data directory for a job: the inventory (the inventory script
+ * Writes ansible-runner's private data directory for a run (job or ad hoc command): the inventory (the inventory script
  * view, run through a script so Ansible reads its _meta), extra vars, environment, credentials
  * (SSH key, prompt answers, cloud injections) and command line. Secret files are 0600 inside the
  * run's private directory, which is removed after the run.
  */
-export async function preparePlaybookRun(db: Queryable, job: Row, privateDir: string, baseEnv: Record<string, string>): Promise<PreparedRun> {
+export async function prepareRunnerDir(db: Queryable, job: Row, privateDir: string, baseEnv: Record<string, string>): Promise<PreparedRun> {
   const dir = path.join(privateDir, 'runner');
   await mkdir(path.join(dir, 'env'), { recursive: true, mode: 0o700 });
   await mkdir(path.join(dir, 'inventory'), { recursive: true, mode: 0o700 });
@@ -51,10 +52,11 @@ export async function preparePlaybookRun(db: Queryable, job: Row, privateDir: st
   const credentials = await db.query<{ credential_id: number }>('SELECT credential_id FROM unified_job_credentials WHERE unified_job_id = $1 ORDER BY credential_id', [job.id]);
   const accesses: MachineAccess[] = [];
   const cloudIds: number[] = [];
+  const launchPasswords = await launchPasswordsOf(db, job.id);
   for (const { credential_id } of credentials) {
     const { kind, inputs } = await decryptedInputs(db, credential_id);
-    if (kind === 'ssh') accesses.push(machineAccess(inputs));
-    else if (kind === 'vault') accesses.push(vaultAccess(inputs));
+    if (kind === 'ssh') accesses.push(machineAccess(withLaunchPasswords(kind, inputs, launchPasswords)));
+    else if (kind === 'vault') accesses.push(vaultAccess(withLaunchPasswords(kind, inputs, launchPasswords)));
     else cloudIds.push(credential_id);
   }
   const injected = await credentialInjection(db, cloudIds, privateDir);
@@ -74,6 +76,12 @@ export async function preparePlaybookRun(db: Queryable, job: Row, privateDir: st
   if (Object.keys(passwords).length) await write(path.join(dir, 'env', 'passwords'), JSON.stringify(passwords));
   const sshKey = accesses.find((a) => a.sshKey)?.sshKey;
   if (sshKey) await write(path.join(dir, 'env', 'ssh_key'), sshKey.endsWith('\n') ? sshKey : `${sshKey}\n`);
-  const cmdline = [...accesses.flatMap((a) => a.cmdline), ...jobOptions(job)];
+  const cmdline = accesses.flatMap((a) => a.cmdline);
   return { dir, cmdline, env, secrets: [...injected.secrets, ...accesses.flatMap((a) => a.secrets), ...surveySecrets] };
+}
+
+/** The runner directory of a playbook job: the shared parts plus the job's own options. */
+export async function preparePlaybookRun(db: Queryable, job: Row, privateDir: string, baseEnv: Record<string, string>): Promise<PreparedRun> {
+  const prepared = await prepareRunnerDir(db, job, privateDir, baseEnv);
+  return { ...prepared, cmdline: [...prepared.cmdline, ...jobOptions(job)] };
 }

@@ -2,6 +2,9 @@ import { registerRunner } from '../dispatcher/runners.ts';
 import { runPlaybookJob } from './run-job.ts';
 import { launchJobTemplate } from './launch.ts';
 import { setLaunchAction } from '../resources/job-templates/launch-action.ts';
+import '../resources/jobs/job-relaunch-routes.ts';
+import '../resources/job-templates/callback-routes.ts';
+import './job-secret-rotation.ts';
 
 registerRunner('job', runPlaybookJob, { templateTable: 'job_templates', templateIsSource: false, defaultTimeoutSetting: 'DEFAULT_JOB_TIMEOUT' });
 

@@ -11,6 +11,7 @@ import { errorHandler } from './error-handler.ts';
 import { enforceRoutePermission, recordRouteTable } from './permissions.ts';
 import { registerRoutes } from './routes.ts';
 import { startDispatcher } from '../dispatcher/dispatcher.ts';
+import { registerInstance } from './bootstrap.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -80,6 +81,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   configureProjectsRoot(services.env.projectsRoot);
   await registerRoutes(app, services);
   if (options.dispatcher !== false) {
+    // The task manager places runs on instances: this node's must be recorded first.
+    await registerInstance(services.db, services.env);
     const dispatcher = startDispatcher(services);
     app.addHook('onClose', () => dispatcher.stop());
   }

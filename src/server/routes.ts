@@ -8,6 +8,7 @@ import { registerLoginRoutes } from '../auth/login-routes.ts';
 import { registerOAuth2Routes } from '../auth/oauth2-routes.ts';
 import '../resources/index.ts';
 import { registerRootRoutes } from './root-routes.ts';
+import { registerLiveOutput } from '../live/routes.ts';
 
 export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
   registerRootRoutes(app, services, { settings: '/api/v2/settings/' });
@@ -16,4 +17,5 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   registerSettingsRoutes(app, services);
   await registerLoginRoutes(app, services);
   await registerOAuth2Routes(app, services);
+  await registerLiveOutput(app, services);
 }

@@ -12,6 +12,7 @@ import { configureActivityStream } from '../activity/record.ts';
 import { setAuditNode } from '../audit/record.ts';
 import { buildApp } from './app.ts';
 import { bootstrap, registerInstance } from './bootstrap.ts';
+import { createDemoData } from './demo-data.ts';
 import { loadTls } from './tls.ts';
 import { reapOrphanedRuns } from '../dispatcher/dispatcher.ts';
 import { describeRuntime, nodeAnsibleRuntime } from '../runtime/ansible-runtime.ts';
@@ -41,8 +42,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-const HEARTBEAT_MS = 30_000;
-
 /** Starts the web role: HTTP on NGINX_HTTP_PORT and HTTPS on NGINX_HTTPS_PORT, one handler for both. */
 export async function startService(env: EnvConfig, log: (line: string) => void = console.log): Promise<RunningService> {
   const services = await openServices(env);
@@ -56,8 +55,6 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
   await registerInstance(services.db, env, runtime);
   const reaped = await reapOrphanedRuns(services);
   if (reaped) log(`Marked ${reaped} run(s) left running by a previous start of node ${env.nodeName} as failed`);
-  const heartbeat = setInterval(() => void registerInstance(services.db, env, runtime).catch(() => undefined), HEARTBEAT_MS);
-  heartbeat.unref();
 
   const tls = await loadTls(env);
   let httpsServer: https.Server | undefined;
@@ -68,6 +65,9 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
       return http.createServer(handler);
     },
   });
+  if (env.createDemoData && (await createDemoData(services.db, env))) {
+    log('Created the demo content: Demo Project, Demo Inventory, Demo Credential and Demo Job Template (SVC_CREATE_DEMO_DATA=false turns this off)');
+  }
   await app.listen({ port: env.httpPort, host: env.listenAddress });
   await new Promise<void>((resolve, reject) => {
     httpsServer!.once('error', reject);
@@ -82,7 +82,6 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
     httpPort,
     httpsPort,
     async close() {
-      clearInterval(heartbeat);
       const closed = new Promise<void>((resolve) => httpsServer!.close(() => resolve()));
       httpsServer!.closeAllConnections();
       await closed;

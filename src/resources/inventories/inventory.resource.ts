@@ -138,5 +138,6 @@ export const inventories = defineResource({
     const base = `/api/v2/inventories/${row.id}/`;
     Object.assign(out.related, { variable_data: `${base}variable_data/`, script: `${base}script/`, tree: `${base}tree/` });
     (out.related as Record<string, string>).update_inventory_sources = `${base}update_inventory_sources/`;
+    (out.related as Record<string, string>).instance_groups = `${base}instance_groups/`;
   },
 });

@@ -105,5 +105,5 @@ addRoutes((app, services) => {
     },
   });
 
-  registerInstanceGroupRoutes(app, services, base);
+  registerInstanceGroupRoutes(app, services);
 });

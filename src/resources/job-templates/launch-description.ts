@@ -2,6 +2,7 @@
 import type { Queryable, Row } from '../../db/database.ts';
 import { ASK_FIELDS } from './job-template.resource.ts';
 import { variablesNeeded, type SurveySpec } from './survey-spec.ts';
+import { passwordsNeeded as credentialPasswordsNeeded } from '../../jobs/credential-passwords.ts';
 
 export interface LaunchCredential {
   id: number;
@@ -10,20 +11,19 @@ export interface LaunchCredential {
   passwords_needed: string[];
 }
 
-/** The inputs of a credential set to "ASK": what must be given at launch, as AWX names them. */
-export function passwordsNeeded(inputs: Record<string, unknown>): string[] {
-  return Object.entries(inputs)
-    .filter(([, value]) => value === 'ASK')
-    .map(([id]) => (id === 'vault_password' && inputs.vault_id ? `vault_password.${String(inputs.vault_id)}` : id));
+/** The inputs of a credential set to "ASK", as AWX names them at launch (a Machine credential unless `kind` says otherwise). */
+export function passwordsNeeded(inputs: Record<string, unknown>, kind = 'ssh'): string[] {
+  return credentialPasswordsNeeded(kind, inputs);
 }
 
 export async function launchCredentials(db: Queryable, templateId: number): Promise<LaunchCredential[]> {
   const rows = await db.query(
-    `SELECT c.id, c.name, c.credential_type_id, c.inputs FROM job_template_credentials l JOIN credentials c ON c.id = l.credential_id
+    `SELECT c.id, c.name, c.credential_type_id, c.inputs, t.kind FROM job_template_credentials l
+     JOIN credentials c ON c.id = l.credential_id JOIN credential_types t ON t.id = c.credential_type_id
      WHERE l.job_template_id = $1 ORDER BY c.id`,
     [templateId],
   );
-  return rows.map((c) => ({ id: c.id, name: c.name, credential_type: c.credential_type_id, passwords_needed: passwordsNeeded(c.inputs ?? {}) }));
+  return rows.map((c) => ({ id: c.id, name: c.name, credential_type: c.credential_type_id, passwords_needed: passwordsNeeded(c.inputs ?? {}, c.kind) }));
 }
 
 /** The survey of a template if it is enabled and has questions, else null. */

@@ -2,6 +2,7 @@ import { boolean, choice, integer, json, ref, text } from '../../api/fields.ts';
 import { joinTable, reverse } from '../../api/relations.ts';
 import { defineRunResource } from '../unified-jobs/run-resource.ts';
 import { parseVariables } from '../../inventory/variables.ts';
+import { loadJobLabels, showJobLabels } from './job-labels.ts';
 
 const readOnly = { readOnly: true } as const;
 
@@ -36,7 +37,10 @@ export const jobs = defineRunResource({
   cancelRole: 'admin_role',
   template: { plural: 'job_templates', column: 'job_template_id' },
   eventsPath: 'job_events',
-  decorate: (row, out) => {
+  prepare: loadJobLabels,
+  decorate: (row, out, prepared) => {
+    showJobLabels(row, out, prepared);
+    out.related = { ...(out.related as object), relaunch: `/api/v2/jobs/${row.id}/relaunch/` };
     // Survey password answers are kept encrypted and shown as $encrypted$.
     const hidden = Object.keys(row.survey_passwords ?? {});
     if (!hidden.length) return;
@@ -47,5 +51,6 @@ export const jobs = defineRunResource({
   related: {
     job_host_summaries: reverse('job_host_summary', 'job_host_summaries', 'job_id'),
     credentials: { ...joinTable('credential', 'unified_job_credentials', 'unified_job_id', 'credential_id'), attachable: false },
+    labels: { ...joinTable('label', 'job_labels', 'job_id', 'label_id'), attachable: false },
   },
 });

@@ -72,6 +72,9 @@ export const organizations = defineResource({
   },
   roles: ORGANIZATION_ROLES,
   access: organizationAccess,
+  decorate: (row, out) => {
+    (out.related as Record<string, string>).instance_groups = `/api/v2/organizations/${row.id}/instance_groups/`;
+  },
   hooks: {
     /** Teams go with their organization, each with its roles and its own activity record. */
     async beforeDelete(tx, ctx, row) {

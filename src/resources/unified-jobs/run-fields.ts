@@ -21,6 +21,7 @@ export function runFields(): Record<string, Field> {
     event_processing_finished: boolean({ readOnly: true }),
     organization: ref('organization', { readOnly: true }),
     execution_environment: ref('execution_environment', { readOnly: true }),
+    instance_group: ref('instance_group', { readOnly: true }),
     timeout: integer({ readOnly: true }),
     verbosity: integer({ readOnly: true }),
   };

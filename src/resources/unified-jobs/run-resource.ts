@@ -4,7 +4,7 @@ import { forbidden } from '../../api/errors.ts';
 import type { Field } from '../../api/fields.ts';
 import { defineResource, type Resource } from '../../api/resource.ts';
 import type { Relation } from '../../api/relations.ts';
-import type { Row } from '../../db/database.ts';
+import type { Queryable, Row } from '../../db/database.ts';
 import { registerRunRoutes } from '../../dispatcher/run-routes.ts';
 import { ACTIVE_STATUSES } from '../../dispatcher/unified-jobs.ts';
 import { runFields } from './run-fields.ts';
@@ -27,8 +27,9 @@ export interface RunResourceDeclaration {
   /** Where its events are listed (AWX: events/ for updates, job_events/ for jobs). */
   eventsPath?: string;
   related?: Record<string, Relation>;
-  /** Adds what this kind shows beyond the common links (after them). */
-  decorate?(row: Row, out: Row): void;
+  /** Adds what this kind shows beyond the common links (after them), with what `prepare` loaded for the page. */
+  decorate?(row: Row, out: Row, prepared?: unknown): void;
+  prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
 }
 
 /**
@@ -61,7 +62,8 @@ export function defineRunResource(decl: RunResourceDeclaration): Resource {
         if (isActive(row.status)) throw forbidden(`Cannot delete a running ${decl.label.replace(/ List$/, '').toLowerCase()}.`);
       },
     },
-    decorate: (row, out) => {
+    prepare: decl.prepare,
+    decorate: (row, out, prepared) => {
       const base = `/api/v2/${decl.name}s/${row.id}/`;
       const templateId = row[decl.template.column];
       out.related = {
@@ -74,8 +76,8 @@ export function defineRunResource(decl: RunResourceDeclaration): Resource {
       out.unified_job_template = templateId ?? null;
       const creator = (out.summary_fields as Record<string, any>).created_by;
       out.launched_by = creator ? { id: creator.id, name: creator.username, type: 'user', url: `/api/v2/users/${creator.id}/` } : {};
-      Object.assign(out, { canceled_on: null, work_unit_id: null, custom_virtualenv: null, instance_group: null });
-      decl.decorate?.(row, out);
+      Object.assign(out, { canceled_on: null, work_unit_id: null, custom_virtualenv: null });
+      decl.decorate?.(row, out, prepared);
     },
   });
   addRoutes((app, services) =>

@@ -1,5 +1,5 @@
-import { boolean, integer } from '../../../api/fields.ts';
-import { stringMap } from '../shapes.ts';
+import { FieldProblem, boolean, integer } from '../../../api/fields.ts';
+import { stringList, stringMap } from '../shapes.ts';
 import { category, setting } from '../types.ts';
 
 export const jobs = category({
@@ -14,6 +14,21 @@ export const jobs = category({
         label: 'Maximum Scheduled Jobs',
         helpText: 'Maximum number of the same job template that can be waiting to run when launching from a schedule before no more are created.',
       }),
+    ),
+    AD_HOC_COMMANDS: setting<string[]>(
+      stringList({
+        // AWX's default list, plus copy.
+        default: [
+          'command', 'shell', 'yum', 'apt', 'apt_key', 'apt_repository', 'apt_rpm', 'service', 'group', 'user', 'mount', 'ping',
+          'selinux', 'setup', 'win_ping', 'win_service', 'win_updates', 'win_group', 'win_user', 'copy',
+        ],
+        label: 'Ansible Modules Allowed for Ad Hoc Jobs',
+        helpText: 'List of modules allowed to be used by ad-hoc jobs.',
+        item: (name) => {
+          if (!/^[A-Za-z_][\w.]*$/.test(name)) throw new FieldProblem(`"${name}" is not a valid module name.`);
+        },
+      }),
+      { child: { type: 'string' } },
     ),
     SVC_TASK_ENV: setting<Record<string, string>>(
       stringMap({

@@ -1,0 +1,75 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Services } from '../api/context.ts';
+import type { Row } from '../db/database.ts';
+import { baseEnvironment, execProcess } from './exec.ts';
+import { OutputWriter } from './output.ts';
+import { runnerFor, type RunContext } from './runners.ts';
+import { finishRun, markRunning } from './unified-jobs.ts';
+import { defaultExecutionEnvironmentId } from '../resources/execution-environments/default-environment.ts';
+
+const TIMEOUT_EXPLANATION = 'Job terminated due to timeout';
+
+/**
+ * Runs one run this node was given: marks it running, runs its kind's runner in a fresh private
+ * directory (removed whatever happens), ends it on timeout or cancel, and stores the outcome.
+ */
+export async function executeRun(services: Services, claimed: Row, controller: AbortController): Promise<void> {
+  const { db } = services;
+  const registration = runnerFor(claimed.kind)!;
+  const environment = claimed.execution_environment_id ?? (await defaultExecutionEnvironmentId(db, services.settings.get('DEFAULT_EXECUTION_ENVIRONMENT')));
+  const job = await db.transaction((tx) => markRunning(tx, claimed, environment));
+  if (!job) return;
+  const output = new OutputWriter(db, job.id);
+  if (environment) {
+    const [ee] = await db.query('SELECT name FROM execution_environments WHERE id = $1', [environment]);
+    if (ee) await output.write(`Execution environment: ${ee.name} (run with this node's Ansible runtime)\n`);
+  }
+  const privateDir = await mkdtemp(path.join(tmpdir(), `drover-run-${job.id}-`));
+  const timeoutSeconds = job.timeout > 0 ? job.timeout : Number(registration.defaultTimeoutSetting ? services.settings.get(registration.defaultTimeoutSetting) ?? 0 : 0);
+  const timer = timeoutSeconds > 0 ? setTimeout(() => controller.abort('timeout'), timeoutSeconds * 1000) : null;
+  const taskEnv = (services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
+  const run: RunContext = {
+    db,
+    services,
+    signal: controller.signal,
+    privateDir,
+    timeoutSeconds,
+    output: (text) => output.write(text.endsWith('\n') ? text : `${text}\n`),
+    position: () => output.position(),
+    advance: (counter, line) => output.advance(counter, line),
+    exec: (command, args, options = {}) =>
+      execProcess(command, args, { ...options, env: baseEnvironment({ ...taskEnv, ...options.env }) }, controller.signal, (line) =>
+        output.write(`${line}\n`),
+      ),
+  };
+  let finish: Parameters<typeof finishRun>[2];
+  try {
+    const outcome = await registration.run(job, run);
+    finish = { status: outcome.status, explanation: outcome.explanation, updates: outcome.updates };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    finish = { status: 'error', explanation: `The run could not complete: ${message}`, traceback: err instanceof Error ? err.stack ?? message : message };
+  } finally {
+    if (timer) clearTimeout(timer);
+    await rm(privateDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+  const reason = controller.signal.aborted ? controller.signal.reason : null;
+  if (reason === 'timeout') finish = { ...finish, status: 'failed', explanation: TIMEOUT_EXPLANATION };
+  else if (reason === 'canceled') finish = { ...finish, status: 'canceled', explanation: finish.explanation || 'The run was canceled.' };
+  else if (reason === 'shutdown') finish = { ...finish, status: 'failed', explanation: 'The run was stopped because its node shut down.' };
+  if (finish.status !== 'successful' && finish.explanation) await output.write(`${finish.explanation}\n`).catch(() => undefined);
+  await output.flush(true);
+  try {
+    await db.transaction((tx) => finishRun(tx, job, { ...finish, emittedEvents: output.eventCount }));
+  } catch (err) {
+    // Never leave a run "running": record the failure to store its outcome.
+    const message = err instanceof Error ? err.message : String(err);
+    await db.query(
+      `UPDATE unified_jobs SET status = 'error', failed = true, finished = now(), event_processing_finished = true,
+         job_explanation = $2, modified = now() WHERE id = $1`,
+      [job.id, `The run's outcome (${finish.status}) could not be stored: ${message}`],
+    );
+  }
+}

@@ -1,0 +1,73 @@
+/** Creating a job from a job template: shared by launch, relaunch and the provisioning callback. */
+import type { RequestContext } from '../api/context.ts';
+import type { Queryable, Row } from '../db/database.ts';
+import { createUnifiedJob } from '../dispatcher/unified-jobs.ts';
+import { sealCredentialPasswords } from './credential-passwords.ts';
+
+const DEFAULT_FORKS = 5;
+
+/** Job columns a template gives and a launch may override (job column -> template column). */
+const TEMPLATE_COLUMNS = [
+  'job_type', 'scm_branch', 'forks', 'limit', 'verbosity', 'job_tags', 'skip_tags', 'start_at_task', 'timeout', 'diff_mode',
+  'job_slice_count', 'execution_environment_id', 'use_fact_cache', 'become_enabled', 'allow_simultaneous', 'playbook',
+  'project_id', 'organization_id', 'description',
+] as const;
+
+export interface JobSpec {
+  template: Row;
+  launchType: 'manual' | 'relaunch' | 'callback';
+  inventoryId: number;
+  /** Column values of the job: the template's unless given here. */
+  values: Record<string, unknown>;
+  /** Extra vars as stored (survey passwords already encrypted) and which of them are survey passwords. */
+  extraVars: Record<string, unknown>;
+  surveyPasswords: Record<string, string>;
+  credentialIds: readonly number[];
+  credentialPasswords: Record<string, string>;
+  labelIds: readonly number[];
+  instanceGroupIds: readonly number[];
+}
+
+/** AWX's task impact: one fork per host up to the forks, plus one for the control process. */
+async function taskImpact(tx: Queryable, inventoryId: number, forks: number): Promise<number> {
+  const [{ hosts }] = await tx.query<{ hosts: number }>('SELECT count(*)::int AS hosts FROM hosts WHERE inventory_id = $1 AND enabled', [inventoryId]);
+  return Math.min(hosts, forks > 0 ? forks : DEFAULT_FORKS) + 1;
+}
+
+/** The template's labels, which a job carries unless the launch chose others. */
+export async function templateLabelIds(tx: Queryable, templateId: number): Promise<number[]> {
+  return (await tx.query<{ label_id: number }>('SELECT label_id FROM job_template_labels WHERE job_template_id = $1 ORDER BY label_id', [templateId])).map((r) => r.label_id);
+}
+
+/** Creates the job (pending) with its credentials, labels and launch-time instance groups. Wake the dispatcher after commit. */
+export async function createTemplateJob(tx: Queryable, ctx: RequestContext, spec: JobSpec): Promise<Row> {
+  const { template } = spec;
+  const columns: Record<string, unknown> = Object.fromEntries(TEMPLATE_COLUMNS.map((c) => [c, template[c]]));
+  Object.assign(columns, spec.values);
+  const job = await createUnifiedJob(tx, ctx, {
+    ...columns,
+    kind: 'job',
+    name: template.name,
+    unified_job_template_id: template.id,
+    job_template_id: template.id,
+    launch_type: spec.launchType,
+    inventory_id: spec.inventoryId,
+    extra_vars: JSON.stringify(spec.extraVars),
+    survey_passwords: JSON.stringify(spec.surveyPasswords),
+    credential_passwords: sealCredentialPasswords(spec.credentialPasswords),
+    task_impact: await taskImpact(tx, spec.inventoryId, columns.forks as number),
+  });
+  for (const credential of spec.credentialIds) {
+    await tx.query('INSERT INTO unified_job_credentials (unified_job_id, credential_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [job.id, credential]);
+  }
+  for (const label of spec.labelIds) {
+    await tx.query('INSERT INTO job_labels (job_id, label_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [job.id, label]);
+  }
+  for (const [position, group] of spec.instanceGroupIds.entries()) {
+    await tx.query(
+      'INSERT INTO unified_job_instance_groups (unified_job_id, instance_group_id, position) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [job.id, group, position],
+    );
+  }
+  return job;
+}

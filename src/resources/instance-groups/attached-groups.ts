@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import { hasObjectRole } from '../../api/access.ts';
+import { recordActivity } from '../../activity/record.ts';
+import type { RequestContext, Services } from '../../api/context.ts';
+import { ApiError, forbidden, notFound, ValidationError } from '../../api/errors.ts';
+import { listPage, type Query } from '../../api/list.ts';
+import { findResource, type Resource } from '../../api/resource.ts';
+import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { listOptions, viewOptions } from '../../api/options.ts';
+import type { Database, Queryable, Row } from '../../db/database.ts';
+import { resourcePermission } from '../../server/permissions.ts';
+
+/** An object that prefers instance groups in order (job template, inventory, organization). */
+export interface GroupOwner {
+  resource: Resource;
+  /** The link table and its column naming the owner. */
+  table: string;
+  column: string;
+  /** Throws 403 unless the caller may change the owner's groups. */
+  assertMayChange(ctx: RequestContext, tx: Queryable, ownerId: number): Promise<void>;
+  /** Whether OPTIONS offers POST. */
+  mayChange(ctx: RequestContext, db: Database, owner: Row): Promise<boolean>;
+}
+
+function readLink(body: unknown): { id: number; detach: boolean } {
+  const b = (body ?? {}) as Record<string, unknown>;
+  if (typeof b !== 'object' || Array.isArray(b)) throw new ApiError(400, { detail: 'Expected a JSON object.' });
+  const id = typeof b.id === 'string' && /^\d+$/.test(b.id) ? Number(b.id) : b.id;
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw ValidationError.field('id', 'A valid integer is required.');
+  return { id, detach: b.disassociate === true || b.disassociate === 'true' };
+}
+
+/**
+ * {owner}/instance_groups/: the groups an object prefers, listed in the order they were attached
+ * (the order the task manager tries them); POST {id} attaches (needs use on the group), POST
+ * {id, disassociate: true} detaches.
+ */
+export function registerAttachedGroupRoutes(app: FastifyInstance, services: Services, owner: GroupOwner): void {
+  const { db } = services;
+  const groups = findResource('instance_group');
+  const { table, column, resource } = owner;
+  routeMethods(app, `${resource.listPath}:id/instance_groups/`, resourcePermission(resource.name, 'instance_groups'), {
+    GET: async (request) => {
+      const row = await visibleObject(services, request, resource);
+      if (!groups) return { count: 0, next: null, previous: null, results: [] };
+      const query = request.query as Query;
+      const page = await listPage(db, request.ctx, groups, request.url.split('?')[0], query, (alias, params) =>
+        `${alias}.id IN (SELECT instance_group_id FROM ${table} WHERE ${column} = ${params.add(row.id)})`);
+      if (query.order_by || query.order) return page;
+      const positions = new Map((await db.query(`SELECT instance_group_id, position FROM ${table} WHERE ${column} = $1`, [row.id])).map((r) => [r.instance_group_id, r.position]));
+      return { ...page, results: [...page.results].sort((a, b) => (positions.get(a.id) ?? 0) - (positions.get(b.id) ?? 0)) };
+    },
+    POST: async (request, reply) => {
+      const row = await visibleObject(services, request, resource);
+      const link = readLink(request.body);
+      await db.transaction(async (tx) => {
+        if (!(await tx.query('SELECT 1 FROM instance_groups WHERE id = $1', [link.id])).length) throw notFound();
+        await owner.assertMayChange(request.ctx, tx, row.id);
+        if (!link.detach && !(await hasObjectRole(request.ctx, tx, 'instance_group', link.id, 'use_role'))) throw forbidden();
+        const changed = link.detach
+          ? await tx.query(`DELETE FROM ${table} WHERE ${column} = $1 AND instance_group_id = $2 RETURNING 1`, [row.id, link.id])
+          : await tx.query(
+              `INSERT INTO ${table} (${column}, instance_group_id, position)
+               SELECT $1, $2, COALESCE(max(position) + 1, 0) FROM ${table} WHERE ${column} = $1
+               ON CONFLICT DO NOTHING RETURNING 1`,
+              [row.id, link.id],
+            );
+        if (!changed.length) return;
+        await recordActivity(tx, request.ctx, {
+          operation: link.detach ? 'disassociate' : 'associate', object1: resource.name, object1Id: row.id,
+          object2: 'instance_group', object2Id: link.id, association: 'instance_groups', changes: {},
+        });
+      });
+      return reply.code(204).send();
+    },
+    OPTIONS: async (request) => {
+      const row = await visibleObject(services, request, resource);
+      if (!groups) return viewOptions('Instance Groups', `Instance groups of the ${resource.name.replace(/_/g, ' ')}.`);
+      return listOptions(groups, request.ctx.tokenScope !== 'read' && (await owner.mayChange(request.ctx, db, row)));
+    },
+  });
+}

@@ -1,0 +1,148 @@
+import type { Database, Queryable, Row } from '../db/database.ts';
+import { registeredKinds } from '../dispatcher/runners.ts';
+import { finishRun } from '../dispatcher/unified-jobs.ts';
+import { CapacityModel } from './capacity-model.ts';
+import { processDependencies } from './dependencies.ts';
+import { blockedBy, isWaitingExplanation, noInstances, NOT_ENOUGH_CAPACITY, previousTaskFailed } from './explanations.ts';
+import { preferredGroups } from './preferred-groups.ts';
+
+/** Only one task manager pass runs at a time across every node sharing the database. */
+const SCHEDULER_LOCK = 7_341_105;
+const PASS_LIMIT = 2_000;
+const UNSUCCESSFUL = new Set(['failed', 'error', 'canceled']);
+
+export interface PassResult {
+  /** Runs moved to waiting, with the node each was given. */
+  moved: Row[];
+  /** Runs failed because a dependency failed. */
+  failed: Row[];
+  /** More pending runs after this pass's share: pass `next` as `after` to go on. */
+  more: boolean;
+  next: number;
+  /** Another node's pass was under way: this one did nothing. */
+  skipped: boolean;
+}
+
+interface Dependency {
+  id: number;
+  kind: string;
+  name: string;
+  status: string;
+}
+
+async function dependenciesOf(tx: Queryable, ids: number[]): Promise<Map<number, Dependency[]>> {
+  const rows = await tx.query<Dependency & { job: number }>(
+    `SELECT d.unified_job_id AS job, u.id, u.kind, u.name, u.status FROM unified_job_dependencies d
+     JOIN unified_jobs u ON u.id = d.dependency_id WHERE d.unified_job_id = ANY($1::int[]) ORDER BY u.id`,
+    [ids],
+  );
+  const result = new Map<number, Dependency[]>();
+  for (const r of rows) result.set(r.job, [...(result.get(r.job) ?? []), r]);
+  return result;
+}
+
+/** What may block a pending run: busy templates (waiting/running) and open project/inventory updates. */
+async function blockers(tx: Queryable) {
+  const busyTemplates = new Map<string, number>();
+  for (const r of await tx.query(
+    `SELECT kind, unified_job_template_id AS template, min(id) AS id FROM unified_jobs
+     WHERE status IN ('waiting', 'running') AND unified_job_template_id IS NOT NULL GROUP BY kind, unified_job_template_id`,
+  )) busyTemplates.set(`${r.kind}:${r.template}`, r.id);
+  const updates = await tx.query<{ id: number; kind: string; project_id: number | null; inventory_id: number | null; status: string }>(
+    `SELECT id, kind, project_id, inventory_id, status FROM unified_jobs
+     WHERE kind IN ('project_update', 'inventory_update') AND status IN ('pending', 'waiting', 'running') ORDER BY id`,
+  );
+  return { busyTemplates, updates };
+}
+
+/**
+ * One task manager pass over up to PASS_LIMIT pending runs with ids above `after` (AWX's dependency and task managers): pending runs, oldest first, get
+ * their dependency updates, fail when one of those failed, wait behind their template's running
+ * job (unless allow_simultaneous) and behind open updates of their project or inventory, and
+ * otherwise move to waiting on the instance the capacity rules pick. Each node then starts the
+ * waiting runs it was given.
+ */
+export async function schedulePass(db: Database, after = 0): Promise<PassResult> {
+  return db.transaction(async (tx) => {
+    const [{ locked }] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [SCHEDULER_LOCK]);
+    const result: PassResult = { moved: [], failed: [], more: false, next: after, skipped: !locked };
+    if (!locked) return result;
+    const pending = await tx.query(
+      `SELECT id, kind, name, unified_job_template_id, job_template_id, project_id, inventory_id, organization_id, allow_simultaneous,
+              task_impact, forks, job_explanation, dependencies_processed
+       FROM unified_jobs WHERE status = 'pending' AND kind = ANY($1::text[]) AND id > $3 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [registeredKinds(), PASS_LIMIT + 1, after],
+    );
+    if (pending.length > PASS_LIMIT) {
+      pending.length = PASS_LIMIT;
+      result.more = true;
+    }
+    if (!pending.length) return result;
+    result.next = pending[pending.length - 1].id;
+    await processDependencies(tx, pending.filter((r) => r.kind === 'job' && !r.dependencies_processed));
+    const dependencies = await dependenciesOf(tx, pending.map((r) => r.id));
+    const { busyTemplates, updates } = await blockers(tx);
+    const groups = await preferredGroups(tx, pending);
+    const capacity = await CapacityModel.load(tx);
+
+    const moves: Array<{ id: number; node: string; group: number }> = [];
+    const explanations = new Map<number, string>();
+    for (const run of pending) {
+      const failedDependency = dependencies.get(run.id)?.find((d) => UNSUCCESSFUL.has(d.status));
+      if (failedDependency) {
+        result.failed.push(await finishRun(tx, run, { status: 'failed', explanation: previousTaskFailed(failedDependency) }));
+        continue;
+      }
+      const blocker = blockerOf(run, dependencies.get(run.id) ?? [], busyTemplates, updates);
+      if (blocker) {
+        explanations.set(run.id, blocker);
+        continue;
+      }
+      const preferred = groups.get(run.id) ?? [];
+      const placement = capacity.place({ kind: run.kind, impact: run.task_impact, forks: run.forks, groupIds: preferred });
+      if (!placement) {
+        explanations.set(run.id, capacity.hasEligibleInstance(run.kind, preferred) ? NOT_ENOUGH_CAPACITY : noInstances(capacity.groupNames(preferred)));
+        continue;
+      }
+      if (run.unified_job_template_id !== null && !run.allow_simultaneous) busyTemplates.set(`${run.kind}:${run.unified_job_template_id}`, run.id);
+      moves.push({ id: run.id, node: placement.hostname, group: placement.groupId });
+    }
+    await storeExplanations(tx, pending, explanations);
+    if (moves.length) {
+      result.moved = await tx.query(
+        `UPDATE unified_jobs u SET status = 'waiting', execution_node = m.node, controller_node = m.node, instance_group_id = m.grp,
+           job_explanation = CASE WHEN u.job_explanation = ANY($4::text[]) OR u.job_explanation LIKE 'waiting for %' THEN '' ELSE u.job_explanation END,
+           modified = now()
+         FROM unnest($1::int[], $2::text[], $3::int[]) AS m(id, node, grp) WHERE u.id = m.id
+         RETURNING u.id, u.kind, u.status, u.execution_node, u.unified_job_template_id`,
+        [moves.map((m) => m.id), moves.map((m) => m.node), moves.map((m) => m.group), [NOT_ENOUGH_CAPACITY, ...pending.map((r) => r.job_explanation).filter(isWaitingExplanation)]],
+      );
+    }
+    return result;
+  });
+}
+
+function blockerOf(run: Row, dependencies: Dependency[], busyTemplates: Map<string, number>, updates: Array<{ id: number; kind: string; project_id: number | null; inventory_id: number | null; status: string }>): string | null {
+  const open = dependencies.find((d) => !['successful', 'failed', 'error', 'canceled'].includes(d.status));
+  if (open) return blockedBy(open.kind, open.id);
+  if (run.unified_job_template_id !== null && !run.allow_simultaneous) {
+    const busy = busyTemplates.get(`${run.kind}:${run.unified_job_template_id}`);
+    if (busy !== undefined && busy !== run.id) return blockedBy(run.kind, busy);
+  }
+  if (run.kind !== 'job' && run.kind !== 'ad_hoc_command') return null;
+  // Updates queued before this run (or already under way) finish first: it runs on what they bring.
+  const update = updates.find((u) =>
+    (u.status !== 'pending' || u.id < run.id) &&
+    ((u.kind === 'project_update' && run.kind === 'job' && u.project_id === run.project_id) || (u.kind === 'inventory_update' && u.inventory_id === run.inventory_id)));
+  return update ? blockedBy(update.kind, update.id) : null;
+}
+
+/** Writes only explanations that changed, in one statement. */
+async function storeExplanations(tx: Queryable, pending: Row[], explanations: Map<number, string>): Promise<void> {
+  const changed = pending.filter((r) => explanations.has(r.id) && explanations.get(r.id) !== r.job_explanation);
+  if (!changed.length) return;
+  await tx.query(
+    `UPDATE unified_jobs u SET job_explanation = e.text FROM unnest($1::int[], $2::text[]) AS e(id, text) WHERE u.id = e.id`,
+    [changed.map((r) => r.id), changed.map((r) => explanations.get(r.id))],
+  );
+}
