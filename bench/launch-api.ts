@@ -28,6 +28,8 @@ interface Load {
   seconds: number;
   p50: number;
   p99: number;
+  /** CPU time of this process (server and client) per request, in ms. */
+  cpu: number;
 }
 
 /** Sends `method path` from CONCURRENCY clients (client i to pathOf(i)), each waiting for its answer, for `seconds`. */
@@ -46,6 +48,7 @@ async function load(port: number, method: string, pathOf: (client: number) => st
       req.once('error', reject);
       req.end(body);
     });
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const until = started + seconds * 1000;
   const client = async (index: number) => {
@@ -59,9 +62,10 @@ async function load(port: number, method: string, pathOf: (client: number) => st
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => client(i)));
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { count: latencies.length, errors, seconds: elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { count: latencies.length, errors, seconds: elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpu: (cpu.user + cpu.system) / 1000 / latencies.length };
 }
 
 /** Job templates on one project and inventory (10 hosts) with a machine credential; answers their ids. */
@@ -125,7 +129,8 @@ for (const choice of databases()) {
   const r = await runOn(choice);
   const db = `${r.choice === 'postgres' ? 'PostgreSQL' : 'PGlite'} ${r.version.split(' ')[0]}`;
   const measures = [['GET template (baseline)', r.baseline], ['POST launch, one template', r.launches], ['POST launch, a template per client', r.spread]] as const;
-  for (const [what, m] of measures) rows.push([`${db}: ${what}`, (m.count / m.seconds).toFixed(0), ms(m.p50), ms(m.p99), String(m.errors)]);
+  for (const [what, m] of measures) rows.push([`${db}: ${what}`, (m.count / m.seconds).toFixed(0), ms(m.p50), ms(m.p99), m.cpu.toFixed(2), String(m.errors)]);
 }
-console.log(table(['requests', 'per second', 'p50 ms', 'p99 ms', 'errors'], rows));
+console.log(table(['requests', 'per second', 'p50 ms', 'p99 ms', 'CPU ms/request', 'errors'], rows));
+console.log('CPU ms/request: CPU time of this one process (the service and the load generator) per request.');
 console.log('Goal: on PostgreSQL, >= 200 launches/s with p99 < 100 ms.');

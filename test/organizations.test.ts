@@ -64,6 +64,7 @@ describe('organizations', () => {
         teams: `${base}teams/`,
         object_roles: `${base}object_roles/`,
         activity_stream: `${base}activity_stream/`,
+        instance_groups: `${base}instance_groups/`,
       });
       for (const url of Object.values(org.related) as string[]) assert.equal((await t.get(url)).status, 200, url);
     });

@@ -33,6 +33,10 @@ const DEFAULTS: Record<string, Record<string, unknown>> = {
     SVC_ROLES_ENABLED: true,
     SVC_COLLECTIONS_ENABLED: true,
     PROJECT_UPDATE_VVV: false,
+    AD_HOC_COMMANDS: [
+      'command', 'shell', 'yum', 'apt', 'apt_key', 'apt_repository', 'apt_rpm', 'service', 'group', 'user', 'mount', 'ping',
+      'selinux', 'setup', 'win_ping', 'win_service', 'win_updates', 'win_group', 'win_user', 'copy',
+    ],
   },
   authentication: {
     SESSION_COOKIE_AGE: 1800,

@@ -34,9 +34,9 @@ interface LiveSocket {
 }
 
 /** Opens a websocket; rejects with { status, body } when the upgrade is answered with an HTTP error. */
-function openSocket(url: string, headers: Record<string, string> = {}): Promise<LiveSocket> {
+function openSocket(url: string, headers: Record<string, string> = {}, options: { autoPong?: boolean } = {}): Promise<LiveSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
+    const ws = new WebSocket(url, { headers, ...options });
     const messages: any[] = [];
     const waiters: { match: (m: any) => boolean; resolve: (m: any) => void }[] = [];
     const closed = new Promise<{ code: number; reason: string }>((done) => ws.on('close', (code, reason) => done({ code, reason: reason.toString() })));
@@ -74,6 +74,9 @@ function openSocket(url: string, headers: Record<string, string> = {}): Promise<
   });
 }
 
+// Pings (and credential checks) often enough for a test to see them.
+configureLiveOutput({ pingIntervalMs: 300 });
+
 const isGroups = (m: any) => Array.isArray(m.groups_current);
 const forRun = (id: number) => (m: any) => m.unified_job_id === id || m.job === id;
 
@@ -83,6 +86,7 @@ describe('live output websocket', () => {
   let base: string;
   let hello: number;
   let many: number;
+  let project: number;
   let adminToken: string;
   let outsider: Credentials & { id: number };
   let outsiderToken: string;
@@ -118,7 +122,7 @@ describe('live output websocket', () => {
     base = `ws://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     repo = await makeRepository({ 'hello.yml': HELLO, 'many.yml': MANY });
     const org = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
-    const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
+    project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
     await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0])).url);
     const inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
     for (const name of ['h1', 'h2']) assert.equal((await t.post('/api/v2/hosts/', { name, inventory })).status, 201);
@@ -135,17 +139,13 @@ describe('live output websocket', () => {
   });
 
   it('refuses connections without valid credentials, with a reason', async () => {
-    const anonymous = await openSocket(`${base}/websocket/`);
-    sockets.push(anonymous);
-    const told = await anonymous.next((m) => m.close === true);
-    assert.match(told.detail, /credentials were not provided/);
-    const closed = await anonymous.closed;
-    assert.equal(closed.code, 1008);
-    assert.match(closed.reason, /credentials were not provided/);
-
+    for (const path of ['/websocket/', '/api/websocket/']) {
+      await assert.rejects(openSocket(`${base}${path}`), (err: any) => err.status === 401 && /credentials were not provided/.test(JSON.parse(err.body).detail));
+    }
     await assert.rejects(openSocket(`${base}/websocket/`, bearer('not-a-token')), (err: any) => err.status === 401 && /Invalid token/.test(err.body));
     const plain = await t.get('/websocket/');
     assert.equal(plain.status, 426);
+    assert.match(plain.body.detail, /websocket connections only/);
   });
 
   it('a session client must send the CSRF token (xrftoken) with its messages; {"groups": {}} leaves every group', async () => {
@@ -228,6 +228,23 @@ describe('live output websocket', () => {
     assert.deepEqual(stranger.messages.filter(forRun(id)), [], 'nothing of a job the user may not read');
   });
 
+  it('streams project updates as project_update_events', async () => {
+    const socket = await connect(bearer(adminToken));
+    await subscribe(socket, { jobs: ['status_changed'] });
+    const update = (await t.post(`/api/v2/projects/${project}/update/`)).body;
+    assert.ok(update.id, JSON.stringify(update));
+    await subscribe(socket, { jobs: ['status_changed'], project_update_events: [update.id] });
+    const eof = await socket.next((m) => m.event === 'EOF' && m.project_update === update.id, 120_000);
+    assert.equal(eof.group_name, 'project_update_events');
+    const events = socket.messages.filter((m) => m.type === 'project_update_event');
+    assert.ok(events.length > 0);
+    assert.ok(events.every((e) => e.project_update === update.id && e.group_name === 'project_update_events'));
+    assert.equal(events.at(-1).counter, eof.final_counter);
+    const statuses = socket.messages.filter((m) => m.unified_job_id === update.id && m.status).map((m) => m.status);
+    assert.equal(statuses.at(-1), 'successful');
+    assert.ok(socket.messages.filter((m) => m.unified_job_id === update.id && m.status).every((m) => m.type === 'project_update' && m.unified_job_template_id === project));
+  });
+
   it('a client of another node sharing the database gets the run too (LISTEN/NOTIFY)', { skip: !serverMode() && 'needs a PostgreSQL server' }, async () => {
     const [{ name }] = await t.db.query('SELECT current_database() AS name');
     const db = new ServerDatabase(serverConnection(name));
@@ -248,6 +265,28 @@ describe('live output websocket', () => {
       await other.close();
       await db.close();
     }
+  });
+
+  it('closes a socket once its token is revoked or its session ends, and drops one that does not answer pings', async () => {
+    const token = await t.post('/api/v2/tokens/', { scope: 'read' }, { as: outsider });
+    const viaToken = await connect(bearer(token.body.token));
+    const session = await t.login(outsider);
+    const cookie = [...session.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+    const viaSession = await connect({ cookie });
+    const quiet = await openSocket(`${base}/websocket/`, bearer(adminToken), { autoPong: false });
+    sockets.push(quiet);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    assert.equal(viaToken.messages.length, 1, 'still open while the token is valid');
+
+    assert.equal((await t.delete(`/api/v2/tokens/${token.body.id}/`, { as: outsider })).status, 204);
+    const tokenClosed = await viaToken.closed;
+    assert.equal(tokenClosed.code, 1008);
+    assert.match(tokenClosed.reason, /token is no longer valid/);
+    assert.equal((await session.post('/api/logout/', {})).status < 400, true);
+    const sessionClosed = await viaSession.closed;
+    assert.equal(sessionClosed.code, 1008);
+    assert.match(sessionClosed.reason, /session has expired or ended/);
+    assert.equal((await quiet.closed).code, 1006, 'terminated without a close frame');
   });
 
   it('closes a client whose unsent output grows beyond the limit', async () => {

@@ -29,7 +29,7 @@ export function machineAccess(inputs: Record<string, unknown> | null): MachineAc
   if (text('become_username')) access.cmdline.push('--become-user', text('become_username'));
   if (text('become_password')) {
     access.cmdline.push('--ask-become-pass');
-    access.passwords['^BECOME [pP]assword:\\s*?$'] = text('become_password');
+    access.passwords['^BECOME [pP]assword.*:\\s*?$'] = text('become_password');
     access.secrets.push(text('become_password'));
   }
   return access;

@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import type { RequestContext, Services } from '../api/context.ts';
 import { isVisible } from '../api/list.ts';
 import { findResource } from '../api/resource.ts';
+import type { CredentialCheck } from './credentials.ts';
 import { liveLimits } from './limits.ts';
 import { eofMessage, eventGroupOfKind, skippedMessage } from './messages.ts';
 
@@ -38,6 +39,8 @@ export class LiveClient {
     private readonly services: Services,
     /** The CSRF token every message must carry for a session-authenticated client; null when none is needed. */
     readonly xrfToken: string | null,
+    /** Whether the credentials the socket was opened with still hold. */
+    readonly checkCredentials: CredentialCheck,
   ) {}
 
   get open(): boolean {
@@ -73,6 +76,11 @@ export class LiveClient {
     for (const g of groups) this.groups.add(g);
     this.eventRuns.clear();
     for (const id of eventRuns) this.eventRuns.add(id);
+    for (const [id, rate] of this.rates) {
+      if (eventRuns.has(id)) continue;
+      if (rate.timer) clearTimeout(rate.timer);
+      this.rates.delete(id);
+    }
   }
 
   /** May this client read the run? Asked of the run kind's access policy, remembered for a while. */

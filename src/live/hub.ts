@@ -37,7 +37,10 @@ export class LiveHub {
     clearTimeout(timer);
   }
 
-  /** Pings every client; one that did not answer the previous ping is dropped. */
+  /**
+   * Pings every client; one that did not answer the previous ping is dropped, and one whose
+   * token or session ended is closed.
+   */
   heartbeat(): void {
     for (const client of this.clients) {
       if (!client.alive) {
@@ -47,6 +50,10 @@ export class LiveHub {
       }
       client.alive = false;
       client.socket.ping();
+      void client
+        .checkCredentials()
+        .then((ended) => ended && client.close(1008, ended))
+        .catch(() => undefined);
     }
   }
 

@@ -6,14 +6,14 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Services } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
 import { CSRF_COOKIE } from '../auth/sessions.ts';
-import { PUBLIC } from '../server/permissions.ts';
+import { AUTHENTICATED } from '../server/permissions.ts';
 import { LiveClient } from './client.ts';
+import { credentialCheck } from './credentials.ts';
 import { LiveHub } from './hub.ts';
 import { liveLimits } from './limits.ts';
 import { handleClientMessage } from './subscribe.ts';
 
 export const LIVE_PATHS = ['/websocket/', '/api/websocket/'] as const;
-const NOT_AUTHENTICATED = 'Authentication credentials were not provided.';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,8 +28,8 @@ const upgrades = new WeakMap<IncomingMessage, { socket: Duplex; head: Buffer }>(
 /**
  * The live output websocket at /websocket/ (and /api/websocket/). An upgrade request goes
  * through the app's router and hooks like any request, so it is authenticated as every other
- * one (bearer token, session cookie): a bad Host or bad credentials are answered with the
- * usual 4xx before any upgrade.
+ * one (bearer token, session cookie): a bad Host, missing or bad credentials are answered
+ * with the usual 4xx and a detail before any upgrade.
  */
 export async function registerLiveOutput(app: FastifyInstance, services: Services): Promise<void> {
   const hub = new LiveHub(services);
@@ -48,7 +48,7 @@ export async function registerLiveOutput(app: FastifyInstance, services: Service
     app.route({
       method: 'GET',
       url,
-      config: { permission: PUBLIC },
+      config: { permission: AUTHENTICATED },
       handler: async (request, reply) => {
         const pending = upgrades.get(request.raw);
         if (!pending) throw new ApiError(426, { detail: 'This endpoint takes websocket connections only (Upgrade: websocket).' });
@@ -77,15 +77,10 @@ export async function registerLiveOutput(app: FastifyInstance, services: Service
 function connect(hub: LiveHub, services: Services, request: FastifyRequest, ws: WebSocket): void {
   const { ctx } = request;
   ws.on('error', () => ws.terminate());
-  if (!ctx.user) {
-    // As AWX: the socket is accepted, told to close, and closed.
-    ws.send(JSON.stringify({ close: true, detail: NOT_AUTHENTICATED }));
-    ws.close(1008, NOT_AUTHENTICATED);
-    return;
-  }
+  if (!ctx.user) return void ws.terminate();
   // A session's ambient cookie is not enough: its messages must also carry the CSRF token (AWX's xrftoken).
   const xrfToken = ctx.authMethod === 'session' ? request.cookies[CSRF_COOKIE] ?? '' : null;
-  const client = new LiveClient(ws, ctx, services, xrfToken);
+  const client = new LiveClient(ws, ctx, services, xrfToken, credentialCheck(services, request));
   hub.add(client);
   ws.on('pong', () => {
     client.alive = true;

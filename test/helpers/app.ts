@@ -11,6 +11,9 @@ import { configureActivityStream } from '../../src/activity/record.ts';
 import { setAuditNode } from '../../src/audit/record.ts';
 import { VERSION } from '../../src/version.ts';
 import { ADMIN, freshDatabase } from './database.ts';
+import { isolateTemporaryFiles } from './tmp.ts';
+
+isolateTemporaryFiles();
 
 export { ADMIN };
 

@@ -65,5 +65,6 @@ export const groups = defineResource({
   },
   decorate(row, out) {
     out.related.variable_data = `/api/v2/groups/${row.id}/variable_data/`;
+    out.related.ad_hoc_commands = `/api/v2/groups/${row.id}/ad_hoc_commands/`;
   },
 });

@@ -139,5 +139,6 @@ export const inventories = defineResource({
     Object.assign(out.related, { variable_data: `${base}variable_data/`, script: `${base}script/`, tree: `${base}tree/` });
     (out.related as Record<string, string>).update_inventory_sources = `${base}update_inventory_sources/`;
     (out.related as Record<string, string>).instance_groups = `${base}instance_groups/`;
+    (out.related as Record<string, string>).ad_hoc_commands = `${base}ad_hoc_commands/`;
   },
 });

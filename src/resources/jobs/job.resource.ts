@@ -2,7 +2,8 @@ import { boolean, choice, integer, json, ref, text } from '../../api/fields.ts';
 import { joinTable, reverse } from '../../api/relations.ts';
 import { defineRunResource } from '../unified-jobs/run-resource.ts';
 import { parseVariables } from '../../inventory/variables.ts';
-import { loadJobLabels, showJobLabels } from './job-labels.ts';
+import { loadJobLabels, showJobLabels, type JobLabels } from './job-labels.ts';
+import { loadJobCredentials, showJobCredentials, type JobCredentials } from './job-credentials.ts';
 
 const readOnly = { readOnly: true } as const;
 
@@ -37,9 +38,11 @@ export const jobs = defineRunResource({
   cancelRole: 'admin_role',
   template: { plural: 'job_templates', column: 'job_template_id' },
   eventsPath: 'job_events',
-  prepare: loadJobLabels,
+  prepare: async (db, rows) => ({ labels: await loadJobLabels(db, rows), credentials: await loadJobCredentials(db, rows) }),
   decorate: (row, out, prepared) => {
-    showJobLabels(row, out, prepared);
+    const loaded = prepared as { labels: JobLabels; credentials: JobCredentials } | undefined;
+    showJobLabels(row, out, loaded?.labels);
+    showJobCredentials(row, out, loaded?.credentials);
     out.related = { ...(out.related as object), relaunch: `/api/v2/jobs/${row.id}/relaunch/` };
     // Survey password answers are kept encrypted and shown as $encrypted$.
     const hidden = Object.keys(row.survey_passwords ?? {});
