@@ -27,4 +27,15 @@ else
   echo "  sudo apt-get install -y $ANSIBLE_PACKAGES" >&2
 fi
 
+# The tests clone over SSH from a local sshd (loopback only).
+if [ ! -x /usr/sbin/sshd ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing sshd for the tests: openssh-server"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openssh-server
+  else
+    echo "sshd is missing (the tests need it). Install it with:" >&2
+    echo "  sudo apt-get install -y openssh-server" >&2
+  fi
+fi
+
 echo "setup complete: run 'npm start' to start drover, 'npm test' to run the tests"

@@ -1,12 +1,15 @@
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import type { Services } from '../src/api/context.ts';
 import { runManageCommand } from '../src/cli/manage.ts';
 import { loadEnvConfig, type EnvConfig } from '../src/config/env.ts';
 import { openServices } from '../src/server/start.ts';
+import { serverConnection, serverMode } from './helpers/database.ts';
 
 async function manage(env: EnvConfig, ...args: string[]) {
   const out: string[] = [];
@@ -72,9 +75,42 @@ async function seed(env: EnvConfig): Promise<Seeded> {
 
 const remaining = (env: EnvConfig) => inspect(env, async ({ db }) => (await db.query<{ name: string }>('SELECT name FROM unified_jobs ORDER BY id')).map((r) => r.name));
 
+const createdDatabases: string[] = [];
+
+after(async () => {
+  if (!createdDatabases.length) return;
+  const admin = new pg.Client(serverConnection('postgres'));
+  await admin.connect();
+  for (const name of createdDatabases) await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.end();
+});
+
+/** A data directory of its own and, in server mode, an empty database of its own. */
 async function freshEnv(): Promise<EnvConfig> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'drover-cleanup-jobs-'));
-  return loadEnvConfig({ SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: 'x', SVC_NODE_NAME: 'cleanup-node', SVC_CREATE_DEMO_DATA: 'false' });
+  const values: Record<string, string> = {
+    SVC_DATA_DIR: await mkdtemp(path.join(tmpdir(), 'drover-cleanup-jobs-')),
+    SVC_ADMIN_PASSWORD: 'x',
+    SVC_NODE_NAME: 'cleanup-node',
+  };
+  if (serverMode()) {
+    const name = `drover_cleanup_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client(serverConnection('postgres'));
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    createdDatabases.push(name);
+    Object.assign(values, {
+      POSTGRES_HOST: process.env.POSTGRES_HOST!,
+      POSTGRES_PORT: process.env.POSTGRES_PORT ?? '5432',
+      POSTGRES_USER: process.env.POSTGRES_USER ?? 'postgres',
+      POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'unused',
+      POSTGRES_DB: name,
+      SVC_SECRET_KEY: 'cleanup-test-key',
+      SVC_BROADCAST_WEBSOCKET_SECRET: 'cleanup-test-broadcast',
+      SVC_CSRF_TRUSTED_ORIGINS: 'https://localhost',
+    });
+  }
+  return loadEnvConfig(values);
 }
 
 describe('drover manage cleanup_jobs', () => {

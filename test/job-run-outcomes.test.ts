@@ -115,4 +115,24 @@ describe('job outcomes: unreachable hosts, extra vars precedence, machine creden
     assert.deepEqual((await runDirs()).filter((d) => !before.includes(d)), [], 'the run\'s private directory is removed');
     assert.deepEqual(job.summary_fields.credentials.map((c: any) => c.name), ['deploy']);
   });
+
+  it('a job outlives its inventory and project; the project\'s updates go with it', async () => {
+    const repo2 = await makeRepository({ 'ping.yml': PING });
+    const project = (await t.post('/api/v2/projects/', { name: 'Short-lived', organization: orgId, scm_type: 'git', scm_url: `file://${repo2.bare}` })).body.id;
+    const update = await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0])).url);
+    const inventory = (await t.post('/api/v2/inventories/', { name: 'Short-lived', organization: orgId, variables: 'ansible_connection: local' })).body.id;
+    await t.post('/api/v2/hosts/', { name: 'here', inventory });
+    const job = await run(await template({ playbook: 'ping.yml', project, inventory }));
+    assert.equal(job.status, 'successful', job.job_explanation);
+    const gone = await t.delete(`/api/v2/inventories/${inventory}/`);
+    assert.equal(gone.status, 204, gone.text);
+    assert.equal((await t.delete(`/api/v2/projects/${project}/`)).status, 204);
+    await repo2.remove();
+    const kept = await t.get(`/api/v2/jobs/${job.id}/`);
+    assert.equal(kept.status, 200);
+    assert.equal(kept.body.inventory, null);
+    assert.equal(kept.body.project, null);
+    assert.ok((await t.get(`/api/v2/jobs/${job.id}/job_events/`)).body.count > 0, 'its events are kept');
+    assert.equal((await t.get(`/api/v2/project_updates/${update.id}/`)).status, 404);
+  });
 });

@@ -29,6 +29,7 @@ interface LiveSocket {
   /** The first message (from the start) matching, waiting for it if needed. */
   next(match: (m: any) => boolean, timeoutMs?: number): Promise<any>;
   send(message: unknown): void;
+  sendRaw(text: string): void;
   closed: Promise<{ code: number; reason: string }>;
   close(): void;
 }
@@ -60,6 +61,7 @@ function openSocket(url: string, headers: Record<string, string> = {}, options: 
         messages,
         closed,
         send: (message) => ws.send(JSON.stringify(message)),
+        sendRaw: (text: string) => ws.send(text),
         close: () => ws.close(),
         next(match, timeoutMs = 60_000) {
           const found = messages.find(match);
@@ -168,6 +170,28 @@ describe('live output websocket', () => {
     assert.deepEqual(narrowed, { groups_current: ['jobs-summary'], groups_left: ['jobs-status_changed'], groups_joined: [] });
     const left = await subscribe(socket, {}, xrf);
     assert.deepEqual(left, { groups_current: [], groups_left: ['jobs-summary'], groups_joined: [] });
+  });
+
+  it('answers bad messages with an error and keeps the groups it had', async () => {
+    const socket = await connect(bearer(adminToken));
+    await subscribe(socket, { jobs: ['summary'] });
+    const errors = () => socket.messages.filter((m) => m.error).map((m) => m.error);
+    const expectError = async (raw: string, pattern: RegExp) => {
+      const before = errors().length;
+      socket.sendRaw(raw);
+      await eventually(async () => errors().length > before);
+      assert.match(errors().at(-1), pattern, raw);
+    };
+    await expectError('not json', /JSON objects/);
+    await expectError('[1, 2]', /JSON objects/);
+    await expectError('{"groups": ["jobs"]}', /groups must be an object/);
+    await expectError('{"groups": {"jobs": "summary"}}', /^access denied to channel$/);
+    await expectError(JSON.stringify({ groups: { job_events: Array.from({ length: 201 }, (_, i) => i + 1) } }), /at most 200 groups/);
+    const partial = await subscribe(socket, { jobs: ['summary', 'everything'], nonsense: [1], job_events: ['abc', -1, 999999] });
+    assert.deepEqual(partial, { groups_current: ['jobs-summary'], groups_left: [], groups_joined: [] }, 'the errors changed nothing');
+    for (const refused of ['channel jobs for resource id everything', 'channel nonsense for resource id 1', 'channel job_events for resource id abc', 'channel job_events for resource id -1', 'channel job_events for resource id 999999']) {
+      assert.ok(errors().includes(`access denied to ${refused}`), refused);
+    }
   });
 
   it('streams a job to its readers: status changes, events in counter order, EOF and summary; others get nothing', async () => {

@@ -7,6 +7,7 @@ import { baseEnvironment, execProcess } from './exec.ts';
 import { OutputWriter } from './output.ts';
 import { runnerFor, type RunContext } from './runners.ts';
 import { finishRun, markRunning } from './unified-jobs.ts';
+import { publishFinal } from '../live/notices.ts';
 import { defaultExecutionEnvironmentId } from '../resources/execution-environments/default-environment.ts';
 
 const TIMEOUT_EXPLANATION = 'Job terminated due to timeout';
@@ -66,10 +67,11 @@ export async function executeRun(services: Services, claimed: Row, controller: A
   } catch (err) {
     // Never leave a run "running": record the failure to store its outcome.
     const message = err instanceof Error ? err.message : String(err);
-    await db.query(
+    const [row] = await db.query(
       `UPDATE unified_jobs SET status = 'error', failed = true, finished = now(), event_processing_finished = true,
-         job_explanation = $2, modified = now() WHERE id = $1`,
+         job_explanation = $2, modified = now() WHERE id = $1 RETURNING *`,
       [job.id, `The run's outcome (${finish.status}) could not be stored: ${message}`],
     );
+    if (row) await publishFinal(db, row).catch(() => undefined);
   }
 }

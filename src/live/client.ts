@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import type { RequestContext, Services } from '../api/context.ts';
 import { isVisible } from '../api/list.ts';
 import { findResource } from '../api/resource.ts';
+import { ident } from '../api/sql.ts';
 import type { CredentialCheck } from './credentials.ts';
 import { liveLimits } from './limits.ts';
 import { eofMessage, eventGroupOfKind, skippedMessage } from './messages.ts';
@@ -89,7 +90,10 @@ export class LiveClient {
     const cached = this.visibility.get(key);
     if (cached && Date.now() - cached.at < VISIBILITY_TTL_MS) return cached.visible;
     const resource = findResource(kind);
-    const visible = resource ? await isVisible(this.services.db, this.ctx, resource, id) : false;
+    const { db } = this.services;
+    // As AWX, a run that does not exist is refused to everyone (isVisible answers true to superusers without looking).
+    const exists = resource ? (await db.query(`SELECT 1 FROM ${ident(resource.table)} WHERE id = $1`, [id])).length > 0 : false;
+    const visible = exists && (await isVisible(db, this.ctx, resource!, id));
     if (this.visibility.size >= VISIBILITY_CACHE_SIZE) this.visibility.clear();
     this.visibility.set(key, { visible, at: Date.now() });
     return visible;

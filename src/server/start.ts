@@ -65,6 +65,8 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
       return http.createServer(handler);
     },
   });
+  // Live output over wss:// on the HTTPS port too.
+  app.acceptLiveOutput(httpsServer!);
   if (env.createDemoData && (await createDemoData(services.db, env))) {
     log('Created the demo content: Demo Project, Demo Inventory, Demo Credential and Demo Job Template (SVC_CREATE_DEMO_DATA=false turns this off)');
   }

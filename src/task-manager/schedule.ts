@@ -5,6 +5,7 @@ import { CapacityModel } from './capacity-model.ts';
 import { processDependencies } from './dependencies.ts';
 import { blockedBy, isWaitingExplanation, noInstances, NOT_ENOUGH_CAPACITY, previousTaskFailed } from './explanations.ts';
 import { preferredGroups } from './preferred-groups.ts';
+import { publishStatusChanges } from '../live/notices.ts';
 
 /** Only one task manager pass runs at a time across every node sharing the database. */
 const SCHEDULER_LOCK = 7_341_105;
@@ -117,6 +118,7 @@ export async function schedulePass(db: Database, after = 0): Promise<PassResult>
          RETURNING u.id, u.kind, u.status, u.execution_node, u.unified_job_template_id`,
         [moves.map((m) => m.id), moves.map((m) => m.node), moves.map((m) => m.group), [NOT_ENOUGH_CAPACITY, ...pending.map((r) => r.job_explanation).filter(isWaitingExplanation)]],
       );
+      await publishStatusChanges(tx, result.moved);
     }
     return result;
   });

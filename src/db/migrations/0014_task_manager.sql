@@ -46,3 +46,11 @@ CREATE VIEW inventory_updates AS
   FROM unified_jobs u WHERE u.kind = 'inventory_update';
 DROP VIEW IF EXISTS jobs;
 CREATE VIEW jobs AS SELECT * FROM unified_jobs WHERE kind = 'job';
+
+-- Job history outlives the project and inventory it ran with (AWX sets them to null); a project's
+-- own updates are deleted with it by the service.
+ALTER TABLE unified_jobs
+  DROP CONSTRAINT IF EXISTS unified_jobs_project_id_fkey,
+  ADD CONSTRAINT unified_jobs_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE SET NULL,
+  DROP CONSTRAINT IF EXISTS unified_jobs_inventory_id_fkey,
+  ADD CONSTRAINT unified_jobs_inventory_id_fkey FOREIGN KEY (inventory_id) REFERENCES inventories(id) ON DELETE SET NULL;

@@ -4,6 +4,7 @@ import { reverse } from '../../api/relations.ts';
 import { objectRoles } from '../../rbac/relations.ts';
 import { projectAccess } from './project-access.ts';
 import { afterProjectWrite, checkProject } from './project-hooks.ts';
+import { beforeProjectDelete } from './project-delete.ts';
 
 export const PROJECT_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated', 'ok', 'missing'];
 
@@ -54,7 +55,7 @@ export const projects = defineResource({
     read_role: { name: 'Read', description: 'May view settings for the project', parents: ['use_role', 'update_role', 'organization.auditor_role'] },
   },
   access: projectAccess,
-  hooks: { beforeWrite: checkProject, afterWrite: afterProjectWrite },
+  hooks: { beforeWrite: checkProject, afterWrite: afterProjectWrite, beforeDelete: beforeProjectDelete },
   decorate: (row, out) => {
     out.related = {
       ...(out.related as object),
