@@ -13,7 +13,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import type { TestApp } from '../test/helpers/app.ts';
-import { makeRepository } from '../test/helpers/git.ts';
+import { makeRepository, type GitRepository } from '../test/helpers/git.ts';
 import { ANSIBLE_RUNNER } from '../src/jobs/run-job.ts';
 import { appOn } from './lib/app.ts';
 import { databases, intEnv, type DbChoice } from './lib/options.ts';
@@ -62,9 +62,11 @@ async function bareRun(dir: string): Promise<number> {
 interface DroverRun {
   /** From the launch request to the job's finish time as stored. */
   total: number;
-  /** The launch request; created -> started (dispatch); started -> finished (the run in the dispatcher). */
+  /** The launch request. */
   launch: number;
+  /** created -> started: the dispatcher's wake-up, claim and placement. */
   queued: number;
+  /** started -> finished: ansible-runner and what the dispatcher does around it. */
   running: number;
 }
 
@@ -75,30 +77,27 @@ const FINAL = ['successful', 'failed', 'error', 'canceled'];
  * would take CPU from the run it measures); the job's stored times give the figures.
  */
 async function throughDrover(t: TestApp, templateId: number): Promise<DroverRun> {
-  {
-    const requested = Date.now();
-    const launched = await t.post(`/api/v2/job_templates/${templateId}/launch/`, {});
-    const answered = Date.now();
-    if (launched.status !== 201) throw new Error(`launch answered ${launched.status}: ${launched.text}`);
-    for (;;) {
-      const [row] = await t.db.query<{ status: string }>('SELECT status FROM unified_jobs WHERE id = $1', [launched.body.job]);
-      if (FINAL.includes(row.status)) break;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
-    const job = (await t.get(`/api/v2/jobs/${launched.body.job}/`)).body;
-    if (job.status !== 'successful') throw new Error(`job ${job.id} ${job.status}: ${job.job_explanation}`);
-    const at = (v: string) => Date.parse(v);
-    return {
-      total: (at(job.finished) - requested) / 1000,
-      launch: (answered - requested) / 1000,
-      queued: (at(job.started) - at(job.created)) / 1000,
-      running: (at(job.finished) - at(job.started)) / 1000,
-    };
+  const requested = Date.now();
+  const launched = await t.post(`/api/v2/job_templates/${templateId}/launch/`, {});
+  const answered = Date.now();
+  if (launched.status !== 201) throw new Error(`launch answered ${launched.status}: ${launched.text}`);
+  for (;;) {
+    const [row] = await t.db.query<{ status: string }>('SELECT status FROM unified_jobs WHERE id = $1', [launched.body.job]);
+    if (FINAL.includes(row.status)) break;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+  const job = (await t.get(`/api/v2/jobs/${launched.body.job}/`)).body;
+  if (job.status !== 'successful') throw new Error(`job ${job.id} ${job.status}: ${job.job_explanation}`);
+  const at = (v: string) => Date.parse(v);
+  return {
+    total: (at(job.finished) - requested) / 1000,
+    launch: (answered - requested) / 1000,
+    queued: (at(job.started) - at(job.created)) / 1000,
+    running: (at(job.finished) - at(job.started)) / 1000,
+  };
 }
 
-async function setUp(t: TestApp): Promise<number> {
-  const repo = await makeRepository({ 'hello.yml': PLAYBOOK });
+async function setUp(t: TestApp, repo: GitRepository): Promise<number> {
   const org = (await t.get('/api/v2/organizations/Default/')).body.id;
   const project = (await t.post('/api/v2/projects/', { name: 'Bench', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body;
   for (;;) {
@@ -117,9 +116,10 @@ async function setUp(t: TestApp): Promise<number> {
 /** Bare and Drover runs alternate, so both see the same machine load. */
 async function runOn(choice: DbChoice, bareDir: string) {
   const t = await appOn(choice);
+  const repo = await makeRepository({ 'hello.yml': PLAYBOOK });
   try {
     const [{ server_version: version }] = await t.db.query<{ server_version: string }>('SHOW server_version');
-    const templateId = await setUp(t);
+    const templateId = await setUp(t, repo);
     // Warm-up: first-use costs (module loading, caches) are not per-job overhead.
     await bareRun(bareDir);
     await throughDrover(t, templateId);
@@ -132,6 +132,7 @@ async function runOn(choice: DbChoice, bareDir: string) {
     return { choice, version: version.split(' ')[0], bare: summary(bare), drover };
   } finally {
     await t.close();
+    await repo.remove();
   }
 }
 

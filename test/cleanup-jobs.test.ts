@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -76,8 +76,10 @@ async function seed(env: EnvConfig): Promise<Seeded> {
 const remaining = (env: EnvConfig) => inspect(env, async ({ db }) => (await db.query<{ name: string }>('SELECT name FROM unified_jobs ORDER BY id')).map((r) => r.name));
 
 const createdDatabases: string[] = [];
+const dataDirs: string[] = [];
 
 after(async () => {
+  for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
   if (!createdDatabases.length) return;
   const admin = new pg.Client(serverConnection('postgres'));
   await admin.connect();
@@ -87,8 +89,10 @@ after(async () => {
 
 /** A data directory of its own and, in server mode, an empty database of its own. */
 async function freshEnv(): Promise<EnvConfig> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'drover-cleanup-jobs-'));
+  dataDirs.push(dataDir);
   const values: Record<string, string> = {
-    SVC_DATA_DIR: await mkdtemp(path.join(tmpdir(), 'drover-cleanup-jobs-')),
+    SVC_DATA_DIR: dataDir,
     SVC_ADMIN_PASSWORD: 'x',
     SVC_NODE_NAME: 'cleanup-node',
   };

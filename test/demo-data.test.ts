@@ -2,7 +2,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -14,8 +14,10 @@ import { serverConnection, serverMode } from './helpers/database.ts';
 process.env.SVC_LOG_LEVEL = 'warn';
 const ADMIN_PASSWORD = 'demo-admin-pw';
 const createdDatabases: string[] = [];
+const dataDirs: string[] = [];
 
 after(async () => {
+  for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
   if (!createdDatabases.length) return;
   const admin = new pg.Client(serverConnection('postgres'));
   await admin.connect();
@@ -25,8 +27,10 @@ after(async () => {
 
 /** Environment for a service with a data directory (and, in server mode, a database) of its own. */
 async function serviceValues(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'drover-demo-'));
+  dataDirs.push(dataDir);
   const values: Record<string, string> = {
-    SVC_DATA_DIR: await mkdtemp(path.join(tmpdir(), 'drover-demo-')),
+    SVC_DATA_DIR: dataDir,
     NGINX_HTTP_PORT: '0',
     NGINX_HTTPS_PORT: '0',
     SVC_LISTEN_ADDRESS: '127.0.0.1',
@@ -200,7 +204,7 @@ describe('demo content at first start', () => {
   });
 
   it('rejects a value of SVC_CREATE_DEMO_DATA that is not a boolean', async () => {
-    await assert.rejects(loadEnvConfig({ SVC_DATA_DIR: await mkdtemp(path.join(tmpdir(), 'drover-demo-')), SVC_CREATE_DEMO_DATA: 'maybe' }), (err: Error) => {
+    await assert.rejects(loadEnvConfig({ SVC_DATA_DIR: path.join(tmpdir(), 'drover-demo-not-made'), SVC_CREATE_DEMO_DATA: 'maybe' }), (err: Error) => {
       assert.ok(err instanceof ConfigError);
       assert.match(err.message, /SVC_CREATE_DEMO_DATA must be true or false, got "maybe"/);
       return true;

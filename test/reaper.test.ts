@@ -115,6 +115,8 @@ describe('reaper after the service is killed with SIGKILL', () => {
   let dataDir = '';
   let repo: GitRepository | null = null;
   const strays = new Set<number>();
+  // The killed run's private data directory: nothing removes it after a crash.
+  let privateDir = '';
 
   after(async () => {
     for (const s of services) {
@@ -129,6 +131,7 @@ describe('reaper after the service is killed with SIGKILL', () => {
         // already gone
       }
     }
+    if (path.basename(privateDir).startsWith('drover-run-')) await rm(privateDir, { recursive: true, force: true });
     await repo?.remove();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
@@ -159,6 +162,7 @@ describe('reaper after the service is killed with SIGKILL', () => {
     const before = runProcesses();
     assert.ok(before.some((p) => p.command.includes('ansible-playbook')), `ansible-playbook runs: ${JSON.stringify(before)}`);
     for (const p of before) strays.add(p.pid);
+    privateDir = before.map((p) => p.command.match(/ansible-runner run (\S+)\/runner /)?.[1]).find(Boolean) ?? '';
 
     first.child.kill('SIGKILL');
     await stopped(first.child);
