@@ -1,9 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { eventually, waitForRun } from './helpers/jobs.ts';
+import { eventually, runDirectories, waitForRun } from './helpers/jobs.ts';
 
 const LOCAL = 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3';
 
@@ -135,7 +133,7 @@ describe('running ad hoc commands', () => {
     assert.equal(done.status, 'canceled');
     assert.equal((await t.get(`${started.url}cancel/`)).body.can_cancel, false);
     assert.equal((await t.post(`${started.url}cancel/`)).status, 405);
-    assert.deepEqual((await readdir(tmpdir())).filter((f) => f.startsWith(`drover-run-${started.id}-`)), []);
+    assert.deepEqual(await runDirectories(t, started.id), []);
     assert.equal((await t.delete(started.url)).status, 204);
     assert.equal((await t.get(started.url)).status, 404);
   });
@@ -167,7 +165,7 @@ describe('running ad hoc commands', () => {
     assert.equal(done.status, 'successful', done.job_explanation);
     assert.equal(done.credential, credential.id);
     assert.equal(done.summary_fields.credential.name, 'local login');
-    assert.deepEqual((await readdir(tmpdir())).filter((f) => f.startsWith(`drover-run-${done.id}-`)), []);
+    assert.deepEqual(await runDirectories(t, done.id), []);
     const seen = [
       await stdout(done.id),
       JSON.stringify(await events(done.id)),

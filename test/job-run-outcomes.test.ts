@@ -2,12 +2,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, waitForRun } from './helpers/jobs.ts';
+import { eventually, runDirectories, waitForRun } from './helpers/jobs.ts';
 
 const SHOW = `- hosts: all
   gather_facts: false
@@ -32,7 +31,6 @@ function privateKey(): string {
   }
 }
 
-const runDirs = async () => (await readdir(tmpdir())).filter((n) => n.startsWith('drover-run-'));
 
 describe('job outcomes: unreachable hosts, extra vars precedence, machine credentials', () => {
   let t: TestApp;
@@ -101,7 +99,7 @@ describe('job outcomes: unreachable hosts, extra vars precedence, machine creden
     const key = privateKey();
     const credential = await t.post('/api/v2/credentials/', { name: 'deploy', organization: orgId, credential_type: machine, inputs: { username: 'deployer', ssh_key_data: key } });
     assert.equal(credential.status, 201, credential.text);
-    const before = await runDirs();
+    const before = await runDirectories(t);
     const jt = await template({ playbook: 'show.yml' });
     assert.equal((await t.post(`/api/v2/job_templates/${jt}/credentials/`, { id: credential.body.id })).status, 204);
     const job = await run(jt);
@@ -112,7 +110,7 @@ describe('job outcomes: unreachable hosts, extra vars precedence, machine creden
     assert.ok(!text.includes(body), 'the key is not in the output');
     const events = await t.db.query(`SELECT count(*)::int AS n FROM unified_job_events WHERE unified_job_id = $1 AND (stdout LIKE $2 OR event_data::text LIKE $2)`, [job.id, `%${body}%`]);
     assert.equal(events[0].n, 0);
-    assert.deepEqual((await runDirs()).filter((d) => !before.includes(d)), [], 'the run\'s private directory is removed');
+    assert.deepEqual((await runDirectories(t)).filter((d) => !before.includes(d)), [], 'the run\'s private directory is removed');
     assert.deepEqual(job.summary_fields.credentials.map((c: any) => c.name), ['deploy']);
   });
 

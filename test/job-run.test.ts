@@ -2,9 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, waitForRun } from './helpers/jobs.ts';
-import { readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { eventually, runDirectories, waitForRun } from './helpers/jobs.ts';
 import { wakeDispatcher } from '../src/dispatcher/dispatcher.ts';
 
 const HELLO = `- hosts: all
@@ -140,7 +138,7 @@ describe('running playbooks with ansible-runner', () => {
     assert.equal((await t.post(`${started.url}cancel/`)).status, 202);
     const done = await waitForRun(t, started.url);
     assert.equal(done.status, 'canceled');
-    assert.deepEqual((await readdir(tmpdir())).filter((f) => f.startsWith(`drover-run-${started.id}-`)), []);
+    assert.deepEqual(await runDirectories(t, started.id), []);
   });
 
   it('a playbook running past its timeout fails with "Job terminated due to timeout"', async () => {

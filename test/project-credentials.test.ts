@@ -1,10 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, startGitHttpServer, startSshGitServer, type GitHttpServer, type GitRepository, type SshGitServer } from './helpers/git.ts';
-import { eventually, waitForRun } from './helpers/jobs.ts';
+import { eventually, runDirectories, waitForRun } from './helpers/jobs.ts';
 import { configureSecretKey } from '../src/secrets/encryption.ts';
 
 const PASSWORD = 'hunter2-very-secret';
@@ -43,7 +41,7 @@ describe('project updates with source control credentials', () => {
     const first = await eventually(async () => (await t.get(`/api/v2/projects/${res.body.id}/project_updates/`)).body.results[0]);
     return waitForRun(t, first.url);
   };
-  const leftovers = async (id: number) => (await readdir(tmpdir())).filter((f) => f.startsWith(`drover-run-${id}-`));
+  const leftovers = async (id: number) => runDirectories(t, id);
 
   it('https with user name and password: the sync authenticates, the password shows nowhere', async () => {
     const done = await sync('over-http', http.url(repo.name), await credential('http', { username: 'git', password: PASSWORD }));

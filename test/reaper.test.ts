@@ -4,6 +4,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,8 @@ const PASSWORD = 'reaper-admin-pw';
 const REAPED = /^Task was marked as running at system start up\. The system must have not shut down properly, so it has been marked as failed\.$/;
 // A playbook name of its own, to find this run's processes among everyone else's.
 const PLAYBOOK = `sleepy-${randomBytes(4).toString('hex')}.yml`;
-const SLEEP_SECONDS = 12;
+// Far longer than the test waits: the run can only end because the next start stops it.
+const SLEEP_SECONDS = 300;
 const SLEEPY = `- hosts: all
   gather_facts: false
   tasks:
@@ -115,7 +117,7 @@ describe('reaper after the service is killed with SIGKILL', () => {
   let dataDir = '';
   let repo: GitRepository | null = null;
   const strays = new Set<number>();
-  // The killed run's private data directory: nothing removes it after a crash.
+  // The killed run's private data directory, removed by the next start.
   let privateDir = '';
 
   after(async () => {
@@ -180,17 +182,15 @@ describe('reaper after the service is killed with SIGKILL', () => {
     assert.equal((await api(second, 'GET', `/api/v2/job_templates/${template.id}/`)).status, 200);
     assert.equal((await api(second, 'GET', `/api/v2/projects/${project.id}/`)).body.status, 'successful');
 
-    // The killed run's processes lose their output pipe with the service: ansible-runner ends at its
-    // next event (the task after the sleep), and ansible-playbook with it.
+    // The next start stopped the killed run's processes and removed its private directory.
     await until(
       'the processes of the killed run to end',
-      async () => {
-        const left = runProcesses().filter((p) => strays.has(p.pid));
-        return left.length === 0 || null;
-      },
-      30_000,
+      async () => runProcesses().filter((p) => strays.has(p.pid)).length === 0 || null,
+      5_000,
     ).catch((err) => {
       throw new Error(`${(err as Error).message}; still running: ${JSON.stringify(runProcesses().filter((p) => strays.has(p.pid)))}`);
     });
+    assert.ok(privateDir, 'the run directory was found on the runner command line');
+    assert.equal(existsSync(privateDir), false, 'the private directory of the killed run is gone');
   });
 });

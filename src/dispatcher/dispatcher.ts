@@ -4,6 +4,7 @@ import { registerInstance } from '../server/bootstrap.ts';
 import { reapLostNodes } from '../task-manager/lost-nodes.ts';
 import { schedulePass } from '../task-manager/schedule.ts';
 import { executeRun } from './execute-run.ts';
+import { cleanLeftoverRuns } from './run-directories.ts';
 import { finishRun } from './unified-jobs.ts';
 
 const POLL_MS = 1_000;
@@ -145,6 +146,7 @@ const REAPED = 'Task was marked as running at system start up. The system must h
 /** At start, runs this node left waiting or running were cut off: they are marked failed (AWX's reaper). */
 export async function reapOrphanedRuns(services: Services): Promise<number> {
   const { db, env } = services;
+  await cleanLeftoverRuns(env.nodeName);
   const orphans = await db.query(`SELECT * FROM unified_jobs WHERE execution_node = $1 AND status IN ('waiting', 'running')`, [env.nodeName]);
   for (const job of orphans) {
     await db.transaction((tx) => finishRun(tx, job, { status: 'failed', explanation: REAPED, emittedEvents: job.emitted_events }));

@@ -42,6 +42,7 @@ export function execProcess(
       detached: true,
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (child.pid) options.onSpawn?.(child.pid);
     const secrets = options.secrets ?? [];
     const captured: string[] = [];
     const errors: string[] = [];

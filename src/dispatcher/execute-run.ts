@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { Services } from '../api/context.ts';
 import type { Row } from '../db/database.ts';
 import { baseEnvironment, execProcess } from './exec.ts';
 import { OutputWriter } from './output.ts';
+import { makeRunDirectory, recordRunProcess } from './run-directories.ts';
 import { runnerFor, type RunContext } from './runners.ts';
 import { finishRun, markRunning } from './unified-jobs.ts';
 import { publishFinal } from '../live/notices.ts';
@@ -27,7 +26,7 @@ export async function executeRun(services: Services, claimed: Row, controller: A
     const [ee] = await db.query('SELECT name FROM execution_environments WHERE id = $1', [environment]);
     if (ee) await output.write(`Execution environment: ${ee.name} (run with this node's Ansible runtime)\n`);
   }
-  const privateDir = await mkdtemp(path.join(tmpdir(), `drover-run-${job.id}-`));
+  const privateDir = await makeRunDirectory(services.env.nodeName, job.id);
   const timeoutSeconds = job.timeout > 0 ? job.timeout : Number(registration.defaultTimeoutSetting ? services.settings.get(registration.defaultTimeoutSetting) ?? 0 : 0);
   const timer = timeoutSeconds > 0 ? setTimeout(() => controller.abort('timeout'), timeoutSeconds * 1000) : null;
   const taskEnv = (services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
@@ -41,7 +40,7 @@ export async function executeRun(services: Services, claimed: Row, controller: A
     position: () => output.position(),
     advance: (counter, line) => output.advance(counter, line),
     exec: (command, args, options = {}) =>
-      execProcess(command, args, { ...options, env: baseEnvironment({ ...taskEnv, ...options.env }) }, controller.signal, (line) =>
+      execProcess(command, args, { ...options, env: baseEnvironment({ ...taskEnv, ...options.env }), onSpawn: (pid) => void recordRunProcess(privateDir, pid) }, controller.signal, (line) =>
         output.write(`${line}\n`),
       ),
   };

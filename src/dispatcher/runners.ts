@@ -21,6 +21,8 @@ export interface ExecOptions {
   stdin?: string;
   /** Takes every output line (scrubbed) instead of showing it: for processes that print events. */
   onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  /** Told the process id (also its process group's) once it starts. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface ExecResult {

@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { runDirectoriesRoot } from '../../src/dispatcher/run-directories.ts';
 import type { TestApp } from './app.ts';
 
 const FINAL = new Set(['successful', 'failed', 'error', 'canceled']);
@@ -23,4 +25,10 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000)
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Private run directories the node of this app still holds (of one run, when given). */
+export async function runDirectories(t: TestApp, runId?: number): Promise<string[]> {
+  const entries = await readdir(runDirectoriesRoot(t.env.nodeName)).catch(() => [] as string[]);
+  return entries.filter((name) => name.startsWith(runId === undefined ? 'drover-run-' : `drover-run-${runId}-`));
 }
