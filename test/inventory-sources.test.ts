@@ -287,9 +287,9 @@ describe('inventory sources', () => {
       assert.equal(started.status, 202, started.text);
       const done = await waitForRun(t, started.body.url);
       assert.equal(done.status, 'failed');
-      assert.match(done.job_explanation, /^ansible-inventory failed \(exit code 1\): Failed to parse \S+aws_ec2\.yml with auto plugin: \S/);
+      assert.match(done.job_explanation, /^ansible-inventory failed \(exit code 1\): Failed to parse .+aws_ec2\.yml with auto plugin: \S/);
       const stdout = (await t.get(`${started.body.url}stdout/?format=txt`)).text;
-      assert.match(stdout, /Failed to parse \S+aws_ec2\.yml/);
+      assert.match(stdout, /Failed to parse [\s\S]+?aws_ec2\.yml/);
       assert.ok(!stdout.includes('aws-secret-value'));
       assert.equal(done.job_env.AWS_SECRET_ACCESS_KEY, '**********');
       assert.equal(done.job_env.AWS_ACCESS_KEY_ID, 'AKIAEXAMPLE');

@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Services } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
+import { viewOptions } from '../api/options.ts';
+import { routeMethods } from '../api/resource-routes.ts';
 import { CSRF_COOKIE } from '../auth/sessions.ts';
 import { AUTHENTICATED } from '../server/permissions.ts';
 import { LiveClient } from './client.ts';
@@ -45,17 +47,15 @@ export async function registerLiveOutput(app: FastifyInstance, services: Service
   });
 
   for (const url of LIVE_PATHS) {
-    app.route({
-      method: 'GET',
-      url,
-      config: { permission: AUTHENTICATED },
-      handler: async (request, reply) => {
+    routeMethods(app, url, AUTHENTICATED, {
+      GET: async (request, reply) => {
         const pending = upgrades.get(request.raw);
         if (!pending) throw new ApiError(426, { detail: 'This endpoint takes websocket connections only (Upgrade: websocket).' });
         upgrades.delete(request.raw);
         reply.hijack();
         wss.handleUpgrade(request.raw, pending.socket, pending.head, (ws) => connect(hub, services, request, ws));
       },
+      OPTIONS: async () => viewOptions('Live Output', 'Websocket of live output (AWX protocol): connect with Upgrade: websocket, then join groups.'),
     });
   }
 
