@@ -113,6 +113,19 @@ describe('task manager: dependencies, blocking and capacity', () => {
     }
   });
 
+  it('counts a job\'s impact from the hosts its limit selects, capped by its forks', async () => {
+    const inventory = (await t.post('/api/v2/inventories/', { name: 'Many', organization: orgId, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
+    for (const name of ['m1', 'm2', 'm3', 'm4']) await t.post('/api/v2/hosts/', { name, inventory });
+    const impact = async (fields: Record<string, unknown>) => {
+      const id = await launch(await template({ inventory, ...fields }));
+      await waitForRun(t, `/api/v2/jobs/${id}/`);
+      return (await t.db.query('SELECT task_impact FROM unified_jobs WHERE id = $1', [id]))[0].task_impact;
+    };
+    assert.equal(await impact({}), 5);
+    assert.equal(await impact({ limit: 'm1,m2' }), 3);
+    assert.equal(await impact({ forks: 2 }), 3);
+  });
+
   it('does not place jobs on a disabled instance', async () => {
     assert.equal((await t.patch(`/api/v2/instances/${nodeId}/`, { enabled: false })).status, 200);
     const id = await launch(await template());

@@ -3,8 +3,7 @@ import type { RequestContext } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import { createUnifiedJob } from '../dispatcher/unified-jobs.ts';
 import { sealCredentialPasswords } from './credential-passwords.ts';
-
-const DEFAULT_FORKS = 5;
+import { taskImpact } from '../task-manager/task-impact.ts';
 
 /** Job columns a template gives and a launch may override (job column -> template column). */
 const TEMPLATE_COLUMNS = [
@@ -28,12 +27,6 @@ export interface JobSpec {
   instanceGroupIds: readonly number[];
 }
 
-/** AWX's task impact: one fork per host up to the forks, plus one for the control process. */
-async function taskImpact(tx: Queryable, inventoryId: number, forks: number): Promise<number> {
-  const [{ hosts }] = await tx.query<{ hosts: number }>('SELECT count(*)::int AS hosts FROM hosts WHERE inventory_id = $1 AND enabled', [inventoryId]);
-  return Math.min(hosts, forks > 0 ? forks : DEFAULT_FORKS) + 1;
-}
-
 /** The template's labels, which a job carries unless the launch chose others. */
 export async function templateLabelIds(tx: Queryable, templateId: number): Promise<number[]> {
   return (await tx.query<{ label_id: number }>('SELECT label_id FROM job_template_labels WHERE job_template_id = $1 ORDER BY label_id', [templateId])).map((r) => r.label_id);
@@ -55,7 +48,7 @@ export async function createTemplateJob(tx: Queryable, ctx: RequestContext, spec
     extra_vars: JSON.stringify(spec.extraVars),
     survey_passwords: JSON.stringify(spec.surveyPasswords),
     credential_passwords: sealCredentialPasswords(spec.credentialPasswords),
-    task_impact: await taskImpact(tx, spec.inventoryId, columns.forks as number),
+    task_impact: await taskImpact(tx, spec.inventoryId, String(columns.limit ?? ''), columns.forks as number),
   });
   for (const credential of spec.credentialIds) {
     await tx.query('INSERT INTO unified_job_credentials (unified_job_id, credential_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [job.id, credential]);

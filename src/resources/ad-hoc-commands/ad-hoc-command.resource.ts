@@ -5,7 +5,7 @@ import { wakeDispatcherSoon } from '../../dispatcher/dispatcher.ts';
 import { variablesField } from '../../inventory/variables.ts';
 import { publishStatusChanges } from '../../live/notices.ts';
 import { checkAdHocCommand, LAUNCH_PASSWORDS, mayRunAdHoc } from '../../adhoc/checks.ts';
-import { taskImpact } from '../../adhoc/task-impact.ts';
+import { taskImpact } from '../../task-manager/task-impact.ts';
 import { defineRunResource } from '../unified-jobs/run-resource.ts';
 import '../../adhoc/register.ts';
 import './ad-hoc-routes.ts';

@@ -7,11 +7,17 @@ const DEFAULT_FORKS = 5;
 
 /** How many enabled hosts of the inventory a host pattern selects (all of them without one, or when it does not parse). */
 async function hostsMatched(tx: Queryable, inventoryId: number, limit: string): Promise<number> {
+  if (!limit.trim()) {
+    const [{ count }] = await tx.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM ${INVENTORY_HOSTS} JOIN hosts h ON h.id = inventory_host.host_id WHERE inventory_host.inventory_id = $1 AND h.enabled`,
+      [inventoryId],
+    );
+    return count;
+  }
   const hosts = await tx.query<{ name: string }>(
     `SELECT h.name FROM ${INVENTORY_HOSTS} JOIN hosts h ON h.id = inventory_host.host_id WHERE inventory_host.inventory_id = $1 AND h.enabled`,
     [inventoryId],
   );
-  if (!limit.trim()) return hosts.length;
   const inventory: ParsedInventory = { vars: {}, hosts: new Map(hosts.map((h) => [h.name, {}])), groups: new Map() };
   for (const group of await tx.query<{ name: string }>('SELECT name FROM groups WHERE inventory_id = $1', [inventoryId])) {
     inventory.groups.set(group.name, { vars: {}, hosts: [], children: [] });
@@ -36,7 +42,7 @@ async function hostsMatched(tx: Queryable, inventoryId: number, limit: string): 
   return inventory.hosts.size;
 }
 
-/** AWX's task impact: one fork per host the command runs on, up to its forks (5 when 0), plus one for the control process. */
+/** AWX's task impact of a job or ad hoc command: one fork per host it runs on (its limit applied), up to its forks (5 when 0), plus one for the control process. */
 export async function taskImpact(tx: Queryable, inventoryId: number, limit: string, forks: number): Promise<number> {
   return Math.min(await hostsMatched(tx, inventoryId, limit), forks > 0 ? forks : DEFAULT_FORKS) + 1;
 }
