@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import type { TestApp } from '../test/helpers/app.ts';
 import { makeRepository, type GitRepository } from '../test/helpers/git.ts';
-import { ANSIBLE_RUNNER } from '../src/jobs/run-job.ts';
+import { ANSIBLE_RUNNER } from '../src/runtime/ansible-runtime.ts';
 import { appOn } from './lib/app.ts';
 import { databases, intEnv, type DbChoice } from './lib/options.ts';
 import { ms, percentile, table } from './lib/stats.ts';

@@ -20,6 +20,17 @@ export interface PreparedRun {
 
 const write = (file: string, content: string) => writeFile(file, content, { mode: 0o600 });
 
+/** Options of the ansible command line every run kind takes from its own fields (check mode, forks...). */
+export function runOptions(run: Row): string[] {
+  const args: string[] = [];
+  if (run.job_type === 'check') args.push('--check');
+  if (run.diff_mode) args.push('--diff');
+  if (run.become_enabled) args.push('--become');
+  if (run.forks > 0) args.push('--forks', String(run.forks));
+  if (run.verbosity > 0) args.push(`-${'v'.repeat(Math.min(run.verbosity, 5))}`);
+  return args;
+}
+
 /** Command line options of a job's own fields (limit, tags, check mode...). */
 function jobOptions(job: Row): string[] {
   const args: string[] = [];
@@ -27,12 +38,7 @@ function jobOptions(job: Row): string[] {
   if (job.job_tags) args.push('--tags', job.job_tags);
   if (job.skip_tags) args.push('--skip-tags', job.skip_tags);
   if (job.start_at_task) args.push('--start-at-task', job.start_at_task);
-  if (job.job_type === 'check') args.push('--check');
-  if (job.diff_mode) args.push('--diff');
-  if (job.become_enabled) args.push('--become');
-  if (job.forks > 0) args.push('--forks', String(job.forks));
-  if (job.verbosity > 0) args.push(`-${'v'.repeat(Math.min(job.verbosity, 5))}`);
-  return args;
+  return [...args, ...runOptions(job)];
 }
 
 /**
