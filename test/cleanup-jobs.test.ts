@@ -1,32 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import type { Services } from '../src/api/context.ts';
-import { runManageCommand } from '../src/cli/manage.ts';
 import { loadEnvConfig, type EnvConfig } from '../src/config/env.ts';
-import { openServices } from '../src/server/start.ts';
-import { serverConnection, serverMode } from './helpers/database.ts';
-
-async function manage(env: EnvConfig, ...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runManageCommand(env, args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out, err };
-}
-
-/** Opens the data directory between commands (an embedded database serves one process at a time). */
-async function inspect<T>(env: EnvConfig, fn: (services: Services) => Promise<T>): Promise<T> {
-  const services = await openServices(env);
-  try {
-    return await fn(services);
-  } finally {
-    await services.db.close();
-  }
-}
+import { inspect, manage, standaloneValues } from './helpers/standalone.ts';
 
 interface Seeded {
   /** Run name -> id. */
@@ -75,45 +50,9 @@ async function seed(env: EnvConfig): Promise<Seeded> {
 
 const remaining = (env: EnvConfig) => inspect(env, async ({ db }) => (await db.query<{ name: string }>('SELECT name FROM unified_jobs ORDER BY id')).map((r) => r.name));
 
-const createdDatabases: string[] = [];
-const dataDirs: string[] = [];
-
-after(async () => {
-  for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
-  if (!createdDatabases.length) return;
-  const admin = new pg.Client(serverConnection('postgres'));
-  await admin.connect();
-  for (const name of createdDatabases) await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.end();
-});
-
 /** A data directory of its own and, in server mode, an empty database of its own. */
 async function freshEnv(): Promise<EnvConfig> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'drover-cleanup-jobs-'));
-  dataDirs.push(dataDir);
-  const values: Record<string, string> = {
-    SVC_DATA_DIR: dataDir,
-    SVC_ADMIN_PASSWORD: 'x',
-    SVC_NODE_NAME: 'cleanup-node',
-  };
-  if (serverMode()) {
-    const name = `drover_cleanup_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client(serverConnection('postgres'));
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    createdDatabases.push(name);
-    Object.assign(values, {
-      POSTGRES_HOST: process.env.POSTGRES_HOST!,
-      POSTGRES_PORT: process.env.POSTGRES_PORT ?? '5432',
-      POSTGRES_USER: process.env.POSTGRES_USER ?? 'postgres',
-      POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'unused',
-      POSTGRES_DB: name,
-      SVC_SECRET_KEY: 'cleanup-test-key',
-      SVC_BROADCAST_WEBSOCKET_SECRET: 'cleanup-test-broadcast',
-      SVC_CSRF_TRUSTED_ORIGINS: 'https://localhost',
-    });
-  }
+  const { values } = await standaloneValues('cleanup-jobs', { SVC_ADMIN_PASSWORD: 'x', SVC_NODE_NAME: 'cleanup-node' });
   return loadEnvConfig(values);
 }
 

@@ -1,61 +1,21 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { ConfigError, loadEnvConfig } from '../src/config/env.ts';
 import { startService, type RunningService } from '../src/server/start.ts';
-import { serverConnection, serverMode } from './helpers/database.ts';
+import { standaloneValues } from './helpers/standalone.ts';
 
 // The service's request log would drown the test report.
 process.env.SVC_LOG_LEVEL = 'warn';
 const ADMIN_PASSWORD = 'demo-admin-pw';
-const createdDatabases: string[] = [];
-const dataDirs: string[] = [];
-
-after(async () => {
-  for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
-  if (!createdDatabases.length) return;
-  const admin = new pg.Client(serverConnection('postgres'));
-  await admin.connect();
-  for (const name of createdDatabases) await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.end();
-});
-
 /** Environment for a service with a data directory (and, in server mode, a database) of its own. */
 async function serviceValues(extra: Record<string, string> = {}): Promise<Record<string, string>> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'drover-demo-'));
-  dataDirs.push(dataDir);
-  const values: Record<string, string> = {
-    SVC_DATA_DIR: dataDir,
-    NGINX_HTTP_PORT: '0',
-    NGINX_HTTPS_PORT: '0',
-    SVC_LISTEN_ADDRESS: '127.0.0.1',
-    SVC_ADMIN_PASSWORD: ADMIN_PASSWORD,
-    SVC_NODE_NAME: 'demo-node',
-  };
-  if (serverMode()) {
-    const name = `drover_demo_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client(serverConnection('postgres'));
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    createdDatabases.push(name);
-    Object.assign(values, {
-      POSTGRES_HOST: process.env.POSTGRES_HOST!,
-      POSTGRES_PORT: process.env.POSTGRES_PORT ?? '5432',
-      POSTGRES_USER: process.env.POSTGRES_USER ?? 'postgres',
-      POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'unused',
-      POSTGRES_DB: name,
-      SVC_SECRET_KEY: 'demo-test-key',
-      SVC_BROADCAST_WEBSOCKET_SECRET: 'demo-test-broadcast',
-      SVC_CSRF_TRUSTED_ORIGINS: 'https://localhost',
-    });
-  }
-  return { ...values, ...extra };
+  const { values } = await standaloneValues('demo', {
+    NGINX_HTTP_PORT: '0', NGINX_HTTPS_PORT: '0', SVC_LISTEN_ADDRESS: '127.0.0.1', SVC_ADMIN_PASSWORD: ADMIN_PASSWORD, SVC_NODE_NAME: 'demo-node', ...extra,
+  });
+  return values;
 }
 
 interface Started {

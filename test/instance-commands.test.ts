@@ -3,29 +3,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Services } from '../src/api/context.ts';
-import { runManageCommand } from '../src/cli/manage.ts';
 import { loadEnvConfig, type EnvConfig } from '../src/config/env.ts';
 import { registerInstance } from '../src/server/bootstrap.ts';
-import { openServices } from '../src/server/start.ts';
+import { inspect, manage } from './helpers/standalone.ts';
 import { detectAnsibleRuntime } from '../src/runtime/ansible-runtime.ts';
-
-async function manage(env: EnvConfig, ...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runManageCommand(env, args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out, err };
-}
-
-/** Opens the data directory after a command has finished (an embedded database serves one process at a time). */
-async function inspect<T>(env: EnvConfig, fn: (services: Services) => Promise<T>): Promise<T> {
-  const services = await openServices(env);
-  try {
-    return await fn(services);
-  } finally {
-    await services.db.close();
-  }
-}
 
 const groupsOf = (env: EnvConfig, hostname: string) =>
   inspect(env, async ({ db }) =>

@@ -6,37 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { verify } from '@node-rs/argon2';
-import type { Services } from '../src/api/context.ts';
 import { checkPassword } from '../src/auth/basic.ts';
-import { runManageCommand } from '../src/cli/manage.ts';
 import { loadEnvConfig, type EnvConfig } from '../src/config/env.ts';
 import { registerInstance } from '../src/server/bootstrap.ts';
-import { openServices } from '../src/server/start.ts';
+import { inspect, manage } from './helpers/standalone.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-interface Run {
-  code: number;
-  out: string[];
-  err: string[];
-}
-
-async function manage(env: EnvConfig, ...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runManageCommand(env, args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out, err };
-}
-
-/** Opens the command's data directory after it has finished (an embedded database serves one process at a time). */
-async function inspect<T>(env: EnvConfig, fn: (services: Services) => Promise<T>): Promise<T> {
-  const services = await openServices(env);
-  try {
-    return await fn(services);
-  } finally {
-    await services.db.close();
-  }
-}
 
 const userRow = (env: EnvConfig, username: string) =>
   inspect(env, async ({ db }) => (await db.query('SELECT * FROM users WHERE username = $1', [username]))[0]);

@@ -4,10 +4,9 @@ import { mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { secret } from '../src/api/fields.ts';
-import { systemContext, type Services } from '../src/api/context.ts';
+import { systemContext } from '../src/api/context.ts';
 import { createObject } from '../src/api/crud.ts';
 import { getResource } from '../src/api/resource.ts';
-import { runManageCommand } from '../src/cli/manage.ts';
 import { loadEnvConfig, type EnvConfig } from '../src/config/env.ts';
 import { registerCategory, settingsOf } from '../src/config/settings/registry.ts';
 import { loadSettings } from '../src/config/settings/store.ts';
@@ -15,26 +14,9 @@ import { category, setting } from '../src/config/settings/types.ts';
 import { decryptedInputs } from '../src/resources/credentials/credential-use.ts';
 import { configureSecretKey } from '../src/secrets/encryption.ts';
 import { bootstrap } from '../src/server/bootstrap.ts';
-import { openServices } from '../src/server/start.ts';
+import { inspect, manage } from './helpers/standalone.ts';
 
 registerCategory(category({ slug: 'rotation_test', name: 'Rotation Test', settings: { ROTATION_BIND_PASSWORD: setting<string>(secret()) } }));
-
-async function manage(env: EnvConfig, ...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runManageCommand(env, args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out, err };
-}
-
-/** Works on the data directory's database while no command holds it. */
-async function inspect<T>(env: EnvConfig, fn: (services: Services) => Promise<T>): Promise<T> {
-  const services = await openServices(env);
-  try {
-    return await fn(services);
-  } finally {
-    await services.db.close();
-  }
-}
 
 /** A data directory with a credential and a secret setting, encrypted under the environment's key. */
 async function seeded(extra: Record<string, string> = {}) {

@@ -6,12 +6,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { generate } from 'selfsigned';
 import { loadEnvConfig } from '../src/config/env.ts';
 import { startService, type RunningService } from '../src/server/start.ts';
-import { serverConnection, serverMode } from './helpers/database.ts';
+import { serverMode } from './helpers/database.ts';
+import { standaloneValues } from './helpers/standalone.ts';
 
 interface Reply {
   status: number;
@@ -38,42 +37,9 @@ function call(url: string, headers: Record<string, string> = {}): Promise<Reply>
 
 const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
 
-const createdDatabases: string[] = [];
-
-// Every service below has stopped by now: drop the databases they used.
-after(async () => {
-  if (!createdDatabases.length) return;
-  const admin = new pg.Client(serverConnection('postgres'));
-  await admin.connect();
-  for (const name of createdDatabases) await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.end();
-});
-
 /** Environment for a service on its own data directory (and, in server mode, its own empty database). */
-async function serviceEnv(extra: Record<string, string> = {}) {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'drover-service-'));
-  const base: Record<string, string> = { SVC_DATA_DIR: dataDir, NGINX_HTTP_PORT: '0', NGINX_HTTPS_PORT: '0', SVC_LISTEN_ADDRESS: '127.0.0.1' };
-  if (serverMode()) {
-    const name = `drover_service_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client(serverConnection('postgres'));
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    createdDatabases.push(name);
-    Object.assign(base, {
-      POSTGRES_HOST: process.env.POSTGRES_HOST!,
-      POSTGRES_PORT: process.env.POSTGRES_PORT ?? '5432',
-      POSTGRES_USER: process.env.POSTGRES_USER ?? 'postgres',
-      POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'unused',
-      POSTGRES_DB: name,
-      SVC_SECRET_KEY: 'service-test-key',
-      SVC_BROADCAST_WEBSOCKET_SECRET: 'service-test-broadcast',
-      SVC_ADMIN_PASSWORD: 'service-admin-pw',
-      SVC_CSRF_TRUSTED_ORIGINS: 'https://localhost',
-    });
-  }
-  return { dataDir, values: { ...base, ...extra } };
-}
+const serviceEnv = (extra: Record<string, string> = {}) =>
+  standaloneValues('service', { NGINX_HTTP_PORT: '0', NGINX_HTTPS_PORT: '0', SVC_LISTEN_ADDRESS: '127.0.0.1', ...extra });
 
 describe('running service', () => {
   let service: RunningService;
