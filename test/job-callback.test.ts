@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, waitForRun } from './helpers/jobs.ts';
+import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 
 const PLAY = `- hosts: all
   gather_facts: false
@@ -28,7 +28,7 @@ describe('provisioning callbacks', () => {
     repo = await makeRepository({ 'site.yml': PLAY });
     const org = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
     project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0])).url);
+    await firstProjectUpdate(t, project);
     inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
     await t.post('/api/v2/hosts/', { name: 'other', inventory });
     await t.post('/api/v2/hosts/', { name: 'web1', inventory, variables: 'ansible_host: 127.0.0.1' });

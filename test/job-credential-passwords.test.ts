@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, waitForRun } from './helpers/jobs.ts';
+import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 
 const SSH_PASSWORD = 'ssh-pw-7d1f0c';
 const VAULT_PASSWORD = 'vault-pw-93ab22';
@@ -41,7 +41,7 @@ describe('credential passwords asked at launch', () => {
     repo = await makeRepository({ 'vaulted.yml': await vaultedPlaybook() });
     const org = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
     const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0])).url);
+    await firstProjectUpdate(t, project);
     const inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
     await t.post('/api/v2/hosts/', { name: 'h1', inventory });
     const type = async (namespace: string) => (await t.get(`/api/v2/credential_types/?namespace=${namespace}`)).body.results[0].id;

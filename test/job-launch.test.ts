@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, waitForRun } from './helpers/jobs.ts';
+import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 
 const PLAY = `- hosts: all
   gather_facts: false
@@ -24,7 +24,7 @@ describe('launching job templates', () => {
     repo = await makeRepository({ 'site.yml': PLAY });
     const org = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
     const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0])).url);
+    await firstProjectUpdate(t, project);
     const inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
     await t.post('/api/v2/hosts/', { name: 'h1', inventory });
     const res = await t.post('/api/v2/job_templates/', { name: 'Site', project, inventory, playbook: 'site.yml', extra_vars: 'color: blue' });

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, waitForRun } from './helpers/jobs.ts';
+import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 import { configureSecretKey } from '../src/secrets/encryption.ts';
 import { reencryptAll } from '../src/secrets/rotation.ts';
 
@@ -49,7 +49,7 @@ describe('relaunching jobs', () => {
     repo = await makeRepository({ 'hello.yml': HELLO, 'fail.yml': FAIL_H2 });
     org = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
     project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0])).url);
+    await firstProjectUpdate(t, project);
     inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
     for (const name of ['h1', 'h2']) assert.equal((await t.post('/api/v2/hosts/', { name, inventory })).status, 201);
   });

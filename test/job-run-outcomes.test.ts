@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, runDirectories, waitForRun } from './helpers/jobs.ts';
+import { firstProjectUpdate, runDirectories, waitForRun } from './helpers/jobs.ts';
 
 const SHOW = `- hosts: all
   gather_facts: false
@@ -44,7 +44,7 @@ describe('job outcomes: unreachable hosts, extra vars precedence, machine creden
     repo = await makeRepository({ 'show.yml': SHOW, 'ping.yml': PING });
     orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
     projectId = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${projectId}/project_updates/`)).body.results[0])).url);
+    await firstProjectUpdate(t, projectId);
     inventoryId = (await t.post('/api/v2/inventories/', {
       name: 'Local', organization: orgId, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3\ngreeting: from-inventory',
     })).body.id;
@@ -117,7 +117,7 @@ describe('job outcomes: unreachable hosts, extra vars precedence, machine creden
   it('a job outlives its inventory and project; the project\'s updates go with it', async () => {
     const repo2 = await makeRepository({ 'ping.yml': PING });
     const project = (await t.post('/api/v2/projects/', { name: 'Short-lived', organization: orgId, scm_type: 'git', scm_url: `file://${repo2.bare}` })).body.id;
-    const update = await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0])).url);
+    const update = await firstProjectUpdate(t, project);
     const inventory = (await t.post('/api/v2/inventories/', { name: 'Short-lived', organization: orgId, variables: 'ansible_connection: local' })).body.id;
     await t.post('/api/v2/hosts/', { name: 'here', inventory });
     const job = await run(await template({ playbook: 'ping.yml', project, inventory }));

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, runDirectories, waitForRun } from './helpers/jobs.ts';
+import { eventually, firstProjectUpdate, runDirectories, waitForRun } from './helpers/jobs.ts';
 import { wakeDispatcher } from '../src/dispatcher/dispatcher.ts';
 
 const HELLO = `- hosts: all
@@ -56,7 +56,7 @@ describe('running playbooks with ansible-runner', () => {
     orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
     const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body;
     projectId = project.id;
-    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${projectId}/project_updates/`)).body.results[0])).url);
+    await firstProjectUpdate(t, projectId);
     inventoryId = (await t.post('/api/v2/inventories/', { name: 'Local', organization: orgId, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
     for (const name of ['h1', 'h2']) assert.equal((await t.post('/api/v2/hosts/', { name, inventory: inventoryId })).status, 201);
   });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, waitForRun } from './helpers/jobs.ts';
+import { firstProjectUpdate } from './helpers/jobs.ts';
 
 const CALLERS = [
   'superuser', 'org admin', 'org jt admin', 'template admin', 'template execute', 'template read',
@@ -51,7 +51,7 @@ describe('job template role matrix', () => {
     repo = await makeRepository({ 'site.yml': '- hosts: all\n  tasks: []\n' });
     orgId = (await t.post('/api/v2/organizations/', { name: 'A' })).body.id;
     project = (await t.post('/api/v2/projects/', { name: 'p', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0])).url);
+    await firstProjectUpdate(t, project);
     inventory = (await t.post('/api/v2/inventories/', { name: 'inv', organization: orgId })).body.id;
     const machine = (await t.get('/api/v2/credential_types/?namespace=ssh')).body.results[0].id;
     credential = (await t.post('/api/v2/credentials/', { name: 'm', organization: orgId, credential_type: machine, inputs: { username: 'u' } })).body.id;
@@ -129,7 +129,7 @@ describe('job template role matrix', () => {
 
   it('a template admin may not move the template to a project he cannot use', async () => {
     const other = (await t.post('/api/v2/projects/', { name: 'p2', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${other}/project_updates/`)).body.results[0])).url);
+    await firstProjectUpdate(t, other);
     const res = await t.patch(`/api/v2/job_templates/${jt}/`, { project: other }, { as: users['template admin'] });
     assert.equal(res.status, 403);
     assert.equal((await t.get(`/api/v2/job_templates/${jt}/`)).body.project, project);

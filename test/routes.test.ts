@@ -6,7 +6,7 @@ import { findResource } from '../src/api/resource.ts';
 import type { RouteEntry } from '../src/server/permissions.ts';
 import { makeRepository } from './helpers/git.ts';
 import { registerInstance } from '../src/server/bootstrap.ts';
-import { eventually, waitForRun } from './helpers/jobs.ts';
+import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 
 const KINDS = ['public', 'authenticated', 'superuser', 'admin_or_auditor', 'resource'];
 
@@ -26,7 +26,7 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   };
   const repo = await makeRepository({ 'site.yml': '- hosts: all\n  tasks: []\n', 'hosts.ini': 'web1\n' });
   const project = await created('/api/v2/projects/', { name: 'router-project', organization, scm_type: 'git', scm_url: `file://${repo.bare}` });
-  await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0])).url);
+  await firstProjectUpdate(t, project);
   const inventory = await created('/api/v2/inventories/', { name: 'router-inventory', organization });
   await created('/api/v2/hosts/', { name: 'router-host', inventory });
   await created('/api/v2/groups/', { name: 'router-group', inventory });

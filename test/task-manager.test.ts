@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, waitForRun } from './helpers/jobs.ts';
+import { eventually, firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 
 const HELLO = `- hosts: all
   gather_facts: false
@@ -35,7 +35,7 @@ describe('task manager: dependencies, blocking and capacity', () => {
     repo = await makeRepository({ 'hello.yml': HELLO, 'slow.yml': SLOW, 'hosts.ini': INVENTORY });
     orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
     projectId = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${projectId}/project_updates/`)).body.results[0])).url);
+    await firstProjectUpdate(t, projectId);
     inventoryId = (await t.post('/api/v2/inventories/', { name: 'Local', organization: orgId, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
     assert.equal((await t.post('/api/v2/hosts/', { name: 'h1', inventory: inventoryId })).status, 201);
     nodeId = (await t.get('/api/v2/instances/')).body.results[0].id;
@@ -196,7 +196,7 @@ describe('task manager: dependencies, blocking and capacity', () => {
   it('fails the job with "Previous Task Failed" when its project update fails', async () => {
     const broken = await makeRepository({ 'hello.yml': HELLO });
     const project = (await t.post('/api/v2/projects/', { name: 'Fragile', organization: orgId, scm_type: 'git', scm_url: `file://${broken.bare}`, scm_update_on_launch: true })).body;
-    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project.id}/project_updates/`)).body.results[0])).url);
+    await firstProjectUpdate(t, project.id);
     await broken.remove();
     const id = await launch(await template({ project: project.id }));
     const done = await waitForRun(t, `/api/v2/jobs/${id}/`);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, waitForRun } from './helpers/jobs.ts';
+import { eventually, firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 import { serverConnection, serverMode } from './helpers/database.ts';
 import { configureLiveOutput, liveLimits } from '../src/live/limits.ts';
 import { ServerDatabase } from '../src/db/server.ts';
@@ -125,7 +125,7 @@ describe('live output websocket', () => {
     repo = await makeRepository({ 'hello.yml': HELLO, 'many.yml': MANY });
     const org = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
     project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await waitForRun(t, (await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0])).url);
+    await firstProjectUpdate(t, project);
     const inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
     for (const name of ['h1', 'h2']) assert.equal((await t.post('/api/v2/hosts/', { name, inventory })).status, 201);
     hello = (await t.post('/api/v2/job_templates/', { name: 'Hello', project, inventory, playbook: 'hello.yml' })).body.id;

@@ -32,3 +32,9 @@ export async function runDirectories(t: TestApp, runId?: number): Promise<string
   const entries = await readdir(runDirectoriesRoot(t.env.nodeName)).catch(() => [] as string[]);
   return entries.filter((name) => name.startsWith(runId === undefined ? 'drover-run-' : `drover-run-${runId}-`));
 }
+
+/** Waits for a project's first update (made when a git project is created) to finish, and answers it. */
+export async function firstProjectUpdate(t: TestApp, projectId: number): Promise<any> {
+  const update = await eventually(async () => (await t.get(`/api/v2/projects/${projectId}/project_updates/`)).body.results[0]);
+  return waitForRun(t, update.url);
+}
