@@ -8,8 +8,17 @@ import { publishFinal, publishStatusChanges } from '../live/notices.ts';
 export const ACTIVE_STATUSES = ['new', 'pending', 'waiting', 'running'] as const;
 export const FINAL_STATUSES = ['successful', 'failed', 'error', 'canceled'] as const;
 
-/** Creates a run (status pending) from column values; wake the dispatcher once the transaction commits. */
-export async function createUnifiedJob(tx: Queryable, ctx: RequestContext, values: Record<string, unknown>): Promise<Row> {
+/**
+ * Creates a run (status pending) from column values; wake the dispatcher once the transaction
+ * commits. `link` stores what belongs to the run (credentials...) before its template row is
+ * updated: that update locks the row until commit, so it comes last.
+ */
+export async function createUnifiedJob(
+  tx: Queryable,
+  ctx: RequestContext,
+  values: Record<string, unknown>,
+  link?: (row: Row) => Promise<void>,
+): Promise<Row> {
   const columns = Object.keys(values);
   const params = columns.map((c) => values[c]);
   columns.push('status', 'created_by_id', 'modified_by_id');
@@ -19,8 +28,9 @@ export async function createUnifiedJob(tx: Queryable, ctx: RequestContext, value
     params,
   );
   await recordActivity(tx, ctx, { operation: 'create', object1: String(values.kind), object1Id: row.id, changes: { name: row.name, status: 'pending' } });
-  await followTemplate(tx, row, { current_job_id: row.id, status: 'pending' });
   await publishStatusChanges(tx, [row]);
+  await link?.(row);
+  await followTemplate(tx, row, { current_job_id: row.id, status: 'pending' });
   return row;
 }
 

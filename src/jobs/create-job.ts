@@ -49,18 +49,23 @@ export async function createTemplateJob(tx: Queryable, ctx: RequestContext, spec
     survey_passwords: JSON.stringify(spec.surveyPasswords),
     credential_passwords: sealCredentialPasswords(spec.credentialPasswords),
     task_impact: await taskImpact(tx, spec.inventoryId, String(columns.limit ?? ''), columns.forks as number),
+  }, async (row) => {
+    if (spec.credentialIds.length) {
+      await tx.query(
+        'INSERT INTO unified_job_credentials (unified_job_id, credential_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
+        [row.id, [...spec.credentialIds]],
+      );
+    }
+    if (spec.labelIds.length) {
+      await tx.query('INSERT INTO job_labels (job_id, label_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [row.id, [...spec.labelIds]]);
+    }
+    if (spec.instanceGroupIds.length) {
+      await tx.query(
+        `INSERT INTO unified_job_instance_groups (unified_job_id, instance_group_id, position)
+         SELECT $1, g.id, g.position - 1 FROM unnest($2::int[]) WITH ORDINALITY AS g(id, position) ON CONFLICT DO NOTHING`,
+        [row.id, [...spec.instanceGroupIds]],
+      );
+    }
   });
-  for (const credential of spec.credentialIds) {
-    await tx.query('INSERT INTO unified_job_credentials (unified_job_id, credential_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [job.id, credential]);
-  }
-  for (const label of spec.labelIds) {
-    await tx.query('INSERT INTO job_labels (job_id, label_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [job.id, label]);
-  }
-  for (const [position, group] of spec.instanceGroupIds.entries()) {
-    await tx.query(
-      'INSERT INTO unified_job_instance_groups (unified_job_id, instance_group_id, position) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-      [job.id, group, position],
-    );
-  }
   return job;
 }

@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../api/context.ts';
 import { hasObjectRole } from '../api/access.ts';
 import { forbidden, ValidationError } from '../api/errors.ts';
-import { loadRow } from '../api/crud.ts';
 import { getResource } from '../api/resource.ts';
 import { visibleObject } from '../api/resource-routes.ts';
 import { serializeRow } from '../api/serialize.ts';
@@ -74,8 +73,8 @@ export async function launchJobTemplate(services: Services, request: FastifyRequ
   const prompts = readPrompts(visible, request.body, (survey?.spec ?? []).map((q) => q.variable));
   checkPromptValues(prompts.accepted, maxForks());
   const { accepted } = prompts;
+  const template = visible;
   const job = await db.transaction(async (tx) => {
-    const template = await loadRow(tx, jobTemplates, visible.id);
     const inventoryId = (accepted.inventory as number | undefined) ?? template.inventory_id;
     if (!inventoryId) throw ValidationError.field('inventory', "Job Template 'inventory' is missing or undefined.");
     if (accepted.inventory !== undefined && !(await hasObjectRole(ctx, tx, 'inventory', inventoryId, 'use_role'))) {
