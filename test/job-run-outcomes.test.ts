@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestApp, type TestApp } from './helpers/app.ts';
+import { runDirectoriesRoot } from '../src/dispatcher/run-directories.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate, runDirectories, waitForRun } from './helpers/jobs.ts';
 
@@ -132,5 +133,30 @@ describe('job outcomes: unreachable hosts, extra vars precedence, machine creden
     assert.equal(kept.body.project, null);
     assert.ok((await t.get(`/api/v2/jobs/${job.id}/job_events/`)).body.count > 0, 'its events are kept');
     assert.equal((await t.get(`/api/v2/project_updates/${update.id}/`)).status, 404);
+  });
+
+  it('runs on a copy of the project, with the roles its requirements installed', async () => {
+    const role = await makeRepository({
+      'meta/main.yml': 'galaxy_info:\n  author: ops\n  description: greets\n  license: MIT\n  min_ansible_version: "2.9"\ndependencies: []\n',
+      'tasks/main.yml': '- name: greet from the role\n  debug: msg="greeted by the role"\n',
+    });
+    const uses = await makeRepository({
+      'site.yml': '- hosts: all\n  gather_facts: false\n  roles: [greeter]\n  tasks:\n    - debug: msg="dir={{ playbook_dir }}"\n',
+      'roles/requirements.yml': `- src: git+file://${role.bare}\n  name: greeter\n`,
+    });
+    try {
+      const project = (await t.post('/api/v2/projects/', { name: 'With roles', organization: orgId, scm_type: 'git', scm_url: `file://${uses.bare}` })).body;
+      const update = await firstProjectUpdate(t, project.id);
+      assert.equal(update.status, 'successful', update.job_explanation);
+      const job = await run(await template({ project: project.id, playbook: 'site.yml' }));
+      assert.equal(job.status, 'successful', job.job_explanation);
+      const text = await stdout(job.id);
+      assert.match(text, /greeted by the role/);
+      const dir = text.match(/dir=(\S+?)"/)?.[1] ?? '';
+      assert.ok(dir.startsWith(runDirectoriesRoot(t.env.nodeName)), `the playbook ran from the run's own copy, not ${dir}`);
+    } finally {
+      await role.remove();
+      await uses.remove();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { cp } from 'node:fs/promises';
 import path from 'node:path';
 import type { Row } from '../db/database.ts';
 import { baseEnvironment } from '../dispatcher/exec.ts';
@@ -7,7 +8,7 @@ import { prepareFactCache } from './fact-cache.ts';
 import { preparePlaybookRun } from './private-data-dir.ts';
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from './runner-stream.ts';
 import { projectsRoot } from '../projects/config.ts';
-import { isDirectory, projectDir } from '../projects/paths.ts';
+import { isDirectory, projectDir, requirementsSearchPaths } from '../projects/paths.ts';
 
 /**
  * Runs a job's playbook with ansible-runner (`run --json`), storing its events as they arrive,
@@ -19,11 +20,15 @@ export async function runPlaybookJob(job: Row, run: RunContext): Promise<RunOutc
   if (!checkout || !(await isDirectory(checkout))) return { status: 'failed', explanation: 'The project has no files here yet: update the project first.' };
   if (!job.inventory_id) return { status: 'failed', explanation: 'The job has no inventory.' };
   const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
-  const prepared = await preparePlaybookRun(run.db, job, run.privateDir, baseEnvironment(taskEnv));
+  const baseEnv = baseEnvironment(taskEnv);
+  const prepared = await preparePlaybookRun(run.db, job, run.privateDir, { ...baseEnv, ...requirementsSearchPaths(projectsRoot(), project.local_path, baseEnv) });
   await writeCommandLine(prepared, prepared.cmdline);
+  // The run works on a copy of the project, as AWX does: an update of the project meanwhile cannot change its files.
+  const projectCopy = path.join(run.privateDir, 'project');
+  await cp(checkout, projectCopy, { recursive: true, verbatimSymlinks: true, filter: (source) => path.basename(source) !== '.git' });
 
   const factCache = job.use_fact_cache ? await prepareFactCache(run.db, job.inventory_id, path.join(prepared.dir, 'artifacts', String(job.id), 'fact_cache')) : null;
-  const args = ['run', prepared.dir, '-p', job.playbook, '--project-dir', checkout, '--json', '--ident', String(job.id)];
+  const args = ['run', prepared.dir, '-p', job.playbook, '--project-dir', projectCopy, '--json', '--ident', String(job.id)];
   const { code, ingester } = await streamRunnerEvents(run, job.id, job.inventory_id, prepared, args);
   if (ingester.stats) {
     const stats = ingester.stats;

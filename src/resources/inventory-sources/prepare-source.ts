@@ -4,7 +4,7 @@ import YAML from 'yaml';
 import type { Queryable, Row } from '../../db/database.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { projectsRoot } from '../../projects/config.ts';
-import { isDirectory, projectDir, requirementsDir } from '../../projects/paths.ts';
+import { isDirectory, projectDir, requirementsSearchPaths } from '../../projects/paths.ts';
 import { decryptedInputs } from '../credentials/credential-use.ts';
 import { credentialInjection } from '../credentials/injection.ts';
 import { pluginConfig, pluginEnv } from './plugin-config.ts';
@@ -94,9 +94,7 @@ async function prepareScm(db: Queryable, job: Row, baseEnv: Record<string, strin
   const env: Record<string, string> = { ...credential.env };
   Object.assign(env, variablesAsEnv(parseVariables(job.source_vars), { ...baseEnv, ...env }));
   // Collections the project's requirements installed come first, as AWX puts them.
-  const collections = path.join(requirementsDir(projectsRoot(), project.local_path), 'requirements_collections');
-  const paths = (baseEnv.ANSIBLE_COLLECTIONS_PATHS ?? '~/.ansible/collections:/usr/share/ansible/collections').split(':');
-  env.ANSIBLE_COLLECTIONS_PATHS = [collections, ...paths].join(':');
+  env.ANSIBLE_COLLECTIONS_PATHS = requirementsSearchPaths(projectsRoot(), project.local_path, baseEnv).ANSIBLE_COLLECTIONS_PATHS;
   return {
     inventoryPath,
     playbookDir: found.isDirectory() ? inventoryPath : path.dirname(inventoryPath),
