@@ -33,7 +33,7 @@ function privateKey(): string {
 }
 
 
-describe('job outcomes: unreachable hosts, extra vars precedence, machine credentials', () => {
+describe('job outcomes, and what a job runs with', () => {
   let t: TestApp;
   let repo: GitRepository;
   let orgId: number;
@@ -157,6 +157,28 @@ describe('job outcomes: unreachable hosts, extra vars precedence, machine creden
     } finally {
       await role.remove();
       await uses.remove();
+    }
+  });
+
+  it('a job with its own scm_branch runs that branch\'s files; an unknown one fails clearly', async () => {
+    const repo3 = await makeRepository({ 'site.yml': '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg="from main"\n' });
+    const feature = await repo3.branch('feature', { 'site.yml': '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg="from feature"\n' });
+    try {
+      const project = (await t.post('/api/v2/projects/', { name: 'Branchy', organization: orgId, scm_type: 'git', scm_url: `file://${repo3.bare}`, allow_override: true })).body;
+      await firstProjectUpdate(t, project.id);
+      const jt = await template({ project: project.id, playbook: 'site.yml', ask_scm_branch_on_launch: true });
+      const main = await run(jt);
+      assert.match(await stdout(main.id), /from main/);
+      const onFeature = await run(jt, { scm_branch: 'feature' });
+      assert.equal(onFeature.status, 'successful', onFeature.job_explanation);
+      assert.match(await stdout(onFeature.id), /from feature/);
+      assert.equal(onFeature.scm_branch, 'feature');
+      assert.equal(onFeature.scm_revision, feature);
+      const unknown = await run(jt, { scm_branch: 'nowhere' });
+      assert.equal(unknown.status, 'failed');
+      assert.match(unknown.job_explanation, /"nowhere" is not in the project's last update/);
+    } finally {
+      await repo3.remove();
     }
   });
 });

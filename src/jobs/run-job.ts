@@ -1,4 +1,3 @@
-import { cp } from 'node:fs/promises';
 import path from 'node:path';
 import type { Row } from '../db/database.ts';
 import { baseEnvironment } from '../dispatcher/exec.ts';
@@ -7,6 +6,7 @@ import { recordHostSummaries } from './host-summaries.ts';
 import { prepareFactCache } from './fact-cache.ts';
 import { preparePlaybookRun } from './private-data-dir.ts';
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from './runner-stream.ts';
+import { copyProject } from './project-copy.ts';
 import { projectsRoot } from '../projects/config.ts';
 import { isDirectory, projectDir, requirementsSearchPaths } from '../projects/paths.ts';
 
@@ -15,7 +15,7 @@ import { isDirectory, projectDir, requirementsSearchPaths } from '../projects/pa
  * then its per-host results. Credentials reach the run through the private directory only.
  */
 export async function runPlaybookJob(job: Row, run: RunContext): Promise<RunOutcome> {
-  const [project] = await run.db.query('SELECT local_path FROM projects WHERE id = $1', [job.project_id]);
+  const [project] = await run.db.query('SELECT local_path, scm_type, scm_branch, scm_revision FROM projects WHERE id = $1', [job.project_id]);
   const checkout = project ? projectDir(projectsRoot(), project.local_path) : null;
   if (!checkout || !(await isDirectory(checkout))) return { status: 'failed', explanation: 'The project has no files here yet: update the project first.' };
   if (!job.inventory_id) return { status: 'failed', explanation: 'The job has no inventory.' };
@@ -23,17 +23,16 @@ export async function runPlaybookJob(job: Row, run: RunContext): Promise<RunOutc
   const baseEnv = baseEnvironment(taskEnv);
   const prepared = await preparePlaybookRun(run.db, job, run.privateDir, { ...baseEnv, ...requirementsSearchPaths(projectsRoot(), project.local_path, baseEnv) });
   await writeCommandLine(prepared, prepared.cmdline);
-  // The run works on a copy of the project, as AWX does: an update of the project meanwhile cannot change its files.
-  const projectCopy = path.join(run.privateDir, 'project');
-  await cp(checkout, projectCopy, { recursive: true, verbatimSymlinks: true, filter: (source) => path.basename(source) !== '.git' });
+  const copy = await copyProject(run, job, project, checkout);
+  if ('problem' in copy) return { status: 'failed', explanation: copy.problem };
 
   const factCache = job.use_fact_cache ? await prepareFactCache(run.db, job.inventory_id, path.join(prepared.dir, 'artifacts', String(job.id), 'fact_cache')) : null;
-  const args = ['run', prepared.dir, '-p', job.playbook, '--project-dir', projectCopy, '--json', '--ident', String(job.id)];
+  const args = ['run', prepared.dir, '-p', job.playbook, '--project-dir', copy.dir, '--json', '--ident', String(job.id)];
   const { code, ingester } = await streamRunnerEvents(run, job.id, job.inventory_id, prepared, args);
   if (ingester.stats) {
     const stats = ingester.stats;
     await run.db.transaction((tx) => recordHostSummaries(tx, job, stats));
   }
   if (factCache) await factCache.save(run.db);
-  return runnerOutcome(run, code, ingester);
+  return runnerOutcome(run, code, ingester, { scm_revision: copy.revision });
 }
