@@ -76,7 +76,10 @@ export function startDispatcher(services: Services): Dispatcher {
       await scheduleAll();
       const free = MAX_LOCAL_RUNS - running.size;
       if (free <= 0 || stopped) return;
-      for (const job of await claimOwn(free)) start(job);
+      const claimed = await claimOwn(free);
+      // A stop that came meanwhile leaves them waiting for the next start (its reaper fails them).
+      if (stopped) return;
+      for (const job of claimed) start(job);
     } while (again && !stopped);
   };
 
@@ -95,7 +98,9 @@ export function startDispatcher(services: Services): Dispatcher {
 
   const start = (job: Row) => {
     const controller = new AbortController();
-    const done = executeRun(services, job, controller).finally(() => {
+    const done = executeRun(services, job, controller)
+      .catch((err) => console.error(`run ${job.id} ended abnormally:`, err instanceof Error ? err.message : err))
+      .finally(() => {
       running.delete(job.id);
       wake();
     });
@@ -132,8 +137,9 @@ export function startDispatcher(services: Services): Dispatcher {
       clearInterval(poller);
       clearInterval(heartbeat);
       clearInterval(cancelPoller);
+      await scanning;
       for (const r of running.values()) r.controller.abort('shutdown');
-      await Promise.all([scanning, ...[...running.values()].map((r) => r.done)]);
+      await Promise.all([...running.values()].map((r) => r.done));
     },
   };
   dispatchers.add(dispatcher);
@@ -143,10 +149,16 @@ export function startDispatcher(services: Services): Dispatcher {
 
 const REAPED = 'Task was marked as running at system start up. The system must have not shut down properly, so it has been marked as failed.';
 
-/** At start, runs this node left waiting or running were cut off: they are marked failed (AWX's reaper). */
+/** At start, runs this node left running were cut off: they are marked failed (AWX's reaper); those it had not started yet are queued again. */
 export async function reapOrphanedRuns(services: Services): Promise<number> {
   const { db, env } = services;
   await cleanLeftoverRuns(env.nodeName);
+  // Runs given to this node that never started go back to the queue.
+  await db.query(
+    `UPDATE unified_jobs SET status = 'pending', execution_node = '', controller_node = '', instance_group_id = NULL, modified = now()
+     WHERE execution_node = $1 AND status = 'waiting' AND started IS NULL`,
+    [env.nodeName],
+  );
   const orphans = await db.query(`SELECT * FROM unified_jobs WHERE execution_node = $1 AND status IN ('waiting', 'running')`, [env.nodeName]);
   for (const job of orphans) {
     await db.transaction((tx) => finishRun(tx, job, { status: 'failed', explanation: REAPED, emittedEvents: job.emitted_events }));

@@ -40,7 +40,7 @@ export async function executeRun(services: Services, claimed: Row, controller: A
     position: () => output.position(),
     advance: (counter, line) => output.advance(counter, line),
     exec: (command, args, options = {}) =>
-      execProcess(command, args, { ...options, env: baseEnvironment({ ...taskEnv, ...options.env }), onSpawn: (pid) => void recordRunProcess(privateDir, pid) }, controller.signal, (line) =>
+      execProcess(command, args, { ...options, env: baseEnvironment({ ...taskEnv, ...options.env }), onSpawn: (pid) => void recordRunProcess(privateDir, pid).catch(() => undefined) }, controller.signal, (line) =>
         output.write(`${line}\n`),
       ),
   };

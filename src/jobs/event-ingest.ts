@@ -104,8 +104,9 @@ export class EventIngester {
     this.lastCounter = Math.max(this.lastCounter, row.counter);
     this.lastLine = Math.max(this.lastLine, row.end_line);
     this.pending.push(row);
-    if (this.pending.length >= FLUSH_AT) void this.flush();
-    else if (!this.timer) this.timer = setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+    // A failed batch is kept in `failure` and reported by the run's final flush.
+    if (this.pending.length >= FLUSH_AT) void this.flush().catch(() => undefined);
+    else if (!this.timer) this.timer = setTimeout(() => void this.flush().catch(() => undefined), FLUSH_EVERY_MS);
   }
 
   /** Stores what is pending; rejects if any batch failed. */
