@@ -1,7 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
-import { registerInstance } from '../src/server/bootstrap.ts';
 
 describe('instance groups', () => {
   let t: TestApp;
@@ -13,8 +12,8 @@ describe('instance groups', () => {
     (await t.db.query(`SELECT id FROM roles WHERE content_type = 'instance_group' AND object_id = $1 AND role_field = $2`, [groupId, field]))[0].id;
 
   before(async () => {
+    // The app records its node's instance as its dispatcher starts.
     t = await createTestApp();
-    await registerInstance(t.db, t.env);
     plain = await t.createUser('plain');
     const [node] = await t.db.query(`SELECT id, capacity FROM instances WHERE hostname = 'test-node'`);
     nodeId = node.id;

@@ -16,8 +16,8 @@ describe('instances', () => {
   let id: number;
 
   before(async () => {
+    // The app records its node's instance as its dispatcher starts.
     t = await createTestApp();
-    await registerInstance(t.db, t.env);
     plain = await t.createUser('plain');
     auditor = await t.createUser('auditor', { is_system_auditor: true });
     id = (await t.db.query('SELECT id FROM instances WHERE hostname = $1', ['test-node']))[0].id;

@@ -5,7 +5,7 @@ import { reapLostNodes } from '../task-manager/lost-nodes.ts';
 import { schedulePass } from '../task-manager/schedule.ts';
 import { executeRun } from './execute-run.ts';
 import { cleanLeftoverRuns } from './run-directories.ts';
-import { finishRun } from './unified-jobs.ts';
+import { failCutOffRuns } from './unified-jobs.ts';
 
 const POLL_MS = 1_000;
 const CANCEL_POLL_MS = 500;
@@ -160,8 +160,5 @@ export async function reapOrphanedRuns(services: Services): Promise<number> {
     [env.nodeName],
   );
   const orphans = await db.query(`SELECT * FROM unified_jobs WHERE execution_node = $1 AND status IN ('waiting', 'running')`, [env.nodeName]);
-  for (const job of orphans) {
-    await db.transaction((tx) => finishRun(tx, job, { status: 'failed', explanation: REAPED, emittedEvents: job.emitted_events }));
-  }
-  return orphans.length;
+  return failCutOffRuns(db, orphans, () => REAPED);
 }

@@ -1,4 +1,4 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Database, Queryable, Row } from '../db/database.ts';
 import { actorId, type RequestContext } from '../api/context.ts';
 import { recordActivity } from '../activity/record.ts';
 import { ident } from '../api/sql.ts';
@@ -7,6 +7,8 @@ import { publishFinal, publishStatusChanges } from '../live/notices.ts';
 
 export const ACTIVE_STATUSES = ['new', 'pending', 'waiting', 'running'] as const;
 export const FINAL_STATUSES = ['successful', 'failed', 'error', 'canceled'] as const;
+/** Final statuses that count as a failure (a dependency ending so fails the jobs waiting for it). */
+export const UNSUCCESSFUL_STATUSES: readonly string[] = ['failed', 'error', 'canceled'];
 
 /**
  * Creates a run (status pending) from column values; wake the dispatcher once the transaction
@@ -94,4 +96,12 @@ export async function finishRun(tx: Queryable, job: Row, finish: Finish): Promis
   await runnerFor(row.kind)?.afterFinish?.(tx, row);
   await publishFinal(tx, row);
   return row;
+}
+
+/** Fails runs whose node stopped under them (the reapers), each with its events counted and its template following. */
+export async function failCutOffRuns(db: Database, runs: readonly Row[], explanation: (run: Row) => string): Promise<number> {
+  for (const run of runs) {
+    await db.transaction((tx) => finishRun(tx, run, { status: 'failed', explanation: explanation(run), emittedEvents: run.emitted_events }));
+  }
+  return runs.length;
 }

@@ -12,6 +12,7 @@ import { ASK_FIELDS } from '../resources/job-templates/job-template.resource.ts'
 import { activeSurvey } from '../resources/job-templates/launch-description.ts';
 import { variablesNeeded } from '../resources/job-templates/survey-spec.ts';
 import { matchingHosts } from './callback-hosts.ts';
+import { templateCredentialIds } from '../resources/job-templates/template-relations.ts';
 import { createTemplateJob, templateLabelIds } from './create-job.ts';
 import { passwordsNeededFor } from './credential-passwords.ts';
 import { jobExtraVars } from './launch.ts';
@@ -53,9 +54,7 @@ export async function createCallbackJob(
   const hosts = template.inventory_id ? await matchingHosts(tx, template.inventory_id, remote) : [];
   if (!hosts.length) throw refuse('No matching host could be found!');
   if (hosts.length > 1) throw refuse('Multiple hosts matched the request!');
-  const credentialIds = (await tx.query<{ credential_id: number }>(
-    'SELECT credential_id FROM job_template_credentials WHERE job_template_id = $1 ORDER BY credential_id', [template.id],
-  )).map((r) => r.credential_id);
+  const credentialIds = await templateCredentialIds(tx, template.id);
   if (await needsUserInput(tx, template, credentialIds, extraVars)) throw refuse('Cannot start automatically, user input required!');
   const limit = hosts[0].name;
   const pending = await tx.query(

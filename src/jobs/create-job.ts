@@ -6,7 +6,7 @@ import { sealCredentialPasswords } from './credential-passwords.ts';
 import { taskImpact } from '../task-manager/task-impact.ts';
 
 /** Job columns a template gives and a launch may override (job column -> template column). */
-const TEMPLATE_COLUMNS = [
+export const TEMPLATE_COLUMNS = [
   'job_type', 'scm_branch', 'forks', 'limit', 'verbosity', 'job_tags', 'skip_tags', 'start_at_task', 'timeout', 'diff_mode',
   'job_slice_count', 'execution_environment_id', 'use_fact_cache', 'become_enabled', 'allow_simultaneous', 'playbook',
   'project_id', 'organization_id', 'description',

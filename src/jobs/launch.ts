@@ -18,6 +18,7 @@ import { checkPromptValues, readPrompts } from './launch-prompts.ts';
 import { createTemplateJob, templateLabelIds } from './create-job.ts';
 import { passwordsNeededFor, readCredentialPasswords } from './credential-passwords.ts';
 import { checkLaunchObjects } from './launch-objects.ts';
+import { templateCredentialIds } from '../resources/job-templates/template-relations.ts';
 
 /** The credentials a launch runs with: the prompted ones (each usable by the caller) or the template's. */
 async function launchCredentials(tx: Queryable, request: FastifyRequest, template: Row, prompted: unknown): Promise<number[]> {
@@ -25,7 +26,7 @@ async function launchCredentials(tx: Queryable, request: FastifyRequest, templat
     for (const id of prompted as number[]) await assertCanUseCredential(request.ctx, tx, id, 'credentials');
     return prompted as number[];
   }
-  return (await tx.query<{ credential_id: number }>('SELECT credential_id FROM job_template_credentials WHERE job_template_id = $1 ORDER BY credential_id', [template.id])).map((r) => r.credential_id);
+  return templateCredentialIds(tx, template.id);
 }
 
 /**

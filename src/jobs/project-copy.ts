@@ -2,12 +2,13 @@ import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Row } from '../db/database.ts';
 import type { RunContext } from '../dispatcher/runners.ts';
+import { revisionCandidates } from '../projects/sync.ts';
 
 export type ProjectCopy = { dir: string; revision: string } | { problem: string };
 
 /** The commit a branch, tag or commit id names in the project's checkout (which holds every branch and tag it fetched). */
 async function resolveRevision(run: RunContext, checkout: string, name: string): Promise<string | null> {
-  for (const candidate of [`refs/remotes/origin/${name}`, `refs/tags/${name}`, name]) {
+  for (const candidate of revisionCandidates(name)) {
     const result = await run.exec('git', ['rev-parse', '--verify', '--quiet', `${candidate}^{commit}`], { cwd: checkout, captureStdout: true });
     if (result.code === 0 && result.stdout.trim()) return result.stdout.trim();
   }

@@ -6,8 +6,9 @@ import type { Queryable, Row } from '../db/database.ts';
 import { ACTIVE_STATUSES } from '../dispatcher/unified-jobs.ts';
 import { parseVariables } from '../inventory/variables.ts';
 import { mayExecute } from '../resources/job-templates/job-template-access.ts';
-import { createTemplateJob } from './create-job.ts';
+import { createTemplateJob, TEMPLATE_COLUMNS } from './create-job.ts';
 import { passwordsNeededFor, readCredentialPasswords } from './credential-passwords.ts';
+import { templateCredentialIds } from '../resources/job-templates/template-relations.ts';
 
 const RETRY_CHOICES = ['all', 'failed'] as const;
 const FAILED_HOSTS = 'failures > 0 OR dark > 0';
@@ -41,9 +42,7 @@ async function assertMayRelaunch(ctx: RequestContext, tx: Queryable, job: Row, t
   if (job.inventory_id !== template.inventory_id && !(await hasObjectRole(ctx, tx, 'inventory', job.inventory_id, 'use_role'))) {
     throw forbidden('You do not have permission to use the inventory this job ran with.');
   }
-  const templateCredentials = new Set(
-    (await tx.query<{ credential_id: number }>('SELECT credential_id FROM job_template_credentials WHERE job_template_id = $1', [template.id])).map((r) => r.credential_id),
-  );
+  const templateCredentials = new Set(await templateCredentialIds(tx, template.id));
   for (const id of credentialIds) {
     if (!templateCredentials.has(id) && !(await hasObjectRole(ctx, tx, 'credential', id, 'use_role'))) {
       throw forbidden('You do not have permission to use the credentials this job ran with.');
@@ -89,15 +88,12 @@ export async function relaunchJob(tx: Queryable, ctx: RequestContext, job: Row, 
     'SELECT instance_group_id FROM unified_job_instance_groups WHERE unified_job_id = $1 ORDER BY position',
     [job.id],
   );
-  const copied = [
-    'job_type', 'scm_branch', 'forks', 'verbosity', 'job_tags', 'skip_tags', 'start_at_task', 'timeout', 'diff_mode', 'job_slice_count',
-    'execution_environment_id', 'use_fact_cache', 'become_enabled', 'allow_simultaneous', 'playbook', 'project_id', 'organization_id', 'description',
-  ];
   return createTemplateJob(tx, ctx, {
     template: { ...template, name: job.name },
     launchType: 'relaunch',
     inventoryId: job.inventory_id,
-    values: { ...Object.fromEntries(copied.map((c) => [c, job[c]])), limit },
+    // The original job's own values of every column a template gives, rather than the template's current ones.
+    values: { ...Object.fromEntries(TEMPLATE_COLUMNS.map((c) => [c, job[c]])), limit },
     // Survey password answers stay encrypted as the original stored them.
     extraVars: parseVariables(job.extra_vars),
     surveyPasswords: job.survey_passwords ?? {},

@@ -66,6 +66,9 @@ export async function syncProject(job: Row, run: RunContext): Promise<RunOutcome
   }
 }
 
+/** What a branch, tag or commit name may stand for in a checkout, in the order tried. */
+export const revisionCandidates = (name: string) => [`refs/remotes/origin/${name}`, `refs/tags/${name}`, name];
+
 /** The commit to check out: the branch, a tag, a commit id, or the remote's default branch. */
 async function resolveTarget(branch: string, git: (args: string[], o?: { capture?: boolean }) => Promise<string>): Promise<string> {
   if (!branch) {
@@ -73,7 +76,7 @@ async function resolveTarget(branch: string, git: (args: string[], o?: { capture
     const match = /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(head);
     return match ? `refs/remotes/origin/${match[1]}` : 'FETCH_HEAD';
   }
-  for (const candidate of [`refs/remotes/origin/${branch}`, `refs/tags/${branch}`, branch]) {
+  for (const candidate of revisionCandidates(branch)) {
     const found = await git(['rev-parse', '--verify', '--quiet', `${candidate}^{commit}`], { capture: true }).catch(() => '');
     if (found) return found;
   }

@@ -11,7 +11,7 @@ import { VERSION } from '../version.ts';
 import { configureActivityStream } from '../activity/record.ts';
 import { setAuditNode } from '../audit/record.ts';
 import { buildApp } from './app.ts';
-import { bootstrap, registerInstance } from './bootstrap.ts';
+import { bootstrap } from './bootstrap.ts';
 import { createDemoData } from './demo-data.ts';
 import { loadTls } from './tls.ts';
 import { reapOrphanedRuns } from '../dispatcher/dispatcher.ts';
@@ -52,7 +52,6 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
   }
   const runtime = await nodeAnsibleRuntime();
   log(describeRuntime(runtime));
-  await registerInstance(services.db, env, runtime);
   const reaped = await reapOrphanedRuns(services);
   if (reaped) log(`Marked ${reaped} run(s) left running by a previous start of node ${env.nodeName} as failed`);
 

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.ts';
 import { DEFAULT_INSTANCE_GROUP } from '../resources/instance-groups/policy.ts';
+import { ACTIVE_RUN_STATUSES, taskImpactSql } from '../resources/instances/capacity.ts';
 
 /** A node missing heartbeats for this long offers no capacity (and its runs are reaped). */
 export const HEARTBEAT_GRACE_SECONDS = 120;
@@ -58,17 +59,18 @@ export class CapacityModel {
               CASE WHEN i.enabled AND i.errors = '' AND i.last_seen > now() - make_interval(secs => $1) THEN i.capacity ELSE 0 END AS capacity,
               coalesce(l.consumed, 0)::int AS consumed, coalesce(l.running, 0)::int AS running
        FROM instances i
-       LEFT JOIN (SELECT execution_node, sum(task_impact) AS consumed, count(*) AS running FROM unified_jobs
-                  WHERE status IN ('waiting', 'running') GROUP BY execution_node) l ON l.execution_node = i.hostname`,
-      [HEARTBEAT_GRACE_SECONDS],
+       LEFT JOIN (SELECT r.execution_node, sum(${taskImpactSql('r')}) AS consumed, count(*) AS running FROM unified_jobs r
+                  WHERE r.status = ANY($2) GROUP BY r.execution_node) l ON l.execution_node = i.hostname`,
+      [HEARTBEAT_GRACE_SECONDS, ACTIVE_RUN_STATUSES],
     );
     const byId = new Map(instances.map((i) => [i.id, { hostname: i.hostname, nodeType: i.node_type, capacity: i.capacity, consumed: i.consumed, running: i.running }]));
     const groupRows = await tx.query<{ id: number; name: string; max_concurrent_jobs: number; max_forks: number; running: number; forks: number }>(
       `SELECT g.id, g.name, g.max_concurrent_jobs, g.max_forks, coalesce(l.running, 0)::int AS running, coalesce(l.forks, 0)::int AS forks
        FROM instance_groups g
        LEFT JOIN (SELECT instance_group_id, count(*) AS running, sum(greatest(forks, 1)) AS forks FROM unified_jobs
-                  WHERE status IN ('waiting', 'running') AND instance_group_id IS NOT NULL GROUP BY instance_group_id) l ON l.instance_group_id = g.id
+                  WHERE status = ANY($1) AND instance_group_id IS NOT NULL GROUP BY instance_group_id) l ON l.instance_group_id = g.id
        WHERE NOT g.is_container_group`,
+      [ACTIVE_RUN_STATUSES],
     );
     const members = await tx.query<{ instance_group_id: number; instance_id: number }>('SELECT instance_group_id, instance_id FROM instance_group_instances');
     const groups = new Map<number, GroupLoad>();

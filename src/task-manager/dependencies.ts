@@ -1,15 +1,15 @@
 import { systemContext } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
+import { ACTIVE_STATUSES, UNSUCCESSFUL_STATUSES } from '../dispatcher/unified-jobs.ts';
 import { queueProjectUpdate } from '../resources/projects/project-updates.ts';
 import { canUpdateSource, queueInventoryUpdate } from '../resources/inventory-sources/queue-update.ts';
 
-const ACTIVE = ['pending', 'waiting', 'running'];
-const UNSUCCESSFUL = ['failed', 'error', 'canceled'];
+const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
 
 /** Whether a template's last finished run is too old or failed, so a launch must run it again (AWX's rule). */
 function stale(latest: Row | undefined, cacheTimeoutSeconds: number): boolean {
   if (!latest) return true;
-  if (UNSUCCESSFUL.includes(latest.status)) return true;
+  if (UNSUCCESSFUL_STATUSES.includes(latest.status)) return true;
   return new Date(latest.finished).getTime() + cacheTimeoutSeconds * 1000 < Date.now();
 }
 
@@ -23,7 +23,7 @@ async function latestRuns(tx: Queryable, kind: string, templateIds: number[]): P
   );
   const active = new Map<number, number>();
   const finished = new Map<number, Row>();
-  for (const r of rows) (ACTIVE.includes(r.status) ? active.set(r.template, r.id) : finished.set(r.template, r));
+  for (const r of rows) (isActive(r.status) ? active.set(r.template, r.id) : finished.set(r.template, r));
   return { active, finished };
 }
 

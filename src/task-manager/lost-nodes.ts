@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import { finishRun } from '../dispatcher/unified-jobs.ts';
+import { failCutOffRuns } from '../dispatcher/unified-jobs.ts';
 import { HEARTBEAT_GRACE_SECONDS } from './capacity-model.ts';
 
 /**
@@ -12,9 +12,9 @@ export async function reapLostNodes(db: Database, ownNode: string): Promise<numb
      WHERE u.status IN ('waiting', 'running') AND i.hostname <> $1 AND (i.last_seen IS NULL OR i.last_seen < now() - make_interval(secs => $2))`,
     [ownNode, HEARTBEAT_GRACE_SECONDS],
   );
-  for (const job of orphans) {
-    const explanation = `Task was marked as running but its node ${job.execution_node} stopped sending heartbeats, so it has been marked as failed.`;
-    await db.transaction((tx) => finishRun(tx, job, { status: 'failed', explanation, emittedEvents: job.emitted_events }));
-  }
-  return orphans.length;
+  return failCutOffRuns(
+    db,
+    orphans,
+    (run) => `Task was marked as running but its node ${run.execution_node} stopped sending heartbeats, so it has been marked as failed.`,
+  );
 }

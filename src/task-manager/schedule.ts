@@ -1,6 +1,6 @@
 import type { Database, Queryable, Row } from '../db/database.ts';
 import { registeredKinds } from '../dispatcher/runners.ts';
-import { finishRun } from '../dispatcher/unified-jobs.ts';
+import { FINAL_STATUSES, finishRun, UNSUCCESSFUL_STATUSES } from '../dispatcher/unified-jobs.ts';
 import { CapacityModel } from './capacity-model.ts';
 import { processDependencies } from './dependencies.ts';
 import { blockedBy, isWaitingExplanation, noInstances, NOT_ENOUGH_CAPACITY, previousTaskFailed } from './explanations.ts';
@@ -10,7 +10,6 @@ import { publishStatusChanges } from '../live/notices.ts';
 /** Only one task manager pass runs at a time across every node sharing the database. */
 const SCHEDULER_LOCK = 7_341_105;
 const PASS_LIMIT = 2_000;
-const UNSUCCESSFUL = new Set(['failed', 'error', 'canceled']);
 
 export interface PassResult {
   /** Runs moved to waiting, with the node each was given. */
@@ -89,7 +88,7 @@ export async function schedulePass(db: Database, after = 0): Promise<PassResult>
     const moves: Array<{ id: number; node: string; group: number }> = [];
     const explanations = new Map<number, string>();
     for (const run of pending) {
-      const failedDependency = dependencies.get(run.id)?.find((d) => UNSUCCESSFUL.has(d.status));
+      const failedDependency = dependencies.get(run.id)?.find((d) => UNSUCCESSFUL_STATUSES.includes(d.status));
       if (failedDependency) {
         result.failed.push(await finishRun(tx, run, { status: 'failed', explanation: previousTaskFailed(failedDependency) }));
         continue;
@@ -125,7 +124,7 @@ export async function schedulePass(db: Database, after = 0): Promise<PassResult>
 }
 
 function blockerOf(run: Row, dependencies: Dependency[], busyTemplates: Map<string, number>, updates: Array<{ id: number; kind: string; project_id: number | null; inventory_id: number | null; status: string }>): string | null {
-  const open = dependencies.find((d) => !['successful', 'failed', 'error', 'canceled'].includes(d.status));
+  const open = dependencies.find((d) => !(FINAL_STATUSES as readonly string[]).includes(d.status));
   if (open) return blockedBy(open.kind, open.id);
   if (run.unified_job_template_id !== null && !run.allow_simultaneous) {
     const busy = busyTemplates.get(`${run.kind}:${run.unified_job_template_id}`);

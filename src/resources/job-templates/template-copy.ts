@@ -7,7 +7,7 @@ import type { Queryable, Row } from '../../db/database.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { jobTemplateAccess } from './job-template-access.ts';
 import { jobTemplates } from './job-template.resource.ts';
-import { RUN_CREDENTIAL_KINDS } from './template-relations.ts';
+import { RUN_CREDENTIAL_KINDS, templateCredentialIds } from './template-relations.ts';
 
 function copiedValues(template: Row): Values {
   const values: Values = {};
@@ -15,13 +15,10 @@ function copiedValues(template: Row): Values {
   return values;
 }
 
-const credentialIds = async (db: Queryable, templateId: number) =>
-  (await db.query<{ credential_id: number }>('SELECT credential_id FROM job_template_credentials WHERE job_template_id = $1', [templateId])).map((r) => r.credential_id);
-
 /** Whether the caller could make the copy: create a template with the same project, inventory and credentials. */
 export async function mayCopy(db: Queryable, ctx: RequestContext, template: Row): Promise<boolean> {
   if (!(await jobTemplateAccess.canCreate(ctx, db, copiedValues(template)))) return false;
-  for (const id of await credentialIds(db, template.id)) {
+  for (const id of await templateCredentialIds(db, template.id)) {
     try {
       await assertCanUseCredential(ctx, db, id, 'credentials');
     } catch {
@@ -36,7 +33,7 @@ export async function copyJobTemplate(tx: Queryable, ctx: RequestContext, templa
   if (typeof name !== 'string' || !name.trim()) throw ValidationError.field('name', 'This field is required.');
   if (name.length > 512) throw ValidationError.field('name', 'Ensure this field has no more than 512 characters.');
   const copy = await createObject(tx, ctx, jobTemplates, { ...copiedValues(template), name });
-  for (const id of await credentialIds(tx, template.id)) {
+  for (const id of await templateCredentialIds(tx, template.id)) {
     await assertCanUseCredential(ctx, tx, id, 'credentials', RUN_CREDENTIAL_KINDS);
     await tx.query('INSERT INTO job_template_credentials (job_template_id, credential_id) VALUES ($1, $2)', [copy.id, id]);
   }

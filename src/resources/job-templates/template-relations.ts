@@ -10,6 +10,11 @@ import type { Queryable, Row } from '../../db/database.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { assertTemplateAdmin } from './job-template-access.ts';
 
+/** The ids of a template's credentials, in id order. */
+export const templateCredentialIds = async (db: Queryable, templateId: number): Promise<number[]> =>
+  (await db.query<{ credential_id: number }>('SELECT credential_id FROM job_template_credentials WHERE job_template_id = $1 ORDER BY credential_id', [templateId]))
+    .map((r) => r.credential_id);
+
 /** Credential kinds a playbook run can use (source control, registry and token credentials cannot). */
 export const RUN_CREDENTIAL_KINDS = ['ssh', 'vault', 'net', 'cloud', 'kubernetes', 'insights'];
 
