@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunContext, RunOutcome } from '../dispatcher/runners.ts';
-import { EventIngester, insertEventRows } from './event-ingest.ts';
+import { EventIngester } from './event-ingest.ts';
 import type { PreparedRun } from './private-data-dir.ts';
 import { ANSIBLE_RUNNER } from '../runtime/ansible-runtime.ts';
 
@@ -15,7 +15,7 @@ export async function writeCommandLine(prepared: PreparedRun, options: readonly 
 /**
  * Runs ansible-runner with `--json` (args name the run: `run <dir> ... --json --ident <id>`),
  * storing its events as they arrive, then the lines that were not events (runner's own
- * complaints) after them.
+ * complaints) after them as the run's own output.
  */
 export async function streamRunnerEvents(run: RunContext, runId: number, inventoryId: number, prepared: PreparedRun, args: string[]) {
   const hostIds = new Map<string, number>(
@@ -31,16 +31,8 @@ export async function streamRunnerEvents(run: RunContext, runId: number, invento
     onLine: (line, stream) => (stream === 'stdout' && line.startsWith('{') ? ingester.addLine(line) : others.push(line)),
   });
   await ingester.flush();
-  if (!others.length) run.advance(ingester.lastCounter, ingester.lastLine);
-  else {
-    const base = { counter: ingester.lastCounter || offset.counter, line: ingester.lastLine || offset.line };
-    await insertEventRows(run.db, runId, others.map((text, i) => ({
-      counter: base.counter + i + 1, uuid: '', parent_uuid: '', event: 'verbose', event_data: {}, stdout: text, start_line: base.line + i,
-      end_line: base.line + i + 1, verbosity: 0, host_id: null, host_name: '', playbook: '', play: '', task: '', role: '', changed: false,
-      failed: false, created: new Date().toISOString(),
-    })));
-    run.advance(base.counter + others.length, base.line + others.length);
-  }
+  run.advance(ingester.lastCounter, ingester.lastLine);
+  if (others.length) await run.output(others.join('\n'));
   return { code: result.code, ingester };
 }
 
