@@ -60,6 +60,9 @@ const SCENARIOS: Scenario[] = [
   { name: 'order_by=-username', url: '/api/v2/users/?order_by=-username', as: 'admin' },
   { name: 'order_by=email', url: '/api/v2/users/?order_by=email', as: 'admin' },
   { name: 'first page, org member', url: '/api/v2/users/', as: 'member' },
+  // A related-path filter: each hop through organizations is limited to those the caller may see.
+  { name: 'organizations__name__startswith, admin', url: '/api/v2/users/?organizations__name__startswith=Bench%20Org%2000', as: 'admin' },
+  { name: 'organizations__name__startswith, org member', url: '/api/v2/users/?organizations__name__startswith=Bench%20Org%2000', as: 'member' },
 ];
 
 interface Figures {

@@ -33,6 +33,7 @@ const SCENARIOS = [
   { name: 'teams ?name__icontains=7&order_by=name', url: FILTERED_TEAMS },
   { name: 'organizations', url: '/api/v2/organizations/' },
   { name: 'roles ?content_type=team', url: '/api/v2/roles/?content_type=team' },
+  { name: 'teams ?organization__name__icontains=1', url: '/api/v2/teams/?organization__name__icontains=1' },
 ];
 
 /** Who asks: the user with roles in five organizations (with ORG_ADMINS_CAN_SEE_ALL_USERS off and on), and the superuser. */

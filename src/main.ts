@@ -1,4 +1,5 @@
 import { ConfigError, loadEnvConfig } from './config/env.ts';
+import { restrictNewFiles } from './config/file-modes.ts';
 import { runManageCommand } from './cli/manage.ts';
 import { startService } from './server/start.ts';
 
@@ -11,6 +12,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  // Before the first file is written (the generated secret key, the embedded database).
+  restrictNewFiles();
   const env = await loadEnvConfig();
   if (command === 'manage') return runManageCommand(env, rest);
   if (command !== 'serve') {

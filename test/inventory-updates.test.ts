@@ -231,7 +231,7 @@ describe('inventory updates', () => {
       });
       const failed = await runUpdate(missing.body, 'failed');
       assert.match(failed.job_explanation, /"inventory\/nope.yml" does not exist in the project "Site"/);
-      const broken = await t.post('/api/v2/projects/', { name: 'Broken', organization: orgId, scm_type: 'git', scm_url: 'file:///nonexistent/repo.git' });
+      const broken = await t.post('/api/v2/projects/', { name: 'Broken', organization: orgId, scm_type: 'git', scm_url: `file://${repo.root}/nonexistent.git` });
       await eventually(async () => ['failed', 'error'].includes((await t.get(`/api/v2/projects/${broken.body.id}/`)).body.status));
       const never = await t.post(`/api/v2/inventories/${inventoryId}/inventory_sources/`, {
         name: 'never', source: 'scm', source_project: broken.body.id, source_path: 'hosts',

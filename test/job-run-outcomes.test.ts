@@ -153,7 +153,7 @@ describe('job outcomes, and what a job runs with', () => {
       const text = await stdout(job.id);
       assert.match(text, /greeted by the role/);
       const dir = text.match(/dir=(\S+?)"/)?.[1] ?? '';
-      assert.ok(dir.startsWith(runDirectoriesRoot(t.env.nodeName)), `the playbook ran from the run's own copy, not ${dir}`);
+      assert.ok(dir.startsWith(runDirectoriesRoot(t.env)), `the playbook ran from the run's own copy, not ${dir}`);
     } finally {
       await role.remove();
       await uses.remove();

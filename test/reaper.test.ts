@@ -145,6 +145,7 @@ describe('reaper after the service is killed with SIGKILL', () => {
     services.push(first);
 
     const org = (await api(first, 'GET', '/api/v2/organizations/Default/')).body;
+    assert.equal((await api(first, 'PATCH', '/api/v2/settings/jobs/', { PROJECT_LOCAL_SOURCE_DIRS: [repo.root] })).status, 200);
     const project = await created(first, '/api/v2/projects/', { name: 'Sleepy', organization: org.id, scm_type: 'git', scm_url: `file://${repo.bare}` });
     await until('the project sync', async () => (await api(first, 'GET', `/api/v2/projects/${project.id}/`)).body.status === 'successful');
     const inventory = await created(first, '/api/v2/inventories/', { name: 'Here', organization: org.id });

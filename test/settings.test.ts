@@ -33,6 +33,8 @@ const DEFAULTS: Record<string, Record<string, unknown>> = {
     SVC_ROLES_ENABLED: true,
     SVC_COLLECTIONS_ENABLED: true,
     PROJECT_UPDATE_VVV: false,
+    PROJECT_LOCAL_SOURCE_DIRS: [],
+    ALLOW_JINJA_IN_EXTRA_VARS: 'template',
     AD_HOC_COMMANDS: [
       'command', 'shell', 'yum', 'apt', 'apt_key', 'apt_repository', 'apt_rpm', 'service', 'group', 'user', 'mount', 'ping',
       'selinux', 'setup', 'win_ping', 'win_service', 'win_updates', 'win_group', 'win_user', 'copy',
@@ -61,6 +63,7 @@ const DEFAULTS: Record<string, Record<string, unknown>> = {
     REMOTE_HOST_HEADERS: ['REMOTE_ADDR', 'REMOTE_HOST'],
     PROXY_IP_ALLOWED_LIST: [],
     DEFAULT_EXECUTION_ENVIRONMENT: null,
+    LIST_QUERY_TIMEOUT: 5,
     CUSTOM_LOGIN_INFO: '',
     CUSTOM_LOGO: '',
   },

@@ -5,6 +5,8 @@ import type { Values } from '../api/resource.ts';
 import type { Queryable } from '../db/database.ts';
 import { parseVariables } from '../inventory/variables.ts';
 import { passwordsNeeded, readCredentialPasswords, sealCredentialPasswords } from '../jobs/credential-passwords.ts';
+import { INLINE_JINJA, moduleArgsHaveJinja } from '../jobs/jinja-markers.ts';
+import { optionValueErrors } from '../jobs/option-values.ts';
 
 interface SettingsSource {
   get<T = unknown>(key: string): T;
@@ -26,7 +28,6 @@ export const LAUNCH_PASSWORDS = ['ssh_password', 'become_password', 'ssh_key_unl
 
 /** Modules whose arguments are the command itself. */
 const NEEDS_ARGS = new Set(['command', 'shell']);
-const JINJA = [/\{\{[^}]+\}\}/, /\{%[^%]+%\}/];
 
 /**
  * May the caller run this command? AWX's AdHocCommandAccess.can_add: adhoc_role on the inventory
@@ -50,8 +51,9 @@ export async function mayRunAdHoc(ctx: RequestContext, tx: Queryable, values: Va
 /**
  * Checks a new command as AWX's serializer and model do, and completes its values: the module
  * must be allowed by AD_HOC_COMMANDS (command by default), command and shell need arguments,
- * module arguments may not hold Jinja, extra vars may not set ansible_* variables, and the
- * credential must be a Machine credential.
+ * module arguments may not hold Jinja (any opening, once Ansible has decoded their escapes: see
+ * jinja-markers.ts), the limit is a host pattern and no option or file, extra vars may not set
+ * ansible_* variables, and the credential must be a Machine credential. Relaunches come here too.
  */
 export async function checkAdHocCommand(tx: Queryable, values: Values): Promise<void> {
   const errors: FieldErrors = {};
@@ -62,7 +64,8 @@ export async function checkAdHocCommand(tx: Queryable, values: Values): Promise<
   else if (!allowed.includes(moduleName)) errors.module_name = [`"${moduleName}" is not a valid choice.`];
   const moduleArgs = String(values.module_args ?? '');
   if (NEEDS_ARGS.has(moduleName) && !moduleArgs.trim()) errors.module_args = [`No argument passed to ${moduleName} module.`];
-  else if (JINJA.some((re) => re.test(moduleArgs))) errors.module_args = ['Inline Jinja variables are not allowed.'];
+  else if (moduleArgsHaveJinja(moduleArgs)) errors.module_args = [INLINE_JINJA];
+  Object.assign(errors, optionValueErrors(values, { limit: 'pattern' }));
 
   const prohibited = Object.keys(parseVariables(values.extra_vars as string)).filter((name) => name.startsWith('ansible_'));
   if (prohibited.length) errors.extra_vars = [`${prohibited.sort().reverse().join(', ')} are prohibited from use in ad hoc commands.`];

@@ -1,5 +1,7 @@
+import type { RequestContext } from './context.ts';
 import { ApiError, badRequest } from './errors.ts';
 import { normalizeIsoDatetime, type Field } from './fields.ts';
+import { checkFilterRegex, MAX_FILTER_REGEXES } from './regex-guard.ts';
 import { getResource, type Resource } from './resource.ts';
 import { ident, Params } from './sql.ts';
 
@@ -26,46 +28,76 @@ interface Target {
 let aliasCounter = 0;
 const nextAlias = () => `r${++aliasCounter % 1_000_000}`;
 
+/** What resolving one filter key needs besides the path: who asks, the query's parameters, the key itself. */
+interface Walk {
+  ctx: RequestContext;
+  params: Params;
+  key: string;
+  /** resource.field names already followed, so a path cannot go round in a loop (as AWX refuses). */
+  followed: Set<string>;
+}
+
+/** `AND <condition>` limiting a hop into `target` (aliased `inner`) to the rows the caller may see. */
+function visibleHop(target: Resource, inner: string, walk: Walk): string {
+  const visible = target.access.visible(walk.ctx, inner, walk.params);
+  return visible ? ` AND ${visible}` : '';
+}
+
+function follow(resource: Resource, name: string, walk: Walk): void {
+  const step = `${resource.name}.${name}`;
+  if (walk.followed.has(step)) throw badRequest(`Loops not allowed in filters, detected on field ${name}.`);
+  walk.followed.add(step);
+}
+
 /**
  * Resolves a path such as organization__name or users__username against a resource, following
- * reference fields and related lists through IN subqueries.
+ * reference fields and related lists through IN subqueries. Each hop only reaches the related
+ * objects the caller may see, so a filter cannot tell anything about the others (a reference's
+ * own id, which the object shows anyway, is compared without a hop).
  */
-function resolvePath(resource: Resource, alias: string, path: string[], original: string): Target {
+function resolvePath(resource: Resource, alias: string, path: string[], walk: Walk): Target {
   const [head, ...rest] = path;
   if (head === 'id' || head === 'pk') {
-    if (rest.length) throw unknownField(original);
+    if (rest.length) throw unknownField(walk.key);
     return { column: `${alias}.id`, field: null, wrap: (c) => c };
   }
-  const field = resource.allFields[head];
+  const field = own(resource.allFields, head);
   if (field) {
     if (field.secret) throw new ApiError(403, { detail: `Filtering on ${head} is not allowed.` });
     if (!rest.length || (field.ref && rest.length === 1 && (rest[0] === 'id' || rest[0] === 'pk'))) {
       if (!field.filterable) throw new ApiError(403, { detail: `Filtering on ${head} is not allowed.` });
       return { column: `${alias}.${ident(field.column)}`, field, wrap: (c) => c };
     }
-    if (!field.ref) throw unknownField(original);
+    if (!field.ref) throw unknownField(walk.key);
+    follow(resource, head, walk);
     const target = getResource(field.ref);
     const inner = nextAlias();
-    const resolved = resolvePath(target, inner, rest, original);
+    const resolved = resolvePath(target, inner, rest, walk);
+    const visible = visibleHop(target, inner, walk);
     return {
       ...resolved,
-      wrap: (c) => `${alias}.${ident(field.column)} IN (SELECT ${inner}.id FROM ${ident(target.table)} ${inner} WHERE ${resolved.wrap(c)})`,
+      wrap: (c) => `${alias}.${ident(field.column)} IN (SELECT ${inner}.id FROM ${ident(target.table)} ${inner} WHERE ${resolved.wrap(c)}${visible})`,
     };
   }
-  const relation = resource.related[head];
+  const relation = own(resource.related, head);
   if (relation) {
+    follow(resource, head, walk);
     const target = getResource(relation.target);
     const inner = nextAlias();
-    const resolved = rest.length ? resolvePath(target, inner, rest, original) : resolvePath(target, inner, ['id'], original);
+    const resolved = resolvePath(target, inner, rest.length ? rest : ['id'], walk);
+    const visible = visibleHop(target, inner, walk);
     return {
       ...resolved,
       wrap: (c) =>
         `${alias}.id IN (SELECT ${relation.parentColumn} FROM ${relation.from} WHERE ${relation.targetColumn} IN ` +
-        `(SELECT ${inner}.id FROM ${ident(target.table)} ${inner} WHERE ${resolved.wrap(c)}))`,
+        `(SELECT ${inner}.id FROM ${ident(target.table)} ${inner} WHERE ${resolved.wrap(c)}${visible}))`,
     };
   }
-  throw unknownField(original);
+  throw unknownField(walk.key);
 }
+
+/** A declared name, never one an object inherits (?constructor=, ?toString__name=). */
+const own = <T>(declared: Record<string, T>, name: string): T | undefined => (Object.hasOwn(declared, name) ? declared[name] : undefined);
 
 const unknownField = (name: string) => badRequest(`Cannot filter on ${JSON.stringify(name)}: no such field.`);
 
@@ -128,8 +160,12 @@ function condition(target: Target, lookup: string, raw: string, key: string, par
       case 'istartswith': return `${text} ILIKE ${params.add(`${escapeLike(raw)}%`)}`;
       case 'endswith': return `${text} LIKE ${params.add(`%${escapeLike(raw)}`)}`;
       case 'iendswith': return `${text} ILIKE ${params.add(`%${escapeLike(raw)}`)}`;
-      case 'regex': return `${text} ~ ${params.add(raw)}`;
-      default: return `${text} ~* ${params.add(raw)}`;
+      case 'regex':
+        checkFilterRegex(raw, key);
+        return `${text} ~ ${params.add(raw)}`;
+      default:
+        checkFilterRegex(raw, key);
+        return `${text} ~* ${params.add(raw)}`;
     }
   }
   const value = coerce(target.field, raw, key);
@@ -140,7 +176,7 @@ function condition(target: Target, lookup: string, raw: string, key: string, par
 }
 
 /** Builds the condition for one filter key such as not__organization__name__icontains. */
-function filterCondition(resource: Resource, alias: string, key: string, raw: string, params: Params): { sql: string; group: 'and' | 'or' } {
+function filterCondition(ctx: RequestContext, resource: Resource, alias: string, key: string, raw: string, params: Params): { sql: string; group: 'and' | 'or' } {
   let parts = key.split('__');
   let negate = false;
   let group: 'and' | 'or' = 'and';
@@ -153,11 +189,11 @@ function filterCondition(resource: Resource, alias: string, key: string, raw: st
   if (!parts.length || parts.some((p) => p === '')) throw unknownField(key);
   let sql: string;
   if (parts.length > 1 && parts[parts.length - 1] === 'search') {
-    sql = relatedSearch(resource, alias, parts.slice(0, -1), raw, key, params);
+    sql = relatedSearch(ctx, resource, alias, parts.slice(0, -1), raw, key, params);
   } else {
     let lookup = 'exact';
     if (parts.length > 1 && LOOKUPS.has(parts[parts.length - 1])) lookup = parts.pop()!;
-    const target = resolvePath(resource, alias, parts, key);
+    const target = resolvePath(resource, alias, parts, { ctx, params, key, followed: new Set() });
     sql = target.wrap(condition(target, lookup, raw, key, params));
   }
   // A negated condition that is unknown (a null column) counts as not matching, so the row stays (as Django's exclude).
@@ -171,16 +207,39 @@ const RELATED_SEARCH_FIELDS = ['username', 'first_name', 'last_name', 'email', '
 function targetResource(resource: Resource, path: string[], key: string): Resource {
   let current = resource;
   for (const name of path) {
-    const field = current.allFields[name];
-    const next = field?.ref ?? current.related[name]?.target;
+    const next = own(current.allFields, name)?.ref ?? own(current.related, name)?.target;
     if (!next) throw unknownField(key);
     current = getResource(next);
   }
   return current;
 }
 
+/** Prefixes a filter key may start with. */
+const PREFIXES = new Set(['not', 'or', 'chain']);
+
+/**
+ * Every resource the filters of `query` reach through references and related lists, whose
+ * access policies decide what those filters may match (see AccessPolicy.prepare).
+ */
+export function filterTargets(resource: Resource, query: Query): Resource[] {
+  const found = new Set<Resource>();
+  for (const key of Object.keys(query)) {
+    if (RESERVED_PARAMS.has(key)) continue;
+    const parts = key.split('__');
+    while (PREFIXES.has(parts[0])) parts.shift();
+    let current = resource;
+    for (const name of parts) {
+      const next = own(current.allFields, name)?.ref ?? own(current.related, name)?.target;
+      if (!next) break;
+      current = getResource(next);
+      found.add(current);
+    }
+  }
+  return [...found];
+}
+
 /** organization__search=term: every comma-separated term in one of the related object's text fields. */
-function relatedSearch(resource: Resource, alias: string, path: string[], raw: string, key: string, params: Params): string {
+function relatedSearch(ctx: RequestContext, resource: Resource, alias: string, path: string[], raw: string, key: string, params: Params): string {
   const target = targetResource(resource, path, key);
   const fields = RELATED_SEARCH_FIELDS.filter((f) => target.allFields[f] && !target.allFields[f].secret);
   if (!fields.length) throw badRequest(`${path.join('__')} is not searchable.`);
@@ -189,7 +248,7 @@ function relatedSearch(resource: Resource, alias: string, path: string[], raw: s
   return terms
     .map((term) => {
       const any = fields.map((f) => {
-        const t = resolvePath(resource, alias, [...path, f], key);
+        const t = resolvePath(resource, alias, [...path, f], { ctx, params, key, followed: new Set() });
         return t.wrap(condition(t, 'icontains', term, key, params));
       });
       return `(${any.join(' OR ')})`;
@@ -199,15 +258,18 @@ function relatedSearch(resource: Resource, alias: string, path: string[], raw: s
 
 /**
  * Turns list query parameters into SQL conditions over `alias`. Plain and chain__ filters all
- * must hold; or__ filters form one group of which any may hold; not__ negates.
+ * must hold; or__ filters form one group of which any may hold; not__ negates. Paths through
+ * related objects only reach those `ctx` may see.
  */
-export function buildFilters(resource: Resource, alias: string, query: Query, params: Params): string[] {
+export function buildFilters(ctx: RequestContext, resource: Resource, alias: string, query: Query, params: Params): string[] {
   const and: string[] = [];
   const or: string[] = [];
+  const regexes = Object.entries(query).filter(([key]) => /__i?regex$/.test(key)).flatMap(([, value]) => [value ?? []].flat());
+  if (regexes.length > MAX_FILTER_REGEXES) throw badRequest(`A request may use at most ${MAX_FILTER_REGEXES} regular expression filters.`);
   for (const [key, value] of Object.entries(query)) {
     if (RESERVED_PARAMS.has(key) || value === undefined) continue;
     for (const raw of Array.isArray(value) ? value : [value]) {
-      const { sql, group } = filterCondition(resource, alias, key, raw, params);
+      const { sql, group } = filterCondition(ctx, resource, alias, key, raw, params);
       (group === 'or' ? or : and).push(sql);
     }
   }
@@ -239,8 +301,12 @@ function buildSearch(resource: Resource, alias: string, search: string, params: 
   });
 }
 
-/** ORDER BY for ?order_by=a,-b; secret fields and unknown names are 400. */
-export function buildOrdering(resource: Resource, alias: string, orderBy: string | undefined): string {
+/**
+ * ORDER BY for ?order_by=a,-b; secret fields and unknown names are 400. A referenced object's
+ * field orders by its value only where `ctx` may see that object (null elsewhere), so the order
+ * tells nothing about the others.
+ */
+export function buildOrdering(ctx: RequestContext, resource: Resource, alias: string, orderBy: string | undefined, params: Params): string {
   // "type" names the model of every row here, so ordering by it changes nothing (as AWX drops it).
   const asked = (orderBy ?? '').split(',').map((t) => t.trim()).filter((t) => t && t !== 'type' && t !== '-type');
   const spec = asked.length ? asked : resource.ordering.split(',');
@@ -251,16 +317,21 @@ export function buildOrdering(resource: Resource, alias: string, orderBy: string
     let column: string;
     if (path.length === 1 && (name === 'id' || name === 'pk')) column = `${alias}.id`;
     else {
-      const field = resource.allFields[path[0]];
+      const field = own(resource.allFields, path[0]);
       if (!field) throw badRequest(`Cannot order by ${JSON.stringify(name)}: no such field.`);
       if (field.secret) throw badRequest(`Ordering by ${path[0]} is not allowed.`);
       if (path.length === 1) column = `${alias}.${ident(field.column)}`;
       else if (field.ref && path.length === 2) {
         const target = getResource(field.ref);
-        const targetField = path[1] === 'id' ? null : target.allFields[path[1]];
+        const targetField = path[1] === 'id' ? null : own(target.allFields, path[1]);
         if (path[1] !== 'id' && !targetField) throw badRequest(`Cannot order by ${JSON.stringify(name)}: no such field.`);
         if (targetField?.secret) throw badRequest(`Ordering by ${name} is not allowed.`);
-        column = `(SELECT o.${targetField ? ident(targetField.column) : 'id'} FROM ${ident(target.table)} o WHERE o.id = ${alias}.${ident(field.column)})`;
+        if (!targetField) column = `${alias}.${ident(field.column)}`;
+        else {
+          const inner = nextAlias();
+          const visible = target.access.visible(ctx, inner, params);
+          column = `(SELECT ${inner}.${ident(targetField.column)} FROM ${ident(target.table)} ${inner} WHERE ${inner}.id = ${alias}.${ident(field.column)}${visible ? ` AND ${visible}` : ''})`;
+        }
       } else throw badRequest(`Cannot order by ${JSON.stringify(name)}: no such field.`);
     }
     return `${column} ${desc ? 'DESC' : 'ASC'}${desc ? ' NULLS LAST' : ' NULLS FIRST'}`;

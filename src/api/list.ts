@@ -1,6 +1,7 @@
-import type { Queryable, Row } from '../db/database.ts';
+import { pgErrorCode, type Database, type Queryable, type Row } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
-import { buildFilters, buildOrdering } from './filters.ts';
+import { badRequest } from './errors.ts';
+import { buildFilters, buildOrdering, filterTargets } from './filters.ts';
 import { envelope, readPage, type ListEnvelope } from './pagination.ts';
 import type { Resource } from './resource.ts';
 import { serializeRows } from './serialize.ts';
@@ -11,20 +12,66 @@ export type Query = Record<string, string | string[] | undefined>;
 /** Extra condition narrowing a list (the members of one team, the records of one object). */
 export type Scope = (alias: string, params: Params) => string;
 
+/** The settings lists follow (read at request time); until configured, their defaults. */
+interface ListSettings {
+  get<T = unknown>(key: string): T;
+}
+
+let listSettings: ListSettings | null = null;
+
+/** Makes lists follow the service's settings (LIST_QUERY_TIMEOUT). */
+export function configureLists(settings: ListSettings): void {
+  listSettings = settings;
+}
+
+const DEFAULT_QUERY_TIMEOUT_SECONDS = 5;
+/** PostgreSQL's query_canceled, which a statement_timeout raises. */
+const QUERY_CANCELED = '57014';
+
+const isServer = (db: Queryable): db is Database => (db as Partial<Database>).kind === 'server';
+
+/**
+ * Runs the queries of one list request. On a PostgreSQL server each runs under a statement
+ * timeout (LIST_QUERY_TIMEOUT), so a filter that turns out expensive ends with a 400 and gives
+ * its connection back. The embedded database runs queries in this process one at a time and
+ * cannot stop one (PGlite ignores statement_timeout); there the filters are bounded before they
+ * reach it (src/api/regex-guard.ts).
+ */
+async function runListQueries(db: Queryable, queries: readonly { sql: string; params: readonly unknown[] }[]): Promise<Row[][]> {
+  if (!isServer(db)) return Promise.all(queries.map(({ sql, params }) => db.query(sql, params)));
+  const seconds = Number(listSettings?.get('LIST_QUERY_TIMEOUT') ?? DEFAULT_QUERY_TIMEOUT_SECONDS);
+  try {
+    return await Promise.all(
+      queries.map(({ sql, params }) =>
+        db.transaction(async (tx) => {
+          await tx.query(`SELECT set_config('statement_timeout', $1, true)`, [`${Math.round(seconds * 1000)}ms`]);
+          return tx.query(sql, params);
+        }),
+      ),
+    );
+  } catch (err) {
+    if (pgErrorCode(err) === QUERY_CANCELED) throw badRequest(`The filter took too long (over ${seconds} second${seconds === 1 ? '' : 's'}); make it simpler.`);
+    throw err;
+  }
+}
+
 /** FROM ... WHERE and ORDER BY of a list as the caller may see it, with filters and search applied. */
 async function listQuery(db: Queryable, ctx: RequestContext, resource: Resource, query: Query, scope?: Scope) {
   const alias = 't';
   const params = new Params();
   const where: string[] = [];
   await resource.access.prepare?.(ctx, db);
+  for (const target of filterTargets(resource, query)) if (target !== resource) await target.access.prepare?.(ctx, db);
   const visible = resource.access.visible(ctx, alias, params);
   if (visible) where.push(visible);
   if (scope) where.push(scope(alias, params));
-  where.push(...buildFilters(resource, alias, query, params));
+  where.push(...buildFilters(ctx, resource, alias, query, params));
+  // The count leaves out the ordering, and so the parameters only the ordering uses (they come last).
+  const countParams = [...params.values];
   const orderBy = query.order_by ?? query.order;
-  const order = buildOrdering(resource, alias, Array.isArray(orderBy) ? orderBy[orderBy.length - 1] : orderBy);
+  const order = buildOrdering(ctx, resource, alias, Array.isArray(orderBy) ? orderBy[orderBy.length - 1] : orderBy, params);
   const from = `FROM ${ident(resource.table)} ${alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
-  return { alias, params, from, order };
+  return { alias, params, countParams, from, order };
 }
 
 /**
@@ -39,7 +86,7 @@ export async function listPage(
   query: Query,
   scope?: Scope,
 ): Promise<ListEnvelope<Row>> {
-  const { alias, params, from, order } = await listQuery(db, ctx, resource, query, scope);
+  const { alias, params, countParams, from, order } = await listQuery(db, ctx, resource, query, scope);
   const page = readPage(query);
   const offset = (page.page - 1) * page.size;
   // Past the first page, the page's ids are picked first (an index-only scan skips the offset
@@ -49,9 +96,9 @@ export async function listPage(
       ? `SELECT ${alias}.* ${from} ORDER BY ${order} LIMIT ${page.size} OFFSET 0`
       : `SELECT ${alias}.* FROM ${ident(resource.table)} ${alias} WHERE ${alias}.id IN ` +
         `(SELECT ${alias}.id ${from} ORDER BY ${order} LIMIT ${page.size} OFFSET ${offset}) ORDER BY ${order}`;
-  const [[{ count }], rows] = await Promise.all([
-    db.query<{ count: number }>(`SELECT count(*)::int AS count ${from}`, params.values),
-    db.query(pageSql, params.values),
+  const [[{ count }], rows] = await runListQueries(db, [
+    { sql: `SELECT count(*)::int AS count ${from}`, params: countParams },
+    { sql: pageSql, params: params.values },
   ]);
   const body = envelope(path, query, page, count, rows);
   return { ...body, results: await serializeRows(db, ctx, resource, rows) };
@@ -63,7 +110,8 @@ export async function listPage(
  */
 export async function listAll(db: Queryable, ctx: RequestContext, resource: Resource, query: Query, limit: number, scope?: Scope): Promise<Row[]> {
   const { alias, params, from, order } = await listQuery(db, ctx, resource, query, scope);
-  return db.query(`SELECT ${alias}.* ${from} ORDER BY ${order} LIMIT ${Math.max(0, Math.floor(limit))}`, params.values);
+  const [rows] = await runListQueries(db, [{ sql: `SELECT ${alias}.* ${from} ORDER BY ${order} LIMIT ${Math.max(0, Math.floor(limit))}`, params: params.values }]);
+  return rows;
 }
 
 /** Whether the caller may see the object with this id. */

@@ -1,22 +1,34 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../api/errors.ts';
 import { anonymous, type RequestContext, type Services } from '../api/context.ts';
-import { checkPassword, parseBasicHeader } from './basic.ts';
+import { clientOf } from '../audit/record.ts';
+import { parseBasicHeader } from './basic.ts';
 import { fromBearerToken } from './bearer-auth.ts';
+import { attemptPasswordLogin, TOO_MANY_ATTEMPTS } from './password-login.ts';
 import { fromSession } from './session-auth.ts';
 
 /** One way of authenticating: answers a context, null when the request does not use it, or throws 401. */
 export type Authenticator = (services: Services, request: FastifyRequest, reply: FastifyReply) => Promise<RequestContext | null>;
 
-async function fromBasic(services: Services, request: FastifyRequest): Promise<RequestContext | null> {
+const MAX_USERNAME = 150;
+const invalidBasic = () => new ApiError(401, { detail: 'Invalid username/password.' });
+
+/** Authorization: Basic, through the same throttle and audit events as a login at /api/login/. */
+async function fromBasic(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<RequestContext | null> {
   const basic = parseBasicHeader(request.headers.authorization);
   if (!basic) return null;
   if (!services.settings.get<boolean>('AUTH_BASIC_ENABLED')) {
     throw new ApiError(401, { detail: 'Basic authentication is disabled.' });
   }
-  const user = await checkPassword(services.db, basic.username, basic.password);
-  if (!user) throw new ApiError(401, { detail: 'Invalid username/password.' });
-  return { user, authMethod: 'basic', tokenScope: null };
+  // No account has such a name, so there is nothing to guess (and the database refuses NUL bytes).
+  if (basic.username.length > MAX_USERNAME || basic.username.includes('\u0000')) throw invalidBasic();
+  const result = await attemptPasswordLogin(services.db, basic.username, basic.password, clientOf(request), {}, { authMethod: 'basic', clearOnSuccess: false });
+  if ('throttled' in result) {
+    reply.header('Retry-After', String(result.throttled.retryAfter));
+    throw new ApiError(429, { detail: TOO_MANY_ATTEMPTS(result.throttled.retryAfter) });
+  }
+  if ('invalid' in result) throw invalidBasic();
+  return { user: result.user, authMethod: 'basic', tokenScope: null };
 }
 
 /** Header credentials come first (as AWX), then the session cookie. */

@@ -27,37 +27,54 @@ export function toCurrentUser(row: Pick<UserRow, 'id' | 'username' | 'is_superus
 let decoy: Promise<string> | undefined;
 const timingDecoy = () => (decoy ??= hash(randomBytes(16).toString('hex')));
 
-/** Checks a username and password; answers the user or null. */
-export async function checkPassword(db: Queryable, username: string, password: string): Promise<CurrentUser | null> {
+/**
+ * A username and password looked up: `cached` when these very credentials verified against the
+ * stored hash before (no slow check needed), else `verify` runs the argon2 check.
+ */
+export type PasswordLookup = { cached: CurrentUser } | { verify: () => Promise<CurrentUser | null> };
+
+export async function lookupPassword(db: Queryable, username: string, password: string): Promise<PasswordLookup> {
   const [row] = await db.query<UserRow>(
     'SELECT id, username, password, is_superuser, is_system_auditor, is_active FROM users WHERE username = $1',
     [username],
   );
   if (!row || !row.is_active || !row.password) {
     // Spend the same time as a real check, so the answer does not tell which usernames exist.
-    await verify(await timingDecoy(), password).catch(() => false);
-    return null;
+    return { verify: async () => (await verify(await timingDecoy(), password).catch(() => false), null) };
   }
   const key = createHash('sha256').update(username).update('\0').update(password).digest('base64');
   if (verified.get(key) === row.password) {
     // Moves the entry to the end: the Map's order is then least recently used first.
     verified.delete(key);
     verified.set(key, row.password);
-    return toCurrentUser(row);
+    return { cached: toCurrentUser(row) };
   }
-  const check = `${key}\0${row.password}`;
-  let pending = verifying.get(check);
-  if (!pending) {
-    pending = verify(row.password, password)
-      .catch(() => false)
-      .finally(() => verifying.delete(check));
-    verifying.set(check, pending);
-  }
-  if (!(await pending)) return null;
-  verified.delete(key);
-  if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!);
-  verified.set(key, row.password);
-  return toCurrentUser(row);
+  return {
+    verify: async () => {
+      const check = `${key}\0${row.password}`;
+      let pending = verifying.get(check);
+      if (!pending) {
+        pending = verify(row.password, password)
+          .catch(() => false)
+          .finally(() => verifying.delete(check));
+        verifying.set(check, pending);
+      }
+      if (!(await pending)) return null;
+      verified.delete(key);
+      if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!);
+      verified.set(key, row.password);
+      return toCurrentUser(row);
+    },
+  };
+}
+
+/**
+ * Checks a username and password; answers the user or null. Not throttled: requests go through
+ * attemptPasswordLogin (password-login.ts), which counts failures and audits them.
+ */
+export async function checkPassword(db: Queryable, username: string, password: string): Promise<CurrentUser | null> {
+  const found = await lookupPassword(db, username, password);
+  return 'cached' in found ? found.cached : found.verify();
 }
 
 /** Reads an Authorization: Basic header; null when absent or not basic. */

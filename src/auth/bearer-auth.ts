@@ -1,9 +1,12 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext, Services } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
+import { clientOf, recordAudit } from '../audit/record.ts';
 import { toCurrentUser } from './basic.ts';
 import { hashSecret } from './oauth2.ts';
 import type { TokenScope } from './oauth2.ts';
+import { TOO_MANY_ATTEMPTS } from './password-login.ts';
+import { checkAddressThrottle, recordAddressFailure } from './throttle.ts';
 
 /** last_used is written at most this often per token, so authenticating is not a write per request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -26,11 +29,37 @@ export function parseBearerHeader(header: string | undefined): string | null {
   return match ? match[1] : null;
 }
 
+const tokenAttempt: RequestContext = { user: null, authMethod: 'token', tokenScope: null };
+
+/**
+ * An unknown token value counts as a failure of the client's address, in the same counter as
+ * failed logins: an address that sprays token guesses is throttled like one that guesses
+ * passwords. Only unknown values pay for this; a known token costs no extra query.
+ */
+async function refuseUnknownToken(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<never> {
+  const client = clientOf(request);
+  const throttled = await checkAddressThrottle(services.db, client.remoteAddr);
+  if (throttled) {
+    await recordAudit(services.db, {
+      type: 'auth.throttled',
+      outcome: 'denied',
+      ctx: tokenAttempt,
+      client,
+      detail: { scope: throttled.scope, retry_after: throttled.retryAfter },
+    });
+    reply.header('Retry-After', String(throttled.retryAfter));
+    throw new ApiError(429, { detail: TOO_MANY_ATTEMPTS(throttled.retryAfter) });
+  }
+  await recordAddressFailure(services.db, client.remoteAddr);
+  await recordAudit(services.db, { type: 'auth.login', outcome: 'failure', ctx: tokenAttempt, client, detail: { reason: 'invalid_token' } });
+  throw new ApiError(401, { detail: 'Invalid token.' });
+}
+
 /**
  * Authorization: Bearer <token>. The token is looked up by its hash; an unknown, expired or
  * revoked token, or one of an inactive user, answers 401.
  */
-export async function fromBearerToken(services: Services, request: FastifyRequest): Promise<RequestContext | null> {
+export async function fromBearerToken(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<RequestContext | null> {
   const header = request.headers.authorization;
   if (!header || !/^bearer\b/i.test(header)) return null;
   const token = parseBearerHeader(header);
@@ -42,7 +71,7 @@ export async function fromBearerToken(services: Services, request: FastifyReques
      WHERE tokens.token_hash = $1`,
     [hashSecret(token)],
   );
-  if (!row) throw new ApiError(401, { detail: 'Invalid token.' });
+  if (!row) return refuseUnknownToken(services, request, reply);
   const now = Date.now();
   if (new Date(row.expires).getTime() <= now) throw new ApiError(401, { detail: 'Token expired.' });
   if (!row.is_active) throw new ApiError(401, { detail: 'User inactive or deleted.' });

@@ -1,17 +1,32 @@
-import type { CurrentUser, RequestContext } from '../api/context.ts';
+import type { AuthMethod, CurrentUser, RequestContext } from '../api/context.ts';
 import type { Queryable } from '../db/database.ts';
 import { recordAudit } from '../audit/record.ts';
-import { checkPassword } from './basic.ts';
-import { checkThrottle, clearUsernameFailures, recordLoginFailure, type Throttled } from './throttle.ts';
+import { lookupPassword } from './basic.ts';
+import { checkThrottle, clearUsernameFailures, pruneFailures, reserveAttempt, type Throttled } from './throttle.ts';
 
 export type PasswordLoginResult = { user: CurrentUser } | { throttled: Throttled } | { invalid: true };
 
-const attempt: RequestContext = { user: null, authMethod: null, tokenScope: null };
+export interface PasswordAttemptOptions {
+  /** How the credentials came, recorded in the audit events (`basic` for Authorization: Basic). */
+  authMethod?: AuthMethod | null;
+  /**
+   * Whether a success clears the username's failures. A login does. A Basic request does not: a
+   * script sending the right password every few seconds would otherwise reset the count of
+   * whoever guesses at its account; its failures age out of the window instead.
+   */
+  clearOnSuccess?: boolean;
+}
+
+export const TOO_MANY_ATTEMPTS = (retryAfter: number) => `Too many failed login attempts. Try again in ${retryAfter} seconds.`;
 
 /**
- * One username-and-password login attempt, wherever it comes from (the login form, the OAuth2
- * password grant): throttled per username and address, each refusal audited. The caller audits
- * the success once it has done what the login is for.
+ * One username-and-password check, wherever it comes from (the login form, the OAuth2 password
+ * grant, Basic authentication): throttled per username and address, each refusal audited. The
+ * caller audits the success once it has done what the login is for.
+ *
+ * The throttle comes first, so a throttled user is refused even with the right password, cached
+ * or not. Credentials that verified before pass without a write; any other attempt is counted as
+ * a failure before the slow check (see reserveAttempt) and released if it succeeds.
  */
 export async function attemptPasswordLogin(
   db: Queryable,
@@ -19,9 +34,11 @@ export async function attemptPasswordLogin(
   password: string,
   client: { remoteAddr: string; userAgent: string },
   detail: Record<string, unknown> = {},
+  options: PasswordAttemptOptions = {},
 ): Promise<PasswordLoginResult> {
-  const throttled = await checkThrottle(db, username, client.remoteAddr);
-  if (throttled) {
+  const { authMethod = null, clearOnSuccess = true } = options;
+  const attempt: RequestContext = { user: null, authMethod, tokenScope: null };
+  const refuse = async (throttled: Throttled): Promise<PasswordLoginResult> => {
     await recordAudit(db, {
       type: 'auth.throttled',
       outcome: 'denied',
@@ -31,13 +48,27 @@ export async function attemptPasswordLogin(
       detail: { scope: throttled.scope, retry_after: throttled.retryAfter, ...detail },
     });
     return { throttled };
+  };
+
+  const throttled = await checkThrottle(db, username, client.remoteAddr);
+  if (throttled) return refuse(throttled);
+  const found = await lookupPassword(db, username, password);
+  if ('cached' in found) {
+    if (clearOnSuccess) await clearUsernameFailures(db, username);
+    return { user: found.cached };
   }
-  const user = await checkPassword(db, username, password);
+  const reserved = await reserveAttempt(db, username, client.remoteAddr);
+  if (reserved.throttled) {
+    await reserved.release();
+    return refuse(reserved.throttled);
+  }
+  const user = await found.verify();
   if (!user) {
-    await recordLoginFailure(db, username, client.remoteAddr);
+    await pruneFailures(db);
     await recordAudit(db, { type: 'auth.login', outcome: 'failure', ctx: attempt, actorUsername: username, client, detail: { reason: 'invalid_credentials', ...detail } });
     return { invalid: true };
   }
-  await clearUsernameFailures(db, username);
+  await reserved.release();
+  if (clearOnSuccess) await clearUsernameFailures(db, username);
   return { user };
 }

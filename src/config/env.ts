@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 
@@ -132,7 +132,7 @@ export async function loadEnvConfig(env: Env = process.env): Promise<EnvConfig> 
   config.projectsRoot = path.resolve(present(env, 'SVC_PROJECTS_ROOT') ?? path.join(config.dataDir, 'projects'));
   if (problems.length) throw new ConfigError(`drover cannot start: ${problems.join('; ')}`);
   if (mode === 'embedded') {
-    await mkdir(config.dataDir, { recursive: true });
+    await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
     if (!config.secretKey) config.secretKey = await readOrCreateSecret(path.join(config.dataDir, 'secret_key'));
     if (!config.broadcastWebsocketSecret) {
       config.broadcastWebsocketSecret = await readOrCreateSecret(path.join(config.dataDir, 'broadcast_websocket_secret'));
@@ -147,7 +147,11 @@ export async function loadEnvConfig(env: Env = process.env): Promise<EnvConfig> 
 /** A random secret kept in a file readable only by its owner, made on first use. */
 async function readOrCreateSecret(file: string): Promise<string> {
   try {
-    return (await readFile(file, 'utf8')).trim();
+    const secret = (await readFile(file, 'utf8')).trim();
+    // One made by an earlier version, or copied in with a looser mode, is made private again.
+    const { mode, uid } = await stat(file);
+    if (mode & 0o077 && uid === process.getuid?.()) await chmod(file, 0o600);
+    return secret;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }

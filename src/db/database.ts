@@ -32,6 +32,10 @@ export const PgError = {
   datetimeOverflow: '22008',
   invalidDatetimeFormat: '22007',
   numericOutOfRange: '22003',
+  /** A NUL byte in a text value ("invalid byte sequence for encoding UTF8: 0x00"). */
+  characterNotInRepertoire: '22021',
+  /** \u0000 in a json value ("unsupported Unicode escape sequence"). */
+  untranslatableCharacter: '22P05',
 } as const;
 
 export function pgErrorCode(err: unknown): string | undefined {

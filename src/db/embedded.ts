@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { restrictTree } from '../config/file-modes.ts';
 import type { Database, NotificationHandler, Queryable, Row } from './database.ts';
 
 /** PGlite: PostgreSQL compiled to WebAssembly, one connection, data in a local directory. */
@@ -11,6 +12,9 @@ export class EmbeddedDatabase implements Database {
   static async open(options: { dataDir?: string; loadDataDir?: Blob | File }): Promise<EmbeddedDatabase> {
     // pg_trgm backs the trigram indexes of searches (migration 0002); a database using it needs it loaded.
     const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } });
+    // PGlite sets modes of its own on some files (those of initdb 0666, pg_internal.init 0644,
+    // whatever the umask): the database is for drover's user only.
+    if (options.dataDir) await restrictTree(options.dataDir);
     return new EmbeddedDatabase(pg);
   }
 

@@ -152,7 +152,7 @@ const REAPED = 'Task was marked as running at system start up. The system must h
 /** At start, runs this node left running were cut off: they are marked failed (AWX's reaper); those it had not started yet are queued again. */
 export async function reapOrphanedRuns(services: Services): Promise<number> {
   const { db, env } = services;
-  await cleanLeftoverRuns(env.nodeName);
+  await cleanLeftoverRuns(env);
   // Runs given to this node that never started go back to the queue.
   await db.query(
     `UPDATE unified_jobs SET status = 'pending', execution_node = '', controller_node = '', instance_group_id = NULL, modified = now()

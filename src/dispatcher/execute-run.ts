@@ -26,7 +26,7 @@ export async function executeRun(services: Services, claimed: Row, controller: A
     const [ee] = await db.query('SELECT name FROM execution_environments WHERE id = $1', [environment]);
     if (ee) await output.write(`Execution environment: ${ee.name} (run with this node's Ansible runtime)\n`);
   }
-  const privateDir = await makeRunDirectory(services.env.nodeName, job.id);
+  const privateDir = await makeRunDirectory(services.env, job.id);
   const timeoutSeconds = job.timeout > 0 ? job.timeout : Number(registration.defaultTimeoutSetting ? services.settings.get(registration.defaultTimeoutSetting) ?? 0 : 0);
   const timer = timeoutSeconds > 0 ? setTimeout(() => controller.abort('timeout'), timeoutSeconds * 1000) : null;
   const taskEnv = (services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;

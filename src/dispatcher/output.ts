@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { replaceNul } from '../db/nul.ts';
 import { publishEvents } from '../live/notices.ts';
 
 const FLUSH_EVERY_MS = 200;
@@ -25,7 +26,8 @@ export class OutputWriter {
   constructor(private readonly db: Queryable, private readonly jobId: number) {}
 
   async write(text: string): Promise<void> {
-    const lines = (this.partial + text).split(/\r?\n/);
+    // The database cannot store a NUL: it becomes U+FFFD so the rest of the output is kept.
+    const lines = (this.partial + replaceNul(text)).split(/\r?\n/);
     this.partial = lines.pop() ?? '';
     for (const line of lines) this.pending.push({ counter: ++this.counter, stdout: line, startLine: this.line++ });
     if (this.pending.length >= FLUSH_AT_EVENTS) await this.flush();

@@ -1,17 +1,33 @@
-import { appendFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { EnvConfig } from '../config/env.ts';
+import { ensurePrivateDirectory } from '../config/file-modes.ts';
 
 const PROCESSES_FILE = '.processes';
 
-/** Where a node keeps the private directories of its runs (one directory per run). */
-export function runDirectoriesRoot(nodeName: string): string {
-  return path.join(tmpdir(), `drover-runs-${nodeName.replace(/[^\w.-]/g, '_')}`);
+type Node = Pick<EnvConfig, 'dataDir' | 'nodeName'>;
+
+/**
+ * Where a node keeps the private directories of its runs (one directory per run): inside the
+ * data directory, so each installation has its own (two on one machine never meet, and the
+ * clean-up at start sees only its own), private with it, and never a path another user of the
+ * machine could make first, as one in the shared temporary directory could be.
+ */
+export function runDirectoriesRoot(node: Node): string {
+  const name = node.nodeName.replace(/[^\w.-]/g, '_');
+  return path.join(node.dataDir, 'runs', /^\.*$/.test(name) ? `_${name}` : name);
 }
 
-export async function makeRunDirectory(nodeName: string, jobId: number): Promise<string> {
-  const root = runDirectoriesRoot(nodeName);
-  await mkdir(root, { recursive: true, mode: 0o700 });
+/** Makes the node's run directory root, refusing one that is not private to this user (see ensurePrivateDirectory). */
+export async function ensureRunDirectoriesRoot(node: Node): Promise<string> {
+  const root = runDirectoriesRoot(node);
+  await ensurePrivateDirectory(path.dirname(root), 'the run directory');
+  await ensurePrivateDirectory(root, 'the run directory');
+  return root;
+}
+
+export async function makeRunDirectory(node: Node, jobId: number): Promise<string> {
+  const root = await ensureRunDirectoriesRoot(node);
   return mkdtemp(path.join(root, `drover-run-${jobId}-`));
 }
 
@@ -72,9 +88,9 @@ export async function recordRunProcess(dir: string, pid: number): Promise<void> 
  * still matches, so a reused pid is never hit), with any process still naming the run's directory,
  * and their private directories, which may hold credentials, are deleted.
  */
-export async function cleanLeftoverRuns(nodeName: string): Promise<number> {
-  const root = runDirectoriesRoot(nodeName);
-  const entries = await readdir(root).catch(() => [] as string[]);
+export async function cleanLeftoverRuns(node: Node): Promise<number> {
+  const root = await ensureRunDirectoriesRoot(node);
+  const entries = await readdir(root);
   for (const entry of entries) {
     const dir = path.join(root, entry);
     const recorded = await readFile(path.join(dir, PROCESSES_FILE), 'utf8').catch(() => '');

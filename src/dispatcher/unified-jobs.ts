@@ -4,6 +4,7 @@ import { recordActivity } from '../activity/record.ts';
 import { ident } from '../api/sql.ts';
 import { runnerFor, type FinalStatus } from './runners.ts';
 import { publishFinal, publishStatusChanges } from '../live/notices.ts';
+import { replaceNul } from '../db/nul.ts';
 
 export const ACTIVE_STATUSES = ['new', 'pending', 'waiting', 'running'] as const;
 export const FINAL_STATUSES = ['successful', 'failed', 'error', 'canceled'] as const;
@@ -80,7 +81,8 @@ export async function finishRun(tx: Queryable, job: Row, finish: Finish): Promis
        elapsed = round(extract(epoch FROM now() - coalesce(started, now()))::numeric, 3), modified = now()
        ${sets.length ? `, ${sets.join(', ')}` : ''}
      WHERE id = $1 RETURNING *`,
-    [job.id, finish.status, finish.status !== 'successful', finish.explanation ?? '', finish.traceback ?? '', finish.emittedEvents ?? 0,
+    // An explanation may quote a process's output, NUL characters included (which text cannot hold).
+    [job.id, finish.status, finish.status !== 'successful', replaceNul(finish.explanation ?? ''), replaceNul(finish.traceback ?? ''), finish.emittedEvents ?? 0,
       ...columns.map((c) => updates[c])],
   );
   const failed = finish.status !== 'successful';

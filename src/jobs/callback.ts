@@ -4,7 +4,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestContext } from '../api/context.ts';
-import { ApiError, forbidden } from '../api/errors.ts';
+import { ApiError, forbidden, ValidationError } from '../api/errors.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import { ACTIVE_STATUSES } from '../dispatcher/unified-jobs.ts';
 import { parseVariables, variablesProblem } from '../inventory/variables.ts';
@@ -16,6 +16,7 @@ import { templateCredentialIds } from '../resources/job-templates/template-relat
 import { createTemplateJob, templateLabelIds } from './create-job.ts';
 import { passwordsNeededFor } from './credential-passwords.ts';
 import { jobExtraVars } from './launch.ts';
+import { optionValueErrors } from './option-values.ts';
 
 const refuse = (msg: string) => new ApiError(400, { msg });
 
@@ -57,6 +58,8 @@ export async function createCallbackJob(
   const credentialIds = await templateCredentialIds(tx, template.id);
   if (await needsUserInput(tx, template, credentialIds, extraVars)) throw refuse('Cannot start automatically, user input required!');
   const limit = hosts[0].name;
+  const limitErrors = optionValueErrors({ limit }, { limit: 'pattern' });
+  if (limitErrors.limit) throw new ValidationError(limitErrors);
   const pending = await tx.query(
     'SELECT 1 FROM unified_jobs WHERE kind = $1 AND job_template_id = $2 AND "limit" = $3 AND status = ANY($4::text[]) LIMIT 1',
     ['job', template.id, limit, [...ACTIVE_STATUSES]],

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { replaceNulDeep } from '../db/nul.ts';
 import { scrub } from '../dispatcher/exec.ts';
 import { publishEvents } from '../live/notices.ts';
 
@@ -95,7 +96,9 @@ export class EventIngester {
       return;
     }
     if (typeof event.counter !== 'number' || typeof event.event !== 'string') return;
-    this.add(event);
+    // A playbook may print NUL characters, which text and jsonb columns cannot hold: they become
+    // U+FFFD. JSON always writes one as \u0000, so only lines holding that text need the walk.
+    this.add(line.includes('\\u0000') ? replaceNulDeep(event) : event);
   }
 
   add(event: RunnerEvent): void {

@@ -1,6 +1,8 @@
 import { ValidationError } from '../api/errors.ts';
 import type { Row } from '../db/database.ts';
 import { parseVariables, variablesProblem } from '../inventory/variables.ts';
+import { optionValueErrors, PLAYBOOK_OPTION_FIELDS } from './option-values.ts';
+import { branchProblem } from '../projects/git-values.ts';
 
 /** Launch-time fields and the ask_*_on_launch flag that allows each (AWX's names). */
 const PROMPTS: Record<string, string> = {
@@ -50,7 +52,7 @@ export function readPrompts(template: Row, body: unknown, surveyVariables: reado
   return { accepted, extraVars, ignored };
 }
 
-/** A prompted value checked as the template field would be. */
+/** A prompted value checked as the template field would be (limit and tags: no option, file or Jinja). */
 export function checkPromptValues(accepted: Record<string, unknown>, maxForks: number): void {
   const errors: Record<string, string[]> = {};
   const int = (name: string, min: number, max = 2_147_483_647) => {
@@ -66,6 +68,9 @@ export function checkPromptValues(accepted: Record<string, unknown>, maxForks: n
   for (const name of ['limit', 'job_tags', 'skip_tags', 'scm_branch']) {
     if (accepted[name] !== undefined && typeof accepted[name] !== 'string') errors[name] = ['Not a valid string.'];
   }
+  const branch = typeof accepted.scm_branch === 'string' ? branchProblem(accepted.scm_branch) : null;
+  if (branch) errors.scm_branch = [branch];
+  for (const [name, problem] of Object.entries(optionValueErrors(accepted, PLAYBOOK_OPTION_FIELDS))) errors[name] ??= problem;
   if (accepted.diff_mode !== undefined && typeof accepted.diff_mode !== 'boolean') errors.diff_mode = ['Must be a valid boolean.'];
   const ids = (name: string, noun: string) => {
     const v = accepted[name];

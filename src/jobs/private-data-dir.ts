@@ -9,6 +9,8 @@ import { machineAccess, vaultAccess, type MachineAccess } from './machine-creden
 import { launchPasswordsOf, withLaunchPasswords } from './credential-passwords.ts';
 import { decryptSecret, isEncryptedSecret } from '../secrets/encryption.ts';
 import { passwordPurpose } from '../resources/job-templates/survey-spec.ts';
+import { extraVarsYaml, type TrustedVars } from './extra-vars-file.ts';
+import { assertOptionValues, optionArgument, PLAYBOOK_OPTION_FIELDS } from './option-values.ts';
 
 export interface PreparedRun {
   /** Everything ansible-runner needs, under the run's private directory. */
@@ -31,13 +33,14 @@ export function runOptions(run: Row): string[] {
   return args;
 }
 
-/** Command line options of a job's own fields (limit, tags, check mode...). */
+/** Command line options of a job's own fields (limit, tags, check mode...), each value inside its option's argument. */
 function jobOptions(job: Row): string[] {
+  assertOptionValues(job, PLAYBOOK_OPTION_FIELDS);
   const args: string[] = [];
-  if (job.limit) args.push('--limit', job.limit);
-  if (job.job_tags) args.push('--tags', job.job_tags);
-  if (job.skip_tags) args.push('--skip-tags', job.skip_tags);
-  if (job.start_at_task) args.push('--start-at-task', job.start_at_task);
+  if (job.limit) args.push(optionArgument('--limit', job.limit));
+  if (job.job_tags) args.push(optionArgument('--tags', job.job_tags));
+  if (job.skip_tags) args.push(optionArgument('--skip-tags', job.skip_tags));
+  if (job.start_at_task) args.push(optionArgument('--start-at-task', job.start_at_task));
   return [...args, ...runOptions(job)];
 }
 
@@ -45,9 +48,12 @@ function jobOptions(job: Row): string[] {
  * Writes ansible-runner's private data directory for a run (job or ad hoc command): the inventory (the inventory script
  * view, run through a script so Ansible reads its _meta), extra vars, environment, credentials
  * (SSH key, prompt answers, cloud injections) and command line. Secret files are 0600 inside the
- * run's private directory, which is removed after the run.
+ * run's private directory, which is removed after the run. Extra vars are !unsafe except the
+ * `trusted` ones (see extra-vars-file.ts); an ad hoc command trusts none.
  */
-export async function prepareRunnerDir(db: Queryable, job: Row, privateDir: string, baseEnv: Record<string, string>): Promise<PreparedRun> {
+export async function prepareRunnerDir(
+  db: Queryable, job: Row, privateDir: string, baseEnv: Record<string, string>, trusted: TrustedVars = {},
+): Promise<PreparedRun> {
   const dir = path.join(privateDir, 'runner');
   await mkdir(path.join(dir, 'env'), { recursive: true, mode: 0o700 });
   await mkdir(path.join(dir, 'inventory'), { recursive: true, mode: 0o700 });
@@ -74,8 +80,7 @@ export async function prepareRunnerDir(db: Queryable, job: Row, privateDir: stri
     jobVars[variable] = decryptSecret(passwordPurpose(variable), stored);
     surveySecrets.push(jobVars[variable] as string);
   }
-  const extraVars = { ...injected.extraVars, ...jobVars };
-  await write(path.join(dir, 'env', 'extravars'), JSON.stringify(extraVars));
+  await write(path.join(dir, 'env', 'extravars'), extraVarsYaml(jobVars, injected.extraVars, trusted));
   const env = { ...baseEnv, ...injected.env, PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True', ANSIBLE_HOST_KEY_CHECKING: 'False' };
   await write(path.join(dir, 'env', 'envvars'), JSON.stringify(env));
   const passwords = Object.assign({}, ...accesses.map((a) => a.passwords));
@@ -87,7 +92,8 @@ export async function prepareRunnerDir(db: Queryable, job: Row, privateDir: stri
 }
 
 /** The runner directory of a playbook job: the shared parts plus the job's own options. */
-export async function preparePlaybookRun(db: Queryable, job: Row, privateDir: string, baseEnv: Record<string, string>): Promise<PreparedRun> {
-  const prepared = await prepareRunnerDir(db, job, privateDir, baseEnv);
-  return { ...prepared, cmdline: [...prepared.cmdline, ...jobOptions(job)] };
+export async function preparePlaybookRun(db: Queryable, job: Row, privateDir: string, baseEnv: Record<string, string>, trusted: TrustedVars): Promise<PreparedRun> {
+  const options = jobOptions(job);
+  const prepared = await prepareRunnerDir(db, job, privateDir, baseEnv, trusted);
+  return { ...prepared, cmdline: [...prepared.cmdline, ...options] };
 }

@@ -2,14 +2,14 @@ import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Row } from '../db/database.ts';
 import type { RunContext } from '../dispatcher/runners.ts';
-import { revisionCandidates } from '../projects/sync.ts';
+import { branchProblem, commitOf, revisionCandidates } from '../projects/git-values.ts';
 
 export type ProjectCopy = { dir: string; revision: string } | { problem: string };
 
 /** The commit a branch, tag or commit id names in the project's checkout (which holds every branch and tag it fetched). */
 async function resolveRevision(run: RunContext, checkout: string, name: string): Promise<string | null> {
   for (const candidate of revisionCandidates(name)) {
-    const result = await run.exec('git', ['rev-parse', '--verify', '--quiet', `${candidate}^{commit}`], { cwd: checkout, captureStdout: true });
+    const result = await run.exec('git', commitOf(candidate), { cwd: checkout, captureStdout: true });
     if (result.code === 0 && result.stdout.trim()) return result.stdout.trim();
   }
   return null;
@@ -28,6 +28,8 @@ export async function copyProject(run: RunContext, job: Row, project: Row, check
     await cp(checkout, dir, { recursive: true, verbatimSymlinks: true, filter: (source) => path.basename(source) !== '.git' });
     return { dir, revision: project.scm_revision ?? '' };
   }
+  const invalid = branchProblem(branch);
+  if (invalid) return { problem: invalid };
   const revision = await resolveRevision(run, checkout, branch);
   if (!revision) return { problem: `The branch, tag or commit "${branch}" is not in the project's last update: update the project, or check the name.` };
   await mkdir(dir, { recursive: true });

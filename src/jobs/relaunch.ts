@@ -8,6 +8,7 @@ import { parseVariables } from '../inventory/variables.ts';
 import { mayExecute } from '../resources/job-templates/job-template-access.ts';
 import { createTemplateJob, TEMPLATE_COLUMNS } from './create-job.ts';
 import { passwordsNeededFor, readCredentialPasswords } from './credential-passwords.ts';
+import { optionValueErrors, PLAYBOOK_OPTION_FIELDS } from './option-values.ts';
 import { templateCredentialIds } from '../resources/job-templates/template-relations.ts';
 
 const RETRY_CHOICES = ['all', 'failed'] as const;
@@ -81,6 +82,9 @@ export async function relaunchJob(tx: Queryable, ctx: RequestContext, job: Row, 
   if (!job.project_id) throw ValidationError.field('project', 'Job Template Project is missing or undefined.');
   if (!job.inventory_id) throw ValidationError.field('inventory', 'Job Template Inventory is missing or undefined.');
   const limit = request.hosts === 'failed' ? await failedHostsLimit(tx, job) : job.limit;
+  // Values stored before these checks, and failed hosts' names, become options of the new run.
+  const optionErrors = optionValueErrors({ ...job, limit }, PLAYBOOK_OPTION_FIELDS);
+  if (Object.keys(optionErrors).length) throw new ValidationError(optionErrors);
   const { passwords, missing } = readCredentialPasswords(await passwordsNeededFor(tx, credentialIds), request.credentialPasswords);
   if (missing.length) throw ValidationError.field('credential_passwords', `Missing passwords needed to start: ${missing.join(', ')}`);
   const labels = await tx.query<{ label_id: number }>('SELECT label_id FROM job_labels WHERE job_id = $1 ORDER BY label_id', [job.id]);

@@ -5,10 +5,12 @@ import type { RunContext, RunOutcome } from '../dispatcher/runners.ts';
 import { recordHostSummaries } from './host-summaries.ts';
 import { prepareFactCache } from './fact-cache.ts';
 import { preparePlaybookRun } from './private-data-dir.ts';
+import { trustedJobVars } from './extra-vars-file.ts';
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from './runner-stream.ts';
 import { copyProject } from './project-copy.ts';
 import { projectsRoot } from '../projects/config.ts';
-import { isDirectory, projectDir, requirementsSearchPaths } from '../projects/paths.ts';
+import { projectFilesDir } from '../projects/local-sources.ts';
+import { requirementsSearchPaths } from '../projects/paths.ts';
 
 /**
  * Runs a job's playbook with ansible-runner (`run --json`), storing its events as they arrive,
@@ -16,12 +18,14 @@ import { isDirectory, projectDir, requirementsSearchPaths } from '../projects/pa
  */
 export async function runPlaybookJob(job: Row, run: RunContext): Promise<RunOutcome> {
   const [project] = await run.db.query('SELECT local_path, scm_type, scm_branch, scm_revision FROM projects WHERE id = $1', [job.project_id]);
-  const checkout = project ? projectDir(projectsRoot(), project.local_path) : null;
-  if (!checkout || !(await isDirectory(checkout))) return { status: 'failed', explanation: 'The project has no files here yet: update the project first.' };
+  const checkout = project ? await projectFilesDir(project.local_path) : null;
+  if (!checkout) return { status: 'failed', explanation: 'The project has no files here yet: update the project first.' };
   if (!job.inventory_id) return { status: 'failed', explanation: 'The job has no inventory.' };
   const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
   const baseEnv = baseEnvironment(taskEnv);
-  const prepared = await preparePlaybookRun(run.db, job, run.privateDir, { ...baseEnv, ...requirementsSearchPaths(projectsRoot(), project.local_path, baseEnv) });
+  const trusted = await trustedJobVars(run.db, run.services.settings.get('ALLOW_JINJA_IN_EXTRA_VARS'), job);
+  const env = { ...baseEnv, ...requirementsSearchPaths(projectsRoot(), project.local_path, baseEnv) };
+  const prepared = await preparePlaybookRun(run.db, job, run.privateDir, env, trusted);
   await writeCommandLine(prepared, prepared.cmdline);
   const copy = await copyProject(run, job, project, checkout);
   if ('problem' in copy) return { status: 'failed', explanation: copy.problem };

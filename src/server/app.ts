@@ -2,12 +2,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cookie from '@fastify/cookie';
 import type { Services } from '../api/context.ts';
 import { configureAccess } from '../api/access.ts';
+import { configureLists } from '../api/list.ts';
 import { ApiError, notFound } from '../api/errors.ts';
 import { anonymous } from '../api/context.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
 import { hostAllowed } from './allowed-hosts.ts';
 import { errorHandler } from './error-handler.ts';
+import { refuseNulBytes } from './nul-bytes.ts';
 import { enforceRoutePermission, recordRouteTable } from './permissions.ts';
 import { registerRoutes } from './routes.ts';
 import { startDispatcher } from '../dispatcher/dispatcher.ts';
@@ -63,6 +65,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       throw new ApiError(400, { detail: 'Invalid HTTP_HOST header.' });
     }
   });
+  app.addHook('preValidation', async (request) => refuseNulBytes(request));
   app.addHook('preHandler', async (request, reply) => {
     // An unknown path is a 404 for everyone, as AWX resolves URLs before it authenticates.
     if (request.is404) return;
@@ -76,6 +79,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   // Access policies follow ORG_ADMINS_CAN_SEE_ALL_USERS and MANAGE_ORGANIZATION_AUTH.
   configureAccess(services.settings);
+  // Lists follow LIST_QUERY_TIMEOUT.
+  configureLists(services.settings);
   // Secret values (credential inputs) are encrypted with a key derived from SVC_SECRET_KEY.
   configureSecretKey(services.env.secretKey);
   configureProjectsRoot(services.env.projectsRoot);

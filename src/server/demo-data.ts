@@ -37,7 +37,7 @@ const git = (cwd: string, ...args: string[]) =>
 /** Makes the demo repository (once) with the git CLI: one commit holding hello_world.yml on main. */
 async function ensureDemoRepository(bare: string): Promise<void> {
   if (await access(path.join(bare, 'HEAD')).then(() => true, () => false)) return;
-  await mkdir(path.dirname(bare), { recursive: true });
+  await mkdir(path.dirname(bare), { recursive: true, mode: 0o700 });
   const work = await mkdtemp(path.join(tmpdir(), 'drover-demo-'));
   try {
     await git(work, 'init', '--quiet', '-b', 'main');

@@ -19,6 +19,10 @@ export function errorHandler(err: FastifyError | Error, request: FastifyRequest,
   if (status && status >= 400 && status < 500) return reply.code(status).send({ detail: err.message });
   const code = pgErrorCode(err);
   if (code === PgError.invalidRegex) return reply.code(400).send({ detail: 'Invalid regular expression in filter.' });
+  // Requests with NUL bytes are refused before they get here (nul-bytes.ts); this catches any other way one reaches the database.
+  if (code === PgError.characterNotInRepertoire || code === PgError.untranslatableCharacter) {
+    return reply.code(400).send({ detail: 'Null characters are not allowed.' });
+  }
   if (code === PgError.invalidTextRepresentation || code === PgError.invalidDatetimeFormat || code === PgError.datetimeOverflow || code === PgError.numericOutOfRange) {
     return reply.code(400).send({ detail: 'Invalid value in request.' });
   }

@@ -85,8 +85,10 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
       ['enable', 'Enable'], ['doas', 'Doas'], ['ksu', 'Ksu'], ['machinectl', 'Machinectl'], ['sesu', 'Sesu'],
     ],
     ui_next: false,
-    project_base_dir: services.env.projectsRoot,
-    project_local_paths: [],
+    // Paths on the controller only for superusers, stricter than AWX (which shows them to anyone
+    // who administers or audits an organization): the layout of the controller's disk helps an
+    // attacker more than it helps a user of the API.
+    ...(request.ctx.user?.isSuperuser && { project_base_dir: services.env.projectsRoot, project_local_paths: [] }),
     custom_virtualenvs: [],
     node_name: services.env.nodeName,
     node_type: services.env.nodeType,

@@ -1,8 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../api/context.ts';
 import type { EnvConfig } from '../config/env.ts';
+import { ensurePrivateDirectory, restrictNewFiles, restrictTree } from '../config/file-modes.ts';
 import { loadSettings } from '../config/settings/store.ts';
 import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
@@ -42,9 +44,20 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+const isInside = (child: string, parent: string) => !path.relative(parent, child).startsWith('..') && !path.isAbsolute(path.relative(parent, child));
+
 /** Starts the web role: HTTP on NGINX_HTTP_PORT and HTTPS on NGINX_HTTPS_PORT, one handler for both. */
 export async function startService(env: EnvConfig, log: (line: string) => void = console.log): Promise<RunningService> {
+  restrictNewFiles();
+  const privateRoots = [{ dir: env.dataDir, name: 'SVC_DATA_DIR' }];
+  if (!isInside(env.projectsRoot, env.dataDir)) privateRoots.push({ dir: env.projectsRoot, name: 'SVC_PROJECTS_ROOT' });
+  for (const { dir, name } of privateRoots) await ensurePrivateDirectory(dir, name, { followLink: true });
   const services = await openServices(env);
+  // After the database is open: files an earlier version (or a looser umask) left open to others.
+  for (const { dir } of privateRoots) {
+    const tightened = await restrictTree(dir);
+    if (tightened) log(`Made ${tightened} file(s) and directories under ${dir} private to this user (they were open to group or others)`);
+  }
   const { generatedAdminPassword } = await bootstrap(services.db, env);
   if (generatedAdminPassword) {
     log(`Created superuser "${env.adminUser}" with password: ${generatedAdminPassword}`);

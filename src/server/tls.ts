@@ -41,6 +41,6 @@ export async function loadTls(env: EnvConfig): Promise<TlsMaterial> {
   });
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await writeFile(keyFile, pems.private, { mode: 0o600 });
-  await writeFile(certFile, pems.cert, { mode: 0o644 });
+  await writeFile(certFile, pems.cert, { mode: 0o600 });
   return { cert: pems.cert, key: pems.private, selfSigned: true };
 }

@@ -8,6 +8,7 @@ import { loadSettings } from '../../src/config/settings/store.ts';
 import type { Database } from '../../src/db/database.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { configureActivityStream } from '../../src/activity/record.ts';
+import { configureLocalSources, serviceSourceDirs } from '../../src/projects/local-sources.ts';
 import { setAuditNode } from '../../src/audit/record.ts';
 import { VERSION } from '../../src/version.ts';
 import { ADMIN, freshDatabase } from './database.ts';
@@ -101,8 +102,17 @@ export function setCookies(res: Response): Map<string, { value: string | null; a
 
 export const basicAuth = (c: Credentials) => `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
 
+export interface TestAppOptions {
+  /**
+   * Directories git projects may use local repositories from, besides the demo repository's:
+   * by default this process's temporary directory, where tests make their repositories (the
+   * projects root inside it stays refused). PROJECT_LOCAL_SOURCE_DIRS adds to these.
+   */
+  localSourceDirs?: string[];
+}
+
 /** A service on a fresh database of its own, driven through HTTP requests injected into Fastify. */
-export async function createTestApp(envOverrides: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(envOverrides: Record<string, string> = {}, appOptions: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'drover-test-'));
   const env = await loadEnvConfig({
     SVC_DATA_DIR: dataDir,
@@ -127,6 +137,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
   configureActivityStream(services);
   setAuditNode(env.nodeName);
   const app = await buildApp(services);
+  configureLocalSources(settings, [...serviceSourceDirs(env.dataDir), ...(appOptions.localSourceDirs ?? [tmpdir()])]);
 
   const request = async (method: string, url: string, options: RequestOptions = {}): Promise<Response> => {
     const headers: Record<string, string> = { ...options.headers };

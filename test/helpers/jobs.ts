@@ -29,7 +29,7 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000)
 
 /** Private run directories the node of this app still holds (of one run, when given). */
 export async function runDirectories(t: TestApp, runId?: number): Promise<string[]> {
-  const entries = await readdir(runDirectoriesRoot(t.env.nodeName)).catch(() => [] as string[]);
+  const entries = await readdir(runDirectoriesRoot(t.env)).catch(() => [] as string[]);
   return entries.filter((name) => name.startsWith(runId === undefined ? 'drover-run-' : `drover-run-${runId}-`));
 }
 

@@ -8,6 +8,7 @@ import { ENCRYPTED } from '../../api/fields.ts';
 import { decryptSecret, encryptSecret, isEncryptedSecret } from '../../secrets/encryption.ts';
 import { fieldsOf, type InputField, type TypeInputs } from '../credential-types/type-schema.ts';
 import { inspectPrivateKey, KeyProblem } from './ssh-keys.ts';
+import { checkInputSafety } from './input-safety.ts';
 
 export interface CredentialTypeRow {
   id: number;
@@ -114,6 +115,7 @@ export function prepareInputs(type: CredentialTypeRow, incoming: Inputs, stored:
     if ((value === undefined || value === null || value === '') && !errors[id]) errors[id] = [`required for ${type.name}`];
   }
   checkPassphrase(type, merged, stored, errors);
+  checkInputSafety(type, merged, errors);
   if (Object.keys(errors).length) throw new ValidationError({ inputs: errors } as unknown as FieldErrors);
   return storedForm(fields, merged, stored);
 }

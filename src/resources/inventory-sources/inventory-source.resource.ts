@@ -11,6 +11,7 @@ import { inventorySourceAccess } from './inventory-source-access.ts';
 import { SOURCE_CHOICES } from './source-kinds.ts';
 import { checkSource } from './source-validation.ts';
 import { runInventoryUpdate } from './update-runner.ts';
+import { optionField } from '../../jobs/option-values.ts';
 
 const SOURCE_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated', 'none'];
 
@@ -58,7 +59,7 @@ export const inventorySources = defineResource({
     overwrite_vars: boolean({ helpText: 'Overwrite local variables from remote inventory source.' }),
     timeout: integer({ default: 0, min: 0, helpText: 'The amount of time (in seconds) to run before the task is canceled.' }),
     verbosity: integer({ default: 1, min: 0, max: 2, helpText: '0 (WARNING), 1 (INFO), 2 (DEBUG)' }),
-    limit: text({ helpText: 'Enter host, group or pattern match' }),
+    limit: optionField('pattern', { helpText: 'Enter host, group or pattern match' }),
     last_job_run: datetime({ readOnly: true }),
     last_job_failed: boolean({ readOnly: true }),
     status: choice(SOURCE_STATUSES, { readOnly: true }),

@@ -4,7 +4,8 @@ import YAML from 'yaml';
 import type { Queryable, Row } from '../../db/database.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { projectsRoot } from '../../projects/config.ts';
-import { isDirectory, projectDir, requirementsSearchPaths } from '../../projects/paths.ts';
+import { projectFilesDir } from '../../projects/local-sources.ts';
+import { requirementsSearchPaths } from '../../projects/paths.ts';
 import { decryptedInputs } from '../credentials/credential-use.ts';
 import { credentialInjection } from '../credentials/injection.ts';
 import { pluginConfig, pluginEnv } from './plugin-config.ts';
@@ -69,9 +70,9 @@ async function prepareScm(db: Queryable, job: Row, baseEnv: Record<string, strin
     [job.inventory_source_id],
   );
   if (!project) throw new SourceProblem('The inventory source has no project to read its inventory from.');
-  const checkout = projectDir(projectsRoot(), project.local_path);
+  const checkout = await projectFilesDir(project.local_path);
   const synced = project.scm_type === '' || project.scm_revision !== '';
-  if (!checkout || !synced || !(await isDirectory(checkout))) {
+  if (!checkout || !synced) {
     throw new SourceProblem(`The project "${project.name}" has never been updated: update the project, then this inventory source.`);
   }
   const updates: Record<string, unknown> = { scm_revision: project.scm_revision };

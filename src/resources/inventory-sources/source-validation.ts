@@ -5,6 +5,7 @@ import { forbidden, ValidationError, type FieldErrors } from '../../api/errors.t
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { parseVariables } from '../../inventory/variables.ts';
+import { branchProblem } from '../../projects/git-values.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { CLOUD_KINDS } from './source-kinds.ts';
 
@@ -65,7 +66,8 @@ export async function checkSource(tx: Queryable, ctx: RequestContext, values: Va
     if (!projectId) errors.source_project = ['Project required for scm type sources.'];
     const problem = sourcePathProblem(sourcePath);
     if (problem) errors.source_path = [problem];
-    if (branch.startsWith('-')) errors.scm_branch = ['Invalid branch name.'];
+    const branchIssue = branchProblem(branch);
+    if (branchIssue) errors.scm_branch = [branchIssue];
     else if (projectId && branch) {
       const [project] = await tx.query('SELECT allow_override FROM projects WHERE id = $1', [projectId]);
       if (project && !project.allow_override) errors.scm_branch = ['Project does not allow overriding branch.'];

@@ -2,9 +2,9 @@ import type { RequestContext } from '../../api/context.ts';
 import { ValidationError, type FieldErrors } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
-import { projectsRoot } from '../../projects/config.ts';
 import { findPlaybooks } from '../../projects/discovery.ts';
-import { isDirectory, projectDir } from '../../projects/paths.ts';
+import { branchProblem } from '../../projects/git-values.ts';
+import { projectFilesDir } from '../../projects/local-sources.ts';
 
 interface TemplateSettings {
   get<T = unknown>(key: string): T;
@@ -24,9 +24,8 @@ const valueOf = (values: Values, existing: Row | null, name: string, column = na
 
 /** The playbooks of a project's checkout (empty when it has not been synced). */
 export async function playbooksOf(project: Row): Promise<string[]> {
-  const dir = projectDir(projectsRoot(), project.local_path);
-  if (!dir || !(await isDirectory(dir))) return [];
-  return findPlaybooks(dir);
+  const dir = await projectFilesDir(project.local_path);
+  return dir ? findPlaybooks(dir) : [];
 }
 
 /** Checks a template against its project and the settings, and keeps its organization the project's. */
@@ -40,6 +39,8 @@ export async function checkJobTemplate(tx: Queryable, _ctx: RequestContext, valu
     const playbook = String(valueOf(values, existing, 'playbook') ?? '');
     const recheck = !existing || 'playbook' in values || project.id !== existing.project_id;
     if (recheck && !(await playbooksOf(project)).includes(playbook)) errors.playbook = ['Playbook not found for project.'];
+    const branch = 'scm_branch' in values ? branchProblem(String(values.scm_branch ?? '')) : null;
+    if (branch) errors.scm_branch = [branch];
     if (!project.allow_override) {
       if (valueOf(values, existing, 'scm_branch') && ('scm_branch' in values || 'project' in values)) errors.scm_branch = ['Project does not allow overriding branch.'];
       if (valueOf(values, existing, 'ask_scm_branch_on_launch') === true) errors.ask_scm_branch_on_launch = ['Project does not allow overriding branch.'];

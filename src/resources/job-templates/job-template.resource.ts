@@ -3,6 +3,7 @@ import { defineResource } from '../../api/resource.ts';
 import { reverse } from '../../api/relations.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { variablesField } from '../../inventory/variables.ts';
+import { optionField } from '../../jobs/option-values.ts';
 import { objectRoles } from '../../rbac/relations.ts';
 import { jobTemplateAccess } from './job-template-access.ts';
 import { checkJobTemplate } from './job-template-hooks.ts';
@@ -56,12 +57,12 @@ export const jobTemplates = defineResource({
     playbook: text({ maxLength: 1024 }),
     scm_branch: text({ maxLength: 1024, label: 'Source Control Branch', helpText: 'Branch to use in job run. Project default used if blank. Only allowed if project allow_override field is set to true.' }),
     forks: integer({ default: 0, min: 0 }),
-    limit: text(),
+    limit: optionField('pattern'),
     verbosity: integer({ default: 0, min: 0, max: 5 }),
     extra_vars: variablesField({ helpText: 'Extra variables in JSON or YAML format.' }),
-    job_tags: text(),
-    skip_tags: text(),
-    start_at_task: text(),
+    job_tags: optionField('list'),
+    skip_tags: optionField('list'),
+    start_at_task: optionField('text'),
     timeout: integer({ default: 0, min: 0, helpText: 'The amount of time (in seconds) to run before the task is canceled.' }),
     use_fact_cache: boolean({ helpText: 'Store facts gathered by the playbook for use by later runs.' }),
     organization: ref('organization', { readOnly: true, helpText: 'The organization of the project.' }),

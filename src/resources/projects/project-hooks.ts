@@ -2,9 +2,10 @@ import type { RequestContext } from '../../api/context.ts';
 import { ValidationError } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
-import { projectsRoot } from '../../projects/config.ts';
-import { checkoutDirName, isDirectory, projectDir } from '../../projects/paths.ts';
-import { scmUrlProblem } from '../../projects/scm-url.ts';
+import { branchProblem, refspecProblem } from '../../projects/git-values.ts';
+import { checkLocalSource, projectFiles } from '../../projects/local-sources.ts';
+import { checkoutDirName } from '../../projects/paths.ts';
+import { localRepositoryPath, scmUrlProblem } from '../../projects/scm-url.ts';
 import { checkScmCredential } from '../../projects/scm-credential.ts';
 import { queueProjectUpdate } from './project-updates.ts';
 
@@ -12,28 +13,60 @@ const SCM_FIELDS = ['scm_type', 'scm_url', 'scm_branch', 'scm_refspec'] as const
 
 const valueOf = (values: Values, existing: Row | null, name: string, column = name) => (name in values ? values[name] : existing?.[column]);
 
+// A git project's checkout directory name (checkoutDirName), own or another's: never a manual
+// project's directory, so that switching between manual and git never shares one.
+const CHECKOUT_NAME = /^_\d+__/;
+
+/** The git source settings of a project as it will be stored: what git would misread, and local repositories outside the allowed directories. */
+async function checkGitSource(values: Values, existing: Row | null, errors: Record<string, string[]>): Promise<void> {
+  const switched = !existing || existing.scm_type !== 'git';
+  const url = String(valueOf(values, existing, 'scm_url') ?? '');
+  const problem = scmUrlProblem(url);
+  if (problem) errors.scm_url = [problem];
+  else if ('scm_url' in values || switched) {
+    const local = localRepositoryPath(url);
+    const checked = local ? await checkLocalSource(local) : null;
+    if (checked && 'problem' in checked) errors.scm_url = [checked.problem];
+  }
+  const branch = 'scm_branch' in values ? branchProblem(String(values.scm_branch ?? '')) : null;
+  if (branch) errors.scm_branch = [branch];
+  const refspec = 'scm_refspec' in values ? refspecProblem(String(values.scm_refspec ?? '')) : null;
+  if (refspec) errors.scm_refspec = [refspec];
+  // The service places a git project's checkout itself; a manual project turning into a git one
+  // gets a directory of its own rather than syncing over the files of its manual directory.
+  if (existing && existing.scm_type !== 'git') values.local_path = '';
+  else delete values.local_path;
+}
+
+/** A manual project's directory: one of the projects root (or a link into an allowed directory), no other project's. */
+async function localPathProblem(tx: Queryable, localPath: string, existing: Row | null): Promise<string | null> {
+  if (!localPath) return 'Choose a directory under the projects root for a manual project.';
+  if (localPath.startsWith('.')) return `Invalid path choice "${localPath}": name one directory under the projects root.`;
+  if (CHECKOUT_NAME.test(localPath)) return `Invalid path choice "${localPath}": names like _<id>__<name> are the checkouts of source control projects; choose another directory.`;
+  const found = await projectFiles(localPath);
+  if ('problem' in found) return found.problem;
+  const [other] = await tx.query('SELECT 1 FROM projects WHERE local_path = $1 AND id <> $2 LIMIT 1', [localPath, existing?.id ?? 0]);
+  return other ? `Invalid path choice "${localPath}": another project uses this directory.` : null;
+}
+
 /** Checks a project's source settings and credential before it is written. */
 export async function checkProject(tx: Queryable, ctx: RequestContext, values: Values, existing: Row | null): Promise<void> {
   const scmType = String(valueOf(values, existing, 'scm_type') ?? '');
   const errors: Record<string, string[]> = {};
   if (scmType === 'git') {
-    const problem = scmUrlProblem(String(valueOf(values, existing, 'scm_url') ?? ''));
-    if (problem) errors.scm_url = [problem];
-    // The service places a git project's checkout itself.
-    delete values.local_path;
+    await checkGitSource(values, existing, errors);
   } else {
     for (const field of ['scm_url', 'scm_branch', 'scm_refspec', 'credential'] as const) {
       const value = valueOf(values, existing, field, field === 'credential' ? 'credential_id' : field);
       if (value && field in values) errors[field] = [`Manual projects do not use ${field}.`];
     }
+    const switched = !existing || existing.scm_type === 'git';
     if ('scm_type' in values && existing?.scm_type === 'git') {
       Object.assign(values, { scm_url: '', scm_branch: '', scm_refspec: '', credential: null });
     }
     const localPath = String(valueOf(values, existing, 'local_path') ?? '');
-    const dir = projectDir(projectsRoot(), localPath);
-    if (!localPath) errors.local_path = ['Choose a directory under the projects root for a manual project.'];
-    else if (!dir || localPath.startsWith('.')) errors.local_path = [`Invalid path choice "${localPath}": name one directory under the projects root.`];
-    else if (!(await isDirectory(dir))) errors.local_path = [`Invalid path choice "${localPath}": no such directory under the projects root.`];
+    const problem = 'local_path' in values || switched ? await localPathProblem(tx, localPath, existing) : null;
+    if (problem) errors.local_path = [problem];
   }
   const credential = values.credential;
   if (typeof credential === 'number' && credential !== existing?.credential_id) {

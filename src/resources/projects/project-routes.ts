@@ -7,22 +7,19 @@ import { getResource } from '../../api/resource.ts';
 import { loadRow } from '../../api/crud.ts';
 import { resourcePermission } from '../../server/permissions.ts';
 import { viewOptions } from '../../api/options.ts';
-import { projectsRoot } from '../../projects/config.ts';
 import { findInventoryFiles, findPlaybooks } from '../../projects/discovery.ts';
-import { isDirectory, projectDir } from '../../projects/paths.ts';
+import { configureLocalSources, projectFilesDir, serviceSourceDirs } from '../../projects/local-sources.ts';
 import { mayUpdateProject } from './project-access.ts';
 import { queueProjectUpdate } from './project-updates.ts';
 import { projects } from './project.resource.ts';
 
-/** The directory holding a project's files, if it has been synced (or exists, for manual projects). */
-async function filesOf(row: Row): Promise<string | null> {
-  const dir = projectDir(projectsRoot(), row.local_path);
-  if (!dir || !(await isDirectory(dir))) return null;
-  return dir;
-}
+/** The directory holding a project's files, if it has been synced (or exists, for manual projects) and may be read. */
+const filesOf = (row: Row): Promise<string | null> => projectFilesDir(row.local_path);
 
 addRoutes((app, services) => {
   const { db } = services;
+  // file:// URLs and local paths follow PROJECT_LOCAL_SOURCE_DIRS (and may name the demo repository).
+  configureLocalSources(services.settings, serviceSourceDirs(services.env.dataDir));
   const base = '/api/v2/projects/:id/';
   routeMethods(app, `${base}update/`, resourcePermission('project', 'update'), {
     GET: async (request) => {

@@ -1,6 +1,9 @@
-import { FieldProblem, boolean, integer } from '../../../api/fields.ts';
+import { FieldProblem, boolean, choice, integer } from '../../../api/fields.ts';
 import { stringList, stringMap } from '../shapes.ts';
 import { category, setting } from '../types.ts';
+
+/** ALLOW_JINJA_IN_EXTRA_VARS: which extra vars Ansible may template (see src/jobs/extra-vars-file.ts). */
+export type JinjaInExtraVars = 'always' | 'never' | 'template';
 
 export const jobs = category({
   slug: 'jobs',
@@ -29,6 +32,17 @@ export const jobs = category({
         },
       }),
       { child: { type: 'string' } },
+    ),
+    ALLOW_JINJA_IN_EXTRA_VARS: setting<JinjaInExtraVars>(
+      choice([['always', 'Always'], ['never', 'Never'], ['template', 'Only On Job Template Definitions']], {
+        default: 'template',
+        required: true,
+        label: 'When can extra variables contain Jinja templates?',
+        helpText:
+          'Ansible allows variable substitution via the Jinja2 templating language for --extra-vars. This poses a potential security risk where ' +
+          'users with the ability to specify extra vars at job launch time can use Jinja2 templates to run arbitrary Python.  It is recommended ' +
+          'that this value be set to "template" or "never".',
+      }),
     ),
     SVC_TASK_ENV: setting<Record<string, string>>(
       stringMap({
@@ -92,6 +106,19 @@ export const jobs = category({
         label: 'Run Project Updates With Higher Verbosity',
         helpText: 'Adds the CLI -vvv flag to ansible-playbook runs of project_update.yml used for project updates.',
       }),
+    ),
+    PROJECT_LOCAL_SOURCE_DIRS: setting<string[]>(
+      stringList({
+        label: 'Directories for Local Source Control Repositories',
+        helpText:
+          'Absolute directories on the service host from which git projects may use file:// URLs or local paths (submodules included), ' +
+          'and into which a manual project directory may be a link. The projects root, which holds every project checkout, is never allowed. ' +
+          'Empty by default: only the demo repository (SVC_DATA_DIR/demo) is allowed.',
+        item: (dir) => {
+          if (!dir.startsWith('/')) throw new FieldProblem(`"${dir}" is not an absolute path.`);
+        },
+      }),
+      { child: { type: 'string' } },
     ),
   },
 });

@@ -76,6 +76,17 @@ export const system = category({
         helpText: 'The Execution Environment to be used when one has not been configured for a job template.',
       }),
     ),
+    LIST_QUERY_TIMEOUT: setting<number>(
+      integer({
+        default: 5,
+        min: 1,
+        max: 300,
+        label: 'List Query Timeout',
+        helpText:
+          'Longest time in seconds the database may spend on one list request (its filters, search and ordering). A request that takes longer is stopped and answered 400. Applies on a PostgreSQL server; the embedded database cannot stop a running query.',
+      }),
+      { unit: 'seconds' },
+    ),
     CUSTOM_LOGIN_INFO: setting<string>(
       text({
         label: 'Custom Login Info',
