@@ -121,6 +121,14 @@ describe('inventory import', () => {
       assert.throws(() => parseInventory(data, { hostFilter: '(' }), /Invalid host_filter/);
     });
 
+    it('runs a host_filter in linear time and refuses what cannot be (back references, lookaround)', () => {
+      // With a backtracking engine this pattern takes longer than the test's timeout on a 40-character name.
+      const data = { _meta: { hostvars: {} }, all: { hosts: [`${'a'.repeat(40)}!`, 'aaa'] } };
+      assert.deepEqual([...parseInventory(data, { hostFilter: '(a+)+$' }).hosts.keys()], ['aaa']);
+      assert.throws(() => parseInventory(data, { hostFilter: '(a)\\1' }), /Invalid host_filter: back references/);
+      assert.throws(() => parseInventory(data, { hostFilter: '(?=a)' }), /Invalid host_filter: back references, lookahead/);
+    });
+
     it('accepts the old script format and refuses what is not an inventory', () => {
       const parsed = parseInventory({ web: ['w1', 'w2'], _meta: { hostvars: { w1: { a: 1 } } } });
       assert.deepEqual(parsed.groups.get('web')!.hosts, ['w1', 'w2']);

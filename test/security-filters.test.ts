@@ -325,6 +325,18 @@ describe('filters and visibility', () => {
       assert.match(JSON.stringify(res.body), /repeated group/);
     });
 
+    it("an inventory source's host_filter runs in linear time: what cannot is refused", async () => {
+      const source = (fields: Record<string, unknown>) =>
+        t.post('/api/v2/inventory_sources/', { name: `filtered ${Object.keys(fields).length}`, inventory: id.invB, source: 'ec2', ...fields }, { as: adminB });
+      for (const pattern of ['(a)\\1', '(?=web)', '(?<!db)web', '(?<n>a)\\k<n>']) {
+        const res = await source({ host_filter: pattern });
+        assert.equal(res.status, 400, `${pattern}: ${res.text}`);
+        assert.match(res.body.host_filter[0], /back references, lookahead and lookbehind are not allowed/);
+      }
+      const accepted = await source({ host_filter: '(a+)+$' });
+      assert.equal(accepted.status, 201, accepted.text);
+    });
+
     it('/ping/ answers while a catastrophic pattern is tried', async () => {
       const slow = t.get(`/api/v2/users/?${qs([['username__regex', '(a+)+$'], ['first_name__regex', '((a{1,100}){1,100}){1,100}']])}`, { as: adminB });
       const ping = t.get('/api/v2/ping/', { as: null });

@@ -3,6 +3,8 @@
  * variables, as AWX's inventory import sees them: `all` and `ungrouped` are not groups (the
  * variables of `all` belong to the inventory), and every host of `_meta.hostvars` is a host.
  */
+import { hostFilterMatcher } from './host-filter-regex.ts';
+
 export type Variables = Record<string, unknown>;
 
 export interface ParsedGroup {
@@ -99,7 +101,7 @@ export function parseInventory(input: string | unknown, options: ParseOptions = 
 function filterHosts(inventory: ParsedInventory, pattern: string): void {
   let matcher: RegExp;
   try {
-    matcher = new RegExp(`^(?:${pattern})`);
+    matcher = hostFilterMatcher(pattern);
   } catch (err) {
     throw new InventoryFormatError(`Invalid host_filter: ${(err as Error).message}`);
   }

@@ -8,6 +8,7 @@ import { parseVariables } from '../../inventory/variables.ts';
 import { branchProblem } from '../../projects/git-values.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { CLOUD_KINDS } from './source-kinds.ts';
+import { hostFilterMatcher } from '../../inventory-import/host-filter-regex.ts';
 
 /** Why a source path cannot be used, or null: it must stay inside the project's directory. */
 export function sourcePathProblem(sourcePath: string): string | null {
@@ -93,7 +94,7 @@ export async function checkSource(tx: Queryable, ctx: RequestContext, values: Va
 
   const hostFilter = String(get('host_filter') ?? '');
   try {
-    if (hostFilter) new RegExp(hostFilter);
+    if (hostFilter) hostFilterMatcher(hostFilter);
   } catch (err) {
     errors.host_filter = [`Invalid regular expression: ${(err as Error).message}`];
   }
