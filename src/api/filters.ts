@@ -204,10 +204,13 @@ function filterCondition(ctx: RequestContext, resource: Resource, alias: string,
 const RELATED_SEARCH_FIELDS = ['username', 'first_name', 'last_name', 'email', 'name', 'description'];
 
 /** The resource a path of references and related lists leads to. */
+/** The resource a reference field or related list of `resource` leads to, if `name` is one. */
+const stepTo = (resource: Resource, name: string): string | undefined => own(resource.allFields, name)?.ref ?? own(resource.related, name)?.target;
+
 function targetResource(resource: Resource, path: string[], key: string): Resource {
   let current = resource;
   for (const name of path) {
-    const next = own(current.allFields, name)?.ref ?? own(current.related, name)?.target;
+    const next = stepTo(current, name);
     if (!next) throw unknownField(key);
     current = getResource(next);
   }
@@ -229,7 +232,7 @@ export function filterTargets(resource: Resource, query: Query): Resource[] {
     while (PREFIXES.has(parts[0])) parts.shift();
     let current = resource;
     for (const name of parts) {
-      const next = own(current.allFields, name)?.ref ?? own(current.related, name)?.target;
+      const next = stepTo(current, name);
       if (!next) break;
       current = getResource(next);
       found.add(current);

@@ -4,7 +4,7 @@ import { anonymous, type RequestContext, type Services } from '../api/context.ts
 import { clientOf } from '../audit/record.ts';
 import { parseBasicHeader } from './basic.ts';
 import { fromBearerToken } from './bearer-auth.ts';
-import { attemptPasswordLogin, TOO_MANY_ATTEMPTS } from './password-login.ts';
+import { attemptPasswordLogin, throttledError } from './password-login.ts';
 import { fromSession } from './session-auth.ts';
 
 /** One way of authenticating: answers a context, null when the request does not use it, or throws 401. */
@@ -23,10 +23,7 @@ async function fromBasic(services: Services, request: FastifyRequest, reply: Fas
   // No account has such a name, so there is nothing to guess (and the database refuses NUL bytes).
   if (basic.username.length > MAX_USERNAME || basic.username.includes('\u0000')) throw invalidBasic();
   const result = await attemptPasswordLogin(services.db, basic.username, basic.password, clientOf(request), {}, { authMethod: 'basic', clearOnSuccess: false });
-  if ('throttled' in result) {
-    reply.header('Retry-After', String(result.throttled.retryAfter));
-    throw new ApiError(429, { detail: TOO_MANY_ATTEMPTS(result.throttled.retryAfter) });
-  }
+  if ('throttled' in result) throw throttledError(reply, result.throttled);
   if ('invalid' in result) throw invalidBasic();
   return { user: result.user, authMethod: 'basic', tokenScope: null };
 }

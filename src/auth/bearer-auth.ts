@@ -5,7 +5,7 @@ import { clientOf, recordAudit } from '../audit/record.ts';
 import { toCurrentUser } from './basic.ts';
 import { hashSecret } from './oauth2.ts';
 import type { TokenScope } from './oauth2.ts';
-import { TOO_MANY_ATTEMPTS } from './password-login.ts';
+import { recordThrottled, throttledError } from './password-login.ts';
 import { checkAddressThrottle, recordAddressFailure } from './throttle.ts';
 
 /** last_used is written at most this often per token, so authenticating is not a write per request. */
@@ -40,15 +40,8 @@ async function refuseUnknownToken(services: Services, request: FastifyRequest, r
   const client = clientOf(request);
   const throttled = await checkAddressThrottle(services.db, client.remoteAddr);
   if (throttled) {
-    await recordAudit(services.db, {
-      type: 'auth.throttled',
-      outcome: 'denied',
-      ctx: tokenAttempt,
-      client,
-      detail: { scope: throttled.scope, retry_after: throttled.retryAfter },
-    });
-    reply.header('Retry-After', String(throttled.retryAfter));
-    throw new ApiError(429, { detail: TOO_MANY_ATTEMPTS(throttled.retryAfter) });
+    await recordThrottled(services.db, tokenAttempt, client, throttled);
+    throw throttledError(reply, throttled);
   }
   await recordAddressFailure(services.db, client.remoteAddr);
   await recordAudit(services.db, { type: 'auth.login', outcome: 'failure', ctx: tokenAttempt, client, detail: { reason: 'invalid_token' } });

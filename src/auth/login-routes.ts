@@ -25,7 +25,7 @@ import {
   setCsrfCookie,
   setSessionCookie,
 } from './sessions.ts';
-import { attemptPasswordLogin } from './password-login.ts';
+import { attemptPasswordLogin, TOO_MANY_ATTEMPTS } from './password-login.ts';
 
 export const LOGIN_URL = '/api/login/';
 export const LOGOUT_URL = '/api/logout/';
@@ -215,7 +215,7 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
   const result = await attemptPasswordLogin(db, username, body.password, client);
   if ('throttled' in result) {
     reply.header('Retry-After', String(result.throttled.retryAfter));
-    return refuse(429, `Too many failed login attempts. Try again in ${result.throttled.retryAfter} seconds.`, username, body.next);
+    return refuse(429, TOO_MANY_ATTEMPTS(result.throttled.retryAfter), username, body.next);
   }
   if ('invalid' in result) return refuse(401, 'Invalid username or password.', username, body.next);
   const { user } = result;

@@ -13,7 +13,7 @@ import { parseScope } from '../resources/tokens/token.resource.ts';
 import { PUBLIC } from '../server/permissions.ts';
 import { parseBasicHeader, toCurrentUser } from './basic.ts';
 import { configureOAuth2, hashSecret, refreshTokenLifetime, type TokenScope } from './oauth2.ts';
-import { attemptPasswordLogin } from './password-login.ts';
+import { attemptPasswordLogin, TOO_MANY_ATTEMPTS } from './password-login.ts';
 
 export const OAUTH2_ROOT = '/api/o/';
 export const TOKEN_URL = '/api/o/token/';
@@ -163,7 +163,7 @@ async function passwordGrant(services: Services, request: FastifyRequest, params
 
   const result = await attemptPasswordLogin(db, username, password, client, via);
   if ('throttled' in result) {
-    throw new OAuthError(429, 'invalid_grant', `Too many failed login attempts. Try again in ${result.throttled.retryAfter} seconds.`, {
+    throw new OAuthError(429, 'invalid_grant', TOO_MANY_ATTEMPTS(result.throttled.retryAfter), {
       'Retry-After': String(result.throttled.retryAfter),
     });
   }

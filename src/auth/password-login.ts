@@ -1,4 +1,6 @@
+import type { FastifyReply } from 'fastify';
 import type { AuthMethod, CurrentUser, RequestContext } from '../api/context.ts';
+import { ApiError } from '../api/errors.ts';
 import type { Queryable } from '../db/database.ts';
 import { recordAudit } from '../audit/record.ts';
 import { lookupPassword } from './basic.ts';
@@ -18,6 +20,30 @@ export interface PasswordAttemptOptions {
 }
 
 export const TOO_MANY_ATTEMPTS = (retryAfter: number) => `Too many failed login attempts. Try again in ${retryAfter} seconds.`;
+
+/** The 429 answer of an API request whose credentials the throttle refuses, with its Retry-After header. */
+export function throttledError(reply: FastifyReply, throttled: Throttled): ApiError {
+  reply.header('Retry-After', String(throttled.retryAfter));
+  return new ApiError(429, { detail: TOO_MANY_ATTEMPTS(throttled.retryAfter) });
+}
+
+/** The audit event of an attempt the throttle refused. */
+export async function recordThrottled(
+  db: Queryable,
+  ctx: RequestContext,
+  client: { remoteAddr: string; userAgent: string },
+  throttled: Throttled,
+  extra: { actorUsername?: string; detail?: Record<string, unknown> } = {},
+): Promise<void> {
+  await recordAudit(db, {
+    type: 'auth.throttled',
+    outcome: 'denied',
+    ctx,
+    actorUsername: extra.actorUsername,
+    client,
+    detail: { scope: throttled.scope, retry_after: throttled.retryAfter, ...extra.detail },
+  });
+}
 
 /**
  * One username-and-password check, wherever it comes from (the login form, the OAuth2 password
@@ -39,14 +65,7 @@ export async function attemptPasswordLogin(
   const { authMethod = null, clearOnSuccess = true } = options;
   const attempt: RequestContext = { user: null, authMethod, tokenScope: null };
   const refuse = async (throttled: Throttled): Promise<PasswordLoginResult> => {
-    await recordAudit(db, {
-      type: 'auth.throttled',
-      outcome: 'denied',
-      ctx: attempt,
-      actorUsername: username,
-      client,
-      detail: { scope: throttled.scope, retry_after: throttled.retryAfter, ...detail },
-    });
+    await recordThrottled(db, attempt, client, throttled, { actorUsername: username, detail });
     return { throttled };
   };
 

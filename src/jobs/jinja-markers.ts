@@ -17,14 +17,6 @@ export function hasJinjaOpening(text: string): boolean {
   return false;
 }
 
-/** Every string of a value (keys included), for values that are JSON-like data. */
-export function valueHasJinjaOpening(value: unknown): boolean {
-  if (typeof value === 'string') return hasJinjaOpening(value);
-  if (Array.isArray(value)) return value.some(valueHasJinjaOpening);
-  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => hasJinjaOpening(k) || valueHasJinjaOpening(v));
-  return false;
-}
-
 // Python's escapes as Ansible's parse_kv decodes them in key=value arguments (and JSON's \uXXXX).
 const NUMERIC_ESCAPE = /\\(?:U([0-9a-fA-F]{8})|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))/g;
 

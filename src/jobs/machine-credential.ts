@@ -1,5 +1,4 @@
-import { commandLineInputProblem } from '../resources/credentials/input-safety.ts';
-import { optionArgument } from './option-values.ts';
+import { commandLineValueProblem, optionArgument } from './option-values.ts';
 
 /** How a Machine credential reaches ansible-runner: command line options, prompt answers, the SSH key. */
 export interface MachineAccess {
@@ -16,7 +15,7 @@ export interface MachineAccess {
  * users), for credentials stored before the check on save.
  */
 function option(flag: string, id: string, value: string): string {
-  const problem = commandLineInputProblem(value);
+  const problem = commandLineValueProblem(value);
   if (problem) throw new Error(`${id}: ${problem}`);
   return optionArgument(flag, value);
 }

@@ -21,10 +21,17 @@ export const NAMES_A_FILE = 'May not name a file: no part of it may start with "
  */
 const PART_STARTS_WITH_AT = /(?:^|[,:[\]\s\x1c-\x1f\x85])@/;
 
-/** What is wrong with a value given to an ansible option, or null. */
-export function optionValueProblem(value: string, kind: OptionKind): string | null {
+/** What is wrong with any value given as an ansible option's value (Jinja, a leading "-"), or null. */
+export function commandLineValueProblem(value: string): string | null {
   if (hasJinjaOpening(value)) return INLINE_JINJA;
   if (value.startsWith('-')) return LEADING_DASH;
+  return null;
+}
+
+/** What is wrong with a value of a job field given to an ansible option, or null. */
+export function optionValueProblem(value: string, kind: OptionKind): string | null {
+  const problem = commandLineValueProblem(value);
+  if (problem) return problem;
   if (kind === 'text' ? value.startsWith('@') : PART_STARTS_WITH_AT.test(value)) return NAMES_A_FILE;
   return null;
 }

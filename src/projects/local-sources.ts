@@ -66,7 +66,7 @@ export async function checkLocalSource(repository: string): Promise<LocalSource>
   return { path: real };
 }
 
-export type ProjectFiles = { dir: string } | { problem: string; missing?: true };
+export type ProjectFiles = { dir: string } | { problem: string };
 
 /**
  * The directory holding a project's files (its checkout, or a manual project's directory): a
@@ -78,10 +78,11 @@ export async function projectFiles(localPath: string): Promise<ProjectFiles> {
   const dir = projectDir(projectsRoot(), localPath);
   if (!dir) return { problem: `Invalid path choice "${localPath}": name one directory under the projects root.` };
   const real = await realpath(dir).catch(() => null);
-  if (!real || !(await stat(real)).isDirectory()) return { problem: `Invalid path choice "${localPath}": no such directory under the projects root.`, missing: true };
+  if (!real || !(await stat(real)).isDirectory()) return { problem: `Invalid path choice "${localPath}": no such directory under the projects root.` };
+  const root = await realPath(projectsRoot());
   const link = (await lstat(dir)).isSymbolicLink();
-  if (!link && real === path.join(await realPath(projectsRoot()), localPath)) return { dir: real };
-  if (link && !inside(await realPath(projectsRoot()), real) && (await inAllowedDir(real))) return { dir: real };
+  if (!link && real === path.join(root, localPath)) return { dir: real };
+  if (link && !inside(root, real) && (await inAllowedDir(real))) return { dir: real };
   return { problem: `Invalid path choice "${localPath}": it is a link, and only links into the directories listed in ${LOCAL_SOURCE_SETTING} are followed.` };
 }
 

@@ -11,8 +11,6 @@ import { installRequirements } from './requirements.ts';
 import { localRepositoryPath, scmUrlProblem, withoutUser } from './scm-url.ts';
 import { scmInputs } from './scm-credential.ts';
 
-export { revisionCandidates } from './git-values.ts';
-
 class SyncFailure extends Error {}
 
 // Transports git may use (GIT_ALLOW_PROTOCOL overrides any configuration, submodules included);

@@ -7,24 +7,16 @@
 import type { FieldErrors } from '../../api/errors.ts';
 import { ENCRYPTED } from '../../api/fields.ts';
 import { hasJinjaOpening, INLINE_JINJA } from '../../jobs/jinja-markers.ts';
+import { commandLineValueProblem } from '../../jobs/option-values.ts';
 import { fieldsOf } from '../credential-types/type-schema.ts';
 import type { CredentialTypeRow, Inputs } from './credential-inputs.ts';
 import { BUILTIN_INJECTORS } from './managed-injectors.ts';
-
-export const LEADING_DASH_INPUT = 'May not start with "-": Ansible would read it as an option.';
 
 /** Inputs given to ansible-playbook as option values, by managed type namespace. */
 const COMMAND_LINE_INPUTS: Record<string, readonly string[]> = {
   ssh: ['username', 'become_method', 'become_username'],
   vault: ['vault_id'],
 };
-
-/** What is wrong with a value given to Ansible as an option's value, or null. */
-export function commandLineInputProblem(value: string): string | null {
-  if (hasJinjaOpening(value)) return INLINE_JINJA;
-  if (value.startsWith('-')) return LEADING_DASH_INPUT;
-  return null;
-}
 
 const injects = (type: CredentialTypeRow) =>
   Object.values(type.injectors ?? {}).some((section) => Object.keys(section ?? {}).length > 0) ||
@@ -37,7 +29,7 @@ export function checkInputSafety(type: CredentialTypeRow, inputs: Inputs, errors
   for (const field of fieldsOf(type.inputs)) {
     const value = inputs[field.id];
     if (typeof value !== 'string' || value === ENCRYPTED || errors[field.id]) continue;
-    const problem = commandLine.has(field.id) ? commandLineInputProblem(value) : injected && hasJinjaOpening(value) ? INLINE_JINJA : null;
+    const problem = commandLine.has(field.id) ? commandLineValueProblem(value) : injected && hasJinjaOpening(value) ? INLINE_JINJA : null;
     if (problem) errors[field.id] = [problem];
   }
 }
