@@ -9,7 +9,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { TestApp } from '../test/helpers/app.ts';
-import { EventIngester, eventRow, type RunnerEvent } from '../src/jobs/event-ingest.ts';
+import { EventIngester, eventRow, type RunnerEvent } from '../src/ansible/event-ingest.ts';
 import { appOn } from './lib/app.ts';
 import { databases, intEnv, type DbChoice } from './lib/options.ts';
 import { table } from './lib/stats.ts';

@@ -7,8 +7,8 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
 import { waitForRun } from './helpers/jobs.ts';
-import { prepareSource } from '../src/resources/inventory-sources/prepare-source.ts';
-import { sourcesDueOnLaunch } from '../src/resources/inventory-sources/queue-update.ts';
+import { prepareSource } from '../src/run-kinds/inventory-update/prepare-source.ts';
+import { sourcesDueOnLaunch } from '../src/run-kinds/inventory-update/queue.ts';
 
 /** A PEM private key, as a GCE service account has. */
 const serviceAccountKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
-import { INLINE_JINJA, moduleArgsHaveJinja } from '../src/jobs/jinja-markers.ts';
-import { LEADING_DASH, NAMES_A_FILE, optionValueProblem } from '../src/jobs/option-values.ts';
-import { extraVarsYaml } from '../src/jobs/extra-vars-file.ts';
+import { INLINE_JINJA, moduleArgsHaveJinja } from '../src/ansible/jinja-markers.ts';
+import { LEADING_DASH, NAMES_A_FILE, optionValueProblem } from '../src/ansible/option-values.ts';
+import { extraVarsYaml } from '../src/ansible/extra-vars-file.ts';
 
 // Prints every variable an attack may reach, so one run checks them all.
 const SHOW = `- hosts: all

@@ -5,7 +5,7 @@ import { reapLostNodes } from '../task-manager/lost-nodes.ts';
 import { schedulePass } from '../task-manager/schedule.ts';
 import { executeRun } from './execute-run.ts';
 import { cleanLeftoverRuns } from './run-directories.ts';
-import { failCutOffRuns } from './unified-jobs.ts';
+import { failCutOffRuns } from '../runs/lifecycle.ts';
 
 const POLL_MS = 1_000;
 const CANCEL_POLL_MS = 500;

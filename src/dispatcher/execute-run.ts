@@ -4,8 +4,8 @@ import type { Row } from '../db/database.ts';
 import { baseEnvironment, execProcess } from './exec.ts';
 import { OutputWriter } from './output.ts';
 import { makeRunDirectory, recordRunProcess } from './run-directories.ts';
-import { runnerFor, type RunContext } from './runners.ts';
-import { finishRun, markRunning } from './unified-jobs.ts';
+import { runnerFor, type RunContext } from '../runs/run-kind.ts';
+import { finishRun, markRunning } from '../runs/lifecycle.ts';
 import { publishFinal } from '../live/notices.ts';
 import { defaultExecutionEnvironmentId } from '../resources/execution-environments/default-environment.ts';
 

@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { Row } from '../db/database.ts';
-import type { RunContext } from '../dispatcher/runners.ts';
+import type { RunContext } from '../runs/run-kind.ts';
 import { projectsRoot } from './config.ts';
 import { requirementsDir } from './paths.ts';
 

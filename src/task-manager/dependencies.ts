@@ -1,8 +1,8 @@
 import { systemContext } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
-import { ACTIVE_STATUSES, UNSUCCESSFUL_STATUSES } from '../dispatcher/unified-jobs.ts';
-import { queueProjectUpdate } from '../resources/projects/project-updates.ts';
-import { canUpdateSource, queueInventoryUpdate } from '../resources/inventory-sources/queue-update.ts';
+import { ACTIVE_STATUSES, UNSUCCESSFUL_STATUSES } from '../runs/lifecycle.ts';
+import { queueProjectUpdate } from '../run-kinds/project-update/queue.ts';
+import { canUpdateSource, queueInventoryUpdate } from '../run-kinds/inventory-update/queue.ts';
 
 const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
 

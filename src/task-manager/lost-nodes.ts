@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import { failCutOffRuns } from '../dispatcher/unified-jobs.ts';
+import { failCutOffRuns } from '../runs/lifecycle.ts';
 import { HEARTBEAT_GRACE_SECONDS } from './capacity-model.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Database, Queryable, Row } from '../db/database.ts';
-import { registeredKinds } from '../dispatcher/runners.ts';
-import { FINAL_STATUSES, finishRun, UNSUCCESSFUL_STATUSES } from '../dispatcher/unified-jobs.ts';
+import { registeredKinds } from '../runs/run-kind.ts';
+import { FINAL_STATUSES, finishRun, UNSUCCESSFUL_STATUSES } from '../runs/lifecycle.ts';
 import { CapacityModel } from './capacity-model.ts';
 import { processDependencies } from './dependencies.ts';
 import { blockedBy, isWaitingExplanation, noInstances, NOT_ENOUGH_CAPACITY, previousTaskFailed } from './explanations.ts';

@@ -6,8 +6,8 @@
  */
 import type { FieldErrors } from '../../api/errors.ts';
 import { ENCRYPTED } from '../../api/fields.ts';
-import { hasJinjaOpening, INLINE_JINJA } from '../../jobs/jinja-markers.ts';
-import { commandLineValueProblem } from '../../jobs/option-values.ts';
+import { hasJinjaOpening, INLINE_JINJA } from '../../ansible/jinja-markers.ts';
+import { commandLineValueProblem } from '../../ansible/option-values.ts';
 import { fieldsOf } from '../credential-types/type-schema.ts';
 import type { CredentialTypeRow, Inputs } from './credential-inputs.ts';
 import { BUILTIN_INJECTORS } from './managed-injectors.ts';

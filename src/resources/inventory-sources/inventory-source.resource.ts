@@ -4,14 +4,14 @@ import type { Relation } from '../../api/relations.ts';
 import { reverse } from '../../api/relations.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
-import { registerRunner } from '../../dispatcher/runners.ts';
+import { registerRunner } from '../../runs/run-kind.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
 import { variablesField } from '../../inventory/variables.ts';
 import { inventorySourceAccess } from './inventory-source-access.ts';
 import { SOURCE_CHOICES } from './source-kinds.ts';
 import { checkSource } from './source-validation.ts';
-import { runInventoryUpdate } from './update-runner.ts';
-import { optionField } from '../../jobs/option-values.ts';
+import { runInventoryUpdate } from '../../run-kinds/inventory-update/update-runner.ts';
+import { optionField } from '../../ansible/option-values.ts';
 
 const SOURCE_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated', 'none'];
 

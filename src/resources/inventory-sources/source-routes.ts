@@ -11,7 +11,7 @@ import type { Row } from '../../db/database.ts';
 import { resourcePermission } from '../../server/permissions.ts';
 import { mayUpdateInventory } from './inventory-source-access.ts';
 import { inventorySources } from './inventory-source.resource.ts';
-import { canUpdateSource, queueInventoryUpdate } from './queue-update.ts';
+import { canUpdateSource, queueInventoryUpdate } from '../../run-kinds/inventory-update/queue.ts';
 
 /** Queues an update of one source (locked) and answers it as AWX's update views do: {inventory_update, ...detail}. */
 async function startUpdate(services: Services, request: FastifyRequest, source: Row): Promise<Row> {

@@ -3,7 +3,7 @@ import { defineResource } from '../../api/resource.ts';
 import { reverse } from '../../api/relations.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { variablesField } from '../../inventory/variables.ts';
-import { optionField } from '../../jobs/option-values.ts';
+import { optionField } from '../../ansible/option-values.ts';
 import { objectRoles } from '../../rbac/relations.ts';
 import { jobTemplateAccess } from './job-template-access.ts';
 import { checkJobTemplate } from './job-template-hooks.ts';

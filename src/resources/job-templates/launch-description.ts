@@ -2,7 +2,7 @@
 import type { Queryable, Row } from '../../db/database.ts';
 import { ASK_FIELDS } from './job-template.resource.ts';
 import { variablesNeeded, type SurveySpec } from './survey-spec.ts';
-import { passwordsNeeded as credentialPasswordsNeeded } from '../../jobs/credential-passwords.ts';
+import { passwordsNeeded as credentialPasswordsNeeded } from '../../ansible/credential-passwords.ts';
 
 export interface LaunchCredential {
   id: number;

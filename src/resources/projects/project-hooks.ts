@@ -7,7 +7,7 @@ import { checkLocalSource, projectFiles } from '../../projects/local-sources.ts'
 import { checkoutDirName } from '../../projects/paths.ts';
 import { localRepositoryPath, scmUrlProblem } from '../../projects/scm-url.ts';
 import { checkScmCredential } from '../../projects/scm-credential.ts';
-import { queueProjectUpdate } from './project-updates.ts';
+import { queueProjectUpdate } from '../../run-kinds/project-update/queue.ts';
 
 const SCM_FIELDS = ['scm_type', 'scm_url', 'scm_branch', 'scm_refspec'] as const;
 

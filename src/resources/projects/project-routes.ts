@@ -10,7 +10,7 @@ import { viewOptions } from '../../api/options.ts';
 import { findInventoryFiles, findPlaybooks } from '../../projects/discovery.ts';
 import { configureLocalSources, projectFilesDir, serviceSourceDirs } from '../../projects/local-sources.ts';
 import { mayUpdateProject } from './project-access.ts';
-import { queueProjectUpdate } from './project-updates.ts';
+import { queueProjectUpdate } from '../../run-kinds/project-update/queue.ts';
 import { projects } from './project.resource.ts';
 
 /** The directory holding a project's files, if it has been synced (or exists, for manual projects) and may be read. */

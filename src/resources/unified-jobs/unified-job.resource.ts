@@ -3,7 +3,7 @@ import { boolean, datetime, ref } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Params } from '../../api/sql.ts';
-import { runFields } from './run-fields.ts';
+import { runFields } from '../../runs/run-fields.ts';
 
 /** Runs of every kind the caller may see: through the project or inventory each belongs to. */
 export function visibleRuns(ctx: RequestContext, alias: string, params: Params): string | null {

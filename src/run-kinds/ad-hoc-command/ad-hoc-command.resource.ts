@@ -1,0 +1,78 @@
+import { boolean, choice, integer, json, ref, secret, text } from '../../api/fields.ts';
+import type { Values } from '../../api/resource.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { wakeDispatcherSoon } from '../../dispatcher/dispatcher.ts';
+import { variablesField } from '../../inventory/variables.ts';
+import { publishStatusChanges } from '../../live/notices.ts';
+import { checkAdHocCommand, LAUNCH_PASSWORDS, mayRunAdHoc } from './checks.ts';
+import { taskImpact } from '../../task-manager/task-impact.ts';
+import { defineRunResource } from '../../runs/run-resource.ts';
+import './kind.ts';
+import './ad-hoc-routes.ts';
+
+/** Ad hoc commands: one module run against an inventory's hosts, kept in unified_jobs and read through the ad_hoc_commands view. */
+export const adHocCommands = defineRunResource({
+  name: 'ad_hoc_command',
+  label: 'Ad Hoc Command List',
+  description: 'Runs of one Ansible module against the hosts of an inventory.',
+  fields: {
+    job_type: choice(['run', 'check'], { default: 'run' }),
+    inventory: ref('inventory', { required: true }),
+    limit: text({ maxLength: 1024, helpText: 'Host pattern the command runs on; all hosts when empty.' }),
+    credential: ref('credential', { helpText: 'A Machine credential; you need its use_role.' }),
+    module_name: text({ default: 'command', maxLength: 1024, helpText: 'A module the AD_HOC_COMMANDS setting allows.' }),
+    module_args: text(),
+    forks: integer({ default: 0, min: 0 }),
+    verbosity: integer({ default: 0, min: 0, max: 5 }),
+    extra_vars: variablesField({ filterable: false }),
+    become_enabled: boolean(),
+    diff_mode: boolean(),
+    execution_environment: ref('execution_environment'),
+    host_status_counts: json({ readOnly: true, filterable: false, default: undefined }),
+    // Answers to the credential's ASK inputs: taken on create, kept sealed in credential_passwords, never shown.
+    ...Object.fromEntries(LAUNCH_PASSWORDS.map((name) => [name, secret({ helpText: 'Needed when the credential asks for it at launch.' })])),
+    credential_passwords: secret({ readOnly: true }),
+  },
+  owner: { contentType: 'inventory', column: 'inventory_id' },
+  cancelRole: 'admin_role',
+  template: { plural: 'unified_job_templates', column: 'unified_job_template_id' },
+  decorate: (row, out) => {
+    // As AWX: an ad hoc command has neither a template nor a description.
+    delete out.unified_job_template;
+    delete out.description;
+    const related = out.related as Record<string, string>;
+    related.relaunch = `/api/v2/ad_hoc_commands/${row.id}/relaunch/`;
+    delete related.unified_job_template;
+    for (const name of [...LAUNCH_PASSWORDS, 'credential_passwords']) delete out[name];
+  },
+});
+
+/** A new command's derived values: its name (the module), status, organization (the inventory's). */
+async function completeNewCommand(tx: Queryable, values: Values): Promise<void> {
+  await checkAdHocCommand(tx, values);
+  const [inventory] = await tx.query<{ organization_id: number | null }>('SELECT organization_id FROM inventories WHERE id = $1', [values.inventory]);
+  values.name = values.module_name;
+  values.status = 'pending';
+  values.organization = inventory?.organization_id ?? null;
+}
+
+/**
+ * What createUnifiedJob does for other runs: the task impact, the credential among the run's
+ * credentials (as a job's), the pending status announced, the dispatcher told.
+ */
+async function scheduleCommand(tx: Queryable, row: Row): Promise<void> {
+  await tx.query('UPDATE unified_jobs SET task_impact = $2 WHERE id = $1', [row.id, await taskImpact(tx, row.inventory_id, row.limit, row.forks)]);
+  if (row.credential_id) {
+    await tx.query('INSERT INTO unified_job_credentials (unified_job_id, credential_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [row.id, row.credential_id]);
+  }
+  await publishStatusChanges(tx, [row]);
+  wakeDispatcherSoon();
+}
+
+// Unlike the other run kinds, ad hoc commands are created through their own list: POST runs one.
+adHocCommands.operations.create = true;
+adHocCommands.access.canCreate = mayRunAdHoc;
+Object.assign(adHocCommands.hooks, {
+  beforeWrite: (tx: Queryable, _ctx: unknown, values: Values, existing: Row | null) => (existing ? undefined : completeNewCommand(tx, values)),
+  afterWrite: (tx: Queryable, _ctx: unknown, row: Row, existing: Row | null) => (existing ? undefined : scheduleCommand(tx, row)),
+});

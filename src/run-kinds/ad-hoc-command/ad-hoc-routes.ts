@@ -1,0 +1,121 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../api/context.ts';
+import { createObject, parseRequestBody } from '../../api/crud.ts';
+import { ApiError, forbidden } from '../../api/errors.ts';
+import { addRoutes } from '../../api/extra-routes.ts';
+import { listOptions, viewOptions } from '../../api/options.ts';
+import { listPage, type Query, type Scope } from '../../api/list.ts';
+import { getResource, type Resource, type Values } from '../../api/resource.ts';
+import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { serializeRow } from '../../api/serialize.ts';
+import type { Row } from '../../db/database.ts';
+import { GROUP_ALL_HOSTS } from '../../inventory/group-graph.ts';
+import { resourcePermission } from '../../server/permissions.ts';
+import { configureAdHocSettings, LAUNCH_PASSWORDS } from './checks.ts';
+import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
+
+/** Where a command can be started from besides /ad_hoc_commands/: what the parent fixes, and which commands it lists. */
+interface Parent {
+  resource: string;
+  fixed(row: Row): Values;
+  scope(row: Row): Scope;
+}
+
+/** Commands of the parent's inventory aimed at it by name, or that reported on one of `hosts`. */
+const aimedAt = (row: Row, hosts: (hostParam: string) => string): Scope => (alias, params) => {
+  const inventory = params.add(row.inventory_id);
+  const name = params.add(row.name);
+  return `(${alias}.inventory_id = ${inventory} AND (${alias}."limit" = ${name}
+    OR EXISTS (SELECT 1 FROM unified_job_events e WHERE e.unified_job_id = ${alias}.id AND e.host_id IN (${hosts(params.add(row.id))}))))`;
+};
+
+const PARENTS: Parent[] = [
+  { resource: 'inventory', fixed: (row) => ({ inventory: row.id }), scope: (row) => (alias, params) => `${alias}.inventory_id = ${params.add(row.id)}` },
+  // As AWX: a command started from a host or a group runs on the parent's inventory, limited to it.
+  { resource: 'host', fixed: (row) => ({ inventory: row.inventory_id, limit: row.name }), scope: (row) => aimedAt(row, (id) => id) },
+  {
+    resource: 'group',
+    fixed: (row) => ({ inventory: row.inventory_id, limit: row.name }),
+    scope: (row) => aimedAt(row, (id) => `SELECT group_all_host.host_id FROM ${GROUP_ALL_HOSTS} WHERE all_hosts_group.id = ${id}`),
+  },
+];
+
+function bodyObject(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, { detail: 'Invalid data. Expected a dictionary.' });
+  return body as Record<string, unknown>;
+}
+
+/** Creates a command from a request body (with what the URL fixes) and answers 201 with it. */
+async function startCommand(services: Services, request: FastifyRequest, reply: FastifyReply, commands: Resource, fixed: Values) {
+  const { db } = services;
+  const body = { ...bodyObject(request.body), ...fixed };
+  const values = await parseRequestBody(commands, body, 'create', null, (v) => commands.access.canCreate(request.ctx, db, { ...v, ...fixed }));
+  const row = await db.transaction((tx) => createObject(tx, request.ctx, commands, values));
+  return reply.code(201).send(await serializeRow(db, request.ctx, commands, row));
+}
+
+/** The values a relaunch copies (AWX's AdHocCommand.copy). */
+const copiedValues = (row: Row): Values => ({
+  job_type: row.job_type,
+  inventory: row.inventory_id,
+  limit: row.limit,
+  credential: row.credential_id,
+  module_name: row.module_name,
+  module_args: row.module_args,
+  forks: row.forks,
+  verbosity: row.verbosity,
+  extra_vars: row.extra_vars,
+  become_enabled: row.become_enabled,
+  diff_mode: row.diff_mode,
+  execution_environment: row.execution_environment_id,
+});
+
+/** The launch passwords a relaunch request gives (the original command's are not kept for it). */
+function givenPasswords(body: unknown): Values {
+  const input = bodyObject(body);
+  return Object.fromEntries(LAUNCH_PASSWORDS.filter((name) => typeof input[name] === 'string').map((name) => [name, input[name]]));
+}
+
+addRoutes((app, services) => {
+  configureAdHocSettings(services.settings);
+  const { db } = services;
+  const commands = getResource('ad_hoc_command');
+  const mayStart = (request: FastifyRequest, row: Row) => commands.access.canCreate(request.ctx, db, { inventory: row.inventory_id, credential: row.credential_id });
+
+  for (const parent of PARENTS) {
+    const parentResource = getResource(parent.resource);
+    routeMethods(app, `${parentResource.listPath}:id/ad_hoc_commands/`, resourcePermission(parent.resource, 'ad_hoc_commands'), {
+      GET: async (request) => {
+        const row = await visibleObject(services, request, parentResource);
+        return listPage(db, request.ctx, commands, request.url.split('?')[0], request.query as Query, parent.scope(row));
+      },
+      POST: async (request, reply) => startCommand(services, request, reply, commands, parent.fixed(await visibleObject(services, request, parentResource))),
+      OPTIONS: async (request) => {
+        const row = await visibleObject(services, request, parentResource);
+        const canAdd = request.ctx.tokenScope !== 'read' && (await commands.access.canCreate(request.ctx, db, parent.fixed(row)));
+        return listOptions(commands, canAdd);
+      },
+    });
+  }
+
+  routeMethods(app, `${commands.listPath}:id/relaunch/`, resourcePermission(commands.name, 'relaunch'), {
+    GET: async (request) => {
+      const row = await visibleObject(services, request, commands);
+      if (!(await mayStart(request, row))) throw forbidden();
+      return { passwords_needed_to_start: await passwordsNeededFor(db, row.credential_id ? [row.credential_id] : []) };
+    },
+    POST: async (request, reply) => {
+      const row = await visibleObject(services, request, commands);
+      if (!(await mayStart(request, row))) throw forbidden();
+      if (!row.inventory_id) throw new ApiError(400, { inventory: ['No valid inventory.'] });
+      const created = await db.transaction((tx) => createObject(tx, request.ctx, commands, { ...copiedValues(row), ...givenPasswords(request.body), launch_type: 'relaunch' }));
+      const body = await serializeRow(db, request.ctx, commands, created);
+      return reply.code(201).header('Location', commands.detailPath(created.id)).send({ ...body, ad_hoc_command: created.id });
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, commands);
+      return viewOptions('Ad Hoc Command Relaunch', 'GET: the passwords a relaunch needs. POST: runs a new command with the same values (201).');
+    },
+  });
+});

@@ -1,0 +1,29 @@
+import type { Row } from '../../db/database.ts';
+import { baseEnvironment } from '../../dispatcher/exec.ts';
+import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
+import { prepareRunnerDir, runOptions } from '../../ansible/private-data-dir.ts';
+import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansible/runner-stream.ts';
+import { INLINE_JINJA, moduleArgsHaveJinja } from '../../ansible/jinja-markers.ts';
+import { assertOptionValues, optionArgument } from '../../ansible/option-values.ts';
+import { hostStatusCounts } from './host-status.ts';
+
+/**
+ * Runs an ad hoc command with ansible-runner (`run -m <module> -a <args> --hosts <limit>`), storing
+ * its events as they arrive. Credentials reach the run through the private directory only; extra
+ * vars are all !unsafe (see prepareRunnerDir). The host pattern and the module arguments are
+ * checked again, as AWX does at run time, for commands stored before the checks on create.
+ */
+export async function runAdHocCommand(command: Row, run: RunContext): Promise<RunOutcome> {
+  if (!command.inventory_id) return { status: 'failed', explanation: 'The ad hoc command has no inventory.' };
+  const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
+  assertOptionValues(command, { limit: 'pattern' });
+  if (command.module_args && moduleArgsHaveJinja(command.module_args)) throw new Error(INLINE_JINJA);
+  const prepared = await prepareRunnerDir(run.db, command, run.privateDir, baseEnvironment(taskEnv));
+  await writeCommandLine(prepared, [...prepared.cmdline, ...runOptions(command)]);
+  const args = ['run', prepared.dir, optionArgument('--hosts', command.limit || 'all'), '-m', command.module_name];
+  if (command.module_args) args.push(optionArgument('--args', command.module_args));
+  args.push('--json', '--ident', String(command.id));
+  const { code, ingester } = await streamRunnerEvents(run, command.id, command.inventory_id, prepared, args);
+  const updates = ingester.stats ? { host_status_counts: JSON.stringify(hostStatusCounts(ingester.stats)) } : undefined;
+  return runnerOutcome(run, code, ingester, updates);
+}

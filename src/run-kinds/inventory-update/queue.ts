@@ -1,0 +1,60 @@
+import type { RequestContext } from '../../api/context.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { createUnifiedJob } from '../../runs/lifecycle.ts';
+import { wakeDispatcherSoon } from '../../dispatcher/dispatcher.ts';
+import { CLOUD_KINDS } from '../../resources/inventory-sources/source-kinds.ts';
+
+/** Whether a source can be updated at all (AWX's can_update): it needs what its kind reads from. */
+export function canUpdateSource(source: Row): boolean {
+  if (source.source === 'scm') return source.source_project_id !== null;
+  if (source.source === 'file') return source.source_vars.trim() !== '';
+  const cloud = CLOUD_KINDS[source.source];
+  return Boolean(cloud && (source.credential_id !== null || cloud.credentialOptional));
+}
+
+/** Creates a pending update of the source from its current settings; the dispatcher runs it once the transaction commits. */
+export async function queueInventoryUpdate(tx: Queryable, ctx: RequestContext, source: Row, launchType: string): Promise<Row> {
+  const [inventory] = await tx.query('SELECT name, organization_id FROM inventories WHERE id = $1', [source.inventory_id]);
+  const update = await createUnifiedJob(tx, ctx, {
+    kind: 'inventory_update',
+    // As AWX names them: "<inventory> - <source>".
+    name: `${inventory.name} - ${source.name}`,
+    description: source.description,
+    unified_job_template_id: source.id,
+    launch_type: launchType,
+    inventory_source_id: source.id,
+    inventory_id: source.inventory_id,
+    organization_id: inventory.organization_id,
+    credential_id: source.credential_id,
+    execution_environment_id: source.execution_environment_id,
+    source: source.source,
+    source_path: source.source_path,
+    source_vars: source.source_vars,
+    scm_branch: source.scm_branch,
+    enabled_var: source.enabled_var,
+    enabled_value: source.enabled_value,
+    host_filter: source.host_filter,
+    overwrite: source.overwrite,
+    overwrite_vars: source.overwrite_vars,
+    limit: source.limit,
+    timeout: source.timeout,
+    verbosity: source.verbosity,
+  });
+  wakeDispatcherSoon();
+  return update;
+}
+
+/**
+ * The sources of an inventory a job launch has to update first (AWX's update_on_launch): those
+ * whose last update failed, or finished longer than update_cache_timeout seconds ago, and that
+ * are not updating already.
+ */
+export async function sourcesDueOnLaunch(tx: Queryable, inventoryId: number): Promise<Row[]> {
+  return tx.query(
+    `SELECT * FROM inventory_sources
+     WHERE inventory_id = $1 AND update_on_launch AND current_job_id IS NULL
+       AND (last_updated IS NULL OR last_update_failed OR last_updated + make_interval(secs => update_cache_timeout) <= now())
+     ORDER BY id`,
+    [inventoryId],
+  );
+}

@@ -1,0 +1,95 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import type { Row } from '../../db/database.ts';
+import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
+import { baseEnvironment, scrub } from '../../dispatcher/exec.ts';
+import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
+import { importInventory, summaryLines } from '../../inventory-import/import.ts';
+import { applyLimit, LimitError } from '../../inventory-import/limit.ts';
+import { InventoryFormatError, parseInventory } from '../../inventory-import/parse.ts';
+import { explainFailure } from './failure.ts';
+import { prepareSource, SourceProblem, type PreparedSource } from './prepare-source.ts';
+import { importDefaults } from '../../resources/inventory-sources/source-kinds.ts';
+
+/** Runs ansible-inventory with stdout and stderr shown live and also kept in a file (for the explanation). */
+const TEE_SCRIPT = 'set -o pipefail; log="$1"; shift; ansible-inventory "$@" 2>&1 | tee "$log"';
+
+const CENSORED = '**********';
+
+/** The environment worth showing as job_env: what the update sets, secret values censored. */
+function shownEnv(prepared: PreparedSource): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(prepared.env).map(([k, v]) => [k, prepared.secrets.some((s) => s.length >= 3 && v.includes(s)) ? CENSORED : v]),
+  );
+}
+
+/**
+ * Runs one inventory update: prepares what the source reads, runs `ansible-inventory --list`
+ * on it, and imports the result with the source's overwrite rules in one transaction.
+ */
+export async function runInventoryUpdate(job: Row, run: RunContext): Promise<RunOutcome> {
+  const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
+  let prepared: PreparedSource;
+  try {
+    prepared = await prepareSource(run.db, job, run.privateDir, baseEnvironment(taskEnv));
+  } catch (err) {
+    if (err instanceof SourceProblem) return { status: 'failed', explanation: err.message };
+    throw err;
+  }
+  const artifacts = path.join(run.privateDir, 'artifacts');
+  await mkdir(artifacts, { recursive: true, mode: 0o700 });
+  const outputFile = path.join(artifacts, 'output.json');
+  const logFile = path.join(artifacts, 'ansible-inventory.log');
+  const args = ['-i', prepared.inventoryPath, '--list', '--export', '--output', outputFile, '--playbook-dir', prepared.playbookDir];
+  if (job.verbosity > 0) args.push(`-${'v'.repeat(Math.min(5, job.verbosity * 2 + 1))}`);
+  const updates: Record<string, unknown> = {
+    ...prepared.updates,
+    job_args: JSON.stringify(['ansible-inventory', ...args]),
+    job_cwd: prepared.playbookDir,
+    job_env: JSON.stringify(shownEnv(prepared)),
+  };
+  await run.output(`Running ansible-inventory -i ${prepared.inventoryPath} --list`);
+  const started = performance.now();
+  const result = await run.exec('bash', ['-c', TEE_SCRIPT, 'bash', logFile, ...args], {
+    cwd: prepared.playbookDir,
+    env: prepared.env,
+    secrets: prepared.secrets,
+  });
+  if (run.signal.aborted) return { status: 'failed', explanation: 'The inventory update was stopped.', updates };
+  if (result.code !== 0) {
+    const log = scrub(await readFile(logFile, 'utf8').catch(() => ''), prepared.secrets);
+    return { status: 'failed', explanation: explainFailure(result.code, log), updates };
+  }
+  const readSeconds = (performance.now() - started) / 1000;
+
+  const defaults = importDefaults(job.source);
+  const enabledVar = job.enabled_var || defaults.enabledVar;
+  let inventory;
+  try {
+    inventory = parseInventory(await readFile(outputFile, 'utf8'), { hostFilter: job.host_filter || undefined, excludeEmptyGroups: defaults.excludeEmptyGroups });
+    if (job.limit) applyLimit(inventory, job.limit);
+  } catch (err) {
+    if (err instanceof InventoryFormatError || err instanceof LimitError) return { status: 'failed', explanation: err.message, updates };
+    throw err;
+  }
+  await run.output(`Loaded ${inventory.groups.size} groups, ${inventory.hosts.size} hosts (ansible-inventory took ${readSeconds.toFixed(3)} s)`);
+  if (run.signal.aborted) return { status: 'failed', explanation: 'The inventory update was stopped.', updates };
+  const importStarted = performance.now();
+  const summary = await run.db.transaction(async (tx) => {
+    const imported = await importInventory(tx, inventory, {
+      inventoryId: job.inventory_id,
+      inventorySourceId: job.inventory_source_id,
+      overwrite: job.overwrite,
+      overwriteVars: job.overwrite_vars,
+      enabledVar,
+      enabledValue: job.enabled_var ? job.enabled_value : defaults.enabledValue,
+      instanceIdVar: defaults.instanceIdVar,
+    });
+    await refreshInventoryComputedFields(tx, job.inventory_id);
+    return imported;
+  });
+  const importSeconds = (performance.now() - importStarted) / 1000;
+  await run.output([...summaryLines(summary), `Inventory import completed in ${importSeconds.toFixed(3)} s`].join('\n'));
+  return { status: 'successful', updates };
+}

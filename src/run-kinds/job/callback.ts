@@ -1,0 +1,84 @@
+/**
+ * Provisioning callbacks (AWX's JobTemplateCallback): a host that knows the template's
+ * host_config_key asks for the template to run on itself. The key is the authentication.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { RequestContext } from '../../api/context.ts';
+import { ApiError, forbidden, ValidationError } from '../../api/errors.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
+import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
+import { ASK_FIELDS } from '../../resources/job-templates/job-template.resource.ts';
+import { activeSurvey } from '../../resources/job-templates/launch-description.ts';
+import { variablesNeeded } from '../../resources/job-templates/survey-spec.ts';
+import { matchingHosts } from './callback-hosts.ts';
+import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
+import { createTemplateJob, templateLabelIds } from './create-job.ts';
+import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
+import { jobExtraVars } from './launch.ts';
+import { optionValueErrors } from '../../ansible/option-values.ts';
+
+const refuse = (msg: string) => new ApiError(400, { msg });
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/** 403 unless the template has a host_config_key and `given` is it (compared in constant time). */
+export function assertHostConfigKey(template: Row, given: unknown): void {
+  const key = typeof template.host_config_key === 'string' ? template.host_config_key : '';
+  if (!key || typeof given !== 'string' || !given || !timingSafeEqual(digest(key), digest(given))) throw forbidden();
+}
+
+/** The callback body's extra_vars (JSON bodies only, as AWX), or undefined when none were sent. */
+export function callbackExtraVars(body: Record<string, unknown>, isJson: boolean): Record<string, unknown> | undefined {
+  if (!isJson || body.extra_vars === undefined || body.extra_vars === null) return undefined;
+  const text = typeof body.extra_vars === 'string' ? body.extra_vars : JSON.stringify(body.extra_vars);
+  const problem = variablesProblem(text);
+  if (problem) throw new ApiError(400, { extra_vars: [problem] });
+  return parseVariables(text);
+}
+
+/** AWX's can_start_without_user_input for a callback: no passwords, no unanswered survey question, no prompt unless extra vars came. */
+async function needsUserInput(tx: Queryable, template: Row, credentialIds: number[], extraVars: Record<string, unknown> | undefined): Promise<boolean> {
+  if ((await passwordsNeededFor(tx, credentialIds)).length) return true;
+  const survey = activeSurvey(template);
+  const needed = survey ? variablesNeeded(survey) : [];
+  if (needed.some((name) => extraVars === undefined || !(name in extraVars))) return true;
+  return extraVars === undefined && ASK_FIELDS.some((name) => template[`ask_${name}_on_launch`] === true);
+}
+
+/** Creates the callback job for the calling host inside `tx`: 400 {msg} when AWX would refuse. */
+export async function createCallbackJob(
+  tx: Queryable, ctx: RequestContext, templateId: number, remote: Set<string>, extraVars: Record<string, unknown> | undefined,
+): Promise<Row> {
+  // Locked so that two callbacks of one host cannot both pass the pending check.
+  const [template] = await tx.query('SELECT * FROM job_templates WHERE id = $1 FOR UPDATE', [templateId]);
+  const hosts = template.inventory_id ? await matchingHosts(tx, template.inventory_id, remote) : [];
+  if (!hosts.length) throw refuse('No matching host could be found!');
+  if (hosts.length > 1) throw refuse('Multiple hosts matched the request!');
+  const credentialIds = await templateCredentialIds(tx, template.id);
+  if (await needsUserInput(tx, template, credentialIds, extraVars)) throw refuse('Cannot start automatically, user input required!');
+  const limit = hosts[0].name;
+  const limitErrors = optionValueErrors({ limit }, { limit: 'pattern' });
+  if (limitErrors.limit) throw new ValidationError(limitErrors);
+  const pending = await tx.query(
+    'SELECT 1 FROM unified_jobs WHERE kind = $1 AND job_template_id = $2 AND "limit" = $3 AND status = ANY($4::text[]) LIMIT 1',
+    ['job', template.id, limit, [...ACTIVE_STATUSES]],
+  );
+  if (pending.length) throw refuse('Host callback job already pending.');
+  // As at launch: extra vars need ask_variables_on_launch unless they answer the survey; never ansible_* ones (AWX).
+  const surveyVariables = (activeSurvey(template)?.spec ?? []).map((q) => q.variable);
+  const given = Object.fromEntries(Object.entries(extraVars ?? {}).filter(
+    ([name]) => !name.startsWith('ansible_') && (template.ask_variables_on_launch === true || surveyVariables.includes(name)),
+  ));
+  return createTemplateJob(tx, ctx, {
+    template,
+    launchType: 'callback',
+    inventoryId: template.inventory_id,
+    values: { limit, job_slice_count: 1 },
+    ...jobExtraVars(template, given),
+    credentialIds,
+    credentialPasswords: {},
+    labelIds: await templateLabelIds(tx, template.id),
+    instanceGroupIds: [],
+  });
+}

@@ -1,0 +1,71 @@
+/** Creating a job from a job template: shared by launch, relaunch and the provisioning callback. */
+import type { RequestContext } from '../../api/context.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { createUnifiedJob } from '../../runs/lifecycle.ts';
+import { sealCredentialPasswords } from '../../ansible/credential-passwords.ts';
+import { taskImpact } from '../../task-manager/task-impact.ts';
+
+/** Job columns a template gives and a launch may override (job column -> template column). */
+export const TEMPLATE_COLUMNS = [
+  'job_type', 'scm_branch', 'forks', 'limit', 'verbosity', 'job_tags', 'skip_tags', 'start_at_task', 'timeout', 'diff_mode',
+  'job_slice_count', 'execution_environment_id', 'use_fact_cache', 'become_enabled', 'allow_simultaneous', 'playbook',
+  'project_id', 'organization_id', 'description',
+] as const;
+
+export interface JobSpec {
+  template: Row;
+  launchType: 'manual' | 'relaunch' | 'callback';
+  inventoryId: number;
+  /** Column values of the job: the template's unless given here. */
+  values: Record<string, unknown>;
+  /** Extra vars as stored (survey passwords already encrypted) and which of them are survey passwords. */
+  extraVars: Record<string, unknown>;
+  surveyPasswords: Record<string, string>;
+  credentialIds: readonly number[];
+  credentialPasswords: Record<string, string>;
+  labelIds: readonly number[];
+  instanceGroupIds: readonly number[];
+}
+
+/** The template's labels, which a job carries unless the launch chose others. */
+export async function templateLabelIds(tx: Queryable, templateId: number): Promise<number[]> {
+  return (await tx.query<{ label_id: number }>('SELECT label_id FROM job_template_labels WHERE job_template_id = $1 ORDER BY label_id', [templateId])).map((r) => r.label_id);
+}
+
+/** Creates the job (pending) with its credentials, labels and launch-time instance groups. Wake the dispatcher after commit. */
+export async function createTemplateJob(tx: Queryable, ctx: RequestContext, spec: JobSpec): Promise<Row> {
+  const { template } = spec;
+  const columns: Record<string, unknown> = Object.fromEntries(TEMPLATE_COLUMNS.map((c) => [c, template[c]]));
+  Object.assign(columns, spec.values);
+  const job = await createUnifiedJob(tx, ctx, {
+    ...columns,
+    kind: 'job',
+    name: template.name,
+    unified_job_template_id: template.id,
+    job_template_id: template.id,
+    launch_type: spec.launchType,
+    inventory_id: spec.inventoryId,
+    extra_vars: JSON.stringify(spec.extraVars),
+    survey_passwords: JSON.stringify(spec.surveyPasswords),
+    credential_passwords: sealCredentialPasswords(spec.credentialPasswords),
+    task_impact: await taskImpact(tx, spec.inventoryId, String(columns.limit ?? ''), columns.forks as number),
+  }, async (row) => {
+    if (spec.credentialIds.length) {
+      await tx.query(
+        'INSERT INTO unified_job_credentials (unified_job_id, credential_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
+        [row.id, [...spec.credentialIds]],
+      );
+    }
+    if (spec.labelIds.length) {
+      await tx.query('INSERT INTO job_labels (job_id, label_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [row.id, [...spec.labelIds]]);
+    }
+    if (spec.instanceGroupIds.length) {
+      await tx.query(
+        `INSERT INTO unified_job_instance_groups (unified_job_id, instance_group_id, position)
+         SELECT $1, g.id, g.position - 1 FROM unnest($2::int[]) WITH ORDINALITY AS g(id, position) ON CONFLICT DO NOTHING`,
+        [row.id, [...spec.instanceGroupIds]],
+      );
+    }
+  });
+  return job;
+}

@@ -1,0 +1,59 @@
+import { boolean, choice, integer, json, ref, text } from '../../api/fields.ts';
+import { joinTable, reverse } from '../../api/relations.ts';
+import { defineRunResource } from '../../runs/run-resource.ts';
+import { parseVariables } from '../../inventory/variables.ts';
+import { loadJobLabels, showJobLabels, type JobLabels } from './job-labels.ts';
+import { loadJobCredentials, showJobCredentials, type JobCredentials } from './job-credentials.ts';
+
+const readOnly = { readOnly: true } as const;
+
+/** Jobs: runs of a playbook, kept in unified_jobs and read through the jobs view. */
+export const jobs = defineRunResource({
+  name: 'job',
+  label: 'Job List',
+  description: 'Runs of playbooks: what ran, where, with which options, and how it ended.',
+  fields: {
+    job_type: choice(['run', 'check'], readOnly),
+    inventory: ref('inventory', readOnly),
+    project: ref('project', readOnly),
+    job_template: ref('job_template', readOnly),
+    playbook: text(readOnly),
+    scm_branch: text(readOnly),
+    scm_revision: text(readOnly),
+    forks: integer(readOnly),
+    limit: text(readOnly),
+    extra_vars: text({ readOnly: true, filterable: false }),
+    job_tags: text(readOnly),
+    skip_tags: text(readOnly),
+    start_at_task: text(readOnly),
+    diff_mode: boolean(readOnly),
+    become_enabled: boolean(readOnly),
+    use_fact_cache: boolean(readOnly),
+    allow_simultaneous: boolean(readOnly),
+    job_slice_number: integer(readOnly),
+    job_slice_count: integer(readOnly),
+    artifacts: json({ readOnly: true, filterable: false, default: undefined }),
+  },
+  owner: { contentType: 'job_template', column: 'job_template_id' },
+  cancelRole: 'admin_role',
+  template: { plural: 'job_templates', column: 'job_template_id' },
+  eventsPath: 'job_events',
+  prepare: async (db, rows) => ({ labels: await loadJobLabels(db, rows), credentials: await loadJobCredentials(db, rows) }),
+  decorate: (row, out, prepared) => {
+    const loaded = prepared as { labels: JobLabels; credentials: JobCredentials } | undefined;
+    showJobLabels(row, out, loaded?.labels);
+    showJobCredentials(row, out, loaded?.credentials);
+    out.related = { ...(out.related as object), relaunch: `/api/v2/jobs/${row.id}/relaunch/` };
+    // Survey password answers are kept encrypted and shown as $encrypted$.
+    const hidden = Object.keys(row.survey_passwords ?? {});
+    if (!hidden.length) return;
+    const vars = parseVariables(row.extra_vars);
+    for (const name of hidden) if (name in vars) vars[name] = '$encrypted$';
+    out.extra_vars = JSON.stringify(vars);
+  },
+  related: {
+    job_host_summaries: reverse('job_host_summary', 'job_host_summaries', 'job_id'),
+    credentials: { ...joinTable('credential', 'unified_job_credentials', 'unified_job_id', 'credential_id'), attachable: false },
+    labels: { ...joinTable('label', 'job_labels', 'job_id', 'label_id'), attachable: false },
+  },
+});

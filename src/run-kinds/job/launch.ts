@@ -1,0 +1,105 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../api/context.ts';
+import { hasObjectRole } from '../../api/access.ts';
+import { forbidden, ValidationError } from '../../api/errors.ts';
+import { getResource } from '../../api/resource.ts';
+import { visibleObject } from '../../api/resource-routes.ts';
+import { serializeRow } from '../../api/serialize.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { wakeDispatcherSoon } from '../../dispatcher/dispatcher.ts';
+import { parseVariables } from '../../inventory/variables.ts';
+import { assertCanUseCredential } from '../../resources/credentials/credential-use.ts';
+import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
+import { maxForks } from '../../resources/job-templates/job-template-hooks.ts';
+import { activeSurvey } from '../../resources/job-templates/launch-description.ts';
+import { passwordPurpose, passwordVariables, validateSurveyAnswers } from '../../resources/job-templates/survey-spec.ts';
+import { encryptSecret } from '../../secrets/encryption.ts';
+import { checkPromptValues, readPrompts } from './launch-prompts.ts';
+import { createTemplateJob, templateLabelIds } from './create-job.ts';
+import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
+import { checkLaunchObjects } from './launch-objects.ts';
+import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
+
+/** The credentials a launch runs with: the prompted ones (each usable by the caller) or the template's. */
+async function launchCredentials(tx: Queryable, request: FastifyRequest, template: Row, prompted: unknown): Promise<number[]> {
+  if (Array.isArray(prompted)) {
+    for (const id of prompted as number[]) await assertCanUseCredential(request.ctx, tx, id, 'credentials');
+    return prompted as number[];
+  }
+  return templateCredentialIds(tx, template.id);
+}
+
+/**
+ * The extra vars a job stores: the template's, the given ones, the survey's answers checked (400
+ * {variables_needed_to_start} otherwise), with survey passwords encrypted.
+ */
+export function jobExtraVars(template: Row, given: Record<string, unknown>): { extraVars: Record<string, unknown>; surveyPasswords: Record<string, string> } {
+  const survey = activeSurvey(template);
+  const extraVars: Record<string, unknown> = { ...parseVariables(template.extra_vars), ...given };
+  const surveyPasswords: Record<string, string> = {};
+  if (survey) {
+    const { values, errors } = validateSurveyAnswers(survey, given);
+    if (Object.keys(errors).length) throw new ValidationError({ variables_needed_to_start: Object.values(errors).flat() });
+    Object.assign(extraVars, values);
+    for (const variable of passwordVariables(survey)) {
+      if (typeof extraVars[variable] !== 'string') continue;
+      extraVars[variable] = encryptSecret(passwordPurpose(variable), extraVars[variable] as string);
+      surveyPasswords[variable] = '$encrypted$';
+    }
+  }
+  return { extraVars, surveyPasswords };
+}
+
+/** Job columns from accepted prompts (the template's values stay for the rest). */
+function promptedColumns(accepted: Record<string, unknown>): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  for (const field of ['job_type', 'scm_branch', 'forks', 'limit', 'verbosity', 'job_tags', 'skip_tags', 'timeout', 'diff_mode', 'job_slice_count']) {
+    if (accepted[field] !== undefined) columns[field] = accepted[field];
+  }
+  if (accepted.execution_environment !== undefined) columns.execution_environment_id = accepted.execution_environment;
+  return columns;
+}
+
+/**
+ * POST /job_templates/{id}/launch/: checks the prompts, survey answers and credential passwords,
+ * creates the job (pending; the dispatcher runs it) and answers 201 with it and the ignored prompts.
+ */
+export async function launchJobTemplate(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const { db } = services;
+  const { ctx } = request;
+  const jobTemplates = getResource('job_template');
+  const visible = await visibleObject(services, request, jobTemplates);
+  if (!(await mayExecute(ctx, db, visible.id))) throw forbidden();
+  const survey = activeSurvey(visible);
+  const prompts = readPrompts(visible, request.body, (survey?.spec ?? []).map((q) => q.variable));
+  checkPromptValues(prompts.accepted, maxForks());
+  const { accepted } = prompts;
+  const template = visible;
+  const job = await db.transaction(async (tx) => {
+    const inventoryId = (accepted.inventory as number | undefined) ?? template.inventory_id;
+    if (!inventoryId) throw ValidationError.field('inventory', "Job Template 'inventory' is missing or undefined.");
+    if (accepted.inventory !== undefined && !(await hasObjectRole(ctx, tx, 'inventory', inventoryId, 'use_role'))) {
+      throw forbidden('You do not have permission to use this inventory.');
+    }
+    const credentialIds = await launchCredentials(tx, request, template, accepted.credentials);
+    const given = (request.body ?? {}) as Record<string, unknown>;
+    const { passwords, missing } = readCredentialPasswords(await passwordsNeededFor(tx, credentialIds), given.credential_passwords);
+    if (missing.length) throw new ValidationError({ passwords_needed_to_start: missing });
+    return createTemplateJob(tx, ctx, {
+      template,
+      launchType: 'manual',
+      inventoryId,
+      values: promptedColumns(accepted),
+      ...jobExtraVars(template, prompts.extraVars),
+      credentialIds,
+      credentialPasswords: passwords,
+      labelIds: accepted.labels !== undefined
+        ? await checkLaunchObjects(tx, ctx, 'labels', accepted.labels as number[])
+        : await templateLabelIds(tx, template.id),
+      instanceGroupIds: accepted.instance_groups !== undefined ? await checkLaunchObjects(tx, ctx, 'instance_groups', accepted.instance_groups as number[]) : [],
+    });
+  });
+  wakeDispatcherSoon();
+  const body = await serializeRow(db, ctx, getResource('job'), job);
+  return reply.code(201).send({ job: job.id, ignored_fields: prompts.ignored, ...body });
+}

@@ -1,0 +1,27 @@
+/** GET, POST /jobs/{id}/relaunch/. */
+import { addRoutes } from '../../api/extra-routes.ts';
+import { viewOptions } from '../../api/options.ts';
+import { getResource } from '../../api/resource.ts';
+import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { serializeRow } from '../../api/serialize.ts';
+import { wakeDispatcherSoon } from '../../dispatcher/dispatcher.ts';
+import { describeRelaunch, relaunchJob } from './relaunch.ts';
+import { resourcePermission } from '../../server/permissions.ts';
+
+addRoutes((app, services) => {
+  const { db } = services;
+  routeMethods(app, '/api/v2/jobs/:id/relaunch/', resourcePermission('job', 'relaunch'), {
+    GET: async (request) => describeRelaunch(db, await visibleObject(services, request, getResource('job'))),
+    POST: async (request, reply) => {
+      const job = await visibleObject(services, request, getResource('job'));
+      const created = await db.transaction((tx) => relaunchJob(tx, request.ctx, job, request.body));
+      wakeDispatcherSoon();
+      const body = await serializeRow(db, request.ctx, getResource('job'), created);
+      return reply.code(201).header('Location', `/api/v2/jobs/${created.id}/`).send({ job: created.id, ...body });
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, getResource('job'));
+      return viewOptions('Job Relaunch', 'GET: the passwords a relaunch needs and the host counts. POST {hosts: all|failed, credential_passwords}: relaunches the job.');
+    },
+  });
+});

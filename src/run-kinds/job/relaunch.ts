@@ -1,0 +1,109 @@
+/** Relaunching a job: a new job from the same template with what the original ran with (AWX's JobRelaunch). */
+import type { RequestContext } from '../../api/context.ts';
+import { hasObjectRole, isSuperuser } from '../../api/access.ts';
+import { ApiError, forbidden, ValidationError } from '../../api/errors.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
+import { parseVariables } from '../../inventory/variables.ts';
+import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
+import { createTemplateJob, TEMPLATE_COLUMNS } from './create-job.ts';
+import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
+import { optionValueErrors, PLAYBOOK_OPTION_FIELDS } from '../../ansible/option-values.ts';
+import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
+
+const RETRY_CHOICES = ['all', 'failed'] as const;
+const FAILED_HOSTS = 'failures > 0 OR dark > 0';
+
+const isActive = (job: Row) => (ACTIVE_STATUSES as readonly string[]).includes(job.status);
+
+export const jobCredentialIds = async (db: Queryable, jobId: number): Promise<number[]> =>
+  (await db.query<{ credential_id: number }>('SELECT credential_id FROM unified_job_credentials WHERE unified_job_id = $1 ORDER BY credential_id', [jobId]))
+    .map((r) => r.credential_id);
+
+/** GET /jobs/{id}/relaunch/: the passwords a relaunch needs and how many hosts each choice of `hosts` would run on. */
+export async function describeRelaunch(db: Queryable, job: Row): Promise<Record<string, unknown>> {
+  let retryCounts: unknown = 'Relaunch by host status not available until job finishes running.';
+  if (!isActive(job)) {
+    const [counts] = await db.query<{ all: number; failed: number }>(
+      `SELECT count(*)::int AS all, (count(*) FILTER (WHERE ${FAILED_HOSTS}))::int AS failed FROM job_host_summaries WHERE job_id = $1`,
+      [job.id],
+    );
+    retryCounts = counts;
+  }
+  return { passwords_needed_to_start: await passwordsNeededFor(db, await jobCredentialIds(db, job.id)), retry_counts: retryCounts };
+}
+
+/**
+ * Whether the caller may start the job again (AWX's JobAccess.can_start): execute on the template,
+ * and use of the inventory and credentials the job ran with where they differ from the template's.
+ */
+async function assertMayRelaunch(ctx: RequestContext, tx: Queryable, job: Row, template: Row, credentialIds: number[]): Promise<void> {
+  if (isSuperuser(ctx)) return;
+  if (!(await mayExecute(ctx, tx, template.id))) throw forbidden();
+  if (job.inventory_id !== template.inventory_id && !(await hasObjectRole(ctx, tx, 'inventory', job.inventory_id, 'use_role'))) {
+    throw forbidden('You do not have permission to use the inventory this job ran with.');
+  }
+  const templateCredentials = new Set(await templateCredentialIds(tx, template.id));
+  for (const id of credentialIds) {
+    if (!templateCredentials.has(id) && !(await hasObjectRole(ctx, tx, 'credential', id, 'use_role'))) {
+      throw forbidden('You do not have permission to use the credentials this job ran with.');
+    }
+  }
+}
+
+/** The limit of a relaunch on failed hosts: the failed and unreachable hosts of the original run. */
+async function failedHostsLimit(tx: Queryable, job: Row): Promise<string> {
+  if (isActive(job)) throw ValidationError.field('hosts', 'Wait until job finishes before retrying on failed hosts.');
+  const rows = await tx.query<{ host_name: string; failed: boolean }>(
+    `SELECT host_name, (${FAILED_HOSTS}) AS failed FROM job_host_summaries WHERE job_id = $1 ORDER BY host_name`,
+    [job.id],
+  );
+  if (!rows.length) throw ValidationError.field('hosts', 'Cannot retry on failed hosts, playbook stats not available.');
+  const failed = rows.filter((r) => r.failed).map((r) => r.host_name);
+  if (!failed.length) throw ValidationError.field('hosts', 'Cannot relaunch because previous job had 0 failed hosts.');
+  return failed.join(',');
+}
+
+function readRelaunchBody(body: unknown): { hosts: (typeof RETRY_CHOICES)[number]; credentialPasswords: unknown } {
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) throw new ApiError(400, { detail: 'Expected a JSON object.' });
+  const input = (body ?? {}) as Record<string, unknown>;
+  const hosts = input.hosts ?? 'all';
+  if (!RETRY_CHOICES.includes(hosts as 'all')) throw ValidationError.field('hosts', `"${String(hosts)}" is not a valid choice.`);
+  return { hosts: hosts as 'all' | 'failed', credentialPasswords: input.credential_passwords };
+}
+
+/** Creates the relaunched job inside `tx` (wake the dispatcher after commit). */
+export async function relaunchJob(tx: Queryable, ctx: RequestContext, job: Row, body: unknown): Promise<Row> {
+  const request = readRelaunchBody(body);
+  const [template] = job.job_template_id ? await tx.query('SELECT * FROM job_templates WHERE id = $1', [job.job_template_id]) : [];
+  if (!template) throw ValidationError.field('job_template', 'The job template of this job has been deleted, so the job cannot be relaunched.');
+  const credentialIds = await jobCredentialIds(tx, job.id);
+  await assertMayRelaunch(ctx, tx, job, template, credentialIds);
+  if (!job.project_id) throw ValidationError.field('project', 'Job Template Project is missing or undefined.');
+  if (!job.inventory_id) throw ValidationError.field('inventory', 'Job Template Inventory is missing or undefined.');
+  const limit = request.hosts === 'failed' ? await failedHostsLimit(tx, job) : job.limit;
+  // Values stored before these checks, and failed hosts' names, become options of the new run.
+  const optionErrors = optionValueErrors({ ...job, limit }, PLAYBOOK_OPTION_FIELDS);
+  if (Object.keys(optionErrors).length) throw new ValidationError(optionErrors);
+  const { passwords, missing } = readCredentialPasswords(await passwordsNeededFor(tx, credentialIds), request.credentialPasswords);
+  if (missing.length) throw ValidationError.field('credential_passwords', `Missing passwords needed to start: ${missing.join(', ')}`);
+  const labels = await tx.query<{ label_id: number }>('SELECT label_id FROM job_labels WHERE job_id = $1 ORDER BY label_id', [job.id]);
+  const groups = await tx.query<{ instance_group_id: number }>(
+    'SELECT instance_group_id FROM unified_job_instance_groups WHERE unified_job_id = $1 ORDER BY position',
+    [job.id],
+  );
+  return createTemplateJob(tx, ctx, {
+    template: { ...template, name: job.name },
+    launchType: 'relaunch',
+    inventoryId: job.inventory_id,
+    // The original job's own values of every column a template gives, rather than the template's current ones.
+    values: { ...Object.fromEntries(TEMPLATE_COLUMNS.map((c) => [c, job[c]])), limit },
+    // Survey password answers stay encrypted as the original stored them.
+    extraVars: parseVariables(job.extra_vars),
+    surveyPasswords: job.survey_passwords ?? {},
+    credentialIds,
+    credentialPasswords: passwords,
+    labelIds: labels.map((r) => r.label_id),
+    instanceGroupIds: groups.map((r) => r.instance_group_id),
+  });
+}

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import type { Row } from '../../db/database.ts';
+import { baseEnvironment } from '../../dispatcher/exec.ts';
+import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
+import { recordHostSummaries } from '../../ansible/host-summaries.ts';
+import { prepareFactCache } from '../../ansible/fact-cache.ts';
+import { preparePlaybookRun } from '../../ansible/private-data-dir.ts';
+import { trustedJobVars } from '../../ansible/extra-vars-file.ts';
+import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansible/runner-stream.ts';
+import { copyProject } from './project-copy.ts';
+import { projectsRoot } from '../../projects/config.ts';
+import { projectFilesDir } from '../../projects/local-sources.ts';
+import { requirementsSearchPaths } from '../../projects/paths.ts';
+
+/**
+ * Runs a job's playbook with ansible-runner (`run --json`), storing its events as they arrive,
+ * then its per-host results. Credentials reach the run through the private directory only.
+ */
+export async function runPlaybookJob(job: Row, run: RunContext): Promise<RunOutcome> {
+  const [project] = await run.db.query('SELECT local_path, scm_type, scm_branch, scm_revision FROM projects WHERE id = $1', [job.project_id]);
+  const checkout = project ? await projectFilesDir(project.local_path) : null;
+  if (!checkout) return { status: 'failed', explanation: 'The project has no files here yet: update the project first.' };
+  if (!job.inventory_id) return { status: 'failed', explanation: 'The job has no inventory.' };
+  const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
+  const baseEnv = baseEnvironment(taskEnv);
+  const trusted = await trustedJobVars(run.db, run.services.settings.get('ALLOW_JINJA_IN_EXTRA_VARS'), job);
+  const env = { ...baseEnv, ...requirementsSearchPaths(projectsRoot(), project.local_path, baseEnv) };
+  const prepared = await preparePlaybookRun(run.db, job, run.privateDir, env, trusted);
+  await writeCommandLine(prepared, prepared.cmdline);
+  const copy = await copyProject(run, job, project, checkout);
+  if ('problem' in copy) return { status: 'failed', explanation: copy.problem };
+
+  const factCache = job.use_fact_cache ? await prepareFactCache(run.db, job.inventory_id, path.join(prepared.dir, 'artifacts', String(job.id), 'fact_cache')) : null;
+  const args = ['run', prepared.dir, '-p', job.playbook, '--project-dir', copy.dir, '--json', '--ident', String(job.id)];
+  const { code, ingester } = await streamRunnerEvents(run, job.id, job.inventory_id, prepared, args);
+  if (ingester.stats) {
+    const stats = ingester.stats;
+    await run.db.transaction((tx) => recordHostSummaries(tx, job, stats));
+  }
+  if (factCache) await factCache.save(run.db);
+  return runnerOutcome(run, code, ingester, { scm_revision: copy.revision });
+}

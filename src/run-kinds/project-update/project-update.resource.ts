@@ -1,0 +1,35 @@
+import { boolean, choice, ref, text } from '../../api/fields.ts';
+import { registerRunner } from '../../runs/run-kind.ts';
+import { syncProject } from './sync.ts';
+import { defineRunResource } from '../../runs/run-resource.ts';
+
+export const projectUpdates = defineRunResource({
+  name: 'project_update',
+  label: 'Project Update List',
+  description: 'Source-control syncs of projects.',
+  fields: {
+    project: ref('project', { readOnly: true }),
+    credential: ref('credential', { readOnly: true }),
+    job_type: choice(['run', 'check'], { readOnly: true }),
+    scm_type: choice([['', 'Manual'], ['git', 'Git']], { readOnly: true }),
+    scm_url: text({ readOnly: true }),
+    scm_branch: text({ readOnly: true }),
+    scm_refspec: text({ readOnly: true }),
+    scm_clean: boolean({ readOnly: true }),
+    scm_track_submodules: boolean({ readOnly: true }),
+    scm_delete_on_update: boolean({ readOnly: true }),
+    scm_revision: text({ readOnly: true }),
+    local_path: text({ readOnly: true }),
+  },
+  owner: { contentType: 'project', column: 'project_id' },
+  cancelRole: 'update_role',
+  template: { plural: 'projects', column: 'project_id' },
+});
+
+registerRunner('project_update', syncProject, {
+  templateTable: 'projects',
+  defaultTimeoutSetting: 'DEFAULT_PROJECT_UPDATE_TIMEOUT',
+  afterFinish: async (tx, job) => {
+    if (job.status === 'successful') await tx.query('UPDATE projects SET scm_revision = $2 WHERE id = $1', [job.project_id, job.scm_revision]);
+  },
+});

@@ -1,0 +1,31 @@
+import type { RequestContext } from '../../api/context.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { createUnifiedJob } from '../../runs/lifecycle.ts';
+import { wakeDispatcherSoon } from '../../dispatcher/dispatcher.ts';
+
+/** Creates a pending sync of a git project from its current settings (the dispatcher runs it). */
+export async function queueProjectUpdate(tx: Queryable, ctx: RequestContext, project: Row, launchType: string): Promise<Row> {
+  const update = await createUnifiedJob(tx, ctx, {
+    kind: 'project_update',
+    name: project.name,
+    description: project.description,
+    unified_job_template_id: project.id,
+    launch_type: launchType,
+    project_id: project.id,
+    organization_id: project.organization_id,
+    credential_id: project.credential_id,
+    execution_environment_id: project.default_environment_id,
+    job_type: 'check',
+    scm_type: project.scm_type,
+    scm_url: project.scm_url,
+    scm_branch: project.scm_branch,
+    scm_refspec: project.scm_refspec,
+    scm_clean: project.scm_clean,
+    scm_delete_on_update: project.scm_delete_on_update,
+    scm_track_submodules: project.scm_track_submodules,
+    local_path: project.local_path,
+    timeout: project.timeout,
+  });
+  wakeDispatcherSoon();
+  return update;
+}

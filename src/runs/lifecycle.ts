@@ -1,0 +1,109 @@
+import type { Database, Queryable, Row } from '../db/database.ts';
+import { actorId, type RequestContext } from '../api/context.ts';
+import { recordActivity } from '../activity/record.ts';
+import { ident } from '../api/sql.ts';
+import { runnerFor, type FinalStatus } from './run-kind.ts';
+import { publishFinal, publishStatusChanges } from '../live/notices.ts';
+import { replaceNul } from '../db/nul.ts';
+
+export const ACTIVE_STATUSES = ['new', 'pending', 'waiting', 'running'] as const;
+export const FINAL_STATUSES = ['successful', 'failed', 'error', 'canceled'] as const;
+/** Final statuses that count as a failure (a dependency ending so fails the jobs waiting for it). */
+export const UNSUCCESSFUL_STATUSES: readonly string[] = ['failed', 'error', 'canceled'];
+
+/**
+ * Creates a run (status pending) from column values; wake the dispatcher once the transaction
+ * commits. `link` stores what belongs to the run (credentials...) before its template row is
+ * updated: that update locks the row until commit, so it comes last.
+ */
+export async function createUnifiedJob(
+  tx: Queryable,
+  ctx: RequestContext,
+  values: Record<string, unknown>,
+  link?: (row: Row) => Promise<void>,
+): Promise<Row> {
+  const columns = Object.keys(values);
+  const params = columns.map((c) => values[c]);
+  columns.push('status', 'created_by_id', 'modified_by_id');
+  params.push('pending', actorId(ctx), actorId(ctx));
+  const [row] = await tx.query(
+    `INSERT INTO unified_jobs (${columns.map(ident).join(', ')}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
+    params,
+  );
+  await recordActivity(tx, ctx, { operation: 'create', object1: String(values.kind), object1Id: row.id, changes: { name: row.name, status: 'pending' } });
+  await publishStatusChanges(tx, [row]);
+  await link?.(row);
+  await followTemplate(tx, row, { current_job_id: row.id, status: 'pending' });
+  return row;
+}
+
+/** Copies a run's state onto its template (projects and inventory sources show their last update). */
+async function followTemplate(tx: Queryable, job: Row, values: Record<string, unknown>): Promise<void> {
+  const table = runnerFor(job.kind)?.templateTable;
+  if (!table || !job.unified_job_template_id) return;
+  const columns = Object.keys(values);
+  await tx.query(
+    `UPDATE ${ident(table)} SET ${columns.map((c, i) => `${ident(c)} = $${i + 2}`).join(', ')} WHERE id = $1`,
+    [job.unified_job_template_id, ...columns.map((c) => values[c])],
+  );
+}
+
+/** Starts a claimed run; it records the execution environment it runs as. */
+export async function markRunning(tx: Queryable, job: Row, executionEnvironmentId: number | null): Promise<Row> {
+  const [row] = await tx.query(
+    `UPDATE unified_jobs SET status = 'running', started = now(), modified = now(), execution_environment_id = $2
+     WHERE id = $1 AND status = 'waiting' RETURNING *`,
+    [job.id, executionEnvironmentId],
+  );
+  if (row) {
+    await followTemplate(tx, row, { status: 'running' });
+    await publishStatusChanges(tx, [row]);
+  }
+  return row;
+}
+
+export interface Finish {
+  status: FinalStatus;
+  explanation?: string;
+  traceback?: string;
+  updates?: Record<string, unknown>;
+  emittedEvents?: number;
+}
+
+/** Stores a run's final state, and its template's, in one transaction. */
+export async function finishRun(tx: Queryable, job: Row, finish: Finish): Promise<Row> {
+  const updates = finish.updates ?? {};
+  const columns = Object.keys(updates);
+  const sets = columns.map((c, i) => `${ident(c)} = $${i + 7}`);
+  const [row] = await tx.query(
+    `UPDATE unified_jobs SET status = $2, failed = $3, job_explanation = $4, result_traceback = $5, emitted_events = $6,
+       event_processing_finished = true, finished = now(), cancel_flag = cancel_flag OR $2 = 'canceled',
+       elapsed = round(extract(epoch FROM now() - coalesce(started, now()))::numeric, 3), modified = now()
+       ${sets.length ? `, ${sets.join(', ')}` : ''}
+     WHERE id = $1 RETURNING *`,
+    // An explanation may quote a process's output, NUL characters included (which text cannot hold).
+    [job.id, finish.status, finish.status !== 'successful', replaceNul(finish.explanation ?? ''), replaceNul(finish.traceback ?? ''), finish.emittedEvents ?? 0,
+      ...columns.map((c) => updates[c])],
+  );
+  const failed = finish.status !== 'successful';
+  const tracksUpdates = runnerFor(row.kind)?.templateIsSource !== false;
+  await followTemplate(tx, row, {
+    status: finish.status,
+    last_job_id: row.id,
+    last_job_run: row.finished,
+    last_job_failed: failed,
+    ...(tracksUpdates && { last_update_failed: failed, last_updated: row.finished }),
+    current_job_id: null,
+  });
+  await runnerFor(row.kind)?.afterFinish?.(tx, row);
+  await publishFinal(tx, row);
+  return row;
+}
+
+/** Fails runs whose node stopped under them (the reapers), each with its events counted and its template following. */
+export async function failCutOffRuns(db: Database, runs: readonly Row[], explanation: (run: Row) => string): Promise<number> {
+  for (const run of runs) {
+    await db.transaction((tx) => finishRun(tx, run, { status: 'failed', explanation: explanation(run), emittedEvents: run.emitted_events }));
+  }
+  return runs.length;
+}

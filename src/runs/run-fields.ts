@@ -1,0 +1,28 @@
+import { boolean, choice, datetime, float, integer, ref, text, type Field } from '../api/fields.ts';
+
+export const RUN_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled'];
+export const LAUNCH_TYPES = ['manual', 'relaunch', 'callback', 'scheduled', 'dependency', 'workflow', 'webhook', 'sync', 'scm'];
+
+/** Fields every run kind shows (AWX's UnifiedJob), all read-only. */
+export function runFields(): Record<string, Field> {
+  return {
+    name: text({ readOnly: true }),
+    description: text({ readOnly: true }),
+    launch_type: choice(LAUNCH_TYPES, { readOnly: true }),
+    status: choice(RUN_STATUSES, { readOnly: true }),
+    failed: boolean({ readOnly: true }),
+    started: datetime({ readOnly: true }),
+    finished: datetime({ readOnly: true }),
+    elapsed: { ...float({ readOnly: true }), serialize: (v: unknown) => (v === null || v === undefined ? null : Number(v)) },
+    job_explanation: text({ readOnly: true }),
+    result_traceback: text({ readOnly: true }),
+    execution_node: text({ readOnly: true }),
+    controller_node: text({ readOnly: true }),
+    event_processing_finished: boolean({ readOnly: true }),
+    organization: ref('organization', { readOnly: true }),
+    execution_environment: ref('execution_environment', { readOnly: true }),
+    instance_group: ref('instance_group', { readOnly: true }),
+    timeout: integer({ readOnly: true }),
+    verbosity: integer({ readOnly: true }),
+  };
+}

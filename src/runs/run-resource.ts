@@ -1,0 +1,91 @@
+import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, objectsWithRole, seesEverything } from '../api/access.ts';
+import { addRoutes } from '../api/extra-routes.ts';
+import { forbidden } from '../api/errors.ts';
+import type { Field } from '../api/fields.ts';
+import { defineResource, type Resource } from '../api/resource.ts';
+import type { Relation } from '../api/relations.ts';
+import type { Queryable, Row } from '../db/database.ts';
+import { registerRunRoutes } from './run-routes.ts';
+import { ACTIVE_STATUSES } from './lifecycle.ts';
+import { runFields } from './run-fields.ts';
+
+const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
+
+export interface RunResourceDeclaration {
+  /** The run kind (project_update): its type, URL segment (+s) and the view of unified_jobs it reads. */
+  name: string;
+  label: string;
+  description: string;
+  /** Fields of this kind beyond those every run has. */
+  fields: Record<string, Field>;
+  /** The object the run belongs to, whose roles decide: its content type and the run's column naming it. */
+  owner: { contentType: string; column: string };
+  /** Role on the owner that may cancel a run (its creator always may). Deleting a finished run needs admin_role. */
+  cancelRole: string;
+  /** The template the run was made from: its list (projects) and the run's column naming it. */
+  template: { plural: string; column: string };
+  /** Where its events are listed (AWX: events/ for updates, job_events/ for jobs). */
+  eventsPath?: string;
+  related?: Record<string, Relation>;
+  /** Adds what this kind shows beyond the common links (after them), with what `prepare` loaded for the page. */
+  decorate?(row: Row, out: Row, prepared?: unknown): void;
+  prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
+}
+
+/**
+ * A run kind as a resource: read-only fields, visible to readers of its owner, deletable once
+ * finished by the owner's admins, with stdout/, events/ and cancel/ (AWX's UnifiedJob views).
+ */
+export function defineRunResource(decl: RunResourceDeclaration): Resource {
+  const { contentType, column } = decl.owner;
+  const resource = defineResource({
+    name: decl.name,
+    table: `${decl.name}s`,
+    label: decl.label,
+    description: decl.description,
+    operations: { create: false, update: false },
+    ordering: '-id',
+    search: ['name', 'description'],
+    fields: { ...runFields(), ...decl.fields },
+    summaryColumns: ['id', 'name', 'description', 'status', 'failed'],
+    related: decl.related,
+    access: {
+      visible: (ctx, alias, params) =>
+        seesEverything(ctx) ? null : `${alias}.${column} IN (${objectsWithRole(contentType, ['read_role'], params.add(ctx.user?.id ?? 0))})`,
+      canCreate: () => false,
+      canChange: () => false,
+      canDelete: async (ctx, tx, row, page) => !isActive(row.status) && hasObjectRoleOnRow(ctx, tx, contentType, 'admin_role', row, page, column),
+      canAttach: () => false,
+    },
+    hooks: {
+      beforeDelete: (_tx, _ctx, row) => {
+        if (isActive(row.status)) throw forbidden(`Cannot delete a running ${decl.label.replace(/ List$/, '').toLowerCase()}.`);
+      },
+    },
+    prepare: decl.prepare,
+    decorate: (row, out, prepared) => {
+      const base = `/api/v2/${decl.name}s/${row.id}/`;
+      const templateId = row[decl.template.column];
+      out.related = {
+        ...(out.related as object),
+        stdout: `${base}stdout/`,
+        [decl.eventsPath ?? 'events']: `${base}${decl.eventsPath ?? 'events'}/`,
+        cancel: `${base}cancel/`,
+        ...(templateId && { unified_job_template: `/api/v2/${decl.template.plural}/${templateId}/` }),
+      };
+      out.unified_job_template = templateId ?? null;
+      const creator = (out.summary_fields as Record<string, any>).created_by;
+      out.launched_by = creator ? { id: creator.id, name: creator.username, type: 'user', url: `/api/v2/users/${creator.id}/` } : {};
+      Object.assign(out, { canceled_on: null, work_unit_id: null, custom_virtualenv: null });
+      decl.decorate?.(row, out, prepared);
+    },
+  });
+  addRoutes((app, services) =>
+    registerRunRoutes(app, services, resource, {
+      eventsPath: decl.eventsPath,
+      mayCancel: async (request, svc, run) =>
+        isSuperuser(request.ctx) || run.created_by_id === request.ctx.user?.id || hasObjectRole(request.ctx, svc.db, contentType, run[column], decl.cancelRole),
+    }),
+  );
+  return resource;
+}

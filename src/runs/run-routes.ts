@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../api/context.ts';
+import { ApiError, forbidden } from '../api/errors.ts';
+import { listPage, type Query } from '../api/list.ts';
+import { listOptions, viewOptions } from '../api/options.ts';
+import { getResource, type Resource } from '../api/resource.ts';
+import { routeMethods, visibleObject } from '../api/resource-routes.ts';
+import { recordActivity } from '../activity/record.ts';
+import { resourcePermission } from '../server/permissions.ts';
+import { cancelLocally } from '../dispatcher/dispatcher.ts';
+import { sendStdout } from './stdout.ts';
+import { ACTIVE_STATUSES, finishRun } from './lifecycle.ts';
+
+const STDOUT_DISPLAY_LIMIT = 1024;
+const EVENT_LEVELS: Record<string, number> = { playbook_on_start: 0, playbook_on_stats: 0, playbook_on_play_start: 1, playbook_on_task_start: 2 };
+
+/** May the caller cancel this run? Decided by the run resource's policy (canChange on the run). */
+export type CancelPolicy = (request: { ctx: import('../api/context.ts').RequestContext }, services: Services, run: Record<string, any>) => Promise<boolean>;
+
+const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
+
+/**
+ * The endpoints every run kind shares: its output (stdout/), its events (events/ or job_events/)
+ * and cancel/ (GET can_cancel, POST 202).
+ */
+export function registerRunRoutes(app: FastifyInstance, services: Services, run: Resource, options: { eventsPath?: string; mayCancel: CancelPolicy }) {
+  const { db } = services;
+  const events = getResource('unified_job_event');
+  const base = `${run.listPath}:id/`;
+  const label = run.label.replace(/ List$/, '');
+  routeMethods(app, `${base}stdout/`, resourcePermission(run.name, 'stdout'), {
+    GET: async (request, reply) => {
+      const row = await visibleObject(services, request, run);
+      return sendStdout(db, reply, row as { id: number; kind: string; name: string }, request.query as Record<string, unknown>);
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, run);
+      return viewOptions(`${label} Stdout`, 'The output of the run: ?format=json|txt|ansi|html|txt_download|ansi_download, start_line, end_line.');
+    },
+  });
+  routeMethods(app, `${base}${options.eventsPath ?? 'events'}/`, resourcePermission(run.name, 'events'), {
+    GET: async (request) => {
+      const row = await visibleObject(services, request, run);
+      const query = request.query as Query;
+      const page = await listPage(db, request.ctx, events, request.url.split('?')[0], query, (alias, params) => `${alias}.unified_job_id = ${params.add(row.id)}`);
+      const full = query.no_truncate !== undefined && query.no_truncate !== 'false';
+      page.results = page.results.map((event) => ({
+        ...event,
+        type: `${run.name}_event`,
+        url: undefined,
+        [run.name]: row.id,
+        event_display: String(event.event).replace(/_/g, ' '),
+        event_level: EVENT_LEVELS[event.event as string] ?? 3,
+        stdout: full ? event.stdout : String(event.stdout).slice(0, STDOUT_DISPLAY_LIMIT),
+      }));
+      return page;
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, run);
+      return listOptions(events, false, `${label} Event List`);
+    },
+  });
+  routeMethods(app, `${base}cancel/`, resourcePermission(run.name, 'cancel'), {
+    GET: async (request) => {
+      const row = await visibleObject(services, request, run);
+      return { can_cancel: isActive(row.status) && (await options.mayCancel(request, services, row)) };
+    },
+    POST: async (request, reply) => {
+      const row = await visibleObject(services, request, run);
+      if (!(await options.mayCancel(request, services, row))) throw forbidden();
+      if (!isActive(row.status)) {
+        reply.header('Allow', 'GET, HEAD, OPTIONS');
+        throw new ApiError(405, { detail: `Cannot cancel a ${run.label.replace(/ List$/, '').toLowerCase()} that is ${row.status}.` });
+      }
+      await db.transaction(async (tx) => {
+        const [locked] = await tx.query('SELECT * FROM unified_jobs WHERE id = $1 FOR UPDATE', [row.id]);
+        if (locked.status === 'new' || locked.status === 'pending') {
+          await finishRun(tx, locked, { status: 'canceled', explanation: 'The run was canceled before it started.' });
+        } else await tx.query('UPDATE unified_jobs SET cancel_flag = true, modified = now() WHERE id = $1', [row.id]);
+        await recordActivity(tx, request.ctx, { operation: 'update', object1: run.name, object1Id: row.id, changes: { cancel_flag: [false, true] } });
+      });
+      cancelLocally(row.id);
+      return reply.code(202).send();
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, run);
+      return viewOptions(`${label} Cancel`, 'GET: whether the run can be canceled. POST: cancels it.');
+    },
+  });
+}
