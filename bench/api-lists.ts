@@ -13,7 +13,6 @@ import { hash } from '@node-rs/argon2';
 import { systemContext } from '../src/api/context.ts';
 import { createObject } from '../src/api/crud.ts';
 import { getResource } from '../src/api/resource.ts';
-import '../src/resources/index.ts';
 import { explain } from './lib/explain.ts';
 import { mean, ms, percentile, table } from './lib/stats.ts';
 import { ADMIN, basicAuth, createTestApp, type Credentials, type TestApp } from '../test/helpers/app.ts';

@@ -13,7 +13,6 @@ import { performance } from 'node:perf_hooks';
 import { getResource, type Resource } from '../src/api/resource.ts';
 import type { Queryable } from '../src/db/database.ts';
 import { recomputeClosure } from '../src/rbac/graph.ts';
-import '../src/resources/index.ts';
 import { ADMIN, basicAuth, createTestApp, type Credentials, type TestApp } from '../test/helpers/app.ts';
 import { explain } from './lib/explain.ts';
 import { ms, percentile, table } from './lib/stats.ts';

@@ -66,7 +66,7 @@ async function measure(choice: DbChoice): Promise<string[][]> {
     let passes = 0;
     // Sweeps over all pending jobs until one moves nothing (the last finds only blocked jobs).
     for (let after = 0, movedInSweep = 0; ; ) {
-      const pass = await schedulePass(t.db, after);
+      const pass = await schedulePass(t.db, t.services.runKinds, after);
       passes++;
       if (pass.skipped) continue;
       movedInSweep += pass.moved.length;

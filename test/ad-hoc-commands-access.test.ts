@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { waitForRun } from './helpers/jobs.ts';
 
 const URL = '/api/v2/ad_hoc_commands/';
 
@@ -119,6 +120,8 @@ describe('ad hoc commands: validation and access', () => {
     const res = await t.post(URL, { inventory: inventory.id, module_name: 'ping' }, { as: admin });
     assert.equal(res.status, 201, res.text);
     await t.post(`${res.body.url}cancel/`, {}, { as: admin });
+    // Canceled at once while pending, or stopped by the dispatcher if it had started.
+    assert.equal((await waitForRun(t, res.body.url)).status, 'canceled');
     const stranger = await t.createUser('adhoc-stranger');
     assert.equal((await t.get(URL, { as: stranger })).body.count, 0);
     assert.equal((await t.get(res.body.url, { as: stranger })).status, 403);

@@ -4,7 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadEnvConfig, type EnvConfig } from '../src/config/env.ts';
-import { registerInstance } from '../src/server/bootstrap.ts';
+import { registerInstance } from '../src/resources/instances/registration.ts';
 import { inspect, manage } from './helpers/standalone.ts';
 import { detectAnsibleRuntime } from '../src/runtime/ansible-runtime.ts';
 

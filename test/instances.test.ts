@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
-import { nodeCapacity, registerInstance } from '../src/server/bootstrap.ts';
+import { nodeCapacity, registerInstance } from '../src/resources/instances/registration.ts';
 import { adjustedCapacity } from '../src/resources/instances/capacity.ts';
 import { detectAnsibleRuntime } from '../src/runtime/ansible-runtime.ts';
 

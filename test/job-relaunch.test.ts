@@ -5,6 +5,7 @@ import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 import { configureSecretKey } from '../src/secrets/encryption.ts';
 import { reencryptAll } from '../src/secrets/rotation.ts';
+import { SECRET_STORES } from '../src/composition/root.ts';
 
 const HELLO = `- hosts: all
   gather_facts: false
@@ -125,7 +126,7 @@ describe('relaunching jobs', () => {
 
     // regenerate_secret_key re-encrypts the stored answers: a relaunch after it still runs with them.
     const newKey = 'rotated-secret-key-for-relaunch-test';
-    const counts = await t.db.transaction((tx) => reencryptAll(tx, t.env.secretKey, newKey));
+    const counts = await t.db.transaction((tx) => reencryptAll(tx, SECRET_STORES, t.env.secretKey, newKey));
     assert.ok(counts['job survey passwords'] >= 2);
     configureSecretKey(newKey);
     t.env.secretKey = newKey;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually, firstProjectUpdate, runDirectories, waitForRun } from './helpers/jobs.ts';
-import { wakeDispatcher } from '../src/dispatcher/dispatcher.ts';
+import { wakeDispatchers } from '../src/runs/lifecycle.ts';
 
 const HELLO = `- hosts: all
   gather_facts: false
@@ -72,7 +72,7 @@ describe('running playbooks with ansible-runner', () => {
       `INSERT INTO unified_jobs (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
       Object.values(columns),
     );
-    wakeDispatcher();
+    await wakeDispatchers(t.db);
     return fields.status === undefined ? waitForRun(t, `/api/v2/jobs/${row.id}/`, 120_000) : { id: row.id, url: `/api/v2/jobs/${row.id}/` };
   };
   const events = (jobId: number) => t.db.query('SELECT * FROM unified_job_events WHERE unified_job_id = $1 ORDER BY counter', [jobId]);

@@ -6,6 +6,7 @@ import { eventually, waitForRun } from './helpers/jobs.ts';
 import { validateSurveyAnswers, validateSurveySpec } from '../src/resources/job-templates/survey-spec.ts';
 import { decryptSecret, decryptWithKey } from '../src/secrets/encryption.ts';
 import { reencryptAll } from '../src/secrets/rotation.ts';
+import { SECRET_STORES } from '../src/composition/root.ts';
 
 const question = (fields: Record<string, unknown>) => ({ question_name: 'Q', required: false, type: 'text', variable: 'v', ...fields });
 const survey = (...questions: unknown[]) => ({ name: 'S', description: 'D', spec: questions });
@@ -159,11 +160,11 @@ describe('survey spec endpoints', () => {
   });
 
   it('re-encrypts password defaults under a new secret key', async () => {
-    const counts = await t.db.transaction((tx) => reencryptAll(tx, t.env.secretKey, 'a-new-key'));
+    const counts = await t.db.transaction((tx) => reencryptAll(tx, SECRET_STORES, t.env.secretKey, 'a-new-key'));
     assert.equal(counts['survey passwords'], 2, 'the template and its copy');
     assert.equal(decryptWithKey('a-new-key', 'survey.secret', (await storedSpec()).spec[0].default), 'hunter2');
     // Back to the service's key for the rest of the file.
-    await t.db.transaction((tx) => reencryptAll(tx, 'a-new-key', t.env.secretKey));
+    await t.db.transaction((tx) => reencryptAll(tx, SECRET_STORES, 'a-new-key', t.env.secretKey));
     assert.equal(decryptSecret('survey.secret', (await storedSpec()).spec[0].default), 'hunter2');
   });
 

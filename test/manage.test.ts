@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { verify } from '@node-rs/argon2';
 import { checkPassword } from '../src/auth/basic.ts';
 import { loadEnvConfig, type EnvConfig } from '../src/config/env.ts';
-import { registerInstance } from '../src/server/bootstrap.ts';
+import { registerInstance } from '../src/resources/instances/registration.ts';
 import { inspect, manage } from './helpers/standalone.ts';
 
 const root = path.resolve(import.meta.dirname, '..');

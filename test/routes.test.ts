@@ -5,7 +5,7 @@ import { buildApp } from '../src/server/app.ts';
 import { findResource } from '../src/api/resource.ts';
 import type { RouteEntry } from '../src/server/permissions.ts';
 import { makeRepository } from './helpers/git.ts';
-import { registerInstance } from '../src/server/bootstrap.ts';
+import { registerInstance } from '../src/resources/instances/registration.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 
 const KINDS = ['public', 'authenticated', 'superuser', 'admin_or_auditor', 'resource'];

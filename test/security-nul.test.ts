@@ -6,7 +6,6 @@ import Fastify from 'fastify';
 import { createTestApp, basicAuth, ADMIN, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
-import { wakeDispatcher } from '../src/dispatcher/dispatcher.ts';
 import { OutputWriter } from '../src/dispatcher/output.ts';
 import { errorHandler } from '../src/server/error-handler.ts';
 
@@ -154,7 +153,6 @@ describe('NUL characters', () => {
     it('a playbook printing NUL characters keeps all of its output; each NUL becomes U+FFFD', async () => {
       const launched = await t.post(`/api/v2/job_templates/${templateId}/launch/`, {});
       assert.equal(launched.status, 201, launched.text);
-      wakeDispatcher();
       const job = await waitForRun(t, `/api/v2/jobs/${launched.body.job}/`, 120_000);
       assert.equal(job.status, 'successful', job.job_explanation);
       const events = (await t.get(`/api/v2/jobs/${job.id}/job_events/?page_size=200`)).body.results;

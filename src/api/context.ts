@@ -1,6 +1,8 @@
 import type { Database } from '../db/database.ts';
 import type { Settings } from '../config/settings/store.ts';
 import type { EnvConfig } from '../config/env.ts';
+import type { RunKinds } from '../runs/run-kind.ts';
+import type { LaunchService } from '../runs/launch.ts';
 
 export interface CurrentUser {
   id: number;
@@ -30,6 +32,10 @@ export interface Services {
   version: string;
   /** Identifies this installation (all nodes sharing one database). */
   installUuid: string;
+  /** The run kinds of the composition root, by name. */
+  runKinds: RunKinds;
+  /** Every launch of a run goes through it (its gates in their order). */
+  launches: LaunchService;
 }
 
 export const anonymous: RequestContext = { user: null, authMethod: null, tokenScope: null };

@@ -124,8 +124,16 @@ export function defineResource(decl: ResourceDeclaration): Resource {
     listPath: `/api/v2/${plural}/`,
     detailPath: (id: number) => `/api/v2/${plural}/${id}/`,
   };
-  registry.set(decl.name, resource);
   return resource;
+}
+
+/** Makes declarations known by name (getResource, related links): the composition root calls it with every resource. */
+export function registerResources(resources: readonly Resource[]): void {
+  for (const resource of resources) {
+    const known = registry.get(resource.name);
+    if (known && known !== resource) throw new Error(`two resources are named ${resource.name}`);
+    registry.set(resource.name, resource);
+  }
 }
 
 export function getResource(name: string): Resource {

@@ -1,53 +1,33 @@
 import type { Services } from '../api/context.ts';
 import type { Row } from '../db/database.ts';
-import { registerInstance } from '../server/bootstrap.ts';
-import { reapLostNodes } from '../task-manager/lost-nodes.ts';
 import { schedulePass } from '../task-manager/schedule.ts';
 import { executeRun } from './execute-run.ts';
 import { cleanLeftoverRuns } from './run-directories.ts';
-import { failCutOffRuns } from '../runs/lifecycle.ts';
+import { CANCEL_CHANNEL, DISPATCH_CHANNEL, failCutOffRuns } from '../runs/lifecycle.ts';
 
-const POLL_MS = 1_000;
-const CANCEL_POLL_MS = 500;
+/**
+ * A look now and then whatever the notifications say: for what no transaction announces (an
+ * instance's capacity freed by a heartbeat, a listener connection that was being reopened).
+ */
+const SWEEP_MS = 30_000;
 /** A safety cap on runs of one node; capacity rules normally keep it far lower. */
 const MAX_LOCAL_RUNS = 64;
-const HEARTBEAT_MS = 30_000;
 
 export interface Dispatcher {
   wake(): void;
-  /** Cancels a run of this node at once (other nodes see the cancel flag on their next poll). */
-  cancel(jobId: number): void;
   /** Resolves once no run of this node is in progress (tests). */
   idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
-const dispatchers = new Set<Dispatcher>();
-
-/** Nudges every dispatcher of this process to look for pending runs now. */
-export function wakeDispatcher(): void {
-  for (const d of dispatchers) d.wake();
-}
-
-/**
- * For callers inside a transaction that creates a run: looks again shortly, once the run is
- * committed and visible (the poll would find it within a second anyway).
- */
-export function wakeDispatcherSoon(): void {
-  for (const delay of [20, 150]) setTimeout(wakeDispatcher, delay).unref();
-}
-
-export function cancelLocally(jobId: number): void {
-  for (const d of dispatchers) d.cancel(jobId);
-}
-
 /**
  * The dispatcher of this node: a task manager pass (shared by all nodes through a lock) moves
  * pending runs to waiting on an instance chosen by capacity, then this node starts the waiting
- * runs it was given. It also heartbeats the node's instance and reaps runs of lost nodes.
+ * runs it was given. It wakes when a transaction that queued or finished a run commits (on any
+ * node: NOTIFY on DISPATCH_CHANNEL), and stops a run of its own when a cancel is announced.
  */
-export function startDispatcher(services: Services): Dispatcher {
-  const { db, env } = services;
+export async function startDispatcher(services: Services): Promise<Dispatcher> {
+  const { db, env, runKinds } = services;
   const running = new Map<number, { controller: AbortController; done: Promise<void> }>();
   let stopped = false;
   let scanning: Promise<void> | null = null;
@@ -63,7 +43,7 @@ export function startDispatcher(services: Services): Dispatcher {
   const scheduleAll = async () => {
     let after = 0;
     for (;;) {
-      const pass = await schedulePass(db, after);
+      const pass = await schedulePass(db, runKinds, after);
       if (!pass.more || stopped) return;
       after = pass.next;
     }
@@ -107,42 +87,27 @@ export function startDispatcher(services: Services): Dispatcher {
     running.set(job.id, { controller, done });
   };
 
-  const poller = setInterval(wake, POLL_MS);
-  poller.unref();
-  const heartbeat = setInterval(() => {
-    void registerInstance(db, env)
-      .then(() => reapLostNodes(db, env.nodeName))
-      .catch((err) => console.error('heartbeat failed:', err instanceof Error ? err.message : err));
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
-  // Runs canceled through another node, or by a request this process did not see, stop here too.
-  const cancelPoller = setInterval(() => {
-    if (!running.size) return;
-    void db
-      .query<{ id: number }>('SELECT id FROM unified_jobs WHERE id = ANY($1::integer[]) AND cancel_flag', [[...running.keys()]])
-      .then((rows) => rows.forEach((r) => running.get(r.id)?.controller.abort('canceled')))
-      .catch(() => undefined);
-  }, CANCEL_POLL_MS);
-  cancelPoller.unref();
+  const sweeper = setInterval(wake, SWEEP_MS);
+  sweeper.unref();
+  const unlisten = [
+    await db.listen(DISPATCH_CHANNEL, () => wake()),
+    await db.listen(CANCEL_CHANNEL, (payload) => running.get(Number(payload))?.controller.abort('canceled')),
+  ];
 
   const dispatcher: Dispatcher = {
     wake,
-    cancel: (jobId) => running.get(jobId)?.controller.abort('canceled'),
     idle: async () => {
       while (running.size || scanning) await Promise.all([scanning, ...[...running.values()].map((r) => r.done)]);
     },
     stop: async () => {
       stopped = true;
-      dispatchers.delete(dispatcher);
-      clearInterval(poller);
-      clearInterval(heartbeat);
-      clearInterval(cancelPoller);
+      clearInterval(sweeper);
+      await Promise.all(unlisten.map((stop) => stop().catch(() => undefined)));
       await scanning;
       for (const r of running.values()) r.controller.abort('shutdown');
       await Promise.all([...running.values()].map((r) => r.done));
     },
   };
-  dispatchers.add(dispatcher);
   queueMicrotask(wake);
   return dispatcher;
 }
@@ -160,5 +125,5 @@ export async function reapOrphanedRuns(services: Services): Promise<number> {
     [env.nodeName],
   );
   const orphans = await db.query(`SELECT * FROM unified_jobs WHERE execution_node = $1 AND status IN ('waiting', 'running')`, [env.nodeName]);
-  return failCutOffRuns(db, orphans, () => REAPED);
+  return failCutOffRuns(db, services.runKinds, orphans, () => REAPED);
 }

@@ -4,8 +4,8 @@ import type { Row } from '../db/database.ts';
 import { baseEnvironment, execProcess } from './exec.ts';
 import { OutputWriter } from './output.ts';
 import { makeRunDirectory, recordRunProcess } from './run-directories.ts';
-import { runnerFor, type RunContext } from '../runs/run-kind.ts';
-import { finishRun, markRunning } from '../runs/lifecycle.ts';
+import type { RunContext } from '../runs/run-kind.ts';
+import { finishRun, markRunning, type Finish } from '../runs/lifecycle.ts';
 import { publishFinal } from '../live/notices.ts';
 import { defaultExecutionEnvironmentId } from '../resources/execution-environments/default-environment.ts';
 
@@ -17,10 +17,12 @@ const TIMEOUT_EXPLANATION = 'Job terminated due to timeout';
  */
 export async function executeRun(services: Services, claimed: Row, controller: AbortController): Promise<void> {
   const { db } = services;
-  const registration = runnerFor(claimed.kind)!;
+  const registration = services.runKinds.get(claimed.kind);
   const environment = claimed.execution_environment_id ?? (await defaultExecutionEnvironmentId(db, services.settings.get('DEFAULT_EXECUTION_ENVIRONMENT')));
-  const job = await db.transaction((tx) => markRunning(tx, claimed, environment));
+  const job = await db.transaction((tx) => markRunning(tx, registration, claimed, environment));
   if (!job) return;
+  // A cancel that committed before the run started (one after it reaches the dispatcher's listener).
+  if (job.cancel_flag) controller.abort('canceled');
   const output = new OutputWriter(db, job.id);
   if (environment) {
     const [ee] = await db.query('SELECT name FROM execution_environments WHERE id = $1', [environment]);
@@ -44,7 +46,7 @@ export async function executeRun(services: Services, claimed: Row, controller: A
         output.write(`${line}\n`),
       ),
   };
-  let finish: Parameters<typeof finishRun>[2];
+  let finish: Finish;
   try {
     const outcome = await registration.run(job, run);
     finish = { status: outcome.status, explanation: outcome.explanation, updates: outcome.updates };
@@ -62,7 +64,7 @@ export async function executeRun(services: Services, claimed: Row, controller: A
   if (finish.status !== 'successful' && finish.explanation) await output.write(`${finish.explanation}\n`).catch(() => undefined);
   await output.flush(true);
   try {
-    await db.transaction((tx) => finishRun(tx, job, { ...finish, emittedEvents: output.eventCount }));
+    await db.transaction((tx) => finishRun(tx, services.runKinds, job, { ...finish, emittedEvents: output.eventCount }));
   } catch (err) {
     // Never leave a run "running": record the failure to store its outcome.
     const message = err instanceof Error ? err.message : String(err);

@@ -2,7 +2,7 @@ import type { Database, Queryable, Row } from '../db/database.ts';
 import { actorId, type RequestContext } from '../api/context.ts';
 import { recordActivity } from '../activity/record.ts';
 import { ident } from '../api/sql.ts';
-import { runnerFor, type FinalStatus } from './run-kind.ts';
+import type { FinalStatus, RunKind, RunKindRef, RunKinds } from './run-kind.ts';
 import { publishFinal, publishStatusChanges } from '../live/notices.ts';
 import { replaceNul } from '../db/nul.ts';
 
@@ -11,35 +11,59 @@ export const FINAL_STATUSES = ['successful', 'failed', 'error', 'canceled'] as c
 /** Final statuses that count as a failure (a dependency ending so fails the jobs waiting for it). */
 export const UNSUCCESSFUL_STATUSES: readonly string[] = ['failed', 'error', 'canceled'];
 
+/** The channel a committed new or finished run is announced on: every node's dispatcher listens to it. */
+export const DISPATCH_CHANNEL = 'drover_dispatch';
+/** The channel a cancel is announced on (the payload is the run's id): the node running it stops it. */
+export const CANCEL_CHANNEL = 'drover_cancel';
+
+/** Tells every dispatcher, once the transaction commits, to look for work. */
+export const wakeDispatchers = (tx: Queryable) => tx.query(`SELECT pg_notify('${DISPATCH_CHANNEL}', '')`);
+
 /**
- * Creates a run (status pending) from column values; wake the dispatcher once the transaction
- * commits. `link` stores what belongs to the run (credentials...) before its template row is
- * updated: that update locks the row until commit, so it comes last.
+ * Creates a run of `kind` (status pending) from column values and queues it: for runs the system
+ * starts (a job's dependency updates). What a user launches goes through the launch service.
  */
-export async function createUnifiedJob(
+export async function createRun(
   tx: Queryable,
   ctx: RequestContext,
+  kind: RunKindRef,
   values: Record<string, unknown>,
   link?: (row: Row) => Promise<void>,
 ): Promise<Row> {
+  const row = await insertRun(tx, ctx, kind, values);
+  await queueRun(tx, kind, row, link);
+  return row;
+}
+
+/** Stores a new run of `kind` (status pending) with its activity stream entry; nothing runs it until it is queued. */
+export async function insertRun(tx: Queryable, ctx: RequestContext, kind: RunKindRef, values: Record<string, unknown>): Promise<Row> {
   const columns = Object.keys(values);
   const params = columns.map((c) => values[c]);
-  columns.push('status', 'created_by_id', 'modified_by_id');
-  params.push('pending', actorId(ctx), actorId(ctx));
+  columns.push('kind', 'status', 'created_by_id', 'modified_by_id');
+  params.push(kind.name, 'pending', actorId(ctx), actorId(ctx));
   const [row] = await tx.query(
     `INSERT INTO unified_jobs (${columns.map(ident).join(', ')}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
     params,
   );
-  await recordActivity(tx, ctx, { operation: 'create', object1: String(values.kind), object1Id: row.id, changes: { name: row.name, status: 'pending' } });
-  await publishStatusChanges(tx, [row]);
-  await link?.(row);
-  await followTemplate(tx, row, { current_job_id: row.id, status: 'pending' });
+  await recordActivity(tx, ctx, { operation: 'create', object1: kind.name, object1Id: row.id, changes: { name: row.name, status: 'pending' } });
   return row;
 }
 
+/**
+ * Queues a stored pending run: announces its status, stores what belongs to it, makes its template
+ * follow it (that update locks the template's row until commit, so it comes last) and wakes the
+ * dispatchers once the transaction commits.
+ */
+export async function queueRun(tx: Queryable, kind: Pick<RunKind, 'templateTable'>, row: Row, link?: (row: Row) => Promise<void>): Promise<void> {
+  await publishStatusChanges(tx, [row]);
+  await link?.(row);
+  await followTemplate(tx, kind, row, { current_job_id: row.id, status: 'pending' });
+  await wakeDispatchers(tx);
+}
+
 /** Copies a run's state onto its template (projects and inventory sources show their last update). */
-async function followTemplate(tx: Queryable, job: Row, values: Record<string, unknown>): Promise<void> {
-  const table = runnerFor(job.kind)?.templateTable;
+async function followTemplate(tx: Queryable, kind: Pick<RunKind, 'templateTable'>, job: Row, values: Record<string, unknown>): Promise<void> {
+  const table = kind.templateTable;
   if (!table || !job.unified_job_template_id) return;
   const columns = Object.keys(values);
   await tx.query(
@@ -49,14 +73,14 @@ async function followTemplate(tx: Queryable, job: Row, values: Record<string, un
 }
 
 /** Starts a claimed run; it records the execution environment it runs as. */
-export async function markRunning(tx: Queryable, job: Row, executionEnvironmentId: number | null): Promise<Row> {
+export async function markRunning(tx: Queryable, kind: RunKind, job: Row, executionEnvironmentId: number | null): Promise<Row> {
   const [row] = await tx.query(
     `UPDATE unified_jobs SET status = 'running', started = now(), modified = now(), execution_environment_id = $2
      WHERE id = $1 AND status = 'waiting' RETURNING *`,
     [job.id, executionEnvironmentId],
   );
   if (row) {
-    await followTemplate(tx, row, { status: 'running' });
+    await followTemplate(tx, kind, row, { status: 'running' });
     await publishStatusChanges(tx, [row]);
   }
   return row;
@@ -71,7 +95,8 @@ export interface Finish {
 }
 
 /** Stores a run's final state, and its template's, in one transaction. */
-export async function finishRun(tx: Queryable, job: Row, finish: Finish): Promise<Row> {
+export async function finishRun(tx: Queryable, kinds: RunKinds, job: Row, finish: Finish): Promise<Row> {
+  const kind = kinds.get(job.kind);
   const updates = finish.updates ?? {};
   const columns = Object.keys(updates);
   const sets = columns.map((c, i) => `${ident(c)} = $${i + 7}`);
@@ -86,8 +111,8 @@ export async function finishRun(tx: Queryable, job: Row, finish: Finish): Promis
       ...columns.map((c) => updates[c])],
   );
   const failed = finish.status !== 'successful';
-  const tracksUpdates = runnerFor(row.kind)?.templateIsSource !== false;
-  await followTemplate(tx, row, {
+  const tracksUpdates = kind.templateIsSource !== false;
+  await followTemplate(tx, kind, row, {
     status: finish.status,
     last_job_id: row.id,
     last_job_run: row.finished,
@@ -95,15 +120,17 @@ export async function finishRun(tx: Queryable, job: Row, finish: Finish): Promis
     ...(tracksUpdates && { last_update_failed: failed, last_updated: row.finished }),
     current_job_id: null,
   });
-  await runnerFor(row.kind)?.afterFinish?.(tx, row);
+  await kind.afterFinish?.(tx, row);
   await publishFinal(tx, row);
+  // Runs blocked behind this one (its template's next job, dependents of an update) may start now.
+  await wakeDispatchers(tx);
   return row;
 }
 
 /** Fails runs whose node stopped under them (the reapers), each with its events counted and its template following. */
-export async function failCutOffRuns(db: Database, runs: readonly Row[], explanation: (run: Row) => string): Promise<number> {
+export async function failCutOffRuns(db: Database, kinds: RunKinds, runs: readonly Row[], explanation: (run: Row) => string): Promise<number> {
   for (const run of runs) {
-    await db.transaction((tx) => finishRun(tx, run, { status: 'failed', explanation: explanation(run), emittedEvents: run.emitted_events }));
+    await db.transaction((tx) => finishRun(tx, kinds, run, { status: 'failed', explanation: explanation(run), emittedEvents: run.emitted_events }));
   }
   return runs.length;
 }

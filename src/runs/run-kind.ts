@@ -1,5 +1,7 @@
 import type { Services } from '../api/context.ts';
 import type { Database, Queryable, Row } from '../db/database.ts';
+import type { Resource } from '../api/resource.ts';
+import type { RouteModule } from '../api/extra-routes.ts';
 
 export type FinalStatus = 'successful' | 'failed' | 'error' | 'canceled';
 
@@ -53,7 +55,16 @@ export interface RunContext {
 
 export type Runner = (job: Row, run: RunContext) => Promise<RunOutcome>;
 
-export interface RunnerOptions {
+/**
+ * A run kind (job, ad hoc command, project update, inventory update): everything the core needs to
+ * know about it. Each kind's folder under src/run-kinds/ exports one; the composition root lists them.
+ */
+export interface RunKind {
+  /** The value of unified_jobs.kind, also the name of its resource. */
+  name: string;
+  /** Its declaration: the resource its runs are read (and for some kinds created) through. */
+  resource: Resource;
+  run: Runner;
   /** Table of the template kind this run kind belongs to, whose status follows its runs. */
   templateTable?: string;
   /** False for templates that are not sources (job templates have no last_update_failed / last_updated). */
@@ -62,22 +73,28 @@ export interface RunnerOptions {
   defaultTimeoutSetting?: string;
   /** Runs inside the transaction that stores the final status (computed fields of the inventory...). */
   afterFinish?(tx: Queryable, job: Row): Promise<void>;
+  /** Endpoints the kind adds: its run endpoints (stdout, events, cancel) and how it is launched. */
+  routes: readonly RouteModule[];
 }
 
-interface Registration extends RunnerOptions {
-  run: Runner;
-}
+/** What creating a run needs to know of its kind: its name and the table of its templates. */
+export type RunKindRef = Pick<RunKind, 'name' | 'templateTable'>;
 
-const runners = new Map<string, Registration>();
+/** The run kinds of a service, by name. */
+export class RunKinds {
+  private readonly byName: ReadonlyMap<string, RunKind>;
 
-export function registerRunner(kind: string, run: Runner, options: RunnerOptions = {}): void {
-  runners.set(kind, { run, ...options });
-}
+  constructor(readonly all: readonly RunKind[]) {
+    this.byName = new Map(all.map((k) => [k.name, k]));
+  }
 
-export function runnerFor(kind: string): Registration | undefined {
-  return runners.get(kind);
-}
+  get(name: string): RunKind {
+    const kind = this.byName.get(name);
+    if (!kind) throw new Error(`unknown run kind "${name}"`);
+    return kind;
+  }
 
-export function registeredKinds(): string[] {
-  return [...runners.keys()];
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
 }

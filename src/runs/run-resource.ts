@@ -1,8 +1,9 @@
 import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, objectsWithRole, seesEverything } from '../api/access.ts';
-import { addRoutes } from '../api/extra-routes.ts';
+import type { RouteModule } from '../api/extra-routes.ts';
 import { forbidden } from '../api/errors.ts';
 import type { Field } from '../api/fields.ts';
-import { defineResource, type Resource } from '../api/resource.ts';
+import { defineResource, type Resource, type Values } from '../api/resource.ts';
+import type { RequestContext } from '../api/context.ts';
 import type { Relation } from '../api/relations.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import { registerRunRoutes } from './run-routes.ts';
@@ -30,20 +31,34 @@ export interface RunResourceDeclaration {
   /** Adds what this kind shows beyond the common links (after them), with what `prepare` loaded for the page. */
   decorate?(row: Row, out: Row, prepared?: unknown): void;
   prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
+  /**
+   * For kinds started by POST on their own list (ad hoc commands): who may, what completes the
+   * values before the insert, and what queues the stored run.
+   */
+  createdThroughList?: {
+    canCreate: Resource['access']['canCreate'];
+    complete(tx: Queryable, values: Values): Promise<void>;
+    queue(tx: Queryable, row: Row): Promise<void>;
+  };
 }
 
 /**
  * A run kind as a resource: read-only fields, visible to readers of its owner, deletable once
  * finished by the owner's admins, with stdout/, events/ and cancel/ (AWX's UnifiedJob views).
  */
-export function defineRunResource(decl: RunResourceDeclaration): Resource {
+export interface RunResource extends Resource {
+  /** stdout/, events/ and cancel/ of this kind. */
+  runRoutes: RouteModule;
+}
+
+export function defineRunResource(decl: RunResourceDeclaration): RunResource {
   const { contentType, column } = decl.owner;
   const resource = defineResource({
     name: decl.name,
     table: `${decl.name}s`,
     label: decl.label,
     description: decl.description,
-    operations: { create: false, update: false },
+    operations: { create: Boolean(decl.createdThroughList), update: false },
     ordering: '-id',
     search: ['name', 'description'],
     fields: { ...runFields(), ...decl.fields },
@@ -52,12 +67,16 @@ export function defineRunResource(decl: RunResourceDeclaration): Resource {
     access: {
       visible: (ctx, alias, params) =>
         seesEverything(ctx) ? null : `${alias}.${column} IN (${objectsWithRole(contentType, ['read_role'], params.add(ctx.user?.id ?? 0))})`,
-      canCreate: () => false,
+      canCreate: decl.createdThroughList?.canCreate ?? (() => false),
       canChange: () => false,
       canDelete: async (ctx, tx, row, page) => !isActive(row.status) && hasObjectRoleOnRow(ctx, tx, contentType, 'admin_role', row, page, column),
       canAttach: () => false,
     },
     hooks: {
+      ...(decl.createdThroughList && {
+        beforeWrite: (tx: Queryable, _ctx: RequestContext, values: Values, existing: Row | null) => (existing ? undefined : decl.createdThroughList!.complete(tx, values)),
+        afterWrite: (tx: Queryable, _ctx: RequestContext, row: Row, existing: Row | null) => (existing ? undefined : decl.createdThroughList!.queue(tx, row)),
+      }),
       beforeDelete: (_tx, _ctx, row) => {
         if (isActive(row.status)) throw forbidden(`Cannot delete a running ${decl.label.replace(/ List$/, '').toLowerCase()}.`);
       },
@@ -80,12 +99,11 @@ export function defineRunResource(decl: RunResourceDeclaration): Resource {
       decl.decorate?.(row, out, prepared);
     },
   });
-  addRoutes((app, services) =>
+  const runRoutes: RouteModule = (app, services) =>
     registerRunRoutes(app, services, resource, {
       eventsPath: decl.eventsPath,
       mayCancel: async (request, svc, run) =>
         isSuperuser(request.ctx) || run.created_by_id === request.ctx.user?.id || hasObjectRole(request.ctx, svc.db, contentType, run[column], decl.cancelRole),
-    }),
-  );
-  return resource;
+    });
+  return Object.assign(resource, { runRoutes });
 }

@@ -7,9 +7,8 @@ import { getResource, type Resource } from '../api/resource.ts';
 import { routeMethods, visibleObject } from '../api/resource-routes.ts';
 import { recordActivity } from '../activity/record.ts';
 import { resourcePermission } from '../server/permissions.ts';
-import { cancelLocally } from '../dispatcher/dispatcher.ts';
 import { sendStdout } from './stdout.ts';
-import { ACTIVE_STATUSES, finishRun } from './lifecycle.ts';
+import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from './lifecycle.ts';
 
 const STDOUT_DISPLAY_LIMIT = 1024;
 const EVENT_LEVELS: Record<string, number> = { playbook_on_start: 0, playbook_on_stats: 0, playbook_on_play_start: 1, playbook_on_task_start: 2 };
@@ -75,11 +74,13 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
       await db.transaction(async (tx) => {
         const [locked] = await tx.query('SELECT * FROM unified_jobs WHERE id = $1 FOR UPDATE', [row.id]);
         if (locked.status === 'new' || locked.status === 'pending') {
-          await finishRun(tx, locked, { status: 'canceled', explanation: 'The run was canceled before it started.' });
-        } else await tx.query('UPDATE unified_jobs SET cancel_flag = true, modified = now() WHERE id = $1', [row.id]);
+          await finishRun(tx, services.runKinds, locked, { status: 'canceled', explanation: 'The run was canceled before it started.' });
+        } else {
+          await tx.query('UPDATE unified_jobs SET cancel_flag = true, modified = now() WHERE id = $1', [row.id]);
+          await tx.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, String(row.id)]);
+        }
         await recordActivity(tx, request.ctx, { operation: 'update', object1: run.name, object1Id: row.id, changes: { cancel_flag: [false, true] } });
       });
-      cancelLocally(row.id);
       return reply.code(202).send();
     },
     OPTIONS: async (request) => {

@@ -1,6 +1,6 @@
 /**
  * Re-encryption of every stored secret under a new service secret key (drover manage
- * regenerate_secret_key). Each owner of encrypted values registers how to re-encrypt its own;
+ * regenerate_secret_key). Each owner of encrypted values says how to re-encrypt its own (the composition root lists them);
  * secret settings, with their own scheme, are built in.
  */
 import type { Queryable } from '../db/database.ts';
@@ -17,13 +17,6 @@ export interface SecretStore {
   reencrypt(tx: Queryable, recrypt: Recrypt): Promise<number>;
 }
 
-const stores: SecretStore[] = [];
-
-/** Adds the values of a module (at import time) to what regenerate_secret_key re-encrypts. */
-export function registerSecretStore(store: SecretStore): void {
-  if (!stores.some((s) => s.name === store.name)) stores.push(store);
-}
-
 /** Secret settings keep their scheme (src/config/settings/secret-value.ts); only their key changes. */
 async function reencryptSettings(tx: Queryable, oldKey: string, newKey: string): Promise<number> {
   const rows = await tx.query<{ key: string; value: unknown }>(`SELECT key, value FROM settings WHERE jsonb_typeof(value) = 'string' FOR UPDATE`);
@@ -38,7 +31,7 @@ async function reencryptSettings(tx: Queryable, oldKey: string, newKey: string):
 }
 
 /** Re-encrypts everything in `tx`; answers the number of values per store. Throws when a value cannot be decrypted. */
-export async function reencryptAll(tx: Queryable, oldKey: string, newKey: string): Promise<Record<string, number>> {
+export async function reencryptAll(tx: Queryable, stores: readonly SecretStore[], oldKey: string, newKey: string): Promise<Record<string, number>> {
   const recrypt: Recrypt = (purpose, stored) => encryptWithKey(newKey, purpose, decryptWithKey(oldKey, purpose, stored));
   const counts: Record<string, number> = { settings: await reencryptSettings(tx, oldKey, newKey) };
   for (const store of stores) counts[store.name] = await store.reencrypt(tx, recrypt);

@@ -11,9 +11,8 @@ import { hostAllowed } from './allowed-hosts.ts';
 import { errorHandler } from './error-handler.ts';
 import { refuseNulBytes } from './nul-bytes.ts';
 import { enforceRoutePermission, recordRouteTable } from './permissions.ts';
-import { registerRoutes } from './routes.ts';
-import { startDispatcher } from '../dispatcher/dispatcher.ts';
-import { registerInstance } from './bootstrap.ts';
+import { ROUTES } from '../composition/root.ts';
+import { LOOPS } from '../composition/loops.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,7 +26,7 @@ import { configureProjectsRoot } from '../projects/config.ts';
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   serverFactory?: FastifyServerOptions['serverFactory'];
-  /** Run pending project and inventory updates in this process (default true). */
+  /** Run the background loops (heartbeat, dispatcher) in this process (default true). */
   dispatcher?: boolean;
 }
 
@@ -84,12 +83,13 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // Secret values (credential inputs) are encrypted with a key derived from SVC_SECRET_KEY.
   configureSecretKey(services.env.secretKey);
   configureProjectsRoot(services.env.projectsRoot);
-  await registerRoutes(app, services);
+  for (const register of ROUTES) await register(app, services);
   if (options.dispatcher !== false) {
-    // The task manager places runs on instances: this node's must be recorded first.
-    await registerInstance(services.db, services.env);
-    const dispatcher = startDispatcher(services);
-    app.addHook('onClose', () => dispatcher.stop());
+    const stops: Array<() => Promise<void>> = [];
+    for (const loop of LOOPS) stops.push(await loop.start(services));
+    app.addHook('onClose', async () => {
+      for (const stop of stops.reverse()) await stop();
+    });
   }
   return app;
 }

@@ -10,7 +10,6 @@ import { ValidationError } from '../api/errors.ts';
 import { getResource, type Resource } from '../api/resource.ts';
 import type { EnvConfig } from '../config/env.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import '../resources/index.ts';
 
 const run = promisify(execFile);
 

@@ -13,6 +13,7 @@ import { VERSION } from '../version.ts';
 import { configureActivityStream } from '../activity/record.ts';
 import { setAuditNode } from '../audit/record.ts';
 import { buildApp } from './app.ts';
+import { composeServices } from '../composition/root.ts';
 import { bootstrap } from './bootstrap.ts';
 import { createDemoData } from './demo-data.ts';
 import { loadTls } from './tls.ts';
@@ -26,7 +27,7 @@ export async function openServices(env: EnvConfig): Promise<Services> {
     await migrate(db);
     const settings = await loadSettings(db, env);
     const [{ uuid }] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
-    const services = { db, settings, env, version: VERSION, installUuid: uuid };
+    const services = composeServices({ db, settings, env, version: VERSION, installUuid: uuid });
     configureActivityStream(services);
     setAuditNode(env.nodeName);
     return services;

@@ -1,5 +1,5 @@
 import type { Database, Queryable, Row } from '../db/database.ts';
-import { registeredKinds } from '../runs/run-kind.ts';
+import type { RunKinds } from '../runs/run-kind.ts';
 import { FINAL_STATUSES, finishRun, UNSUCCESSFUL_STATUSES } from '../runs/lifecycle.ts';
 import { CapacityModel } from './capacity-model.ts';
 import { processDependencies } from './dependencies.ts';
@@ -62,7 +62,7 @@ async function blockers(tx: Queryable) {
  * otherwise move to waiting on the instance the capacity rules pick. Each node then starts the
  * waiting runs it was given.
  */
-export async function schedulePass(db: Database, after = 0): Promise<PassResult> {
+export async function schedulePass(db: Database, kinds: RunKinds, after = 0): Promise<PassResult> {
   return db.transaction(async (tx) => {
     const [{ locked }] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [SCHEDULER_LOCK]);
     const result: PassResult = { moved: [], failed: [], more: false, next: after, skipped: !locked };
@@ -71,7 +71,7 @@ export async function schedulePass(db: Database, after = 0): Promise<PassResult>
       `SELECT id, kind, name, unified_job_template_id, job_template_id, project_id, inventory_id, organization_id, allow_simultaneous,
               task_impact, forks, job_explanation, dependencies_processed
        FROM unified_jobs WHERE status = 'pending' AND kind = ANY($1::text[]) AND id > $3 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [registeredKinds(), PASS_LIMIT + 1, after],
+      [kinds.names(), PASS_LIMIT + 1, after],
     );
     if (pending.length > PASS_LIMIT) {
       pending.length = PASS_LIMIT;
@@ -90,7 +90,7 @@ export async function schedulePass(db: Database, after = 0): Promise<PassResult>
     for (const run of pending) {
       const failedDependency = dependencies.get(run.id)?.find((d) => UNSUCCESSFUL_STATUSES.includes(d.status));
       if (failedDependency) {
-        result.failed.push(await finishRun(tx, run, { status: 'failed', explanation: previousTaskFailed(failedDependency) }));
+        result.failed.push(await finishRun(tx, kinds, run, { status: 'failed', explanation: previousTaskFailed(failedDependency) }));
         continue;
       }
       const blocker = blockerOf(run, dependencies.get(run.id) ?? [], busyTemplates, updates);

@@ -7,6 +7,8 @@ import { loadEnvConfig, type EnvConfig } from '../../src/config/env.ts';
 import { loadSettings } from '../../src/config/settings/store.ts';
 import type { Database } from '../../src/db/database.ts';
 import { buildApp } from '../../src/server/app.ts';
+import { composeServices } from '../../src/composition/root.ts';
+import type { Gate } from '../../src/runs/gates.ts';
 import { configureActivityStream } from '../../src/activity/record.ts';
 import { configureLocalSources, serviceSourceDirs } from '../../src/projects/local-sources.ts';
 import { setAuditNode } from '../../src/audit/record.ts';
@@ -109,6 +111,8 @@ export interface TestAppOptions {
    * projects root inside it stays refused). PROJECT_LOCAL_SOURCE_DIRS adds to these.
    */
   localSourceDirs?: string[];
+  /** The launch gates (none by default, as the composition root has today). */
+  gates?: readonly Gate[];
 }
 
 /** A service on a fresh database of its own, driven through HTTP requests injected into Fastify. */
@@ -133,7 +137,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
   const db = await freshDatabase(env);
   const settings = await loadSettings(db, env);
   const [{ uuid }] = await db.query('SELECT uuid FROM installation');
-  const services: Services = { db, settings, env, version: VERSION, installUuid: uuid };
+  const services: Services = composeServices({ db, settings, env, version: VERSION, installUuid: uuid }, { gates: appOptions.gates });
   configureActivityStream(services);
   setAuditNode(env.nodeName);
   const app = await buildApp(services);

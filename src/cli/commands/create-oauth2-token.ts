@@ -3,7 +3,6 @@ import { createObject, parseBody } from '../../api/crud.ts';
 import { revealedSecrets } from '../../api/fields.ts';
 import { getResource } from '../../api/resource.ts';
 import { configureOAuth2 } from '../../auth/oauth2.ts';
-import '../../resources/index.ts';
 import { CommandError, parseOptions, requireOption, withServices, type Command } from '../command.ts';
 
 export const createOAuth2Token: Command = {

@@ -1,7 +1,6 @@
 import { systemContext } from '../../api/context.ts';
 import { createObject, parseBody } from '../../api/crud.ts';
 import { getResource } from '../../api/resource.ts';
-import '../../resources/index.ts';
 import { parseOptions, requireOption, UsageError, withServices, type Command } from '../command.ts';
 
 export const createsuperuser: Command = {

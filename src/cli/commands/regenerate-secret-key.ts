@@ -3,9 +3,9 @@ import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UndecryptableSetting } from '../../config/settings/secret-value.ts';
 import type { EnvConfig } from '../../config/env.ts';
-import '../../resources/index.ts';
 import { SecretDecryptionError } from '../../secrets/encryption.ts';
 import { reencryptAll } from '../../secrets/rotation.ts';
+import { SECRET_STORES } from '../../composition/root.ts';
 import { CommandError, parseOptions, withServices, type Command } from '../command.ts';
 
 /** The data directory's secret_key file when the key in use comes from it (embedded mode without SVC_SECRET_KEY). */
@@ -34,7 +34,7 @@ export const regenerateSecretKey: Command = {
     if (pending) await writeSecretFile(pending, newKey);
     let counts: Record<string, number>;
     try {
-      counts = await withServices(env, (services) => services.db.transaction((tx) => reencryptAll(tx, env.secretKey, newKey)));
+      counts = await withServices(env, (services) => services.db.transaction((tx) => reencryptAll(tx, SECRET_STORES, env.secretKey, newKey)));
     } catch (err) {
       if (pending) await rm(pending, { force: true });
       if (err instanceof SecretDecryptionError || err instanceof UndecryptableSetting) {

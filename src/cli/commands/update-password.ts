@@ -2,7 +2,6 @@ import { verify } from '@node-rs/argon2';
 import { systemContext } from '../../api/context.ts';
 import { parseBody, updateObject } from '../../api/crud.ts';
 import { getResource } from '../../api/resource.ts';
-import '../../resources/index.ts';
 import { CommandError, parseOptions, requireOption, withServices, type Command } from '../command.ts';
 
 export const updatePassword: Command = {

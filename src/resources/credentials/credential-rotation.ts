@@ -1,9 +1,9 @@
 import { isEncryptedSecret } from '../../secrets/encryption.ts';
-import { registerSecretStore } from '../../secrets/rotation.ts';
+import type { SecretStore } from '../../secrets/rotation.ts';
 import { inputPurpose } from './credential-inputs.ts';
 
 // Credential inputs take part in regenerate_secret_key: every encrypted value, row by row.
-registerSecretStore({
+export const credentialInputSecrets: SecretStore = {
   name: 'credential inputs',
   async reencrypt(tx, recrypt) {
     let count = 0;
@@ -20,4 +20,4 @@ registerSecretStore({
     }
     return count;
   },
-});
+};

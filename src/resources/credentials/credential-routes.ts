@@ -4,7 +4,7 @@ import type { RequestContext } from '../../api/context.ts';
 import { createObject } from '../../api/crud.ts';
 import { forbidden, ValidationError } from '../../api/errors.ts';
 import { viewOptions } from '../../api/options.ts';
-import { addRoutes } from '../../api/extra-routes.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { clientOf, recordAudit } from '../../audit/record.ts';
@@ -30,7 +30,7 @@ function copyName(body: unknown): string {
   return name;
 }
 
-addRoutes((app, services) => {
+export const credentialRoutes: RouteModule = (app, services) => {
   const { db } = services;
   routeMethods(app, `${DETAIL}copy/`, resourcePermission('credential', 'copy'), {
     GET: async (request) => {
@@ -68,4 +68,4 @@ addRoutes((app, services) => {
     });
     return payload;
   });
-});
+};

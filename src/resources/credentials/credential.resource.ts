@@ -6,7 +6,6 @@ import { objectRoles } from '../../rbac/relations.ts';
 import { credentialAccess } from './credential-access.ts';
 import { afterCredentialWrite, beforeCredentialWrite } from './credential-hooks.ts';
 import { displayInputs } from './credential-inputs.ts';
-import './credential-rotation.ts';
 
 /** The inputs: validated against the type on write; secrets stored encrypted and read back as "$encrypted$". */
 const inputsField: Field = {

@@ -1,5 +1,5 @@
-import { addRoutes } from '../../api/extra-routes.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
 import { getResource } from '../../api/resource.ts';
 import { registerVariableDataRoutes } from '../inventories/variable-data-routes.ts';
 
-addRoutes((app, services) => registerVariableDataRoutes(app, services, getResource('group')));
+export const groupRoutes: RouteModule = (app, services) => registerVariableDataRoutes(app, services, getResource('group'));

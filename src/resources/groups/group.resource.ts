@@ -7,7 +7,6 @@ import { GROUP_ALL_HOSTS, GROUP_POTENTIAL_CHILDREN, moveMembersToParents } from 
 import { variablesField } from '../../inventory/variables.ts';
 import { inventoryMemberAccess } from '../inventories/inventory-access.ts';
 import { groupChildren, groupHosts } from './group-relations.ts';
-import './group-routes.ts';
 
 /** Names Ansible keeps for itself in a JSON inventory. */
 const RESERVED_NAMES = new Set(['all', '_meta']);

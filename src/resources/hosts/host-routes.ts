@@ -1,11 +1,11 @@
-import { addRoutes } from '../../api/extra-routes.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { getResource } from '../../api/resource.ts';
 import { resourcePermission } from '../../server/permissions.ts';
 import { registerVariableDataRoutes } from '../inventories/variable-data-routes.ts';
 
-addRoutes((app, services) => {
+export const hostRoutes: RouteModule = (app, services) => {
   const hosts = getResource('host');
   // The facts gathered from the host by jobs (fact caching); read-only.
   routeMethods(app, '/api/v2/hosts/:id/ansible_facts/', resourcePermission('host', 'ansible_facts'), {
@@ -16,4 +16,4 @@ addRoutes((app, services) => {
     },
   });
   registerVariableDataRoutes(app, services, hosts);
-});
+};

@@ -8,7 +8,6 @@ import { parseVariables, variablesField } from '../../inventory/variables.ts';
 import { inventoryMemberAccess } from '../inventories/inventory-access.ts';
 import { hostGroups } from '../groups/group-relations.ts';
 import { decorateHost, prepareHosts } from './host-summary.ts';
-import './host-routes.ts';
 
 /** `web1:2222` names host web1 with ansible_ssh_port 2222 in its variables (as AWX). IPv6 addresses are left alone. */
 function splitPort(values: Values, existing: Row | null): void {

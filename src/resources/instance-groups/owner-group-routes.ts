@@ -1,11 +1,11 @@
 /** /inventories/{id}/instance_groups/ and /organizations/{id}/instance_groups/, tried after a job template's. */
 import { hasObjectRole, isSuperuser } from '../../api/access.ts';
 import { forbidden } from '../../api/errors.ts';
-import { addRoutes } from '../../api/extra-routes.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
 import { getResource } from '../../api/resource.ts';
 import { registerAttachedGroupRoutes } from './attached-groups.ts';
 
-addRoutes((app, services) => {
+export const ownerGroupRoutes: RouteModule = (app, services) => {
   registerAttachedGroupRoutes(app, services, {
     resource: getResource('inventory'),
     table: 'inventory_instance_groups',
@@ -25,4 +25,4 @@ addRoutes((app, services) => {
     },
     mayChange: async (ctx) => isSuperuser(ctx),
   });
-});
+};

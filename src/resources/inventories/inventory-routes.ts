@@ -1,4 +1,4 @@
-import { addRoutes } from '../../api/extra-routes.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
 import { badRequest, notFound } from '../../api/errors.ts';
 import type { Query } from '../../api/list.ts';
 import { viewOptions } from '../../api/options.ts';
@@ -39,7 +39,7 @@ function groupTree(serialized: Row[], links: Row[]): Row[] {
   return roots;
 }
 
-addRoutes((app, services) => {
+export const inventoryRoutes: RouteModule = (app, services) => {
   const { db } = services;
   const inventories = getResource('inventory');
   const base = '/api/v2/inventories/:id/';
@@ -90,4 +90,4 @@ addRoutes((app, services) => {
   });
 
   registerVariableDataRoutes(app, services, inventories);
-});
+};

@@ -10,7 +10,6 @@ import { INVENTORY_HOSTS, INVENTORY_ROOT_GROUPS } from '../../inventory/group-gr
 import { HostFilterError } from '../../inventory/host-filter.ts';
 import { variablesField } from '../../inventory/variables.ts';
 import { inventoryAccess } from './inventory-access.ts';
-import './inventory-routes.ts';
 
 const computed = (helpText: string, field: (o: { readOnly: true; helpText: string }) => Field = integer) => field({ readOnly: true, helpText });
 

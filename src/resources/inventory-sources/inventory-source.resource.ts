@@ -4,13 +4,11 @@ import type { Relation } from '../../api/relations.ts';
 import { reverse } from '../../api/relations.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
-import { registerRunner } from '../../runs/run-kind.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
 import { variablesField } from '../../inventory/variables.ts';
 import { inventorySourceAccess } from './inventory-source-access.ts';
 import { SOURCE_CHOICES } from './source-kinds.ts';
 import { checkSource } from './source-validation.ts';
-import { runInventoryUpdate } from '../../run-kinds/inventory-update/update-runner.ts';
 import { optionField } from '../../ansible/option-values.ts';
 
 const SOURCE_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated', 'none'];
@@ -112,11 +110,4 @@ export const inventorySources = defineResource({
     out.next_job_run = null;
     out.custom_virtualenv = null;
   },
-});
-
-registerRunner('inventory_update', runInventoryUpdate, {
-  templateTable: 'inventory_sources',
-  defaultTimeoutSetting: 'DEFAULT_INVENTORY_UPDATE_TIMEOUT',
-  // The source's status just changed: the inventory's counts of sources with failures follow.
-  afterFinish: (tx, job) => refreshInventoryComputedFields(tx, job.inventory_id),
 });

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Services } from '../../api/context.ts';
 import { loadRow } from '../../api/crud.ts';
 import { ApiError, forbidden } from '../../api/errors.ts';
-import { addRoutes } from '../../api/extra-routes.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
 import { getResource } from '../../api/resource.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
@@ -20,7 +20,7 @@ async function startUpdate(services: Services, request: FastifyRequest, source: 
   return { inventory_update: update.id, ...(await serializeRow(db, request.ctx, getResource('inventory_update'), update)) };
 }
 
-addRoutes((app, services) => {
+export const inventorySourceRoutes: RouteModule = (app, services) => {
   const { db } = services;
   routeMethods(app, '/api/v2/inventory_sources/:id/update/', resourcePermission('inventory_source', 'update'), {
     GET: async (request) => {
@@ -73,4 +73,4 @@ addRoutes((app, services) => {
       return viewOptions('Inventory Inventory Sources Update', 'GET: which sources of the inventory can be updated. POST: updates every one that can.');
     },
   });
-});
+};

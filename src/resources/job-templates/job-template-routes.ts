@@ -1,47 +1,24 @@
 import { HIDDEN, recordActivity } from '../../activity/record.ts';
-import { ApiError, forbidden, methodNotAllowed } from '../../api/errors.ts';
-import { addRoutes } from '../../api/extra-routes.ts';
+import { ApiError } from '../../api/errors.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
 import { loadRow } from '../../api/crud.ts';
 import { viewOptions } from '../../api/options.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { resourcePermission } from '../../server/permissions.ts';
-import { assertTemplateAdmin, mayExecute } from './job-template-access.ts';
+import { assertTemplateAdmin } from './job-template-access.ts';
 import { configureJobTemplateSettings } from './job-template-hooks.ts';
 import { jobTemplates } from './job-template.resource.ts';
-import { launchAction } from './launch-action.ts';
-import { describeLaunch } from './launch-description.ts';
 import { encryptSurveyPasswords, maskSurveyPasswords, validateSurveySpec, type SurveySpec } from './survey-spec.ts';
 import { copyJobTemplate, mayCopy } from './template-copy.ts';
 import { registerInstanceGroupRoutes } from './template-instance-groups.ts';
-import './survey-rotation.ts';
 
 const variables = (spec: SurveySpec | null | undefined) => (spec?.spec ?? []).map((q) => q.variable);
 
-addRoutes((app, services) => {
+export const jobTemplateRoutes: RouteModule = (app, services) => {
   const { db } = services;
   configureJobTemplateSettings(services.settings);
   const base = '/api/v2/job_templates/:id/';
-
-  routeMethods(app, `${base}launch/`, resourcePermission('job_template', 'launch'), {
-    GET: async (request) => {
-      const template = await visibleObject(services, request, jobTemplates);
-      if (!(await mayExecute(request.ctx, db, template.id))) throw forbidden();
-      return describeLaunch(db, template);
-    },
-    POST: async (request, reply) => {
-      const launch = launchAction();
-      if (!launch) {
-        reply.header('Allow', 'GET, HEAD, OPTIONS');
-        throw methodNotAllowed('POST');
-      }
-      return launch(request, reply);
-    },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, jobTemplates);
-      return viewOptions('Job Template Launch', 'GET: what a launch needs and what it would use. POST: launches a job.');
-    },
-  });
 
   routeMethods(app, `${base}survey_spec/`, resourcePermission('job_template', 'survey_spec'), {
     GET: async (request) => maskSurveyPasswords((await visibleObject(services, request, jobTemplates)).survey_spec ?? {}),
@@ -106,4 +83,4 @@ addRoutes((app, services) => {
   });
 
   registerInstanceGroupRoutes(app, services);
-});
+};

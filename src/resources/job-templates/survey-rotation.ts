@@ -1,10 +1,10 @@
 import type { Queryable } from '../../db/database.ts';
 import { isEncryptedSecret } from '../../secrets/encryption.ts';
-import { registerSecretStore } from '../../secrets/rotation.ts';
+import type { SecretStore } from '../../secrets/rotation.ts';
 import { passwordPurpose, type SurveySpec } from './survey-spec.ts';
 
 // Survey password defaults take part in regenerate_secret_key.
-registerSecretStore({
+export const surveyPasswordSecrets: SecretStore = {
   name: 'survey passwords',
   async reencrypt(tx: Queryable, recrypt) {
     let count = 0;
@@ -21,4 +21,4 @@ registerSecretStore({
     }
     return count;
   },
-});
+};

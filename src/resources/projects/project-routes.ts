@@ -1,5 +1,5 @@
 import type { Row } from '../../db/database.ts';
-import { addRoutes } from '../../api/extra-routes.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
 import { ApiError, forbidden } from '../../api/errors.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
@@ -16,7 +16,7 @@ import { projects } from './project.resource.ts';
 /** The directory holding a project's files, if it has been synced (or exists, for manual projects) and may be read. */
 const filesOf = (row: Row): Promise<string | null> => projectFilesDir(row.local_path);
 
-addRoutes((app, services) => {
+export const projectRoutes: RouteModule = (app, services) => {
   const { db } = services;
   // file:// URLs and local paths follow PROJECT_LOCAL_SOURCE_DIRS (and may name the demo repository).
   configureLocalSources(services.settings, serviceSourceDirs(services.env.dataDir));
@@ -58,4 +58,4 @@ addRoutes((app, services) => {
       },
     });
   }
-});
+};

@@ -1,14 +1,11 @@
 import { boolean, choice, integer, json, ref, secret, text } from '../../api/fields.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
-import { wakeDispatcherSoon } from '../../dispatcher/dispatcher.ts';
 import { variablesField } from '../../inventory/variables.ts';
-import { publishStatusChanges } from '../../live/notices.ts';
+import { queueRun } from '../../runs/lifecycle.ts';
 import { checkAdHocCommand, LAUNCH_PASSWORDS, mayRunAdHoc } from './checks.ts';
 import { taskImpact } from '../../task-manager/task-impact.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
-import './kind.ts';
-import './ad-hoc-routes.ts';
 
 /** Ad hoc commands: one module run against an inventory's hosts, kept in unified_jobs and read through the ad_hoc_commands view. */
 export const adHocCommands = defineRunResource({
@@ -34,6 +31,8 @@ export const adHocCommands = defineRunResource({
     credential_passwords: secret({ readOnly: true }),
   },
   owner: { contentType: 'inventory', column: 'inventory_id' },
+  // Unlike the other run kinds, ad hoc commands are created through their own list: POST runs one.
+  createdThroughList: { canCreate: mayRunAdHoc, complete: completeNewCommand, queue: queueCommand },
   cancelRole: 'admin_role',
   template: { plural: 'unified_job_templates', column: 'unified_job_template_id' },
   decorate: (row, out) => {
@@ -56,23 +55,12 @@ async function completeNewCommand(tx: Queryable, values: Values): Promise<void> 
   values.organization = inventory?.organization_id ?? null;
 }
 
-/**
- * What createUnifiedJob does for other runs: the task impact, the credential among the run's
- * credentials (as a job's), the pending status announced, the dispatcher told.
- */
-async function scheduleCommand(tx: Queryable, row: Row): Promise<void> {
-  await tx.query('UPDATE unified_jobs SET task_impact = $2 WHERE id = $1', [row.id, await taskImpact(tx, row.inventory_id, row.limit, row.forks)]);
-  if (row.credential_id) {
-    await tx.query('INSERT INTO unified_job_credentials (unified_job_id, credential_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [row.id, row.credential_id]);
-  }
-  await publishStatusChanges(tx, [row]);
-  wakeDispatcherSoon();
+/** Queues a stored command: its task impact and credential (among the run's credentials, as a job's) first. */
+async function queueCommand(tx: Queryable, row: Row): Promise<void> {
+  await queueRun(tx, {}, row, async () => {
+    await tx.query('UPDATE unified_jobs SET task_impact = $2 WHERE id = $1', [row.id, await taskImpact(tx, row.inventory_id, row.limit, row.forks)]);
+    if (row.credential_id) {
+      await tx.query('INSERT INTO unified_job_credentials (unified_job_id, credential_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [row.id, row.credential_id]);
+    }
+  });
 }
-
-// Unlike the other run kinds, ad hoc commands are created through their own list: POST runs one.
-adHocCommands.operations.create = true;
-adHocCommands.access.canCreate = mayRunAdHoc;
-Object.assign(adHocCommands.hooks, {
-  beforeWrite: (tx: Queryable, _ctx: unknown, values: Values, existing: Row | null) => (existing ? undefined : completeNewCommand(tx, values)),
-  afterWrite: (tx: Queryable, _ctx: unknown, row: Row, existing: Row | null) => (existing ? undefined : scheduleCommand(tx, row)),
-});

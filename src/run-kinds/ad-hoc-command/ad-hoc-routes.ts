@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../api/context.ts';
 import { createObject, parseRequestBody } from '../../api/crud.ts';
 import { ApiError, forbidden } from '../../api/errors.ts';
-import { addRoutes } from '../../api/extra-routes.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
 import { listOptions, viewOptions } from '../../api/options.ts';
 import { listPage, type Query, type Scope } from '../../api/list.ts';
 import { getResource, type Resource, type Values } from '../../api/resource.ts';
@@ -77,7 +77,7 @@ function givenPasswords(body: unknown): Values {
   return Object.fromEntries(LAUNCH_PASSWORDS.filter((name) => typeof input[name] === 'string').map((name) => [name, input[name]]));
 }
 
-addRoutes((app, services) => {
+export const adHocRoutes: RouteModule = (app, services) => {
   configureAdHocSettings(services.settings);
   const { db } = services;
   const commands = getResource('ad_hoc_command');
@@ -118,4 +118,4 @@ addRoutes((app, services) => {
       return viewOptions('Ad Hoc Command Relaunch', 'GET: the passwords a relaunch needs. POST: runs a new command with the same values (201).');
     },
   });
-});
+};

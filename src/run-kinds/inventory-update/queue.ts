@@ -1,8 +1,10 @@
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable, Row } from '../../db/database.ts';
-import { createUnifiedJob } from '../../runs/lifecycle.ts';
-import { wakeDispatcherSoon } from '../../dispatcher/dispatcher.ts';
+import { createRun } from '../../runs/lifecycle.ts';
 import { CLOUD_KINDS } from '../../resources/inventory-sources/source-kinds.ts';
+
+/** What the runs core needs to create an inventory update (the kind itself adds its runner). */
+export const INVENTORY_UPDATE = { name: 'inventory_update', templateTable: 'inventory_sources' } as const;
 
 /** Whether a source can be updated at all (AWX's can_update): it needs what its kind reads from. */
 export function canUpdateSource(source: Row): boolean {
@@ -15,8 +17,7 @@ export function canUpdateSource(source: Row): boolean {
 /** Creates a pending update of the source from its current settings; the dispatcher runs it once the transaction commits. */
 export async function queueInventoryUpdate(tx: Queryable, ctx: RequestContext, source: Row, launchType: string): Promise<Row> {
   const [inventory] = await tx.query('SELECT name, organization_id FROM inventories WHERE id = $1', [source.inventory_id]);
-  const update = await createUnifiedJob(tx, ctx, {
-    kind: 'inventory_update',
+  return createRun(tx, ctx, INVENTORY_UPDATE, {
     // As AWX names them: "<inventory> - <source>".
     name: `${inventory.name} - ${source.name}`,
     description: source.description,
@@ -40,8 +41,6 @@ export async function queueInventoryUpdate(tx: Queryable, ctx: RequestContext, s
     timeout: source.timeout,
     verbosity: source.verbosity,
   });
-  wakeDispatcherSoon();
-  return update;
 }
 
 /**

@@ -6,12 +6,12 @@
 import { isIP } from 'node:net';
 import { exemptFromCsrf } from '../../auth/csrf.ts';
 import { notAuthenticated, notFound } from '../../api/errors.ts';
-import { addRoutes } from '../../api/extra-routes.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
-import { wakeDispatcherSoon } from '../../dispatcher/dispatcher.ts';
+import { refusalError } from '../../runs/launch.ts';
 import { remoteNames, matchingHosts } from './callback-hosts.ts';
-import { assertHostConfigKey, callbackExtraVars, createCallbackJob } from './callback.ts';
+import { assertHostConfigKey, callbackExtraVars, callbackLauncher } from './callback.ts';
 import { PUBLIC } from '../../server/permissions.ts';
 import { jobTemplates } from '../../resources/job-templates/job-template.resource.ts';
 
@@ -20,7 +20,7 @@ const FORM_BODY_LIMIT = 64 * 1024;
 
 exemptFromCsrf(CALLBACK_URL);
 
-addRoutes(async (app, services) => {
+export const callbackRoutes: RouteModule = async (app, services) => {
   await app.register(async (scope) => {
     const { db } = services;
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
@@ -43,8 +43,9 @@ addRoutes(async (app, services) => {
         const isJson = /^application\/json\b/i.test(request.headers['content-type'] ?? '');
         const extraVars = callbackExtraVars(body, isJson);
         const remote = await remoteNames(isIP(request.ip) ? request.ip : request.socket.remoteAddress ?? '');
-        const job = await db.transaction((tx) => createCallbackJob(tx, request.ctx, template.id, remote, extraVars));
-        wakeDispatcherSoon();
+        const launched = await services.launches.launch(request.ctx, callbackLauncher, template, { remote, extraVars });
+        if (!launched.ok) throw refusalError(launched.refusal);
+        const job = launched.run;
         return reply.code(201).header('Location', `/api/v2/jobs/${job.id}/`).send();
       },
       OPTIONS: async (request) => {
@@ -57,4 +58,4 @@ addRoutes(async (app, services) => {
       },
     });
   });
-});
+};

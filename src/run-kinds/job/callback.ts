@@ -3,7 +3,6 @@
  * host_config_key asks for the template to run on itself. The key is the authentication.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { RequestContext } from '../../api/context.ts';
 import { ApiError, forbidden, ValidationError } from '../../api/errors.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
@@ -13,7 +12,8 @@ import { activeSurvey } from '../../resources/job-templates/launch-description.t
 import { variablesNeeded } from '../../resources/job-templates/survey-spec.ts';
 import { matchingHosts } from './callback-hosts.ts';
 import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
-import { createTemplateJob, templateLabelIds } from './create-job.ts';
+import { JOB, jobPlan, templateLabelIds } from './create-job.ts';
+import type { Launcher, RunPlan } from '../../runs/launch.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 import { jobExtraVars } from './launch.ts';
 import { optionValueErrors } from '../../ansible/option-values.ts';
@@ -46,12 +46,23 @@ async function needsUserInput(tx: Queryable, template: Row, credentialIds: numbe
   return extraVars === undefined && ASK_FIELDS.some((name) => template[`ask_${name}_on_launch`] === true);
 }
 
-/** Creates the callback job for the calling host inside `tx`: 400 {msg} when AWX would refuse. */
-export async function createCallbackJob(
-  tx: Queryable, ctx: RequestContext, templateId: number, remote: Set<string>, extraVars: Record<string, unknown> | undefined,
-): Promise<Row> {
-  // Locked so that two callbacks of one host cannot both pass the pending check.
-  const [template] = await tx.query('SELECT * FROM job_templates WHERE id = $1 FOR UPDATE', [templateId]);
+export interface CallbackInput {
+  /** The names the calling host may go by (its address and reverse lookups). */
+  remote: Set<string>;
+  extraVars: Record<string, unknown> | undefined;
+}
+
+/** The callback job for the calling host: 400 {msg} when AWX would refuse. The key was checked before. */
+export const callbackLauncher: Launcher<CallbackInput> = {
+  kind: JOB,
+  plan: async (tx, _ctx, found, input) => {
+    // Locked so that two callbacks of one host cannot both pass the pending check.
+    const [template] = await tx.query('SELECT * FROM job_templates WHERE id = $1 FOR UPDATE', [found!.id]);
+    return { ...(await callbackPlan(tx, template, input)), template };
+  },
+};
+
+async function callbackPlan(tx: Queryable, template: Row, { remote, extraVars }: CallbackInput): Promise<RunPlan> {
   const hosts = template.inventory_id ? await matchingHosts(tx, template.inventory_id, remote) : [];
   if (!hosts.length) throw refuse('No matching host could be found!');
   if (hosts.length > 1) throw refuse('Multiple hosts matched the request!');
@@ -70,7 +81,7 @@ export async function createCallbackJob(
   const given = Object.fromEntries(Object.entries(extraVars ?? {}).filter(
     ([name]) => !name.startsWith('ansible_') && (template.ask_variables_on_launch === true || surveyVariables.includes(name)),
   ));
-  return createTemplateJob(tx, ctx, {
+  return jobPlan(tx, {
     template,
     launchType: 'callback',
     inventoryId: template.inventory_id,

@@ -1,7 +1,6 @@
-/** Creating a job from a job template: shared by launch, relaunch and the provisioning callback. */
-import type { RequestContext } from '../../api/context.ts';
+/** The job a job template's launch makes: shared by launch, relaunch and the provisioning callback. */
 import type { Queryable, Row } from '../../db/database.ts';
-import { createUnifiedJob } from '../../runs/lifecycle.ts';
+import type { RunPlan } from '../../runs/launch.ts';
 import { sealCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { taskImpact } from '../../task-manager/task-impact.ts';
 
@@ -32,40 +31,44 @@ export async function templateLabelIds(tx: Queryable, templateId: number): Promi
   return (await tx.query<{ label_id: number }>('SELECT label_id FROM job_template_labels WHERE job_template_id = $1 ORDER BY label_id', [templateId])).map((r) => r.label_id);
 }
 
-/** Creates the job (pending) with its credentials, labels and launch-time instance groups. Wake the dispatcher after commit. */
-export async function createTemplateJob(tx: Queryable, ctx: RequestContext, spec: JobSpec): Promise<Row> {
+/** What the runs core needs to create a job (the kind itself adds its runner). */
+export const JOB = { name: 'job', templateTable: 'job_templates' } as const;
+
+/** The job a launch of `spec` makes (pending), with its credentials, labels and launch-time instance groups. */
+export async function jobPlan(tx: Queryable, spec: JobSpec): Promise<RunPlan> {
   const { template } = spec;
   const columns: Record<string, unknown> = Object.fromEntries(TEMPLATE_COLUMNS.map((c) => [c, template[c]]));
   Object.assign(columns, spec.values);
-  const job = await createUnifiedJob(tx, ctx, {
-    ...columns,
-    kind: 'job',
-    name: template.name,
-    unified_job_template_id: template.id,
-    job_template_id: template.id,
-    launch_type: spec.launchType,
-    inventory_id: spec.inventoryId,
-    extra_vars: JSON.stringify(spec.extraVars),
-    survey_passwords: JSON.stringify(spec.surveyPasswords),
-    credential_passwords: sealCredentialPasswords(spec.credentialPasswords),
-    task_impact: await taskImpact(tx, spec.inventoryId, String(columns.limit ?? ''), columns.forks as number),
-  }, async (row) => {
-    if (spec.credentialIds.length) {
-      await tx.query(
-        'INSERT INTO unified_job_credentials (unified_job_id, credential_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
-        [row.id, [...spec.credentialIds]],
-      );
-    }
-    if (spec.labelIds.length) {
-      await tx.query('INSERT INTO job_labels (job_id, label_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [row.id, [...spec.labelIds]]);
-    }
-    if (spec.instanceGroupIds.length) {
-      await tx.query(
-        `INSERT INTO unified_job_instance_groups (unified_job_id, instance_group_id, position)
-         SELECT $1, g.id, g.position - 1 FROM unnest($2::int[]) WITH ORDINALITY AS g(id, position) ON CONFLICT DO NOTHING`,
-        [row.id, [...spec.instanceGroupIds]],
-      );
-    }
-  });
-  return job;
+  return {
+    values: {
+      ...columns,
+      name: template.name,
+      unified_job_template_id: template.id,
+      job_template_id: template.id,
+      launch_type: spec.launchType,
+      inventory_id: spec.inventoryId,
+      extra_vars: JSON.stringify(spec.extraVars),
+      survey_passwords: JSON.stringify(spec.surveyPasswords),
+      credential_passwords: sealCredentialPasswords(spec.credentialPasswords),
+      task_impact: await taskImpact(tx, spec.inventoryId, String(columns.limit ?? ''), columns.forks as number),
+    },
+    link: async (q, row) => {
+      if (spec.credentialIds.length) {
+        await q.query(
+          'INSERT INTO unified_job_credentials (unified_job_id, credential_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
+          [row.id, [...spec.credentialIds]],
+        );
+      }
+      if (spec.labelIds.length) {
+        await q.query('INSERT INTO job_labels (job_id, label_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [row.id, [...spec.labelIds]]);
+      }
+      if (spec.instanceGroupIds.length) {
+        await q.query(
+          `INSERT INTO unified_job_instance_groups (unified_job_id, instance_group_id, position)
+           SELECT $1, g.id, g.position - 1 FROM unnest($2::int[]) WITH ORDINALITY AS g(id, position) ON CONFLICT DO NOTHING`,
+          [row.id, [...spec.instanceGroupIds]],
+        );
+      }
+    },
+  };
 }

@@ -3,10 +3,10 @@ import type { Queryable } from '../../db/database.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { passwordPurpose } from '../../resources/job-templates/survey-spec.ts';
 import { isEncryptedSecret } from '../../secrets/encryption.ts';
-import { registerSecretStore } from '../../secrets/rotation.ts';
+import type { SecretStore } from '../../secrets/rotation.ts';
 import { CREDENTIAL_PASSWORDS_PURPOSE } from '../../ansible/credential-passwords.ts';
 
-registerSecretStore({
+export const jobCredentialPasswordSecrets: SecretStore = {
   name: 'job credential passwords',
   async reencrypt(tx: Queryable, recrypt) {
     const rows = await tx.query<{ id: number; credential_passwords: string }>(
@@ -17,9 +17,9 @@ registerSecretStore({
     }
     return rows.length;
   },
-});
+};
 
-registerSecretStore({
+export const jobSurveyPasswordSecrets: SecretStore = {
   name: 'job survey passwords',
   async reencrypt(tx: Queryable, recrypt) {
     const rows = await tx.query<{ id: number; extra_vars: string; survey_passwords: Record<string, string> }>(
@@ -37,4 +37,4 @@ registerSecretStore({
     }
     return count;
   },
-});
+};

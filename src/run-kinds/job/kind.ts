@@ -1,11 +1,17 @@
-import { registerRunner } from '../../runs/run-kind.ts';
+import type { RunKind } from '../../runs/run-kind.ts';
+import { callbackRoutes } from './callback-routes.ts';
+import { JOB } from './create-job.ts';
+import { jobs } from './job.resource.ts';
+import { launchRoutes } from './launch-routes.ts';
+import { relaunchRoutes } from './relaunch-routes.ts';
 import { runPlaybookJob } from './run-job.ts';
-import { launchJobTemplate } from './launch.ts';
-import { setLaunchAction } from '../../resources/job-templates/launch-action.ts';
-import './relaunch-routes.ts';
-import './callback-routes.ts';
-import './job-secret-rotation.ts';
 
-registerRunner('job', runPlaybookJob, { templateTable: 'job_templates', templateIsSource: false, defaultTimeoutSetting: 'DEFAULT_JOB_TIMEOUT' });
-
-setLaunchAction((request, reply) => launchJobTemplate(request.server.services, request, reply));
+/** Jobs: a playbook run of a job template, started by launch/, relaunch/ or a provisioning callback. */
+export const jobKind: RunKind = {
+  ...JOB,
+  resource: jobs,
+  run: runPlaybookJob,
+  templateIsSource: false,
+  defaultTimeoutSetting: 'DEFAULT_JOB_TIMEOUT',
+  routes: [jobs.runRoutes, launchRoutes, relaunchRoutes, callbackRoutes],
+};

@@ -1,12 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../api/context.ts';
+import type { RequestContext } from '../../api/context.ts';
 import { hasObjectRole } from '../../api/access.ts';
 import { forbidden, ValidationError } from '../../api/errors.ts';
-import { getResource } from '../../api/resource.ts';
-import { visibleObject } from '../../api/resource-routes.ts';
-import { serializeRow } from '../../api/serialize.ts';
 import type { Queryable, Row } from '../../db/database.ts';
-import { wakeDispatcherSoon } from '../../dispatcher/dispatcher.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { assertCanUseCredential } from '../../resources/credentials/credential-use.ts';
 import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
@@ -15,15 +10,16 @@ import { activeSurvey } from '../../resources/job-templates/launch-description.t
 import { passwordPurpose, passwordVariables, validateSurveyAnswers } from '../../resources/job-templates/survey-spec.ts';
 import { encryptSecret } from '../../secrets/encryption.ts';
 import { checkPromptValues, readPrompts } from './launch-prompts.ts';
-import { createTemplateJob, templateLabelIds } from './create-job.ts';
+import { JOB, jobPlan, templateLabelIds } from './create-job.ts';
+import type { Launcher } from '../../runs/launch.ts';
 import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { checkLaunchObjects } from './launch-objects.ts';
 import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
 
 /** The credentials a launch runs with: the prompted ones (each usable by the caller) or the template's. */
-async function launchCredentials(tx: Queryable, request: FastifyRequest, template: Row, prompted: unknown): Promise<number[]> {
+async function launchCredentials(tx: Queryable, ctx: RequestContext, template: Row, prompted: unknown): Promise<number[]> {
   if (Array.isArray(prompted)) {
-    for (const id of prompted as number[]) await assertCanUseCredential(request.ctx, tx, id, 'credentials');
+    for (const id of prompted as number[]) await assertCanUseCredential(ctx, tx, id, 'credentials');
     return prompted as number[];
   }
   return templateCredentialIds(tx, template.id);
@@ -61,31 +57,29 @@ function promptedColumns(accepted: Record<string, unknown>): Record<string, unkn
 }
 
 /**
- * POST /job_templates/{id}/launch/: checks the prompts, survey answers and credential passwords,
- * creates the job (pending; the dispatcher runs it) and answers 201 with it and the ignored prompts.
+ * A launch of a job template (POST /job_templates/{id}/launch/): the caller may execute it, the
+ * prompts its ask_*_on_launch flags allow are checked by the template's own field declarations,
+ * survey answers and credential passwords are complete; the job takes the rest from the template.
  */
-export async function launchJobTemplate(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  const { db } = services;
-  const { ctx } = request;
-  const jobTemplates = getResource('job_template');
-  const visible = await visibleObject(services, request, jobTemplates);
-  if (!(await mayExecute(ctx, db, visible.id))) throw forbidden();
-  const survey = activeSurvey(visible);
-  const prompts = readPrompts(visible, request.body, (survey?.spec ?? []).map((q) => q.variable));
-  checkPromptValues(prompts.accepted, maxForks());
-  const { accepted } = prompts;
-  const template = visible;
-  const job = await db.transaction(async (tx) => {
+export const jobTemplateLauncher: Launcher<unknown> = {
+  kind: JOB,
+  async plan(tx, ctx, template, body) {
+    if (!template) throw new Error('a job template launch needs its template');
+    if (!(await mayExecute(ctx, tx, template.id))) throw forbidden();
+    const survey = activeSurvey(template);
+    const prompts = readPrompts(template, body, (survey?.spec ?? []).map((q) => q.variable));
+    checkPromptValues(prompts.accepted, maxForks());
+    const { accepted } = prompts;
     const inventoryId = (accepted.inventory as number | undefined) ?? template.inventory_id;
     if (!inventoryId) throw ValidationError.field('inventory', "Job Template 'inventory' is missing or undefined.");
     if (accepted.inventory !== undefined && !(await hasObjectRole(ctx, tx, 'inventory', inventoryId, 'use_role'))) {
       throw forbidden('You do not have permission to use this inventory.');
     }
-    const credentialIds = await launchCredentials(tx, request, template, accepted.credentials);
-    const given = (request.body ?? {}) as Record<string, unknown>;
+    const credentialIds = await launchCredentials(tx, ctx, template, accepted.credentials);
+    const given = (body ?? {}) as Record<string, unknown>;
     const { passwords, missing } = readCredentialPasswords(await passwordsNeededFor(tx, credentialIds), given.credential_passwords);
     if (missing.length) throw new ValidationError({ passwords_needed_to_start: missing });
-    return createTemplateJob(tx, ctx, {
+    const plan = await jobPlan(tx, {
       template,
       launchType: 'manual',
       inventoryId,
@@ -98,8 +92,6 @@ export async function launchJobTemplate(services: Services, request: FastifyRequ
         : await templateLabelIds(tx, template.id),
       instanceGroupIds: accepted.instance_groups !== undefined ? await checkLaunchObjects(tx, ctx, 'instance_groups', accepted.instance_groups as number[]) : [],
     });
-  });
-  wakeDispatcherSoon();
-  const body = await serializeRow(db, ctx, getResource('job'), job);
-  return reply.code(201).send({ job: job.id, ignored_fields: prompts.ignored, ...body });
-}
+    return { ...plan, ignored: prompts.ignored };
+  },
+};

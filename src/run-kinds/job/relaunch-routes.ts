@@ -1,21 +1,22 @@
 /** GET, POST /jobs/{id}/relaunch/. */
-import { addRoutes } from '../../api/extra-routes.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { getResource } from '../../api/resource.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
-import { wakeDispatcherSoon } from '../../dispatcher/dispatcher.ts';
-import { describeRelaunch, relaunchJob } from './relaunch.ts';
+import { refusalError } from '../../runs/launch.ts';
+import { describeRelaunch, relaunchLauncher } from './relaunch.ts';
 import { resourcePermission } from '../../server/permissions.ts';
 
-addRoutes((app, services) => {
+export const relaunchRoutes: RouteModule = (app, services) => {
   const { db } = services;
   routeMethods(app, '/api/v2/jobs/:id/relaunch/', resourcePermission('job', 'relaunch'), {
     GET: async (request) => describeRelaunch(db, await visibleObject(services, request, getResource('job'))),
     POST: async (request, reply) => {
       const job = await visibleObject(services, request, getResource('job'));
-      const created = await db.transaction((tx) => relaunchJob(tx, request.ctx, job, request.body));
-      wakeDispatcherSoon();
+      const launched = await services.launches.launch(request.ctx, relaunchLauncher, null, { job, body: request.body });
+      if (!launched.ok) throw refusalError(launched.refusal);
+      const created = launched.run;
       const body = await serializeRow(db, request.ctx, getResource('job'), created);
       return reply.code(201).header('Location', `/api/v2/jobs/${created.id}/`).send({ job: created.id, ...body });
     },
@@ -24,4 +25,4 @@ addRoutes((app, services) => {
       return viewOptions('Job Relaunch', 'GET: the passwords a relaunch needs and the host counts. POST {hosts: all|failed, credential_passwords}: relaunches the job.');
     },
   });
-});
+};

@@ -6,7 +6,8 @@ import type { Queryable, Row } from '../../db/database.ts';
 import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
-import { createTemplateJob, TEMPLATE_COLUMNS } from './create-job.ts';
+import { jobPlan, JOB, TEMPLATE_COLUMNS } from './create-job.ts';
+import type { Launcher, RunPlan } from '../../runs/launch.ts';
 import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { optionValueErrors, PLAYBOOK_OPTION_FIELDS } from '../../ansible/option-values.ts';
 import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
@@ -72,8 +73,13 @@ function readRelaunchBody(body: unknown): { hosts: (typeof RETRY_CHOICES)[number
   return { hosts: hosts as 'all' | 'failed', credentialPasswords: input.credential_passwords };
 }
 
-/** Creates the relaunched job inside `tx` (wake the dispatcher after commit). */
-export async function relaunchJob(tx: Queryable, ctx: RequestContext, job: Row, body: unknown): Promise<Row> {
+/** A relaunch of `job` (POST /jobs/{id}/relaunch/ {hosts, credential_passwords}). */
+export const relaunchLauncher: Launcher<{ job: Row; body: unknown }> = {
+  kind: JOB,
+  plan: (tx, ctx, _template, { job, body }) => relaunchPlan(tx, ctx, job, body),
+};
+
+async function relaunchPlan(tx: Queryable, ctx: RequestContext, job: Row, body: unknown): Promise<RunPlan> {
   const request = readRelaunchBody(body);
   const [template] = job.job_template_id ? await tx.query('SELECT * FROM job_templates WHERE id = $1', [job.job_template_id]) : [];
   if (!template) throw ValidationError.field('job_template', 'The job template of this job has been deleted, so the job cannot be relaunched.');
@@ -92,7 +98,7 @@ export async function relaunchJob(tx: Queryable, ctx: RequestContext, job: Row, 
     'SELECT instance_group_id FROM unified_job_instance_groups WHERE unified_job_id = $1 ORDER BY position',
     [job.id],
   );
-  return createTemplateJob(tx, ctx, {
+  const plan = await jobPlan(tx, {
     template: { ...template, name: job.name },
     launchType: 'relaunch',
     inventoryId: job.inventory_id,
@@ -106,4 +112,5 @@ export async function relaunchJob(tx: Queryable, ctx: RequestContext, job: Row, 
     labelIds: labels.map((r) => r.label_id),
     instanceGroupIds: groups.map((r) => r.instance_group_id),
   });
+  return { ...plan, template };
 }

@@ -1,6 +1,4 @@
 import { boolean, choice, ref, text } from '../../api/fields.ts';
-import { registerRunner } from '../../runs/run-kind.ts';
-import { syncProject } from './sync.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
 
 export const projectUpdates = defineRunResource({
@@ -24,12 +22,4 @@ export const projectUpdates = defineRunResource({
   owner: { contentType: 'project', column: 'project_id' },
   cancelRole: 'update_role',
   template: { plural: 'projects', column: 'project_id' },
-});
-
-registerRunner('project_update', syncProject, {
-  templateTable: 'projects',
-  defaultTimeoutSetting: 'DEFAULT_PROJECT_UPDATE_TIMEOUT',
-  afterFinish: async (tx, job) => {
-    if (job.status === 'successful') await tx.query('UPDATE projects SET scm_revision = $2 WHERE id = $1', [job.project_id, job.scm_revision]);
-  },
 });

@@ -1,12 +1,13 @@
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable, Row } from '../../db/database.ts';
-import { createUnifiedJob } from '../../runs/lifecycle.ts';
-import { wakeDispatcherSoon } from '../../dispatcher/dispatcher.ts';
+import { createRun } from '../../runs/lifecycle.ts';
+
+/** What the runs core needs to create a project update (the kind itself adds its runner). */
+export const PROJECT_UPDATE = { name: 'project_update', templateTable: 'projects' } as const;
 
 /** Creates a pending sync of a git project from its current settings (the dispatcher runs it). */
 export async function queueProjectUpdate(tx: Queryable, ctx: RequestContext, project: Row, launchType: string): Promise<Row> {
-  const update = await createUnifiedJob(tx, ctx, {
-    kind: 'project_update',
+  return createRun(tx, ctx, PROJECT_UPDATE, {
     name: project.name,
     description: project.description,
     unified_job_template_id: project.id,
@@ -26,6 +27,4 @@ export async function queueProjectUpdate(tx: Queryable, ctx: RequestContext, pro
     local_path: project.local_path,
     timeout: project.timeout,
   });
-  wakeDispatcherSoon();
-  return update;
 }

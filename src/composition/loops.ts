@@ -1,0 +1,39 @@
+/** The background loops a node with the dispatcher role runs, in the order they start. */
+import type { Services } from '../api/context.ts';
+import { startDispatcher } from '../dispatcher/dispatcher.ts';
+import { registerInstance } from '../resources/instances/registration.ts';
+import { reapLostNodes } from '../task-manager/lost-nodes.ts';
+
+export interface BackgroundLoop {
+  name: string;
+  /** Starts the loop; answers how to stop it. */
+  start(services: Services): Promise<() => Promise<void>>;
+}
+
+const HEARTBEAT_MS = 30_000;
+
+/** This node's Instance row: recorded now (the task manager places runs on it) and refreshed every 30 s; runs of nodes that went silent are failed. */
+export const heartbeat: BackgroundLoop = {
+  name: 'heartbeat',
+  async start({ db, env, runKinds }) {
+    await registerInstance(db, env);
+    const timer = setInterval(() => {
+      void registerInstance(db, env)
+        .then(() => reapLostNodes(db, runKinds, env.nodeName))
+        .catch((err) => console.error('heartbeat failed:', err instanceof Error ? err.message : err));
+    }, HEARTBEAT_MS);
+    timer.unref();
+    return async () => clearInterval(timer);
+  },
+};
+
+/** Places pending runs and runs those given to this node (woken by NOTIFY). */
+export const dispatcher: BackgroundLoop = {
+  name: 'dispatcher',
+  async start(services) {
+    const running = await startDispatcher(services);
+    return () => running.stop();
+  },
+};
+
+export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher];

@@ -1,0 +1,35 @@
+/** Every resource declaration, in the order the API root and route registration follow. Add new resources here. */
+import type { Resource } from '../api/resource.ts';
+import { activityStream } from '../resources/activity-stream/activity-stream.resource.ts';
+import { applications } from '../resources/applications/application.resource.ts';
+import { auditEvents } from '../resources/audit-events/audit-event.resource.ts';
+import { credentialTypes } from '../resources/credential-types/credential-type.resource.ts';
+import { credentials } from '../resources/credentials/credential.resource.ts';
+import { executionEnvironments } from '../resources/execution-environments/execution-environment.resource.ts';
+import { groups } from '../resources/groups/group.resource.ts';
+import { hosts } from '../resources/hosts/host.resource.ts';
+import { instanceGroups } from '../resources/instance-groups/instance-group.resource.ts';
+import { instances } from '../resources/instances/instance.resource.ts';
+import { inventories } from '../resources/inventories/inventory.resource.ts';
+import { inventorySources } from '../resources/inventory-sources/inventory-source.resource.ts';
+import { jobTemplates } from '../resources/job-templates/job-template.resource.ts';
+import { labels } from '../resources/labels/label.resource.ts';
+import { organizations } from '../resources/organizations/organization.resource.ts';
+import { projects } from '../resources/projects/project.resource.ts';
+import { roles } from '../resources/roles/role.resource.ts';
+import { teams } from '../resources/teams/team.resource.ts';
+import { tokens } from '../resources/tokens/token.resource.ts';
+import { unifiedJobEvents } from '../resources/unified-job-events/unified-job-event.resource.ts';
+import { unifiedJobs, unifiedJobTemplates } from '../resources/unified-jobs/unified-job.resource.ts';
+import { users } from '../resources/users/user.resource.ts';
+import { adHocCommands } from '../run-kinds/ad-hoc-command/ad-hoc-command.resource.ts';
+import { inventoryUpdates } from '../run-kinds/inventory-update/inventory-update.resource.ts';
+import { jobHostSummaries } from '../run-kinds/job/job-host-summary.resource.ts';
+import { jobs } from '../run-kinds/job/job.resource.ts';
+import { projectUpdates } from '../run-kinds/project-update/project-update.resource.ts';
+
+export const RESOURCES: readonly Resource[] = [
+  organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
+  inventories, hosts, groups, executionEnvironments, projects, projectUpdates, unifiedJobEvents, unifiedJobs, unifiedJobTemplates,
+  inventorySources, inventoryUpdates, instances, instanceGroups, jobs, jobHostSummaries, adHocCommands, labels, jobTemplates,
+];

@@ -1,0 +1,75 @@
+/**
+ * The composition root: every part of the service, listed once. buildApp (server/app.ts) and the
+ * management commands walk it; nothing registers itself by being imported.
+ */
+import type { RouteModule } from '../api/extra-routes.ts';
+import { registerResources } from '../api/resource.ts';
+import { registerResourceRoutes } from '../api/resource-routes.ts';
+import { registerLoginRoutes } from '../auth/login-routes.ts';
+import { registerOAuth2Routes } from '../auth/oauth2-routes.ts';
+import { registerSettingsRoutes } from '../config/settings/routes.ts';
+import { registerLiveOutput } from '../live/routes.ts';
+import { registerRootRoutes } from '../server/root-routes.ts';
+import type { Services } from '../api/context.ts';
+import { credentialInputSecrets } from '../resources/credentials/credential-rotation.ts';
+import { credentialRoutes } from '../resources/credentials/credential-routes.ts';
+import { groupRoutes } from '../resources/groups/group-routes.ts';
+import { hostRoutes } from '../resources/hosts/host-routes.ts';
+import { ownerGroupRoutes } from '../resources/instance-groups/owner-group-routes.ts';
+import { inventoryRoutes } from '../resources/inventories/inventory-routes.ts';
+import { inventorySourceRoutes } from '../resources/inventory-sources/source-routes.ts';
+import { jobTemplateRoutes } from '../resources/job-templates/job-template-routes.ts';
+import { surveyPasswordSecrets } from '../resources/job-templates/survey-rotation.ts';
+import { projectRoutes } from '../resources/projects/project-routes.ts';
+import { adHocCommandKind } from '../run-kinds/ad-hoc-command/kind.ts';
+import { inventoryUpdateKind } from '../run-kinds/inventory-update/kind.ts';
+import { jobCredentialPasswordSecrets, jobSurveyPasswordSecrets } from '../run-kinds/job/job-secret-rotation.ts';
+import { jobKind } from '../run-kinds/job/kind.ts';
+import { projectUpdateKind } from '../run-kinds/project-update/kind.ts';
+import type { Gate } from '../runs/gates.ts';
+import { createLaunchService } from '../runs/launch.ts';
+import { RunKinds, type RunKind } from '../runs/run-kind.ts';
+import type { SecretStore } from '../secrets/rotation.ts';
+import { RESOURCES } from './resources.ts';
+
+export { RESOURCES };
+
+/** Every run kind: each folder under src/run-kinds/ exports one. */
+export const RUN_KINDS: readonly RunKind[] = [jobKind, adHocCommandKind, projectUpdateKind, inventoryUpdateKind];
+
+/** The conventional endpoints of every top-level resource (list, detail, OPTIONS, related lists...). */
+const resourceRoutes: RouteModule = (app, services) => {
+  for (const resource of RESOURCES.filter((r) => r.topLevel)) registerResourceRoutes(app, services, resource);
+};
+
+/**
+ * Every endpoint, in registration order: the API root, each resource's conventional ones, what
+ * resources and run kinds add, settings, login, OAuth2 and the live output websocket.
+ */
+export const ROUTES: readonly RouteModule[] = [
+  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/' }),
+  resourceRoutes,
+  credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes,
+  ...RUN_KINDS.flatMap((kind) => kind.routes),
+  registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerLiveOutput,
+];
+
+/** The checks every launch passes, in this order (quotas, policy and scanners join here). */
+export const GATES: readonly Gate[] = [];
+
+/** Everything regenerate_secret_key re-encrypts besides secret settings. */
+export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, surveyPasswordSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets];
+
+/** What the service is made of beyond its database, settings and environment. */
+export type BaseServices = Omit<Services, 'runKinds' | 'launches'>;
+
+export interface CompositionOptions {
+  /** Gates instead of GATES (tests of the launch pipeline). */
+  gates?: readonly Gate[];
+}
+
+/** The services of one running service: resources known by name, run kinds, the launch service with its gates. */
+export function composeServices(base: BaseServices, options: CompositionOptions = {}): Services {
+  registerResources(RESOURCES);
+  return { ...base, runKinds: new RunKinds(RUN_KINDS), launches: createLaunchService(base.db, options.gates ?? GATES) };
+}

@@ -1,0 +1,43 @@
+/** This node's Instance row: recorded at start and on every heartbeat, with its capacity. */
+import os from 'node:os';
+import type { Database } from '../../db/database.ts';
+import type { EnvConfig } from '../../config/env.ts';
+import { VERSION } from '../../version.ts';
+import { ensureDefaultInstanceGroup } from '../instance-groups/default-group.ts';
+import { applyInstanceGroupPolicies } from '../instance-groups/policy.ts';
+import { nodeAnsibleRuntime, type AnsibleRuntime } from '../../runtime/ansible-runtime.ts';
+
+/** CPU capacity = cores × 4, memory capacity = MB / 100; the instance offers the smaller (with capacity_adjustment 0). */
+export function nodeCapacity(cpus = os.cpus().length, memoryBytes = os.totalmem()) {
+  const cpuCapacity = cpus * 4;
+  const memCapacity = Math.floor(memoryBytes / 1024 / 1024 / 100);
+  return { cpus, memoryBytes, cpuCapacity, memCapacity, capacity: Math.min(cpuCapacity, memCapacity) };
+}
+
+/**
+ * Records this node (SVC_NODE_NAME, SVC_NODE_TYPE) with its CPU, memory and capacity, marks it
+ * seen now, and puts it in instance groups by their policies. Without an Ansible runtime the node
+ * is recorded with the reason in `errors` and no capacity, as AWX marks a node that fails its
+ * health check.
+ */
+export async function registerInstance(db: Database, env: EnvConfig, runtime?: AnsibleRuntime): Promise<void> {
+  const c = nodeCapacity();
+  const errors = (runtime ?? (await nodeAnsibleRuntime())).error;
+  // AWX's capacity rule (see adjustedCapacity), in SQL so a stored capacity_adjustment and enabled flag apply.
+  const capacity = (row: string) =>
+    `CASE WHEN ${row}.enabled AND $9 = '' THEN floor(least($6, $7) + (greatest($6, $7) - least($6, $7)) * ${row}.capacity_adjustment)::int ELSE 0 END`;
+  await db.transaction(async (tx) => {
+    await ensureDefaultInstanceGroup(tx);
+    const [previous] = await tx.query<{ node_type: string }>('SELECT node_type FROM instances WHERE hostname = $1', [env.nodeName]);
+    const [row] = await tx.query(
+      `INSERT INTO instances AS i (hostname, node_type, uuid, version, cpu, memory, cpu_capacity, mem_capacity, capacity, errors, last_seen, last_health_check)
+       VALUES ($1, $2, gen_random_uuid()::text, $3, $4, $5, $6, $7, CASE WHEN $9 = '' THEN $8::int ELSE 0 END, $9, now(), now())
+       ON CONFLICT (hostname) DO UPDATE SET node_type = EXCLUDED.node_type, version = EXCLUDED.version, cpu = EXCLUDED.cpu,
+         memory = EXCLUDED.memory, cpu_capacity = EXCLUDED.cpu_capacity, mem_capacity = EXCLUDED.mem_capacity,
+         capacity = ${capacity('i')}, errors = EXCLUDED.errors, last_seen = now(), last_health_check = now(), modified = now()
+       RETURNING (SELECT count(*) FROM instance_group_instances WHERE instance_id = i.id)::int AS groups`,
+      [env.nodeName, env.nodeType, VERSION, c.cpus, c.memoryBytes, c.cpuCapacity, c.memCapacity, c.capacity, errors],
+    );
+    if (previous?.node_type !== env.nodeType || row.groups === 0) await applyInstanceGroupPolicies(tx);
+  });
+}

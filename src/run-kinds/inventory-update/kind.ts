@@ -1,0 +1,16 @@
+import type { RunKind } from '../../runs/run-kind.ts';
+import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
+import { inventoryUpdates } from './inventory-update.resource.ts';
+import { INVENTORY_UPDATE } from './queue.ts';
+import { runInventoryUpdate } from './update-runner.ts';
+
+/** Inventory updates: an inventory source imported with ansible-inventory, started by update/ or a job's dependency. */
+export const inventoryUpdateKind: RunKind = {
+  ...INVENTORY_UPDATE,
+  resource: inventoryUpdates,
+  run: runInventoryUpdate,
+  defaultTimeoutSetting: 'DEFAULT_INVENTORY_UPDATE_TIMEOUT',
+  // The source's status just changed: the inventory's counts of sources with failures follow.
+  afterFinish: (tx, job) => refreshInventoryComputedFields(tx, job.inventory_id),
+  routes: [inventoryUpdates.runRoutes],
+};

@@ -1,0 +1,35 @@
+/** GET, POST /job_templates/{id}/launch/. */
+import { forbidden } from '../../api/errors.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
+import { viewOptions } from '../../api/options.ts';
+import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { serializeRow } from '../../api/serialize.ts';
+import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
+import { jobTemplates } from '../../resources/job-templates/job-template.resource.ts';
+import { describeLaunch } from '../../resources/job-templates/launch-description.ts';
+import { refusalError } from '../../runs/launch.ts';
+import { resourcePermission } from '../../server/permissions.ts';
+import { jobs } from './job.resource.ts';
+import { jobTemplateLauncher } from './launch.ts';
+
+export const launchRoutes: RouteModule = (app, services) => {
+  const { db } = services;
+  routeMethods(app, '/api/v2/job_templates/:id/launch/', resourcePermission('job_template', 'launch'), {
+    GET: async (request) => {
+      const template = await visibleObject(services, request, jobTemplates);
+      if (!(await mayExecute(request.ctx, db, template.id))) throw forbidden();
+      return describeLaunch(db, template);
+    },
+    POST: async (request, reply) => {
+      const template = await visibleObject(services, request, jobTemplates);
+      const launched = await services.launches.launch(request.ctx, jobTemplateLauncher, template, request.body);
+      if (!launched.ok) throw refusalError(launched.refusal);
+      const body = await serializeRow(db, request.ctx, jobs, launched.run);
+      return reply.code(201).send({ job: launched.run.id, ignored_fields: launched.ignored, ...body });
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, jobTemplates);
+      return viewOptions('Job Template Launch', 'GET: what a launch needs and what it would use. POST: launches a job.');
+    },
+  });
+};

@@ -1,0 +1,16 @@
+import type { RunKind } from '../../runs/run-kind.ts';
+import { projectUpdates } from './project-update.resource.ts';
+import { PROJECT_UPDATE } from './queue.ts';
+import { syncProject } from './sync.ts';
+
+/** Project updates: a git sync of a project into its checkout, started by update/, a source change or a job's dependency. */
+export const projectUpdateKind: RunKind = {
+  ...PROJECT_UPDATE,
+  resource: projectUpdates,
+  run: syncProject,
+  defaultTimeoutSetting: 'DEFAULT_PROJECT_UPDATE_TIMEOUT',
+  afterFinish: async (tx, job) => {
+    if (job.status === 'successful') await tx.query('UPDATE projects SET scm_revision = $2 WHERE id = $1', [job.project_id, job.scm_revision]);
+  },
+  routes: [projectUpdates.runRoutes],
+};
