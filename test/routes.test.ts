@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ADMIN, createTestApp, basicAuth, type Credentials, type TestApp } from './helpers/app.ts';
 import { buildApp } from '../src/server/app.ts';
 import { findResource } from '../src/api/resource.ts';
-import type { RouteEntry } from '../src/server/permissions.ts';
+import type { RouteEntry } from '../src/api/permissions.ts';
 import { makeRepository } from './helpers/git.ts';
 import { registerInstance } from '../src/resources/instances/registration.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.ts';
 import { replaceNulDeep } from '../db/nul.ts';
-import { scrub } from '../dispatcher/exec.ts';
+import { scrub } from '../runs/exec.ts';
 import { publishEvents } from '../live/notices.ts';
 
 /** One event as ansible-runner prints it (run --json, or the worker stream). */

@@ -81,7 +81,7 @@ function jsonTypeName(value: unknown): string {
 }
 
 /** Referenced objects must exist. */
-async function checkReferences(tx: Queryable, resource: Resource, values: Values): Promise<void> {
+export async function checkReferences(tx: Queryable, resource: Resource, values: Values): Promise<void> {
   const errors: FieldErrors = {};
   for (const [name, value] of Object.entries(values)) {
     const field = resource.fields[name];
@@ -134,7 +134,7 @@ export function translateDbError(resource: Resource, err: unknown): never {
   throw err;
 }
 
-function columnsOf(resource: Resource, values: Values): [string[], unknown[]] {
+export function columnsOf(resource: Resource, values: Values): [string[], unknown[]] {
   const columns: string[] = [];
   const params: unknown[] = [];
   for (const [name, value] of Object.entries(values)) {

@@ -7,7 +7,7 @@ import { resolveKeyOr404 } from './named-url.ts';
 import { detailOptions, listOptions } from './options.ts';
 import { getResource, type ListExport, type Resource } from './resource.ts';
 import { serializeRow } from './serialize.ts';
-import { resourcePermission } from '../server/permissions.ts';
+import { resourcePermission } from './permissions.ts';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
@@ -85,7 +85,9 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
     ...(resource.operations.create && {
       POST: async (request, reply) => {
         const values = await parseRequestBody(resource, request.body, 'create', null, (v) => resource.access.canCreate(request.ctx, db, v));
-        const row = await db.transaction((tx) => createObject(tx, request.ctx, resource, values));
+        const row = resource.create
+          ? await resource.create(services, request.ctx, values)
+          : await db.transaction((tx) => createObject(tx, request.ctx, resource, values));
         return reply.code(201).send(await serializeRow(db, request.ctx, resource, row));
       },
     }),

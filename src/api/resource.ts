@@ -1,5 +1,5 @@
 import type { Queryable, Row } from '../db/database.ts';
-import type { RequestContext } from './context.ts';
+import type { RequestContext, Services } from './context.ts';
 import { completeField, datetime, ref, type Field } from './fields.ts';
 import type { Relation } from './relations.ts';
 import type { AccessPolicy } from './access.ts';
@@ -51,6 +51,11 @@ export interface ResourceDeclaration {
   decorate?(row: Row, out: Row, prepared?: unknown): void;
   /** Loads what decorate needs for a whole page at once (names of the objects rows point to...); its answer is passed to decorate. */
   prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
+  /**
+   * Creates an object in place of the framework's insert, for objects that are not plain rows (an
+   * ad hoc command is launched): given parsed values, answers the stored row or throws a typed error.
+   */
+  create?(services: Services, ctx: RequestContext, values: Values): Promise<Row>;
   /** Downloads of the whole list by ?format=<key> (csv, siem...): filters and ordering apply, pagination does not. */
   exports?: Record<string, ListExport>;
   /**
@@ -73,13 +78,14 @@ export interface ListExport {
   render(rows: Row[]): string;
 }
 
-export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'decorate' | 'prepare' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'topLevel'>> {
+export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'decorate' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'topLevel'>> {
   operations: { create: boolean; update: boolean; delete: boolean };
   description: string;
   namedUrl: string[] | null;
   hooks: ResourceHooks;
   decorate?(row: Row, out: Row, prepared?: unknown): void;
   prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
+  create?(services: Services, ctx: RequestContext, values: Values): Promise<Row>;
   exports: Record<string, ListExport>;
   typeColumn?: string;
   topLevel: boolean;

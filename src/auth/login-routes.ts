@@ -8,7 +8,7 @@ import { getResource } from '../api/resource.ts';
 import { routeMethods } from '../api/resource-routes.ts';
 import { serializeRow } from '../api/serialize.ts';
 import { clientOf, recordAudit } from '../audit/record.ts';
-import { PUBLIC } from '../server/permissions.ts';
+import { PUBLIC } from '../api/permissions.ts';
 import { PRODUCT_NAME } from '../version.ts';
 import { checkCsrfOrigin, checkCsrfToken, exemptFromCsrf, originTrusted } from './csrf.ts';
 import {

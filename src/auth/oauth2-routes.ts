@@ -10,7 +10,7 @@ import { getResource } from '../api/resource.ts';
 import { clientOf } from '../audit/record.ts';
 import type { Row } from '../db/database.ts';
 import { parseScope } from '../resources/tokens/token.resource.ts';
-import { PUBLIC } from '../server/permissions.ts';
+import { PUBLIC } from '../api/permissions.ts';
 import { parseBasicHeader, toCurrentUser } from './basic.ts';
 import { configureOAuth2, hashSecret, refreshTokenLifetime, type TokenScope } from './oauth2.ts';
 import { attemptPasswordLogin, TOO_MANY_ATTEMPTS } from './password-login.ts';

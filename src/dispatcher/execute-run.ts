@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { Services } from '../api/context.ts';
 import type { Row } from '../db/database.ts';
-import { baseEnvironment, execProcess } from './exec.ts';
+import { baseEnvironment, execProcess } from '../runs/exec.ts';
 import { OutputWriter } from './output.ts';
 import { makeRunDirectory, recordRunProcess } from './run-directories.ts';
 import type { RunContext } from '../runs/run-kind.ts';

@@ -8,7 +8,7 @@ import { ApiError } from '../api/errors.ts';
 import { viewOptions } from '../api/options.ts';
 import { routeMethods } from '../api/resource-routes.ts';
 import { CSRF_COOKIE } from '../auth/sessions.ts';
-import { AUTHENTICATED } from '../server/permissions.ts';
+import { AUTHENTICATED } from '../api/permissions.ts';
 import { LiveClient } from './client.ts';
 import { credentialCheck } from './credentials.ts';
 import { LiveHub } from './hub.ts';

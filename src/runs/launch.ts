@@ -78,7 +78,13 @@ export function createLaunchService(db: Database, gates: readonly Gate[]): Launc
   };
 }
 
-/** Turns a refusal back into the error the API answers with (for routes that launch). */
-export function refusalError(refusal: Refusal): ApiError {
-  return new ApiError(refusal.status, refusal.body);
+export type Launched = Extract<LaunchResult, { ok: true }>;
+
+/** For routes: launches, and throws a refusal as the API error it answers with. */
+export async function launchOrRefuse<Input>(
+  launches: LaunchService, ctx: RequestContext, launcher: Launcher<Input>, template: Row | null, input: Input,
+): Promise<Launched> {
+  const launched = await launches.launch(ctx, launcher, template, input);
+  if (!launched.ok) throw new ApiError(launched.refusal.status, launched.refusal.body);
+  return launched;
 }

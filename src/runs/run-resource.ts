@@ -3,7 +3,7 @@ import type { RouteModule } from '../api/extra-routes.ts';
 import { forbidden } from '../api/errors.ts';
 import type { Field } from '../api/fields.ts';
 import { defineResource, type Resource, type Values } from '../api/resource.ts';
-import type { RequestContext } from '../api/context.ts';
+import { launchOrRefuse, type Launcher } from './launch.ts';
 import type { Relation } from '../api/relations.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import { registerRunRoutes } from './run-routes.ts';
@@ -31,14 +31,10 @@ export interface RunResourceDeclaration {
   /** Adds what this kind shows beyond the common links (after them), with what `prepare` loaded for the page. */
   decorate?(row: Row, out: Row, prepared?: unknown): void;
   prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
-  /**
-   * For kinds started by POST on their own list (ad hoc commands): who may, what completes the
-   * values before the insert, and what queues the stored run.
-   */
+  /** For kinds started by POST on their own list (ad hoc commands): who may, and the launcher the POST goes through. */
   createdThroughList?: {
     canCreate: Resource['access']['canCreate'];
-    complete(tx: Queryable, values: Values): Promise<void>;
-    queue(tx: Queryable, row: Row): Promise<void>;
+    launcher: Launcher<Values>;
   };
 }
 
@@ -72,11 +68,8 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
       canDelete: async (ctx, tx, row, page) => !isActive(row.status) && hasObjectRoleOnRow(ctx, tx, contentType, 'admin_role', row, page, column),
       canAttach: () => false,
     },
+    ...(decl.createdThroughList && { create: async (services, ctx, values) => (await launchOrRefuse(services.launches, ctx, decl.createdThroughList!.launcher, null, values)).run }),
     hooks: {
-      ...(decl.createdThroughList && {
-        beforeWrite: (tx: Queryable, _ctx: RequestContext, values: Values, existing: Row | null) => (existing ? undefined : decl.createdThroughList!.complete(tx, values)),
-        afterWrite: (tx: Queryable, _ctx: RequestContext, row: Row, existing: Row | null) => (existing ? undefined : decl.createdThroughList!.queue(tx, row)),
-      }),
       beforeDelete: (_tx, _ctx, row) => {
         if (isActive(row.status)) throw forbidden(`Cannot delete a running ${decl.label.replace(/ List$/, '').toLowerCase()}.`);
       },

@@ -6,7 +6,7 @@ import { listOptions, viewOptions } from '../api/options.ts';
 import { getResource, type Resource } from '../api/resource.ts';
 import { routeMethods, visibleObject } from '../api/resource-routes.ts';
 import { recordActivity } from '../activity/record.ts';
-import { resourcePermission } from '../server/permissions.ts';
+import { resourcePermission } from '../api/permissions.ts';
 import { sendStdout } from './stdout.ts';
 import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from './lifecycle.ts';
 

@@ -10,7 +10,7 @@ import { PRODUCT_NAME, VERSION } from '../version.ts';
 import { hostAllowed } from './allowed-hosts.ts';
 import { errorHandler } from './error-handler.ts';
 import { refuseNulBytes } from './nul-bytes.ts';
-import { enforceRoutePermission, recordRouteTable } from './permissions.ts';
+import { enforceRoutePermission, recordRouteTable } from '../api/permissions.ts';
 import { ROUTES } from '../composition/root.ts';
 import { LOOPS } from '../composition/loops.ts';
 

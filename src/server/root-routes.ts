@@ -3,7 +3,7 @@ import type { Services } from '../api/context.ts';
 import { allResources, getResource } from '../api/resource.ts';
 import { serializeRows } from '../api/serialize.ts';
 import { loadRow } from '../api/crud.ts';
-import { AUTHENTICATED, PUBLIC, type RoutePermission } from './permissions.ts';
+import { AUTHENTICATED, PUBLIC, type RoutePermission } from '../api/permissions.ts';
 import { routeMethods } from '../api/resource-routes.ts';
 import { viewOptions } from '../api/options.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';

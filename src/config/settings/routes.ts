@@ -3,7 +3,7 @@ import type { Services } from '../../api/context.ts';
 import { forbidden, notFound } from '../../api/errors.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { clientOf } from '../../audit/record.ts';
-import type { RoutePermission } from '../../server/permissions.ts';
+import type { RoutePermission } from '../../api/permissions.ts';
 import { categoryOptions, listOptions } from './options.ts';
 import { ALL, allCategories, settingsOf } from './registry.ts';
 

@@ -9,7 +9,7 @@ import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { clientOf, recordAudit } from '../../audit/record.ts';
 import type { Queryable, Row } from '../../db/database.ts';
-import { resourcePermission } from '../../server/permissions.ts';
+import { resourcePermission } from '../../api/permissions.ts';
 import { administersCredentialsOf } from './credential-access.ts';
 import { decryptStored, type Inputs } from './credential-inputs.ts';
 import { credentials } from './credential.resource.ts';

@@ -48,4 +48,3 @@ export async function loadCredential(db: Queryable, credentialId: number): Promi
   return { id: row.id, name: row.name, type: await loadCredentialType(db, row.credential_type_id), stored: row.inputs ?? {} };
 }
 
-export { credentialInjection, InjectionError, type CredentialInjection } from './injection.ts';

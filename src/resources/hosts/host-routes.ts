@@ -2,7 +2,7 @@ import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { getResource } from '../../api/resource.ts';
-import { resourcePermission } from '../../server/permissions.ts';
+import { resourcePermission } from '../../api/permissions.ts';
 import { registerVariableDataRoutes } from '../inventories/variable-data-routes.ts';
 
 export const hostRoutes: RouteModule = (app, services) => {

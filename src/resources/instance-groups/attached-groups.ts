@@ -8,7 +8,7 @@ import { findResource, type Resource } from '../../api/resource.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { listOptions, viewOptions } from '../../api/options.ts';
 import type { Database, Queryable, Row } from '../../db/database.ts';
-import { resourcePermission } from '../../server/permissions.ts';
+import { resourcePermission } from '../../api/permissions.ts';
 
 /** An object that prefers instance groups in order (job template, inventory, organization). */
 export interface GroupOwner {

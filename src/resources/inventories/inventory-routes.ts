@@ -6,7 +6,7 @@ import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { getResource } from '../../api/resource.ts';
 import { serializeRows } from '../../api/serialize.ts';
 import type { Row } from '../../db/database.ts';
-import { resourcePermission } from '../../server/permissions.ts';
+import { resourcePermission } from '../../api/permissions.ts';
 import { hostScriptVariables, inventoryScript, parseSubset, SubsetError } from '../../inventory/script.ts';
 import { registerVariableDataRoutes } from './variable-data-routes.ts';
 

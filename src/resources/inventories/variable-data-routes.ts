@@ -5,7 +5,7 @@ import { forbidden, ValidationError } from '../../api/errors.ts';
 import { viewOptions } from '../../api/options.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import type { Resource } from '../../api/resource.ts';
-import { resourcePermission } from '../../server/permissions.ts';
+import { resourcePermission } from '../../api/permissions.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 
 /**

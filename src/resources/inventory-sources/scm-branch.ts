@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { baseEnvironment } from '../../dispatcher/exec.ts';
+import { baseEnvironment } from '../../runs/exec.ts';
 import { branchProblem, commitOf, revisionCandidates } from '../../projects/git-values.ts';
 
 const run = promisify(execFile);

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { Services } from '../../api/context.ts';
-import { loadRow } from '../../api/crud.ts';
 import { ApiError, forbidden } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { getResource } from '../../api/resource.ts';
@@ -8,15 +7,16 @@ import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { viewOptions } from '../../api/options.ts';
 import type { Row } from '../../db/database.ts';
-import { resourcePermission } from '../../server/permissions.ts';
+import { resourcePermission } from '../../api/permissions.ts';
 import { mayUpdateInventory } from './inventory-source-access.ts';
 import { inventorySources } from './inventory-source.resource.ts';
-import { canUpdateSource, queueInventoryUpdate } from '../../run-kinds/inventory-update/queue.ts';
+import { canUpdateSource, inventoryUpdateLauncher } from '../../run-kinds/inventory-update/queue.ts';
+import { launchOrRefuse } from '../../runs/launch.ts';
 
 /** Queues an update of one source (locked) and answers it as AWX's update views do: {inventory_update, ...detail}. */
 async function startUpdate(services: Services, request: FastifyRequest, source: Row): Promise<Row> {
   const { db } = services;
-  const update = await db.transaction(async (tx) => queueInventoryUpdate(tx, request.ctx, await loadRow(tx, inventorySources, source.id, true), 'manual'));
+  const update = (await launchOrRefuse(services.launches, request.ctx, inventoryUpdateLauncher, source, null)).run;
   return { inventory_update: update.id, ...(await serializeRow(db, request.ctx, getResource('inventory_update'), update)) };
 }
 

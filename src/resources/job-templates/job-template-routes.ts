@@ -5,7 +5,7 @@ import { loadRow } from '../../api/crud.ts';
 import { viewOptions } from '../../api/options.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
-import { resourcePermission } from '../../server/permissions.ts';
+import { resourcePermission } from '../../api/permissions.ts';
 import { assertTemplateAdmin } from './job-template-access.ts';
 import { configureJobTemplateSettings } from './job-template-hooks.ts';
 import { jobTemplates } from './job-template.resource.ts';

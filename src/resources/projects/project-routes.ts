@@ -4,13 +4,13 @@ import { ApiError, forbidden } from '../../api/errors.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { getResource } from '../../api/resource.ts';
-import { loadRow } from '../../api/crud.ts';
-import { resourcePermission } from '../../server/permissions.ts';
+import { resourcePermission } from '../../api/permissions.ts';
 import { viewOptions } from '../../api/options.ts';
 import { findInventoryFiles, findPlaybooks } from '../../projects/discovery.ts';
 import { configureLocalSources, projectFilesDir, serviceSourceDirs } from '../../projects/local-sources.ts';
 import { mayUpdateProject } from './project-access.ts';
-import { queueProjectUpdate } from '../../run-kinds/project-update/queue.ts';
+import { projectUpdateLauncher } from '../../run-kinds/project-update/queue.ts';
+import { launchOrRefuse } from '../../runs/launch.ts';
 import { projects } from './project.resource.ts';
 
 /** The directory holding a project's files, if it has been synced (or exists, for manual projects) and may be read. */
@@ -33,7 +33,7 @@ export const projectRoutes: RouteModule = (app, services) => {
         reply.header('Allow', 'GET, HEAD, OPTIONS');
         throw new ApiError(405, { detail: 'Manual projects have nothing to update from.' });
       }
-      const update = await db.transaction(async (tx) => queueProjectUpdate(tx, request.ctx, await loadRow(tx, projects, project.id, true), 'manual'));
+      const update = (await launchOrRefuse(services.launches, request.ctx, projectUpdateLauncher, project, null)).run;
       const body = await serializeRow(db, request.ctx, getResource('project_update'), update);
       return reply.code(202).send({ project_update: update.id, ...body });
     },

@@ -1,11 +1,35 @@
 import { boolean, choice, integer, json, ref, secret, text } from '../../api/fields.ts';
 import type { Values } from '../../api/resource.ts';
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
 import { variablesField } from '../../inventory/variables.ts';
-import { queueRun } from '../../runs/lifecycle.ts';
+import type { Launcher } from '../../runs/launch.ts';
+import { checkReferences, columnsOf } from '../../api/crud.ts';
+import { forbidden } from '../../api/errors.ts';
 import { checkAdHocCommand, LAUNCH_PASSWORDS, mayRunAdHoc } from './checks.ts';
 import { taskImpact } from '../../task-manager/task-impact.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
+
+/**
+ * A new command (POST on /ad_hoc_commands/ or a host's, group's or inventory's list, or relaunch/):
+ * AWX's checks, then the run with its task impact and its credential among the run's credentials.
+ */
+export const adHocLauncher: Launcher<Values> = {
+  kind: { name: 'ad_hoc_command' },
+  async plan(tx, ctx, _template, values) {
+    if (!(await mayRunAdHoc(ctx, tx, values))) throw forbidden();
+    await checkReferences(tx, adHocCommands, values);
+    await completeNewCommand(tx, values);
+    const [columns, params] = columnsOf(adHocCommands, values);
+    const run: Record<string, unknown> = Object.fromEntries(columns.map((column, i) => [column, params[i]]));
+    run.task_impact = await taskImpact(tx, values.inventory as number, String(values.limit ?? ''), Number(values.forks ?? 0));
+    return {
+      values: run,
+      link: async (q, row) => {
+        if (row.credential_id) await q.query('INSERT INTO unified_job_credentials (unified_job_id, credential_id) VALUES ($1, $2)', [row.id, row.credential_id]);
+      },
+    };
+  },
+};
 
 /** Ad hoc commands: one module run against an inventory's hosts, kept in unified_jobs and read through the ad_hoc_commands view. */
 export const adHocCommands = defineRunResource({
@@ -32,7 +56,7 @@ export const adHocCommands = defineRunResource({
   },
   owner: { contentType: 'inventory', column: 'inventory_id' },
   // Unlike the other run kinds, ad hoc commands are created through their own list: POST runs one.
-  createdThroughList: { canCreate: mayRunAdHoc, complete: completeNewCommand, queue: queueCommand },
+  createdThroughList: { canCreate: mayRunAdHoc, launcher: adHocLauncher },
   cancelRole: 'admin_role',
   template: { plural: 'unified_job_templates', column: 'unified_job_template_id' },
   decorate: (row, out) => {
@@ -51,16 +75,5 @@ async function completeNewCommand(tx: Queryable, values: Values): Promise<void> 
   await checkAdHocCommand(tx, values);
   const [inventory] = await tx.query<{ organization_id: number | null }>('SELECT organization_id FROM inventories WHERE id = $1', [values.inventory]);
   values.name = values.module_name;
-  values.status = 'pending';
   values.organization = inventory?.organization_id ?? null;
-}
-
-/** Queues a stored command: its task impact and credential (among the run's credentials, as a job's) first. */
-async function queueCommand(tx: Queryable, row: Row): Promise<void> {
-  await queueRun(tx, {}, row, async () => {
-    await tx.query('UPDATE unified_jobs SET task_impact = $2 WHERE id = $1', [row.id, await taskImpact(tx, row.inventory_id, row.limit, row.forks)]);
-    if (row.credential_id) {
-      await tx.query('INSERT INTO unified_job_credentials (unified_job_id, credential_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [row.id, row.credential_id]);
-    }
-  });
 }

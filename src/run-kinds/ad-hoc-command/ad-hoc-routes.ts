@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../api/context.ts';
-import { createObject, parseRequestBody } from '../../api/crud.ts';
+import type { RequestContext, Services } from '../../api/context.ts';
+import { parseRequestBody } from '../../api/crud.ts';
+import { launchOrRefuse } from '../../runs/launch.ts';
+import { adHocLauncher } from './ad-hoc-command.resource.ts';
 import { ApiError, forbidden } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { listOptions, viewOptions } from '../../api/options.ts';
@@ -10,7 +12,7 @@ import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import type { Row } from '../../db/database.ts';
 import { GROUP_ALL_HOSTS } from '../../inventory/group-graph.ts';
-import { resourcePermission } from '../../server/permissions.ts';
+import { resourcePermission } from '../../api/permissions.ts';
 import { configureAdHocSettings, LAUNCH_PASSWORDS } from './checks.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 
@@ -40,6 +42,9 @@ const PARENTS: Parent[] = [
   },
 ];
 
+const launchCommand = async (services: Services, ctx: RequestContext, values: Values): Promise<Row> =>
+  (await launchOrRefuse(services.launches, ctx, adHocLauncher, null, values)).run;
+
 function bodyObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, { detail: 'Invalid data. Expected a dictionary.' });
@@ -51,7 +56,7 @@ async function startCommand(services: Services, request: FastifyRequest, reply: 
   const { db } = services;
   const body = { ...bodyObject(request.body), ...fixed };
   const values = await parseRequestBody(commands, body, 'create', null, (v) => commands.access.canCreate(request.ctx, db, { ...v, ...fixed }));
-  const row = await db.transaction((tx) => createObject(tx, request.ctx, commands, values));
+  const row = await launchCommand(services, request.ctx, values);
   return reply.code(201).send(await serializeRow(db, request.ctx, commands, row));
 }
 
@@ -109,7 +114,7 @@ export const adHocRoutes: RouteModule = (app, services) => {
       const row = await visibleObject(services, request, commands);
       if (!(await mayStart(request, row))) throw forbidden();
       if (!row.inventory_id) throw new ApiError(400, { inventory: ['No valid inventory.'] });
-      const created = await db.transaction((tx) => createObject(tx, request.ctx, commands, { ...copiedValues(row), ...givenPasswords(request.body), launch_type: 'relaunch' }));
+      const created = await launchCommand(services, request.ctx, { ...copiedValues(row), ...givenPasswords(request.body), launch_type: 'relaunch' });
       const body = await serializeRow(db, request.ctx, commands, created);
       return reply.code(201).header('Location', commands.detailPath(created.id)).send({ ...body, ad_hoc_command: created.id });
     },

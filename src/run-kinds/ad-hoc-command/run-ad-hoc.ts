@@ -1,5 +1,5 @@
 import type { Row } from '../../db/database.ts';
-import { baseEnvironment } from '../../dispatcher/exec.ts';
+import { baseEnvironment } from '../../runs/exec.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
 import { prepareRunnerDir, runOptions } from '../../ansible/private-data-dir.ts';
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansible/runner-stream.ts';

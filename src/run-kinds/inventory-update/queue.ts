@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { createRun } from '../../runs/lifecycle.ts';
+import type { Launcher } from '../../runs/launch.ts';
 import { CLOUD_KINDS } from '../../resources/inventory-sources/source-kinds.ts';
 
 /** What the runs core needs to create an inventory update (the kind itself adds its runner). */
@@ -16,8 +17,22 @@ export function canUpdateSource(source: Row): boolean {
 
 /** Creates a pending update of the source from its current settings; the dispatcher runs it once the transaction commits. */
 export async function queueInventoryUpdate(tx: Queryable, ctx: RequestContext, source: Row, launchType: string): Promise<Row> {
+  return createRun(tx, ctx, INVENTORY_UPDATE, await inventoryUpdateValues(tx, source, launchType));
+}
+
+/** An update started from update/ (the caller's update_role was checked): the source is read again, locked. */
+export const inventoryUpdateLauncher: Launcher<null> = {
+  kind: INVENTORY_UPDATE,
+  async plan(tx, _ctx, source) {
+    const [locked] = await tx.query('SELECT * FROM inventory_sources WHERE id = $1 FOR UPDATE', [source!.id]);
+    return { values: await inventoryUpdateValues(tx, locked, 'manual') };
+  },
+};
+
+/** The update's columns: the source's settings as they are now. */
+async function inventoryUpdateValues(tx: Queryable, source: Row, launchType: string): Promise<Record<string, unknown>> {
   const [inventory] = await tx.query('SELECT name, organization_id FROM inventories WHERE id = $1', [source.inventory_id]);
-  return createRun(tx, ctx, INVENTORY_UPDATE, {
+  return {
     // As AWX names them: "<inventory> - <source>".
     name: `${inventory.name} - ${source.name}`,
     description: source.description,
@@ -40,7 +55,7 @@ export async function queueInventoryUpdate(tx: Queryable, ctx: RequestContext, s
     limit: source.limit,
     timeout: source.timeout,
     verbosity: source.verbosity,
-  });
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { Row } from '../../db/database.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
-import { baseEnvironment, scrub } from '../../dispatcher/exec.ts';
+import { baseEnvironment, scrub } from '../../runs/exec.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
 import { importInventory, summaryLines } from '../../inventory-import/import.ts';
 import { applyLimit, LimitError } from '../../inventory-import/limit.ts';

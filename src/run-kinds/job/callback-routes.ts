@@ -9,10 +9,10 @@ import { notAuthenticated, notFound } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
-import { refusalError } from '../../runs/launch.ts';
+import { launchOrRefuse } from '../../runs/launch.ts';
 import { remoteNames, matchingHosts } from './callback-hosts.ts';
 import { assertHostConfigKey, callbackExtraVars, callbackLauncher } from './callback.ts';
-import { PUBLIC } from '../../server/permissions.ts';
+import { PUBLIC } from '../../api/permissions.ts';
 import { jobTemplates } from '../../resources/job-templates/job-template.resource.ts';
 
 const CALLBACK_URL = '/api/v2/job_templates/:id/callback/';
@@ -43,9 +43,7 @@ export const callbackRoutes: RouteModule = async (app, services) => {
         const isJson = /^application\/json\b/i.test(request.headers['content-type'] ?? '');
         const extraVars = callbackExtraVars(body, isJson);
         const remote = await remoteNames(isIP(request.ip) ? request.ip : request.socket.remoteAddress ?? '');
-        const launched = await services.launches.launch(request.ctx, callbackLauncher, template, { remote, extraVars });
-        if (!launched.ok) throw refusalError(launched.refusal);
-        const job = launched.run;
+        const job = (await launchOrRefuse(services.launches, request.ctx, callbackLauncher, template, { remote, extraVars })).run;
         return reply.code(201).header('Location', `/api/v2/jobs/${job.id}/`).send();
       },
       OPTIONS: async (request) => {

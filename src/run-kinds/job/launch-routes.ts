@@ -7,8 +7,8 @@ import { serializeRow } from '../../api/serialize.ts';
 import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
 import { jobTemplates } from '../../resources/job-templates/job-template.resource.ts';
 import { describeLaunch } from '../../resources/job-templates/launch-description.ts';
-import { refusalError } from '../../runs/launch.ts';
-import { resourcePermission } from '../../server/permissions.ts';
+import { launchOrRefuse } from '../../runs/launch.ts';
+import { resourcePermission } from '../../api/permissions.ts';
 import { jobs } from './job.resource.ts';
 import { jobTemplateLauncher } from './launch.ts';
 
@@ -22,8 +22,7 @@ export const launchRoutes: RouteModule = (app, services) => {
     },
     POST: async (request, reply) => {
       const template = await visibleObject(services, request, jobTemplates);
-      const launched = await services.launches.launch(request.ctx, jobTemplateLauncher, template, request.body);
-      if (!launched.ok) throw refusalError(launched.refusal);
+      const launched = await launchOrRefuse(services.launches, request.ctx, jobTemplateLauncher, template, request.body);
       const body = await serializeRow(db, request.ctx, jobs, launched.run);
       return reply.code(201).send({ job: launched.run.id, ignored_fields: launched.ignored, ...body });
     },

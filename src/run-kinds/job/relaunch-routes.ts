@@ -4,9 +4,9 @@ import { viewOptions } from '../../api/options.ts';
 import { getResource } from '../../api/resource.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
-import { refusalError } from '../../runs/launch.ts';
+import { launchOrRefuse } from '../../runs/launch.ts';
 import { describeRelaunch, relaunchLauncher } from './relaunch.ts';
-import { resourcePermission } from '../../server/permissions.ts';
+import { resourcePermission } from '../../api/permissions.ts';
 
 export const relaunchRoutes: RouteModule = (app, services) => {
   const { db } = services;
@@ -14,9 +14,7 @@ export const relaunchRoutes: RouteModule = (app, services) => {
     GET: async (request) => describeRelaunch(db, await visibleObject(services, request, getResource('job'))),
     POST: async (request, reply) => {
       const job = await visibleObject(services, request, getResource('job'));
-      const launched = await services.launches.launch(request.ctx, relaunchLauncher, null, { job, body: request.body });
-      if (!launched.ok) throw refusalError(launched.refusal);
-      const created = launched.run;
+      const created = (await launchOrRefuse(services.launches, request.ctx, relaunchLauncher, null, { job, body: request.body })).run;
       const body = await serializeRow(db, request.ctx, getResource('job'), created);
       return reply.code(201).header('Location', `/api/v2/jobs/${created.id}/`).send({ job: created.id, ...body });
     },

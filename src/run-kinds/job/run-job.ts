@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Row } from '../../db/database.ts';
-import { baseEnvironment } from '../../dispatcher/exec.ts';
+import { baseEnvironment } from '../../runs/exec.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
 import { recordHostSummaries } from '../../ansible/host-summaries.ts';
 import { prepareFactCache } from '../../ansible/fact-cache.ts';

@@ -1,13 +1,28 @@
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { createRun } from '../../runs/lifecycle.ts';
+import type { Launcher } from '../../runs/launch.ts';
 
 /** What the runs core needs to create a project update (the kind itself adds its runner). */
 export const PROJECT_UPDATE = { name: 'project_update', templateTable: 'projects' } as const;
 
 /** Creates a pending sync of a git project from its current settings (the dispatcher runs it). */
 export async function queueProjectUpdate(tx: Queryable, ctx: RequestContext, project: Row, launchType: string): Promise<Row> {
-  return createRun(tx, ctx, PROJECT_UPDATE, {
+  return createRun(tx, ctx, PROJECT_UPDATE, projectUpdateValues(project, launchType));
+}
+
+/** A sync started from update/ (the caller's update_role was checked): the project is read again, locked. */
+export const projectUpdateLauncher: Launcher<null> = {
+  kind: PROJECT_UPDATE,
+  async plan(tx, _ctx, project) {
+    const [locked] = await tx.query('SELECT * FROM projects WHERE id = $1 FOR UPDATE', [project!.id]);
+    return { values: projectUpdateValues(locked, 'manual') };
+  },
+};
+
+/** The update's columns: the project's source settings as they are now. */
+function projectUpdateValues(project: Row, launchType: string): Record<string, unknown> {
+  return {
     name: project.name,
     description: project.description,
     unified_job_template_id: project.id,
@@ -26,5 +41,5 @@ export async function queueProjectUpdate(tx: Queryable, ctx: RequestContext, pro
     scm_track_submodules: project.scm_track_submodules,
     local_path: project.local_path,
     timeout: project.timeout,
-  });
+  };
 }

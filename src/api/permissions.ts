@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { forbidden, notAuthenticated } from '../api/errors.ts';
-import type { RequestContext } from '../api/context.ts';
+import { forbidden, notAuthenticated } from './errors.ts';
+import type { RequestContext } from './context.ts';
 
 /**
  * What a route requires before its handler runs. Every route declares one; resource routes

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { ExecOptions, ExecResult } from '../runs/run-kind.ts';
+import type { ExecOptions, ExecResult } from './run-kind.ts';
 
 const KILL_GRACE_MS = 5_000;
 const CENSORED = '$encrypted$';

@@ -1,0 +1,43 @@
+/**
+ * Import rules (npm run lint:arch). The layers, lowest first:
+ *   db, config, secrets, version            storage and configuration
+ *   api, rbac, activity, audit, auth, live  the resource framework and what every request uses
+ *   resources                               plain resources (declarations, access, routes)
+ *   ansible, projects, inventory*           libraries runs use (ansible-runner, git, inventories)
+ *   runs                                    the run lifecycle and the launch service (no HTTP in launch)
+ *   run-kinds                               one folder per kind of run
+ *   task-manager, dispatcher                placing and executing runs
+ *   composition                             the composition root: lists everything
+ *   server, cli, main                       processes
+ * Type-only imports do not count: they make no module depend on another at run time.
+ */
+const runtime = { dependencyTypesNot: ['type-only'] };
+const layer = (name, from, to) => ({ name, severity: 'error', from: { path: from }, to: { path: to, ...runtime } });
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'No import circle.', from: {}, to: { circular: true, viaOnly: runtime } },
+    { ...layer('framework-below-domain', '^src/(db|config|secrets|api|rbac|activity|audit|auth|live)/', '^src/(resources|runs|run-kinds|task-manager|dispatcher|composition|server|cli)/'),
+      // The OAuth2 token endpoint creates tokens, a resource.
+      from: { path: '^src/(db|config|secrets|api|rbac|activity|audit|auth|live)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
+    layer('resources-below-runs', '^src/resources/', '^src/(runs/(?!launch\\.ts|lifecycle\\.ts|run-kind\\.ts|run-resource\\.ts|run-fields\\.ts|exec\\.ts)|task-manager|dispatcher|composition|server|cli)'),
+    {
+      name: 'resources-start-runs-only-through-queues',
+      severity: 'error',
+      comment: 'A resource may start a run of a kind (its queue or launcher), never reach into the kind otherwise.',
+      from: { path: '^src/resources/' },
+      to: { path: '^src/run-kinds/', pathNot: '^src/run-kinds/[^/]+/queue\\.ts$', ...runtime },
+    },
+    layer('runs-core-knows-no-kind', '^src/runs/', '^src/(run-kinds|task-manager|dispatcher|composition|server/|cli)'),
+    layer('launch-knows-no-http', '^src/runs/(launch|gates|lifecycle|run-kind)\\.ts$', '(^src/server/|fastify)'),
+    layer('run-kinds-below-execution', '^src/run-kinds/', '^src/(dispatcher|composition|server/|cli)'),
+    layer('execution-below-composition', '^src/(task-manager|dispatcher)/', '^src/(composition|server|cli)/'),
+    layer('composition-below-processes', '^src/composition/', '^src/(server/(?!root-routes\\.ts)|cli)/'),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
