@@ -3,6 +3,7 @@ import type { Settings } from '../config/settings/store.ts';
 import type { EnvConfig } from '../config/env.ts';
 import type { RunKinds } from '../runs/run-kind.ts';
 import type { LaunchService } from '../runs/launch.ts';
+import type { Resource } from './resource.ts';
 
 export interface CurrentUser {
   id: number;
@@ -32,6 +33,8 @@ export interface Services {
   version: string;
   /** Identifies this installation (all nodes sharing one database). */
   installUuid: string;
+  /** The resources of the composition root, in its order (each also known by name: getResource). */
+  resources: readonly Resource[];
   /** The run kinds of the composition root, by name. */
   runKinds: RunKinds;
   /** Every launch of a run goes through it (its gates in their order). */

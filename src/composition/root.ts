@@ -3,7 +3,7 @@
  * management commands walk it; nothing registers itself by being imported.
  */
 import type { RouteModule } from '../api/extra-routes.ts';
-import { registerResources } from '../api/resource.ts';
+import { registerResources, type Resource } from '../api/resource.ts';
 import { registerResourceRoutes } from '../api/resource-routes.ts';
 import { registerLoginRoutes } from '../auth/login-routes.ts';
 import { registerOAuth2Routes } from '../auth/oauth2-routes.ts';
@@ -39,7 +39,12 @@ export const RUN_KINDS: readonly RunKind[] = [jobKind, adHocCommandKind, project
 
 /** The conventional endpoints of every top-level resource (list, detail, OPTIONS, related lists...). */
 const resourceRoutes: RouteModule = (app, services) => {
-  for (const resource of RESOURCES.filter((r) => r.topLevel)) registerResourceRoutes(app, services, resource);
+  for (const resource of services.resources.filter((r) => r.topLevel)) registerResourceRoutes(app, services, resource);
+};
+
+/** What each run kind adds: its run endpoints (stdout, events, cancel) and how it is launched. */
+const runKindRoutes: RouteModule = async (app, services) => {
+  for (const kind of services.runKinds.all) for (const register of kind.routes) await register(app, services);
 };
 
 /**
@@ -50,7 +55,7 @@ export const ROUTES: readonly RouteModule[] = [
   (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/' }),
   resourceRoutes,
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes,
-  ...RUN_KINDS.flatMap((kind) => kind.routes),
+  runKindRoutes,
   registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerLiveOutput,
 ];
 
@@ -61,15 +66,20 @@ export const GATES: readonly Gate[] = [];
 export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, surveyPasswordSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets];
 
 /** What the service is made of beyond its database, settings and environment. */
-export type BaseServices = Omit<Services, 'runKinds' | 'launches'>;
+export type BaseServices = Omit<Services, 'resources' | 'runKinds' | 'launches'>;
 
 export interface CompositionOptions {
   /** Gates instead of GATES (tests of the launch pipeline). */
   gates?: readonly Gate[];
+  /** Resources after RESOURCES and run kinds after RUN_KINDS: what a test adds as if it were listed here. */
+  extraResources?: readonly Resource[];
+  extraRunKinds?: readonly RunKind[];
 }
 
 /** The services of one running service: resources known by name, run kinds, the launch service with its gates. */
 export function composeServices(base: BaseServices, options: CompositionOptions = {}): Services {
-  registerResources(RESOURCES);
-  return { ...base, runKinds: new RunKinds(RUN_KINDS), launches: createLaunchService(base.db, options.gates ?? GATES) };
+  const resources = [...RESOURCES, ...(options.extraResources ?? [])];
+  registerResources(resources);
+  const runKinds = new RunKinds([...RUN_KINDS, ...(options.extraRunKinds ?? [])]);
+  return { ...base, resources, runKinds, launches: createLaunchService(base.db, options.gates ?? GATES) };
 }

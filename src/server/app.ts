@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Services } from '../api/context.ts';
+import type { RouteModule } from '../api/extra-routes.ts';
 import { configureAccess } from '../api/access.ts';
 import { configureLists } from '../api/list.ts';
 import { ApiError, notFound } from '../api/errors.ts';
@@ -28,6 +29,8 @@ export interface AppOptions {
   serverFactory?: FastifyServerOptions['serverFactory'];
   /** Run the background loops (heartbeat, dispatcher) in this process (default true). */
   dispatcher?: boolean;
+  /** Endpoints after ROUTES: what a test adds as if it were listed there. */
+  extraRoutes?: readonly RouteModule[];
 }
 
 const BODY_LIMIT = 10 * 1024 * 1024;
@@ -83,7 +86,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // Secret values (credential inputs) are encrypted with a key derived from SVC_SECRET_KEY.
   configureSecretKey(services.env.secretKey);
   configureProjectsRoot(services.env.projectsRoot);
-  for (const register of ROUTES) await register(app, services);
+  for (const register of [...ROUTES, ...(options.extraRoutes ?? [])]) await register(app, services);
   if (options.dispatcher !== false) {
     const stops: Array<() => Promise<void>> = [];
     for (const loop of LOOPS) stops.push(await loop.start(services));

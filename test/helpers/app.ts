@@ -9,6 +9,9 @@ import type { Database } from '../../src/db/database.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { composeServices } from '../../src/composition/root.ts';
 import type { Gate } from '../../src/runs/gates.ts';
+import type { RouteModule } from '../../src/api/extra-routes.ts';
+import type { Resource } from '../../src/api/resource.ts';
+import type { RunKind } from '../../src/runs/run-kind.ts';
 import { configureActivityStream } from '../../src/activity/record.ts';
 import { configureLocalSources, serviceSourceDirs } from '../../src/projects/local-sources.ts';
 import { setAuditNode } from '../../src/audit/record.ts';
@@ -113,6 +116,10 @@ export interface TestAppOptions {
   localSourceDirs?: string[];
   /** The launch gates (none by default, as the composition root has today). */
   gates?: readonly Gate[];
+  /** Resources, run kinds and endpoints a test adds as if the composition root listed them (see composeServices, buildApp). */
+  extraResources?: readonly Resource[];
+  extraRunKinds?: readonly RunKind[];
+  extraRoutes?: readonly RouteModule[];
 }
 
 /** A service on a fresh database of its own, driven through HTTP requests injected into Fastify. */
@@ -137,10 +144,13 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
   const db = await freshDatabase(env);
   const settings = await loadSettings(db, env);
   const [{ uuid }] = await db.query('SELECT uuid FROM installation');
-  const services: Services = composeServices({ db, settings, env, version: VERSION, installUuid: uuid }, { gates: appOptions.gates });
+  const services: Services = composeServices(
+    { db, settings, env, version: VERSION, installUuid: uuid },
+    { gates: appOptions.gates, extraResources: appOptions.extraResources, extraRunKinds: appOptions.extraRunKinds },
+  );
   configureActivityStream(services);
   setAuditNode(env.nodeName);
-  const app = await buildApp(services);
+  const app = await buildApp(services, { extraRoutes: appOptions.extraRoutes });
   configureLocalSources(settings, [...serviceSourceDirs(env.dataDir), ...(appOptions.localSourceDirs ?? [tmpdir()])]);
 
   const request = async (method: string, url: string, options: RequestOptions = {}): Promise<Response> => {

@@ -1,0 +1,158 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { hasObjectRole } from '../src/api/access.ts';
+import { forbidden, ValidationError } from '../src/api/errors.ts';
+import type { RouteModule } from '../src/api/extra-routes.ts';
+import { ref } from '../src/api/fields.ts';
+import { viewOptions } from '../src/api/options.ts';
+import { resourcePermission } from '../src/api/permissions.ts';
+import { routeMethods, visibleObject } from '../src/api/resource-routes.ts';
+import { serializeRow } from '../src/api/serialize.ts';
+import type { Row } from '../src/db/database.ts';
+import { inventories } from '../src/resources/inventories/inventory.resource.ts';
+import type { Gate, GateInput } from '../src/runs/gates.ts';
+import { launchOrRefuse, type Launcher } from '../src/runs/launch.ts';
+import type { RunContext, RunKind, RunOutcome } from '../src/runs/run-kind.ts';
+import { defineRunResource } from '../src/runs/run-resource.ts';
+import { createTestApp, type TestApp } from './helpers/app.ts';
+import { codeBlocks } from './helpers/docs.ts';
+import { waitForRun } from './helpers/jobs.ts';
+
+// The example of docs/adding-a-run-kind.md, as written there (only the import paths differ).
+
+/** Inventory reports: the host names of an inventory, written to a run's output. */
+const inventoryReports = defineRunResource({
+  name: 'inventory_report',
+  label: 'Inventory Report List',
+  description: 'Lists of the hosts of an inventory, made as runs.',
+  fields: {
+    inventory: ref('inventory', { readOnly: true }),
+  },
+  owner: { contentType: 'inventory', column: 'inventory_id' },
+  cancelRole: 'update_role',
+  template: { plural: 'unified_job_templates', column: 'unified_job_template_id' },
+});
+
+/** Writes the inventory's host names to the run's output, one a line. */
+async function runInventoryReport(report: Row, run: RunContext): Promise<RunOutcome> {
+  if (!report.inventory_id) return { status: 'failed', explanation: 'The inventory was deleted.' };
+  const hosts = await run.db.query<{ name: string }>('SELECT name FROM hosts WHERE inventory_id = $1 ORDER BY name', [report.inventory_id]);
+  for (const host of hosts) await run.output(host.name);
+  await run.output(`${hosts.length} host(s)`);
+  return { status: 'successful' };
+}
+
+const INVENTORY_REPORT = { name: 'inventory_report' } as const;
+
+/** A report of an inventory (POST /inventories/{id}/report/ {description}): the caller needs the inventory's update_role. */
+const inventoryReportLauncher: Launcher<{ description?: unknown }> = {
+  kind: INVENTORY_REPORT,
+  async plan(tx, ctx, inventory, input) {
+    if (!(await hasObjectRole(ctx, tx, 'inventory', inventory!.id, 'update_role'))) throw forbidden();
+    const description = input.description ?? '';
+    if (typeof description !== 'string') throw new ValidationError({ description: ['Not a valid string.'] });
+    return {
+      values: { name: `${inventory!.name} hosts`, description, launch_type: 'manual', inventory_id: inventory!.id, organization_id: inventory!.organization_id },
+    };
+  },
+};
+
+/** POST /inventories/{id}/report/: starts a report of the inventory and answers 202 with it. */
+const reportRoutes: RouteModule = (app, services) => {
+  const { db } = services;
+  routeMethods(app, `${inventories.listPath}:id/report/`, resourcePermission('inventory', 'report'), {
+    POST: async (request, reply) => {
+      const inventory = await visibleObject(services, request, inventories);
+      const input = (request.body ?? {}) as { description?: unknown };
+      const launched = await launchOrRefuse(services.launches, request.ctx, inventoryReportLauncher, inventory, input);
+      const body = await serializeRow(db, request.ctx, inventoryReports, launched.run);
+      return reply.code(202).send({ inventory_report: launched.run.id, ...body });
+    },
+    OPTIONS: async (request) => {
+      await visibleObject(services, request, inventories);
+      return viewOptions('Inventory Report', 'POST {description}: lists the hosts of the inventory in a new run.');
+    },
+  });
+};
+
+/** Inventory reports: the host names of an inventory written to a run's output, started by report/. */
+const inventoryReportKind: RunKind = {
+  ...INVENTORY_REPORT,
+  resource: inventoryReports,
+  run: runInventoryReport,
+  routes: [inventoryReports.runRoutes, reportRoutes],
+};
+
+describe('adding a run kind (docs/adding-a-run-kind.md)', () => {
+  let t: TestApp;
+  let inventory: number;
+  const seen: GateInput[] = [];
+  let deny = false;
+  const gate: Gate = {
+    name: 'test gate',
+    check: async (_tx, launch) => {
+      seen.push(launch);
+      return deny ? { decision: 'deny', status: 403, message: 'Reports are paused.' } : { decision: 'allow' };
+    },
+  };
+  const reports = async () => (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM unified_jobs WHERE kind = 'inventory_report'`))[0].n;
+
+  before(async () => {
+    // The resource listed as in RESOURCES and the kind as in RUN_KINDS; the page's migration run as written.
+    t = await createTestApp({}, { gates: [gate], extraResources: [inventoryReports], extraRunKinds: [inventoryReportKind] });
+    const migrations = codeBlocks('adding-a-run-kind.md', 'sql');
+    assert.equal(migrations.length, 1);
+    await t.db.exec(migrations[0]);
+    const org = (await t.get('/api/v2/organizations/Default/')).body.id;
+    inventory = (await t.post('/api/v2/inventories/', { name: 'reported', organization: org })).body.id;
+    for (const name of ['web1', 'db1']) assert.equal((await t.post('/api/v2/hosts/', { name, inventory })).status, 201);
+  });
+  after(() => t?.close());
+
+  it('a report launched through HTTP passes the gates, runs to successful through the dispatcher and keeps its output', async () => {
+    const launched = await t.post(`/api/v2/inventories/${inventory}/report/`, { description: 'weekly' });
+    assert.equal(launched.status, 202, launched.text);
+    assert.equal(launched.body.type, 'inventory_report');
+    assert.equal(launched.body.inventory_report, launched.body.id);
+    assert.equal(launched.body.status, 'pending');
+    assert.deepEqual(
+      seen.map((s) => [s.kind, s.launchType, s.template?.id, s.run.id]),
+      [['inventory_report', 'manual', inventory, launched.body.id]],
+    );
+    const report = await waitForRun(t, `/api/v2/inventory_reports/${launched.body.id}/`);
+    assert.equal(report.status, 'successful', report.job_explanation);
+    assert.equal(report.description, 'weekly');
+    assert.equal(report.inventory, inventory);
+    assert.equal(report.execution_node, 'test-node');
+    const stdout = await t.get(`/api/v2/inventory_reports/${report.id}/stdout/?format=txt`);
+    assert.equal(stdout.status, 200);
+    assert.match(stdout.text, /^db1\nweb1\n2 host\(s\)$/m);
+    assert.ok((await t.get(`/api/v2/inventory_reports/${report.id}/events/`)).body.count >= 3);
+    const unified = (await t.get(`/api/v2/unified_jobs/?id=${report.id}`)).body.results[0];
+    assert.equal(unified.url, `/api/v2/inventory_reports/${report.id}/`);
+    assert.deepEqual((await t.get(`/api/v2/inventory_reports/${report.id}/cancel/`)).body, { can_cancel: false });
+  });
+
+  it("the launcher's refusals (permission, input) leave no run", async () => {
+    const reader = await t.createUser('report-reader');
+    const readRole = (await t.get(`/api/v2/inventories/${inventory}/`)).body.summary_fields.object_roles.read_role.id;
+    assert.equal((await t.post(`/api/v2/users/${reader.id}/roles/`, { id: readRole })).status, 204);
+    const count = await reports();
+    assert.equal((await t.post(`/api/v2/inventories/${inventory}/report/`, {}, { as: reader })).status, 403);
+    const invalid = await t.post(`/api/v2/inventories/${inventory}/report/`, { description: 5 });
+    assert.deepEqual([invalid.status, invalid.body], [400, { description: ['Not a valid string.'] }]);
+    assert.equal(await reports(), count);
+  });
+
+  it("a gate's denial applies to the new kind: its status and message, and no run left", async () => {
+    deny = true;
+    try {
+      const count = await reports();
+      const denied = await t.post(`/api/v2/inventories/${inventory}/report/`, {});
+      assert.deepEqual([denied.status, denied.body], [403, { detail: 'Reports are paused.' }]);
+      assert.equal(await reports(), count);
+    } finally {
+      deny = false;
+    }
+  });
+});
