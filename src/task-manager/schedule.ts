@@ -1,6 +1,6 @@
 import type { Database, Queryable, Row } from '../db/database.ts';
 import type { RunKinds } from '../runs/run-kind.ts';
-import { FINAL_STATUSES, finishRun, UNSUCCESSFUL_STATUSES } from '../runs/lifecycle.ts';
+import { FINAL_STATUSES, finishRun, UNSUCCESSFUL_STATUSES, wakeDispatchers } from '../runs/lifecycle.ts';
 import { CapacityModel } from './capacity-model.ts';
 import { processDependencies } from './dependencies.ts';
 import { blockedBy, isWaitingExplanation, noInstances, NOT_ENOUGH_CAPACITY, previousTaskFailed } from './explanations.ts';
@@ -118,6 +118,8 @@ export async function schedulePass(db: Database, kinds: RunKinds, after = 0): Pr
         [moves.map((m) => m.id), moves.map((m) => m.node), moves.map((m) => m.group), [NOT_ENOUGH_CAPACITY, ...pending.map((r) => r.job_explanation).filter(isWaitingExplanation)]],
       );
       await publishStatusChanges(tx, result.moved);
+      // The nodes given runs (other nodes too) start them once this commits.
+      await wakeDispatchers(tx);
     }
     return result;
   });
