@@ -224,7 +224,7 @@ describe('inventory sources', () => {
 
   describe('cloud sources', () => {
     const job = (source: string, credential: number | null, sourceVars: Record<string, unknown> = {}) => ({
-      id: 9001, inventory_source_id: 9000, source, credential_id: credential, source_vars: JSON.stringify(sourceVars), source_path: '',
+      id: 9001, inventory_source_id: 9000, source, credential_id: credential, source_vars: JSON.stringify(sourceVars), source_path: '', scm_branch: '',
     });
 
     it('ec2: the plugin configuration AWX generates, with the credential in the environment', async () => {

@@ -1,5 +1,5 @@
 import type { Services } from '../api/context.ts';
-import type { Row } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
 import { schedulePass } from '../task-manager/schedule.ts';
 import { executeRun } from './execute-run.ts';
 import { cleanLeftoverRuns } from './run-directories.ts';
@@ -33,8 +33,8 @@ export async function startDispatcher(services: Services): Promise<Dispatcher> {
   let scanning: Promise<void> | null = null;
   let again = false;
 
-  const claimOwn = async (limit: number): Promise<Row[]> =>
-    db.query(
+  const claimOwn = async (limit: number): Promise<UnifiedJobRow[]> =>
+    db.query<UnifiedJobRow>(
       `SELECT * FROM unified_jobs WHERE status = 'waiting' AND execution_node = $1 AND NOT (id = ANY($2::int[])) ORDER BY id LIMIT $3`,
       [env.nodeName, [...running.keys()], limit],
     );
@@ -76,7 +76,7 @@ export async function startDispatcher(services: Services): Promise<Dispatcher> {
       });
   };
 
-  const start = (job: Row) => {
+  const start = (job: UnifiedJobRow) => {
     const controller = new AbortController();
     const done = executeRun(services, job, controller)
       .catch((err) => console.error(`run ${job.id} ended abnormally:`, err instanceof Error ? err.message : err))
@@ -124,6 +124,6 @@ export async function reapOrphanedRuns(services: Services): Promise<number> {
      WHERE execution_node = $1 AND status = 'waiting' AND started IS NULL`,
     [env.nodeName],
   );
-  const orphans = await db.query(`SELECT * FROM unified_jobs WHERE execution_node = $1 AND status IN ('waiting', 'running')`, [env.nodeName]);
+  const orphans = await db.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE execution_node = $1 AND status IN ('waiting', 'running')`, [env.nodeName]);
   return failCutOffRuns(db, services.runKinds, orphans, () => REAPED);
 }

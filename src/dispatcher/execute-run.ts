@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { Services } from '../api/context.ts';
-import type { Row } from '../db/database.ts';
+import type { ExecutionEnvironmentRow, UnifiedJobRow } from '../db/tables.ts';
 import { baseEnvironment, execProcess } from '../runs/exec.ts';
 import { OutputWriter } from './output.ts';
 import { makeRunDirectory, recordRunProcess } from './run-directories.ts';
@@ -15,7 +15,7 @@ const TIMEOUT_EXPLANATION = 'Job terminated due to timeout';
  * Runs one run this node was given: marks it running, runs its kind's runner in a fresh private
  * directory (removed whatever happens), ends it on timeout or cancel, and stores the outcome.
  */
-export async function executeRun(services: Services, claimed: Row, controller: AbortController): Promise<void> {
+export async function executeRun(services: Services, claimed: UnifiedJobRow, controller: AbortController): Promise<void> {
   const { db } = services;
   const registration = services.runKinds.get(claimed.kind);
   const environment = claimed.execution_environment_id ?? (await defaultExecutionEnvironmentId(db, services.settings.get('DEFAULT_EXECUTION_ENVIRONMENT')));
@@ -25,7 +25,7 @@ export async function executeRun(services: Services, claimed: Row, controller: A
   if (job.cancel_flag) controller.abort('canceled');
   const output = new OutputWriter(db, job.id);
   if (environment) {
-    const [ee] = await db.query('SELECT name FROM execution_environments WHERE id = $1', [environment]);
+    const [ee] = await db.query<Pick<ExecutionEnvironmentRow, 'name'>>('SELECT name FROM execution_environments WHERE id = $1', [environment]);
     if (ee) await output.write(`Execution environment: ${ee.name} (run with this node's Ansible runtime)\n`);
   }
   const privateDir = await makeRunDirectory(services.env, job.id);
@@ -68,7 +68,7 @@ export async function executeRun(services: Services, claimed: Row, controller: A
   } catch (err) {
     // Never leave a run "running": record the failure to store its outcome.
     const message = err instanceof Error ? err.message : String(err);
-    const [row] = await db.query(
+    const [row] = await db.query<UnifiedJobRow>(
       `UPDATE unified_jobs SET status = 'error', failed = true, finished = now(), event_processing_finished = true,
          job_explanation = $2, modified = now() WHERE id = $1 RETURNING *`,
       [job.id, `The run's outcome (${finish.status}) could not be stored: ${message}`],

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
 
 /** A gate's answer about one launch. */
 export type Verdict =
@@ -14,7 +15,7 @@ export interface GateInput {
   kind: string;
   /** The template launched (a job template, a project, an inventory source); null for ad hoc commands. */
   template: Row | null;
-  run: Row;
+  run: UnifiedJobRow;
   /** How the run was started: manual, relaunch, callback, dependency, scheduled, webhook... */
   launchType: string;
 }

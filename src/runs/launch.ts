@@ -6,29 +6,30 @@
 import { ApiError } from '../api/errors.ts';
 import type { RequestContext } from '../api/context.ts';
 import type { Database, Queryable, Row } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
 import { passGates, type Gate } from './gates.ts';
 import { insertRun, queueRun } from './lifecycle.ts';
 import type { RunKindRef } from './run-kind.ts';
 
 /** What a launch makes: the new run's columns and what belongs to it. */
-export interface RunPlan {
+export interface RunPlan<Template extends Row = Row> {
   /** Column values of the new run (its kind, status and creator are added). */
   values: Record<string, unknown>;
   /** Stores what belongs to the run (credentials, labels...) once it exists, before it is queued. */
-  link?(tx: Queryable, run: Row): Promise<void>;
+  link?(tx: Queryable, run: UnifiedJobRow): Promise<void>;
   /** Input the template does not let the launcher choose, reported back as AWX does (ignored_fields). */
   ignored?: Record<string, unknown>;
   /** The template as the plan read it, when the launch was not given it (a relaunch finds the job's). */
-  template?: Row;
+  template?: Template;
 }
 
 /**
  * How one kind's template becomes a run. `plan` runs inside the launch's transaction: it checks
  * that the caller may launch, validates the input and throws a typed error (403, 400) to refuse.
  */
-export interface Launcher<Input> {
+export interface Launcher<Input, Template extends Row = Row> {
   kind: RunKindRef;
-  plan(tx: Queryable, ctx: RequestContext, template: Row | null, input: Input): Promise<RunPlan>;
+  plan(tx: Queryable, ctx: RequestContext, template: Template | null, input: Input): Promise<RunPlan<Template>>;
 }
 
 /** Why a launch did not happen: a status and a body in the API's error shapes. */
@@ -38,11 +39,11 @@ export interface Refusal {
 }
 
 export type LaunchResult =
-  | { ok: true; run: Row; ignored: Record<string, unknown>; warnings: string[] }
+  | { ok: true; run: UnifiedJobRow; ignored: Record<string, unknown>; warnings: string[] }
   | { ok: false; refusal: Refusal };
 
 export interface LaunchService {
-  launch<Input>(ctx: RequestContext, launcher: Launcher<Input>, template: Row | null, input: Input): Promise<LaunchResult>;
+  launch<Input, Template extends Row>(ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input): Promise<LaunchResult>;
 }
 
 /**
@@ -64,7 +65,7 @@ export function createLaunchService(db: Database, gates: readonly Gate[]): Launc
           if (gated.denied) throw new ApiError(gated.denied.status, { detail: gated.denied.message });
           warnings = gated.warnings;
           if (warnings.length) {
-            [row] = await tx.query('UPDATE unified_jobs SET job_explanation = $2 WHERE id = $1 RETURNING *', [row.id, warnings.join('\n')]);
+            [row] = await tx.query<UnifiedJobRow>('UPDATE unified_jobs SET job_explanation = $2 WHERE id = $1 RETURNING *', [row.id, warnings.join('\n')]);
           }
           await queueRun(tx, launcher.kind, row, plan.link && ((created) => plan.link!(tx, created)));
           return row;
@@ -81,8 +82,8 @@ export function createLaunchService(db: Database, gates: readonly Gate[]): Launc
 export type Launched = Extract<LaunchResult, { ok: true }>;
 
 /** For routes: launches, and throws a refusal as the API error it answers with. */
-export async function launchOrRefuse<Input>(
-  launches: LaunchService, ctx: RequestContext, launcher: Launcher<Input>, template: Row | null, input: Input,
+export async function launchOrRefuse<Input, Template extends Row>(
+  launches: LaunchService, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input,
 ): Promise<Launched> {
   const launched = await launches.launch(ctx, launcher, template, input);
   if (!launched.ok) throw new ApiError(launched.refusal.status, launched.refusal.body);

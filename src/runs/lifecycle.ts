@@ -1,4 +1,5 @@
-import type { Database, Queryable, Row } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
 import { actorId, type RequestContext } from '../api/context.ts';
 import { recordActivity } from '../activity/record.ts';
 import { ident } from '../api/sql.ts';
@@ -28,20 +29,20 @@ export async function createRun(
   ctx: RequestContext,
   kind: RunKindRef,
   values: Record<string, unknown>,
-  link?: (row: Row) => Promise<void>,
-): Promise<Row> {
+  link?: (row: UnifiedJobRow) => Promise<void>,
+): Promise<UnifiedJobRow> {
   const row = await insertRun(tx, ctx, kind, values);
   await queueRun(tx, kind, row, link);
   return row;
 }
 
 /** Stores a new run of `kind` (status pending) with its activity stream entry; nothing runs it until it is queued. */
-export async function insertRun(tx: Queryable, ctx: RequestContext, kind: RunKindRef, values: Record<string, unknown>): Promise<Row> {
+export async function insertRun(tx: Queryable, ctx: RequestContext, kind: RunKindRef, values: Record<string, unknown>): Promise<UnifiedJobRow> {
   const columns = Object.keys(values);
   const params = columns.map((c) => values[c]);
   columns.push('kind', 'status', 'created_by_id', 'modified_by_id');
   params.push(kind.name, 'pending', actorId(ctx), actorId(ctx));
-  const [row] = await tx.query(
+  const [row] = await tx.query<UnifiedJobRow>(
     `INSERT INTO unified_jobs (${columns.map(ident).join(', ')}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
     params,
   );
@@ -54,7 +55,7 @@ export async function insertRun(tx: Queryable, ctx: RequestContext, kind: RunKin
  * follow it (that update locks the template's row until commit, so it comes last) and wakes the
  * dispatchers once the transaction commits.
  */
-export async function queueRun(tx: Queryable, kind: Pick<RunKind, 'templateTable'>, row: Row, link?: (row: Row) => Promise<void>): Promise<void> {
+export async function queueRun(tx: Queryable, kind: Pick<RunKind, 'templateTable'>, row: UnifiedJobRow, link?: (row: UnifiedJobRow) => Promise<void>): Promise<void> {
   await publishStatusChanges(tx, [row]);
   await link?.(row);
   await followTemplate(tx, kind, row, { current_job_id: row.id, status: 'pending' });
@@ -62,7 +63,9 @@ export async function queueRun(tx: Queryable, kind: Pick<RunKind, 'templateTable
 }
 
 /** Copies a run's state onto its template (projects and inventory sources show their last update). */
-async function followTemplate(tx: Queryable, kind: Pick<RunKind, 'templateTable'>, job: Row, values: Record<string, unknown>): Promise<void> {
+async function followTemplate(
+  tx: Queryable, kind: Pick<RunKind, 'templateTable'>, job: Pick<UnifiedJobRow, 'unified_job_template_id'>, values: Record<string, unknown>,
+): Promise<void> {
   const table = kind.templateTable;
   if (!table || !job.unified_job_template_id) return;
   const columns = Object.keys(values);
@@ -72,9 +75,11 @@ async function followTemplate(tx: Queryable, kind: Pick<RunKind, 'templateTable'
   );
 }
 
-/** Starts a claimed run; it records the execution environment it runs as. */
-export async function markRunning(tx: Queryable, kind: RunKind, job: Row, executionEnvironmentId: number | null): Promise<Row> {
-  const [row] = await tx.query(
+/** Starts a claimed run; it records the execution environment it runs as. Answers nothing when the run was no longer waiting. */
+export async function markRunning(
+  tx: Queryable, kind: RunKind, job: Pick<UnifiedJobRow, 'id'>, executionEnvironmentId: number | null,
+): Promise<UnifiedJobRow | undefined> {
+  const [row] = await tx.query<UnifiedJobRow>(
     `UPDATE unified_jobs SET status = 'running', started = now(), modified = now(), execution_environment_id = $2
      WHERE id = $1 AND status = 'waiting' RETURNING *`,
     [job.id, executionEnvironmentId],
@@ -95,12 +100,12 @@ export interface Finish {
 }
 
 /** Stores a run's final state, and its template's, in one transaction. */
-export async function finishRun(tx: Queryable, kinds: RunKinds, job: Row, finish: Finish): Promise<Row> {
+export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<UnifiedJobRow, 'id' | 'kind'>, finish: Finish): Promise<UnifiedJobRow> {
   const kind = kinds.get(job.kind);
   const updates = finish.updates ?? {};
   const columns = Object.keys(updates);
   const sets = columns.map((c, i) => `${ident(c)} = $${i + 7}`);
-  const [row] = await tx.query(
+  const [row] = await tx.query<UnifiedJobRow>(
     `UPDATE unified_jobs SET status = $2, failed = $3, job_explanation = $4, result_traceback = $5, emitted_events = $6,
        event_processing_finished = true, finished = now(), cancel_flag = cancel_flag OR $2 = 'canceled',
        elapsed = round(extract(epoch FROM now() - coalesce(started, now()))::numeric, 3), modified = now()
@@ -128,7 +133,9 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Row, finish
 }
 
 /** Fails runs whose node stopped under them (the reapers), each with its events counted and its template following. */
-export async function failCutOffRuns(db: Database, kinds: RunKinds, runs: readonly Row[], explanation: (run: Row) => string): Promise<number> {
+export async function failCutOffRuns(
+  db: Database, kinds: RunKinds, runs: readonly UnifiedJobRow[], explanation: (run: UnifiedJobRow) => string,
+): Promise<number> {
   for (const run of runs) {
     await db.transaction((tx) => finishRun(tx, kinds, run, { status: 'failed', explanation: explanation(run), emittedEvents: run.emitted_events }));
   }

@@ -1,5 +1,6 @@
 import type { Services } from '../api/context.ts';
-import type { Database, Queryable, Row } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
 import type { Resource } from '../api/resource.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
 
@@ -53,7 +54,7 @@ export interface RunContext {
   advance(counter: number, line: number): void;
 }
 
-export type Runner = (job: Row, run: RunContext) => Promise<RunOutcome>;
+export type Runner = (job: UnifiedJobRow, run: RunContext) => Promise<RunOutcome>;
 
 /**
  * A run kind (job, ad hoc command, project update, inventory update): everything the core needs to
@@ -72,7 +73,7 @@ export interface RunKind {
   /** Seconds allowed when the run has no timeout of its own (a setting name). */
   defaultTimeoutSetting?: string;
   /** Runs inside the transaction that stores the final status (computed fields of the inventory...). */
-  afterFinish?(tx: Queryable, job: Row): Promise<void>;
+  afterFinish?(tx: Queryable, job: UnifiedJobRow): Promise<void>;
   /** Endpoints the kind adds: its run endpoints (stdout, events, cancel) and how it is launched. */
   routes: readonly RouteModule[];
 }

@@ -9,6 +9,7 @@ import { recordActivity } from '../activity/record.ts';
 import { resourcePermission } from '../api/permissions.ts';
 import { sendStdout } from './stdout.ts';
 import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from './lifecycle.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
 
 const STDOUT_DISPLAY_LIMIT = 1024;
 const EVENT_LEVELS: Record<string, number> = { playbook_on_start: 0, playbook_on_stats: 0, playbook_on_play_start: 1, playbook_on_task_start: 2 };
@@ -72,7 +73,7 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
         throw new ApiError(405, { detail: `Cannot cancel a ${run.label.replace(/ List$/, '').toLowerCase()} that is ${row.status}.` });
       }
       await db.transaction(async (tx) => {
-        const [locked] = await tx.query('SELECT * FROM unified_jobs WHERE id = $1 FOR UPDATE', [row.id]);
+        const [locked] = await tx.query<UnifiedJobRow>('SELECT * FROM unified_jobs WHERE id = $1 FOR UPDATE', [row.id]);
         if (locked.status === 'new' || locked.status === 'pending') {
           await finishRun(tx, services.runKinds, locked, { status: 'canceled', explanation: 'The run was canceled before it started.' });
         } else {

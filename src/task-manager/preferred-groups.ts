@@ -1,7 +1,9 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
 
-async function groupsBy(tx: Queryable, table: string, column: string, ids: number[]): Promise<Map<number, number[]>> {
-  const result = new Map<number, number[]>();
+// Keyed by number | null: runs look their groups up by columns that may be null (no such key: no groups).
+async function groupsBy(tx: Queryable, table: string, column: string, ids: number[]): Promise<Map<number | null, number[]>> {
+  const result = new Map<number | null, number[]>();
   if (!ids.length) return result;
   const rows = await tx.query<{ owner: number; group_id: number }>(
     `SELECT ${column} AS owner, instance_group_id AS group_id FROM ${table} WHERE ${column} = ANY($1::int[]) ORDER BY ${column}, position, instance_group_id`,
@@ -18,7 +20,9 @@ const present = (values: Array<number | null | undefined>) => values.filter((v):
  * there are any; otherwise the job template's, then the inventory's, then the organization's.
  * An empty list means the default group.
  */
-export async function preferredGroups(tx: Queryable, runs: Row[]): Promise<Map<number, number[]>> {
+export async function preferredGroups(
+  tx: Queryable, runs: Pick<UnifiedJobRow, 'id' | 'kind' | 'job_template_id' | 'inventory_id' | 'organization_id'>[],
+): Promise<Map<number, number[]>> {
   const launch = await groupsBy(tx, 'unified_job_instance_groups', 'unified_job_id', runs.map((r) => r.id));
   const templates = await groupsBy(tx, 'job_template_instance_groups', 'job_template_id', present(runs.map((r) => r.job_template_id)));
   const inventories = await groupsBy(tx, 'inventory_instance_groups', 'inventory_id', present(runs.map((r) => r.inventory_id)));

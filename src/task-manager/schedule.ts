@@ -1,4 +1,5 @@
-import type { Database, Queryable, Row } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
 import type { RunKinds } from '../runs/run-kind.ts';
 import { FINAL_STATUSES, finishRun, UNSUCCESSFUL_STATUSES, wakeDispatchers } from '../runs/lifecycle.ts';
 import { CapacityModel } from './capacity-model.ts';
@@ -11,11 +12,24 @@ import { publishStatusChanges } from '../live/notices.ts';
 const SCHEDULER_LOCK = 7_341_105;
 const PASS_LIMIT = 2_000;
 
+/** What a pass reads of each pending run. */
+type PendingRun = Pick<
+  UnifiedJobRow,
+  | 'id' | 'kind' | 'name' | 'unified_job_template_id' | 'job_template_id' | 'project_id' | 'inventory_id' | 'organization_id'
+  | 'allow_simultaneous' | 'task_impact' | 'forks' | 'job_explanation' | 'dependencies_processed'
+>;
+
+/** What a pass answers of each run it moved to waiting. */
+type MovedRun = Pick<UnifiedJobRow, 'id' | 'kind' | 'status' | 'execution_node' | 'unified_job_template_id'>;
+
+/** An open project or inventory update, which runs queued after it wait for. */
+type OpenUpdate = Pick<UnifiedJobRow, 'id' | 'kind' | 'project_id' | 'inventory_id' | 'status'>;
+
 export interface PassResult {
   /** Runs moved to waiting, with the node each was given. */
-  moved: Row[];
+  moved: MovedRun[];
   /** Runs failed because a dependency failed. */
-  failed: Row[];
+  failed: UnifiedJobRow[];
   /** More pending runs after this pass's share: pass `next` as `after` to go on. */
   more: boolean;
   next: number;
@@ -44,11 +58,11 @@ async function dependenciesOf(tx: Queryable, ids: number[]): Promise<Map<number,
 /** What may block a pending run: busy templates (waiting/running) and open project/inventory updates. */
 async function blockers(tx: Queryable) {
   const busyTemplates = new Map<string, number>();
-  for (const r of await tx.query(
+  for (const r of await tx.query<{ kind: string; template: number; id: number }>(
     `SELECT kind, unified_job_template_id AS template, min(id) AS id FROM unified_jobs
      WHERE status IN ('waiting', 'running') AND unified_job_template_id IS NOT NULL GROUP BY kind, unified_job_template_id`,
   )) busyTemplates.set(`${r.kind}:${r.template}`, r.id);
-  const updates = await tx.query<{ id: number; kind: string; project_id: number | null; inventory_id: number | null; status: string }>(
+  const updates = await tx.query<OpenUpdate>(
     `SELECT id, kind, project_id, inventory_id, status FROM unified_jobs
      WHERE kind IN ('project_update', 'inventory_update') AND status IN ('pending', 'waiting', 'running') ORDER BY id`,
   );
@@ -67,7 +81,7 @@ export async function schedulePass(db: Database, kinds: RunKinds, after = 0): Pr
     const [{ locked }] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [SCHEDULER_LOCK]);
     const result: PassResult = { moved: [], failed: [], more: false, next: after, skipped: !locked };
     if (!locked) return result;
-    const pending = await tx.query(
+    const pending = await tx.query<PendingRun>(
       `SELECT id, kind, name, unified_job_template_id, job_template_id, project_id, inventory_id, organization_id, allow_simultaneous,
               task_impact, forks, job_explanation, dependencies_processed
        FROM unified_jobs WHERE status = 'pending' AND kind = ANY($1::text[]) AND id > $3 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
@@ -109,7 +123,7 @@ export async function schedulePass(db: Database, kinds: RunKinds, after = 0): Pr
     }
     await storeExplanations(tx, pending, explanations);
     if (moves.length) {
-      result.moved = await tx.query(
+      result.moved = await tx.query<MovedRun>(
         `UPDATE unified_jobs u SET status = 'waiting', execution_node = m.node, controller_node = m.node, instance_group_id = m.grp,
            job_explanation = CASE WHEN u.job_explanation = ANY($4::text[]) OR u.job_explanation LIKE 'waiting for %' THEN '' ELSE u.job_explanation END,
            modified = now()
@@ -125,7 +139,7 @@ export async function schedulePass(db: Database, kinds: RunKinds, after = 0): Pr
   });
 }
 
-function blockerOf(run: Row, dependencies: Dependency[], busyTemplates: Map<string, number>, updates: Array<{ id: number; kind: string; project_id: number | null; inventory_id: number | null; status: string }>): string | null {
+function blockerOf(run: PendingRun, dependencies: Dependency[], busyTemplates: Map<string, number>, updates: OpenUpdate[]): string | null {
   const open = dependencies.find((d) => !(FINAL_STATUSES as readonly string[]).includes(d.status));
   if (open) return blockedBy(open.kind, open.id);
   if (run.unified_job_template_id !== null && !run.allow_simultaneous) {
@@ -141,7 +155,7 @@ function blockerOf(run: Row, dependencies: Dependency[], busyTemplates: Map<stri
 }
 
 /** Writes only explanations that changed, in one statement. */
-async function storeExplanations(tx: Queryable, pending: Row[], explanations: Map<number, string>): Promise<void> {
+async function storeExplanations(tx: Queryable, pending: PendingRun[], explanations: Map<number, string>): Promise<void> {
   const changed = pending.filter((r) => explanations.has(r.id) && explanations.get(r.id) !== r.job_explanation);
   if (!changed.length) return;
   await tx.query(

@@ -7,6 +7,7 @@ import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { viewOptions } from '../../api/options.ts';
 import type { Row } from '../../db/database.ts';
+import type { InventorySourceRow } from '../../db/tables.ts';
 import { resourcePermission } from '../../api/permissions.ts';
 import { mayUpdateInventory } from './inventory-source-access.ts';
 import { inventorySources } from './inventory-source.resource.ts';
@@ -24,11 +25,11 @@ export const inventorySourceRoutes: RouteModule = (app, services) => {
   const { db } = services;
   routeMethods(app, '/api/v2/inventory_sources/:id/update/', resourcePermission('inventory_source', 'update'), {
     GET: async (request) => {
-      const source = await visibleObject(services, request, inventorySources);
+      const source = (await visibleObject(services, request, inventorySources)) as InventorySourceRow;
       return { can_update: canUpdateSource(source) && (await mayUpdateInventory(request.ctx, db, source.inventory_id)) };
     },
     POST: async (request, reply) => {
-      const source = await visibleObject(services, request, inventorySources);
+      const source = (await visibleObject(services, request, inventorySources)) as InventorySourceRow;
       if (!(await mayUpdateInventory(request.ctx, db, source.inventory_id))) throw forbidden();
       if (!canUpdateSource(source)) {
         reply.header('Allow', 'GET, HEAD, OPTIONS');
@@ -44,7 +45,7 @@ export const inventorySourceRoutes: RouteModule = (app, services) => {
   });
 
   const inventories = getResource('inventory');
-  const sourcesOf = (inventoryId: number) => db.query(`SELECT * FROM inventory_sources WHERE inventory_id = $1 ORDER BY id`, [inventoryId]);
+  const sourcesOf = (inventoryId: number) => db.query<InventorySourceRow>(`SELECT * FROM inventory_sources WHERE inventory_id = $1 ORDER BY id`, [inventoryId]);
   routeMethods(app, '/api/v2/inventories/:id/update_inventory_sources/', resourcePermission('inventory', 'update_inventory_sources'), {
     GET: async (request) => {
       const inventory = await visibleObject(services, request, inventories);

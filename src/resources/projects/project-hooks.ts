@@ -2,6 +2,7 @@ import type { RequestContext } from '../../api/context.ts';
 import { ValidationError } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
+import type { ProjectRow } from '../../db/tables.ts';
 import { branchProblem, refspecProblem } from '../../projects/git-values.ts';
 import { checkLocalSource, projectFiles } from '../../projects/local-sources.ts';
 import { checkoutDirName } from '../../projects/paths.ts';
@@ -92,5 +93,5 @@ export async function afterProjectWrite(tx: Queryable, ctx: RequestContext, row:
     await tx.query('UPDATE projects SET local_path = $2 WHERE id = $1', [row.id, row.local_path]);
   }
   const sourceChanged = !existing || SCM_FIELDS.some((f) => existing[f] !== row[f]) || existing.credential_id !== row.credential_id;
-  if (sourceChanged) await queueProjectUpdate(tx, ctx, row, 'manual');
+  if (sourceChanged) await queueProjectUpdate(tx, ctx, row as ProjectRow, 'manual');
 }

@@ -11,6 +11,7 @@ import { getResource, type Resource, type Values } from '../../api/resource.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import type { Row } from '../../db/database.ts';
+import type { AdHocCommandRow, UnifiedJobRow } from '../../db/tables.ts';
 import { GROUP_ALL_HOSTS } from '../../inventory/group-graph.ts';
 import { resourcePermission } from '../../api/permissions.ts';
 import { configureAdHocSettings, LAUNCH_PASSWORDS } from './checks.ts';
@@ -42,7 +43,7 @@ const PARENTS: Parent[] = [
   },
 ];
 
-const launchCommand = async (services: Services, ctx: RequestContext, values: Values): Promise<Row> =>
+const launchCommand = async (services: Services, ctx: RequestContext, values: Values): Promise<UnifiedJobRow> =>
   (await launchOrRefuse(services.launches, ctx, adHocLauncher, null, values)).run;
 
 function bodyObject(body: unknown): Record<string, unknown> {
@@ -61,7 +62,7 @@ async function startCommand(services: Services, request: FastifyRequest, reply: 
 }
 
 /** The values a relaunch copies (AWX's AdHocCommand.copy). */
-const copiedValues = (row: Row): Values => ({
+const copiedValues = (row: AdHocCommandRow): Values => ({
   job_type: row.job_type,
   inventory: row.inventory_id,
   limit: row.limit,
@@ -86,7 +87,7 @@ export const adHocRoutes: RouteModule = (app, services) => {
   configureAdHocSettings(services.settings);
   const { db } = services;
   const commands = getResource('ad_hoc_command');
-  const mayStart = (request: FastifyRequest, row: Row) => commands.access.canCreate(request.ctx, db, { inventory: row.inventory_id, credential: row.credential_id });
+  const mayStart = (request: FastifyRequest, row: Pick<AdHocCommandRow, 'inventory_id' | 'credential_id'>) => commands.access.canCreate(request.ctx, db, { inventory: row.inventory_id, credential: row.credential_id });
 
   for (const parent of PARENTS) {
     const parentResource = getResource(parent.resource);
@@ -106,12 +107,12 @@ export const adHocRoutes: RouteModule = (app, services) => {
 
   routeMethods(app, `${commands.listPath}:id/relaunch/`, resourcePermission(commands.name, 'relaunch'), {
     GET: async (request) => {
-      const row = await visibleObject(services, request, commands);
+      const row = (await visibleObject(services, request, commands)) as AdHocCommandRow;
       if (!(await mayStart(request, row))) throw forbidden();
       return { passwords_needed_to_start: await passwordsNeededFor(db, row.credential_id ? [row.credential_id] : []) };
     },
     POST: async (request, reply) => {
-      const row = await visibleObject(services, request, commands);
+      const row = (await visibleObject(services, request, commands)) as AdHocCommandRow;
       if (!(await mayStart(request, row))) throw forbidden();
       if (!row.inventory_id) throw new ApiError(400, { inventory: ['No valid inventory.'] });
       const created = await launchCommand(services, request.ctx, { ...copiedValues(row), ...givenPasswords(request.body), launch_type: 'relaunch' });

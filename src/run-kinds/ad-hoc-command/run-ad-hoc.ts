@@ -1,4 +1,4 @@
-import type { Row } from '../../db/database.ts';
+import type { UnifiedJobRow } from '../../db/tables.ts';
 import { baseEnvironment } from '../../runs/exec.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
 import { prepareRunnerDir, runOptions } from '../../ansible/private-data-dir.ts';
@@ -13,7 +13,7 @@ import { hostStatusCounts } from './host-status.ts';
  * vars are all !unsafe (see prepareRunnerDir). The host pattern and the module arguments are
  * checked again, as AWX does at run time, for commands stored before the checks on create.
  */
-export async function runAdHocCommand(command: Row, run: RunContext): Promise<RunOutcome> {
+export async function runAdHocCommand(command: UnifiedJobRow, run: RunContext): Promise<RunOutcome> {
   if (!command.inventory_id) return { status: 'failed', explanation: 'The ad hoc command has no inventory.' };
   const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
   assertOptionValues(command, { limit: 'pattern' });

@@ -11,6 +11,7 @@ export const inventoryUpdateKind: RunKind = {
   run: runInventoryUpdate,
   defaultTimeoutSetting: 'DEFAULT_INVENTORY_UPDATE_TIMEOUT',
   // The source's status just changed: the inventory's counts of sources with failures follow.
-  afterFinish: (tx, job) => refreshInventoryComputedFields(tx, job.inventory_id),
+  // (An update is deleted with its source, and a source with its inventory: a stored update has one.)
+  afterFinish: (tx, job) => refreshInventoryComputedFields(tx, job.inventory_id!),
   routes: [inventoryUpdates.runRoutes],
 };

@@ -1,7 +1,8 @@
 import { chmod, mkdir, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import type { ProjectRow, UnifiedJobRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { projectsRoot } from '../../projects/config.ts';
 import { projectFilesDir } from '../../projects/local-sources.ts';
@@ -24,6 +25,9 @@ export interface PreparedSource {
   /** Columns stored on the update (the project update and revision an scm source read). */
   updates: Record<string, unknown>;
 }
+
+/** What preparing an inventory update reads of it. */
+export type SourceJob = Pick<UnifiedJobRow, 'id' | 'inventory_source_id' | 'source' | 'source_path' | 'source_vars' | 'scm_branch' | 'credential_id'>;
 
 /** Something about the source that makes the update fail before ansible-inventory runs; the message explains it. */
 export class SourceProblem extends Error {}
@@ -54,7 +58,7 @@ function variablesAsEnv(vars: Record<string, unknown>, baseEnv: Record<string, s
   return env;
 }
 
-async function injected(db: Queryable, job: Row, privateDir: string) {
+async function injected(db: Queryable, job: Pick<SourceJob, 'credential_id'>, privateDir: string) {
   if (!job.credential_id) return { env: {}, secrets: [] as string[] };
   try {
     const injection = await credentialInjection(db, [job.credential_id], privateDir);
@@ -64,8 +68,8 @@ async function injected(db: Queryable, job: Row, privateDir: string) {
   }
 }
 
-async function prepareScm(db: Queryable, job: Row, baseEnv: Record<string, string>, privateDir: string): Promise<PreparedSource> {
-  const [project] = await db.query(
+async function prepareScm(db: Queryable, job: SourceJob, baseEnv: Record<string, string>, privateDir: string): Promise<PreparedSource> {
+  const [project] = await db.query<ProjectRow>(
     `SELECT p.* FROM projects p JOIN inventory_sources s ON s.source_project_id = p.id WHERE s.id = $1`,
     [job.inventory_source_id],
   );
@@ -110,7 +114,7 @@ async function prepareScm(db: Queryable, job: Row, baseEnv: Record<string, strin
  * mapping in Ansible's YAML inventory form) or `script` (an executable inventory script); the
  * other keys are environment variables of the run.
  */
-async function prepareFile(db: Queryable, job: Row, baseEnv: Record<string, string>, privateDir: string): Promise<PreparedSource> {
+async function prepareFile(db: Queryable, job: SourceJob, baseEnv: Record<string, string>, privateDir: string): Promise<PreparedSource> {
   const vars = parseVariables(job.source_vars);
   const dir = path.join(privateDir, 'inventory');
   let inventoryPath: string;
@@ -132,7 +136,7 @@ async function prepareFile(db: Queryable, job: Row, baseEnv: Record<string, stri
 }
 
 /** A cloud source: the plugin configuration AWX would generate, and the credential injected. */
-export async function prepareCloud(db: Queryable, job: Row, privateDir: string): Promise<PreparedSource> {
+export async function prepareCloud(db: Queryable, job: SourceJob, privateDir: string): Promise<PreparedSource> {
   const kind = CLOUD_KINDS[job.source];
   if (!job.credential_id && !kind.credentialOptional) throw new SourceProblem(`A credential is required for a ${job.source} source.`);
   const credential = await injected(db, job, privateDir);
@@ -154,7 +158,7 @@ export async function prepareCloud(db: Queryable, job: Row, privateDir: string):
 }
 
 /** Prepares the inventory an update reads, by kind. Throws SourceProblem when the update cannot run. */
-export async function prepareSource(db: Queryable, job: Row, privateDir: string, baseEnv: Record<string, string>): Promise<PreparedSource> {
+export async function prepareSource(db: Queryable, job: SourceJob, privateDir: string, baseEnv: Record<string, string>): Promise<PreparedSource> {
   let prepared: PreparedSource;
   if (job.source === 'scm') prepared = await prepareScm(db, job, baseEnv, privateDir);
   else if (job.source === 'file') prepared = await prepareFile(db, job, baseEnv, privateDir);

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../api/context.ts';
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import type { InventoryRow, InventorySourceRow, UnifiedJobRow } from '../../db/tables.ts';
 import { createRun } from '../../runs/lifecycle.ts';
 import type { Launcher } from '../../runs/launch.ts';
 import { CLOUD_KINDS } from '../../resources/inventory-sources/source-kinds.ts';
@@ -8,7 +9,7 @@ import { CLOUD_KINDS } from '../../resources/inventory-sources/source-kinds.ts';
 export const INVENTORY_UPDATE = { name: 'inventory_update', templateTable: 'inventory_sources' } as const;
 
 /** Whether a source can be updated at all (AWX's can_update): it needs what its kind reads from. */
-export function canUpdateSource(source: Row): boolean {
+export function canUpdateSource(source: Pick<InventorySourceRow, 'source' | 'source_project_id' | 'source_vars' | 'credential_id'>): boolean {
   if (source.source === 'scm') return source.source_project_id !== null;
   if (source.source === 'file') return source.source_vars.trim() !== '';
   const cloud = CLOUD_KINDS[source.source];
@@ -16,7 +17,7 @@ export function canUpdateSource(source: Row): boolean {
 }
 
 /** Creates a pending update of the source from its current settings; the dispatcher runs it once the transaction commits. */
-export async function queueInventoryUpdate(tx: Queryable, ctx: RequestContext, source: Row, launchType: string): Promise<Row> {
+export async function queueInventoryUpdate(tx: Queryable, ctx: RequestContext, source: InventorySourceRow, launchType: string): Promise<UnifiedJobRow> {
   return createRun(tx, ctx, INVENTORY_UPDATE, await inventoryUpdateValues(tx, source, launchType));
 }
 
@@ -24,14 +25,14 @@ export async function queueInventoryUpdate(tx: Queryable, ctx: RequestContext, s
 export const inventoryUpdateLauncher: Launcher<null> = {
   kind: INVENTORY_UPDATE,
   async plan(tx, _ctx, source) {
-    const [locked] = await tx.query('SELECT * FROM inventory_sources WHERE id = $1 FOR UPDATE', [source!.id]);
+    const [locked] = await tx.query<InventorySourceRow>('SELECT * FROM inventory_sources WHERE id = $1 FOR UPDATE', [source!.id]);
     return { values: await inventoryUpdateValues(tx, locked, 'manual') };
   },
 };
 
 /** The update's columns: the source's settings as they are now. */
-async function inventoryUpdateValues(tx: Queryable, source: Row, launchType: string): Promise<Record<string, unknown>> {
-  const [inventory] = await tx.query('SELECT name, organization_id FROM inventories WHERE id = $1', [source.inventory_id]);
+async function inventoryUpdateValues(tx: Queryable, source: InventorySourceRow, launchType: string): Promise<Record<string, unknown>> {
+  const [inventory] = await tx.query<Pick<InventoryRow, 'name' | 'organization_id'>>('SELECT name, organization_id FROM inventories WHERE id = $1', [source.inventory_id]);
   return {
     // As AWX names them: "<inventory> - <source>".
     name: `${inventory.name} - ${source.name}`,
@@ -63,8 +64,8 @@ async function inventoryUpdateValues(tx: Queryable, source: Row, launchType: str
  * whose last update failed, or finished longer than update_cache_timeout seconds ago, and that
  * are not updating already.
  */
-export async function sourcesDueOnLaunch(tx: Queryable, inventoryId: number): Promise<Row[]> {
-  return tx.query(
+export async function sourcesDueOnLaunch(tx: Queryable, inventoryId: number): Promise<InventorySourceRow[]> {
+  return tx.query<InventorySourceRow>(
     `SELECT * FROM inventory_sources
      WHERE inventory_id = $1 AND update_on_launch AND current_job_id IS NULL
        AND (last_updated IS NULL OR last_update_failed OR last_updated + make_interval(secs => update_cache_timeout) <= now())

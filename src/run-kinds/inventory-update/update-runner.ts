@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
-import type { Row } from '../../db/database.ts';
+import type { UnifiedJobRow } from '../../db/tables.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
 import { baseEnvironment, scrub } from '../../runs/exec.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
@@ -28,8 +28,11 @@ function shownEnv(prepared: PreparedSource): Record<string, string> {
  * Runs one inventory update: prepares what the source reads, runs `ansible-inventory --list`
  * on it, and imports the result with the source's overwrite rules in one transaction.
  */
-export async function runInventoryUpdate(job: Row, run: RunContext): Promise<RunOutcome> {
+export async function runInventoryUpdate(job: UnifiedJobRow, run: RunContext): Promise<RunOutcome> {
   const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
+  // An update is deleted with its source, and a source with its inventory: a stored update has both.
+  const inventoryId = job.inventory_id!;
+  const sourceId = job.inventory_source_id!;
   let prepared: PreparedSource;
   try {
     prepared = await prepareSource(run.db, job, run.privateDir, baseEnvironment(taskEnv));
@@ -78,15 +81,15 @@ export async function runInventoryUpdate(job: Row, run: RunContext): Promise<Run
   const importStarted = performance.now();
   const summary = await run.db.transaction(async (tx) => {
     const imported = await importInventory(tx, inventory, {
-      inventoryId: job.inventory_id,
-      inventorySourceId: job.inventory_source_id,
+      inventoryId,
+      inventorySourceId: sourceId,
       overwrite: job.overwrite,
       overwriteVars: job.overwrite_vars,
       enabledVar,
       enabledValue: job.enabled_var ? job.enabled_value : defaults.enabledValue,
       instanceIdVar: defaults.instanceIdVar,
     });
-    await refreshInventoryComputedFields(tx, job.inventory_id);
+    await refreshInventoryComputedFields(tx, inventoryId);
     return imported;
   });
   const importSeconds = (performance.now() - importStarted) / 1000;

@@ -14,6 +14,7 @@ import { remoteNames, matchingHosts } from './callback-hosts.ts';
 import { assertHostConfigKey, callbackExtraVars, callbackLauncher } from './callback.ts';
 import { PUBLIC } from '../../api/permissions.ts';
 import { jobTemplates } from '../../resources/job-templates/job-template.resource.ts';
+import type { JobTemplateRow } from '../../db/tables.ts';
 
 const CALLBACK_URL = '/api/v2/job_templates/:id/callback/';
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -36,7 +37,7 @@ export const callbackRoutes: RouteModule = async (app, services) => {
       },
       POST: async (request, reply) => {
         const id = (request.params as { id: string }).id;
-        const [template] = /^\d+$/.test(id) ? await db.query('SELECT id, host_config_key FROM job_templates WHERE id = $1', [Number(id)]) : [];
+        const [template] = /^\d+$/.test(id) ? await db.query<Pick<JobTemplateRow, 'id' | 'host_config_key'>>('SELECT id, host_config_key FROM job_templates WHERE id = $1', [Number(id)]) : [];
         if (!template) throw notFound();
         const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
         assertHostConfigKey(template, body.host_config_key);

@@ -4,7 +4,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError, forbidden, ValidationError } from '../../api/errors.ts';
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import type { JobTemplateRow } from '../../db/tables.ts';
 import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
 import { ASK_FIELDS } from '../../resources/job-templates/job-template.resource.ts';
@@ -23,7 +24,7 @@ const refuse = (msg: string) => new ApiError(400, { msg });
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
 /** 403 unless the template has a host_config_key and `given` is it (compared in constant time). */
-export function assertHostConfigKey(template: Row, given: unknown): void {
+export function assertHostConfigKey(template: Pick<JobTemplateRow, 'host_config_key'>, given: unknown): void {
   const key = typeof template.host_config_key === 'string' ? template.host_config_key : '';
   if (!key || typeof given !== 'string' || !given || !timingSafeEqual(digest(key), digest(given))) throw forbidden();
 }
@@ -38,7 +39,7 @@ export function callbackExtraVars(body: Record<string, unknown>, isJson: boolean
 }
 
 /** AWX's can_start_without_user_input for a callback: no passwords, no unanswered survey question, no prompt unless extra vars came. */
-async function needsUserInput(tx: Queryable, template: Row, credentialIds: number[], extraVars: Record<string, unknown> | undefined): Promise<boolean> {
+async function needsUserInput(tx: Queryable, template: JobTemplateRow, credentialIds: number[], extraVars: Record<string, unknown> | undefined): Promise<boolean> {
   if ((await passwordsNeededFor(tx, credentialIds)).length) return true;
   const survey = activeSurvey(template);
   const needed = survey ? variablesNeeded(survey) : [];
@@ -53,16 +54,16 @@ export interface CallbackInput {
 }
 
 /** The callback job for the calling host: 400 {msg} when AWX would refuse. The key was checked before. */
-export const callbackLauncher: Launcher<CallbackInput> = {
+export const callbackLauncher: Launcher<CallbackInput, Pick<JobTemplateRow, 'id'>> = {
   kind: JOB,
   plan: async (tx, _ctx, found, input) => {
     // Locked so that two callbacks of one host cannot both pass the pending check.
-    const [template] = await tx.query('SELECT * FROM job_templates WHERE id = $1 FOR UPDATE', [found!.id]);
+    const [template] = await tx.query<JobTemplateRow>('SELECT * FROM job_templates WHERE id = $1 FOR UPDATE', [found!.id]);
     return { ...(await callbackPlan(tx, template, input)), template };
   },
 };
 
-async function callbackPlan(tx: Queryable, template: Row, { remote, extraVars }: CallbackInput): Promise<RunPlan> {
+async function callbackPlan(tx: Queryable, template: JobTemplateRow, { remote, extraVars }: CallbackInput): Promise<RunPlan<JobTemplateRow>> {
   const hosts = template.inventory_id ? await matchingHosts(tx, template.inventory_id, remote) : [];
   if (!hosts.length) throw refuse('No matching host could be found!');
   if (hosts.length > 1) throw refuse('Multiple hosts matched the request!');
@@ -84,7 +85,8 @@ async function callbackPlan(tx: Queryable, template: Row, { remote, extraVars }:
   return jobPlan(tx, {
     template,
     launchType: 'callback',
-    inventoryId: template.inventory_id,
+    // Set: the host was found in it.
+    inventoryId: template.inventory_id!,
     values: { limit, job_slice_count: 1 },
     ...jobExtraVars(template, given),
     credentialIds,

@@ -1,5 +1,6 @@
 /** The job a job template's launch makes: shared by launch, relaunch and the provisioning callback. */
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import type { JobTemplateRow } from '../../db/tables.ts';
 import type { RunPlan } from '../../runs/launch.ts';
 import { sealCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { taskImpact } from '../../task-manager/task-impact.ts';
@@ -12,7 +13,7 @@ export const TEMPLATE_COLUMNS = [
 ] as const;
 
 export interface JobSpec {
-  template: Row;
+  template: JobTemplateRow;
   launchType: 'manual' | 'relaunch' | 'callback';
   inventoryId: number;
   /** Column values of the job: the template's unless given here. */
@@ -35,7 +36,7 @@ export async function templateLabelIds(tx: Queryable, templateId: number): Promi
 export const JOB = { name: 'job', templateTable: 'job_templates' } as const;
 
 /** The job a launch of `spec` makes (pending), with its credentials, labels and launch-time instance groups. */
-export async function jobPlan(tx: Queryable, spec: JobSpec): Promise<RunPlan> {
+export async function jobPlan(tx: Queryable, spec: JobSpec): Promise<RunPlan<JobTemplateRow>> {
   const { template } = spec;
   const columns: Record<string, unknown> = Object.fromEntries(TEMPLATE_COLUMNS.map((c) => [c, template[c]]));
   Object.assign(columns, spec.values);

@@ -1,11 +1,12 @@
 import { ValidationError } from '../../api/errors.ts';
-import type { Row } from '../../db/database.ts';
+import type { JobTemplateRow } from '../../db/tables.ts';
+import type { ASK_FIELDS } from '../../resources/job-templates/job-template.resource.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
 import { optionValueErrors, PLAYBOOK_OPTION_FIELDS } from '../../ansible/option-values.ts';
 import { branchProblem } from '../../projects/git-values.ts';
 
 /** Launch-time fields and the ask_*_on_launch flag that allows each (AWX's names). */
-const PROMPTS: Record<string, string> = {
+const PROMPTS: Record<string, (typeof ASK_FIELDS)[number]> = {
   inventory: 'inventory', credentials: 'credential', limit: 'limit', job_tags: 'tags', skip_tags: 'skip_tags',
   job_type: 'job_type', verbosity: 'verbosity', diff_mode: 'diff_mode', scm_branch: 'scm_branch', forks: 'forks',
   timeout: 'timeout', job_slice_count: 'job_slice_count', execution_environment: 'execution_environment', labels: 'labels',
@@ -23,7 +24,7 @@ export interface Prompts {
  * AWX: a prompt without its ask_*_on_launch flag is ignored and reported back). Extra vars are
  * taken when ask_variables_on_launch is set; with a survey, its variables are always taken.
  */
-export function readPrompts(template: Row, body: unknown, surveyVariables: readonly string[]): Prompts {
+export function readPrompts(template: JobTemplateRow, body: unknown, surveyVariables: readonly string[]): Prompts {
   if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
     throw new ValidationError({ __all__: ['Expected a JSON object.'] });
   }

@@ -11,6 +11,7 @@ import { launchOrRefuse } from '../../runs/launch.ts';
 import { resourcePermission } from '../../api/permissions.ts';
 import { jobs } from './job.resource.ts';
 import { jobTemplateLauncher } from './launch.ts';
+import type { JobTemplateRow } from '../../db/tables.ts';
 
 export const launchRoutes: RouteModule = (app, services) => {
   const { db } = services;
@@ -21,7 +22,7 @@ export const launchRoutes: RouteModule = (app, services) => {
       return describeLaunch(db, template);
     },
     POST: async (request, reply) => {
-      const template = await visibleObject(services, request, jobTemplates);
+      const template = (await visibleObject(services, request, jobTemplates)) as JobTemplateRow;
       const launched = await launchOrRefuse(services.launches, request.ctx, jobTemplateLauncher, template, request.body);
       const body = await serializeRow(db, request.ctx, jobs, launched.run);
       return reply.code(201).send({ job: launched.run.id, ignored_fields: launched.ignored, ...body });

@@ -1,7 +1,8 @@
 import type { RequestContext } from '../../api/context.ts';
 import { hasObjectRole } from '../../api/access.ts';
 import { forbidden, ValidationError } from '../../api/errors.ts';
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import type { JobTemplateRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { assertCanUseCredential } from '../../resources/credentials/credential-use.ts';
 import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
@@ -17,7 +18,7 @@ import { checkLaunchObjects } from './launch-objects.ts';
 import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
 
 /** The credentials a launch runs with: the prompted ones (each usable by the caller) or the template's. */
-async function launchCredentials(tx: Queryable, ctx: RequestContext, template: Row, prompted: unknown): Promise<number[]> {
+async function launchCredentials(tx: Queryable, ctx: RequestContext, template: JobTemplateRow, prompted: unknown): Promise<number[]> {
   if (Array.isArray(prompted)) {
     for (const id of prompted as number[]) await assertCanUseCredential(ctx, tx, id, 'credentials');
     return prompted as number[];
@@ -29,7 +30,7 @@ async function launchCredentials(tx: Queryable, ctx: RequestContext, template: R
  * The extra vars a job stores: the template's, the given ones, the survey's answers checked (400
  * {variables_needed_to_start} otherwise), with survey passwords encrypted.
  */
-export function jobExtraVars(template: Row, given: Record<string, unknown>): { extraVars: Record<string, unknown>; surveyPasswords: Record<string, string> } {
+export function jobExtraVars(template: JobTemplateRow, given: Record<string, unknown>): { extraVars: Record<string, unknown>; surveyPasswords: Record<string, string> } {
   const survey = activeSurvey(template);
   const extraVars: Record<string, unknown> = { ...parseVariables(template.extra_vars), ...given };
   const surveyPasswords: Record<string, string> = {};
@@ -61,7 +62,7 @@ function promptedColumns(accepted: Record<string, unknown>): Record<string, unkn
  * prompts its ask_*_on_launch flags allow are checked by the template's own field declarations,
  * survey answers and credential passwords are complete; the job takes the rest from the template.
  */
-export const jobTemplateLauncher: Launcher<unknown> = {
+export const jobTemplateLauncher: Launcher<unknown, JobTemplateRow> = {
   kind: JOB,
   async plan(tx, ctx, template, body) {
     if (!template) throw new Error('a job template launch needs its template');

@@ -1,6 +1,6 @@
 import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Row } from '../../db/database.ts';
+import type { ProjectRow, UnifiedJobRow } from '../../db/tables.ts';
 import type { RunContext } from '../../runs/run-kind.ts';
 import { branchProblem, commitOf, revisionCandidates } from '../../projects/git-values.ts';
 
@@ -21,7 +21,9 @@ async function resolveRevision(run: RunContext, checkout: string, name: string):
  * `.git`, or, when the job asks for another branch, tag or commit (scm_branch, with the
  * project's allow_override), that revision's files taken from the checkout's repository.
  */
-export async function copyProject(run: RunContext, job: Row, project: Row, checkout: string): Promise<ProjectCopy> {
+export async function copyProject(
+  run: RunContext, job: Pick<UnifiedJobRow, 'scm_branch'>, project: Pick<ProjectRow, 'scm_type' | 'scm_branch' | 'scm_revision'>, checkout: string,
+): Promise<ProjectCopy> {
   const dir = path.join(run.privateDir, 'project');
   const branch = String(job.scm_branch ?? '');
   if (project.scm_type !== 'git' || !branch || branch === project.scm_branch) {

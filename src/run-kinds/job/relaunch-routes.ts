@@ -7,13 +7,14 @@ import { serializeRow } from '../../api/serialize.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { describeRelaunch, relaunchLauncher } from './relaunch.ts';
 import { resourcePermission } from '../../api/permissions.ts';
+import type { JobRow } from '../../db/tables.ts';
 
 export const relaunchRoutes: RouteModule = (app, services) => {
   const { db } = services;
   routeMethods(app, '/api/v2/jobs/:id/relaunch/', resourcePermission('job', 'relaunch'), {
-    GET: async (request) => describeRelaunch(db, await visibleObject(services, request, getResource('job'))),
+    GET: async (request) => describeRelaunch(db, (await visibleObject(services, request, getResource('job'))) as JobRow),
     POST: async (request, reply) => {
-      const job = await visibleObject(services, request, getResource('job'));
+      const job = (await visibleObject(services, request, getResource('job'))) as JobRow;
       const created = (await launchOrRefuse(services.launches, request.ctx, relaunchLauncher, null, { job, body: request.body })).run;
       const body = await serializeRow(db, request.ctx, getResource('job'), created);
       return reply.code(201).header('Location', `/api/v2/jobs/${created.id}/`).send({ job: created.id, ...body });

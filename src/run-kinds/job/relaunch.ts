@@ -2,7 +2,8 @@
 import type { RequestContext } from '../../api/context.ts';
 import { hasObjectRole, isSuperuser } from '../../api/access.ts';
 import { ApiError, forbidden, ValidationError } from '../../api/errors.ts';
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import type { JobRow, JobTemplateRow } from '../../db/tables.ts';
 import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
@@ -15,14 +16,14 @@ import { templateCredentialIds } from '../../resources/job-templates/template-re
 const RETRY_CHOICES = ['all', 'failed'] as const;
 const FAILED_HOSTS = 'failures > 0 OR dark > 0';
 
-const isActive = (job: Row) => (ACTIVE_STATUSES as readonly string[]).includes(job.status);
+const isActive = (job: Pick<JobRow, 'status'>) => (ACTIVE_STATUSES as readonly string[]).includes(job.status);
 
 export const jobCredentialIds = async (db: Queryable, jobId: number): Promise<number[]> =>
   (await db.query<{ credential_id: number }>('SELECT credential_id FROM unified_job_credentials WHERE unified_job_id = $1 ORDER BY credential_id', [jobId]))
     .map((r) => r.credential_id);
 
 /** GET /jobs/{id}/relaunch/: the passwords a relaunch needs and how many hosts each choice of `hosts` would run on. */
-export async function describeRelaunch(db: Queryable, job: Row): Promise<Record<string, unknown>> {
+export async function describeRelaunch(db: Queryable, job: JobRow): Promise<Record<string, unknown>> {
   let retryCounts: unknown = 'Relaunch by host status not available until job finishes running.';
   if (!isActive(job)) {
     const [counts] = await db.query<{ all: number; failed: number }>(
@@ -38,10 +39,11 @@ export async function describeRelaunch(db: Queryable, job: Row): Promise<Record<
  * Whether the caller may start the job again (AWX's JobAccess.can_start): execute on the template,
  * and use of the inventory and credentials the job ran with where they differ from the template's.
  */
-async function assertMayRelaunch(ctx: RequestContext, tx: Queryable, job: Row, template: Row, credentialIds: number[]): Promise<void> {
+async function assertMayRelaunch(ctx: RequestContext, tx: Queryable, job: JobRow, template: JobTemplateRow, credentialIds: number[]): Promise<void> {
   if (isSuperuser(ctx)) return;
   if (!(await mayExecute(ctx, tx, template.id))) throw forbidden();
-  if (job.inventory_id !== template.inventory_id && !(await hasObjectRole(ctx, tx, 'inventory', job.inventory_id, 'use_role'))) {
+  // A job whose inventory was deleted (null) is no one's to use.
+  if (job.inventory_id !== template.inventory_id && (job.inventory_id === null || !(await hasObjectRole(ctx, tx, 'inventory', job.inventory_id, 'use_role')))) {
     throw forbidden('You do not have permission to use the inventory this job ran with.');
   }
   const templateCredentials = new Set(await templateCredentialIds(tx, template.id));
@@ -53,7 +55,7 @@ async function assertMayRelaunch(ctx: RequestContext, tx: Queryable, job: Row, t
 }
 
 /** The limit of a relaunch on failed hosts: the failed and unreachable hosts of the original run. */
-async function failedHostsLimit(tx: Queryable, job: Row): Promise<string> {
+async function failedHostsLimit(tx: Queryable, job: JobRow): Promise<string> {
   if (isActive(job)) throw ValidationError.field('hosts', 'Wait until job finishes before retrying on failed hosts.');
   const rows = await tx.query<{ host_name: string; failed: boolean }>(
     `SELECT host_name, (${FAILED_HOSTS}) AS failed FROM job_host_summaries WHERE job_id = $1 ORDER BY host_name`,
@@ -74,14 +76,14 @@ function readRelaunchBody(body: unknown): { hosts: (typeof RETRY_CHOICES)[number
 }
 
 /** A relaunch of `job` (POST /jobs/{id}/relaunch/ {hosts, credential_passwords}). */
-export const relaunchLauncher: Launcher<{ job: Row; body: unknown }> = {
+export const relaunchLauncher: Launcher<{ job: JobRow; body: unknown }, JobTemplateRow> = {
   kind: JOB,
   plan: (tx, ctx, _template, { job, body }) => relaunchPlan(tx, ctx, job, body),
 };
 
-async function relaunchPlan(tx: Queryable, ctx: RequestContext, job: Row, body: unknown): Promise<RunPlan> {
+async function relaunchPlan(tx: Queryable, ctx: RequestContext, job: JobRow, body: unknown): Promise<RunPlan<JobTemplateRow>> {
   const request = readRelaunchBody(body);
-  const [template] = job.job_template_id ? await tx.query('SELECT * FROM job_templates WHERE id = $1', [job.job_template_id]) : [];
+  const [template] = job.job_template_id ? await tx.query<JobTemplateRow>('SELECT * FROM job_templates WHERE id = $1', [job.job_template_id]) : [];
   if (!template) throw ValidationError.field('job_template', 'The job template of this job has been deleted, so the job cannot be relaunched.');
   const credentialIds = await jobCredentialIds(tx, job.id);
   await assertMayRelaunch(ctx, tx, job, template, credentialIds);
@@ -106,7 +108,7 @@ async function relaunchPlan(tx: Queryable, ctx: RequestContext, job: Row, body: 
     values: { ...Object.fromEntries(TEMPLATE_COLUMNS.map((c) => [c, job[c]])), limit },
     // Survey password answers stay encrypted as the original stored them.
     extraVars: parseVariables(job.extra_vars),
-    surveyPasswords: job.survey_passwords ?? {},
+    surveyPasswords: (job.survey_passwords ?? {}) as Record<string, string>,
     credentialIds,
     credentialPasswords: passwords,
     labelIds: labels.map((r) => r.label_id),

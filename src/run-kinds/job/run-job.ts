@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Row } from '../../db/database.ts';
+import type { ProjectRow, UnifiedJobRow } from '../../db/tables.ts';
 import { baseEnvironment } from '../../runs/exec.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
 import { recordHostSummaries } from '../../ansible/host-summaries.ts';
@@ -12,12 +12,15 @@ import { projectsRoot } from '../../projects/config.ts';
 import { projectFilesDir } from '../../projects/local-sources.ts';
 import { requirementsSearchPaths } from '../../projects/paths.ts';
 
+/** What a job reads of its project. */
+type ProjectCheckout = Pick<ProjectRow, 'local_path' | 'scm_type' | 'scm_branch' | 'scm_revision'>;
+
 /**
  * Runs a job's playbook with ansible-runner (`run --json`), storing its events as they arrive,
  * then its per-host results. Credentials reach the run through the private directory only.
  */
-export async function runPlaybookJob(job: Row, run: RunContext): Promise<RunOutcome> {
-  const [project] = await run.db.query('SELECT local_path, scm_type, scm_branch, scm_revision FROM projects WHERE id = $1', [job.project_id]);
+export async function runPlaybookJob(job: UnifiedJobRow, run: RunContext): Promise<RunOutcome> {
+  const [project] = await run.db.query<ProjectCheckout>('SELECT local_path, scm_type, scm_branch, scm_revision FROM projects WHERE id = $1', [job.project_id]);
   const checkout = project ? await projectFilesDir(project.local_path) : null;
   if (!checkout) return { status: 'failed', explanation: 'The project has no files here yet: update the project first.' };
   if (!job.inventory_id) return { status: 'failed', explanation: 'The job has no inventory.' };

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../api/context.ts';
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import type { ProjectRow, UnifiedJobRow } from '../../db/tables.ts';
 import { createRun } from '../../runs/lifecycle.ts';
 import type { Launcher } from '../../runs/launch.ts';
 
@@ -7,7 +8,7 @@ import type { Launcher } from '../../runs/launch.ts';
 export const PROJECT_UPDATE = { name: 'project_update', templateTable: 'projects' } as const;
 
 /** Creates a pending sync of a git project from its current settings (the dispatcher runs it). */
-export async function queueProjectUpdate(tx: Queryable, ctx: RequestContext, project: Row, launchType: string): Promise<Row> {
+export async function queueProjectUpdate(tx: Queryable, ctx: RequestContext, project: ProjectRow, launchType: string): Promise<UnifiedJobRow> {
   return createRun(tx, ctx, PROJECT_UPDATE, projectUpdateValues(project, launchType));
 }
 
@@ -15,13 +16,13 @@ export async function queueProjectUpdate(tx: Queryable, ctx: RequestContext, pro
 export const projectUpdateLauncher: Launcher<null> = {
   kind: PROJECT_UPDATE,
   async plan(tx, _ctx, project) {
-    const [locked] = await tx.query('SELECT * FROM projects WHERE id = $1 FOR UPDATE', [project!.id]);
+    const [locked] = await tx.query<ProjectRow>('SELECT * FROM projects WHERE id = $1 FOR UPDATE', [project!.id]);
     return { values: projectUpdateValues(locked, 'manual') };
   },
 };
 
 /** The update's columns: the project's source settings as they are now. */
-function projectUpdateValues(project: Row, launchType: string): Record<string, unknown> {
+function projectUpdateValues(project: ProjectRow, launchType: string): Record<string, unknown> {
   return {
     name: project.name,
     description: project.description,

@@ -1,6 +1,6 @@
 import { access, lstat, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Row } from '../../db/database.ts';
+import type { ProjectRow, UnifiedJobRow } from '../../db/tables.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
 import { projectsRoot } from '../../projects/config.ts';
 import { gitAuthentication } from '../../projects/git-auth.ts';
@@ -33,7 +33,7 @@ type Git = (args: string[], options?: GitOptions) => Promise<string>;
  * existed, or PROJECT_LOCAL_SOURCE_DIRS changed since): a local repository as its checked real
  * path; or why the sync may not run.
  */
-async function checkedSource(job: Row): Promise<{ problem: string } | { remote: string; local: boolean }> {
+async function checkedSource(job: Pick<UnifiedJobRow, 'scm_url' | 'scm_branch' | 'scm_refspec'>): Promise<{ problem: string } | { remote: string; local: boolean }> {
   const problem = scmUrlProblem(String(job.scm_url)) ?? branchProblem(String(job.scm_branch)) ?? refspecProblem(String(job.scm_refspec));
   if (problem) return { problem };
   const local = localRepositoryPath(job.scm_url);
@@ -46,12 +46,12 @@ async function checkedSource(job: Row): Promise<{ problem: string } | { remote: 
  * Runs one project update with the git CLI: clone (or fetch into) the checkout under the projects
  * root, check out the branch, tag or commit, update submodules, then install requirements.
  */
-export async function syncProject(job: Row, run: RunContext): Promise<RunOutcome> {
+export async function syncProject(job: UnifiedJobRow, run: RunContext): Promise<RunOutcome> {
   const dir = projectDir(projectsRoot(), job.local_path);
   if (!dir) return { status: 'error', explanation: `Invalid project path "${job.local_path}".` };
   const source = await checkedSource(job);
   if ('problem' in source) return { status: 'failed', explanation: source.problem };
-  const [sharing] = await run.db.query('SELECT name FROM projects WHERE local_path = $1 AND id <> $2 LIMIT 1', [job.local_path, job.project_id]);
+  const [sharing] = await run.db.query<Pick<ProjectRow, 'name'>>('SELECT name FROM projects WHERE local_path = $1 AND id <> $2 LIMIT 1', [job.local_path, job.project_id]);
   if (sharing) return { status: 'failed', explanation: `The directory "${job.local_path}" is used by another project: the sync would change its files.` };
   if (await lstat(dir).then((s) => s.isSymbolicLink(), () => false)) {
     return { status: 'failed', explanation: `The checkout "${job.local_path}" is a link: the sync does not write through links.` };
