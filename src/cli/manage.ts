@@ -1,5 +1,7 @@
 import { ApiError, ValidationError } from '../api/errors.ts';
 import { ConfigError, type EnvConfig } from '../config/env.ts';
+import { registerResources } from '../api/resource.ts';
+import { RESOURCES } from '../composition/resources.ts';
 import { CommandError, processIo, UsageError, type Command, type Io } from './command.ts';
 import { cleanupJobs } from './commands/cleanup-jobs.ts';
 import { cleanupSessions } from './commands/cleanup-sessions.ts';
@@ -30,6 +32,8 @@ function describeValidation(err: ValidationError): string {
  * failed (message on stderr), 2 wrong usage.
  */
 export async function runManageCommand(env: EnvConfig, args: string[], io: Io = processIo): Promise<number> {
+  // Commands look resources up by name before they open the database.
+  registerResources(RESOURCES);
   const [name, ...rest] = args;
   if (!name || name === '--help' || name === '-h') {
     const status = await help.run({ env, args: [], io: name ? io : { out: io.err, err: io.err }, commands: COMMANDS });
