@@ -63,7 +63,7 @@ export const ROUTES: readonly RouteModule[] = [
 export const GATES: readonly Gate[] = [];
 
 /** Everything regenerate_secret_key re-encrypts besides secret settings. */
-export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, surveyPasswordSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets];
+export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets, surveyPasswordSecrets];
 
 /** What the service is made of beyond its database, settings and environment. */
 export type BaseServices = Omit<Services, 'resources' | 'runKinds' | 'launches'>;
