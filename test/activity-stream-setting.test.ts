@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
 
 describe('ACTIVITY_STREAM_ENABLED', () => {
   let t: TestApp;
@@ -12,11 +12,11 @@ describe('ACTIVITY_STREAM_ENABLED', () => {
 
   it('stops recording while false and records again when true', async () => {
     assert.equal((await t.patch('/api/v2/settings/system/', { ACTIVITY_STREAM_ENABLED: false })).status, 200);
-    assert.equal((await t.post('/api/v2/organizations/', { name: 'Quiet' })).status, 201);
+    await newOrg(t, { name: 'Quiet' });
     assert.equal(await countFor('Quiet'), 0);
 
     assert.equal((await t.patch('/api/v2/settings/system/', { ACTIVITY_STREAM_ENABLED: true })).status, 200);
-    assert.equal((await t.post('/api/v2/organizations/', { name: 'Loud' })).status, 201);
+    await newOrg(t, { name: 'Loud' });
     assert.equal(await countFor('Loud'), 1);
   });
 });

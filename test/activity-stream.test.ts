@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, newTeam, newUser, type TestApp } from './helpers/app.ts';
 
 describe('activity stream', () => {
   let t: TestApp;
@@ -26,7 +26,7 @@ describe('activity stream', () => {
 
     it('create', async () => {
       const before = Date.now();
-      orgId = (await t.post('/api/v2/organizations/', { name: 'Tracked', description: 'first' })).body.id;
+      orgId = (await newOrg(t, { name: 'Tracked', description: 'first' })).id;
       const [record, ...rest] = await recordsOf('organization', orgId);
       assert.equal(rest.length, 0);
       assert.equal(record.type, 'activity_stream');
@@ -80,7 +80,7 @@ describe('activity stream', () => {
     });
 
     it('delete, with what the object held', async () => {
-      const doomed = (await t.post('/api/v2/organizations/', { name: 'Doomed', max_hosts: 9 })).body.id;
+      const doomed = (await newOrg(t, { name: 'Doomed', max_hosts: 9 })).id;
       const teamId = (await t.post(`/api/v2/organizations/${doomed}/teams/`, { name: 'Doomed Team' })).body.id;
       await t.delete(`/api/v2/organizations/${doomed}/`);
       const [record] = await recordsOf('organization', doomed, '&operation=delete');
@@ -131,10 +131,9 @@ describe('activity stream', () => {
     let userId: number;
 
     before(async () => {
-      orgId = (await t.post('/api/v2/organizations/', { name: 'Listed' })).body.id;
-      teamId = (await t.post(`/api/v2/organizations/${orgId}/teams/`, { name: 'Listed Team' })).body.id;
-      userId = (await t.createUser('listed-user')).id;
-      await t.post(`/api/v2/organizations/${orgId}/users/`, { id: userId });
+      orgId = (await newOrg(t, { name: 'Listed' })).id;
+      teamId = (await newTeam(t, orgId, { name: 'Listed Team' })).id;
+      userId = (await newUser(t, { username: 'listed-user', member: orgId })).id;
       await t.post(`/api/v2/teams/${teamId}/users/`, { id: userId });
       await t.patch(`/api/v2/organizations/${orgId}/`, { description: 'changed' });
     });
@@ -233,7 +232,7 @@ describe('activity stream', () => {
       } finally {
         await t.db.exec('DROP TRIGGER refuse_activity ON activity_stream; DROP FUNCTION refuse_activity();');
       }
-      assert.equal((await t.post('/api/v2/organizations/', { name: 'Stored Again' })).status, 201);
+      await newOrg(t, { name: 'Stored Again' });
     });
 
     it('a change that fails after its record was written leaves no record', async () => {
@@ -248,7 +247,7 @@ describe('activity stream', () => {
         assert.ok(res.status >= 500, String(res.status));
         assert.equal((await t.db.query(`SELECT 1 FROM organizations WHERE name = 'refused-at-commit'`)).length, 0);
         assert.equal(await countActivity(), before);
-        const orgId = (await t.post('/api/v2/organizations/', { name: 'accepted' })).body.id;
+        const orgId = (await newOrg(t, { name: 'accepted' })).id;
         const afterCreate = await countActivity();
         assert.equal(afterCreate, before + 1);
         assert.ok((await t.patch(`/api/v2/organizations/${orgId}/`, { name: 'refused-rename' })).status >= 500);

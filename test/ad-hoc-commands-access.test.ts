@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newOrg, newUser, type TestApp, type User } from './helpers/app.ts';
 import { waitForRun } from './helpers/jobs.ts';
 
 const URL = '/api/v2/ad_hoc_commands/';
@@ -10,23 +10,22 @@ describe('ad hoc commands: validation and access', () => {
   let org: number;
   let inventory: any;
   let machine: any;
-  let user: Credentials & { id: number };
+  let user: User;
 
   before(async () => {
     t = await createTestApp();
-    org = (await t.post('/api/v2/organizations/', { name: 'Adhoc Access' })).body.id;
+    org = (await newOrg(t)).id;
     inventory = (await t.post('/api/v2/inventories/', { name: 'Guarded', organization: org })).body;
     await t.post('/api/v2/hosts/', { name: 'web1', inventory: inventory.id });
     const ssh = (await t.get('/api/v2/credential_types/?namespace=ssh')).body.results[0].id;
     machine = (await t.post('/api/v2/credentials/', { name: 'machine', organization: org, credential_type: ssh, inputs: { username: 'deploy' } })).body;
-    user = await t.createUser('adhoc-user');
+    user = await newUser(t, { username: 'adhoc-user' });
   });
   after(() => t.close());
 
   const count = async () => (await t.db.query(`SELECT count(*)::int AS n FROM unified_jobs WHERE kind = 'ad_hoc_command'`))[0].n as number;
-  const grant = (roleId: number) => t.post(`/api/v2/users/${user.id}/roles/`, { id: roleId });
   /** Refused before anything is stored: the status and body, with no command created. */
-  const refused = async (body: Record<string, unknown>, as?: Credentials) => {
+  const refused = async (body: Record<string, unknown>, as?: User) => {
     const before = await count();
     const res = await t.post(URL, body, as ? { as } : undefined);
     assert.equal(await count(), before, 'nothing is stored');
@@ -89,8 +88,7 @@ describe('ad hoc commands: validation and access', () => {
   });
 
   it('running needs adhoc_role on the inventory and use_role on the credential (403 otherwise)', async () => {
-    const roles = inventory.summary_fields.object_roles;
-    await grant(roles.read_role.id);
+    await grant(t, user, inventory, 'read_role');
     const body = { inventory: inventory.id, module_name: 'ping' };
     const noAdhoc = await refused(body, user);
     assert.equal(noAdhoc.status, 403);
@@ -98,14 +96,14 @@ describe('ad hoc commands: validation and access', () => {
     const allowed = (await t.request('OPTIONS', `/api/v2/inventories/${inventory.id}/ad_hoc_commands/`, { as: user })).body;
     assert.equal(allowed.actions.POST, undefined, 'OPTIONS offers no POST without adhoc_role');
 
-    await grant(roles.adhoc_role.id);
+    await grant(t, user, inventory, 'adhoc_role');
     assert.equal((await refused({ ...body, credential: machine.id }, user)).status, 403, 'no use_role on the credential');
     const created = await t.post(URL, body, { as: user });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.summary_fields.created_by.username, 'adhoc-user');
     await t.post(`${created.body.url}cancel/`, {}, { as: user });
 
-    await grant(machine.summary_fields.object_roles.use_role.id);
+    await grant(t, user, machine, 'use_role');
     const withCredential = await t.post(URL, { ...body, credential: machine.id }, { as: user });
     assert.equal(withCredential.status, 201, withCredential.text);
     assert.equal(withCredential.body.summary_fields.credential.name, 'machine');
@@ -115,14 +113,13 @@ describe('ad hoc commands: validation and access', () => {
   });
 
   it('organization admins inherit adhoc_role; others see nothing', async () => {
-    const admin = await t.createUser('adhoc-org-admin');
-    await t.post(`/api/v2/organizations/${org}/admins/`, { id: admin.id });
+    const admin = await newUser(t, { admin: org });
     const res = await t.post(URL, { inventory: inventory.id, module_name: 'ping' }, { as: admin });
     assert.equal(res.status, 201, res.text);
     await t.post(`${res.body.url}cancel/`, {}, { as: admin });
     // Canceled at once while pending, or stopped by the dispatcher if it had started.
     assert.equal((await waitForRun(t, res.body.url)).status, 'canceled');
-    const stranger = await t.createUser('adhoc-stranger');
+    const stranger = await newUser(t);
     assert.equal((await t.get(URL, { as: stranger })).body.count, 0);
     assert.equal((await t.get(res.body.url, { as: stranger })).status, 403);
     assert.equal((await t.post(`${res.body.url}relaunch/`, {}, { as: stranger })).status, 403);

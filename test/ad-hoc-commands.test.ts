@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
 import { eventually, runDirectories, waitForRun } from './helpers/jobs.ts';
 
 const LOCAL = 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3';
@@ -12,7 +12,7 @@ describe('running ad hoc commands', () => {
 
   before(async () => {
     t = await createTestApp();
-    const org = (await t.post('/api/v2/organizations/', { name: 'Adhoc Ops' })).body.id;
+    const org = (await newOrg(t)).id;
     inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: LOCAL })).body.id;
     hosts = {};
     for (const name of ['h1', 'h2']) hosts[name] = (await t.post('/api/v2/hosts/', { name, inventory })).body.id;

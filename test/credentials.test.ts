@@ -9,7 +9,7 @@ import { systemContext, type RequestContext } from '../src/api/context.ts';
 import { assertCanUseCredential, decryptedInputs } from '../src/resources/credentials/credential-use.ts';
 import { credentialInjection } from '../src/resources/credentials/injection.ts';
 import { configureSecretKey } from '../src/secrets/encryption.ts';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newOrg, newTeam, newUser, roleMatrix, roleOf, type Credentials, type TestApp, type User } from './helpers/app.ts';
 
 const URL = '/api/v2/credentials/';
 
@@ -50,7 +50,7 @@ describe('credentials', () => {
 
   before(async () => {
     t = await createTestApp();
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Cred Org' })).body.id;
+    orgId = (await newOrg(t, { name: 'Cred Org' })).id;
     [machine, aws, net, vault] = await Promise.all(['ssh', 'aws', 'net', 'vault'].map(typeId));
     alice = await t.createUser('cred-alice');
     bob = await t.createUser('cred-bob');
@@ -224,8 +224,7 @@ describe('credentials', () => {
     });
 
     it("a team's credential is in the team's organization, administered by its admins and used by its members", async () => {
-      const team = (await t.post('/api/v2/teams/', { name: 'Cred Team', organization: orgId })).body.id;
-      await t.post(`/api/v2/teams/${team}/users/`, { id: bob.id });
+      const team = (await newTeam(t, orgId, { name: 'Cred Team', members: [bob] })).id;
       const res = await t.post(URL, { name: 'Team cred', credential_type: machine, team, inputs: {} });
       assert.equal(res.status, 201, res.text);
       assert.equal(res.body.organization, orgId);
@@ -265,15 +264,12 @@ describe('credentials', () => {
 
     it('moving to another organization takes its credential admins on both sides, and moves the roles', async () => {
       const cred = (await create({})).body;
-      const other = (await t.post('/api/v2/organizations/', { name: 'Other Org' })).body.id;
-      const credentialAdmin = async (org: number) =>
-        (await t.db.query(`SELECT id FROM roles WHERE content_type = 'organization' AND object_id = $1 AND role_field = 'credential_admin_role'`, [org]))[0].id;
-      assert.equal((await t.post(`/api/v2/roles/${await credentialAdmin(orgId)}/users/`, { id: bob.id })).status, 204);
-      assert.equal((await t.patch(`${URL}${cred.id}/`, { organization: other }, { as: bob })).status, 403);
-      assert.equal((await t.post(`/api/v2/roles/${await credentialAdmin(other)}/users/`, { id: bob.id })).status, 204);
-      assert.equal((await t.patch(`${URL}${cred.id}/`, { organization: other }, { as: bob })).status, 200);
-      const auditor = (await t.db.query(`SELECT id FROM roles WHERE content_type = 'organization' AND object_id = $1 AND role_field = 'auditor_role'`, [other]))[0].id;
-      assert.equal((await t.post(`/api/v2/roles/${auditor}/users/`, { id: alice.id })).status, 204);
+      const other = await newOrg(t);
+      await grant(t, bob, `/api/v2/organizations/${orgId}/`, 'credential_admin_role');
+      assert.equal((await t.patch(`${URL}${cred.id}/`, { organization: other.id }, { as: bob })).status, 403);
+      await grant(t, bob, other, 'credential_admin_role');
+      assert.equal((await t.patch(`${URL}${cred.id}/`, { organization: other.id }, { as: bob })).status, 200);
+      await grant(t, alice, other, 'auditor_role');
       assert.equal((await t.get(`${URL}${cred.id}/`, { as: alice })).status, 200, "the new organization's auditors read it");
     });
 
@@ -286,7 +282,7 @@ describe('credentials', () => {
     });
 
     it('go with their organization, roles included', async () => {
-      const org = (await t.post('/api/v2/organizations/', { name: 'Doomed' })).body.id;
+      const org = (await newOrg(t)).id;
       const cred = (await create({}, { organization: org })).body;
       assert.equal((await t.delete(`/api/v2/organizations/${org}/`)).status, 204);
       assert.equal((await t.db.query('SELECT 1 FROM credentials WHERE id = $1', [cred.id])).length, 0);
@@ -325,8 +321,7 @@ describe('credentials', () => {
       const cred = (await create({})).body;
       await assertCanUseCredential(systemContext, t.db, cred.id, 'credential', ['ssh']);
       await assert.rejects(assertCanUseCredential(ctxOf(alice), t.db, cred.id, 'credential'), (err: any) => err.status === 403);
-      const use = (await t.db.query(`SELECT id FROM roles WHERE content_type = 'credential' AND object_id = $1 AND role_field = 'use_role'`, [cred.id]))[0].id;
-      assert.equal((await t.post(`/api/v2/roles/${use}/users/`, { id: alice.id })).status, 204);
+      await grant(t, alice, cred, 'use_role');
       await assertCanUseCredential(ctxOf(alice), t.db, cred.id, 'credential');
       await assert.rejects(assertCanUseCredential(ctxOf(alice), t.db, cred.id, 'credential', ['scm']), (err: any) =>
         err.status === 400 && JSON.stringify(err.body) === JSON.stringify({ credential: ["Credential kind must be 'scm'."] }));
@@ -354,7 +349,7 @@ describe('credential role matrix', () => {
   let credA: number;
   let machine: number;
   let customType: number;
-  const u: Record<string, Credentials & { id: number }> = {};
+  const u: Record<string, User> = {};
   const userOf = (caller: Caller) =>
     ({
       anonymous: null, outsider: u.outsider, 'org member': u.member, 'org auditor': u.auditor, 'org admin': u.orgadmin,
@@ -366,25 +361,21 @@ describe('credential role matrix', () => {
     if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${res.text}`);
     return res.body;
   };
-  const roleOf = async (contentType: string, id: number, field: string) =>
-    (await t.db.query('SELECT id FROM roles WHERE content_type = $1 AND object_id = $2 AND role_field = $3', [contentType, id, field]))[0].id;
   const freshCredential = async () => (await ok('POST', URL, { name: unique('mx-cred'), organization: orgA, credential_type: machine, inputs: { username: 'u' } })).id;
 
   before(async () => {
     t = await createTestApp();
-    orgA = (await ok('POST', '/api/v2/organizations/', { name: 'Matrix A' })).id;
-    const orgB = (await ok('POST', '/api/v2/organizations/', { name: 'Matrix B' })).id;
+    orgA = (await newOrg(t)).id;
+    const orgB = (await newOrg(t)).id;
     machine = (await t.db.query(`SELECT id FROM credential_types WHERE namespace = 'ssh'`))[0].id;
     u.admin = { ...(await t.get('/api/v2/users/admin/')).body, username: 'admin', password: 'admin-password' };
-    for (const name of ['outsider', 'member', 'auditor', 'orgadmin', 'credadmin', 'user']) u[name] = await t.createUser(`mx-${name}`);
-    u.sysauditor = await t.createUser('mx-sysauditor', { is_system_auditor: true });
-    await ok('POST', `/api/v2/organizations/${orgA}/users/`, { id: u.member.id });
-    await ok('POST', `/api/v2/roles/${await roleOf('organization', orgA, 'auditor_role')}/users/`, { id: u.auditor.id });
-    await ok('POST', `/api/v2/organizations/${orgA}/admins/`, { id: u.orgadmin.id });
-    await ok('POST', `/api/v2/roles/${await roleOf('organization', orgA, 'credential_admin_role')}/users/`, { id: u.credadmin.id });
+    const byRole = await roleMatrix(t, `/api/v2/organizations/${orgA}/`, { member: 'member_role', auditor: 'auditor_role', orgadmin: 'admin_role', credadmin: 'credential_admin_role' });
+    Object.assign(u, byRole, { outsider: byRole.nobody });
+    u.user = await newUser(t);
+    u.sysauditor = await newUser(t, { is_system_auditor: true });
     credA = (await ok('POST', URL, { name: 'A cred', organization: orgA, credential_type: machine, inputs: { username: 'u', password: 'pw' } })).id;
     await ok('POST', URL, { name: 'B cred', organization: orgB, credential_type: machine, inputs: {} });
-    await ok('POST', `/api/v2/roles/${await roleOf('credential', credA, 'use_role')}/users/`, { id: u.user.id });
+    await grant(t, u.user, `${URL}${credA}/`, 'use_role');
     const personal = await t.post(URL, { name: 'Personal', credential_type: machine, user: u.outsider.id, inputs: {} }, { as: u.outsider });
     assert.equal(personal.status, 201, personal.text);
     customType = (await ok('POST', '/api/v2/credential_types/', { name: 'Matrix type', kind: 'net', inputs: { fields: [{ id: 'x', label: 'X' }] } })).id;
@@ -437,9 +428,8 @@ describe('credential role matrix', () => {
     {
       name: "POST /roles/<A's use_role>/users/ {a member of A}",
       run: async (c) => {
-        const user = await t.createUser(unique('mx-grantee'));
-        await ok('POST', `/api/v2/organizations/${orgA}/users/`, { id: user.id });
-        return send(c, 'POST', `/api/v2/roles/${await roleOf('credential', credA, 'use_role')}/users/`, { id: user.id });
+        const user = await newUser(t, { member: orgA });
+        return send(c, 'POST', `/api/v2/roles/${await roleOf(t, `${URL}${credA}/`, 'use_role')}/users/`, { id: user.id });
       },
       expected: only(MANAGERS, 204),
     },

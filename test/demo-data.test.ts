@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadEnvConfig } from '../src/config/env.ts';
 import { startService, type RunningService } from '../src/server/start.ts';
+import { eventually } from './helpers/jobs.ts';
 import { standaloneValues } from './helpers/standalone.ts';
 
 // The service's request log would drown the test report.
@@ -49,15 +50,13 @@ async function api(s: RunningService, method: string, url: string, body?: unknow
   return { status: res.status, body: parsed, text };
 }
 
-async function waitFor(s: RunningService, url: string, timeoutMs = 90_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+/** Polls a run until it reaches a final status and answers its body. */
+function waitFor(s: RunningService, url: string, timeoutMs = 90_000): Promise<any> {
+  return eventually(async () => {
     const res = await api(s, 'GET', url);
     assert.equal(res.status, 200, res.text);
-    if (['successful', 'failed', 'error', 'canceled'].includes(res.body.status)) return res.body;
-    if (Date.now() > deadline) throw new Error(`${url} still ${res.body.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    return ['successful', 'failed', 'error', 'canceled'].includes(res.body.status) && res.body;
+  }, timeoutMs, `${url} to finish`);
 }
 
 const names = async (s: RunningService, list: string) => (await api(s, 'GET', `/api/v2/${list}/?order_by=id`)).body.results.map((r: any) => r.name);
@@ -174,11 +173,9 @@ describe('demo content at first start', () => {
 
 /** Deletions of projects and inventories may finish in the background (AWX's 202). */
 async function eventuallyEmpty(s: RunningService, list: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const found = await names(s, list);
-    if (!found.length) return;
-    if (Date.now() > deadline) assert.deepEqual(found, [], `${list} came back`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let found: string[] = [];
+  await eventually(async () => !(found = await names(s, list)).length, 30_000, `${list} to stay empty`).catch((err) => {
+    assert.deepEqual(found, [], `${list} came back`);
+    throw err;
+  });
 }

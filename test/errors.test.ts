@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, ADMIN, type TestApp } from './helpers/app.ts';
+import { createTestApp, ADMIN, newOrg, newUser, type TestApp } from './helpers/app.ts';
 import { VERSION } from '../src/version.ts';
 
 describe('errors', () => {
@@ -222,7 +222,7 @@ describe('errors', () => {
       const res = await t.post('/api/v2/organizations/', { name: 'Default' });
       assert.deepEqual([res.status, res.body], [400, { name: ['Organization with this Name already exists.'] }]);
       assert.equal(await orgCount(), before);
-      const other = (await t.post('/api/v2/organizations/', { name: 'renamable' })).body.id;
+      const other = (await newOrg(t, { name: 'renamable' })).id;
       const rename = await t.patch(`/api/v2/organizations/${other}/`, { name: 'Default' });
       assert.deepEqual([rename.status, rename.body], [400, { name: ['Organization with this Name already exists.'] }]);
       assert.equal((await t.patch(`/api/v2/organizations/${other}/`, { name: 'renamable' })).status, 200, 'keeping its own name is fine');
@@ -273,10 +273,8 @@ describe('errors', () => {
     });
 
     it('permission is decided before validation', async () => {
-      const member = await t.createUser('early-member');
-      const orgAdmin = await t.createUser('early-admin');
-      await t.post(`/api/v2/organizations/${defaultId}/users/`, { id: member.id });
-      await t.post(`/api/v2/organizations/${defaultId}/admins/`, { id: orgAdmin.id });
+      const member = await newUser(t, { member: defaultId });
+      const orgAdmin = await newUser(t, { admin: defaultId });
       const refused: [string, string, unknown][] = [
         ['POST', '/api/v2/organizations/', {}],
         ['POST', '/api/v2/organizations/', { name: '' }],

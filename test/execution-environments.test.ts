@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newOrg, newUser, roleMatrix, type Credentials, type TestApp, type User } from './helpers/app.ts';
 import { bootstrap } from '../src/server/bootstrap.ts';
 import { defaultExecutionEnvironmentId, DEFAULT_EXECUTION_ENVIRONMENT_IMAGE } from '../src/resources/execution-environments/default-environment.ts';
 
@@ -11,35 +11,24 @@ describe('execution environments', () => {
   let t: TestApp;
   let engId: number;
   let salesId: number;
-  let orgAdmin: Credentials & { id: number };
-  let eeAdmin: Credentials & { id: number };
-  let member: Credentials & { id: number };
-  let outsider: Credentials & { id: number };
-  let auditor: Credentials & { id: number };
+  let orgAdmin: User;
+  let eeAdmin: User;
+  let member: User;
+  let outsider: User;
+  let auditor: User;
   let managedId: number;
 
-  const roleId = async (contentType: string, objectId: number, field: string) =>
-    (await t.db.query('SELECT id FROM roles WHERE content_type = $1 AND object_id = $2 AND role_field = $3', [contentType, objectId, field]))[0].id;
-  const grant = async (user: { id: number }, contentType: string, objectId: number, field: string) => {
-    const res = await t.post(`/api/v2/roles/${await roleId(contentType, objectId, field)}/users/`, { id: user.id });
-    assert.equal(res.status, 204, res.text);
-  };
   const stored = async (id: number) => (await t.db.query('SELECT * FROM execution_environments WHERE id = $1', [id]))[0];
   const count = async () => (await t.db.query('SELECT count(*)::int AS n FROM execution_environments'))[0].n;
   const create = async (body: Record<string, unknown>, as?: Credentials) => t.post(URL, body, as ? { as } : {});
 
   before(async () => {
     t = await createTestApp();
-    engId = (await t.post('/api/v2/organizations/', { name: 'Engineering' })).body.id;
-    salesId = (await t.post('/api/v2/organizations/', { name: 'Sales' })).body.id;
-    orgAdmin = await t.createUser('eng-admin');
-    eeAdmin = await t.createUser('eng-ee-admin');
-    member = await t.createUser('eng-member');
-    outsider = await t.createUser('outsider');
-    auditor = await t.createUser('sys-auditor', { is_system_auditor: true });
-    await grant(orgAdmin, 'organization', engId, 'admin_role');
-    await grant(eeAdmin, 'organization', engId, 'execution_environment_admin_role');
-    await grant(member, 'organization', engId, 'member_role');
+    const eng = await newOrg(t, { name: 'Engineering' });
+    engId = eng.id;
+    salesId = (await newOrg(t)).id;
+    ({ orgAdmin, eeAdmin, member, nobody: outsider } = await roleMatrix(t, eng, { orgAdmin: 'admin_role', eeAdmin: 'execution_environment_admin_role', member: 'member_role' }));
+    auditor = await newUser(t, { is_system_auditor: true });
   });
   after(() => t.close());
 
@@ -241,17 +230,17 @@ describe('execution environments', () => {
 describe('execution environment registry credentials', () => {
   let t: TestApp;
   let orgId: number;
-  let eeAdmin: Credentials & { id: number };
+  let eeAdmin: User;
   let registry: number;
   let machine: number;
   let eeId: number;
 
   before(async () => {
     t = await createTestApp();
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Engineering' })).body.id;
-    eeAdmin = await t.createUser('ee-admin');
-    const role = (await t.db.query(`SELECT id FROM roles WHERE content_type = 'organization' AND object_id = $1 AND role_field = 'execution_environment_admin_role'`, [orgId]))[0].id;
-    assert.equal((await t.post(`/api/v2/roles/${role}/users/`, { id: eeAdmin.id })).status, 204);
+    const org = await newOrg(t);
+    orgId = org.id;
+    eeAdmin = await newUser(t);
+    await grant(t, eeAdmin, org, 'execution_environment_admin_role');
     const typeId = async (kind: string) => (await t.db.query('SELECT id FROM credential_types WHERE kind = $1 AND managed ORDER BY id LIMIT 1', [kind]))[0].id;
     const credential = async (name: string, kind: string, inputs: Record<string, string>) => {
       const res = await t.post('/api/v2/credentials/', { name, organization: orgId, credential_type: await typeId(kind), inputs });
@@ -282,8 +271,7 @@ describe('execution environment registry credentials', () => {
   it('needs use_role on the credential', async () => {
     const denied = await t.post('/api/v2/execution_environments/', { name: 'Needs use', image: 'quay.io/a/b', organization: orgId, credential: registry }, { as: eeAdmin });
     assert.equal(denied.status, 403, denied.text);
-    const use = (await t.db.query(`SELECT id FROM roles WHERE content_type = 'credential' AND object_id = $1 AND role_field = 'use_role'`, [registry]))[0].id;
-    assert.equal((await t.post(`/api/v2/roles/${use}/users/`, { id: eeAdmin.id })).status, 204);
+    await grant(t, eeAdmin, `/api/v2/credentials/${registry}/`, 'use_role');
     const allowed = await t.post('/api/v2/execution_environments/', { name: 'Needs use', image: 'quay.io/a/b', organization: orgId, credential: registry }, { as: eeAdmin });
     assert.equal(allowed.status, 201, allowed.text);
   });

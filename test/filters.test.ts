@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, newTeam, type TestApp } from './helpers/app.ts';
 
 /** A query string built with proper encoding (values may hold %, _, + and spaces). */
 const qs = (params: Record<string, string> | [string, string][]) => new URLSearchParams(params).toString();
@@ -34,16 +34,8 @@ describe('list filters', () => {
       { name: 'underXscore' },
       { name: 'back\\slash' },
     ];
-    for (const org of orgs) {
-      const res = await t.post('/api/v2/organizations/', org);
-      assert.equal(res.status, 201, res.text);
-      orgIds[org.name] = res.body.id;
-    }
-    for (const [name, org] of [['ops', 'alpha'], ['dev', 'alpha'], ['ops', 'beta']]) {
-      const res = await t.post('/api/v2/teams/', { name, organization: orgIds[org] });
-      assert.equal(res.status, 201, res.text);
-      teamIds[`${name}@${org}`] = res.body.id;
-    }
+    for (const org of orgs) orgIds[org.name] = (await newOrg(t, org)).id;
+    for (const [name, org] of [['ops', 'alpha'], ['dev', 'alpha'], ['ops', 'beta']]) teamIds[`${name}@${org}`] = (await newTeam(t, orgIds[org], { name })).id;
     const alice = await t.createUser('alice', { first_name: 'Alice', email: 'alice@example.com' });
     const bob = await t.createUser('bob', { email: 'bob@example.org', is_system_auditor: true });
     await t.createUser('carol', { last_name: 'Smith' });

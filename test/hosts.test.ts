@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
 
 describe('hosts', () => {
   let t: TestApp;
@@ -10,7 +10,7 @@ describe('hosts', () => {
 
   before(async () => {
     t = await createTestApp();
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    orgId = (await newOrg(t, { name: 'Ops' })).id;
     prod = (await t.post('/api/v2/inventories/', { name: 'Prod', organization: orgId })).body;
     dev = (await t.post('/api/v2/inventories/', { name: 'Dev', organization: orgId })).body;
   });

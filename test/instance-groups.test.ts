@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newUser, type Credentials, type TestApp } from './helpers/app.ts';
 
 describe('instance groups', () => {
   let t: TestApp;
@@ -8,13 +8,11 @@ describe('instance groups', () => {
   let nodeId: number;
   let defaultId: number;
   let capacity: number;
-  const roleOf = async (groupId: number, field: string) =>
-    (await t.db.query(`SELECT id FROM roles WHERE content_type = 'instance_group' AND object_id = $1 AND role_field = $2`, [groupId, field]))[0].id;
 
   before(async () => {
     // The app records its node's instance as its dispatcher starts.
     t = await createTestApp();
-    plain = await t.createUser('plain');
+    plain = await newUser(t);
     const [node] = await t.db.query(`SELECT id, capacity FROM instances WHERE hostname = 'test-node'`);
     nodeId = node.id;
     capacity = node.capacity;
@@ -101,14 +99,14 @@ describe('instance groups', () => {
     const group = (await t.post('/api/v2/instance_groups/', { name: 'shared' })).body;
     assert.equal((await t.get('/api/v2/instance_groups/', { as: plain })).body.count, 0);
     assert.equal((await t.get(`/api/v2/instance_groups/${group.id}/`, { as: plain })).status, 403);
-    assert.equal((await t.post(`/api/v2/roles/${await roleOf(group.id, 'use_role')}/users/`, { id: plain.id })).status, 204);
+    await grant(t, plain, group, 'use_role');
     const list = await t.get('/api/v2/instance_groups/', { as: plain });
     assert.deepEqual(list.body.results.map((g: any) => g.name), ['shared']);
     assert.equal((await t.patch(`/api/v2/instance_groups/${group.id}/`, { max_forks: 3 }, { as: plain })).status, 403);
     assert.equal((await t.post('/api/v2/instance_groups/', { name: 'mine' }, { as: plain })).status, 403);
     assert.equal((await t.post(`/api/v2/instance_groups/${group.id}/instances/`, { id: nodeId }, { as: plain })).status, 403);
     assert.equal((await t.delete(`/api/v2/instance_groups/${group.id}/`, { as: plain })).status, 403);
-    assert.equal((await t.post(`/api/v2/roles/${await roleOf(group.id, 'admin_role')}/users/`, { id: plain.id })).status, 204);
+    await grant(t, plain, group, 'admin_role');
     const changed = await t.patch(`/api/v2/instance_groups/${group.id}/`, { max_forks: 3 }, { as: plain });
     assert.equal(changed.status, 200, changed.text);
     assert.equal(changed.body.max_forks, 3);

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
 
 describe('inventories', () => {
   let t: TestApp;
@@ -11,8 +11,8 @@ describe('inventories', () => {
   before(async () => {
     t = await createTestApp();
     adminId = (await t.get('/api/v2/users/admin/')).body.id;
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
-    otherOrgId = (await t.post('/api/v2/organizations/', { name: 'Lab' })).body.id;
+    orgId = (await newOrg(t, { name: 'Ops' })).id;
+    otherOrgId = (await newOrg(t, { name: 'Lab' })).id;
   });
   after(() => t.close());
 

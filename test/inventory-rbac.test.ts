@@ -2,7 +2,7 @@
 // cell (row x caller) is one test with one assertion, named after what it expects.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { ADMIN, createTestApp, grant, newOrg, type Credentials, type TestApp } from './helpers/app.ts';
 
 const CALLERS = [
   'superuser', 'org admin', 'org inventory admin', 'inventory admin', 'inventory update', 'inventory adhoc', 'inventory use',
@@ -39,17 +39,11 @@ describe('inventory role matrix', () => {
   const users = {} as Record<Caller, Credentials & { id: number }>;
   const unique = (prefix: string) => `${prefix}-${++serial}`;
 
-  const roleId = async (contentType: string, objectId: number, roleField: string) =>
-    (await t.db.query('SELECT id FROM roles WHERE content_type = $1 AND object_id = $2 AND role_field = $3', [contentType, objectId, roleField]))[0].id;
-  const grant = async (caller: Caller, contentType: string, objectId: number, roleField: string) => {
-    const res = await t.post(`/api/v2/roles/${await roleId(contentType, objectId, roleField)}/users/`, { id: users[caller].id });
-    assert.equal(res.status, 204, res.text);
-  };
   /** A new inventory of organization A on which every inventory-level caller holds his role. */
   const freshInventory = async (extra: Record<string, unknown> = {}) => {
-    const id = (await t.post('/api/v2/inventories/', { name: unique('inv'), organization: orgId, ...extra })).body.id;
-    for (const [caller, roleField] of Object.entries(INVENTORY_ROLES)) await grant(caller as Caller, 'inventory', id, roleField);
-    return id as number;
+    const inventory = (await t.post('/api/v2/inventories/', { name: unique('inv'), organization: orgId, ...extra })).body;
+    for (const [caller, roleField] of Object.entries(INVENTORY_ROLES)) await grant(t, users[caller as Caller], inventory, roleField);
+    return inventory.id as number;
   };
   const fresh = async (url: string, body: Record<string, unknown>) => {
     const res = await t.post(url, body);
@@ -59,12 +53,13 @@ describe('inventory role matrix', () => {
 
   before(async () => {
     t = await createTestApp();
-    orgId = (await t.post('/api/v2/organizations/', { name: 'A' })).body.id;
+    const org = await newOrg(t, { name: 'A' });
+    orgId = org.id;
     for (const caller of CALLERS) {
       if (caller === 'superuser') users[caller] = { ...ADMIN, id: (await t.get('/api/v2/users/admin/')).body.id };
       else users[caller] = await t.createUser(caller.replace(/ /g, '-'), caller === 'system auditor' ? { is_system_auditor: true } : {});
       const orgRole = ORG_ROLES[caller];
-      if (orgRole) await grant(caller, 'organization', orgId, orgRole);
+      if (orgRole) await grant(t, users[caller], org, orgRole);
     }
     inv = await freshInventory({ variables: 'a: 1' });
     smart = await freshInventory({ kind: 'smart', host_filter: 'name=h1' });

@@ -5,7 +5,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
 import { inventoryScript } from '../src/inventory/script.ts';
 import { refreshInventoryComputedFields } from '../src/inventory/computed-fields.ts';
 
@@ -30,7 +30,7 @@ describe('inventory script', () => {
   before(async () => {
     t = await createTestApp();
     work = await mkdtemp(path.join(tmpdir(), 'drover-inventory-script-'));
-    const orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    const orgId = (await newOrg(t)).id;
     inv = (await t.post('/api/v2/inventories/', { name: 'Prod', organization: orgId, variables: 'env: prod\nlevel: inventory' })).body;
     const group = async (name: string, variables = '') => (ids[name] = (await t.post(`/api/v2/inventories/${inv.id}/groups/`, { name, variables })).body.id);
     const host = async (name: string, variables = '', enabled = true) =>

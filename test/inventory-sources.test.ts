@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newUser, type Credentials, type TestApp } from './helpers/app.ts';
 import { waitForRun } from './helpers/jobs.ts';
 import { prepareSource } from '../src/run-kinds/inventory-update/prepare-source.ts';
 import { sourcesDueOnLaunch } from '../src/run-kinds/inventory-update/queue.ts';
@@ -25,9 +25,6 @@ describe('inventory sources', () => {
   let invAdmin: Credentials & { id: number };
   let privateDir: string;
 
-  const inventoryRole = async (inventory: number, role: string) =>
-    (await t.get(`/api/v2/inventories/${inventory}/`)).body.summary_fields.object_roles[role].id as number;
-  const grant = async (roleId: number, userId: number) => assert.equal((await t.post(`/api/v2/roles/${roleId}/users/`, { id: userId })).status, 204);
   const credential = async (namespace: string, inputs: Record<string, unknown>) => {
     const type = (await t.get(`/api/v2/credential_types/?namespace=${namespace}`)).body.results[0];
     const res = await t.post('/api/v2/credentials/', { name: `${namespace} cred`, organization: orgId, credential_type: type.id, inputs });
@@ -53,12 +50,13 @@ describe('inventory sources', () => {
     creds.terraform = await credential('terraform', { configuration: 'bucket = "state"\n' });
     creds.vmware = await credential('vmware', { host: 'vcenter.example.org', username: 'vm', password: 'vm-secret-value' });
     creds.insights = await credential('insights', { username: 'ins', password: 'ins-secret-value' });
-    reader = await t.createUser('reader');
-    updater = await t.createUser('updater');
-    invAdmin = await t.createUser('invadmin');
-    await grant(await inventoryRole(inventoryId, 'read_role'), reader.id);
-    await grant(await inventoryRole(inventoryId, 'update_role'), updater.id);
-    await grant(await inventoryRole(inventoryId, 'admin_role'), invAdmin.id);
+    const inventory = `/api/v2/inventories/${inventoryId}/`;
+    reader = await newUser(t);
+    await grant(t, reader, inventory, 'read_role');
+    updater = await newUser(t, { username: 'updater' });
+    await grant(t, updater, inventory, 'update_role');
+    invAdmin = await newUser(t);
+    await grant(t, invAdmin, inventory, 'admin_role');
   });
   after(async () => {
     await t.close();
@@ -173,7 +171,7 @@ describe('inventory sources', () => {
     });
 
     it('someone without access sees nothing', async () => {
-      const stranger = await t.createUser('stranger');
+      const stranger = await newUser(t);
       assert.equal((await t.get('/api/v2/inventory_sources/', { as: stranger })).body.count, 0);
       assert.equal((await t.get(source.url, { as: stranger })).status, 403);
     });
@@ -194,7 +192,7 @@ describe('inventory sources', () => {
       const own = await create({ name: 'admin made', source: 'file', source_vars: { inventory: 'h2\n' } }, invAdmin);
       assert.equal(own.status, 201, own.text);
       assert.equal((await create({ name: 'admin scm', source: 'scm', source_project: projectId, source_path: 'hosts' }, invAdmin)).status, 403);
-      await grant((await t.get(`/api/v2/projects/${projectId}/`)).body.summary_fields.object_roles.use_role.id, invAdmin.id);
+      await grant(t, invAdmin, `/api/v2/projects/${projectId}/`, 'use_role');
       assert.equal((await create({ name: 'admin scm', source: 'scm', source_project: projectId, source_path: 'hosts' }, invAdmin)).status, 201);
       const script = await create({ name: 'admin script', source: 'file', source_vars: { script: '#!/bin/sh\necho {}' } }, invAdmin);
       assert.equal(script.status, 403);

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newUser, type Credentials, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
 
@@ -92,9 +92,8 @@ describe('inventory updates', () => {
     await eventually(async () => ['successful', 'failed', 'error'].includes((await t.get(`/api/v2/projects/${projectId}/`)).body.status));
     await updateProject();
     inventoryId = (await t.post('/api/v2/inventories/', { name: 'Site', organization: orgId })).body.id;
-    reader = await t.createUser('reader');
-    const readRole = (await t.get(`/api/v2/inventories/${inventoryId}/`)).body.summary_fields.object_roles.read_role.id;
-    assert.equal((await t.post(`/api/v2/roles/${readRole}/users/`, { id: reader.id })).status, 204);
+    reader = await newUser(t);
+    await grant(t, reader, `/api/v2/inventories/${inventoryId}/`, 'read_role');
   });
   after(async () => {
     await t.close();
@@ -267,7 +266,7 @@ describe('inventory updates', () => {
       assert.equal((await t.get(update.url, { as: reader })).status, 200);
       assert.equal((await t.delete(update.url, { as: reader })).status, 403);
       assert.equal((await t.post(`${update.url}cancel/`, {}, { as: reader })).status, 403);
-      const stranger = await t.createUser('stranger');
+      const stranger = await newUser(t);
       assert.equal((await t.get('/api/v2/inventory_updates/', { as: stranger })).body.count, 0);
       assert.equal((await t.get(update.url, { as: stranger })).status, 403);
     });

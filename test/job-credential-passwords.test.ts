@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 
@@ -39,7 +39,7 @@ describe('credential passwords asked at launch', () => {
   before(async () => {
     t = await createTestApp();
     repo = await makeRepository({ 'vaulted.yml': await vaultedPlaybook() });
-    const org = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    const org = (await newOrg(t)).id;
     const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
     await firstProjectUpdate(t, project);
     const inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;

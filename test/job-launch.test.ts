@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newOrg, newUser, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 
@@ -22,7 +22,7 @@ describe('launching job templates', () => {
   before(async () => {
     t = await createTestApp();
     repo = await makeRepository({ 'site.yml': PLAY });
-    const org = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    const org = (await newOrg(t)).id;
     const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
     await firstProjectUpdate(t, project);
     const inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
@@ -72,9 +72,9 @@ describe('launching job templates', () => {
   });
 
   it('launching needs execute_role: 403 without it, 201 with it', async () => {
-    const user = await t.createUser('launcher');
+    const user = await newUser(t);
     assert.equal((await t.post(`/api/v2/job_templates/${template.id}/launch/`, {}, { as: user })).status, 403);
-    await t.post(`/api/v2/users/${user.id}/roles/`, { id: template.summary_fields.object_roles.execute_role.id });
+    await grant(t, user, template, 'execute_role');
     const res = await t.post(`/api/v2/job_templates/${template.id}/launch/`, {}, { as: user });
     assert.equal(res.status, 201, res.text);
     assert.equal((await waitForRun(t, res.body.url, 120_000)).status, 'successful');

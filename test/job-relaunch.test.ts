@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newOrg, newUser, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 import { configureSecretKey } from '../src/secrets/encryption.ts';
@@ -48,7 +48,7 @@ describe('relaunching jobs', () => {
   before(async () => {
     t = await createTestApp();
     repo = await makeRepository({ 'hello.yml': HELLO, 'fail.yml': FAIL_H2 });
-    org = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    org = (await newOrg(t)).id;
     project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
     await firstProjectUpdate(t, project);
     inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
@@ -138,13 +138,13 @@ describe('relaunching jobs', () => {
   it('relaunching needs execute on the template: 403 with read only, 201 with execute', async () => {
     const jt = await template('Guarded', 'hello.yml');
     const first = await launch(jt.id);
-    const user = await t.createUser('relauncher');
+    const user = await newUser(t);
     assert.equal((await t.post(`/api/v2/jobs/${first.id}/relaunch/`, {}, { as: user })).status, 403, 'cannot even see the job');
-    await t.post(`/api/v2/users/${user.id}/roles/`, { id: jt.summary_fields.object_roles.read_role.id });
+    await grant(t, user, jt, 'read_role');
     const before = await jobCount();
     assert.equal((await t.post(`/api/v2/jobs/${first.id}/relaunch/`, {}, { as: user })).status, 403);
     assert.equal(await jobCount(), before);
-    await t.post(`/api/v2/users/${user.id}/roles/`, { id: jt.summary_fields.object_roles.execute_role.id });
+    await grant(t, user, jt, 'execute_role');
     const res = await t.post(`/api/v2/jobs/${first.id}/relaunch/`, {}, { as: user });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.launch_type, 'relaunch');
@@ -170,8 +170,8 @@ describe('relaunching jobs', () => {
 
     assert.deepEqual((await t.post(`/api/v2/job_templates/${jt.id}/launch/`, { labels: [99999] })).body, { labels: ['Invalid pk "99999" - object does not exist.'] });
     assert.equal((await t.post(`/api/v2/job_templates/${jt.id}/launch/`, { instance_groups: 'extra' })).status, 400);
-    const user = await t.createUser('prompter');
-    await t.post(`/api/v2/users/${user.id}/roles/`, { id: jt.summary_fields.object_roles.execute_role.id });
+    const user = await newUser(t);
+    await grant(t, user, jt, 'execute_role');
     assert.equal((await t.post(`/api/v2/job_templates/${jt.id}/launch/`, { instance_groups: [extra] }, { as: user })).status, 403, 'a group the user cannot see');
 
     const res = await t.post(`/api/v2/job_templates/${jt.id}/launch/`, { labels: [labelB, labelA], instance_groups: chosen });

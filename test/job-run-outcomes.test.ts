@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
 import { runDirectoriesRoot } from '../src/dispatcher/run-directories.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate, runDirectories, waitForRun } from './helpers/jobs.ts';
@@ -43,7 +43,7 @@ describe('job outcomes, and what a job runs with', () => {
   before(async () => {
     t = await createTestApp();
     repo = await makeRepository({ 'show.yml': SHOW, 'ping.yml': PING });
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    orgId = (await newOrg(t, { name: 'Ops' })).id;
     projectId = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
     await firstProjectUpdate(t, projectId);
     inventoryId = (await t.post('/api/v2/inventories/', {

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually, firstProjectUpdate, runDirectories, waitForRun } from './helpers/jobs.ts';
 import { wakeDispatchers } from '../src/runs/lifecycle.ts';
@@ -53,7 +53,7 @@ describe('running playbooks with ansible-runner', () => {
   before(async () => {
     t = await createTestApp();
     repo = await makeRepository({ 'hello.yml': HELLO, 'fail.yml': FAIL_ONE, 'slow.yml': SLOW, 'facts.yml': FACTS });
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    orgId = (await newOrg(t, { name: 'Ops' })).id;
     const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body;
     projectId = project.id;
     await firstProjectUpdate(t, projectId);

@@ -1,7 +1,7 @@
 // Role matrix of job templates: every caller against every request shape, one test per cell.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { ADMIN, createTestApp, grant, newOrg, newUser, type Credentials, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate } from './helpers/jobs.ts';
 
@@ -33,23 +33,19 @@ describe('job template role matrix', () => {
   let serial = 0;
   const users = {} as Record<Caller, Credentials & { id: number }>;
 
-  const roleId = async (contentType: string, objectId: number, roleField: string) =>
-    (await t.db.query('SELECT id FROM roles WHERE content_type = $1 AND object_id = $2 AND role_field = $3', [contentType, objectId, roleField]))[0].id;
-  const grant = async (userId: number, contentType: string, objectId: number, roleField: string) => {
-    assert.equal((await t.post(`/api/v2/roles/${await roleId(contentType, objectId, roleField)}/users/`, { id: userId })).status, 204);
-  };
   /** A template on which every template-level caller holds his role. */
   const freshTemplate = async () => {
     const res = await t.post('/api/v2/job_templates/', { name: `jt-${++serial}`, project, inventory, playbook: 'site.yml' });
     assert.equal(res.status, 201, res.text);
-    for (const [caller, roleField] of Object.entries(TEMPLATE_ROLES)) await grant(users[caller as Caller].id, 'job_template', res.body.id, roleField);
+    for (const [caller, roleField] of Object.entries(TEMPLATE_ROLES)) await grant(t, users[caller as Caller], res.body, roleField);
     return res.body.id as number;
   };
 
   before(async () => {
     t = await createTestApp();
     repo = await makeRepository({ 'site.yml': '- hosts: all\n  tasks: []\n' });
-    orgId = (await t.post('/api/v2/organizations/', { name: 'A' })).body.id;
+    const org = await newOrg(t, { name: 'A' });
+    orgId = org.id;
     project = (await t.post('/api/v2/projects/', { name: 'p', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
     await firstProjectUpdate(t, project);
     inventory = (await t.post('/api/v2/inventories/', { name: 'inv', organization: orgId })).body.id;
@@ -59,13 +55,13 @@ describe('job template role matrix', () => {
       if (caller === 'superuser') users[caller] = { ...ADMIN, id: (await t.get('/api/v2/users/admin/')).body.id };
       else users[caller] = await t.createUser(caller.replace(/ /g, '-'), caller === 'system auditor' ? { is_system_auditor: true } : {});
       const orgRole = ORG_ROLES[caller];
-      if (orgRole) await grant(users[caller].id, 'organization', orgId, orgRole);
+      if (orgRole) await grant(t, users[caller], org, orgRole);
     }
     // Template admins of the organization still need to use what they put in a template.
     for (const caller of ['org jt admin', 'template admin'] as const) {
-      await grant(users[caller].id, 'project', project, 'use_role');
-      await grant(users[caller].id, 'inventory', inventory, 'use_role');
-      await grant(users[caller].id, 'credential', credential, 'use_role');
+      await grant(t, users[caller], `/api/v2/projects/${project}/`, 'use_role');
+      await grant(t, users[caller], `/api/v2/inventories/${inventory}/`, 'use_role');
+      await grant(t, users[caller], `/api/v2/credentials/${credential}/`, 'use_role');
     }
     jt = await freshTemplate();
   });
@@ -113,13 +109,13 @@ describe('job template role matrix', () => {
   }
 
   it('needs use_role on the project, the inventory and each credential', async () => {
-    const who = await t.createUser('jt-admin-only');
-    await grant(who.id, 'organization', orgId, 'job_template_admin_role');
+    const who = await newUser(t);
+    await grant(t, who, `/api/v2/organizations/${orgId}/`, 'job_template_admin_role');
     const body = { name: 'x', project, inventory, playbook: 'site.yml' };
     assert.equal((await t.post('/api/v2/job_templates/', body, { as: who })).status, 403);
-    await grant(who.id, 'project', project, 'use_role');
+    await grant(t, who, `/api/v2/projects/${project}/`, 'use_role');
     assert.equal((await t.post('/api/v2/job_templates/', body, { as: who })).status, 403);
-    await grant(who.id, 'inventory', inventory, 'use_role');
+    await grant(t, who, `/api/v2/inventories/${inventory}/`, 'use_role');
     const created = await t.post('/api/v2/job_templates/', body, { as: who });
     assert.equal(created.status, 201, created.text);
     const attach = await t.post(`/api/v2/job_templates/${created.body.id}/credentials/`, { id: credential }, { as: who });

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
 import { validateSurveyAnswers, validateSurveySpec } from '../src/resources/job-templates/survey-spec.ts';
@@ -90,7 +90,7 @@ describe('survey spec endpoints', () => {
   before(async () => {
     t = await createTestApp();
     repo = await makeRepository({ 'site.yml': '- hosts: all\n  tasks: []\n' });
-    const orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    const orgId = (await newOrg(t)).id;
     const project = (await t.post('/api/v2/projects/', { name: 'p', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
     const first = await eventually(async () => (await t.get(`/api/v2/projects/${project}/project_updates/`)).body.results[0]);
     await waitForRun(t, first.url);

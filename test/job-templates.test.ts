@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
 
@@ -37,7 +37,7 @@ describe('job templates', () => {
   before(async () => {
     t = await createTestApp();
     repo = await makeRepository({ 'site.yml': PLAY, 'deploy/web.yml': PLAY, 'README.md': 'not a playbook\n' });
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    orgId = (await newOrg(t)).id;
     project = await syncedProject('app');
     inventory = (await t.post('/api/v2/inventories/', { name: 'inv', organization: orgId })).body.id;
     machineType = (await t.get('/api/v2/credential_types/?namespace=ssh')).body.results[0].id;
@@ -65,7 +65,7 @@ describe('job templates', () => {
     assert.equal(listed.body.count, 1);
     assert.equal(listed.body.results[0].type, 'job_template');
     // organization is read-only: the project decides it.
-    const other = (await t.post('/api/v2/organizations/', { name: 'Other' })).body.id;
+    const other = (await newOrg(t, { name: 'Other' })).id;
     assert.equal((await t.patch(`/api/v2/job_templates/${jt.id}/`, { organization: other })).body.organization, orgId);
   });
 
@@ -241,7 +241,7 @@ describe('job templates', () => {
   });
 
   it('outlives the deletion of its organization, without project or organization', async () => {
-    const temp = (await t.post('/api/v2/organizations/', { name: 'Temporary' })).body.id;
+    const temp = (await newOrg(t)).id;
     const saved = orgId;
     orgId = temp;
     const tempProject = await syncedProject('temp');

@@ -1,29 +1,20 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, roleMatrix, type TestApp, type User } from './helpers/app.ts';
 
 describe('labels', () => {
   let t: TestApp;
   let orgA: number;
   let orgB: number;
-  let member: Awaited<ReturnType<TestApp['createUser']>>;
-  let admin: Awaited<ReturnType<TestApp['createUser']>>;
-  let outsider: Awaited<ReturnType<TestApp['createUser']>>;
-
-  const grant = async (userId: number, orgId: number, roleField: string) => {
-    const [role] = await t.db.query(`SELECT id FROM roles WHERE content_type = 'organization' AND object_id = $1 AND role_field = $2`, [orgId, roleField]);
-    assert.equal((await t.post(`/api/v2/roles/${role.id}/users/`, { id: userId })).status, 204);
-  };
+  let member: User;
+  let admin: User;
+  let outsider: User;
 
   before(async () => {
     t = await createTestApp();
-    orgA = (await t.post('/api/v2/organizations/', { name: 'A' })).body.id;
-    orgB = (await t.post('/api/v2/organizations/', { name: 'B' })).body.id;
-    member = await t.createUser('member');
-    admin = await t.createUser('orgadmin');
-    outsider = await t.createUser('outsider');
-    await grant(member.id, orgA, 'member_role');
-    await grant(admin.id, orgA, 'admin_role');
+    orgA = (await newOrg(t, { name: 'A' })).id;
+    orgB = (await newOrg(t)).id;
+    ({ member, admin, nobody: outsider } = await roleMatrix(t, `/api/v2/organizations/${orgA}/`, { member: 'member_role', admin: 'admin_role' }));
   });
   after(() => t.close());
 
@@ -57,7 +48,7 @@ describe('labels', () => {
   });
 
   it('goes with its organization', async () => {
-    const org = (await t.post('/api/v2/organizations/', { name: 'Temp' })).body.id;
+    const org = (await newOrg(t)).id;
     const label = (await t.post('/api/v2/labels/', { name: 'gone', organization: org })).body.id;
     assert.equal((await t.delete(`/api/v2/organizations/${org}/`)).status, 204);
     assert.equal((await t.get(`/api/v2/labels/${label}/`)).status, 404);

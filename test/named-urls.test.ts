@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, newTeam, newUser, type TestApp } from './helpers/app.ts';
 
 describe('named URLs', () => {
   let t: TestApp;
@@ -15,14 +15,13 @@ describe('named URLs', () => {
   before(async () => {
     t = await createTestApp();
     defaultId = (await t.get('/api/v2/organizations/?name=Default')).body.results[0].id;
-    opsId = (await t.post('/api/v2/teams/', { name: 'Ops', organization: defaultId })).body.id;
-    spacedOrgId = (await t.post('/api/v2/organizations/', { name: 'Big Org & Co' })).body.id;
-    spacedTeamId = (await t.post('/api/v2/teams/', { name: 'Night Shift', organization: spacedOrgId })).body.id;
-    assert.equal((await t.post('/api/v2/teams/', { name: 'Ops', organization: spacedOrgId })).status, 201);
-    numericOrgId = (await t.post('/api/v2/organizations/', { name: '424242' })).body.id;
-    oddOrgId = (await t.post('/api/v2/organizations/', { name: 'a/b?c#d%e' })).body.id;
-    userId = (await t.createUser('jane.doe@corp')).id;
-    assert.equal((await t.post(`/api/v2/teams/${opsId}/users/`, { id: userId })).status, 204);
+    userId = (await newUser(t, { username: 'jane.doe@corp' })).id;
+    opsId = (await newTeam(t, defaultId, { name: 'Ops', members: [userId] })).id;
+    spacedOrgId = (await newOrg(t, { name: 'Big Org & Co' })).id;
+    spacedTeamId = (await newTeam(t, spacedOrgId, { name: 'Night Shift' })).id;
+    await newTeam(t, spacedOrgId, { name: 'Ops' });
+    numericOrgId = (await newOrg(t, { name: '424242' })).id;
+    oddOrgId = (await newOrg(t, { name: 'a/b?c#d%e' })).id;
   });
   after(() => t.close());
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createTestApp, type Credentials, type Response, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, newUser, type Credentials, type Response, type TestApp } from './helpers/app.ts';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -47,10 +47,9 @@ describe('OAuth2', () => {
 
   before(async () => {
     t = await createTestApp();
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Clients' })).body.id;
-    alice = await t.createUser('alice');
+    orgId = (await newOrg(t, { name: 'Clients' })).id;
+    alice = await newUser(t, { username: 'alice', member: orgId });
     outsider = await t.createUser('outsider');
-    assert.equal((await t.post(`/api/v2/organizations/${orgId}/users/`, { id: alice.id })).status, 204);
   });
   after(() => t.close());
 
@@ -231,8 +230,7 @@ describe('OAuth2', () => {
     });
 
     it('an external user is refused unless ALLOW_OAUTH2_FOR_EXTERNAL_USERS', async () => {
-      const sso = await t.createUser('sso-grant');
-      assert.equal((await t.post(`/api/v2/organizations/${orgId}/users/`, { id: sso.id })).status, 204);
+      const sso = await newUser(t, { member: orgId });
       await t.db.query(`UPDATE users SET external_account = 'github' WHERE id = $1`, [sso.id]);
       const res = await passwordGrant(sso);
       assert.deepEqual([res.status, res.body.error], [403, 'access_denied']);
@@ -364,7 +362,7 @@ describe('OAuth2', () => {
     });
 
     it('deleting the organization deletes its applications and revokes their tokens', async () => {
-      const org = (await t.post('/api/v2/organizations/', { name: 'Short-lived' })).body;
+      const org = await newOrg(t);
       const app = (await t.post('/api/v2/applications/', { name: 'gone', organization: org.id, client_type: 'public', authorization_grant_type: 'password' })).body;
       issued.push(app.client_secret);
       const pair = await postJson('/api/o/token/', { grant_type: 'password', username: 'admin', password: 'admin-password', client_id: app.client_id });

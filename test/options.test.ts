@@ -1,21 +1,20 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, newTeam, newUser, type TestApp, type User } from './helpers/app.ts';
 
 describe('OPTIONS', () => {
   let t: TestApp;
-  let member: Credentials & { id: number };
+  let member: User;
   let orgId: number;
   let otherOrgId: number;
   let teamId: number;
 
   before(async () => {
     t = await createTestApp();
-    orgId = (await t.post('/api/v2/organizations/', { name: 'opts' })).body.id;
-    otherOrgId = (await t.post('/api/v2/organizations/', { name: 'elsewhere' })).body.id;
-    teamId = (await t.post('/api/v2/teams/', { name: 'crew', organization: orgId })).body.id;
-    member = await t.createUser('member');
-    assert.equal((await t.post(`/api/v2/organizations/${orgId}/users/`, { id: member.id })).status, 204);
+    orgId = (await newOrg(t)).id;
+    otherOrgId = (await newOrg(t)).id;
+    teamId = (await newTeam(t, orgId)).id;
+    member = await newUser(t, { member: orgId });
   });
   after(() => t.close());
 
@@ -140,8 +139,7 @@ describe('OPTIONS', () => {
     });
 
     it('an organization admin may change and delete the organization', async () => {
-      const orgAdmin = await t.createUser('orgadmin');
-      assert.equal((await t.post(`/api/v2/organizations/${orgId}/admins/`, { id: orgAdmin.id })).status, 204);
+      const orgAdmin = await newUser(t, { admin: orgId });
       const res = await t.request('OPTIONS', `/api/v2/organizations/${orgId}/`, { as: orgAdmin });
       assert.equal(res.headers.allow, 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS');
       assert.ok(res.body.actions.PUT);

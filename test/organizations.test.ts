@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, newTeam, newUser, type Credentials, type TestApp } from './helpers/app.ts';
 
 const ROLE_FIELDS = [
   'admin_role', 'execute_role', 'project_admin_role', 'inventory_admin_role', 'credential_admin_role', 'workflow_admin_role',
@@ -145,8 +145,7 @@ describe('organizations', () => {
     });
 
     it('DELETE answers 204 and removes the organization and its roles', async () => {
-      const user = await t.createUser('acme-member');
-      await t.post(`/api/v2/organizations/${org.id}/users/`, { id: user.id });
+      const user = await newUser(t, { member: org });
       const res = await t.delete(`/api/v2/organizations/${org.id}/`);
       assert.equal(res.status, 204);
       assert.equal(res.text, '');
@@ -180,7 +179,7 @@ describe('organizations', () => {
     let user: Credentials & { id: number };
 
     before(async () => {
-      orgId = (await t.post('/api/v2/organizations/', { name: 'Members' })).body.id;
+      orgId = (await newOrg(t, { name: 'Members' })).id;
       user = await t.createUser('joiner');
     });
 
@@ -235,14 +234,11 @@ describe('organizations', () => {
 
   describe('deleting an organization', () => {
     it('removes its teams with their roles and memberships', async () => {
-      const orgId = (await t.post('/api/v2/organizations/', { name: 'Doomed' })).body.id;
-      const keepOrgId = (await t.post('/api/v2/organizations/', { name: 'Kept' })).body.id;
-      const teamIds: number[] = [];
-      for (const name of ['red', 'blue']) teamIds.push((await t.post(`/api/v2/organizations/${orgId}/teams/`, { name })).body.id);
-      const keptTeam = (await t.post(`/api/v2/organizations/${keepOrgId}/teams/`, { name: 'red' })).body.id;
-      const user = await t.createUser('doomed-member');
-      await t.post(`/api/v2/teams/${teamIds[0]}/users/`, { id: user.id });
-      await t.post(`/api/v2/teams/${keptTeam}/users/`, { id: user.id });
+      const orgId = (await newOrg(t)).id;
+      const keepOrgId = (await newOrg(t)).id;
+      const user = await newUser(t);
+      const teamIds = [(await newTeam(t, orgId, { name: 'red', members: [user] })).id, (await newTeam(t, orgId, { name: 'blue' })).id];
+      const keptTeam = (await newTeam(t, keepOrgId, { name: 'red', members: [user] })).id;
 
       assert.equal((await t.delete(`/api/v2/organizations/${orgId}/`)).status, 204);
       assert.equal((await t.db.query('SELECT 1 FROM teams WHERE organization_id = $1', [orgId])).length, 0);
@@ -259,10 +255,9 @@ describe('organizations', () => {
     let theirsId: number;
 
     before(async () => {
-      mineId = (await t.post('/api/v2/organizations/', { name: 'Mine' })).body.id;
-      theirsId = (await t.post('/api/v2/organizations/', { name: 'Theirs' })).body.id;
-      plain = await t.createUser('plainuser');
-      await t.post(`/api/v2/organizations/${mineId}/users/`, { id: plain.id });
+      mineId = (await newOrg(t, { name: 'Mine' })).id;
+      theirsId = (await newOrg(t, { name: 'Theirs' })).id;
+      plain = await newUser(t, { member: mineId });
     });
 
     it('a plain user lists only the organizations he belongs to', async () => {
@@ -292,7 +287,7 @@ describe('organizations', () => {
     });
 
     it('a system auditor sees every organization but changes none', async () => {
-      const auditor = await t.createUser('auditor', { is_system_auditor: true });
+      const auditor = await newUser(t, { is_system_auditor: true });
       const total = (await t.get('/api/v2/organizations/')).body.count;
       assert.equal((await t.get('/api/v2/organizations/', { as: auditor })).body.count, total);
       assert.equal((await t.get(`/api/v2/organizations/${theirsId}/`, { as: auditor })).status, 200);
@@ -301,7 +296,7 @@ describe('organizations', () => {
   });
 
   it('deleting an organization deletes its inventories, credentials and execution environments with their roles', async () => {
-    const org = (await t.post('/api/v2/organizations/', { name: 'Short-lived' })).body.id;
+    const org = (await newOrg(t)).id;
     const inventory = (await t.post('/api/v2/inventories/', { name: 'inv', organization: org })).body.id;
     const host = (await t.post('/api/v2/hosts/', { name: 'h1', inventory })).body.id;
     const scm = (await t.get('/api/v2/credential_types/?namespace=scm')).body.results[0].id;

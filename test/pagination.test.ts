@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newUser, type TestApp } from './helpers/app.ts';
 
 /** The path and parameters of a next/previous link. */
 function link(url: string | null): { path: string; params: Record<string, string> } | null {
@@ -171,8 +171,7 @@ describe('pagination', () => {
   });
 
   it('a plain user counts only what he may see', async () => {
-    const user = await t.createUser('pager');
-    await t.post(`/api/v2/organizations/${alphaId}/users/`, { id: user.id });
+    const user = await newUser(t, { member: alphaId });
     const res = await t.get('/api/v2/organizations/?page_size=1', { as: user });
     assert.equal(res.status, 200);
     assert.equal(res.body.count, 1);

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newOrg, newUser, type TestApp } from './helpers/app.ts';
 import { makeRepository, startGitHttpServer, startSshGitServer, type GitHttpServer, type GitRepository, type SshGitServer } from './helpers/git.ts';
 import { eventually, runDirectories, waitForRun } from './helpers/jobs.ts';
 import { configureSecretKey } from '../src/secrets/encryption.ts';
@@ -17,7 +17,7 @@ describe('project updates with source control credentials', () => {
 
   before(async () => {
     t = await createTestApp();
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    orgId = (await newOrg(t)).id;
     scmType = (await t.get('/api/v2/credential_types/?namespace=scm')).body.results[0].id;
     repo = await makeRepository({ 'site.yml': '- hosts: all\n  tasks: []\n' });
     http = await startGitHttpServer(repo.root, { username: 'git', password: PASSWORD });
@@ -98,14 +98,12 @@ describe('project updates with source control credentials', () => {
     const res = await t.post('/api/v2/projects/', { name: 'wrong-kind', organization: orgId, scm_type: 'git', scm_url: http.url(repo.name), credential: wrongKind });
     assert.equal(res.status, 400);
     assert.match(res.body.credential[0], /Credential kind must be 'scm'/);
-    const member = await t.createUser('projector');
-    const org = (await t.get(`/api/v2/organizations/${orgId}/`)).body;
-    await t.post(`/api/v2/users/${member.id}/roles/`, { id: org.summary_fields.object_roles.project_admin_role.id });
+    const member = await newUser(t);
+    await grant(t, member, `/api/v2/organizations/${orgId}/`, 'project_admin_role');
     const secretOne = await credential('not-yours', { username: 'git', password: PASSWORD });
     const refused = await t.post('/api/v2/projects/', { name: 'not-yours', organization: orgId, scm_type: 'git', scm_url: http.url(repo.name), credential: secretOne }, { as: member });
     assert.equal(refused.status, 403);
-    const cred = (await t.get(`/api/v2/credentials/${secretOne}/`)).body;
-    await t.post(`/api/v2/users/${member.id}/roles/`, { id: cred.summary_fields.object_roles.use_role.id });
+    await grant(t, member, `/api/v2/credentials/${secretOne}/`, 'use_role');
     const allowed = await t.post('/api/v2/projects/', { name: 'now-yours', organization: orgId, scm_type: 'git', scm_url: http.url(repo.name), credential: secretOne }, { as: member });
     assert.equal(allowed.status, 201, allowed.text);
     assert.equal(allowed.body.summary_fields.credential.name, 'not-yours');

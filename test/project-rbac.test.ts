@@ -1,7 +1,7 @@
 // Role matrix of projects and project updates: every caller against every request shape, one test per cell.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { ADMIN, createTestApp, grant, newOrg, type Credentials, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
 
@@ -31,16 +31,11 @@ describe('project role matrix', () => {
   let serial = 0;
   const users = {} as Record<Caller, Credentials & { id: number }>;
 
-  const roleId = async (contentType: string, objectId: number, roleField: string) =>
-    (await t.db.query('SELECT id FROM roles WHERE content_type = $1 AND object_id = $2 AND role_field = $3', [contentType, objectId, roleField]))[0].id;
-  const grant = async (caller: Caller, contentType: string, objectId: number, roleField: string) => {
-    assert.equal((await t.post(`/api/v2/roles/${await roleId(contentType, objectId, roleField)}/users/`, { id: users[caller].id })).status, 204);
-  };
   /** A new git project of the organization, synced once, on which every project-level caller holds his role. */
   const freshProject = async () => {
     const res = await t.post('/api/v2/projects/', { name: `p-${++serial}`, organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` });
     assert.equal(res.status, 201, res.text);
-    for (const [caller, roleField] of Object.entries(PROJECT_ROLES)) await grant(caller as Caller, 'project', res.body.id, roleField);
+    for (const [caller, roleField] of Object.entries(PROJECT_ROLES)) await grant(t, users[caller as Caller], res.body, roleField);
     const first = await eventually(async () => (await t.get(`/api/v2/projects/${res.body.id}/project_updates/`)).body.results[0]);
     return { id: res.body.id as number, update: (await waitForRun(t, first.url)).url as string };
   };
@@ -48,12 +43,13 @@ describe('project role matrix', () => {
   before(async () => {
     t = await createTestApp();
     repo = await makeRepository({ 'site.yml': '- hosts: all\n  tasks: []\n' });
-    orgId = (await t.post('/api/v2/organizations/', { name: 'A' })).body.id;
+    const org = await newOrg(t, { name: 'A' });
+    orgId = org.id;
     for (const caller of CALLERS) {
       if (caller === 'superuser') users[caller] = { ...ADMIN, id: (await t.get('/api/v2/users/admin/')).body.id };
       else users[caller] = await t.createUser(caller.replace(/ /g, '-'), caller === 'system auditor' ? { is_system_auditor: true } : {});
       const orgRole = ORG_ROLES[caller];
-      if (orgRole) await grant(caller, 'organization', orgId, orgRole);
+      if (orgRole) await grant(t, users[caller], org, orgRole);
     }
     ({ id: project, update: updateUrl } = await freshProject());
   });

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newOrg, newUser, type TestApp, type User } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
 import { reapOrphanedRuns } from '../src/dispatcher/dispatcher.ts';
@@ -30,7 +30,7 @@ describe('project updates', () => {
 
   before(async () => {
     t = await createTestApp();
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    orgId = (await newOrg(t, { name: 'Ops' })).id;
     repo = await makeRepository({ 'site.yml': '- hosts: all\n  tasks: []\n' });
     silent = await startSilentServer();
   });
@@ -73,8 +73,13 @@ describe('project updates', () => {
     const first = await firstUpdate(project.id);
     await eventually(async () => (await t.get(first.url)).body.status === 'running');
     const second = (await t.post(`/api/v2/projects/${project.id}/update/`)).body;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    assert.equal((await t.get(second.url)).body.status, 'pending');
+    // Instead of waiting a while: the task manager names the running first update as what the second
+    // waits for once it has looked at the second and kept it back.
+    const held = await eventually(async () => {
+      const body = (await t.get(second.url)).body;
+      return body.job_explanation === `waiting for project_update-${first.id} to finish` && body;
+    });
+    assert.equal(held.status, 'pending');
     assert.equal((await t.post(`${second.url}cancel/`)).status, 202);
     const canceled = (await t.get(second.url)).body;
     assert.equal(canceled.status, 'canceled');
@@ -137,22 +142,16 @@ describe('project updates', () => {
   });
 
   describe('access', () => {
-    let member: Credentials & { id: number };
+    let member: User;
     let projectId: number;
     let updateUrl: string;
 
     before(async () => {
-      member = await t.createUser('pat');
+      member = await newUser(t);
       const project = (await t.post('/api/v2/projects/', { name: 'Guarded', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body;
       projectId = project.id;
       updateUrl = (await waitForRun(t, (await firstUpdate(project.id)).url)).url;
     });
-
-    const grant = async (role: string) => {
-      const project = (await t.get(`/api/v2/projects/${projectId}/`)).body;
-      const res = await t.post(`/api/v2/users/${member.id}/roles/`, { id: project.summary_fields.object_roles[role].id });
-      assert.equal(res.status, 204);
-    };
 
     it('outsiders see neither the project nor its updates', async () => {
       assert.equal((await t.get(`/api/v2/projects/${projectId}/`, { as: member })).status, 403);
@@ -164,7 +163,7 @@ describe('project updates', () => {
     });
 
     it('read_role shows the project and its output but does not allow an update', async () => {
-      await grant('read_role');
+      await grant(t, member, `/api/v2/projects/${projectId}/`, 'read_role');
       assert.equal((await t.get(`/api/v2/projects/${projectId}/`, { as: member })).status, 200);
       assert.equal((await t.get(`${updateUrl}stdout/`, { as: member })).status, 200);
       assert.ok((await t.get('/api/v2/unified_jobs/', { as: member })).body.count >= 1);
@@ -175,7 +174,7 @@ describe('project updates', () => {
     });
 
     it('update_role allows an update but not a change', async () => {
-      await grant('update_role');
+      await grant(t, member, `/api/v2/projects/${projectId}/`, 'update_role');
       const res = await t.post(`/api/v2/projects/${projectId}/update/`, {}, { as: member });
       assert.equal(res.status, 202);
       assert.equal((await waitForRun(t, res.body.url)).status, 'successful');
@@ -185,8 +184,7 @@ describe('project updates', () => {
     it('organization project admins create and change projects; members cannot', async () => {
       const body = { name: 'By member', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` };
       assert.equal((await t.post('/api/v2/projects/', body, { as: member })).status, 403);
-      const org = (await t.get(`/api/v2/organizations/${orgId}/`)).body;
-      await t.post(`/api/v2/users/${member.id}/roles/`, { id: org.summary_fields.object_roles.project_admin_role.id });
+      await grant(t, member, `/api/v2/organizations/${orgId}/`, 'project_admin_role');
       const created = await t.post('/api/v2/projects/', body, { as: member });
       assert.equal(created.status, 201, created.text);
       assert.equal((await t.patch(`/api/v2/projects/${projectId}/`, { description: 'changed' }, { as: member })).status, 200);

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { waitForRun } from './helpers/jobs.ts';
 
@@ -15,7 +15,7 @@ describe('projects', () => {
 
   before(async () => {
     t = await createTestApp();
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    orgId = (await newOrg(t)).id;
     repo = await makeRepository({ 'site.yml': PLAYBOOK, 'roles/web/tasks/main.yml': '- debug: msg=x\n', 'inventory/hosts.ini': '[web]\nweb1\n' });
   });
   after(async () => {

@@ -3,7 +3,7 @@
 // caller) is one test with one assertion, named after what it expects.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type Credentials, type RequestOptions, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, grantTeam, newOrg, newTeam, newUser, type RequestOptions, type TestApp, type User } from './helpers/app.ts';
 
 const CALLERS = [
   'anonymous',
@@ -45,8 +45,6 @@ const ORG_ADMINS: Caller[] = ['org admin', 'superuser', 'write token'];
 /** Callers who hold nothing on A but see it: the token reads as the admin does. */
 const READERS_OF_A: Caller[] = ['org member', 'org auditor', 'org admin', 'team member', 'system auditor', 'superuser', 'write token', 'read token'];
 
-type User = Credentials & { id: number };
-
 describe('role matrix', () => {
   let t: TestApp;
   let serial = 0;
@@ -71,9 +69,9 @@ describe('role matrix', () => {
   const roleOf = async (contentType: string, objectId: number, roleField: string): Promise<number> =>
     (await t.db.query('SELECT id FROM roles WHERE content_type = $1 AND object_id = $2 AND role_field = $3', [contentType, objectId, roleField]))[0].id;
   const systemRole = async (name: string): Promise<number> => (await t.db.query('SELECT id FROM roles WHERE singleton_name = $1', [name]))[0].id;
-  const freshOrg = async () => (await admin.post('/api/v2/organizations/', { name: unique('mx-org') })).id as number;
-  const freshTeam = async (orgId: number) => (await admin.post('/api/v2/teams/', { name: unique('mx-team'), organization: orgId })).id as number;
-  const freshUser = () => t.createUser(unique('mx-user'));
+  const freshOrg = async () => (await newOrg(t)).id as number;
+  const freshTeam = async (orgId: number) => (await newTeam(t, orgId)).id as number;
+  const freshUser = () => newUser(t);
 
   /** The account a caller acts as (tokens belong to the org admin). */
   const userOf = (caller: Caller): User | null =>
@@ -103,21 +101,22 @@ describe('role matrix', () => {
    * so cells that delete can each work on an object of their own.
    */
   async function grantLikeA(caller: Caller, orgId: number, teamId?: number): Promise<void> {
+    const org = `/api/v2/organizations/${orgId}/`;
     switch (caller) {
       case 'org member':
-        await admin.post(`/api/v2/organizations/${orgId}/users/`, { id: u.member.id });
+        await grant(t, u.member, org, 'member_role');
         break;
       case 'org auditor':
-        await admin.post(`/api/v2/roles/${await roleOf('organization', orgId, 'auditor_role')}/users/`, { id: u.auditor.id });
+        await grant(t, u.auditor, org, 'auditor_role');
         break;
       case 'org admin':
       case 'write token':
       case 'read token':
-        await admin.post(`/api/v2/organizations/${orgId}/admins/`, { id: u.orgadmin.id });
+        await grant(t, u.orgadmin, org, 'admin_role');
         break;
       case 'team member':
-        await admin.post(`/api/v2/roles/${await roleOf('organization', orgId, 'auditor_role')}/teams/`, { id: leads });
-        if (teamId) await admin.post(`/api/v2/roles/${await roleOf('team', teamId, 'admin_role')}/teams/`, { id: leads });
+        await grantTeam(t, leads, org, 'auditor_role');
+        if (teamId) await grantTeam(t, leads, `/api/v2/teams/${teamId}/`, 'admin_role');
         break;
       default:
         break;
@@ -140,24 +139,24 @@ describe('role matrix', () => {
 
   before(async () => {
     t = await createTestApp();
-    orgA = (await admin.post('/api/v2/organizations/', { name: 'Matrix A' })).id;
-    orgB = (await admin.post('/api/v2/organizations/', { name: 'Matrix B' })).id;
-    alpha = (await admin.post('/api/v2/teams/', { name: 'Alpha', organization: orgA })).id;
-    leads = (await admin.post('/api/v2/teams/', { name: 'Leads', organization: orgA })).id;
-    beta = (await admin.post('/api/v2/teams/', { name: 'Beta', organization: orgB })).id;
+    const a = await newOrg(t, { name: 'Matrix A' });
+    orgA = a.id;
+    orgB = (await newOrg(t, { name: 'Matrix B' })).id;
     u.admin = { ...(await t.get('/api/v2/users/admin/')).body, username: 'admin', password: 'admin-password' };
-    for (const name of ['outsider', 'member', 'auditor', 'orgadmin', 'teamguy', 'bystander', 'dual']) u[name] = await t.createUser(`mx-${name}`);
-    u.sysauditor = await t.createUser('mx-sysauditor', { is_system_auditor: true });
-    await admin.post(`/api/v2/organizations/${orgB}/users/`, { id: u.outsider.id });
-    await admin.post(`/api/v2/organizations/${orgA}/users/`, { id: u.member.id });
-    await admin.post(`/api/v2/organizations/${orgA}/users/`, { id: u.bystander.id });
-    await admin.post(`/api/v2/organizations/${orgA}/users/`, { id: u.dual.id });
-    await admin.post(`/api/v2/organizations/${orgB}/users/`, { id: u.dual.id });
-    await admin.post(`/api/v2/roles/${await roleOf('organization', orgA, 'auditor_role')}/users/`, { id: u.auditor.id });
-    await admin.post(`/api/v2/organizations/${orgA}/admins/`, { id: u.orgadmin.id });
-    await admin.post(`/api/v2/teams/${leads}/users/`, { id: u.teamguy.id });
-    await admin.post(`/api/v2/roles/${await roleOf('organization', orgA, 'auditor_role')}/teams/`, { id: leads });
-    await admin.post(`/api/v2/roles/${await roleOf('team', alpha, 'admin_role')}/teams/`, { id: leads });
+    u.outsider = await newUser(t, { username: 'mx-outsider', member: orgB });
+    u.member = await newUser(t, { username: 'mx-member', member: orgA });
+    u.auditor = await newUser(t, { username: 'mx-auditor', auditor: orgA });
+    u.orgadmin = await newUser(t, { username: 'mx-orgadmin', admin: orgA });
+    u.teamguy = await newUser(t, { username: 'mx-teamguy' });
+    u.bystander = await newUser(t, { username: 'mx-bystander', member: orgA });
+    u.dual = await newUser(t, { username: 'mx-dual', member: [orgA, orgB] });
+    u.sysauditor = await newUser(t, { username: 'mx-sysauditor', is_system_auditor: true });
+    const alphaTeam = await newTeam(t, orgA, { name: 'Alpha' });
+    alpha = alphaTeam.id;
+    leads = (await newTeam(t, orgA, { name: 'Leads', members: [u.teamguy] })).id;
+    beta = (await newTeam(t, orgB, { name: 'Beta' })).id;
+    await grantTeam(t, leads, a, 'auditor_role');
+    await grantTeam(t, leads, alphaTeam, 'admin_role');
     for (const scope of ['write', 'read'] as const) {
       const res = await t.post('/api/v2/tokens/', { scope, description: `matrix ${scope}` }, { as: u.orgadmin });
       assert.equal(res.status, 201, res.text);
@@ -387,8 +386,7 @@ describe('role matrix', () => {
       run: async (c) => {
         const org = await freshOrg();
         await grantLikeA(c, org);
-        const victim = await freshUser();
-        await admin.post(`/api/v2/organizations/${org}/users/`, { id: victim.id });
+        const victim = await newUser(t, { member: org });
         return send(c, 'DELETE', `/api/v2/users/${victim.id}/`);
       },
       expected: only(ORG_ADMINS, 204),
@@ -406,8 +404,7 @@ describe('role matrix', () => {
     {
       name: 'POST /organizations/A/users/ {id, disassociate}',
       run: async (c) => {
-        const user = await freshUser();
-        await admin.post(`/api/v2/organizations/${orgA}/users/`, { id: user.id });
+        const user = await newUser(t, { member: orgA });
         return send(c, 'POST', `/api/v2/organizations/${orgA}/users/`, { id: user.id, disassociate: true });
       },
       expected: only(ORG_ADMINS, 204),

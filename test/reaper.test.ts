@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
+import { eventually } from './helpers/jobs.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PASSWORD = 'reaper-admin-pw';
@@ -91,16 +92,6 @@ async function created(service: Service, url: string, body: unknown): Promise<an
   return res.body;
 }
 
-async function until<T>(what: string, check: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /** The processes (pid and command line) of this run: ansible-runner, ansible-playbook and the sleep task. */
 function runProcesses(): { pid: number; command: string }[] {
   const listing = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
@@ -147,7 +138,7 @@ describe('reaper after the service is killed with SIGKILL', () => {
     const org = (await api(first, 'GET', '/api/v2/organizations/Default/')).body;
     assert.equal((await api(first, 'PATCH', '/api/v2/settings/jobs/', { PROJECT_LOCAL_SOURCE_DIRS: [repo.root] })).status, 200);
     const project = await created(first, '/api/v2/projects/', { name: 'Sleepy', organization: org.id, scm_type: 'git', scm_url: `file://${repo.bare}` });
-    await until('the project sync', async () => (await api(first, 'GET', `/api/v2/projects/${project.id}/`)).body.status === 'successful');
+    await eventually(async () => (await api(first, 'GET', `/api/v2/projects/${project.id}/`)).body.status === 'successful', 60_000, 'the project sync');
     const inventory = await created(first, '/api/v2/inventories/', { name: 'Here', organization: org.id });
     await created(first, '/api/v2/hosts/', {
       name: 'localhost', inventory: inventory.id, variables: "ansible_connection: local\nansible_python_interpreter: '{{ ansible_playbook_python }}'",
@@ -157,11 +148,11 @@ describe('reaper after the service is killed with SIGKILL', () => {
     const jobUrl = `/api/v2/jobs/${launched.job}/`;
 
     // Running, and the task's process has started.
-    await until('the job running its sleep task', async () => {
+    await eventually(async () => {
       const job = (await api(first, 'GET', jobUrl)).body;
       assert.ok(['pending', 'waiting', 'running'].includes(job.status), `job ended early: ${job.status} ${job.job_explanation}`);
       return job.status === 'running' && runProcesses().some((p) => p.command === `sleep ${SLEEP_SECONDS}`);
-    });
+    }, 60_000, 'the job running its sleep task');
     const before = runProcesses();
     assert.ok(before.some((p) => p.command.includes('ansible-playbook')), `ansible-playbook runs: ${JSON.stringify(before)}`);
     for (const p of before) strays.add(p.pid);
@@ -184,11 +175,7 @@ describe('reaper after the service is killed with SIGKILL', () => {
     assert.equal((await api(second, 'GET', `/api/v2/projects/${project.id}/`)).body.status, 'successful');
 
     // The next start stopped the killed run's processes and removed its private directory.
-    await until(
-      'the processes of the killed run to end',
-      async () => runProcesses().filter((p) => strays.has(p.pid)).length === 0 || null,
-      5_000,
-    ).catch((err) => {
+    await eventually(async () => runProcesses().filter((p) => strays.has(p.pid)).length === 0, 5_000, 'the processes of the killed run to end').catch((err) => {
       throw new Error(`${(err as Error).message}; still running: ${JSON.stringify(runProcesses().filter((p) => strays.has(p.pid)))}`);
     });
     assert.ok(privateDir, 'the run directory was found on the runner command line');

@@ -1,8 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
-
-type User = Credentials & { id: number };
+import { createTestApp, grant, newOrg, newTeam, newUser, unique, type TestApp, type User } from './helpers/app.ts';
 
 const ORG_ROLE_FIELDS = [
   'admin_role', 'execute_role', 'project_admin_role', 'inventory_admin_role', 'credential_admin_role', 'workflow_admin_role',
@@ -12,8 +10,6 @@ const ORG_ROLE_FIELDS = [
 
 describe('roles', () => {
   let t: TestApp;
-  let serial = 0;
-  const unique = (prefix: string) => `${prefix}-${++serial}`;
 
   const ok = async (res: Promise<{ status: number; text: string }>, status = 204) => {
     const r = await res;
@@ -22,9 +18,6 @@ describe('roles', () => {
   const roleOf = async (contentType: string, objectId: number, roleField: string): Promise<number> =>
     (await t.db.query('SELECT id FROM roles WHERE content_type = $1 AND object_id = $2 AND role_field = $3', [contentType, objectId, roleField]))[0].id;
   const systemRole = async (name: string): Promise<number> => (await t.db.query('SELECT id FROM roles WHERE singleton_name = $1', [name]))[0].id;
-  const newOrg = async () => (await t.post('/api/v2/organizations/', { name: unique('Org') })).body.id as number;
-  const newTeam = async (orgId: number) => (await t.post('/api/v2/teams/', { name: unique('Team'), organization: orgId })).body.id as number;
-  const newUser = (prefix = 'user') => t.createUser(unique(prefix));
   const holders = async (roleId: number) =>
     (await t.db.query('SELECT user_id FROM role_users WHERE role_id = $1 ORDER BY user_id', [roleId])).map((r) => r.user_id);
   const teamsGranted = async (roleId: number) =>
@@ -43,7 +36,7 @@ describe('roles', () => {
 
   describe('GET /roles/', () => {
     it('a superuser sees every role', async () => {
-      await newOrg();
+      await newOrg(t);
       const res = await t.get('/api/v2/roles/?page_size=1');
       assert.equal(res.status, 200);
       const [{ count }] = await t.db.query('SELECT count(*)::int AS count FROM roles');
@@ -51,7 +44,7 @@ describe('roles', () => {
     });
 
     it('a user without roles sees the two system roles only', async () => {
-      const loner = await newUser('loner');
+      const loner = await newUser(t);
       const res = await t.get('/api/v2/roles/', { as: loner });
       assert.equal(res.status, 200);
       assert.deepEqual(res.body.results.map((r: any) => r.singleton_name).sort(), ['system_administrator', 'system_auditor']);
@@ -59,10 +52,10 @@ describe('roles', () => {
     });
 
     it("a user sees the roles he holds and the roles of every object he can see, and no other's", async () => {
-      const org = await newOrg();
-      const team = await newTeam(org);
-      const elsewhere = await newTeam(await newOrg());
-      const reader = await newUser('reader');
+      const org = (await newOrg(t)).id;
+      const team = (await newTeam(t, org)).id;
+      const elsewhere = (await newTeam(t, await newOrg(t))).id;
+      const reader = await newUser(t);
       // Holding a team's read_role only: that team (and its roles) become visible; its organization does not.
       await ok(t.post(`/api/v2/roles/${await roleOf('team', team, 'read_role')}/users/`, { id: reader.id }));
       const res = await t.get('/api/v2/roles/?page_size=200', { as: reader });
@@ -77,10 +70,9 @@ describe('roles', () => {
     });
 
     it("an organization's members see the roles of its teams (they see the teams)", async () => {
-      const org = await newOrg();
-      const team = await newTeam(org);
-      const member = await newUser('member');
-      await ok(t.post(`/api/v2/organizations/${org}/users/`, { id: member.id }));
+      const org = (await newOrg(t)).id;
+      const team = (await newTeam(t, org)).id;
+      const member = await newUser(t, { member: org });
       const res = await t.get(`/api/v2/roles/?content_type=team&object_id=${team}`, { as: member });
       assert.deepEqual(res.body.results.map((r: any) => r.role_field).sort(), ['admin_role', 'member_role', 'read_role']);
     });
@@ -88,7 +80,7 @@ describe('roles', () => {
 
   describe('GET /roles/{id}/', () => {
     it("an object's role: name, description, links and a summary of the object", async () => {
-      const org = (await t.post('/api/v2/organizations/', { name: 'Role Detail Org' })).body.id;
+      const org = (await newOrg(t, { name: 'Role Detail Org' })).id;
       const id = await roleOf('organization', org, 'auditor_role');
       const res = await t.get(`/api/v2/roles/${id}/`);
       assert.equal(res.status, 200);
@@ -114,7 +106,7 @@ describe('roles', () => {
     });
 
     it('a team role names the team', async () => {
-      const team = (await t.post('/api/v2/teams/', { name: 'Named Team', organization: await newOrg() })).body.id;
+      const team = (await newTeam(t, await newOrg(t), { name: 'Named Team' })).id;
       const res = await t.get(`/api/v2/roles/${await roleOf('team', team, 'member_role')}/`);
       assert.equal(res.body.name, 'Member');
       assert.equal(res.body.summary_fields.resource_name, 'Named Team');
@@ -144,9 +136,9 @@ describe('roles', () => {
     let alice: User;
 
     before(async () => {
-      org = await newOrg();
+      org = (await newOrg(t)).id;
       auditorRole = await roleOf('organization', org, 'auditor_role');
-      alice = await newUser('alice');
+      alice = await newUser(t);
     });
 
     it('POST /roles/{id}/users/ {id} grants (204); the user is listed there and the role at /users/{id}/roles/', async () => {
@@ -186,14 +178,12 @@ describe('roles', () => {
     });
 
     it('only admins of the object grant its roles: 403 otherwise, and nothing is stored', async () => {
-      const member = await newUser('member');
-      const auditor = await newUser('auditor');
-      const teamAdmin = await newUser('team-admin');
-      await ok(t.post(`/api/v2/organizations/${org}/users/`, { id: member.id }));
-      await ok(t.post(`/api/v2/roles/${auditorRole}/users/`, { id: auditor.id }));
-      const team = await newTeam(org);
-      await ok(t.post(`/api/v2/roles/${await roleOf('team', team, 'admin_role')}/users/`, { id: teamAdmin.id }));
-      const target = await newUser('target');
+      const member = await newUser(t, { username: unique('member'), member: org });
+      const auditor = await newUser(t, { username: unique('auditor'), auditor: org });
+      const teamAdmin = await newUser(t, { username: unique('team-admin') });
+      const team = await newTeam(t, org);
+      await grant(t, teamAdmin, team, 'admin_role');
+      const target = await newUser(t);
       for (const who of [member, auditor, teamAdmin]) {
         const res = await t.post(`/api/v2/roles/${auditorRole}/users/`, { id: target.id }, { as: who });
         assert.equal(res.status, 403, who.username);
@@ -202,29 +192,24 @@ describe('roles', () => {
       assert.ok(!(await holders(auditorRole)).includes(target.id));
       // The team admin does administer his team: he grants its roles (to users he sees: members of his organization).
       await ok(t.post(`/api/v2/organizations/${org}/users/`, { id: teamAdmin.id }));
-      await ok(t.post(`/api/v2/roles/${await roleOf('team', team, 'read_role')}/users/`, { id: member.id }, { as: teamAdmin }));
+      await ok(t.post(`/api/v2/roles/${await roleOf('team', team.id, 'read_role')}/users/`, { id: member.id }, { as: teamAdmin }));
     });
 
     it('an organization admin grants the roles of his organization and of its teams', async () => {
-      const orgAdmin = await newUser('org-admin');
-      await ok(t.post(`/api/v2/organizations/${org}/admins/`, { id: orgAdmin.id }));
-      const team = await newTeam(org);
-      const target = await newUser('granted');
+      const orgAdmin = await newUser(t, { admin: org });
+      const team = (await newTeam(t, org)).id;
+      const target = await newUser(t);
       await ok(t.post(`/api/v2/roles/${auditorRole}/users/`, { id: target.id }, { as: orgAdmin }));
       await ok(t.post(`/api/v2/roles/${await roleOf('team', team, 'admin_role')}/users/`, { id: target.id }, { as: orgAdmin }));
-      const otherOrg = await newOrg();
+      const otherOrg = (await newOrg(t)).id;
       assert.equal((await t.post(`/api/v2/roles/${await roleOf('organization', otherOrg, 'auditor_role')}/users/`, { id: target.id }, { as: orgAdmin })).status, 403);
     });
 
     it("an organization's admin and member roles go only to users its admin administers (as AWX)", async () => {
-      const orgAdmin = await newUser('gatekeeper');
-      await ok(t.post(`/api/v2/organizations/${org}/admins/`, { id: orgAdmin.id }));
-      const other = await newOrg();
-      const theirs = await newUser('theirs');
-      await ok(t.post(`/api/v2/organizations/${other}/users/`, { id: theirs.id }));
-      const newcomer = await newUser('newcomer');
-      const superuser = await newUser('another-root');
-      await ok(t.patch(`/api/v2/users/${superuser.id}/`, { is_superuser: true }), 200);
+      const orgAdmin = await newUser(t, { admin: org });
+      const theirs = await newUser(t, { member: await newOrg(t) });
+      const newcomer = await newUser(t);
+      const superuser = await newUser(t, { is_superuser: true });
       // A member of another organization, or a superuser: not his to manage.
       assert.equal((await t.post(`/api/v2/organizations/${org}/users/`, { id: theirs.id }, { as: orgAdmin })).status, 403);
       assert.equal((await t.post(`/api/v2/organizations/${org}/admins/`, { id: theirs.id }, { as: orgAdmin })).status, 403);
@@ -238,10 +223,10 @@ describe('roles', () => {
     });
 
     it('granting to a user the caller cannot see → 403', async () => {
-      const team = await newTeam(await newOrg());
-      const teamAdmin = await newUser('lonely-admin');
-      await ok(t.post(`/api/v2/roles/${await roleOf('team', team, 'admin_role')}/users/`, { id: teamAdmin.id }));
-      const stranger = await newUser('stranger');
+      const team = (await newTeam(t, await newOrg(t))).id;
+      const teamAdmin = await newUser(t);
+      await grant(t, teamAdmin, `/api/v2/teams/${team}/`, 'admin_role');
+      const stranger = await newUser(t);
       assert.equal((await t.get(`/api/v2/users/${stranger.id}/`, { as: teamAdmin })).status, 403);
       assert.equal((await t.post(`/api/v2/teams/${team}/users/`, { id: stranger.id }, { as: teamAdmin })).status, 403);
       assert.deepEqual(await holders(await roleOf('team', team, 'member_role')), []);
@@ -255,11 +240,10 @@ describe('roles', () => {
     let member: User;
 
     before(async () => {
-      org = await newOrg();
-      team = await newTeam(org);
-      target = await newTeam(org);
-      member = await newUser('teammate');
-      await ok(t.post(`/api/v2/teams/${team}/users/`, { id: member.id }));
+      org = (await newOrg(t)).id;
+      member = await newUser(t);
+      team = (await newTeam(t, org, { members: [member] })).id;
+      target = (await newTeam(t, org)).id;
     });
 
     it("POST /roles/{id}/teams/ {id} grants; the team's members hold the role at once", async () => {
@@ -293,7 +277,7 @@ describe('roles', () => {
     });
 
     it("an organization's auditor_role granted to a team: its members read the organization", async () => {
-      const other = await newOrg();
+      const other = (await newOrg(t)).id;
       const auditorRole = await roleOf('organization', other, 'auditor_role');
       assert.equal((await t.get(`/api/v2/organizations/${other}/`, { as: member })).status, 403);
       await ok(t.post(`/api/v2/teams/${team}/roles/`, { id: auditorRole }));
@@ -342,28 +326,27 @@ describe('roles', () => {
     });
 
     it('a grant that would make a role inherit from itself → 400', async () => {
-      const a = await newTeam(org);
-      const b = await newTeam(org);
+      const a = (await newTeam(t, org)).id;
+      const b = (await newTeam(t, org)).id;
       await ok(t.post(`/api/v2/teams/${a}/roles/`, { id: await roleOf('team', b, 'member_role') }));
       const res = await t.post(`/api/v2/teams/${b}/roles/`, { id: await roleOf('team', a, 'member_role') });
       assert.deepEqual([res.status, res.body], [400, { detail: 'This grant would make the role inherit from itself.' }]);
     });
 
     it("only admins of the role's object grant it to a team, and they must see the team", async () => {
-      const teamAdmin = await newUser('team-only-admin');
-      await ok(t.post(`/api/v2/roles/${await roleOf('team', team, 'admin_role')}/users/`, { id: teamAdmin.id }));
+      const teamAdmin = await newUser(t);
+      await grant(t, teamAdmin, `/api/v2/teams/${team}/`, 'admin_role');
       // He administers the team, not the organization: the organization's roles are not his to give.
       const executeRole = await roleOf('organization', org, 'execute_role');
       assert.equal((await t.post(`/api/v2/teams/${team}/roles/`, { id: executeRole }, { as: teamAdmin })).status, 403);
       assert.deepEqual(await teamsGranted(executeRole), []);
       // An organization admin may grant its roles to a team he sees, though he is not its admin.
-      const orgAdmin = await newUser('grantor');
-      await ok(t.post(`/api/v2/organizations/${org}/admins/`, { id: orgAdmin.id }));
-      const foreignTeam = await newTeam(await newOrg());
+      const orgAdmin = await newUser(t, { admin: org });
+      const foreignTeam = (await newTeam(t, await newOrg(t))).id;
       await ok(t.post(`/api/v2/roles/${executeRole}/teams/`, { id: foreignTeam }, { as: orgAdmin }));
       await t.patch('/api/v2/settings/system/', { ORG_ADMINS_CAN_SEE_ALL_USERS: false });
       try {
-        const hidden = await newTeam(await newOrg());
+        const hidden = (await newTeam(t, await newOrg(t))).id;
         assert.equal((await t.post(`/api/v2/roles/${executeRole}/teams/`, { id: hidden }, { as: orgAdmin })).status, 403);
         assert.deepEqual(await teamsGranted(executeRole), [foreignTeam]);
       } finally {
@@ -372,10 +355,9 @@ describe('roles', () => {
     });
 
     it("deleting a team takes away from its members what was granted to it", async () => {
-      const doomed = await newTeam(org);
+      const watcher = await newUser(t);
+      const doomed = (await newTeam(t, org, { members: [watcher] })).id;
       const auditorRole = await roleOf('organization', org, 'auditor_role');
-      const watcher = await newUser('watcher');
-      await ok(t.post(`/api/v2/teams/${doomed}/users/`, { id: watcher.id }));
       await ok(t.post(`/api/v2/teams/${doomed}/roles/`, { id: auditorRole }));
       assert.equal((await t.get(`/api/v2/organizations/${org}/`, { as: watcher })).status, 200);
       await ok(t.delete(`/api/v2/teams/${doomed}/`));
@@ -391,14 +373,11 @@ describe('roles', () => {
     let auditor: User;
 
     before(async () => {
-      org = await newOrg();
-      team = await newTeam(org);
-      orgAdmin = await newUser('inh-admin');
-      member = await newUser('inh-member');
-      auditor = await newUser('inh-auditor');
-      await ok(t.post(`/api/v2/organizations/${org}/admins/`, { id: orgAdmin.id }));
-      await ok(t.post(`/api/v2/organizations/${org}/users/`, { id: member.id }));
-      await ok(t.post(`/api/v2/roles/${await roleOf('organization', org, 'auditor_role')}/users/`, { id: auditor.id }));
+      org = (await newOrg(t)).id;
+      team = (await newTeam(t, org)).id;
+      orgAdmin = await newUser(t, { admin: org });
+      member = await newUser(t, { member: org });
+      auditor = await newUser(t, { auditor: org });
     });
 
     it('an organization admin is admin of its teams: he changes them and manages their members', async () => {
@@ -407,7 +386,7 @@ describe('roles', () => {
       const detail = await t.get(`/api/v2/teams/${team}/`, { as: orgAdmin });
       assert.deepEqual(detail.body.summary_fields.user_capabilities, { edit: true, delete: true });
       // ...and a team made later too.
-      const later = await newTeam(org);
+      const later = (await newTeam(t, org)).id;
       assert.equal((await t.patch(`/api/v2/teams/${later}/`, { description: 'later' }, { as: orgAdmin })).status, 200);
     });
 
@@ -421,7 +400,7 @@ describe('roles', () => {
     it('an organization auditor reads the teams of the organization (their read_role), even when admins do not see every team', async () => {
       await t.patch('/api/v2/settings/system/', { ORG_ADMINS_CAN_SEE_ALL_USERS: false });
       try {
-        const elsewhere = await newTeam(await newOrg());
+        const elsewhere = (await newTeam(t, await newOrg(t))).id;
         assert.equal((await t.get(`/api/v2/teams/${team}/`, { as: auditor })).status, 200);
         assert.equal((await t.get(`/api/v2/teams/${elsewhere}/`, { as: auditor })).status, 403);
         assert.equal((await t.patch(`/api/v2/teams/${team}/`, { description: 'no' }, { as: auditor })).status, 403);
@@ -450,7 +429,7 @@ describe('roles', () => {
   describe('system roles', () => {
     it('granting system_administrator through /roles/{id}/users/ makes a superuser; revoking unmakes him', async () => {
       const role = await systemRole('system_administrator');
-      const user = await newUser('promoted');
+      const user = await newUser(t);
       await ok(t.post(`/api/v2/roles/${role}/users/`, { id: user.id }));
       assert.equal((await t.get(`/api/v2/users/${user.id}/`)).body.is_superuser, true);
       assert.equal((await t.post('/api/v2/organizations/', { name: unique('by-promoted') }, { as: user })).status, 201);
@@ -461,7 +440,7 @@ describe('roles', () => {
 
     it('system_auditor through /users/{id}/roles/ sets is_system_auditor', async () => {
       const role = await systemRole('system_auditor');
-      const user = await newUser('watcher');
+      const user = await newUser(t);
       await ok(t.post(`/api/v2/users/${user.id}/roles/`, { id: role }));
       assert.equal((await t.get(`/api/v2/users/${user.id}/`)).body.is_system_auditor, true);
       assert.equal((await t.get('/api/v2/organizations/', { as: user })).body.count, (await t.get('/api/v2/organizations/')).body.count);
@@ -470,9 +449,8 @@ describe('roles', () => {
     });
 
     it('only a superuser grants system roles: an organization admin gets 403', async () => {
-      const orgAdmin = await newUser('ambitious');
-      await ok(t.post(`/api/v2/organizations/${await newOrg()}/admins/`, { id: orgAdmin.id }));
-      const newcomer = await newUser('newcomer');
+      const orgAdmin = await newUser(t, { admin: await newOrg(t) });
+      const newcomer = await newUser(t);
       for (const name of ['system_administrator', 'system_auditor']) {
         const role = await systemRole(name);
         assert.equal((await t.post(`/api/v2/roles/${role}/users/`, { id: newcomer.id }, { as: orgAdmin })).status, 403);
@@ -484,7 +462,7 @@ describe('roles', () => {
     });
 
     it('PATCH is_superuser / is_system_auditor adds and removes the role holder', async () => {
-      const user = await newUser('flagged');
+      const user = await newUser(t);
       const admins = await systemRole('system_administrator');
       const auditors = await systemRole('system_auditor');
       const listed = async (role: number) => (await t.get(`/api/v2/roles/${role}/users/?page_size=200`)).body.results.map((r: any) => r.id);
@@ -501,9 +479,9 @@ describe('roles', () => {
 
   describe('records', () => {
     it('grants and revocations write audit events (rbac.role_granted / rbac.role_revoked)', async () => {
-      const org = await newOrg();
-      const team = await newTeam(org);
-      const user = await newUser('audited');
+      const org = (await newOrg(t)).id;
+      const team = (await newTeam(t, org)).id;
+      const user = await newUser(t);
       const role = await roleOf('organization', org, 'auditor_role');
       const [{ max }] = await t.db.query('SELECT coalesce(max(id), 0)::int AS max FROM audit_events');
       await ok(t.post(`/api/v2/roles/${role}/users/`, { id: user.id }));
@@ -531,9 +509,8 @@ describe('roles', () => {
     });
 
     it('a refused grant writes nothing', async () => {
-      const org = await newOrg();
-      const member = await newUser('refused');
-      await ok(t.post(`/api/v2/organizations/${org}/users/`, { id: member.id }));
+      const org = (await newOrg(t)).id;
+      const member = await newUser(t, { member: org });
       const [{ max }] = await t.db.query('SELECT coalesce(max(id), 0)::int AS max FROM audit_events');
       const [{ max: maxActivity }] = await t.db.query('SELECT coalesce(max(id), 0)::int AS max FROM activity_stream');
       const role = await roleOf('organization', org, 'auditor_role');
@@ -544,9 +521,9 @@ describe('roles', () => {
     });
 
     it('the activity stream records associate and disassociate, from each side', async () => {
-      const org = await newOrg();
-      const team = await newTeam(org);
-      const user = await newUser('streamed');
+      const org = (await newOrg(t)).id;
+      const team = (await newTeam(t, org)).id;
+      const user = await newUser(t);
       const role = await roleOf('organization', org, 'auditor_role');
       const [{ max }] = await t.db.query('SELECT coalesce(max(id), 0)::int AS max FROM activity_stream');
       await ok(t.post(`/api/v2/roles/${role}/users/`, { id: user.id }));
@@ -576,11 +553,9 @@ describe('roles', () => {
     let orgAdmin: User;
 
     before(async () => {
-      org = await newOrg();
-      member = await newUser('obj-member');
-      orgAdmin = await newUser('obj-admin');
-      await ok(t.post(`/api/v2/organizations/${org}/users/`, { id: member.id }));
-      await ok(t.post(`/api/v2/organizations/${org}/admins/`, { id: orgAdmin.id }));
+      org = (await newOrg(t)).id;
+      member = await newUser(t, { member: org });
+      orgAdmin = await newUser(t, { admin: org });
     });
 
     it('/organizations/{id}/object_roles/ lists its 13 roles, to whoever sees it', async () => {
@@ -591,9 +566,9 @@ describe('roles', () => {
         assert.deepEqual(res.body.results.map((r: any) => r.role_field).sort(), ORG_ROLE_FIELDS);
         assert.ok(res.body.results.every((r: any) => r.summary_fields.resource_id === org && r.content_type === 'organization'));
       }
-      const outsider = await newUser('obj-outsider');
+      const outsider = await newUser(t);
       assert.equal((await t.get(`/api/v2/organizations/${org}/object_roles/`, { as: outsider })).status, 403);
-      const team = await newTeam(org);
+      const team = (await newTeam(t, org)).id;
       const teamRoles = await t.get(`/api/v2/teams/${team}/object_roles/`);
       assert.deepEqual(teamRoles.body.results.map((r: any) => r.name).sort(), ['Admin', 'Member', 'Read']);
     });
@@ -616,7 +591,7 @@ describe('roles', () => {
       assert.deepEqual(await caps(orgAdmin), { edit: true, delete: true });
       assert.deepEqual(await caps(), { edit: true, delete: true });
       // In a list, each row answers for itself.
-      const other = await newOrg();
+      const other = (await newOrg(t)).id;
       await ok(t.post(`/api/v2/organizations/${other}/users/`, { id: orgAdmin.id }));
       const list = await t.get(`/api/v2/organizations/?id__in=${org},${other}&order_by=id`, { as: orgAdmin });
       assert.deepEqual(
@@ -629,11 +604,8 @@ describe('roles', () => {
     });
 
     it('user_capabilities of users in a list: oneself, administered members, others', async () => {
-      const plain = await newUser('obj-plain');
-      await ok(t.post(`/api/v2/organizations/${org}/users/`, { id: plain.id }));
-      const dual = await newUser('obj-dual');
-      await ok(t.post(`/api/v2/organizations/${org}/users/`, { id: dual.id }));
-      await ok(t.post(`/api/v2/organizations/${await newOrg()}/users/`, { id: dual.id }));
+      const plain = await newUser(t, { member: org });
+      const dual = await newUser(t, { member: [org, await newOrg(t)] });
       const ids = [orgAdmin.id, member.id, plain.id, dual.id];
       const list = await t.get(`/api/v2/users/?id__in=${ids.join(',')}&order_by=id`, { as: orgAdmin });
       assert.deepEqual(

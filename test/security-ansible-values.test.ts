@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { access, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newOrg, newUser, type Credentials, type TestApp, type User } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 import { INLINE_JINJA, moduleArgsHaveJinja } from '../src/ansible/jinja-markers.ts';
@@ -34,8 +34,8 @@ describe('values that reach Ansible are data, not templates', () => {
   let probeType: number;
   let machineType: number;
   let vaultType: number;
-  let member: Credentials & { id: number };
-  let adminB: Credentials & { id: number };
+  let member: User;
+  let adminB: User;
   let memberJob: any;
 
   const marker = (name: string) => path.join(markers, name);
@@ -54,14 +54,13 @@ describe('values that reach Ansible are data, not templates', () => {
     return res.body;
   };
   const stdout = async (job: any) => (await t.get(`/api/v2/jobs/${job.id}/stdout/?format=txt`)).text;
-  const grantRole = (user: number, role: number) => t.post(`/api/v2/users/${user}/roles/`, { id: role });
 
   before(async () => {
     t = await createTestApp();
     markers = await mkdtemp(path.join(tmpdir(), 'values-markers-'));
     repo = await makeRepository({ 'show.yml': SHOW });
-    orgA = (await t.post('/api/v2/organizations/', { name: 'Values A' })).body;
-    orgB = (await t.post('/api/v2/organizations/', { name: 'Values B' })).body;
+    orgA = await newOrg(t);
+    orgB = await newOrg(t);
     const local = 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3';
     projectA = (await t.post('/api/v2/projects/', { name: 'Plays A', organization: orgA.id, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
     projectB = (await t.post('/api/v2/projects/', { name: 'Plays B', organization: orgB.id, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
@@ -97,11 +96,9 @@ describe('values that reach Ansible are data, not templates', () => {
     await t.db.query(`UPDATE credentials SET inputs = jsonb_build_object('tag', $2::text) WHERE id = $1`, [probe, lookup('cred')]);
     assert.equal((await t.post(`/api/v2/job_templates/${jt.id}/credentials/`, { id: probe })).status, 204);
 
-    member = await t.createUser('values-member');
-    await grantRole(member.id, orgA.summary_fields.object_roles.member_role.id);
-    await grantRole(member.id, jt.summary_fields.object_roles.execute_role.id);
-    adminB = await t.createUser('values-admin-b');
-    await grantRole(adminB.id, orgB.summary_fields.object_roles.admin_role.id);
+    member = await newUser(t, { member: orgA });
+    await grant(t, member, jt, 'execute_role');
+    adminB = await newUser(t, { admin: orgB });
   });
   after(async () => {
     await t.close();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { loadEnvConfig } from '../src/config/env.ts';
 import { cleanLeftoverRuns, ensureRunDirectoriesRoot, makeRunDirectory, runDirectoriesRoot } from '../src/dispatcher/run-directories.ts';
 import { startService, type RunningService } from '../src/server/start.ts';
-import { ADMIN, createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { ADMIN, createTestApp, newOrg, newUser, type Credentials, type TestApp } from './helpers/app.ts';
 import { serverMode } from './helpers/database.ts';
 import { eventually } from './helpers/jobs.ts';
 import { spawnService, type ServiceProcess } from './helpers/service-process.ts';
@@ -26,15 +26,9 @@ describe('Basic authentication goes through the login throttle and audit', () =>
   before(async () => {
     t = await createTestApp();
     const defaultOrg = (await t.get('/api/v2/organizations/Default/')).body.id;
-    const second = (await t.post('/api/v2/organizations/', { name: 'Second Org' })).body.id;
-    member = await t.createUser('member-mallory');
-    assert.equal((await t.post(`/api/v2/organizations/${defaultOrg}/users/`, { id: member.id })).status, 204);
-    secondAdmin = await t.createUser('second-admin');
-    assert.equal((await t.post(`/api/v2/organizations/${second}/admins/`, { id: secondAdmin.id })).status, 204);
-    for (const name of ['victim-alice', 'victim-bob', 'victim-carol', 'victim-dan']) {
-      victims[name] = await t.createUser(name);
-      await t.post(`/api/v2/organizations/${defaultOrg}/users/`, { id: victims[name].id });
-    }
+    member = await newUser(t, { username: 'member-mallory', member: defaultOrg });
+    secondAdmin = await newUser(t, { username: 'second-admin', admin: await newOrg(t) });
+    for (const name of ['victim-alice', 'victim-bob', 'victim-carol', 'victim-dan']) victims[name] = await newUser(t, { username: name, member: defaultOrg });
   });
   after(() => t.close());
 

@@ -3,7 +3,7 @@
 // query that runs too long is stopped (on a PostgreSQL server) while other requests go on.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type Credentials, type RequestOptions, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newOrg, newTeam, newUser, type Credentials, type RequestOptions, type TestApp, type User } from './helpers/app.ts';
 import { serverMode } from './helpers/database.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate } from './helpers/jobs.ts';
@@ -18,16 +18,14 @@ describe('filters and visibility', () => {
   let repo: GitRepository;
   const id: Record<string, number> = {};
   /** (a) a plain member of Alpha who may execute one job template; (b) the admin of Bravo. */
-  let member: Credentials;
-  let adminB: Credentials;
+  let member: User;
+  let adminB: User;
 
   const ok = async (method: 'post' | 'patch', url: string, body: unknown) => {
     const res = await t[method](url, body);
     assert.ok(res.status < 300, `${method} ${url}: ${res.status} ${res.text}`);
     return res.body;
   };
-  const roleOf = async (contentType: string, objectId: number, roleField: string): Promise<number> =>
-    (await t.db.query('SELECT id FROM roles WHERE content_type = $1 AND object_id = $2 AND role_field = $3', [contentType, objectId, roleField]))[0].id;
   const insertJob = async (fields: Record<string, unknown>) => {
     const columns = { kind: 'job', name: 'security job', status: 'successful', job_type: 'run', ...fields };
     const names = Object.keys(columns);
@@ -50,8 +48,8 @@ describe('filters and visibility', () => {
   before(async () => {
     t = await createTestApp();
     repo = await makeRepository({ 'site.yml': PLAY });
-    id.alpha = (await ok('post', '/api/v2/organizations/', { name: 'Alpha' })).id;
-    id.bravo = (await ok('post', '/api/v2/organizations/', { name: 'Bravo' })).id;
+    id.alpha = (await newOrg(t, { name: 'Alpha' })).id;
+    id.bravo = (await newOrg(t, { name: 'Bravo' })).id;
     for (const [key, org, name] of [['projectA', 'alpha', 'SecretProjectA'], ['projectB', 'bravo', 'ProjectB']]) {
       id[key] = (await ok('post', '/api/v2/projects/', { name, organization: id[org], scm_type: 'git', scm_url: `file://${repo.bare}` })).id;
       assert.equal((await firstProjectUpdate(t, id[key])).status, 'successful');
@@ -81,19 +79,14 @@ describe('filters and visibility', () => {
     id.jobA2 = await job('jtA2', 'projectA', 'invB', 'alpha');
     id.jobB1 = await job('jtB1', 'projectB', 'invB', 'bravo');
 
-    id.teamA = (await ok('post', '/api/v2/teams/', { name: 'TeamA', organization: id.alpha })).id;
-    id.teamB = (await ok('post', '/api/v2/teams/', { name: 'B-secret-team', organization: id.bravo })).id;
-    member = await t.createUser('member');
-    adminB = await t.createUser('adminb');
-    const both = await t.createUser('both');
-    id.member = (member as Credentials & { id: number }).id;
+    member = await newUser(t, { member: id.alpha });
+    id.member = member.id;
+    await grant(t, member, `/api/v2/job_templates/${id.jtA1}/`, 'execute_role');
+    adminB = await newUser(t, { admin: id.bravo });
+    const both = await newUser(t, { username: 'both', member: [id.alpha, id.bravo] });
     id.both = both.id;
-    await ok('post', `/api/v2/organizations/${id.alpha}/users/`, { id: id.member });
-    await ok('post', `/api/v2/roles/${await roleOf('job_template', id.jtA1, 'execute_role')}/users/`, { id: id.member });
-    await ok('post', `/api/v2/organizations/${id.bravo}/admins/`, { id: (adminB as Credentials & { id: number }).id });
-    for (const org of ['alpha', 'bravo']) await ok('post', `/api/v2/organizations/${id[org]}/users/`, { id: both.id });
-    await ok('post', `/api/v2/teams/${id.teamA}/users/`, { id: both.id });
-    await ok('post', `/api/v2/teams/${id.teamB}/users/`, { id: both.id });
+    id.teamA = (await newTeam(t, id.alpha, { name: 'TeamA', members: [both] })).id;
+    id.teamB = (await newTeam(t, id.bravo, { name: 'B-secret-team', members: [both] })).id;
   });
   after(async () => {
     await t.close();

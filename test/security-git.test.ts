@@ -10,7 +10,7 @@ import { access, mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, grant, newOrg, newUser, type TestApp, type User } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 import { gitAuthentication } from '../src/projects/git-auth.ts';
@@ -28,8 +28,8 @@ describe('values that reach git', () => {
   let stray: GitRepository;
   let alpha: number;
   let beta: number;
-  let member: Credentials & { id: number };
-  let betaAdmin: Credentials & { id: number };
+  let member: User;
+  let betaAdmin: User;
   let site: any;
   let memberProject: any;
   let template: any;
@@ -38,10 +38,6 @@ describe('values that reach git', () => {
 
   /** A marker file an attack would create if git ran what it carries. */
   const marker = () => path.join(markers, `pwned-${++attackCount}`);
-  const grant = async (user: { id: number }, role: { id: number }) => {
-    const res = await t.post(`/api/v2/users/${user.id}/roles/`, { id: role.id });
-    assert.equal(res.status, 204, res.text);
-  };
   const project = async (id: number) => (await t.get(`/api/v2/projects/${id}/`)).body;
   const projectNamed = async (name: string) => (await t.get(`/api/v2/projects/?name=${encodeURIComponent(name)}`)).body.count;
   const syncNow = async (id: number) => {
@@ -61,8 +57,8 @@ describe('values that reach git', () => {
     await repo.branch('feature/slashes', { 'feature.yml': PLAYBOOK });
     stray = await makeRepository({ 'site.yml': PLAYBOOK }, { root: outside, name: 'stray' });
 
-    alpha = (await t.post('/api/v2/organizations/', { name: 'Alpha' })).body.id;
-    beta = (await t.post('/api/v2/organizations/', { name: 'Beta' })).body.id;
+    alpha = (await newOrg(t, { name: 'Alpha' })).id;
+    beta = (await newOrg(t, { name: 'Beta' })).id;
     site = (await t.post('/api/v2/projects/', { name: 'Alpha site', organization: alpha, scm_type: 'git', scm_url: `file://${repo.bare}`, allow_override: true })).body;
     memberProject = (await t.post('/api/v2/projects/', { name: 'Alpha member', organization: alpha, scm_type: 'git', scm_url: repo.bare, allow_override: true })).body;
     assert.equal((await firstProjectUpdate(t, site.id)).status, 'successful');
@@ -75,17 +71,13 @@ describe('values that reach git', () => {
     assert.ok(template.id, JSON.stringify(template));
 
     // A plain member of Alpha: uses and updates the site project, runs its template, administers one project and the inventory.
-    member = await t.createUser('alpha-member');
-    const alphaOrg = (await t.get(`/api/v2/organizations/${alpha}/`)).body;
-    await grant(member, alphaOrg.summary_fields.object_roles.member_role);
-    await grant(member, site.summary_fields.object_roles.use_role);
-    await grant(member, site.summary_fields.object_roles.update_role);
-    await grant(member, memberProject.summary_fields.object_roles.admin_role);
-    await grant(member, template.summary_fields.object_roles.execute_role);
-    await grant(member, (await t.get(`/api/v2/inventories/${inventory}/`)).body.summary_fields.object_roles.admin_role);
+    member = await newUser(t, { member: alpha });
+    await grant(t, member, site, 'use_role', 'update_role');
+    await grant(t, member, memberProject, 'admin_role');
+    await grant(t, member, template, 'execute_role');
+    await grant(t, member, `/api/v2/inventories/${inventory}/`, 'admin_role');
     // The admin of Beta, who creates projects there.
-    betaAdmin = await t.createUser('beta-admin');
-    await grant(betaAdmin, (await t.get(`/api/v2/organizations/${beta}/`)).body.summary_fields.object_roles.admin_role);
+    betaAdmin = await newUser(t, { admin: beta });
   });
   after(async () => {
     await t.close();

@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
-import { createTestApp, basicAuth, ADMIN, type TestApp } from './helpers/app.ts';
+import { createTestApp, basicAuth, ADMIN, newOrg, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 import { OutputWriter } from '../src/dispatcher/output.ts';
@@ -40,7 +40,7 @@ describe('NUL characters', () => {
   before(async () => {
     t = await createTestApp();
     repo = await makeRepository({ 'nul.yml': NUL_PLAY });
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    orgId = (await newOrg(t, { name: 'Ops' })).id;
     projectId = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
     assert.equal((await firstProjectUpdate(t, projectId)).status, 'successful');
     inventoryId = (await t.post('/api/v2/inventories/', { name: 'Local', organization: orgId, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;

@@ -9,6 +9,7 @@ import { registerCategory } from '../src/config/settings/registry.ts';
 import { loadSettings } from '../src/config/settings/store.ts';
 import { category, setting } from '../src/config/settings/types.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
+import { eventually } from './helpers/jobs.ts';
 
 // A category with a secret, as an integration (LDAP, say) would declare one.
 registerCategory(
@@ -377,8 +378,7 @@ describe('settings API', () => {
     assert.equal(t.services.settings.get('SCHEDULE_MAX_JOBS'), 33);
 
     await t.db.query(`UPDATE settings SET value = '44'::jsonb WHERE key = 'SCHEDULE_MAX_JOBS'`);
-    const deadline = Date.now() + 10_000;
-    while (t.services.settings.get('SCHEDULE_MAX_JOBS') !== 44 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await eventually(async () => t.services.settings.get('SCHEDULE_MAX_JOBS') === 44, 10_000, 'the background refresh');
     assert.equal(t.services.settings.get('SCHEDULE_MAX_JOBS'), 44);
   });
 });

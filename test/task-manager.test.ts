@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, newUser, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually, firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 
@@ -33,7 +33,7 @@ describe('task manager: dependencies, blocking and capacity', () => {
   before(async () => {
     t = await createTestApp();
     repo = await makeRepository({ 'hello.yml': HELLO, 'slow.yml': SLOW, 'hosts.ini': INVENTORY });
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Ops' })).body.id;
+    orgId = (await newOrg(t)).id;
     projectId = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
     await firstProjectUpdate(t, projectId);
     inventoryId = (await t.post('/api/v2/inventories/', { name: 'Local', organization: orgId, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
@@ -162,8 +162,7 @@ describe('task manager: dependencies, blocking and capacity', () => {
     assert.equal(done.summary_fields.instance_group.name, 'ours');
 
     // An organization's groups are set by a system administrator only.
-    const admin = await t.createUser('org-admin');
-    await t.post(`/api/v2/organizations/${orgId}/admins/`, { id: admin.id });
+    const admin = await newUser(t, { admin: orgId });
     assert.equal((await t.post(`/api/v2/organizations/${orgId}/instance_groups/`, { id: ours }, { as: admin })).status, 403);
     assert.equal((await t.post(`/api/v2/organizations/${orgId}/instance_groups/`, { id: ours })).status, 204);
     assert.equal((await t.get(`/api/v2/organizations/${orgId}/instance_groups/`)).body.count, 1);

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, newTeam, newUser, type Credentials, type TestApp } from './helpers/app.ts';
 
 describe('teams', () => {
   let t: TestApp;
@@ -11,8 +11,8 @@ describe('teams', () => {
   before(async () => {
     t = await createTestApp();
     adminId = (await t.get('/api/v2/users/admin/')).body.id;
-    orgId = (await t.post('/api/v2/organizations/', { name: 'Engineering' })).body.id;
-    otherOrgId = (await t.post('/api/v2/organizations/', { name: 'Sales' })).body.id;
+    orgId = (await newOrg(t, { name: 'Engineering' })).id;
+    otherOrgId = (await newOrg(t, { name: 'Sales' })).id;
   });
   after(() => t.close());
 
@@ -80,8 +80,7 @@ describe('teams', () => {
     });
 
     it('an organization admin may not move a team into another organization', async () => {
-      const orgAdmin = await t.createUser('mover');
-      await t.post(`/api/v2/organizations/${orgId}/admins/`, { id: orgAdmin.id });
+      const orgAdmin = await newUser(t, { admin: orgId });
       const res = await t.patch(`/api/v2/teams/${team.id}/`, { organization: otherOrgId }, { as: orgAdmin });
       assert.equal(res.status, 403);
       assert.equal((await t.db.query('SELECT organization_id FROM teams WHERE id = $1', [team.id]))[0].organization_id, orgId);
@@ -117,7 +116,7 @@ describe('teams', () => {
     let bob: Credentials & { id: number };
 
     before(async () => {
-      teamId = (await t.post('/api/v2/teams/', { name: 'Members', organization: orgId })).body.id;
+      teamId = (await newTeam(t, orgId)).id;
       alice = await t.createUser('alice');
       bob = await t.createUser('bob');
     });
@@ -168,8 +167,7 @@ describe('teams', () => {
     it('a team member may not add members; an organization admin may', async () => {
       const res = await t.post(`/api/v2/teams/${teamId}/users/`, { id: bob.id }, { as: alice });
       assert.equal(res.status, 403);
-      const orgAdmin = await t.createUser('eng-admin');
-      await t.post(`/api/v2/organizations/${orgId}/admins/`, { id: orgAdmin.id });
+      const orgAdmin = await newUser(t, { admin: orgId });
       assert.equal((await t.post(`/api/v2/teams/${teamId}/users/`, { id: bob.id }, { as: orgAdmin })).status, 204);
       assert.deepEqual(await teamMembers(teamId), ['alice', 'bob']);
     });
@@ -191,14 +189,12 @@ describe('teams', () => {
     });
 
     it('an organization admin creates teams in his organization only', async () => {
-      const orgAdmin = await t.createUser('team-maker');
-      await t.post(`/api/v2/organizations/${orgId}/admins/`, { id: orgAdmin.id });
+      const orgAdmin = await newUser(t, { admin: orgId });
       assert.equal((await t.post('/api/v2/teams/', { name: 'Admins Own', organization: orgId }, { as: orgAdmin })).status, 201);
       assert.equal((await t.post(`/api/v2/organizations/${orgId}/teams/`, { name: 'Admins Nested' }, { as: orgAdmin })).status, 201);
       const elsewhere = await t.post('/api/v2/teams/', { name: 'Not Yours', organization: otherOrgId }, { as: orgAdmin });
       assert.equal(elsewhere.status, 403);
-      const member = await t.createUser('team-wannabe');
-      await t.post(`/api/v2/organizations/${orgId}/users/`, { id: member.id });
+      const member = await newUser(t, { member: orgId });
       assert.equal((await t.post('/api/v2/teams/', { name: 'Wannabe', organization: orgId }, { as: member })).status, 403);
       assert.equal((await t.post(`/api/v2/organizations/${orgId}/teams/`, { name: 'Wannabe' }, { as: member })).status, 403);
       assert.equal((await t.db.query(`SELECT 1 FROM teams WHERE name IN ('Not Yours', 'Wannabe')`)).length, 0);
@@ -207,9 +203,8 @@ describe('teams', () => {
 
   describe('visibility', () => {
     it("members of an organization see its teams; others don't", async () => {
-      const hiddenTeam = (await t.post('/api/v2/teams/', { name: 'Hidden', organization: otherOrgId })).body.id;
-      const engineer = await t.createUser('engineer');
-      await t.post(`/api/v2/organizations/${orgId}/users/`, { id: engineer.id });
+      const hiddenTeam = (await newTeam(t, otherOrgId)).id;
+      const engineer = await newUser(t, { member: orgId });
       const res = await t.get('/api/v2/teams/', { as: engineer });
       assert.equal(res.status, 200);
       const visibleOrgs = new Set(res.body.results.map((r: any) => r.organization));
@@ -220,9 +215,8 @@ describe('teams', () => {
     });
 
     it('a team member outside the organization sees that team only', async () => {
-      const salesTeam = (await t.post('/api/v2/teams/', { name: 'Sales Crew', organization: otherOrgId })).body.id;
-      const contractor = await t.createUser('contractor');
-      await t.post(`/api/v2/teams/${salesTeam}/users/`, { id: contractor.id });
+      const contractor = await newUser(t);
+      const salesTeam = (await newTeam(t, otherOrgId, { members: [contractor] })).id;
       const res = await t.get('/api/v2/teams/', { as: contractor });
       assert.deepEqual(res.body.results.map((r: any) => r.id), [salesTeam]);
       assert.equal(res.body.count, 1);

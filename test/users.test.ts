@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
+import { createTestApp, newOrg, newUser, type Credentials, type TestApp } from './helpers/app.ts';
 
 describe('users', () => {
   let t: TestApp;
@@ -221,12 +221,10 @@ describe('users', () => {
 
   describe('visibility', () => {
     it('a plain user sees himself and the members of his organizations', async () => {
-      const orgId = (await t.post('/api/v2/organizations/', { name: 'Colleagues' })).body.id;
-      const me = await t.createUser('watcher');
-      const colleague = await t.createUser('colleague');
-      const stranger = await t.createUser('stranger');
-      await t.post(`/api/v2/organizations/${orgId}/users/`, { id: me.id });
-      await t.post(`/api/v2/organizations/${orgId}/users/`, { id: colleague.id });
+      const org = await newOrg(t);
+      const me = await newUser(t, { username: 'watcher', member: org });
+      const colleague = await newUser(t, { username: 'colleague', member: org });
+      const stranger = await newUser(t, { username: 'stranger' });
       const res = await t.get('/api/v2/users/?order_by=username', { as: me });
       assert.equal(res.status, 200);
       assert.equal(res.body.count, 2);

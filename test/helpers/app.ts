@@ -229,3 +229,5 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
   };
   return testApp;
 }
+
+export { grant, grantTeam, newOrg, newTeam, newUser, roleMatrix, roleOf, unique, type Ref, type RoleObject, type User, type UserOptions } from './factories.ts';

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
@@ -9,26 +9,76 @@ import { migrate, migrationsFingerprint } from '../../src/db/migrate.ts';
 import { ServerDatabase } from '../../src/db/server.ts';
 import { bootstrap } from '../../src/server/bootstrap.ts';
 
+/**
+ * The module of bootstrap (the same as imported above), relative to the repository root: the
+ * cached templates are keyed on it and on everything it imports, directly or not.
+ */
+const BOOTSTRAP_ENTRY = 'src/server/bootstrap.ts';
+
 export const ADMIN = { username: 'admin', password: 'admin-password' };
 
-const cacheDir = path.resolve(import.meta.dirname, '../../.cache');
+const repositoryRoot = path.resolve(import.meta.dirname, '../..');
+const cacheDir = path.join(repositoryRoot, '.cache');
 
-// Sources of the data bootstrap writes: a change to any of them makes a new template, as a new migration does.
-const BOOTSTRAP_SOURCES = [
-  'src/server/bootstrap.ts',
-  'src/resources/execution-environments/default-environment.ts',
-  'src/resources/credential-types/managed-types.ts',
-  'src/resources/credential-types/managed-cloud-types.ts',
-  'src/resources/credential-types/sync-managed.ts',
+/** The specifiers of a module's static imports and re-exports, its bare imports and its dynamic imports of a literal. */
+const IMPORT_PATTERNS = [
+  /\b(?:import|export)\s+(?:type\s+)?[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
+  /\bimport\s*['"]([^'"]+)['"]/g,
+  /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
 ];
 
-/** Keys cached templates: the migrations and what bootstrap stores. */
-async function templateFingerprint(): Promise<string> {
-  const hash = createHash('sha256').update(await migrationsFingerprint());
-  for (const source of BOOTSTRAP_SOURCES) {
-    hash.update('\0').update(await readFile(path.resolve(import.meta.dirname, '../..', source)).catch(() => Buffer.alloc(0)));
+const isFile = (file: string) => stat(file).then((s) => s.isFile(), () => false);
+
+/** The file a relative specifier names (a .js specifier may stand for its .ts source); null for packages, built-ins and files not found. */
+async function resolveImport(importer: string, specifier: string): Promise<string | null> {
+  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return null;
+  const base = path.resolve(path.dirname(importer), specifier);
+  for (const candidate of [base, base.replace(/\.js$/, '.ts'), `${base}.ts`, path.join(base, 'index.ts')]) {
+    if (await isFile(candidate)) return candidate;
   }
-  return hash.digest('hex').slice(0, 16);
+  return null;
+}
+
+/** Every source file `entry` imports, followed transitively (itself included): path -> contents. Files that cannot be read are left out. */
+async function importGraph(entry: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  const pending = [entry];
+  while (pending.length) {
+    const file = pending.pop()!;
+    if (files.has(file)) continue;
+    const contents = await readFile(file).catch(() => null);
+    if (!contents) continue;
+    files.set(file, contents);
+    if (!/\.[cm]?tsx?$/.test(file)) continue;
+    const text = contents.toString('utf8');
+    for (const pattern of IMPORT_PATTERNS) {
+      for (const [, specifier] of text.matchAll(pattern)) {
+        const target = await resolveImport(file, specifier);
+        if (target && !files.has(target)) pending.push(target);
+      }
+    }
+  }
+  return files;
+}
+
+let fingerprint: Promise<string> | undefined;
+
+/**
+ * Keys cached templates: the migrations and every source bootstrap imports, directly or not (a
+ * change to any of them makes a new template, as a new migration does).
+ */
+function templateFingerprint(): Promise<string> {
+  fingerprint ??= (async () => {
+    const entry = path.join(repositoryRoot, BOOTSTRAP_ENTRY);
+    if (!(await isFile(entry))) throw new Error(`BOOTSTRAP_ENTRY in test/helpers/database.ts names ${BOOTSTRAP_ENTRY}, which does not exist`);
+    const hash = createHash('sha256').update(await migrationsFingerprint());
+    const files = await importGraph(entry);
+    for (const file of [...files.keys()].sort()) {
+      hash.update('\0').update(path.relative(repositoryRoot, file)).update('\0').update(files.get(file)!);
+    }
+    return hash.digest('hex').slice(0, 16);
+  })();
+  return fingerprint;
 }
 
 export const serverMode = () => Boolean(process.env.POSTGRES_HOST);

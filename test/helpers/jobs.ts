@@ -16,13 +16,13 @@ export async function waitForRun(t: TestApp, url: string, timeoutMs = 60_000): P
   }
 }
 
-/** Polls until `check` answers something truthy. */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+/** Polls until `check` answers something truthy; `what` names the awaited condition in the error on timeout. */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
+    if (Date.now() > deadline) throw new Error(`${what}: not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
