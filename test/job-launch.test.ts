@@ -71,6 +71,24 @@ describe('launching job templates', () => {
     await t.patch(`/api/v2/job_templates/${template.id}/`, { survey_enabled: false });
   });
 
+  it('prompts are read by the template\'s own field declarations: coerced as the template would be, refused with its messages, nothing created', async () => {
+    const asks = { ask_verbosity_on_launch: true, ask_limit_on_launch: true, ask_forks_on_launch: true, ask_job_type_on_launch: true, ask_diff_mode_on_launch: true };
+    const prompted = (await t.post('/api/v2/job_templates/', { name: 'Prompted', project: template.project, inventory: template.inventory, playbook: 'site.yml', ...asks })).body;
+    const jobsBefore = (await t.get(`/api/v2/job_templates/${prompted.id}/jobs/`)).body.count;
+    const bad = await t.post(`/api/v2/job_templates/${prompted.id}/launch/`, { verbosity: 9, limit: '@/etc/hosts', forks: 100_000, job_type: 'destroy', diff_mode: 'maybe' });
+    assert.equal(bad.status, 400, bad.text);
+    const onTemplate = await t.patch(`/api/v2/job_templates/${prompted.id}/`, { verbosity: 9, limit: '@/etc/hosts', forks: 100_000, job_type: 'destroy', diff_mode: 'maybe' });
+    assert.equal(onTemplate.status, 400);
+    const { forks, ...fieldProblems } = bad.body;
+    assert.deepEqual(fieldProblems, onTemplate.body, 'a prompt is refused exactly as the same value on the template');
+    assert.deepEqual(forks, (await t.patch(`/api/v2/job_templates/${prompted.id}/`, { forks: 100_000 })).body.forks);
+    assert.equal((await t.get(`/api/v2/job_templates/${prompted.id}/jobs/`)).body.count, jobsBefore);
+    const res = await t.post(`/api/v2/job_templates/${prompted.id}/launch/`, { verbosity: '2', forks: '3', diff_mode: 'true', job_type: 'check', limit: 'h1' });
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual([res.body.verbosity, res.body.forks, res.body.diff_mode, res.body.job_type, res.body.limit], [2, 3, true, 'check', 'h1']);
+    assert.equal((await waitForRun(t, res.body.url, 120_000)).status, 'successful');
+  });
+
   it('launching needs execute_role: 403 without it, 201 with it', async () => {
     const user = await newUser(t);
     assert.equal((await t.post(`/api/v2/job_templates/${template.id}/launch/`, {}, { as: user })).status, 403);

@@ -28,6 +28,15 @@ export async function playbooksOf(project: Row): Promise<string[]> {
   return dir ? findPlaybooks(dir) : [];
 }
 
+/** What a template value may not be beyond its field declaration (on the template and when prompted at launch). */
+export function templateValueProblems(values: Values, maxForks: number): FieldErrors {
+  const errors: FieldErrors = {};
+  const branch = 'scm_branch' in values ? branchProblem(String(values.scm_branch ?? '')) : null;
+  if (branch) errors.scm_branch = [branch];
+  if ('forks' in values && maxForks > 0 && (values.forks as number) > maxForks) errors.forks = [`Maximum number of forks (${maxForks}) exceeded.`];
+  return errors;
+}
+
 /** Checks a template against its project and the settings, and keeps its organization the project's. */
 export async function checkJobTemplate(tx: Queryable, _ctx: RequestContext, values: Values, existing: Row | null): Promise<void> {
   const errors: FieldErrors = {};
@@ -39,8 +48,6 @@ export async function checkJobTemplate(tx: Queryable, _ctx: RequestContext, valu
     const playbook = String(valueOf(values, existing, 'playbook') ?? '');
     const recheck = !existing || 'playbook' in values || project.id !== existing.project_id;
     if (recheck && !(await playbooksOf(project)).includes(playbook)) errors.playbook = ['Playbook not found for project.'];
-    const branch = 'scm_branch' in values ? branchProblem(String(values.scm_branch ?? '')) : null;
-    if (branch) errors.scm_branch = [branch];
     if (!project.allow_override) {
       if (valueOf(values, existing, 'scm_branch') && ('scm_branch' in values || 'project' in values)) errors.scm_branch = ['Project does not allow overriding branch.'];
       if (valueOf(values, existing, 'ask_scm_branch_on_launch') === true) errors.ask_scm_branch_on_launch = ['Project does not allow overriding branch.'];
@@ -50,8 +57,7 @@ export async function checkJobTemplate(tx: Queryable, _ctx: RequestContext, valu
   if ((inventory === null || inventory === undefined) && valueOf(values, existing, 'ask_inventory_on_launch') !== true) {
     errors.inventory = ["Job Template must provide 'inventory' or allow prompting for it."];
   }
-  const max = maxForks();
-  if ('forks' in values && max > 0 && (values.forks as number) > max) errors.forks = [`Maximum number of forks (${max}) exceeded.`];
+  for (const [name, problem] of Object.entries(templateValueProblems(values, maxForks()))) errors[name] ??= problem;
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const name = valueOf(values, existing, 'name');
   const duplicate = await tx.query('SELECT 1 FROM job_templates WHERE organization_id IS NOT DISTINCT FROM $1 AND name = $2 AND id <> $3 LIMIT 1', [

@@ -1,9 +1,9 @@
-import { ValidationError } from '../../api/errors.ts';
+import { FieldProblem } from '../../api/fields.ts';
+import { ValidationError, type FieldErrors } from '../../api/errors.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
-import type { ASK_FIELDS } from '../../resources/job-templates/job-template.resource.ts';
+import { jobTemplates, type ASK_FIELDS } from '../../resources/job-templates/job-template.resource.ts';
+import { templateValueProblems } from '../../resources/job-templates/job-template-hooks.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
-import { optionValueErrors, PLAYBOOK_OPTION_FIELDS } from '../../ansible/option-values.ts';
-import { branchProblem } from '../../projects/git-values.ts';
 
 /** Launch-time fields and the ask_*_on_launch flag that allows each (AWX's names). */
 const PROMPTS: Record<string, (typeof ASK_FIELDS)[number]> = {
@@ -53,32 +53,31 @@ export function readPrompts(template: JobTemplateRow, body: unknown, surveyVaria
   return { accepted, extraVars, ignored };
 }
 
-/** A prompted value checked as the template field would be (limit and tags: no option, file or Jinja). */
-export function checkPromptValues(accepted: Record<string, unknown>, maxForks: number): void {
-  const errors: Record<string, string[]> = {};
-  const int = (name: string, min: number, max = 2_147_483_647) => {
-    const v = accepted[name];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)) errors[name] = [`Ensure this value is an integer between ${min} and ${max}.`];
-  };
-  int('verbosity', 0, 5);
-  int('forks', 0, maxForks);
-  int('timeout', 0);
-  int('job_slice_count', 1);
-  int('inventory', 1);
-  if (accepted.job_type !== undefined && !['run', 'check'].includes(accepted.job_type as string)) errors.job_type = [`"${String(accepted.job_type)}" is not a valid choice.`];
-  for (const name of ['limit', 'job_tags', 'skip_tags', 'scm_branch']) {
-    if (accepted[name] !== undefined && typeof accepted[name] !== 'string') errors[name] = ['Not a valid string.'];
+const RELATED_PROMPTS: Record<string, string> = { credentials: 'credential', labels: 'label', instance_groups: 'instance group' };
+
+/**
+ * The accepted prompts parsed by the job template's own field declarations (a prompted limit is
+ * checked as the template's limit is, "5" becomes 5 as it would on the template) and by its checks
+ * beyond them (templateValueProblems); the lists of related objects must be lists of ids.
+ */
+export function parsePrompts(accepted: Record<string, unknown>, maxForks: number): Record<string, unknown> {
+  const parsed: Record<string, unknown> = {};
+  const errors: FieldErrors = {};
+  for (const [name, value] of Object.entries(accepted)) {
+    const noun = RELATED_PROMPTS[name];
+    if (noun) {
+      if (Array.isArray(value) && value.every((id) => Number.isInteger(id) && id > 0)) parsed[name] = value;
+      else errors[name] = [`Expected a list of ${noun} ids.`];
+      continue;
+    }
+    try {
+      parsed[name] = jobTemplates.fields[name].parse(value);
+    } catch (err) {
+      if (!(err instanceof FieldProblem)) throw err;
+      errors[name] = [err.message];
+    }
   }
-  const branch = typeof accepted.scm_branch === 'string' ? branchProblem(accepted.scm_branch) : null;
-  if (branch) errors.scm_branch = [branch];
-  for (const [name, problem] of Object.entries(optionValueErrors(accepted, PLAYBOOK_OPTION_FIELDS))) errors[name] ??= problem;
-  if (accepted.diff_mode !== undefined && typeof accepted.diff_mode !== 'boolean') errors.diff_mode = ['Must be a valid boolean.'];
-  const ids = (name: string, noun: string) => {
-    const v = accepted[name];
-    if (v !== undefined && (!Array.isArray(v) || !v.every((c) => Number.isInteger(c) && c > 0))) errors[name] = [`Expected a list of ${noun} ids.`];
-  };
-  ids('credentials', 'credential');
-  ids('labels', 'label');
-  ids('instance_groups', 'instance group');
+  for (const [name, problem] of Object.entries(templateValueProblems(parsed, maxForks))) errors[name] ??= problem;
   if (Object.keys(errors).length) throw new ValidationError(errors);
+  return parsed;
 }

@@ -10,7 +10,7 @@ import { maxForks } from '../../resources/job-templates/job-template-hooks.ts';
 import { activeSurvey } from '../../resources/job-templates/launch-description.ts';
 import { passwordPurpose, passwordVariables, validateSurveyAnswers } from '../../resources/job-templates/survey-spec.ts';
 import { encryptSecret } from '../../secrets/encryption.ts';
-import { checkPromptValues, readPrompts } from './launch-prompts.ts';
+import { parsePrompts, readPrompts } from './launch-prompts.ts';
 import { JOB, jobPlan, templateLabelIds } from './create-job.ts';
 import type { Launcher } from '../../runs/launch.ts';
 import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
@@ -69,8 +69,7 @@ export const jobTemplateLauncher: Launcher<unknown, JobTemplateRow> = {
     if (!(await mayExecute(ctx, tx, template.id))) throw forbidden();
     const survey = activeSurvey(template);
     const prompts = readPrompts(template, body, (survey?.spec ?? []).map((q) => q.variable));
-    checkPromptValues(prompts.accepted, maxForks());
-    const { accepted } = prompts;
+    const accepted = parsePrompts(prompts.accepted, maxForks());
     const inventoryId = (accepted.inventory as number | undefined) ?? template.inventory_id;
     if (!inventoryId) throw ValidationError.field('inventory', "Job Template 'inventory' is missing or undefined.");
     if (accepted.inventory !== undefined && !(await hasObjectRole(ctx, tx, 'inventory', inventoryId, 'use_role'))) {
