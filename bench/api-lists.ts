@@ -10,7 +10,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { hash } from '@node-rs/argon2';
-import { systemContext } from '../src/api/context.ts';
+import { systemContextIn } from '../src/api/context.ts';
 import { createObject } from '../src/api/crud.ts';
 import { getResource } from '../src/api/resource.ts';
 import { explain } from './lib/explain.ts';
@@ -90,7 +90,7 @@ async function seed(t: TestApp): Promise<Credentials> {
   await db.transaction(async (tx) => {
     for (let n = 1; n <= ORGS; n++) {
       const name = `Bench Org ${String(n).padStart(3, '0')}`;
-      await createObject(tx, systemContext, organizations, { name, description: `Organization number ${n} of the benchmark`, max_hosts: 0, policy_enforcement: 'none' });
+      await createObject(tx, systemContextIn(t.services), organizations, { name, description: `Organization number ${n} of the benchmark`, max_hosts: 0, policy_enforcement: 'none' });
     }
     await tx.query(
       `INSERT INTO users (username, password, first_name, last_name, email)

@@ -8,6 +8,7 @@
 // BENCH_JOBS (10000) sets the number of pending jobs.
 import { performance } from 'node:perf_hooks';
 import type { TestApp } from '../test/helpers/app.ts';
+import { systemContextIn } from '../src/api/context.ts';
 import { schedulePass } from '../src/task-manager/schedule.ts';
 import { appOn } from './lib/app.ts';
 import { databases, intEnv, type DbChoice } from './lib/options.ts';
@@ -66,7 +67,7 @@ async function measure(choice: DbChoice): Promise<string[][]> {
     let passes = 0;
     // Sweeps over all pending jobs until one moves nothing (the last finds only blocked jobs).
     for (let after = 0, movedInSweep = 0; ; ) {
-      const pass = await schedulePass(t.db, t.services.runKinds, after);
+      const pass = await schedulePass(t.db, t.services.runKinds, systemContextIn(t.services), after);
       passes++;
       if (pass.skipped) continue;
       movedInSweep += pass.moved.length;

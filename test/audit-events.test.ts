@@ -1,3 +1,4 @@
+import { callerIn } from '../src/api/context.ts';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
@@ -50,7 +51,7 @@ describe('audit events', () => {
     // An event with a detail to flatten.
     await recordAudit(t.db, {
       type: 'rbac.role_granted',
-      ctx: { user: { id: 1, username: 'admin', isSuperuser: true, isSystemAuditor: false }, authMethod: 'basic', tokenScope: null },
+      ctx: callerIn(t.services, { id: 1, username: 'admin', isSuperuser: true, isSystemAuditor: false }, 'basic'),
       target: { type: 'role', id: 7, name: 'Default admin' },
       client: { remoteAddr: '10.9.0.4', userAgent: 'test' },
       detail: { role: 'export-test-role', 'grantee-user': 'plain-user', nested: { a: [1, 2] }, count: 3, flag: true },

@@ -5,7 +5,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { systemContext, type RequestContext } from '../src/api/context.ts';
+import { systemContextIn, type RequestContext } from '../src/api/context.ts';
 import { assertCanUseCredential, decryptedInputs } from '../src/resources/credentials/credential-use.ts';
 import { credentialInjection } from '../src/resources/credentials/injection.ts';
 import { configureSecretKey } from '../src/secrets/encryption.ts';
@@ -46,6 +46,7 @@ describe('credentials', () => {
     user: { id: user.id, username: user.username, isSuperuser: false, isSystemAuditor: false },
     authMethod: 'basic',
     tokenScope: null,
+    service: t.services,
   });
 
   before(async () => {
@@ -319,13 +320,13 @@ describe('credentials', () => {
 
     it('assertCanUseCredential wants use_role and a kind that fits', async () => {
       const cred = (await create({})).body;
-      await assertCanUseCredential(systemContext, t.db, cred.id, 'credential', ['ssh']);
+      await assertCanUseCredential(systemContextIn(t.services), t.db, cred.id, 'credential', ['ssh']);
       await assert.rejects(assertCanUseCredential(ctxOf(alice), t.db, cred.id, 'credential'), (err: any) => err.status === 403);
       await grant(t, alice, cred, 'use_role');
       await assertCanUseCredential(ctxOf(alice), t.db, cred.id, 'credential');
       await assert.rejects(assertCanUseCredential(ctxOf(alice), t.db, cred.id, 'credential', ['scm']), (err: any) =>
         err.status === 400 && JSON.stringify(err.body) === JSON.stringify({ credential: ["Credential kind must be 'scm'."] }));
-      await assert.rejects(assertCanUseCredential(systemContext, t.db, 999999, 'vault_credential'), (err: any) => err.status === 400 && 'vault_credential' in err.body);
+      await assert.rejects(assertCanUseCredential(systemContextIn(t.services), t.db, 999999, 'vault_credential'), (err: any) => err.status === 400 && 'vault_credential' in err.body);
       assert.equal((await t.get(`${URL}${cred.id}/`, { as: alice })).status, 200, 'use_role reads');
     });
   });

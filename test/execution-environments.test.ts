@@ -47,8 +47,9 @@ describe('execution environments', () => {
     });
 
     it('is created once, however often the service starts', async () => {
-      await bootstrap(t.db, { ...t.env, adminUser: 'admin', adminPassword: 'admin-password' });
-      await bootstrap(t.db, { ...t.env, adminUser: 'admin', adminPassword: 'admin-password' });
+      const again = { ...t.services, env: { ...t.env, adminUser: 'admin', adminPassword: 'admin-password' } };
+      await bootstrap(again);
+      await bootstrap(again);
       const rows = await t.db.query('SELECT id FROM execution_environments WHERE managed');
       assert.deepEqual(rows.map((r) => r.id), [managedId]);
     });

@@ -33,7 +33,7 @@ describe('instance management commands', () => {
     const notRegistered = await manage(env, 'check_instance_ready');
     assert.equal(notRegistered.code, 1);
     assert.match(notRegistered.err[0], /instance cmd-node is not registered/);
-    await inspect(env, ({ db }) => registerInstance(db, env));
+    await inspect(env, (services) => registerInstance(services));
     const ready = await manage(env, 'check_instance_ready');
     assert.equal(ready.code, 0, ready.err.join('\n'));
     assert.match(ready.out[0], /^Instance cmd-node is ready \(ansible-core 2\.\d+\S*, ansible-runner \d+\.\S+\)$/);
@@ -47,13 +47,13 @@ describe('instance management commands', () => {
     assert.match(disabled.err[0], /instance cmd-node is disabled/);
     await inspect(env, ({ db }) => db.query(`UPDATE instances SET enabled = true WHERE hostname = 'cmd-node'`));
     const missing = await detectAnsibleRuntime({ ansiblePlaybook: '/nonexistent/ansible-playbook', ansibleRunner: '/nonexistent/ansible-runner' });
-    await inspect(env, ({ db }) => registerInstance(db, env, missing));
+    await inspect(env, (services) => registerInstance(services, missing));
     const res = await manage(env, 'check_instance_ready');
     assert.equal(res.code, 1);
     assert.match(res.err[0], /Ansible runtime missing: .*apt-get install ansible-core python3-ansible-runner/);
     const listed = await manage(env, 'list_instances');
     assert.match(listed.out[0], /^cmd-node capacity=0 .*errors="Ansible runtime missing/);
-    await inspect(env, ({ db }) => registerInstance(db, env));
+    await inspect(env, (services) => registerInstance(services));
     assert.equal((await manage(env, 'check_instance_ready')).code, 0);
   });
 

@@ -71,7 +71,7 @@ describe('instances', () => {
     const full = await t.patch(`/api/v2/instances/${id}/`, { capacity_adjustment: 1 });
     assert.equal(full.body.capacity, higher);
     // A heartbeat keeps the adjustment.
-    await registerInstance(t.db, t.env);
+    await registerInstance(t.services);
     assert.equal((await t.get(`/api/v2/instances/${id}/`)).body.capacity, higher);
     assert.equal(adjustedCapacity(8, 81, 0.25), 26);
     assert.equal(adjustedCapacity(8, 81, 1, false), 0);
@@ -134,13 +134,13 @@ describe('instances', () => {
     assert.equal(missing.available, false);
     assert.match(missing.error, /\/nonexistent\/ansible-playbook/);
     assert.match(missing.error, /apt-get install ansible-core python3-ansible-runner/);
-    await registerInstance(t.db, t.env, missing);
+    await registerInstance(t.services, missing);
     const i = (await t.get(`/api/v2/instances/${id}/`)).body;
     assert.equal(i.errors, missing.error);
     assert.equal(i.capacity, 0);
     const ping = await t.get('/api/v2/ping/', { as: null });
     assert.equal(ping.body.instances.find((n: any) => n.node === 'test-node').errors, missing.error);
-    await registerInstance(t.db, t.env);
+    await registerInstance(t.services);
     const healthy = (await t.get(`/api/v2/instances/${id}/`)).body;
     assert.equal(healthy.errors, '');
     assert.equal(healthy.capacity, Math.min(cpuCapacity, memCapacity));

@@ -168,7 +168,7 @@ describe('drover manage', () => {
     const empty = await manage(env, 'list_instances');
     assert.equal(empty.code, 0);
     assert.deepEqual(empty.out, []);
-    await inspect(env, ({ db }) => registerInstance(db, env));
+    await inspect(env, (services) => registerInstance(services));
     const res = await manage(env, 'list_instances');
     assert.equal(res.code, 0);
     assert.equal(res.out.length, 1);

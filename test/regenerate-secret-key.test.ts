@@ -4,7 +4,7 @@ import { mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { secret } from '../src/api/fields.ts';
-import { systemContext } from '../src/api/context.ts';
+import { systemContextIn } from '../src/api/context.ts';
 import { createObject } from '../src/api/crud.ts';
 import { getResource } from '../src/api/resource.ts';
 import { loadEnvConfig, type EnvConfig } from '../src/config/env.ts';
@@ -23,12 +23,12 @@ async function seeded(extra: Record<string, string> = {}) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'drover-rotate-'));
   const env = await loadEnvConfig({ SVC_DATA_DIR: dataDir, SVC_ADMIN_PASSWORD: 'x', SVC_NODE_NAME: 'rotate-node', ...extra });
   const credentialId = await inspect(env, async (services) => {
-    await bootstrap(services.db, env);
+    await bootstrap(services);
     configureSecretKey(env.secretKey);
-    await services.settings.update(systemContext, settingsOf('rotation_test')!, { ROTATION_BIND_PASSWORD: 'bind-secret' }, 'update');
+    await services.settings.update(systemContextIn(services), settingsOf('rotation_test')!, { ROTATION_BIND_PASSWORD: 'bind-secret' }, 'update');
     const [type] = await services.db.query(`SELECT id FROM credential_types WHERE namespace = 'aws'`);
     const row = await services.db.transaction((tx) =>
-      createObject(tx, systemContext, getResource('credential'), { name: 'AWS', organization: 1, credential_type: type.id, inputs: { username: 'AKIA', password: 'aws-secret' } }),
+      createObject(tx, systemContextIn(services), getResource('credential'), { name: 'AWS', organization: 1, credential_type: type.id, inputs: { username: 'AKIA', password: 'aws-secret' } }),
     );
     return row.id as number;
   });

@@ -54,7 +54,7 @@ describe('routes', () => {
     const application = { name: 'router-app', organization: defaultOrg, client_type: 'confidential', authorization_grant_type: 'password' };
     assert.equal((await t.post('/api/v2/applications/', application)).status, 201);
     assert.equal((await t.post('/api/v2/tokens/', { description: 'router' })).status, 201);
-    await registerInstance(t.db, t.env);
+    await registerInstance(t.services);
     await createOneOfEach(t, defaultOrg);
     const categories = await t.get('/api/v2/settings/');
     if (categories.status === 200 && categories.body.results?.length) settingsSlug = categories.body.results[0].slug;

@@ -1,5 +1,5 @@
 import type { Queryable, Row } from '../db/database.ts';
-import { actorId, type RequestContext, type Services } from '../api/context.ts';
+import { actorId, type RequestContext } from '../api/context.ts';
 import type { Resource } from '../api/resource.ts';
 
 export type Operation = 'create' | 'update' | 'delete' | 'associate' | 'disassociate';
@@ -16,18 +16,9 @@ export interface ActivityEntry {
 
 export const HIDDEN = 'hidden';
 
-let actionNode = '';
-let enabled: () => boolean = () => true;
-
-/** Records this node's name (SVC_NODE_NAME) on every entry, and follows the ACTIVITY_STREAM_ENABLED setting. */
-export function configureActivityStream(services: Pick<Services, 'env' | 'settings'>): void {
-  actionNode = services.env.nodeName;
-  enabled = () => services.settings.get<boolean>('ACTIVITY_STREAM_ENABLED') !== false;
-}
-
 /** Writes one activity stream record in the caller's transaction, so it stands or falls with the change. */
 export async function recordActivity(tx: Queryable, ctx: RequestContext, entry: ActivityEntry): Promise<void> {
-  if (!enabled()) return;
+  if (ctx.service.settings.get<boolean>('ACTIVITY_STREAM_ENABLED') === false) return;
   await tx.query(
     `INSERT INTO activity_stream (operation, object1, object1_id, object2, object2_id, object_association, changes, actor_id, action_node)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)`,
@@ -40,7 +31,7 @@ export async function recordActivity(tx: Queryable, ctx: RequestContext, entry: 
       entry.association ?? '',
       JSON.stringify(entry.changes),
       actorId(ctx),
-      actionNode,
+      ctx.service.env.nodeName,
     ],
   );
 }

@@ -121,25 +121,13 @@ export function hasObjectRoleOnRow(
   return lookup.ids.then((ids) => ids.has(objectId));
 }
 
-/** The settings the access policies follow (read at request time); until configured, their defaults. */
-interface AccessSettings {
-  get<T = unknown>(key: string): T;
-}
-
-let accessSettings: AccessSettings | null = null;
-
-/** Makes the access policies follow the service's settings (ORG_ADMINS_CAN_SEE_ALL_USERS, MANAGE_ORGANIZATION_AUTH). */
-export function configureAccess(settings: AccessSettings): void {
-  accessSettings = settings;
-}
-
-const enabled = (key: string) => (accessSettings ? accessSettings.get<boolean>(key) !== false : true);
+const enabled = (ctx: RequestContext, key: string) => ctx.service.settings.get<boolean>(key) !== false;
 
 /** ORG_ADMINS_CAN_SEE_ALL_USERS: organization admins and auditors see every user and every team. */
-export const orgAdminsSeeAllUsers = () => enabled('ORG_ADMINS_CAN_SEE_ALL_USERS');
+export const orgAdminsSeeAllUsers = (ctx: RequestContext) => enabled(ctx, 'ORG_ADMINS_CAN_SEE_ALL_USERS');
 
 /** MANAGE_ORGANIZATION_AUTH: organization admins create and manage users and teams and their memberships. */
-export const manageOrganizationAuth = () => enabled('MANAGE_ORGANIZATION_AUTH');
+export const manageOrganizationAuth = (ctx: RequestContext) => enabled(ctx, 'MANAGE_ORGANIZATION_AUTH');
 
 /**
  * SQL condition, true when the user administers or audits some organization (with
@@ -154,7 +142,7 @@ const callerFacts = new WeakMap<RequestContext, { administersOrAuditsOrganizatio
 
 /** AccessPolicy.prepare for the policies that ask seesAllUsersAndTeams: one query per request. */
 export async function learnCallerFacts(ctx: RequestContext, db: Queryable): Promise<void> {
-  if (!ctx.user || seesEverything(ctx) || callerFacts.has(ctx) || !orgAdminsSeeAllUsers()) return;
+  if (!ctx.user || seesEverything(ctx) || callerFacts.has(ctx) || !orgAdminsSeeAllUsers(ctx)) return;
   const [row] = await db.query<{ yes: boolean }>(`SELECT ${administersOrAuditsSomeOrganization('$1')} AS yes`, [ctx.user.id]);
   callerFacts.set(ctx, { administersOrAuditsOrganization: row.yes === true });
 }
@@ -165,7 +153,7 @@ export async function learnCallerFacts(ctx: RequestContext, db: Queryable): Prom
  * decided in SQL (administersOrAuditsSomeOrganization).
  */
 export function seesAllUsersAndTeams(ctx: RequestContext): boolean | null {
-  if (!ctx.user || !orgAdminsSeeAllUsers()) return false;
+  if (!ctx.user || !orgAdminsSeeAllUsers(ctx)) return false;
   const facts = callerFacts.get(ctx);
   return facts ? facts.administersOrAuditsOrganization : null;
 }

@@ -23,7 +23,12 @@ export interface RequestContext {
   authMethod: AuthMethod | null;
   /** OAuth2 token scope; null for sessions and basic auth, which may do everything the user may. */
   tokenScope: 'read' | 'write' | null;
+  /** The service asked: policies, hooks and records read its settings and node name here. */
+  service: ServiceView;
 }
+
+/** What a request's policies, hooks and records read of the service it reaches. */
+export type ServiceView = Pick<Services, 'settings' | 'env'>;
 
 /** The process-wide services every handler may use. */
 export interface Services {
@@ -41,14 +46,24 @@ export interface Services {
   launches: LaunchService;
 }
 
-export const anonymous: RequestContext = { user: null, authMethod: null, tokenScope: null };
+/** A caller of `service`. */
+export const callerIn = (
+  service: ServiceView,
+  user: CurrentUser | null,
+  authMethod: AuthMethod | null = null,
+  tokenScope: RequestContext['tokenScope'] = null,
+): RequestContext => ({ user, authMethod, tokenScope, service });
 
-/** The installer and management commands acting with full rights; recorded as no actor. */
-export const systemContext: RequestContext = {
+/** A caller not (yet) authenticated. */
+export const anonymousIn = (service: ServiceView): RequestContext => callerIn(service, null);
+
+/** The installer, management commands and the service itself acting with full rights; recorded as no actor. */
+export const systemContextIn = (service: ServiceView): RequestContext => ({
   user: { id: 0, username: '', isSuperuser: true, isSystemAuditor: false },
   authMethod: null,
   tokenScope: null,
-};
+  service,
+});
 
 /** The user id to record as actor, null for the system. */
 export const actorId = (ctx: RequestContext): number | null => (ctx.user && ctx.user.id > 0 ? ctx.user.id : null);

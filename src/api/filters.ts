@@ -30,7 +30,8 @@ const nextAlias = () => `r${++aliasCounter % 1_000_000}`;
 
 /** What resolving one filter key needs besides the path: who asks, the query's parameters, the key itself. */
 interface Walk {
-  ctx: RequestContext;
+  /** Null: every related object counts, whoever looks (a smart inventory's filter). */
+  ctx: RequestContext | null;
   params: Params;
   key: string;
   /** resource.field names already followed, so a path cannot go round in a loop (as AWX refuses). */
@@ -39,7 +40,7 @@ interface Walk {
 
 /** `AND <condition>` limiting a hop into `target` (aliased `inner`) to the rows the caller may see. */
 function visibleHop(target: Resource, inner: string, walk: Walk): string {
-  const visible = target.access.visible(walk.ctx, inner, walk.params);
+  const visible = walk.ctx && target.access.visible(walk.ctx, inner, walk.params);
   return visible ? ` AND ${visible}` : '';
 }
 
@@ -176,7 +177,7 @@ function condition(target: Target, lookup: string, raw: string, key: string, par
 }
 
 /** Builds the condition for one filter key such as not__organization__name__icontains. */
-function filterCondition(ctx: RequestContext, resource: Resource, alias: string, key: string, raw: string, params: Params): { sql: string; group: 'and' | 'or' } {
+function filterCondition(ctx: RequestContext | null, resource: Resource, alias: string, key: string, raw: string, params: Params): { sql: string; group: 'and' | 'or' } {
   let parts = key.split('__');
   let negate = false;
   let group: 'and' | 'or' = 'and';
@@ -242,7 +243,7 @@ export function filterTargets(resource: Resource, query: Query): Resource[] {
 }
 
 /** organization__search=term: every comma-separated term in one of the related object's text fields. */
-function relatedSearch(ctx: RequestContext, resource: Resource, alias: string, path: string[], raw: string, key: string, params: Params): string {
+function relatedSearch(ctx: RequestContext | null, resource: Resource, alias: string, path: string[], raw: string, key: string, params: Params): string {
   const target = targetResource(resource, path, key);
   const fields = RELATED_SEARCH_FIELDS.filter((f) => target.allFields[f] && !target.allFields[f].secret);
   if (!fields.length) throw badRequest(`${path.join('__')} is not searchable.`);
@@ -262,9 +263,9 @@ function relatedSearch(ctx: RequestContext, resource: Resource, alias: string, p
 /**
  * Turns list query parameters into SQL conditions over `alias`. Plain and chain__ filters all
  * must hold; or__ filters form one group of which any may hold; not__ negates. Paths through
- * related objects only reach those `ctx` may see.
+ * related objects only reach those `ctx` may see (every one when null).
  */
-export function buildFilters(ctx: RequestContext, resource: Resource, alias: string, query: Query, params: Params): string[] {
+export function buildFilters(ctx: RequestContext | null, resource: Resource, alias: string, query: Query, params: Params): string[] {
   const and: string[] = [];
   const or: string[] = [];
   const regexes = Object.entries(query).filter(([key]) => /__i?regex$/.test(key)).flatMap(([, value]) => [value ?? []].flat());

@@ -12,18 +12,6 @@ export type Query = Record<string, string | string[] | undefined>;
 /** Extra condition narrowing a list (the members of one team, the records of one object). */
 export type Scope = (alias: string, params: Params) => string;
 
-/** The settings lists follow (read at request time); until configured, their defaults. */
-interface ListSettings {
-  get<T = unknown>(key: string): T;
-}
-
-let listSettings: ListSettings | null = null;
-
-/** Makes lists follow the service's settings (LIST_QUERY_TIMEOUT). */
-export function configureLists(settings: ListSettings): void {
-  listSettings = settings;
-}
-
 const DEFAULT_QUERY_TIMEOUT_SECONDS = 5;
 /** PostgreSQL's query_canceled, which a statement_timeout raises. */
 const QUERY_CANCELED = '57014';
@@ -37,9 +25,9 @@ const isServer = (db: Queryable): db is Database => (db as Partial<Database>).ki
  * cannot stop one (PGlite ignores statement_timeout); there the filters are bounded before they
  * reach it (src/api/regex-guard.ts).
  */
-async function runListQueries(db: Queryable, queries: readonly { sql: string; params: readonly unknown[] }[]): Promise<Row[][]> {
+async function runListQueries(db: Queryable, ctx: RequestContext, queries: readonly { sql: string; params: readonly unknown[] }[]): Promise<Row[][]> {
   if (!isServer(db)) return Promise.all(queries.map(({ sql, params }) => db.query(sql, params)));
-  const seconds = Number(listSettings?.get('LIST_QUERY_TIMEOUT') ?? DEFAULT_QUERY_TIMEOUT_SECONDS);
+  const seconds = Number(ctx.service.settings.get('LIST_QUERY_TIMEOUT') ?? DEFAULT_QUERY_TIMEOUT_SECONDS);
   try {
     return await Promise.all(
       queries.map(({ sql, params }) =>
@@ -96,7 +84,7 @@ export async function listPage(
       ? `SELECT ${alias}.* ${from} ORDER BY ${order} LIMIT ${page.size} OFFSET 0`
       : `SELECT ${alias}.* FROM ${ident(resource.table)} ${alias} WHERE ${alias}.id IN ` +
         `(SELECT ${alias}.id ${from} ORDER BY ${order} LIMIT ${page.size} OFFSET ${offset}) ORDER BY ${order}`;
-  const [[{ count }], rows] = await runListQueries(db, [
+  const [[{ count }], rows] = await runListQueries(db, ctx, [
     { sql: `SELECT count(*)::int AS count ${from}`, params: countParams },
     { sql: pageSql, params: params.values },
   ]);
@@ -110,7 +98,7 @@ export async function listPage(
  */
 export async function listAll(db: Queryable, ctx: RequestContext, resource: Resource, query: Query, limit: number, scope?: Scope): Promise<Row[]> {
   const { alias, params, from, order } = await listQuery(db, ctx, resource, query, scope);
-  const [rows] = await runListQueries(db, [{ sql: `SELECT ${alias}.* ${from} ORDER BY ${order} LIMIT ${Math.max(0, Math.floor(limit))}`, params: params.values }]);
+  const [rows] = await runListQueries(db, ctx, [{ sql: `SELECT ${alias}.* ${from} ORDER BY ${order} LIMIT ${Math.max(0, Math.floor(limit))}`, params: params.values }]);
   return rows;
 }
 

@@ -24,7 +24,7 @@ export interface AuditEvent {
   type: AuditEventType;
   outcome?: 'success' | 'failure' | 'denied';
   /** Who acted; for a failed login, the username that was tried goes in actorUsername. */
-  ctx?: RequestContext;
+  ctx: RequestContext;
   actorUsername?: string;
   target?: { type: string; id?: number | null; name?: string };
   /** Client details taken from the request. */
@@ -33,18 +33,12 @@ export interface AuditEvent {
   detail?: Record<string, unknown>;
 }
 
-let nodeName = '';
-
-export function setAuditNode(name: string): void {
-  nodeName = name;
-}
-
 /**
  * Appends one audit event. Pass the change's transaction so the event stands or falls with it;
  * events about refusals (a failed login) pass the database itself.
  */
 export async function recordAudit(q: Queryable, event: AuditEvent): Promise<void> {
-  const user = event.ctx?.user;
+  const user = event.ctx.user;
   await q.query(
     `INSERT INTO audit_events (event_type, outcome, actor_id, actor_username, target_type, target_id, target_name,
        remote_addr, user_agent, auth_method, node, detail)
@@ -59,8 +53,8 @@ export async function recordAudit(q: Queryable, event: AuditEvent): Promise<void
       event.target?.name ?? '',
       event.client?.remoteAddr ?? '',
       (event.client?.userAgent ?? '').slice(0, 512),
-      event.ctx?.authMethod ?? '',
-      nodeName,
+      event.ctx.authMethod ?? '',
+      event.ctx.service.env.nodeName,
       JSON.stringify(event.detail ?? {}),
     ],
   );

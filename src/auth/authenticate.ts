@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../api/errors.ts';
-import { anonymous, type RequestContext, type Services } from '../api/context.ts';
+import { anonymousIn, callerIn, type RequestContext, type Services } from '../api/context.ts';
 import { clientOf } from '../audit/record.ts';
 import { parseBasicHeader } from './basic.ts';
 import { fromBearerToken } from './bearer-auth.ts';
@@ -22,10 +22,10 @@ async function fromBasic(services: Services, request: FastifyRequest, reply: Fas
   }
   // No account has such a name, so there is nothing to guess (and the database refuses NUL bytes).
   if (basic.username.length > MAX_USERNAME || basic.username.includes('\u0000')) throw invalidBasic();
-  const result = await attemptPasswordLogin(services.db, basic.username, basic.password, clientOf(request), {}, { authMethod: 'basic', clearOnSuccess: false });
+  const result = await attemptPasswordLogin(services, basic.username, basic.password, clientOf(request), {}, { authMethod: 'basic', clearOnSuccess: false });
   if ('throttled' in result) throw throttledError(reply, result.throttled);
   if ('invalid' in result) throw invalidBasic();
-  return { user: result.user, authMethod: 'basic', tokenScope: null };
+  return callerIn(services, result.user, 'basic');
 }
 
 /** Header credentials come first (as AWX), then the session cookie. */
@@ -35,10 +35,10 @@ const AUTHENTICATORS: Authenticator[] = [fromBearerToken, fromBasic, fromSession
 export async function authenticate(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<RequestContext> {
   // Routes that authenticate their callers themselves (the OAuth2 token endpoint reads client
   // credentials from the Authorization header) see an anonymous caller.
-  if (request.routeOptions.config.ownAuthentication) return anonymous;
+  if (request.routeOptions.config.ownAuthentication) return anonymousIn(services);
   for (const method of AUTHENTICATORS) {
     const ctx = await method(services, request, reply);
     if (ctx) return ctx;
   }
-  return anonymous;
+  return anonymousIn(services);
 }

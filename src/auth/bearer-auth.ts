@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestContext, Services } from '../api/context.ts';
+import { callerIn, type RequestContext, type Services } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
 import { clientOf, recordAudit } from '../audit/record.ts';
 import { toCurrentUser } from './basic.ts';
@@ -29,8 +29,6 @@ export function parseBearerHeader(header: string | undefined): string | null {
   return match ? match[1] : null;
 }
 
-const tokenAttempt: RequestContext = { user: null, authMethod: 'token', tokenScope: null };
-
 /**
  * An unknown token value counts as a failure of the client's address, in the same counter as
  * failed logins: an address that sprays token guesses is throttled like one that guesses
@@ -38,6 +36,7 @@ const tokenAttempt: RequestContext = { user: null, authMethod: 'token', tokenSco
  */
 async function refuseUnknownToken(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<never> {
   const client = clientOf(request);
+  const tokenAttempt = callerIn(services, null, 'token');
   const throttled = await checkAddressThrottle(services.db, client.remoteAddr);
   if (throttled) {
     await recordThrottled(services.db, tokenAttempt, client, throttled);
@@ -75,5 +74,5 @@ export async function fromBearerToken(services: Services, request: FastifyReques
       [row.token_id, LAST_USED_RESOLUTION_MS / 1000],
     );
   }
-  return { user: toCurrentUser(row), authMethod: 'token', tokenScope: row.scope };
+  return callerIn(services, toCurrentUser(row), 'token', row.scope);
 }

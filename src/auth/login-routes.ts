@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestContext, Services } from '../api/context.ts';
+import type { Services } from '../api/context.ts';
+import { sessionContext } from './session-auth.ts';
 import { loadRow } from '../api/crud.ts';
 import { ApiError, ValidationError, type FieldErrors } from '../api/errors.ts';
 import { viewOptions } from '../api/options.ts';
@@ -129,7 +130,6 @@ function checkLoginCsrf(services: Services, request: FastifyRequest, formToken: 
   if (request.cookies[CSRF_COOKIE] && token) checkCsrfToken(request, formToken);
 }
 
-const sessionContext = (user: RequestContext['user']): RequestContext => ({ user, authMethod: 'session', tokenScope: null });
 
 /** GET/POST /api/login/ and /api/logout/. Only these routes accept form bodies. */
 export async function registerLoginRoutes(app: FastifyInstance, services: Services): Promise<void> {
@@ -163,7 +163,7 @@ export async function registerLoginRoutes(app: FastifyInstance, services: Servic
         if (ended) {
           await recordAudit(db, {
             type: 'auth.logout',
-            ctx: request.ctx.user?.id === ended.userId ? request.ctx : sessionContext({ id: ended.userId, username: ended.username, isSuperuser: false, isSystemAuditor: false }),
+            ctx: request.ctx.user?.id === ended.userId ? request.ctx : sessionContext(services, { id: ended.userId, username: ended.username, isSuperuser: false, isSystemAuditor: false }),
             target: { type: 'user', id: ended.userId, name: ended.username },
             client: clientOf(request),
           });
@@ -183,7 +183,7 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
   const { db } = services;
   const form = isForm(request);
   const client = clientOf(request);
-  const attempt = sessionContext(null);
+  const attempt = sessionContext(services, null);
 
   /** A refusal: HTML (the form again, with the message) for a browser's form post, else JSON. */
   const refuse = (status: number, detail: string, username = '', next: string | null = null) => {
@@ -212,7 +212,7 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
   checkLoginCsrf(services, request, body.formToken);
   const username = body.username.slice(0, 150);
 
-  const result = await attemptPasswordLogin(db, username, body.password, client);
+  const result = await attemptPasswordLogin(services, username, body.password, client);
   if ('throttled' in result) {
     reply.header('Retry-After', String(result.throttled.retryAfter));
     return refuse(429, TOO_MANY_ATTEMPTS(result.throttled.retryAfter), username, body.next);
@@ -220,7 +220,7 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
   if ('invalid' in result) return refuse(401, 'Invalid username or password.', username, body.next);
   const { user } = result;
   const session = await createSession(services, user, client, request.cookies[SESSION_COOKIE]);
-  const ctx = sessionContext(user);
+  const ctx = sessionContext(services, user);
   await recordAudit(db, { type: 'auth.login', ctx, target: { type: 'user', id: user.id, name: user.username }, client });
   if (session.evicted) {
     await recordAudit(db, {

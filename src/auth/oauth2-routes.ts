@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CurrentUser, RequestContext, Services } from '../api/context.ts';
+import { callerIn, type Services } from '../api/context.ts';
 import { createObject, removeObject } from '../api/crud.ts';
 import { ApiError, methodNotAllowed } from '../api/errors.ts';
 import { revealedSecrets } from '../api/fields.ts';
@@ -12,7 +12,7 @@ import type { Row } from '../db/database.ts';
 import { parseScope } from '../resources/tokens/token.resource.ts';
 import { PUBLIC } from '../api/permissions.ts';
 import { parseBasicHeader, toCurrentUser } from './basic.ts';
-import { configureOAuth2, hashSecret, refreshTokenLifetime, type TokenScope } from './oauth2.ts';
+import { hashSecret, refreshTokenLifetime, type TokenScope } from './oauth2.ts';
 import { attemptPasswordLogin, TOO_MANY_ATTEMPTS } from './password-login.ts';
 
 export const OAUTH2_ROOT = '/api/o/';
@@ -128,8 +128,6 @@ interface OwnerRow {
   is_active: boolean;
 }
 
-const userContext = (user: CurrentUser): RequestContext => ({ user, authMethod: null, tokenScope: null });
-
 function tokenResponse(row: Row, reply: FastifyReply) {
   const shown = revealedSecrets(row) ?? {};
   reply.headers({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
@@ -161,7 +159,7 @@ async function passwordGrant(services: Services, request: FastifyRequest, params
   const client = clientOf(request);
   const via = { via: 'oauth2_password_grant', client_id: app.client_id };
 
-  const result = await attemptPasswordLogin(db, username, password, client, via);
+  const result = await attemptPasswordLogin(services, username, password, client, via);
   if ('throttled' in result) {
     throw new OAuthError(429, 'invalid_grant', TOO_MANY_ATTEMPTS(result.throttled.retryAfter), {
       'Retry-After': String(result.throttled.retryAfter),
@@ -169,7 +167,7 @@ async function passwordGrant(services: Services, request: FastifyRequest, params
   }
   if ('invalid' in result) throw new OAuthError(400, 'invalid_grant', 'Invalid credentials given.');
   const { user } = result;
-  const ctx = userContext(user);
+  const ctx = callerIn(services, user);
   const tokens = getResource('o_auth2_access_token');
   if (!(await isVisible(db, ctx, getResource('o_auth2_application'), app.id))) {
     throw new OAuthError(400, 'invalid_grant', "The user may not use this application: it belongs to an organization the user is not a member of.");
@@ -187,11 +185,11 @@ async function refreshGrant(services: Services, params: Record<string, string>, 
   return db.transaction(async (tx) => {
     const [old] = await tx.query('SELECT * FROM tokens WHERE refresh_token_hash = $1 FOR UPDATE', [hashSecret(refreshToken)]);
     if (!old || old.application_id !== app.id) throw new OAuthError(400, 'invalid_grant', 'Invalid refresh token.');
-    if (new Date(old.expires).getTime() + refreshTokenLifetime() * 1000 <= Date.now()) throw new OAuthError(400, 'invalid_grant', 'Refresh token expired.');
+    if (new Date(old.expires).getTime() + refreshTokenLifetime(services.settings) * 1000 <= Date.now()) throw new OAuthError(400, 'invalid_grant', 'Refresh token expired.');
     const [owner] = await tx.query<OwnerRow>('SELECT id, username, is_superuser, is_system_auditor, is_active FROM users WHERE id = $1', [old.user_id]);
     if (!owner?.is_active) throw new OAuthError(400, 'invalid_grant', 'User inactive or deleted.');
     if (requested === 'write' && old.scope === 'read') throw new OAuthError(400, 'invalid_scope', 'The requested scope exceeds the scope granted by the resource owner.');
-    const ctx = userContext(toCurrentUser(owner));
+    const ctx = callerIn(services, toCurrentUser(owner));
     if (!(await isVisible(tx, ctx, getResource('o_auth2_application'), app.id))) throw new OAuthError(400, 'invalid_grant', 'The user may no longer use this application.');
     await removeObject(tx, ctx, tokens, old);
     return createObject(tx, ctx, tokens, { description: old.description, application: app.id, scope: requested ?? old.scope });
@@ -212,7 +210,7 @@ async function revoke(services: Services, request: FastifyRequest, reply: Fastif
     ]);
     if (!row) return;
     const [owner] = await tx.query<OwnerRow>('SELECT id, username, is_superuser, is_system_auditor, is_active FROM users WHERE id = $1', [row.user_id]);
-    await removeObject(tx, userContext(toCurrentUser(owner)), tokens, row);
+    await removeObject(tx, callerIn(services, toCurrentUser(owner)), tokens, row);
   });
   return reply.code(200).headers({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).send();
 }
@@ -222,7 +220,6 @@ async function revoke(services: Services, request: FastifyRequest, reply: Fastif
  * token revocation. These are the only endpoints that read form bodies besides the login.
  */
 export async function registerOAuth2Routes(app: FastifyInstance, services: Services): Promise<void> {
-  configureOAuth2(services.settings);
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
       const params: Record<string, string | string[]> = {};

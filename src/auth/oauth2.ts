@@ -24,35 +24,24 @@ export function hashSecret(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
-// The settings the token resource and the OAuth2 endpoints read. Set when the API is built (and
-// by management commands), as resource hooks see only their transaction and the caller.
-let settings: Pick<Settings, 'get'> | null = null;
+type SettingsReader = Pick<Settings, 'get'>;
 
-export function configureOAuth2(value: Pick<Settings, 'get'>): void {
-  settings = value;
-}
-
-function oauth2Setting<T>(name: string): T {
-  if (!settings) throw new Error('OAuth2 settings are not configured');
-  return settings.get<T>(name);
-}
-
-function lifetimes(): typeof OAUTH2_PROVIDER_DEFAULT {
-  return { ...OAUTH2_PROVIDER_DEFAULT, ...oauth2Setting<Partial<typeof OAUTH2_PROVIDER_DEFAULT>>('OAUTH2_PROVIDER') };
+function lifetimes(settings: SettingsReader): typeof OAUTH2_PROVIDER_DEFAULT {
+  return { ...OAUTH2_PROVIDER_DEFAULT, ...settings.get<Partial<typeof OAUTH2_PROVIDER_DEFAULT>>('OAUTH2_PROVIDER') };
 }
 
 // The last instant the database and JavaScript dates both hold comfortably.
 const LATEST = Date.UTC(9999, 11, 31);
 
 /** Seconds an access token lives (OAUTH2_PROVIDER.ACCESS_TOKEN_EXPIRE_SECONDS). */
-export const accessTokenLifetime = () => lifetimes().ACCESS_TOKEN_EXPIRE_SECONDS;
+export const accessTokenLifetime = (settings: SettingsReader) => lifetimes(settings).ACCESS_TOKEN_EXPIRE_SECONDS;
 
 /** Seconds a refresh token outlives its access token (OAUTH2_PROVIDER.REFRESH_TOKEN_EXPIRE_SECONDS). */
-export const refreshTokenLifetime = () => lifetimes().REFRESH_TOKEN_EXPIRE_SECONDS;
+export const refreshTokenLifetime = (settings: SettingsReader) => lifetimes(settings).REFRESH_TOKEN_EXPIRE_SECONDS;
 
 /** When a token created now expires. */
-export function accessTokenExpiry(now = Date.now()): Date {
-  return new Date(Math.min(now + accessTokenLifetime() * 1000, LATEST));
+export function accessTokenExpiry(settings: SettingsReader, now = Date.now()): Date {
+  return new Date(Math.min(now + accessTokenLifetime(settings) * 1000, LATEST));
 }
 
 /**
@@ -66,8 +55,8 @@ export function externalAccount(user: { ldap_dn?: string | null; external_accoun
 }
 
 /** Refuses (403) tokens for users from external authentication unless ALLOW_OAUTH2_FOR_EXTERNAL_USERS. */
-export async function refuseExternalUser(q: Queryable, userId: number): Promise<void> {
-  if (oauth2Setting<boolean>('ALLOW_OAUTH2_FOR_EXTERNAL_USERS')) return;
+export async function refuseExternalUser(q: Queryable, settings: SettingsReader, userId: number): Promise<void> {
+  if (settings.get<boolean>('ALLOW_OAUTH2_FOR_EXTERNAL_USERS')) return;
   const [user] = await q.query('SELECT ldap_dn, external_account FROM users WHERE id = $1', [userId]);
   const account = user ? externalAccount(user) : null;
   if (account !== null) {
@@ -83,12 +72,12 @@ export async function refuseExternalUser(q: Queryable, userId: number): Promise<
  * Deletes tokens that can no longer be used: expired, and either without a refresh token or past
  * the refresh token's lifetime too. Answers how many went.
  */
-export async function deleteExpiredTokens(q: Queryable): Promise<number> {
+export async function deleteExpiredTokens(q: Queryable, settings: SettingsReader): Promise<number> {
   const rows = await q.query(
     `DELETE FROM tokens WHERE expires < now()
        AND (refresh_token_hash IS NULL OR expires + make_interval(secs => $1) < now())
      RETURNING id`,
-    [refreshTokenLifetime()],
+    [refreshTokenLifetime(settings)],
   );
   return rows.length;
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { AuthMethod, CurrentUser, RequestContext } from '../api/context.ts';
+import { callerIn, type AuthMethod, type CurrentUser, type RequestContext, type Services } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Queryable } from '../db/database.ts';
 import { recordAudit } from '../audit/record.ts';
@@ -55,7 +55,7 @@ export async function recordThrottled(
  * a failure before the slow check (see reserveAttempt) and released if it succeeds.
  */
 export async function attemptPasswordLogin(
-  db: Queryable,
+  services: Pick<Services, 'db' | 'settings' | 'env'>,
   username: string,
   password: string,
   client: { remoteAddr: string; userAgent: string },
@@ -63,7 +63,8 @@ export async function attemptPasswordLogin(
   options: PasswordAttemptOptions = {},
 ): Promise<PasswordLoginResult> {
   const { authMethod = null, clearOnSuccess = true } = options;
-  const attempt: RequestContext = { user: null, authMethod, tokenScope: null };
+  const { db } = services;
+  const attempt = callerIn(services, null, authMethod);
   const refuse = async (throttled: Throttled): Promise<PasswordLoginResult> => {
     await recordThrottled(db, attempt, client, throttled, { actorUsername: username, detail });
     return { throttled };

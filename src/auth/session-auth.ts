@@ -1,9 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestContext, Services } from '../api/context.ts';
+import { callerIn, type CurrentUser, type RequestContext, type ServiceView, type Services } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
 import { clientOf, recordAudit } from '../audit/record.ts';
 import { enforceCsrf } from './csrf.ts';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie, touchSession } from './sessions.ts';
+
+/** A caller signed in with a session. */
+export const sessionContext = (service: ServiceView, user: CurrentUser | null): RequestContext => callerIn(service, user, 'session');
 
 /**
  * The svc_sessionid cookie. A live session authenticates the request and slides its expiry
@@ -16,7 +19,7 @@ export async function fromSession(services: Services, request: FastifyRequest, r
   if (!key) return null;
   const found = await touchSession(services, key);
   if (found.state === 'active') {
-    const ctx: RequestContext = { user: found.user, authMethod: 'session', tokenScope: null };
+    const ctx = sessionContext(services, found.user);
     enforceCsrf(services, request);
     setSessionCookie(services, reply, key, found.age);
     reply.header('Session-Timeout', String(found.age));
@@ -27,7 +30,7 @@ export async function fromSession(services: Services, request: FastifyRequest, r
     await recordAudit(services.db, {
       type: 'auth.session_expired',
       actorUsername: found.username,
-      ctx: { user: { id: found.userId, username: found.username, isSuperuser: false, isSystemAuditor: false }, authMethod: 'session', tokenScope: null },
+      ctx: sessionContext(services, { id: found.userId, username: found.username, isSuperuser: false, isSystemAuditor: false }),
       target: { type: 'user', id: found.userId, name: found.username },
       client: clientOf(request),
       detail: { reason: 'expired' },

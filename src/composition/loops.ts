@@ -15,10 +15,11 @@ const HEARTBEAT_MS = 30_000;
 /** This node's Instance row: recorded now (the task manager places runs on it) and refreshed every 30 s; runs of nodes that went silent are failed. */
 export const heartbeat: BackgroundLoop = {
   name: 'heartbeat',
-  async start({ db, env, runKinds }) {
-    await registerInstance(db, env);
+  async start(services) {
+    const { db, env, runKinds } = services;
+    await registerInstance(services);
     const timer = setInterval(() => {
-      void registerInstance(db, env)
+      void registerInstance(services)
         .then(() => reapLostNodes(db, runKinds, env.nodeName))
         .catch((err) => console.error('heartbeat failed:', err instanceof Error ? err.message : err));
     }, HEARTBEAT_MS);

@@ -31,6 +31,8 @@ export interface EnvConfig {
   trustedProxies: string[];
   /** Where project checkouts live. */
   projectsRoot: string;
+  /** Directories the service fills itself and always allows as local sources besides PROJECT_LOCAL_SOURCE_DIRS (the demo repository's). */
+  localSourceDirs: string[];
   /** Create the demo project, inventory, credential and job template at first start (SVC_CREATE_DEMO_DATA). */
   createDemoData: boolean;
 }
@@ -126,10 +128,12 @@ export async function loadEnvConfig(env: Env = process.env): Promise<EnvConfig> 
     tlsKey,
     settingsFile: present(env, 'SVC_SETTINGS_FILE') ?? null,
     projectsRoot: '',
+    localSourceDirs: [],
     trustedProxies: list(present(env, 'SVC_TRUSTED_PROXIES'), ['loopback']),
     createDemoData: parseBoolean('SVC_CREATE_DEMO_DATA', present(env, 'SVC_CREATE_DEMO_DATA'), true, problems),
   };
   config.projectsRoot = path.resolve(present(env, 'SVC_PROJECTS_ROOT') ?? path.join(config.dataDir, 'projects'));
+  config.localSourceDirs = [path.join(config.dataDir, 'demo')];
   if (problems.length) throw new ConfigError(`drover cannot start: ${problems.join('; ')}`);
   if (mode === 'embedded') {
     await mkdir(config.dataDir, { recursive: true, mode: 0o700 });

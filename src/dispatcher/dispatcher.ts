@@ -1,4 +1,4 @@
-import type { Services } from '../api/context.ts';
+import { systemContextIn, type Services } from '../api/context.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { schedulePass } from '../task-manager/schedule.ts';
 import { executeRun } from './execute-run.ts';
@@ -28,6 +28,7 @@ export interface Dispatcher {
  */
 export async function startDispatcher(services: Services): Promise<Dispatcher> {
   const { db, env, runKinds } = services;
+  const system = systemContextIn(services);
   const running = new Map<number, { controller: AbortController; done: Promise<void> }>();
   let stopped = false;
   let scanning: Promise<void> | null = null;
@@ -43,7 +44,7 @@ export async function startDispatcher(services: Services): Promise<Dispatcher> {
   const scheduleAll = async () => {
     let after = 0;
     for (;;) {
-      const pass = await schedulePass(db, runKinds, after);
+      const pass = await schedulePass(db, runKinds, system, after);
       if (!pass.more || stopped) return;
       after = pass.next;
     }

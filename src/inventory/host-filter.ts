@@ -1,4 +1,3 @@
-import { systemContext } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
 import { buildFilters, RESERVED_PARAMS } from '../api/filters.ts';
 import { getResource } from '../api/resource.ts';
@@ -147,7 +146,7 @@ function termCondition(term: Term, alias: string, params: Params): string {
   if (RESERVED_PARAMS.has(term.key) && term.key !== 'search') throw new HostFilterError(`"${term.key}" cannot be filtered on`);
   try {
     // A smart inventory's membership does not depend on who looks at it: related paths reach every object.
-    const conditions = buildFilters(systemContext, getResource('host'), alias, { [term.key]: term.value }, params);
+    const conditions = buildFilters(null, getResource('host'), alias, { [term.key]: term.value }, params);
     return conditions.length ? `(${conditions.join(' AND ')})` : 'true';
   } catch (err) {
     if (err instanceof ApiError) throw new HostFilterError(String(err.body.detail ?? err.message));

@@ -1,14 +1,6 @@
 import { mkdirSync } from 'node:fs';
 
-let root = '';
-
-/** Where project checkouts and manual project directories live (SVC_PROJECTS_ROOT). */
-export function configureProjectsRoot(projectsRoot: string): void {
-  root = projectsRoot;
-  mkdirSync(root, { recursive: true, mode: 0o700 });
-}
-
-export function projectsRoot(): string {
-  if (!root) throw new Error('projects root not configured');
-  return root;
+/** Creates the directory of project checkouts and manual project directories (SVC_PROJECTS_ROOT), private to the service. */
+export function ensureProjectsRoot(projectsRoot: string): void {
+  mkdirSync(projectsRoot, { recursive: true, mode: 0o700 });
 }

@@ -2,7 +2,6 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { Row } from '../db/database.ts';
 import type { RunContext } from '../runs/run-kind.ts';
-import { projectsRoot } from './config.ts';
 import { requirementsDir } from './paths.ts';
 
 const exists = (p: string) => access(p).then(() => true, () => false);
@@ -16,7 +15,7 @@ const UNREACHABLE = /(Failed to (download|get data)|Unable to (open|connect)|url
  */
 export async function installRequirements(job: Row, run: RunContext, dir: string): Promise<string | null> {
   const settings = run.services.settings;
-  const target = requirementsDir(projectsRoot(), job.local_path);
+  const target = requirementsDir(run.services.env.projectsRoot, job.local_path);
   const steps = [
     { enabled: settings.get('SVC_ROLES_ENABLED') !== false, file: 'roles/requirements.yml', what: 'roles', args: ['role', 'install', '--force', '-r', 'roles/requirements.yml', '-p', path.join(target, 'requirements_roles')] },
     { enabled: settings.get('SVC_COLLECTIONS_ENABLED') !== false, file: 'collections/requirements.yml', what: 'collections', args: ['collection', 'install', '--force', '-r', 'collections/requirements.yml', '-p', path.join(target, 'requirements_collections')] },

@@ -44,7 +44,7 @@ export async function assertCanGrant(ctx: RequestContext, tx: Queryable, role: R
   if (isSuperuser(ctx)) return;
   if (role.singleton_name || role.content_type === null || role.object_id === null) throw forbidden();
   if (!(await isVisible(tx, ctx, getResource(holder.type), holder.id))) throw forbidden();
-  if (isMembershipRole(role) && !manageOrganizationAuth()) throw forbidden();
+  if (isMembershipRole(role) && !manageOrganizationAuth(ctx)) throw forbidden();
   if (!(await hasObjectRole(ctx, tx, role.content_type, role.object_id, 'admin_role'))) throw forbidden();
   if (role.content_type === 'organization' && isMembershipRole(role) && holder.type === 'user') {
     const [user] = await tx.query('SELECT id, is_superuser, is_system_auditor FROM users WHERE id = $1', [holder.id]);

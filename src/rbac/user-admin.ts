@@ -60,7 +60,7 @@ export async function userAdminFacts(tx: Queryable, callerId: number, userIds: r
  */
 export function decideUserAdmin(ctx: RequestContext, user: Row, facts: UserAdminFacts | undefined, allowOrphans: boolean): boolean {
   if (isSuperuser(ctx)) return true;
-  if (!ctx.user || !manageOrganizationAuth()) return false;
+  if (!ctx.user || !manageOrganizationAuth(ctx)) return false;
   if (user.is_superuser || user.is_system_auditor) return false;
   if (!facts) return false;
   if (facts.organizations === 0) return allowOrphans && facts.foreignRoles === 0;
@@ -70,7 +70,7 @@ export function decideUserAdmin(ctx: RequestContext, user: Row, facts: UserAdmin
 /** Whether the caller administers one user, given his row (one query unless the answer is plain). */
 export async function administersUser(ctx: RequestContext, tx: Queryable, user: Row, allowOrphans: boolean): Promise<boolean> {
   if (isSuperuser(ctx)) return true;
-  if (!ctx.user || !manageOrganizationAuth() || user.is_superuser || user.is_system_auditor) return false;
+  if (!ctx.user || !manageOrganizationAuth(ctx) || user.is_superuser || user.is_system_auditor) return false;
   const facts = await userAdminFacts(tx, ctx.user.id, [user.id]);
   return decideUserAdmin(ctx, user, facts.get(user.id), allowOrphans);
 }

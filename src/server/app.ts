@@ -2,10 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cookie from '@fastify/cookie';
 import type { Services } from '../api/context.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
-import { configureAccess } from '../api/access.ts';
-import { configureLists } from '../api/list.ts';
 import { ApiError, notFound } from '../api/errors.ts';
-import { anonymous } from '../api/context.ts';
+import { anonymousIn } from '../api/context.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
 import { hostAllowed } from './allowed-hosts.ts';
@@ -22,7 +20,7 @@ declare module 'fastify' {
   }
 }
 import { configureSecretKey } from '../secrets/encryption.ts';
-import { configureProjectsRoot } from '../projects/config.ts';
+import { ensureProjectsRoot } from '../projects/config.ts';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -62,7 +60,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-API-Product-Name', PRODUCT_NAME);
     reply.header('X-API-Product-Version', VERSION);
-    request.ctx = anonymous;
+    request.ctx = anonymousIn(services);
     if (!hostAllowed(request.headers.host, services.env.allowedHosts)) {
       throw new ApiError(400, { detail: 'Invalid HTTP_HOST header.' });
     }
@@ -79,13 +77,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     reply.code(404).send(notFound().body);
   });
 
-  // Access policies follow ORG_ADMINS_CAN_SEE_ALL_USERS and MANAGE_ORGANIZATION_AUTH.
-  configureAccess(services.settings);
-  // Lists follow LIST_QUERY_TIMEOUT.
-  configureLists(services.settings);
   // Secret values (credential inputs) are encrypted with a key derived from SVC_SECRET_KEY.
   configureSecretKey(services.env.secretKey);
-  configureProjectsRoot(services.env.projectsRoot);
+  ensureProjectsRoot(services.env.projectsRoot);
   for (const register of [...ROUTES, ...(options.extraRoutes ?? [])]) await register(app, services);
   if (options.dispatcher !== false) {
     const stops: Array<() => Promise<void>> = [];

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../db/database.ts';
-import type { EnvConfig } from '../config/env.ts';
-import { systemContext } from '../api/context.ts';
+import { systemContextIn, type Services } from '../api/context.ts';
 import { createObject } from '../api/crud.ts';
 import { getResource } from '../api/resource.ts';
 import { ensureManagedCredentialTypes } from '../resources/credential-types/sync-managed.ts';
@@ -20,7 +18,9 @@ export interface BootstrapResult {
  * generated password in embedded mode), the Default organization and the managed default execution
  * environment, as AWX's installer creates.
  */
-export async function bootstrap(db: Database, env: EnvConfig): Promise<BootstrapResult> {
+export async function bootstrap(services: Pick<Services, 'db' | 'env' | 'settings'>): Promise<BootstrapResult> {
+  const { db, env } = services;
+  const system = systemContextIn(services);
   registerResources(RESOURCES);
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(7341102)');
@@ -29,16 +29,16 @@ export async function bootstrap(db: Database, env: EnvConfig): Promise<Bootstrap
     if (!existing) {
       const password = env.adminPassword ?? randomBytes(18).toString('base64url');
       if (!env.adminPassword) generatedAdminPassword = password;
-      await createObject(tx, systemContext, getResource('user'), { username: env.adminUser, password, is_superuser: true, is_system_auditor: false });
+      await createObject(tx, system, getResource('user'), { username: env.adminUser, password, is_superuser: true, is_system_auditor: false });
     }
     const [{ count }] = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM organizations');
     const [{ done }] = await tx.query<{ done: boolean }>(`SELECT EXISTS (SELECT 1 FROM activity_stream WHERE object1 = 'organization') AS done`);
     if (count === 0 && !done) {
-      await createObject(tx, systemContext, getResource('organization'), { name: 'Default', description: '', max_hosts: 0, policy_enforcement: 'none' });
+      await createObject(tx, system, getResource('organization'), { name: 'Default', description: '', max_hosts: 0, policy_enforcement: 'none' });
     }
-    await ensureDefaultExecutionEnvironment(tx);
+    await ensureDefaultExecutionEnvironment(tx, system);
     await ensureManagedCredentialTypes(tx);
-    await ensureDefaultInstanceGroup(tx);
+    await ensureDefaultInstanceGroup(tx, system);
     return { generatedAdminPassword };
   });
 }

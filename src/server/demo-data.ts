@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { recordActivity } from '../activity/record.ts';
-import { systemContext } from '../api/context.ts';
+import { systemContextIn, type ServiceView } from '../api/context.ts';
 import { createObject } from '../api/crud.ts';
 import { ValidationError } from '../api/errors.ts';
 import { getResource, type Resource } from '../api/resource.ts';
@@ -88,7 +88,9 @@ function withoutPlaybookCheck(resource: Resource): Resource {
  * inventories, job templates or credentials, so deleted demo objects stay deleted. The project's
  * first sync is queued as any new project's. Answers whether the content was created.
  */
-export async function createDemoData(db: Database, env: EnvConfig): Promise<boolean> {
+export async function createDemoData(services: ServiceView & { db: Database }): Promise<boolean> {
+  const { db, env } = services;
+  const system = systemContextIn(services);
   const [{ demo_data_considered: considered }] = await db.query<{ demo_data_considered: boolean }>('SELECT demo_data_considered FROM installation');
   if (considered) return false;
   const repository = demoRepositoryPath(env);
@@ -102,7 +104,7 @@ export async function createDemoData(db: Database, env: EnvConfig): Promise<bool
     const [machine] = await tx.query<{ id: number }>(`SELECT id FROM credential_types WHERE namespace = 'ssh' AND managed`);
     if (!organization || !owner || !machine) return false;
 
-    const create = (name: string, values: Record<string, unknown>, resource = getResource(name)) => createObject(tx, systemContext, resource, values);
+    const create = (name: string, values: Record<string, unknown>, resource = getResource(name)) => createObject(tx, system, resource, values);
     const credential = await create('credential', {
       name: 'Demo Credential',
       description: '',
@@ -127,7 +129,7 @@ export async function createDemoData(db: Database, env: EnvConfig): Promise<bool
       withoutPlaybookCheck(getResource('job_template')),
     );
     await tx.query('INSERT INTO job_template_credentials (job_template_id, credential_id) VALUES ($1, $2)', [template.id, credential.id]);
-    await recordActivity(tx, systemContext, {
+    await recordActivity(tx, system, {
       operation: 'associate', object1: 'job_template', object1Id: template.id, object2: 'credential', object2Id: credential.id, association: 'credentials', changes: {},
     });
     return true;

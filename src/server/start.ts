@@ -10,8 +10,6 @@ import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { VERSION } from '../version.ts';
-import { configureActivityStream } from '../activity/record.ts';
-import { setAuditNode } from '../audit/record.ts';
 import { buildApp } from './app.ts';
 import { composeServices } from '../composition/root.ts';
 import { bootstrap } from './bootstrap.ts';
@@ -27,10 +25,7 @@ export async function openServices(env: EnvConfig): Promise<Services> {
     await migrate(db);
     const settings = await loadSettings(db, env);
     const [{ uuid }] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
-    const services = composeServices({ db, settings, env, version: VERSION, installUuid: uuid });
-    configureActivityStream(services);
-    setAuditNode(env.nodeName);
-    return services;
+    return composeServices({ db, settings, env, version: VERSION, installUuid: uuid });
   } catch (err) {
     await db.close().catch(() => undefined);
     throw err;
@@ -59,7 +54,7 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
     const tightened = await restrictTree(dir);
     if (tightened) log(`Made ${tightened} file(s) and directories under ${dir} private to this user (they were open to group or others)`);
   }
-  const { generatedAdminPassword } = await bootstrap(services.db, env);
+  const { generatedAdminPassword } = await bootstrap(services);
   if (generatedAdminPassword) {
     log(`Created superuser "${env.adminUser}" with password: ${generatedAdminPassword}`);
     log('This password is shown only once. Change it with: drover manage update_password --username ' + env.adminUser + ' --password <new>');
@@ -80,7 +75,7 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
   });
   // Live output over wss:// on the HTTPS port too.
   app.acceptLiveOutput(httpsServer!);
-  if (env.createDemoData && (await createDemoData(services.db, env))) {
+  if (env.createDemoData && (await createDemoData(services))) {
     log('Created the demo content: Demo Project, Demo Inventory, Demo Credential and Demo Job Template (SVC_CREATE_DEMO_DATA=false turns this off)');
   }
   await app.listen({ port: env.httpPort, host: env.listenAddress });

@@ -1,4 +1,4 @@
-import { systemContext } from '../api/context.ts';
+import type { RequestContext } from '../api/context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { InventorySourceRow, ProjectRow, UnifiedJobRow } from '../db/tables.ts';
 import { ACTIVE_STATUSES, UNSUCCESSFUL_STATUSES } from '../runs/lifecycle.ts';
@@ -34,7 +34,7 @@ async function latestRuns(tx: Queryable, kind: string, templateIds: number[]): P
 }
 
 /** The project update each project needs before its jobs run (scm_update_on_launch), creating it when due. */
-async function projectDependencies(tx: Queryable, projectIds: number[]): Promise<Map<number, number>> {
+async function projectDependencies(tx: Queryable, system: RequestContext, projectIds: number[]): Promise<Map<number, number>> {
   const result = new Map<number, number>();
   const projects = await tx.query<ProjectRow>(`SELECT * FROM projects WHERE id = ANY($1::int[]) AND scm_type <> '' AND scm_update_on_launch`, [projectIds]);
   if (!projects.length) return result;
@@ -43,14 +43,14 @@ async function projectDependencies(tx: Queryable, projectIds: number[]): Promise
     const running = active.get(project.id);
     if (running) result.set(project.id, running);
     else if (stale(finished.get(project.id), project.scm_update_cache_timeout)) {
-      result.set(project.id, (await queueProjectUpdate(tx, systemContext, project, 'dependency')).id);
+      result.set(project.id, (await queueProjectUpdate(tx, system, project, 'dependency')).id);
     }
   }
   return result;
 }
 
 /** The inventory updates each inventory needs before its jobs run (update_on_launch sources), creating them when due. */
-async function inventoryDependencies(tx: Queryable, inventoryIds: number[]): Promise<Map<number, number[]>> {
+async function inventoryDependencies(tx: Queryable, system: RequestContext, inventoryIds: number[]): Promise<Map<number, number[]>> {
   const result = new Map<number, number[]>();
   const sources = await tx.query<InventorySourceRow>(`SELECT * FROM inventory_sources WHERE inventory_id = ANY($1::int[]) AND update_on_launch ORDER BY id`, [inventoryIds]);
   if (!sources.length) return result;
@@ -58,7 +58,7 @@ async function inventoryDependencies(tx: Queryable, inventoryIds: number[]): Pro
   for (const source of sources) {
     let dependency = active.get(source.id);
     if (!dependency && canUpdateSource(source) && stale(finished.get(source.id), source.update_cache_timeout)) {
-      dependency = (await queueInventoryUpdate(tx, systemContext, source, 'dependency')).id;
+      dependency = (await queueInventoryUpdate(tx, system, source, 'dependency')).id;
     }
     if (dependency) result.set(source.inventory_id, [...(result.get(source.inventory_id) ?? []), dependency]);
   }
@@ -70,11 +70,11 @@ async function inventoryDependencies(tx: Queryable, inventoryIds: number[]): Pro
  * inventory's update_on_launch sources are brought up to date. Each job is processed once; jobs
  * of one pass share the updates they need.
  */
-export async function processDependencies(tx: Queryable, jobs: Pick<UnifiedJobRow, 'id' | 'project_id' | 'inventory_id'>[]): Promise<void> {
+export async function processDependencies(tx: Queryable, system: RequestContext, jobs: Pick<UnifiedJobRow, 'id' | 'project_id' | 'inventory_id'>[]): Promise<void> {
   if (!jobs.length) return;
   // Looked up by the jobs' columns, which may be null (no such key: no dependency).
-  const projects: Map<number | null, number> = await projectDependencies(tx, [...new Set(jobs.map((j) => j.project_id).filter(isId))]);
-  const inventories: Map<number | null, number[]> = await inventoryDependencies(tx, [...new Set(jobs.map((j) => j.inventory_id).filter(isId))]);
+  const projects: Map<number | null, number> = await projectDependencies(tx, system, [...new Set(jobs.map((j) => j.project_id).filter(isId))]);
+  const inventories: Map<number | null, number[]> = await inventoryDependencies(tx, system, [...new Set(jobs.map((j) => j.inventory_id).filter(isId))]);
   const links: Array<[number, number]> = [];
   for (const job of jobs) {
     const project = projects.get(job.project_id);

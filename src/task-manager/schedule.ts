@@ -1,3 +1,4 @@
+import type { RequestContext } from '../api/context.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { RunKinds } from '../runs/run-kind.ts';
@@ -76,7 +77,7 @@ async function blockers(tx: Queryable) {
  * otherwise move to waiting on the instance the capacity rules pick. Each node then starts the
  * waiting runs it was given.
  */
-export async function schedulePass(db: Database, kinds: RunKinds, after = 0): Promise<PassResult> {
+export async function schedulePass(db: Database, kinds: RunKinds, system: RequestContext, after = 0): Promise<PassResult> {
   return db.transaction(async (tx) => {
     const [{ locked }] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [SCHEDULER_LOCK]);
     const result: PassResult = { moved: [], failed: [], more: false, next: after, skipped: !locked };
@@ -93,7 +94,7 @@ export async function schedulePass(db: Database, kinds: RunKinds, after = 0): Pr
     }
     if (!pending.length) return result;
     result.next = pending[pending.length - 1].id;
-    await processDependencies(tx, pending.filter((r) => r.kind === 'job' && !r.dependencies_processed));
+    await processDependencies(tx, system, pending.filter((r) => r.kind === 'job' && !r.dependencies_processed));
     const dependencies = await dependenciesOf(tx, pending.map((r) => r.id));
     const { busyTemplates, updates } = await blockers(tx);
     const groups = await preferredGroups(tx, pending);

@@ -12,9 +12,6 @@ import type { Gate } from '../../src/runs/gates.ts';
 import type { RouteModule } from '../../src/api/extra-routes.ts';
 import type { Resource } from '../../src/api/resource.ts';
 import type { RunKind } from '../../src/runs/run-kind.ts';
-import { configureActivityStream } from '../../src/activity/record.ts';
-import { configureLocalSources, serviceSourceDirs } from '../../src/projects/local-sources.ts';
-import { setAuditNode } from '../../src/audit/record.ts';
 import { VERSION } from '../../src/version.ts';
 import { ADMIN, freshDatabase } from './database.ts';
 import { isolateTemporaryFiles } from './tmp.ts';
@@ -141,6 +138,8 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
     }),
     ...envOverrides,
   });
+  // Tests keep their local repositories in temporary directories.
+  env.localSourceDirs.push(...(appOptions.localSourceDirs ?? [tmpdir()]));
   const db = await freshDatabase(env);
   const settings = await loadSettings(db, env);
   const [{ uuid }] = await db.query('SELECT uuid FROM installation');
@@ -148,10 +147,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
     { db, settings, env, version: VERSION, installUuid: uuid },
     { gates: appOptions.gates, extraResources: appOptions.extraResources, extraRunKinds: appOptions.extraRunKinds },
   );
-  configureActivityStream(services);
-  setAuditNode(env.nodeName);
   const app = await buildApp(services, { extraRoutes: appOptions.extraRoutes });
-  configureLocalSources(settings, [...serviceSourceDirs(env.dataDir), ...(appOptions.localSourceDirs ?? [tmpdir()])]);
 
   const request = async (method: string, url: string, options: RequestOptions = {}): Promise<Response> => {
     const headers: Record<string, string> = { ...options.headers };

@@ -8,6 +8,7 @@ import { EmbeddedDatabase } from '../../src/db/embedded.ts';
 import { migrate, migrationsFingerprint } from '../../src/db/migrate.ts';
 import { ServerDatabase } from '../../src/db/server.ts';
 import { bootstrap } from '../../src/server/bootstrap.ts';
+import { loadSettings } from '../../src/config/settings/store.ts';
 
 /**
  * The module of bootstrap (the same as imported above), relative to the repository root: the
@@ -96,7 +97,8 @@ export function serverConnection(database: string) {
 /** Migrated and bootstrapped (admin user, Default organization, default execution environment): every test database starts as a copy of this. */
 async function prepare(db: Database, env: EnvConfig): Promise<void> {
   await migrate(db);
-  await bootstrap(db, { ...env, adminUser: ADMIN.username, adminPassword: ADMIN.password });
+  const bootEnv = { ...env, adminUser: ADMIN.username, adminPassword: ADMIN.password };
+  await bootstrap({ db, env: bootEnv, settings: await loadSettings(db, bootEnv) });
 }
 
 async function embeddedTemplate(env: EnvConfig): Promise<Blob> {

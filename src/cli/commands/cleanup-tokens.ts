@@ -1,4 +1,4 @@
-import { configureOAuth2, deleteExpiredTokens } from '../../auth/oauth2.ts';
+import { deleteExpiredTokens } from '../../auth/oauth2.ts';
 import { parseOptions, withServices, type Command } from '../command.ts';
 
 export const cleanupTokens: Command = {
@@ -7,10 +7,7 @@ export const cleanupTokens: Command = {
   usage: '',
   async run({ env, args, io }) {
     parseOptions(args, {});
-    const deleted = await withServices(env, ({ db, settings }) => {
-      configureOAuth2(settings);
-      return deleteExpiredTokens(db);
-    });
+    const deleted = await withServices(env, ({ db, settings }) => deleteExpiredTokens(db, settings));
     io.out(`Deleted ${deleted} expired token${deleted === 1 ? '' : 's'}.`);
     return 0;
   },

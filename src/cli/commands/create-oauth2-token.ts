@@ -1,8 +1,7 @@
-import { systemContext } from '../../api/context.ts';
+import { systemContextIn } from '../../api/context.ts';
 import { createObject, parseBody } from '../../api/crud.ts';
 import { revealedSecrets } from '../../api/fields.ts';
 import { getResource } from '../../api/resource.ts';
-import { configureOAuth2 } from '../../auth/oauth2.ts';
 import { CommandError, parseOptions, requireOption, withServices, type Command } from '../command.ts';
 
 export const createOAuth2Token: Command = {
@@ -14,14 +13,13 @@ export const createOAuth2Token: Command = {
     const username = requireOption(options.user, 'user');
     const tokens = getResource('o_auth2_access_token');
     const token = await withServices(env, async (services) => {
-      configureOAuth2(services.settings);
       return services.db.transaction(async (tx) => {
         const [user] = await tx.query('SELECT id FROM users WHERE username = $1', [username]);
         if (!user) throw new CommandError(`user "${username}" does not exist`);
         const values = parseBody(tokens, { description: 'Created with create_oauth2_token', scope: 'write' }, 'create', null);
         // The system acts here, so the token may belong to someone else than the actor.
         Object.assign(values, { user: user.id, application: null });
-        const row = await createObject(tx, systemContext, tokens, values);
+        const row = await createObject(tx, systemContextIn(services), tokens, values);
         return revealedSecrets(row)!.token;
       });
     });

@@ -1,4 +1,4 @@
-import { systemContext } from '../../api/context.ts';
+import { systemContextIn } from '../../api/context.ts';
 import { createObject, parseBody } from '../../api/crud.ts';
 import { getResource } from '../../api/resource.ts';
 import { parseOptions, requireOption, UsageError, withServices, type Command } from '../command.ts';
@@ -26,7 +26,7 @@ export const createsuperuser: Command = {
     // Checked field by field like a PATCH, so that a missing password is allowed: the user then
     // has no usable password (as Django's createsuperuser --noinput) until update_password sets one.
     const values = parseBody(users, body, 'update', null);
-    await withServices(env, (services) => services.db.transaction((tx) => createObject(tx, systemContext, users, values)));
+    await withServices(env, (services) => services.db.transaction((tx) => createObject(tx, systemContextIn(services), users, values)));
     io.out('Superuser created successfully.');
     if (options.password === undefined) {
       io.out(`The user has no usable password; set one with: drover manage update_password --username ${username} --password <password>`);

@@ -1,5 +1,5 @@
 import { recordActivity } from '../../activity/record.ts';
-import { systemContext } from '../../api/context.ts';
+import { systemContextIn } from '../../api/context.ts';
 import { applyInstanceGroupPolicies } from '../../resources/instance-groups/policy.ts';
 import { CommandError, parseOptions, requireOption, withServices, type Command } from '../command.ts';
 
@@ -10,11 +10,11 @@ export const deprovisionInstance: Command = {
   async run({ env, args, io }) {
     const { values } = parseOptions(args, { hostname: { type: 'string' } });
     const hostname = requireOption(values.hostname, 'hostname');
-    await withServices(env, ({ db }) =>
-      db.transaction(async (tx) => {
+    await withServices(env, (services) =>
+      services.db.transaction(async (tx) => {
         const [row] = await tx.query<{ id: number; node_type: string }>('DELETE FROM instances WHERE hostname = $1 RETURNING id, node_type', [hostname]);
         if (!row) throw new CommandError(`Instance ${hostname} is not registered (drover manage list_instances lists them)`);
-        await recordActivity(tx, systemContext, { operation: 'delete', object1: 'instance', object1Id: row.id, changes: { hostname, node_type: row.node_type } });
+        await recordActivity(tx, systemContextIn(services), { operation: 'delete', object1: 'instance', object1Id: row.id, changes: { hostname, node_type: row.node_type } });
         await applyInstanceGroupPolicies(tx);
       }),
     );

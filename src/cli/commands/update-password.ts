@@ -1,5 +1,5 @@
 import { verify } from '@node-rs/argon2';
-import { systemContext } from '../../api/context.ts';
+import { systemContextIn } from '../../api/context.ts';
 import { parseBody, updateObject } from '../../api/crud.ts';
 import { getResource } from '../../api/resource.ts';
 import { CommandError, parseOptions, requireOption, withServices, type Command } from '../command.ts';
@@ -22,7 +22,7 @@ export const updatePassword: Command = {
         if (!existing) throw new CommandError(`user "${username}" does not exist`);
         const values = parseBody(users, { password: options.password }, 'update', existing);
         if (existing.password && (await verify(existing.password, options.password!).catch(() => false))) return false;
-        await updateObject(tx, systemContext, users, existing, values);
+        await updateObject(tx, systemContextIn(services), users, existing, values);
         return true;
       }),
     );

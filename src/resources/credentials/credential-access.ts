@@ -21,7 +21,7 @@ async function mayCreate(ctx: RequestContext, tx: Queryable, values: Values): Pr
     const [row] = await tx.query('SELECT id, is_superuser, is_system_auditor FROM users WHERE id = $1', [user]);
     if (!row || !(await administersUser(ctx, tx, row, false))) return false;
   }
-  if (typeof team === 'number' && !(manageOrganizationAuth() && (await hasObjectRole(ctx, tx, 'team', team, 'admin_role')))) return false;
+  if (typeof team === 'number' && !(manageOrganizationAuth(ctx) && (await hasObjectRole(ctx, tx, 'team', team, 'admin_role')))) return false;
   if (typeof organization === 'number' && !(await administersCredentialsOf(ctx, tx, organization))) return false;
   return true;
 }

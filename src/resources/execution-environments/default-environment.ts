@@ -1,4 +1,4 @@
-import { systemContext } from '../../api/context.ts';
+import type { RequestContext } from '../../api/context.ts';
 import { createObject } from '../../api/crud.ts';
 import type { Queryable } from '../../db/database.ts';
 import { executionEnvironments } from './execution-environment.resource.ts';
@@ -12,10 +12,10 @@ export const DEFAULT_EXECUTION_ENVIRONMENT_IMAGE = 'quay.io/ansible/awx-ee:24.6.
  * the first-start bootstrap; safe to call on every start). A user's environment that already
  * holds the name is left alone, and then none is created.
  */
-export async function ensureDefaultExecutionEnvironment(tx: Queryable, image = DEFAULT_EXECUTION_ENVIRONMENT_IMAGE): Promise<void> {
+export async function ensureDefaultExecutionEnvironment(tx: Queryable, system: RequestContext, image = DEFAULT_EXECUTION_ENVIRONMENT_IMAGE): Promise<void> {
   const [present] = await tx.query('SELECT 1 FROM execution_environments WHERE managed OR name = $1 LIMIT 1', [DEFAULT_EXECUTION_ENVIRONMENT_NAME]);
   if (present) return;
-  await createObject(tx, systemContext, executionEnvironments, {
+  await createObject(tx, system, executionEnvironments, {
     name: DEFAULT_EXECUTION_ENVIRONMENT_NAME,
     description: 'The node\'s own Ansible runtime; managed by the service.',
     organization: null,

@@ -1,16 +1,16 @@
-import { systemContext } from '../../api/context.ts';
+import type { RequestContext } from '../../api/context.ts';
 import { createObject } from '../../api/crud.ts';
 import type { Queryable } from '../../db/database.ts';
 import { instanceGroups } from './instance-group.resource.ts';
 import { DEFAULT_INSTANCE_GROUP } from './policy.ts';
 
 /** Creates the "default" instance group, which takes every policy-managed instance, unless it exists. */
-export async function ensureDefaultInstanceGroup(tx: Queryable): Promise<void> {
+export async function ensureDefaultInstanceGroup(tx: Queryable, system: RequestContext): Promise<void> {
   // The lock the membership policy takes too: nodes starting together create the group once.
   await tx.query('SELECT pg_advisory_xact_lock(7341104)');
   const [present] = await tx.query('SELECT 1 FROM instance_groups WHERE name = $1', [DEFAULT_INSTANCE_GROUP]);
   if (present) return;
-  await createObject(tx, systemContext, instanceGroups, {
+  await createObject(tx, system, instanceGroups, {
     name: DEFAULT_INSTANCE_GROUP,
     is_container_group: false,
     credential: null,

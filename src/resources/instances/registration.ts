@@ -1,7 +1,6 @@
 /** This node's Instance row: recorded at start and on every heartbeat, with its capacity. */
 import os from 'node:os';
-import type { Database } from '../../db/database.ts';
-import type { EnvConfig } from '../../config/env.ts';
+import { systemContextIn, type Services } from '../../api/context.ts';
 import { VERSION } from '../../version.ts';
 import { ensureDefaultInstanceGroup } from '../instance-groups/default-group.ts';
 import { applyInstanceGroupPolicies } from '../instance-groups/policy.ts';
@@ -20,14 +19,15 @@ export function nodeCapacity(cpus = os.cpus().length, memoryBytes = os.totalmem(
  * is recorded with the reason in `errors` and no capacity, as AWX marks a node that fails its
  * health check.
  */
-export async function registerInstance(db: Database, env: EnvConfig, runtime?: AnsibleRuntime): Promise<void> {
+export async function registerInstance(services: Pick<Services, 'db' | 'env' | 'settings'>, runtime?: AnsibleRuntime): Promise<void> {
+  const { db, env } = services;
   const c = nodeCapacity();
   const errors = (runtime ?? (await nodeAnsibleRuntime())).error;
   // AWX's capacity rule (see adjustedCapacity), in SQL so a stored capacity_adjustment and enabled flag apply.
   const capacity = (row: string) =>
     `CASE WHEN ${row}.enabled AND $9 = '' THEN floor(least($6, $7) + (greatest($6, $7) - least($6, $7)) * ${row}.capacity_adjustment)::int ELSE 0 END`;
   await db.transaction(async (tx) => {
-    await ensureDefaultInstanceGroup(tx);
+    await ensureDefaultInstanceGroup(tx, systemContextIn(services));
     const [previous] = await tx.query<{ node_type: string }>('SELECT node_type FROM instances WHERE hostname = $1', [env.nodeName]);
     const [row] = await tx.query(
       `INSERT INTO instances AS i (hostname, node_type, uuid, version, cpu, memory, cpu_capacity, mem_capacity, capacity, errors, last_seen, last_health_check)

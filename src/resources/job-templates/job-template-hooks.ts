@@ -4,27 +4,16 @@ import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { findPlaybooks } from '../../projects/discovery.ts';
 import { branchProblem } from '../../projects/git-values.ts';
-import { projectFilesDir } from '../../projects/local-sources.ts';
+import { projectFilesDir, type ProjectSourcesView } from '../../projects/local-sources.ts';
 
-interface TemplateSettings {
-  get<T = unknown>(key: string): T;
-}
-
-let settings: TemplateSettings | null = null;
-
-/** Makes template checks follow the service's settings (MAX_FORKS); until then, its default. */
-export function configureJobTemplateSettings(source: TemplateSettings): void {
-  settings = source;
-}
-
-const DEFAULT_MAX_FORKS = 200;
-export const maxForks = () => Number(settings ? settings.get('MAX_FORKS') ?? DEFAULT_MAX_FORKS : DEFAULT_MAX_FORKS);
+/** MAX_FORKS: the most forks a template or a launch may ask for (0: no limit). */
+export const maxForks = (ctx: RequestContext) => Number(ctx.service.settings.get('MAX_FORKS'));
 
 const valueOf = (values: Values, existing: Row | null, name: string, column = name) => (name in values ? values[name] : existing?.[column]);
 
 /** The playbooks of a project's checkout (empty when it has not been synced). */
-export async function playbooksOf(project: Row): Promise<string[]> {
-  const dir = await projectFilesDir(project.local_path);
+export async function playbooksOf(service: ProjectSourcesView, project: Row): Promise<string[]> {
+  const dir = await projectFilesDir(service, project.local_path);
   return dir ? findPlaybooks(dir) : [];
 }
 
@@ -38,7 +27,7 @@ export function templateValueProblems(values: Values, maxForks: number): FieldEr
 }
 
 /** Checks a template against its project and the settings, and keeps its organization the project's. */
-export async function checkJobTemplate(tx: Queryable, _ctx: RequestContext, values: Values, existing: Row | null): Promise<void> {
+export async function checkJobTemplate(tx: Queryable, ctx: RequestContext, values: Values, existing: Row | null): Promise<void> {
   const errors: FieldErrors = {};
   const projectId = valueOf(values, existing, 'project', 'project_id') as number | null | undefined;
   const [project] = projectId ? await tx.query('SELECT * FROM projects WHERE id = $1', [projectId]) : [];
@@ -47,7 +36,7 @@ export async function checkJobTemplate(tx: Queryable, _ctx: RequestContext, valu
     values.organization = project.organization_id;
     const playbook = String(valueOf(values, existing, 'playbook') ?? '');
     const recheck = !existing || 'playbook' in values || project.id !== existing.project_id;
-    if (recheck && !(await playbooksOf(project)).includes(playbook)) errors.playbook = ['Playbook not found for project.'];
+    if (recheck && !(await playbooksOf(ctx.service, project)).includes(playbook)) errors.playbook = ['Playbook not found for project.'];
     if (!project.allow_override) {
       if (valueOf(values, existing, 'scm_branch') && ('scm_branch' in values || 'project' in values)) errors.scm_branch = ['Project does not allow overriding branch.'];
       if (valueOf(values, existing, 'ask_scm_branch_on_launch') === true) errors.ask_scm_branch_on_launch = ['Project does not allow overriding branch.'];
@@ -57,7 +46,7 @@ export async function checkJobTemplate(tx: Queryable, _ctx: RequestContext, valu
   if ((inventory === null || inventory === undefined) && valueOf(values, existing, 'ask_inventory_on_launch') !== true) {
     errors.inventory = ["Job Template must provide 'inventory' or allow prompting for it."];
   }
-  for (const [name, problem] of Object.entries(templateValueProblems(values, maxForks()))) errors[name] ??= problem;
+  for (const [name, problem] of Object.entries(templateValueProblems(values, maxForks(ctx)))) errors[name] ??= problem;
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const name = valueOf(values, existing, 'name');
   const duplicate = await tx.query('SELECT 1 FROM job_templates WHERE organization_id IS NOT DISTINCT FROM $1 AND name = $2 AND id <> $3 LIMIT 1', [

@@ -7,7 +7,6 @@ import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { resourcePermission } from '../../api/permissions.ts';
 import { assertTemplateAdmin } from './job-template-access.ts';
-import { configureJobTemplateSettings } from './job-template-hooks.ts';
 import { jobTemplates } from './job-template.resource.ts';
 import { encryptSurveyPasswords, maskSurveyPasswords, validateSurveySpec, type SurveySpec } from './survey-spec.ts';
 import { copyJobTemplate, mayCopy } from './template-copy.ts';
@@ -17,7 +16,6 @@ const variables = (spec: SurveySpec | null | undefined) => (spec?.spec ?? []).ma
 
 export const jobTemplateRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  configureJobTemplateSettings(services.settings);
   const base = '/api/v2/job_templates/:id/';
 
   routeMethods(app, `${base}survey_spec/`, resourcePermission('job_template', 'survey_spec'), {

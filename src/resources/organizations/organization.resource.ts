@@ -44,7 +44,7 @@ const organizationAccess: AccessPolicy = {
   canChange: (ctx, tx, row, _values, page) => hasObjectRoleOnRow(ctx, tx, 'organization', 'admin_role', row, page),
   canDelete: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'organization', 'admin_role', row, page),
   // Users and admins (the relations that attach): MANAGE_ORGANIZATION_AUTH decides whether admins manage memberships.
-  canAttach: (ctx, tx, row) => isSuperuser(ctx) || (manageOrganizationAuth() && isOrgAdmin(ctx, tx, row.id)),
+  canAttach: (ctx, tx, row) => isSuperuser(ctx) || (manageOrganizationAuth(ctx) && isOrgAdmin(ctx, tx, row.id)),
 };
 
 /** Resources deleted with their organization. */

@@ -19,14 +19,14 @@ const valueOf = (values: Values, existing: Row | null, name: string, column = na
 const CHECKOUT_NAME = /^_\d+__/;
 
 /** The git source settings of a project as it will be stored: what git would misread, and local repositories outside the allowed directories. */
-async function checkGitSource(values: Values, existing: Row | null, errors: Record<string, string[]>): Promise<void> {
+async function checkGitSource(ctx: RequestContext, values: Values, existing: Row | null, errors: Record<string, string[]>): Promise<void> {
   const switched = !existing || existing.scm_type !== 'git';
   const url = String(valueOf(values, existing, 'scm_url') ?? '');
   const problem = scmUrlProblem(url);
   if (problem) errors.scm_url = [problem];
   else if ('scm_url' in values || switched) {
     const local = localRepositoryPath(url);
-    const checked = local ? await checkLocalSource(local) : null;
+    const checked = local ? await checkLocalSource(ctx.service, local) : null;
     if (checked && 'problem' in checked) errors.scm_url = [checked.problem];
   }
   const branch = 'scm_branch' in values ? branchProblem(String(values.scm_branch ?? '')) : null;
@@ -40,11 +40,11 @@ async function checkGitSource(values: Values, existing: Row | null, errors: Reco
 }
 
 /** A manual project's directory: one of the projects root (or a link into an allowed directory), no other project's. */
-async function localPathProblem(tx: Queryable, localPath: string, existing: Row | null): Promise<string | null> {
+async function localPathProblem(tx: Queryable, ctx: RequestContext, localPath: string, existing: Row | null): Promise<string | null> {
   if (!localPath) return 'Choose a directory under the projects root for a manual project.';
   if (localPath.startsWith('.')) return `Invalid path choice "${localPath}": name one directory under the projects root.`;
   if (CHECKOUT_NAME.test(localPath)) return `Invalid path choice "${localPath}": names like _<id>__<name> are the checkouts of source control projects; choose another directory.`;
-  const found = await projectFiles(localPath);
+  const found = await projectFiles(ctx.service, localPath);
   if ('problem' in found) return found.problem;
   const [other] = await tx.query('SELECT 1 FROM projects WHERE local_path = $1 AND id <> $2 LIMIT 1', [localPath, existing?.id ?? 0]);
   return other ? `Invalid path choice "${localPath}": another project uses this directory.` : null;
@@ -55,7 +55,7 @@ export async function checkProject(tx: Queryable, ctx: RequestContext, values: V
   const scmType = String(valueOf(values, existing, 'scm_type') ?? '');
   const errors: Record<string, string[]> = {};
   if (scmType === 'git') {
-    await checkGitSource(values, existing, errors);
+    await checkGitSource(ctx, values, existing, errors);
   } else {
     for (const field of ['scm_url', 'scm_branch', 'scm_refspec', 'credential'] as const) {
       const value = valueOf(values, existing, field, field === 'credential' ? 'credential_id' : field);
@@ -66,7 +66,7 @@ export async function checkProject(tx: Queryable, ctx: RequestContext, values: V
       Object.assign(values, { scm_url: '', scm_branch: '', scm_refspec: '', credential: null });
     }
     const localPath = String(valueOf(values, existing, 'local_path') ?? '');
-    const problem = 'local_path' in values || switched ? await localPathProblem(tx, localPath, existing) : null;
+    const problem = 'local_path' in values || switched ? await localPathProblem(tx, ctx, localPath, existing) : null;
     if (problem) errors.local_path = [problem];
   }
   const credential = values.credential;

@@ -1,4 +1,3 @@
-import type { Row } from '../../db/database.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { ApiError, forbidden } from '../../api/errors.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
@@ -7,19 +6,16 @@ import { getResource } from '../../api/resource.ts';
 import { resourcePermission } from '../../api/permissions.ts';
 import { viewOptions } from '../../api/options.ts';
 import { findInventoryFiles, findPlaybooks } from '../../projects/discovery.ts';
-import { configureLocalSources, projectFilesDir, serviceSourceDirs } from '../../projects/local-sources.ts';
+import { projectFilesDir } from '../../projects/local-sources.ts';
 import { mayUpdateProject } from './project-access.ts';
 import { projectUpdateLauncher } from '../../run-kinds/project-update/queue.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { projects } from './project.resource.ts';
 
 /** The directory holding a project's files, if it has been synced (or exists, for manual projects) and may be read. */
-const filesOf = (row: Row): Promise<string | null> => projectFilesDir(row.local_path);
 
 export const projectRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  // file:// URLs and local paths follow PROJECT_LOCAL_SOURCE_DIRS (and may name the demo repository).
-  configureLocalSources(services.settings, serviceSourceDirs(services.env.dataDir));
   const base = '/api/v2/projects/:id/';
   routeMethods(app, `${base}update/`, resourcePermission('project', 'update'), {
     GET: async (request) => {
@@ -49,7 +45,7 @@ export const projectRoutes: RouteModule = (app, services) => {
   for (const listing of listings) {
     routeMethods(app, `${base}${listing.path}/`, resourcePermission('project', listing.path), {
       GET: async (request) => {
-        const dir = await filesOf(await visibleObject(services, request, projects));
+        const dir = await projectFilesDir(services, (await visibleObject(services, request, projects)).local_path);
         return dir ? listing.find(dir) : [];
       },
       OPTIONS: async (request) => {

@@ -19,7 +19,7 @@ import { isOrgAdmin } from '../organizations/organization.resource.ts';
 
 /** Team admins manage the team (organization admins are admins of its teams); with MANAGE_ORGANIZATION_AUTH off, superusers only. */
 const managesTeam = (ctx: RequestContext, tx: Queryable, row: Row, page?: readonly Row[]) =>
-  isSuperuser(ctx) || (manageOrganizationAuth() && hasObjectRoleOnRow(ctx, tx, 'team', 'admin_role', row, page));
+  isSuperuser(ctx) || (manageOrganizationAuth(ctx) && hasObjectRoleOnRow(ctx, tx, 'team', 'admin_role', row, page));
 
 const teamAccess: AccessPolicy = {
   visible: (ctx, alias, params) => {
@@ -38,7 +38,7 @@ const teamAccess: AccessPolicy = {
   prepare: learnCallerFacts,
   canCreate: async (ctx, tx, values) => {
     if (isSuperuser(ctx)) return true;
-    if (!ctx.user || !manageOrganizationAuth()) return false;
+    if (!ctx.user || !manageOrganizationAuth(ctx)) return false;
     if (typeof values.organization === 'number') return isOrgAdmin(ctx, tx, values.organization);
     // No organization named yet (OPTIONS, or a body without one): whether the caller may create a team anywhere.
     return (await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id])).length > 0;

@@ -102,8 +102,8 @@ export const tokens = defineResource({
       if (existing) return;
       if (!ctx.user) throw forbidden();
       if (values.user === undefined) values.user = ctx.user.id;
-      await refuseExternalUser(tx, values.user as number);
-      values.expires = accessTokenExpiry();
+      await refuseExternalUser(tx, ctx.service.settings, values.user as number);
+      values.expires = accessTokenExpiry(ctx.service.settings);
     },
     async afterWrite(tx, ctx, row, existing) {
       if (existing) return;

@@ -44,7 +44,7 @@ const pageLookups = new WeakMap<readonly Row[], { ctx: RequestContext; facts: Pr
  */
 function administers(ctx: RequestContext, tx: Queryable, user: Row, allowOrphans: boolean, page?: readonly Row[]): boolean | Promise<boolean> {
   if (isSuperuser(ctx)) return true;
-  if (!ctx.user || !manageOrganizationAuth() || user.is_superuser || user.is_system_auditor) return false;
+  if (!ctx.user || !manageOrganizationAuth(ctx) || user.is_superuser || user.is_system_auditor) return false;
   if (!page || !page.includes(user)) return adminFactsAmong(ctx, tx, [user]).then((facts) => decideUserAdmin(ctx, user, facts.get(user.id), allowOrphans));
   let lookup = pageLookups.get(page);
   if (!lookup || lookup.ctx !== ctx) {
@@ -70,12 +70,12 @@ const userAccess: AccessPolicy = {
   // Superusers, and organization admins (while MANAGE_ORGANIZATION_AUTH is on).
   canCreate: async (ctx, tx) => {
     if (isSuperuser(ctx)) return true;
-    if (!ctx.user || !manageOrganizationAuth()) return false;
+    if (!ctx.user || !manageOrganizationAuth(ctx)) return false;
     return (await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id])).length > 0;
   },
   // Oneself, or as the one who administers the user. With MANAGE_ORGANIZATION_AUTH off, only superusers change users (as AWX).
   canChange: (ctx, tx, row, _values, page) =>
-    ctx.user?.id === row.id ? isSuperuser(ctx) || manageOrganizationAuth() : administers(ctx, tx, row, false, page),
+    ctx.user?.id === row.id ? isSuperuser(ctx) || manageOrganizationAuth(ctx) : administers(ctx, tx, row, false, page),
   // Never oneself.
   canDelete: (ctx, tx, row, page) => ctx.user?.id !== row.id && administers(ctx, tx, row, true, page),
   canAttach: isSuperuser,

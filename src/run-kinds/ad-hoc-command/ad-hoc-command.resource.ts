@@ -1,3 +1,4 @@
+import type { RequestContext } from '../../api/context.ts';
 import { boolean, choice, integer, json, ref, secret, text } from '../../api/fields.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
@@ -18,7 +19,7 @@ export const adHocLauncher: Launcher<Values> = {
   async plan(tx, ctx, _template, values) {
     if (!(await mayRunAdHoc(ctx, tx, values))) throw forbidden();
     await checkReferences(tx, adHocCommands, values);
-    await completeNewCommand(tx, values);
+    await completeNewCommand(tx, ctx, values);
     const [columns, params] = columnsOf(adHocCommands, values);
     const run: Record<string, unknown> = Object.fromEntries(columns.map((column, i) => [column, params[i]]));
     run.task_impact = await taskImpact(tx, values.inventory as number, String(values.limit ?? ''), Number(values.forks ?? 0));
@@ -71,8 +72,8 @@ export const adHocCommands = defineRunResource({
 });
 
 /** A new command's derived values: its name (the module), status, organization (the inventory's). */
-async function completeNewCommand(tx: Queryable, values: Values): Promise<void> {
-  await checkAdHocCommand(tx, values);
+async function completeNewCommand(tx: Queryable, ctx: RequestContext, values: Values): Promise<void> {
+  await checkAdHocCommand(tx, ctx, values);
   const [inventory] = await tx.query<{ organization_id: number | null }>('SELECT organization_id FROM inventories WHERE id = $1', [values.inventory]);
   values.name = values.module_name;
   values.organization = inventory?.organization_id ?? null;

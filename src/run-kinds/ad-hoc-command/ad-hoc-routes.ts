@@ -14,7 +14,7 @@ import type { Row } from '../../db/database.ts';
 import type { AdHocCommandRow, UnifiedJobRow } from '../../db/tables.ts';
 import { GROUP_ALL_HOSTS } from '../../inventory/group-graph.ts';
 import { resourcePermission } from '../../api/permissions.ts';
-import { configureAdHocSettings, LAUNCH_PASSWORDS } from './checks.ts';
+import { LAUNCH_PASSWORDS } from './checks.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 
 /** Where a command can be started from besides /ad_hoc_commands/: what the parent fixes, and which commands it lists. */
@@ -84,7 +84,6 @@ function givenPasswords(body: unknown): Values {
 }
 
 export const adHocRoutes: RouteModule = (app, services) => {
-  configureAdHocSettings(services.settings);
   const { db } = services;
   const commands = getResource('ad_hoc_command');
   const mayStart = (request: FastifyRequest, row: Pick<AdHocCommandRow, 'inventory_id' | 'credential_id'>) => commands.access.canCreate(request.ctx, db, { inventory: row.inventory_id, credential: row.credential_id });

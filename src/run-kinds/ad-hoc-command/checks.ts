@@ -8,21 +8,6 @@ import { passwordsNeeded, readCredentialPasswords, sealCredentialPasswords } fro
 import { INLINE_JINJA, moduleArgsHaveJinja } from '../../ansible/jinja-markers.ts';
 import { optionValueErrors } from '../../ansible/option-values.ts';
 
-interface SettingsSource {
-  get<T = unknown>(key: string): T;
-}
-
-let settings: SettingsSource | null = null;
-
-/** Makes the checks follow the service's settings (AD_HOC_COMMANDS, MAX_FORKS). */
-export function configureAdHocSettings(source: SettingsSource): void {
-  settings = source;
-}
-
-const DEFAULT_MAX_FORKS = 200;
-const allowedModules = (): string[] => (settings?.get<string[]>('AD_HOC_COMMANDS') ?? []) as string[];
-const maxForks = (): number => Number(settings?.get('MAX_FORKS') ?? DEFAULT_MAX_FORKS);
-
 /** What a Machine credential may ask for at launch, given as body keys (AWX's names). */
 export const LAUNCH_PASSWORDS = ['ssh_password', 'become_password', 'ssh_key_unlock'];
 
@@ -55,9 +40,10 @@ export async function mayRunAdHoc(ctx: RequestContext, tx: Queryable, values: Va
  * jinja-markers.ts), the limit is a host pattern and no option or file, extra vars may not set
  * ansible_* variables, and the credential must be a Machine credential. Relaunches come here too.
  */
-export async function checkAdHocCommand(tx: Queryable, values: Values): Promise<void> {
+export async function checkAdHocCommand(tx: Queryable, ctx: RequestContext, values: Values): Promise<void> {
   const errors: FieldErrors = {};
-  const allowed = allowedModules();
+  const { settings } = ctx.service;
+  const allowed = settings.get<string[]>('AD_HOC_COMMANDS');
   const moduleName = String(values.module_name ?? '').trim() || (allowed.includes('command') ? 'command' : '');
   values.module_name = moduleName;
   if (!moduleName) errors.module_name = ['This field may not be blank.'];
@@ -70,7 +56,7 @@ export async function checkAdHocCommand(tx: Queryable, values: Values): Promise<
   const prohibited = Object.keys(parseVariables(values.extra_vars as string)).filter((name) => name.startsWith('ansible_'));
   if (prohibited.length) errors.extra_vars = [`${prohibited.sort().reverse().join(', ')} are prohibited from use in ad hoc commands.`];
 
-  const max = maxForks();
+  const max = Number(settings.get('MAX_FORKS'));
   if (typeof values.forks === 'number' && max > 0 && values.forks > max) errors.forks = [`Maximum number of forks (${max}) exceeded.`];
 
   if (typeof values.credential === 'number') {

@@ -4,8 +4,7 @@ import YAML from 'yaml';
 import type { Queryable } from '../../db/database.ts';
 import type { ProjectRow, UnifiedJobRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
-import { projectsRoot } from '../../projects/config.ts';
-import { projectFilesDir } from '../../projects/local-sources.ts';
+import { projectFilesDir, type ProjectSourcesView } from '../../projects/local-sources.ts';
 import { requirementsSearchPaths } from '../../projects/paths.ts';
 import { decryptedInputs } from '../../resources/credentials/credential-use.ts';
 import { credentialInjection } from '../../resources/credentials/injection.ts';
@@ -68,13 +67,13 @@ async function injected(db: Queryable, job: Pick<SourceJob, 'credential_id'>, pr
   }
 }
 
-async function prepareScm(db: Queryable, job: SourceJob, baseEnv: Record<string, string>, privateDir: string): Promise<PreparedSource> {
+async function prepareScm(db: Queryable, service: ProjectSourcesView, job: SourceJob, baseEnv: Record<string, string>, privateDir: string): Promise<PreparedSource> {
   const [project] = await db.query<ProjectRow>(
     `SELECT p.* FROM projects p JOIN inventory_sources s ON s.source_project_id = p.id WHERE s.id = $1`,
     [job.inventory_source_id],
   );
   if (!project) throw new SourceProblem('The inventory source has no project to read its inventory from.');
-  const checkout = await projectFilesDir(project.local_path);
+  const checkout = await projectFilesDir(service, project.local_path);
   const synced = project.scm_type === '' || project.scm_revision !== '';
   if (!checkout || !synced) {
     throw new SourceProblem(`The project "${project.name}" has never been updated: update the project, then this inventory source.`);
@@ -99,7 +98,7 @@ async function prepareScm(db: Queryable, job: SourceJob, baseEnv: Record<string,
   const env: Record<string, string> = { ...credential.env };
   Object.assign(env, variablesAsEnv(parseVariables(job.source_vars), { ...baseEnv, ...env }));
   // Collections the project's requirements installed come first, as AWX puts them.
-  env.ANSIBLE_COLLECTIONS_PATHS = requirementsSearchPaths(projectsRoot(), project.local_path, baseEnv).ANSIBLE_COLLECTIONS_PATHS;
+  env.ANSIBLE_COLLECTIONS_PATHS = requirementsSearchPaths(service.env.projectsRoot, project.local_path, baseEnv).ANSIBLE_COLLECTIONS_PATHS;
   return {
     inventoryPath,
     playbookDir: found.isDirectory() ? inventoryPath : path.dirname(inventoryPath),
@@ -158,9 +157,9 @@ export async function prepareCloud(db: Queryable, job: SourceJob, privateDir: st
 }
 
 /** Prepares the inventory an update reads, by kind. Throws SourceProblem when the update cannot run. */
-export async function prepareSource(db: Queryable, job: SourceJob, privateDir: string, baseEnv: Record<string, string>): Promise<PreparedSource> {
+export async function prepareSource(db: Queryable, service: ProjectSourcesView, job: SourceJob, privateDir: string, baseEnv: Record<string, string>): Promise<PreparedSource> {
   let prepared: PreparedSource;
-  if (job.source === 'scm') prepared = await prepareScm(db, job, baseEnv, privateDir);
+  if (job.source === 'scm') prepared = await prepareScm(db, service, job, baseEnv, privateDir);
   else if (job.source === 'file') prepared = await prepareFile(db, job, baseEnv, privateDir);
   else if (CLOUD_KINDS[job.source]) prepared = await prepareCloud(db, job, privateDir);
   else throw new SourceProblem(`Unknown inventory source kind "${job.source}".`);

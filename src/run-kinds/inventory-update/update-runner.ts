@@ -35,7 +35,7 @@ export async function runInventoryUpdate(job: UnifiedJobRow, run: RunContext): P
   const sourceId = job.inventory_source_id!;
   let prepared: PreparedSource;
   try {
-    prepared = await prepareSource(run.db, job, run.privateDir, baseEnvironment(taskEnv));
+    prepared = await prepareSource(run.db, run.services, job, run.privateDir, baseEnvironment(taskEnv));
   } catch (err) {
     if (err instanceof SourceProblem) return { status: 'failed', explanation: err.message };
     throw err;

@@ -69,7 +69,7 @@ export const jobTemplateLauncher: Launcher<unknown, JobTemplateRow> = {
     if (!(await mayExecute(ctx, tx, template.id))) throw forbidden();
     const survey = activeSurvey(template);
     const prompts = readPrompts(template, body, (survey?.spec ?? []).map((q) => q.variable));
-    const accepted = parsePrompts(prompts.accepted, maxForks());
+    const accepted = parsePrompts(prompts.accepted, maxForks(ctx));
     const inventoryId = (accepted.inventory as number | undefined) ?? template.inventory_id;
     if (!inventoryId) throw ValidationError.field('inventory', "Job Template 'inventory' is missing or undefined.");
     if (accepted.inventory !== undefined && !(await hasObjectRole(ctx, tx, 'inventory', inventoryId, 'use_role'))) {

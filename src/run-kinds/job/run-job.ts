@@ -8,7 +8,6 @@ import { preparePlaybookRun } from '../../ansible/private-data-dir.ts';
 import { trustedJobVars } from '../../ansible/extra-vars-file.ts';
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansible/runner-stream.ts';
 import { copyProject } from './project-copy.ts';
-import { projectsRoot } from '../../projects/config.ts';
 import { projectFilesDir } from '../../projects/local-sources.ts';
 import { requirementsSearchPaths } from '../../projects/paths.ts';
 
@@ -21,13 +20,13 @@ type ProjectCheckout = Pick<ProjectRow, 'local_path' | 'scm_type' | 'scm_branch'
  */
 export async function runPlaybookJob(job: UnifiedJobRow, run: RunContext): Promise<RunOutcome> {
   const [project] = await run.db.query<ProjectCheckout>('SELECT local_path, scm_type, scm_branch, scm_revision FROM projects WHERE id = $1', [job.project_id]);
-  const checkout = project ? await projectFilesDir(project.local_path) : null;
+  const checkout = project ? await projectFilesDir(run.services, project.local_path) : null;
   if (!checkout) return { status: 'failed', explanation: 'The project has no files here yet: update the project first.' };
   if (!job.inventory_id) return { status: 'failed', explanation: 'The job has no inventory.' };
   const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
   const baseEnv = baseEnvironment(taskEnv);
   const trusted = await trustedJobVars(run.db, run.services.settings.get('ALLOW_JINJA_IN_EXTRA_VARS'), job);
-  const env = { ...baseEnv, ...requirementsSearchPaths(projectsRoot(), project.local_path, baseEnv) };
+  const env = { ...baseEnv, ...requirementsSearchPaths(run.services.env.projectsRoot, project.local_path, baseEnv) };
   const prepared = await preparePlaybookRun(run.db, job, run.privateDir, env, trusted);
   await writeCommandLine(prepared, prepared.cmdline);
   const copy = await copyProject(run, job, project, checkout);

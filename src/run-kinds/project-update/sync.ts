@@ -2,10 +2,9 @@ import { access, lstat, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectRow, UnifiedJobRow } from '../../db/tables.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
-import { projectsRoot } from '../../projects/config.ts';
 import { gitAuthentication } from '../../projects/git-auth.ts';
 import { branchProblem, commitOf, refspecProblem, revisionCandidates, splitRefspecs } from '../../projects/git-values.ts';
-import { checkLocalSource } from '../../projects/local-sources.ts';
+import { checkLocalSource, type ProjectSourcesView } from '../../projects/local-sources.ts';
 import { projectDir, isDirectory } from '../../projects/paths.ts';
 import { installRequirements } from '../../projects/requirements.ts';
 import { localRepositoryPath, scmUrlProblem, withoutUser } from '../../projects/scm-url.ts';
@@ -33,12 +32,12 @@ type Git = (args: string[], options?: GitOptions) => Promise<string>;
  * existed, or PROJECT_LOCAL_SOURCE_DIRS changed since): a local repository as its checked real
  * path; or why the sync may not run.
  */
-async function checkedSource(job: Pick<UnifiedJobRow, 'scm_url' | 'scm_branch' | 'scm_refspec'>): Promise<{ problem: string } | { remote: string; local: boolean }> {
+async function checkedSource(service: ProjectSourcesView, job: Pick<UnifiedJobRow, 'scm_url' | 'scm_branch' | 'scm_refspec'>): Promise<{ problem: string } | { remote: string; local: boolean }> {
   const problem = scmUrlProblem(String(job.scm_url)) ?? branchProblem(String(job.scm_branch)) ?? refspecProblem(String(job.scm_refspec));
   if (problem) return { problem };
   const local = localRepositoryPath(job.scm_url);
   if (!local) return { remote: withoutUser(job.scm_url.trim()), local: false };
-  const checked = await checkLocalSource(local);
+  const checked = await checkLocalSource(service, local);
   return 'problem' in checked ? checked : { remote: checked.path, local: true };
 }
 
@@ -47,9 +46,9 @@ async function checkedSource(job: Pick<UnifiedJobRow, 'scm_url' | 'scm_branch' |
  * root, check out the branch, tag or commit, update submodules, then install requirements.
  */
 export async function syncProject(job: UnifiedJobRow, run: RunContext): Promise<RunOutcome> {
-  const dir = projectDir(projectsRoot(), job.local_path);
+  const dir = projectDir(run.services.env.projectsRoot, job.local_path);
   if (!dir) return { status: 'error', explanation: `Invalid project path "${job.local_path}".` };
-  const source = await checkedSource(job);
+  const source = await checkedSource(run.services, job);
   if ('problem' in source) return { status: 'failed', explanation: source.problem };
   const [sharing] = await run.db.query<Pick<ProjectRow, 'name'>>('SELECT name FROM projects WHERE local_path = $1 AND id <> $2 LIMIT 1', [job.local_path, job.project_id]);
   if (sharing) return { status: 'failed', explanation: `The directory "${job.local_path}" is used by another project: the sync would change its files.` };
@@ -86,7 +85,7 @@ export async function syncProject(job: UnifiedJobRow, run: RunContext): Promise<
     if (job.scm_clean) await git(['clean', '-ffdx']);
     await git(['checkout', '--force', '--detach', target]);
     if (job.scm_clean) await git(['reset', '--hard', target]);
-    await updateSubmodules(git, dir, job.scm_track_submodules === true, 0);
+    await updateSubmodules(run.services, git, dir, job.scm_track_submodules === true, 0);
     const revision = await git(['rev-parse', 'HEAD'], { capture: true });
     await run.output(`Checked out ${job.scm_branch || 'the default branch'} at revision ${revision}.`);
     const problem = await installRequirements(job, run, dir);
@@ -139,7 +138,7 @@ async function configEntries(git: Git, args: string[], cwd: string): Promise<[st
  * project's own is before git fetches from it (a local one only from the allowed directories,
  * never another project's checkout), then the submodules' own submodules.
  */
-async function updateSubmodules(git: Git, dir: string, track: boolean, depth: number): Promise<void> {
+async function updateSubmodules(service: ProjectSourcesView, git: Git, dir: string, track: boolean, depth: number): Promise<void> {
   if (!(await hasSubmodules(dir))) return;
   if (depth >= MAX_SUBMODULE_DEPTH) throw new SyncFailure(`Submodules are nested more than ${MAX_SUBMODULE_DEPTH} deep.`);
   await git(['submodule', 'init'], { cwd: dir });
@@ -151,7 +150,7 @@ async function updateSubmodules(git: Git, dir: string, track: boolean, depth: nu
     if (problem) throw new SyncFailure(`Submodule "${name}": ${problem}`);
     const local = localRepositoryPath(url);
     if (!local) continue;
-    const checked = await checkLocalSource(local);
+    const checked = await checkLocalSource(service, local);
     if ('problem' in checked) throw new SyncFailure(`Submodule "${name}": ${checked.problem}`);
     // git reads exactly the path that was checked.
     await git(['config', '--', key, checked.path], { cwd: dir });
@@ -161,7 +160,7 @@ async function updateSubmodules(git: Git, dir: string, track: boolean, depth: nu
   for (const [, subPath] of await configEntries(git, ['-f', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$'], dir)) {
     const subDir = path.resolve(dir, subPath);
     if (subDir.startsWith(dir + path.sep) && (await access(path.join(subDir, '.git')).then(() => true, () => false))) {
-      await updateSubmodules(git, subDir, track, depth + 1);
+      await updateSubmodules(service, git, subDir, track, depth + 1);
     }
   }
 }
