@@ -97,7 +97,7 @@ export function listQuerySchema(resource: Resource): JsonSchema {
 }
 
 export const OPTIONS_RESPONSE: MethodSchema = { summary: 'Describe the endpoint (AWX OPTIONS metadata)', response: { 200: { type: 'object' } } };
-const NO_CONTENT = { type: 'null', description: 'No content.' };
+export const NO_CONTENT = { type: 'null', description: 'No content.' };
 
 /** The schemas of a resource's list and detail routes, method by method. */
 export function resourceRouteSchemas(resource: Resource) {
