@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../src/api/access.ts';
+import { CopyBody } from '../src/api/action-schemas.ts';
 import { createObject, parseBody } from '../src/api/crud.ts';
 import type { RouteModule } from '../src/api/extra-routes.ts';
 import { ref, text } from '../src/api/fields.ts';
@@ -8,6 +9,7 @@ import { viewOptions } from '../src/api/options.ts';
 import { resourcePermission } from '../src/api/permissions.ts';
 import { defineResource } from '../src/api/resource.ts';
 import { routeMethods, visibleObject } from '../src/api/resource-routes.ts';
+import { validBody } from '../src/api/route-schemas.ts';
 import { serializeRow } from '../src/api/serialize.ts';
 import { isOrgAdmin } from '../src/resources/organizations/organization.resource.ts';
 import { createTestApp, type Credentials, type TestApp } from './helpers/app.ts';
@@ -55,9 +57,9 @@ const bookmarkRoutes: RouteModule = (app, services) => {
     },
     POST: async (request, reply) => {
       const original = await visibleObject(services, request, bookmarks);
-      const { name } = (request.body ?? {}) as { name?: unknown };
+      const { name } = validBody(request, CopyBody);
       const copied = { link: original.link, description: original.description, organization: original.organization_id };
-      const values = parseBody(bookmarks, { ...copied, ...(name !== undefined && { name }) }, 'create', null);
+      const values = parseBody(bookmarks, { ...copied, name }, 'create', null);
       const copy = await db.transaction((tx) => createObject(tx, request.ctx, bookmarks, values));
       return reply.code(201).send(await serializeRow(db, request.ctx, bookmarks, copy));
     },
@@ -65,6 +67,9 @@ const bookmarkRoutes: RouteModule = (app, services) => {
       await visibleObject(services, request, bookmarks);
       return viewOptions('Bookmark Copy', 'GET: whether you may copy the bookmark. POST {name}: copies it.');
     },
+  }, {
+    GET: { summary: 'Whether the bookmark can be copied' },
+    POST: { summary: 'Copy the bookmark', body: CopyBody, checkBody: true },
   });
 };
 

@@ -23,6 +23,10 @@ export interface Field {
   choices?: readonly (readonly [string, string])[];
   /** Name of the referenced resource, for reference fields. */
   ref?: string;
+  /** Limits parse enforces, kept to describe the field (OpenAPI document). */
+  maxLength?: number;
+  min?: number;
+  max?: number;
   /** How filter values are compared: their SQL cast and how a query-string value is read. */
   filterKind: 'text' | 'integer' | 'float' | 'boolean' | 'datetime' | 'json';
   /** Turns an incoming JSON value into the stored value, or throws FieldProblem. */
@@ -93,6 +97,7 @@ export function text(opts: TextOptions = {}): Field {
     ...b,
     optionsType: 'string',
     filterKind: 'text',
+    maxLength: opts.maxLength,
     parse: (value) =>
       nullOr(field, value, (v) => {
         if (typeof v !== 'string') throw new FieldProblem('Not a valid string.');
@@ -208,6 +213,8 @@ function numeric(opts: NumberOptions, whole: boolean): Field {
     ...base(opts),
     optionsType: whole ? 'integer' : 'float',
     filterKind: whole ? 'integer' : 'float',
+    min: opts.min,
+    max: opts.max,
     parse: (value) =>
       nullOr(field, value, (v) => {
         const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;

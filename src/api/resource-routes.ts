@@ -8,26 +8,40 @@ import { detailOptions, listOptions } from './options.ts';
 import { getResource, type ListExport, type Resource } from './resource.ts';
 import { serializeRow } from './serialize.ts';
 import { resourcePermission } from './permissions.ts';
+import { schemaOptions, type MethodSchemas } from './route-schemas.ts';
+import { listQuerySchema, OPTIONS_RESPONSE, pageSchema, relatedRouteSchemas, resourceRouteSchemas } from './field-schemas.ts';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/** One route answering several methods, with 405 and an Allow header for the rest. */
-export function routeMethods(app: FastifyInstance, url: string, permission: ReturnType<typeof resourcePermission>, handlers: Partial<Record<string, Handler>>) {
+/**
+ * One URL answering several methods, with 405 and an Allow header for the rest. Each method may
+ * have a schema (route-schemas.ts): it documents the method in the OpenAPI document.
+ */
+export function routeMethods(
+  app: FastifyInstance,
+  url: string,
+  permission: ReturnType<typeof resourcePermission>,
+  handlers: Partial<Record<string, Handler>>,
+  schemas: MethodSchemas = {},
+) {
   const allowed = [...Object.keys(handlers), ...(handlers.GET ? ['HEAD'] : [])];
+  // One route per method, so each has its own schema; HEAD follows GET (Fastify drops the body).
+  for (const [method, handler] of Object.entries(handlers)) {
+    const { checkedBody, ...options } = schemaOptions(schemas[method]);
+    app.route({ method, url, config: { permission, checkedBody }, ...options, handler: handler! });
+  }
+  const refused = ALL_METHODS.filter((method) => !handlers[method]);
+  if (!refused.length) return;
   app.route({
-    method: [...ALL_METHODS],
+    method: refused,
     url,
     config: { permission },
+    schema: { hide: true },
     handler: async (request, reply) => {
-      // HEAD is GET without the body (Fastify drops it).
-      const handler = handlers[request.method === 'HEAD' ? 'GET' : request.method];
-      if (!handler) {
-        reply.header('Allow', allowed.join(', '));
-        throw methodNotAllowed(request.method);
-      }
-      return handler(request, reply);
+      reply.header('Allow', allowed.join(', '));
+      throw methodNotAllowed(request.method);
     },
   });
 }
@@ -71,6 +85,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
   const list = resource.listPath;
   const detail = `${list}:id/`;
   const permission = resourcePermission(resource.name, 'crud');
+  const schemas = resourceRouteSchemas(resource);
 
   routeMethods(app, list, permission, {
     GET: async (request, reply) => {
@@ -91,7 +106,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
         return reply.code(201).send(await serializeRow(db, request.ctx, resource, row));
       },
     }),
-  });
+  }, schemas.list);
 
   const update = (mode: 'update' | 'replace') => async (request: FastifyRequest) => {
     const existing = await visibleObject(services, request, resource);
@@ -116,7 +131,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
         return reply.code(204).send();
       },
     }),
-  });
+  }, schemas.detail);
 
   for (const [name, relation] of Object.entries(resource.related)) {
     const target = getResource(relation.target);
@@ -163,7 +178,11 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
           return reply.code(201).send(await serializeRow(db, request.ctx, target, row));
         },
       }),
-    });
+    }, relatedRouteSchemas(target, {
+      attach: relation.attachable,
+      create: Boolean(relation.createWith || relation.create),
+      fixed: relation.createWith ? [relation.createWith, ...Object.keys(relation.createValues ?? {})] : [],
+    }));
   }
 
   if (!resource.allFields.created) return;
@@ -182,5 +201,5 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
       await visibleObject(services, request, resource);
       return listOptions(activity, false);
     },
-  });
+  }, { GET: { summary: 'Activity stream of the object', querystring: listQuerySchema(activity), response: { 200: pageSchema(activity) } }, OPTIONS: OPTIONS_RESPONSE });
 }

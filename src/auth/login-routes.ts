@@ -27,6 +27,7 @@ import {
   setSessionCookie,
 } from './sessions.ts';
 import { attemptPasswordLogin, TOO_MANY_ATTEMPTS } from './password-login.ts';
+import { loginSchemas, logoutSchemas } from './auth-schemas.ts';
 
 export const LOGIN_URL = '/api/login/';
 export const LOGOUT_URL = '/api/logout/';
@@ -152,7 +153,7 @@ export async function registerLoginRoutes(app: FastifyInstance, services: Servic
         parses: ['application/json', 'application/x-www-form-urlencoded'],
       }),
       POST: async (request, reply) => login(services, request, reply),
-    });
+    }, loginSchemas);
 
     routeMethods(scope, LOGOUT_URL, PUBLIC, {
       GET: async () => ({ detail: `POST to ${LOGOUT_URL} to end your session.` }),
@@ -175,7 +176,7 @@ export async function registerLoginRoutes(app: FastifyInstance, services: Servic
         if (next) return reply.code(302).header('Location', next).send();
         return reply.code(204).send();
       },
-    });
+    }, logoutSchemas);
   });
 }
 

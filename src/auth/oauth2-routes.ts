@@ -14,6 +14,8 @@ import { PUBLIC } from '../api/permissions.ts';
 import { parseBasicHeader, toCurrentUser } from './basic.ts';
 import { hashSecret, refreshTokenLifetime, type TokenScope } from './oauth2.ts';
 import { attemptPasswordLogin, TOO_MANY_ATTEMPTS } from './password-login.ts';
+import { schemaOptions, type MethodSchemas } from '../api/route-schemas.ts';
+import { oauthRootSchemas, revokeSchemas, tokenSchemas } from './auth-schemas.ts';
 
 export const OAUTH2_ROOT = '/api/o/';
 export const TOKEN_URL = '/api/o/token/';
@@ -43,28 +45,46 @@ class OAuthError extends Error {
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /** One URL answering some methods, 405 with Allow for the others; OAuth2 errors in their own shape. */
-function oauthRoute(app: FastifyInstance, url: string, ownAuthentication: boolean, handlers: Partial<Record<(typeof METHODS)[number], Handler>>) {
+function oauthRoute(
+  app: FastifyInstance,
+  url: string,
+  ownAuthentication: boolean,
+  handlers: Partial<Record<(typeof METHODS)[number], Handler>>,
+  schemas: MethodSchemas = {},
+) {
   const allowed = [...Object.keys(handlers), ...(handlers.GET ? ['HEAD'] : [])];
+  const config = { permission: PUBLIC, ownAuthentication };
+  for (const method of METHODS) {
+    const handler = handlers[method];
+    if (!handler) continue;
+    const { checkedBody: _, ...options } = schemaOptions(schemas[method]);
+    app.route({
+      method,
+      url,
+      config,
+      ...options,
+      handler: async (request, reply) => {
+        try {
+          return await handler(request, reply);
+        } catch (err) {
+          const oauth = err instanceof OAuthError ? err : err instanceof ApiError && err.status === 403 ? new OAuthError(403, 'access_denied', err.message) : null;
+          if (!oauth) throw err;
+          return reply
+            .code(oauth.status)
+            .headers({ 'Cache-Control': 'no-store', Pragma: 'no-cache', ...oauth.headers })
+            .send({ error: oauth.error, error_description: oauth.description });
+        }
+      },
+    });
+  }
   app.route({
-    method: [...METHODS],
+    method: METHODS.filter((method) => !handlers[method]),
     url,
-    config: { permission: PUBLIC, ownAuthentication },
+    config,
+    schema: { hide: true },
     handler: async (request, reply) => {
-      const handler = handlers[(request.method === 'HEAD' ? 'GET' : request.method) as (typeof METHODS)[number]];
-      if (!handler) {
-        reply.header('Allow', allowed.join(', '));
-        throw methodNotAllowed(request.method);
-      }
-      try {
-        return await handler(request, reply);
-      } catch (err) {
-        const oauth = err instanceof OAuthError ? err : err instanceof ApiError && err.status === 403 ? new OAuthError(403, 'access_denied', err.message) : null;
-        if (!oauth) throw err;
-        return reply
-          .code(oauth.status)
-          .headers({ 'Cache-Control': 'no-store', Pragma: 'no-cache', ...oauth.headers })
-          .send({ error: oauth.error, error_description: oauth.description });
-      }
+      reply.header('Allow', allowed.join(', '));
+      throw methodNotAllowed(request.method);
     },
   });
 }
@@ -234,7 +254,7 @@ export async function registerOAuth2Routes(app: FastifyInstance, services: Servi
     oauthRoute(scope, OAUTH2_ROOT, false, {
       GET: async () => ({ token: TOKEN_URL, revoke_token: REVOKE_URL }),
       OPTIONS: async () => viewOptions('API OAuth 2 Authorization Root', 'The OAuth2 endpoints.'),
-    });
+    }, oauthRootSchemas);
 
     oauthRoute(scope, TOKEN_URL, true, {
       OPTIONS: async () => ({
@@ -252,11 +272,11 @@ export async function registerOAuth2Routes(app: FastifyInstance, services: Servi
         const row = grantType === 'password' ? await passwordGrant(services, request, params, client) : await refreshGrant(services, params, client);
         return tokenResponse(row, reply);
       },
-    });
+    }, tokenSchemas);
 
     oauthRoute(scope, REVOKE_URL, true, {
       OPTIONS: async () => ({ ...viewOptions('Revoke Access Token', 'Revokes an access or refresh token (token=...), with client authentication.'), parses }),
       POST: async (request, reply) => revoke(services, request, reply),
-    });
+    }, revokeSchemas);
   });
 }

@@ -5,6 +5,7 @@ import { listPage, type Query } from '../api/list.ts';
 import { listOptions, viewOptions } from '../api/options.ts';
 import { getResource, type Resource } from '../api/resource.ts';
 import { routeMethods, visibleObject } from '../api/resource-routes.ts';
+import { actionRouteSchemas, NO_CONTENT } from '../api/action-schemas.ts';
 import { recordActivity } from '../activity/record.ts';
 import { resourcePermission } from '../api/permissions.ts';
 import { sendStdout } from './stdout.ts';
@@ -88,5 +89,5 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
       await visibleObject(services, request, run);
       return viewOptions(`${label} Cancel`, 'GET: whether the run can be canceled. POST: cancels it.');
     },
-  });
+  }, actionRouteSchemas('can_cancel', 'Cancel the run', 202, NO_CONTENT));
 }

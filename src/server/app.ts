@@ -8,6 +8,7 @@ import { authenticate } from '../auth/authenticate.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
 import { hostAllowed } from './allowed-hosts.ts';
 import { errorHandler } from './error-handler.ts';
+import { registerOpenApi } from './openapi.ts';
 import { refuseNulBytes } from './nul-bytes.ts';
 import { enforceRoutePermission, recordRouteTable } from '../api/permissions.ts';
 import { ROUTES } from '../composition/root.ts';
@@ -43,6 +44,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
 
   recordRouteTable(app);
+  await registerOpenApi(app);
   app.decorate('services', services);
   app.decorateRequest('ctx', null as never);
   app.removeContentTypeParser(['application/json', 'text/plain']);

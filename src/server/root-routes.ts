@@ -8,6 +8,7 @@ import { routeMethods } from '../api/resource-routes.ts';
 import { viewOptions } from '../api/options.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
 import { ensureCsrfCookie } from '../auth/sessions.ts';
+import { OPENAPI_URL } from './openapi.ts';
 import { nodeAnsibleRuntime } from '../runtime/ansible-runtime.ts';
 
 /** A read-only endpoint: GET, OPTIONS describing it, 405 with Allow for anything else. */
@@ -101,4 +102,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
     const row = await loadRow(services.db, users, request.ctx.user!.id);
     return { count: 1, next: null, previous: null, results: await serializeRows(services.db, request.ctx, users, [row]) };
   });
+
+  // The document holds no data, only the shape of every endpoint; anonymous callers reach only the entry points.
+  view(app, OPENAPI_URL, AUTHENTICATED, 'OpenAPI', 'The OpenAPI 3 document of this API, made from the route schemas.', async () => app.swagger());
 }

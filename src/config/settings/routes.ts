@@ -6,6 +6,7 @@ import { clientOf } from '../../audit/record.ts';
 import type { RoutePermission } from '../../api/permissions.ts';
 import { categoryOptions, listOptions } from './options.ts';
 import { ALL, allCategories, settingsOf } from './registry.ts';
+import { categoryListSchemas, categorySchemas } from './schemas.ts';
 
 /** Superusers change settings; system auditors read them. */
 const READ: RoutePermission = { kind: 'admin_or_auditor' };
@@ -35,7 +36,7 @@ export function registerSettingsRoutes(app: FastifyInstance, services: Services)
       return { count: results.length, next: null, previous: null, results };
     },
     OPTIONS: async () => listOptions(),
-  });
+  }, categoryListSchemas);
 
   routeMethods(app, `${LIST_URL}:slug/`, READ, {
     GET: async (request) => settings.display(scopeOf(request)),
@@ -63,5 +64,5 @@ export function registerSettingsRoutes(app: FastifyInstance, services: Services)
       await settings.reset(request.ctx, scope, clientOf(request));
       return reply.code(204).send();
     },
-  });
+  }, categorySchemas);
 }

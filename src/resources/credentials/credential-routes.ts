@@ -2,7 +2,9 @@
 import { hasObjectRole, isSuperuser } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { createObject } from '../../api/crud.ts';
-import { forbidden, ValidationError } from '../../api/errors.ts';
+import { forbidden } from '../../api/errors.ts';
+import { copyRouteSchemas, CopyBody } from '../../api/action-schemas.ts';
+import { validBody } from '../../api/route-schemas.ts';
 import { viewOptions } from '../../api/options.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
@@ -23,13 +25,6 @@ async function mayCopy(ctx: RequestContext, db: Queryable, source: Row): Promise
   return source.organization_id === null || administersCredentialsOf(ctx, db, source.organization_id);
 }
 
-function copyName(body: unknown): string {
-  const name = (body as Record<string, unknown> | null)?.name;
-  if (name === undefined) throw ValidationError.field('name', 'This field is required.');
-  if (typeof name !== 'string' || name.trim() === '') throw ValidationError.field('name', 'This field may not be blank.');
-  return name;
-}
-
 export const credentialRoutes: RouteModule = (app, services) => {
   const { db } = services;
   routeMethods(app, `${DETAIL}copy/`, resourcePermission('credential', 'copy'), {
@@ -45,7 +40,7 @@ export const credentialRoutes: RouteModule = (app, services) => {
     POST: async (request, reply) => {
       const source = await visibleObject(services, request, credentials);
       if (!(await mayCopy(request.ctx, db, source))) throw forbidden();
-      const name = copyName(request.body);
+      const { name } = validBody(request, CopyBody);
       const row = await db.transaction(async (tx) => {
         const owner = source.organization_id === null ? { user: request.ctx.user!.id } : { organization: source.organization_id };
         const values = { name, description: source.description, credential_type: source.credential_type_id, inputs: decryptStored(source.inputs as Inputs), ...owner };
@@ -53,7 +48,7 @@ export const credentialRoutes: RouteModule = (app, services) => {
       });
       return reply.code(201).send(await serializeRow(db, request.ctx, credentials, row));
     },
-  });
+  }, copyRouteSchemas('credential'));
 
   // Reading one credential is an audit event: who read which (never its inputs).
   app.addHook('onSend', async (request, reply, payload) => {

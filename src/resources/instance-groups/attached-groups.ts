@@ -7,6 +7,7 @@ import { listPage, type Query } from '../../api/list.ts';
 import { findResource, type Resource } from '../../api/resource.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { listOptions, viewOptions } from '../../api/options.ts';
+import { relatedRouteSchemas } from '../../api/field-schemas.ts';
 import type { Database, Queryable, Row } from '../../db/database.ts';
 import { resourcePermission } from '../../api/permissions.ts';
 
@@ -78,5 +79,5 @@ export function registerAttachedGroupRoutes(app: FastifyInstance, services: Serv
       if (!groups) return viewOptions('Instance Groups', `Instance groups of the ${resource.name.replace(/_/g, ' ')}.`);
       return listOptions(groups, request.ctx.tokenScope !== 'read' && (await owner.mayChange(request.ctx, db, row)));
     },
-  });
+  }, groups && relatedRouteSchemas(groups, { attach: true, create: false, fixed: [] }));
 }

@@ -7,6 +7,18 @@ import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import type { Resource } from '../../api/resource.ts';
 import { resourcePermission } from '../../api/permissions.ts';
 import { parseVariables } from '../../inventory/variables.ts';
+import { Type } from 'typebox';
+import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import type { MethodSchema } from '../../api/route-schemas.ts';
+
+const Variables = Type.Object({}, { additionalProperties: true, description: 'The variables, as a mapping.' });
+const replaceVariables: MethodSchema = { summary: 'Replace the variables', body: Variables, response: { 200: Variables } };
+const variableDataSchemas: Record<string, MethodSchema> = {
+  GET: { summary: 'The variables', response: { 200: Variables } },
+  PUT: replaceVariables,
+  PATCH: replaceVariables,
+  OPTIONS: OPTIONS_RESPONSE,
+};
 
 /**
  * /<resources>/{id}/variable_data/ of inventories, hosts and groups (as AWX): GET answers the
@@ -33,5 +45,5 @@ export function registerVariableDataRoutes(app: FastifyInstance, services: Servi
       await visibleObject(services, request, resource);
       return viewOptions(label, `The variables of the ${resource.name} as a mapping; PUT or PATCH a mapping to replace them.`);
     },
-  });
+  }, variableDataSchemas);
 }

@@ -4,6 +4,7 @@ import { ApiError, forbidden } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { getResource } from '../../api/resource.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { actionRouteSchemas } from '../../api/action-schemas.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { viewOptions } from '../../api/options.ts';
 import type { Row } from '../../db/database.ts';
@@ -42,7 +43,7 @@ export const inventorySourceRoutes: RouteModule = (app, services) => {
       await visibleObject(services, request, inventorySources);
       return viewOptions('Inventory Source Update', 'GET: whether the source can be updated. POST: starts an inventory update.');
     },
-  });
+  }, actionRouteSchemas('can_update', 'Start an inventory update', 202));
 
   const inventories = getResource('inventory');
   const sourcesOf = (inventoryId: number) => db.query<InventorySourceRow>(`SELECT * FROM inventory_sources WHERE inventory_id = $1 ORDER BY id`, [inventoryId]);

@@ -1,5 +1,7 @@
 import { HIDDEN, recordActivity } from '../../activity/record.ts';
 import { ApiError } from '../../api/errors.ts';
+import { copyRouteSchemas, CopyBody } from '../../api/action-schemas.ts';
+import { validBody } from '../../api/route-schemas.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { loadRow } from '../../api/crud.ts';
 import { viewOptions } from '../../api/options.ts';
@@ -8,6 +10,7 @@ import { serializeRow } from '../../api/serialize.ts';
 import { resourcePermission } from '../../api/permissions.ts';
 import { assertTemplateAdmin } from './job-template-access.ts';
 import { jobTemplates } from './job-template.resource.ts';
+import { surveySpecSchemas } from './job-template-schemas.ts';
 import { encryptSurveyPasswords, maskSurveyPasswords, validateSurveySpec, type SurveySpec } from './survey-spec.ts';
 import { copyJobTemplate, mayCopy } from './template-copy.ts';
 import { registerInstanceGroupRoutes } from './template-instance-groups.ts';
@@ -49,7 +52,7 @@ export const jobTemplateRoutes: RouteModule = (app, services) => {
       await visibleObject(services, request, jobTemplates);
       return viewOptions('Job Template Survey Spec', 'GET: the survey. POST: replaces it (AWX validation). DELETE: removes it.');
     },
-  });
+  }, surveySpecSchemas);
 
   routeMethods(app, `${base}copy/`, resourcePermission('job_template', 'copy'), {
     GET: async (request) => {
@@ -59,14 +62,15 @@ export const jobTemplateRoutes: RouteModule = (app, services) => {
     },
     POST: async (request, reply) => {
       const template = await visibleObject(services, request, jobTemplates);
-      const copy = await db.transaction(async (tx) => copyJobTemplate(tx, request.ctx, await loadRow(tx, jobTemplates, template.id), request.body));
+      const { name } = validBody(request, CopyBody);
+      const copy = await db.transaction(async (tx) => copyJobTemplate(tx, request.ctx, await loadRow(tx, jobTemplates, template.id), name));
       return reply.code(201).send(await serializeRow(db, request.ctx, jobTemplates, copy));
     },
     OPTIONS: async (request) => {
       await visibleObject(services, request, jobTemplates);
       return viewOptions('Copy Job Template', 'GET: whether the template can be copied. POST {name}: copies it.');
     },
-  });
+  }, copyRouteSchemas('job template'));
 
   // Schedules arrive with their own resource; until then every template has none.
   routeMethods(app, `${base}schedules/`, resourcePermission('job_template', 'schedules'), {

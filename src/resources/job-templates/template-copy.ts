@@ -1,7 +1,6 @@
 /** Copying a job template: its settings, credentials, labels, instance groups and survey (secrets carried as stored). */
 import type { RequestContext } from '../../api/context.ts';
 import { createObject } from '../../api/crud.ts';
-import { ValidationError } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
@@ -28,10 +27,8 @@ export async function mayCopy(db: Queryable, ctx: RequestContext, template: Row)
   return true;
 }
 
-export async function copyJobTemplate(tx: Queryable, ctx: RequestContext, template: Row, body: unknown): Promise<Row> {
-  const name = (body as Record<string, unknown> | null)?.name;
-  if (typeof name !== 'string' || !name.trim()) throw ValidationError.field('name', 'This field is required.');
-  if (name.length > 512) throw ValidationError.field('name', 'Ensure this field has no more than 512 characters.');
+/** Copies the template under `name` (checked by the copy/ route's body schema). */
+export async function copyJobTemplate(tx: Queryable, ctx: RequestContext, template: Row, name: string): Promise<Row> {
   const copy = await createObject(tx, ctx, jobTemplates, { ...copiedValues(template), name });
   for (const id of await templateCredentialIds(tx, template.id)) {
     await assertCanUseCredential(ctx, tx, id, 'credentials', RUN_CREDENTIAL_KINDS);

@@ -1,6 +1,7 @@
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { ApiError, forbidden } from '../../api/errors.ts';
 import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { actionRouteSchemas } from '../../api/action-schemas.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { getResource } from '../../api/resource.ts';
 import { resourcePermission } from '../../api/permissions.ts';
@@ -37,7 +38,7 @@ export const projectRoutes: RouteModule = (app, services) => {
       await visibleObject(services, request, projects);
       return viewOptions('Project Update', 'GET: whether the project can be updated. POST: starts a sync from source control.');
     },
-  });
+  }, actionRouteSchemas('can_update', 'Start a sync from source control', 202));
   const listings = [
     { path: 'playbooks', find: findPlaybooks, name: 'Project Playbooks', description: 'Playbooks found in the project.' },
     { path: 'inventories', find: findInventoryFiles, name: 'Project Inventories', description: 'Inventory files found in the project.' },

@@ -16,6 +16,7 @@ import { GROUP_ALL_HOSTS } from '../../inventory/group-graph.ts';
 import { resourcePermission } from '../../api/permissions.ts';
 import { LAUNCH_PASSWORDS } from './checks.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
+import { adHocRelaunchSchemas, parentCommandSchemas } from './ad-hoc-schemas.ts';
 
 /** Where a command can be started from besides /ad_hoc_commands/: what the parent fixes, and which commands it lists. */
 interface Parent {
@@ -101,7 +102,7 @@ export const adHocRoutes: RouteModule = (app, services) => {
         const canAdd = request.ctx.tokenScope !== 'read' && (await commands.access.canCreate(request.ctx, db, parent.fixed(row)));
         return listOptions(commands, canAdd);
       },
-    });
+    }, parentCommandSchemas(commands, parent.resource === 'inventory' ? ['inventory'] : ['inventory', 'limit']));
   }
 
   routeMethods(app, `${commands.listPath}:id/relaunch/`, resourcePermission(commands.name, 'relaunch'), {
@@ -122,5 +123,5 @@ export const adHocRoutes: RouteModule = (app, services) => {
       await visibleObject(services, request, commands);
       return viewOptions('Ad Hoc Command Relaunch', 'GET: the passwords a relaunch needs. POST: runs a new command with the same values (201).');
     },
-  });
+  }, adHocRelaunchSchemas);
 };

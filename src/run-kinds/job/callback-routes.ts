@@ -12,6 +12,7 @@ import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { remoteNames, matchingHosts } from './callback-hosts.ts';
 import { assertHostConfigKey, callbackExtraVars, callbackLauncher } from './callback.ts';
+import { callbackSchemas } from './job-schemas.ts';
 import { PUBLIC } from '../../api/permissions.ts';
 import { jobTemplates } from '../../resources/job-templates/job-template.resource.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
@@ -55,6 +56,6 @@ export const callbackRoutes: RouteModule = async (app, services) => {
           parses: ['application/json', 'application/x-www-form-urlencoded'],
         };
       },
-    });
+    }, callbackSchemas);
   });
 };

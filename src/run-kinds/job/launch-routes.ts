@@ -11,6 +11,7 @@ import { launchOrRefuse } from '../../runs/launch.ts';
 import { resourcePermission } from '../../api/permissions.ts';
 import { jobs } from './job.resource.ts';
 import { jobTemplateLauncher } from './launch.ts';
+import { launchSchemas } from './job-schemas.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
 
 export const launchRoutes: RouteModule = (app, services) => {
@@ -31,5 +32,5 @@ export const launchRoutes: RouteModule = (app, services) => {
       await visibleObject(services, request, jobTemplates);
       return viewOptions('Job Template Launch', 'GET: what a launch needs and what it would use. POST: launches a job.');
     },
-  });
+  }, launchSchemas);
 };

@@ -6,6 +6,7 @@ import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { describeRelaunch, relaunchLauncher } from './relaunch.ts';
+import { relaunchSchemas } from './job-schemas.ts';
 import { resourcePermission } from '../../api/permissions.ts';
 import type { JobRow } from '../../db/tables.ts';
 
@@ -23,5 +24,5 @@ export const relaunchRoutes: RouteModule = (app, services) => {
       await visibleObject(services, request, getResource('job'));
       return viewOptions('Job Relaunch', 'GET: the passwords a relaunch needs and the host counts. POST {hosts: all|failed, credential_passwords}: relaunches the job.');
     },
-  });
+  }, relaunchSchemas);
 };

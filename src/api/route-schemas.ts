@@ -1,0 +1,68 @@
+/**
+ * Route schemas: what each method of a route takes and answers, for the OpenAPI document
+ * (/api/v2/openapi.json). A schema describes and changes nothing: requests are validated by the
+ * field declarations and the handlers, responses are plain JSON. The one exception is a body
+ * schema a route asks to check (`checkBody`): its handler then reads the body with validBody.
+ */
+import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+/** The schema of one method of a route (summary, description, querystring, body, response...). */
+export interface MethodSchema extends FastifySchema {
+  /**
+   * Check the body against `body` before the handler runs. A failure is not answered at once: the
+   * handler meets it when it calls validBody, after its own permission checks (a caller who may
+   * not post here learns nothing about the body), as AWX checks permission before validation.
+   */
+  checkBody?: boolean;
+}
+
+export type MethodSchemas = Partial<Record<string, MethodSchema>>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body schema this route checks (see MethodSchema.checkBody). */
+    checkedBody?: TSchema;
+  }
+}
+
+/** Accepts every value as it is: the schema only documents. */
+export const describeOnly: FastifySchemaCompiler<unknown> = () => () => true;
+
+/**
+ * Checks the body with its TypeBox schema, leaving it unchanged (no coercion, no defaults filled
+ * in); other parts are described only. A missing body is checked as {}, as the handlers read it.
+ */
+export const checkBodyOnly: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  if (httpPart !== 'body') return () => true;
+  const validator = Compile(schema);
+  return (value) => {
+    const body = value ?? {};
+    return validator.Check(body) ? true : { error: [...validator.Errors(body)] };
+  };
+};
+
+/** Fastify route options for one method with this schema. */
+export function schemaOptions(schema: MethodSchema | undefined) {
+  if (!schema) return {};
+  const { checkBody, ...described } = schema;
+  return {
+    schema: described,
+    attachValidation: true,
+    validatorCompiler: checkBody ? checkBodyOnly : describeOnly,
+    checkedBody: checkBody ? (described.body as TSchema) : undefined,
+  };
+}
+
+/**
+ * The body of a route that checks it (MethodSchema.checkBody) with this schema: throws the
+ * AWX-style 400 the check made, or answers the body as the schema types it.
+ */
+export function validBody<S extends TSchema>(request: FastifyRequest, schema: S): Static<S> {
+  if (request.routeOptions.config.checkedBody !== schema) {
+    throw new Error(`${request.method} ${request.routeOptions.url} does not check its body with this schema`);
+  }
+  if (request.validationError) throw request.validationError;
+  return (request.body ?? {}) as Static<S>;
+}
