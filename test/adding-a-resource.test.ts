@@ -6,9 +6,10 @@ import { createObject, parseBody } from '../src/api/crud.ts';
 import type { RouteModule } from '../src/api/extra-routes.ts';
 import { ref, text } from '../src/api/fields.ts';
 import { viewOptions } from '../src/api/options.ts';
-import { resourcePermission } from '../src/api/permissions.ts';
+import { objectPermission } from '../src/api/permissions.ts';
 import { defineResource } from '../src/api/resource.ts';
-import { routeMethods, visibleObject } from '../src/api/resource-routes.ts';
+import { routeMethods } from '../src/api/resource-routes.ts';
+import { allows } from '../src/api/route-objects.ts';
 import { validBody } from '../src/api/route-schemas.ts';
 import { serializeRow } from '../src/api/serialize.ts';
 import { isOrgAdmin } from '../src/resources/organizations/organization.resource.ts';
@@ -27,6 +28,8 @@ const bookmarkAccess: AccessPolicy = {
   canChange: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id),
   canDelete: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id),
   canAttach: () => false,
+  // Named by routes (bookmark-routes.ts): the framework checks them before the handler runs.
+  actions: { copy: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id) },
 };
 
 const bookmarks = defineResource({
@@ -50,23 +53,17 @@ const bookmarks = defineResource({
 /** GET, POST /bookmarks/{id}/copy/: a copy under a new name in the same organization (AWX's copy/). */
 const bookmarkRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  routeMethods(app, `${bookmarks.listPath}:id/copy/`, resourcePermission('bookmark', 'copy'), {
-    GET: async (request) => {
-      const original = await visibleObject(services, request, bookmarks);
-      return { can_copy: await bookmarks.access.canCreate(request.ctx, db, { organization: original.organization_id }) };
-    },
+  routeMethods(app, `${bookmarks.listPath}:id/copy/`, objectPermission('bookmark', { POST: 'copy' }), {
+    GET: async (request) => ({ can_copy: await allows(bookmarks, 'copy', request.ctx, db, request.object) }),
     POST: async (request, reply) => {
-      const original = await visibleObject(services, request, bookmarks);
+      const original = request.object;
       const { name } = validBody(request, CopyBody);
       const copied = { link: original.link, description: original.description, organization: original.organization_id };
       const values = parseBody(bookmarks, { ...copied, name }, 'create', null);
       const copy = await db.transaction((tx) => createObject(tx, request.ctx, bookmarks, values));
       return reply.code(201).send(await serializeRow(db, request.ctx, bookmarks, copy));
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, bookmarks);
-      return viewOptions('Bookmark Copy', 'GET: whether you may copy the bookmark. POST {name}: copies it.');
-    },
+    OPTIONS: async () => viewOptions('Bookmark Copy', 'GET: whether you may copy the bookmark. POST {name}: copies it.'),
   }, {
     GET: { summary: 'Whether the bookmark can be copied' },
     POST: { summary: 'Copy the bookmark', body: CopyBody, checkBody: true },

@@ -5,8 +5,8 @@ import { forbidden, ValidationError } from '../src/api/errors.ts';
 import type { RouteModule } from '../src/api/extra-routes.ts';
 import { ref } from '../src/api/fields.ts';
 import { viewOptions } from '../src/api/options.ts';
-import { resourcePermission } from '../src/api/permissions.ts';
-import { routeMethods, visibleObject } from '../src/api/resource-routes.ts';
+import { objectPermission } from '../src/api/permissions.ts';
+import { routeMethods } from '../src/api/resource-routes.ts';
 import { serializeRow } from '../src/api/serialize.ts';
 import type { Row } from '../src/db/database.ts';
 import { inventories } from '../src/resources/inventories/inventory.resource.ts';
@@ -60,18 +60,15 @@ const inventoryReportLauncher: Launcher<{ description?: unknown }> = {
 /** POST /inventories/{id}/report/: starts a report of the inventory and answers 202 with it. */
 const reportRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  routeMethods(app, `${inventories.listPath}:id/report/`, resourcePermission('inventory', 'report'), {
+  routeMethods(app, `${inventories.listPath}:id/report/`, objectPermission('inventory', { POST: 'update' }), {
     POST: async (request, reply) => {
-      const inventory = await visibleObject(services, request, inventories);
+      const inventory = request.object;
       const input = (request.body ?? {}) as { description?: unknown };
       const launched = await launchOrRefuse(services.launches, request.ctx, inventoryReportLauncher, inventory, input);
       const body = await serializeRow(db, request.ctx, inventoryReports, launched.run);
       return reply.code(202).send({ inventory_report: launched.run.id, ...body });
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, inventories);
-      return viewOptions('Inventory Report', 'POST {description}: lists the hosts of the inventory in a new run.');
-    },
+    OPTIONS: async () => viewOptions('Inventory Report', 'POST {description}: lists the hosts of the inventory in a new run.'),
   });
 };
 

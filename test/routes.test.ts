@@ -8,7 +8,7 @@ import { makeRepository } from './helpers/git.ts';
 import { registerInstance } from '../src/resources/instances/registration.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 
-const KINDS = ['public', 'authenticated', 'superuser', 'admin_or_auditor', 'resource'];
+const KINDS = ['public', 'authenticated', 'superuser', 'admin_or_auditor', 'resource', 'object'];
 
 /** A concrete URL for a route pattern: every :param becomes a value that exists or at least parses. */
 let settingsSlug = 'system';
@@ -81,7 +81,7 @@ describe('routes', () => {
     assert.deepEqual(missing, []);
     for (const route of apiRoutes) {
       assert.ok(KINDS.includes(route.permission!.kind), `${route.method} ${route.url}: ${route.permission!.kind}`);
-      if (route.permission!.kind === 'resource') {
+      if (route.permission!.kind === 'resource' || route.permission!.kind === 'object') {
         assert.ok(findResource(route.permission!.resource), `${route.url} names resource ${route.permission!.resource}`);
       }
     }

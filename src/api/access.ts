@@ -25,7 +25,16 @@ export interface AccessPolicy {
    * (so it can answer simpler SQL). Called before `visible`; `visible` must be right without it.
    */
   prepare?(ctx: RequestContext, db: Queryable): Promise<void>;
+  /**
+   * What else may be done with one object, by name, for the routes that name them (launch, update,
+   * cancel...). Every policy also has the actions of object-actions.ts (view, change, edit).
+   * An action answers false for a plain 403, or throws its own refusal.
+   */
+  actions?: Readonly<Record<string, ObjectAction>>;
 }
+
+/** May the caller do this with the (visible) object? */
+export type ObjectAction = (ctx: RequestContext, tx: Queryable, row: Row) => Promise<boolean> | boolean;
 
 export const isSuperuser = (ctx: RequestContext) => ctx.user?.isSuperuser === true;
 export const seesEverything = (ctx: RequestContext) => ctx.user?.isSuperuser === true || ctx.user?.isSystemAuditor === true;

@@ -1,19 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from './context.ts';
 import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
-import { ApiError, forbidden, methodNotAllowed, ValidationError } from './errors.ts';
-import { isVisible, listAll, listPage, type Query } from './list.ts';
-import { resolveKeyOr404 } from './named-url.ts';
+import { ApiError, methodNotAllowed, ValidationError } from './errors.ts';
+import { listAll, listPage, type Query } from './list.ts';
 import { detailOptions, listOptions } from './options.ts';
 import { getResource, type ListExport, type Resource } from './resource.ts';
 import { serializeRow } from './serialize.ts';
-import { resourcePermission } from './permissions.ts';
+import { objectPermission, resourcePermission, type MethodActions, type RoutePermission } from './permissions.ts';
 import { schemaOptions, type MethodSchemas } from './route-schemas.ts';
 import { listQuerySchema, OPTIONS_RESPONSE, pageSchema, relatedRouteSchemas, resourceRouteSchemas } from './field-schemas.ts';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** The action of each handled method: the one declared, `view` for the others. */
+function actionsOfHandled(declared: MethodActions, methods: readonly string[]): MethodActions {
+  return Object.fromEntries(methods.map((method) => [method, declared[method] ?? 'view']));
+}
 
 /**
  * One URL answering several methods, with 405 and an Allow header for the rest. Each method may
@@ -22,11 +26,12 @@ const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as cons
 export function routeMethods(
   app: FastifyInstance,
   url: string,
-  permission: ReturnType<typeof resourcePermission>,
+  declared: RoutePermission,
   handlers: Partial<Record<string, Handler>>,
   schemas: MethodSchemas = {},
 ) {
   const allowed = [...Object.keys(handlers), ...(handlers.GET ? ['HEAD'] : [])];
+  const permission = declared.kind === 'object' ? { ...declared, actions: actionsOfHandled(declared.actions, Object.keys(handlers)) } : declared;
   // One route per method, so each has its own schema; HEAD follows GET (Fastify drops the body).
   for (const [method, handler] of Object.entries(handlers)) {
     const { checkedBody, ...options } = schemaOptions(schemas[method]);
@@ -37,22 +42,14 @@ export function routeMethods(
   app.route({
     method: refused,
     url,
-    config: { permission },
+    // A method the URL does not answer is refused before any object is looked up.
+    config: { permission: declared.kind === 'object' ? { ...declared, actions: {} } : declared },
     schema: { hide: true },
     handler: async (request, reply) => {
       reply.header('Allow', allowed.join(', '));
       throw methodNotAllowed(request.method);
     },
   });
-}
-
-const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
-
-/** Loads the object named in the URL, 404 when missing, 403 when the caller may not see it. */
-export async function visibleObject(services: Services, request: FastifyRequest, resource: Resource) {
-  const id = await resolveKeyOr404(services.db, resource, idParam(request));
-  if (!(await isVisible(services.db, request.ctx, resource, id))) throw forbidden();
-  return loadRow(services.db, resource, id);
 }
 
 function readTargetId(input: unknown): { id: number; disassociate: boolean } | null {
@@ -84,10 +81,9 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
   const { db } = services;
   const list = resource.listPath;
   const detail = `${list}:id/`;
-  const permission = resourcePermission(resource.name, 'crud');
   const schemas = resourceRouteSchemas(resource);
 
-  routeMethods(app, list, permission, {
+  routeMethods(app, list, resourcePermission(resource.name, 'crud'), {
     GET: async (request, reply) => {
       const query = request.query as Query;
       const format = [query.format].flat().pop();
@@ -109,15 +105,15 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
   }, schemas.list);
 
   const update = (mode: 'update' | 'replace') => async (request: FastifyRequest) => {
-    const existing = await visibleObject(services, request, resource);
+    const existing = request.object;
     const values = await parseRequestBody(resource, request.body, mode, existing, (v) => resource.access.canChange(request.ctx, db, existing, v));
     const row = await db.transaction(async (tx) => updateObject(tx, request.ctx, resource, await loadRow(tx, resource, existing.id, true), values));
     return serializeRow(db, request.ctx, resource, row);
   };
-  routeMethods(app, detail, permission, {
-    GET: async (request) => serializeRow(db, request.ctx, resource, await visibleObject(services, request, resource)),
+  routeMethods(app, detail, objectPermission(resource.name, { PUT: 'edit', PATCH: 'edit', DELETE: 'edit' }), {
+    GET: async (request) => serializeRow(db, request.ctx, resource, request.object),
     OPTIONS: async (request, reply) => {
-      const row = await visibleObject(services, request, resource);
+      const row = request.object;
       const canChange = resource.operations.update && request.ctx.tokenScope !== 'read' && (await resource.access.canChange(request.ctx, db, row, {}));
       const canDelete = resource.operations.delete && request.ctx.tokenScope !== 'read' && (await resource.access.canDelete(request.ctx, db, row));
       reply.header('Allow', ['GET', ...(canChange ? ['PUT', 'PATCH'] : []), ...(canDelete ? ['DELETE'] : []), 'HEAD', 'OPTIONS'].join(', '));
@@ -126,7 +122,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
     ...(resource.operations.update && { PATCH: update('update'), PUT: update('replace') }),
     ...(resource.operations.delete && {
       DELETE: async (request, reply) => {
-        const existing = await visibleObject(services, request, resource);
+        const existing = request.object;
         await db.transaction(async (tx) => deleteObject(tx, request.ctx, resource, await loadRow(tx, resource, existing.id, true)));
         return reply.code(204).send();
       },
@@ -138,14 +134,14 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
     const path = `${list}:id/${name}/`;
     const scope = (parentId: number) => (alias: string, params: { add(v: unknown): string }) =>
       `${alias}.id IN (SELECT ${relation.targetColumn} FROM ${relation.from} WHERE ${relation.parentColumn} = ${params.add(parentId)})`;
-    routeMethods(app, path, resourcePermission(resource.name, name), {
+    routeMethods(app, path, objectPermission(resource.name, { POST: 'edit' }), {
       GET: async (request) => {
-        const parent = await visibleObject(services, request, resource);
+        const parent = request.object;
         const url = request.url.split('?')[0];
         return listPage(db, request.ctx, target, url, request.query as Query, scope(parent.id));
       },
       OPTIONS: async (request) => {
-        const parent = await visibleObject(services, request, resource);
+        const parent = request.object;
         const ctx = request.ctx;
         // Target id 0: whether the caller may attach anything at all here.
         const canAdd =
@@ -156,7 +152,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
       },
       ...((relation.attachable || relation.createWith || relation.create) && {
         POST: async (request, reply) => {
-          const parent = await visibleObject(services, request, resource);
+          const parent = request.object;
           const link = readTargetId(request.body);
           if (link) {
             if (!relation.attachable) throw new ApiError(400, { detail: `Objects cannot be attached to ${name}; create them here instead.` });
@@ -187,9 +183,9 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
 
   if (!resource.allFields.created) return;
   const activity = getResource('activity_stream');
-  routeMethods(app, `${list}:id/activity_stream/`, resourcePermission(resource.name, 'activity_stream'), {
+  routeMethods(app, `${list}:id/activity_stream/`, objectPermission(resource.name), {
     GET: async (request) => {
-      const parent = await visibleObject(services, request, resource);
+      const parent = request.object;
       const url = request.url.split('?')[0];
       return listPage(db, request.ctx, activity, url, request.query as Query, (alias, params) => {
         const type = params.add(resource.name);
@@ -197,9 +193,6 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
         return `((${alias}.object1 = ${type} AND ${alias}.object1_id = ${id}) OR (${alias}.object2 = ${type} AND ${alias}.object2_id = ${id}))`;
       });
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, resource);
-      return listOptions(activity, false);
-    },
+    OPTIONS: async () => listOptions(activity, false),
   }, { GET: { summary: 'Activity stream of the object', querystring: listQuerySchema(activity), response: { 200: pageSchema(activity) } }, OPTIONS: OPTIONS_RESPONSE });
 }

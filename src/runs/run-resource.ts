@@ -1,4 +1,4 @@
-import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, objectsWithRole, seesEverything } from '../api/access.ts';
+import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, objectsWithRole, seesEverything, type ObjectAction } from '../api/access.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
 import { forbidden } from '../api/errors.ts';
 import type { Field } from '../api/fields.ts';
@@ -31,6 +31,8 @@ export interface RunResourceDeclaration {
   /** Adds what this kind shows beyond the common links (after them), with what `prepare` loaded for the page. */
   decorate?(row: Row, out: Row, prepared?: unknown): void;
   prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
+  /** What else may be done with a run of this kind, by name (beyond view and cancel: see route-objects.ts). */
+  actions?: Record<string, ObjectAction>;
   /** For kinds started by POST on their own list (ad hoc commands): who may, and the launcher the POST goes through. */
   createdThroughList?: {
     canCreate: Resource['access']['canCreate'];
@@ -67,6 +69,10 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
       canChange: () => false,
       canDelete: async (ctx, tx, row, page) => !isActive(row.status) && hasObjectRoleOnRow(ctx, tx, contentType, 'admin_role', row, page, column),
       canAttach: () => false,
+      actions: {
+        cancel: (ctx, tx, run) => isSuperuser(ctx) || run.created_by_id === ctx.user?.id || hasObjectRole(ctx, tx, contentType, run[column], decl.cancelRole),
+        ...decl.actions,
+      },
     },
     ...(decl.createdThroughList && { create: async (services, ctx, values) => (await launchOrRefuse(services.launches, ctx, decl.createdThroughList!.launcher, null, values)).run }),
     hooks: {
@@ -92,11 +98,6 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
       decl.decorate?.(row, out, prepared);
     },
   });
-  const runRoutes: RouteModule = (app, services) =>
-    registerRunRoutes(app, services, resource, {
-      eventsPath: decl.eventsPath,
-      mayCancel: async (request, svc, run) =>
-        isSuperuser(request.ctx) || run.created_by_id === request.ctx.user?.id || hasObjectRole(request.ctx, svc.db, contentType, run[column], decl.cancelRole),
-    });
+  const runRoutes: RouteModule = (app, services) => registerRunRoutes(app, services, resource, { eventsPath: decl.eventsPath });
   return Object.assign(resource, { runRoutes });
 }

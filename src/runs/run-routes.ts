@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../api/context.ts';
-import { ApiError, forbidden } from '../api/errors.ts';
+import { ApiError } from '../api/errors.ts';
 import { listPage, type Query } from '../api/list.ts';
 import { listOptions, viewOptions } from '../api/options.ts';
 import { getResource, type Resource } from '../api/resource.ts';
-import { routeMethods, visibleObject } from '../api/resource-routes.ts';
+import { routeMethods } from '../api/resource-routes.ts';
+import { allows } from '../api/route-objects.ts';
 import { actionRouteSchemas, NO_CONTENT } from '../api/action-schemas.ts';
 import { recordActivity } from '../activity/record.ts';
-import { resourcePermission } from '../api/permissions.ts';
+import { objectPermission } from '../api/permissions.ts';
 import { sendStdout } from './stdout.ts';
 import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from './lifecycle.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
@@ -15,33 +16,26 @@ import type { UnifiedJobRow } from '../db/tables.ts';
 const STDOUT_DISPLAY_LIMIT = 1024;
 const EVENT_LEVELS: Record<string, number> = { playbook_on_start: 0, playbook_on_stats: 0, playbook_on_play_start: 1, playbook_on_task_start: 2 };
 
-/** May the caller cancel this run? Decided by the run resource's policy (canChange on the run). */
-export type CancelPolicy = (request: { ctx: import('../api/context.ts').RequestContext }, services: Services, run: Record<string, any>) => Promise<boolean>;
-
 const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
 
 /**
  * The endpoints every run kind shares: its output (stdout/), its events (events/ or job_events/)
  * and cancel/ (GET can_cancel, POST 202).
  */
-export function registerRunRoutes(app: FastifyInstance, services: Services, run: Resource, options: { eventsPath?: string; mayCancel: CancelPolicy }) {
+export function registerRunRoutes(app: FastifyInstance, services: Services, run: Resource, options: { eventsPath?: string }) {
   const { db } = services;
   const events = getResource('unified_job_event');
   const base = `${run.listPath}:id/`;
   const label = run.label.replace(/ List$/, '');
-  routeMethods(app, `${base}stdout/`, resourcePermission(run.name, 'stdout'), {
+  routeMethods(app, `${base}stdout/`, objectPermission(run.name), {
     GET: async (request, reply) => {
-      const row = await visibleObject(services, request, run);
-      return sendStdout(db, reply, row as { id: number; kind: string; name: string }, request.query as Record<string, unknown>);
+      return sendStdout(db, reply, request.object as { id: number; kind: string; name: string }, request.query as Record<string, unknown>);
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, run);
-      return viewOptions(`${label} Stdout`, 'The output of the run: ?format=json|txt|ansi|html|txt_download|ansi_download, start_line, end_line.');
-    },
+    OPTIONS: async () => viewOptions(`${label} Stdout`, 'The output of the run: ?format=json|txt|ansi|html|txt_download|ansi_download, start_line, end_line.'),
   });
-  routeMethods(app, `${base}${options.eventsPath ?? 'events'}/`, resourcePermission(run.name, 'events'), {
+  routeMethods(app, `${base}${options.eventsPath ?? 'events'}/`, objectPermission(run.name), {
     GET: async (request) => {
-      const row = await visibleObject(services, request, run);
+      const row = request.object;
       const query = request.query as Query;
       const page = await listPage(db, request.ctx, events, request.url.split('?')[0], query, (alias, params) => `${alias}.unified_job_id = ${params.add(row.id)}`);
       const full = query.no_truncate !== undefined && query.no_truncate !== 'false';
@@ -56,19 +50,15 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
       }));
       return page;
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, run);
-      return listOptions(events, false, `${label} Event List`);
-    },
+    OPTIONS: async () => listOptions(events, false, `${label} Event List`),
   });
-  routeMethods(app, `${base}cancel/`, resourcePermission(run.name, 'cancel'), {
+  routeMethods(app, `${base}cancel/`, objectPermission(run.name, { POST: 'cancel' }), {
     GET: async (request) => {
-      const row = await visibleObject(services, request, run);
-      return { can_cancel: isActive(row.status) && (await options.mayCancel(request, services, row)) };
+      const row = request.object;
+      return { can_cancel: isActive(row.status) && (await allows(run, 'cancel', request.ctx, db, row)) };
     },
     POST: async (request, reply) => {
-      const row = await visibleObject(services, request, run);
-      if (!(await options.mayCancel(request, services, row))) throw forbidden();
+      const row = request.object;
       if (!isActive(row.status)) {
         reply.header('Allow', 'GET, HEAD, OPTIONS');
         throw new ApiError(405, { detail: `Cannot cancel a ${run.label.replace(/ List$/, '').toLowerCase()} that is ${row.status}.` });
@@ -85,9 +75,6 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
       });
       return reply.code(202).send();
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, run);
-      return viewOptions(`${label} Cancel`, 'GET: whether the run can be canceled. POST: cancels it.');
-    },
+    OPTIONS: async () => viewOptions(`${label} Cancel`, 'GET: whether the run can be canceled. POST: cancels it.'),
   }, actionRouteSchemas('can_cancel', 'Cancel the run', 202, NO_CONTENT));
 }

@@ -11,6 +11,7 @@ import { errorHandler } from './error-handler.ts';
 import { registerOpenApi } from './openapi.ts';
 import { refuseNulBytes } from './nul-bytes.ts';
 import { enforceRoutePermission, recordRouteTable } from '../api/permissions.ts';
+import { authorizeRouteObject, unknownRouteActions } from '../api/route-objects.ts';
 import { ROUTES } from '../composition/root.ts';
 import { LOOPS } from '../composition/loops.ts';
 
@@ -47,6 +48,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await registerOpenApi(app);
   app.decorate('services', services);
   app.decorateRequest('ctx', null as never);
+  app.decorateRequest('object', null as never);
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
@@ -73,6 +75,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     if (request.is404) return;
     request.ctx = await authenticate(services, request, reply);
     enforceRoutePermission(request);
+    await authorizeRouteObject(services, request);
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_request, reply) => {
@@ -83,6 +86,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   configureSecretKey(services.env.secretKey);
   ensureProjectsRoot(services.env.projectsRoot);
   for (const register of [...ROUTES, ...(options.extraRoutes ?? [])]) await register(app, services);
+  app.addHook('onReady', async () => {
+    const unknown = unknownRouteActions(app.routeTable);
+    if (unknown.length) throw new Error(`Routes name actions their access policies lack:\n${unknown.join('\n')}`);
+  });
   if (options.dispatcher !== false) {
     const stops: Array<() => Promise<void>> = [];
     for (const loop of LOOPS) stops.push(await loop.start(services));

@@ -2,7 +2,7 @@ import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, manageOrganizationAuth,
 import type { RequestContext } from '../../api/context.ts';
 import { forbidden } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, Row } from '../../db/database.ts';
 import { administersUser } from '../../rbac/user-admin.ts';
 
 /** Organization admins and credential admins of the organization manage its credentials (as AWX). */
@@ -38,6 +38,13 @@ async function mayMove(ctx: RequestContext, tx: Queryable, from: number | null, 
  * auditors and credential admins of its organization); its admins change and delete it.
  * Managed credentials are read-only.
  */
+/** A copy is made by the credential's admins who may also create one with the same owner. */
+async function mayCopy(ctx: RequestContext, db: Queryable, source: Row): Promise<boolean> {
+  if (isSuperuser(ctx)) return true;
+  if (!(await hasObjectRole(ctx, db, 'credential', source.id, 'admin_role'))) return false;
+  return source.organization_id === null || administersCredentialsOf(ctx, db, source.organization_id);
+}
+
 export const credentialAccess: AccessPolicy = {
   visible: (ctx, alias, params) => visibleThroughRole(ctx, alias, params, 'credential', 'read_role'),
   canCreate: mayCreate,
@@ -51,4 +58,5 @@ export const credentialAccess: AccessPolicy = {
   },
   canDelete: (ctx, tx, row, page) => !row.managed && hasObjectRoleOnRow(ctx, tx, 'credential', 'admin_role', row, page),
   canAttach: () => false,
+  actions: { copy: mayCopy },
 };

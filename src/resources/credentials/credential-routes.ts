@@ -1,45 +1,30 @@
 /** Endpoints of credentials beyond the conventional ones: copy/, and the audit event of every read. */
-import { hasObjectRole, isSuperuser } from '../../api/access.ts';
-import type { RequestContext } from '../../api/context.ts';
 import { createObject } from '../../api/crud.ts';
-import { forbidden } from '../../api/errors.ts';
 import { copyRouteSchemas, CopyBody } from '../../api/action-schemas.ts';
 import { validBody } from '../../api/route-schemas.ts';
 import { viewOptions } from '../../api/options.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
-import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { clientOf, recordAudit } from '../../audit/record.ts';
-import type { Queryable, Row } from '../../db/database.ts';
-import { resourcePermission } from '../../api/permissions.ts';
-import { administersCredentialsOf } from './credential-access.ts';
+import type { Row } from '../../db/database.ts';
+import { objectPermission } from '../../api/permissions.ts';
+import { allows } from '../../api/route-objects.ts';
 import { decryptStored, type Inputs } from './credential-inputs.ts';
 import { credentials } from './credential.resource.ts';
 
 const DETAIL = '/api/v2/credentials/:id/';
 
-/** A copy is made by the credential's admins who may also create one with the same owner. */
-async function mayCopy(ctx: RequestContext, db: Queryable, source: Row): Promise<boolean> {
-  if (isSuperuser(ctx)) return true;
-  if (!(await hasObjectRole(ctx, db, 'credential', source.id, 'admin_role'))) return false;
-  return source.organization_id === null || administersCredentialsOf(ctx, db, source.organization_id);
-}
-
 export const credentialRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  routeMethods(app, `${DETAIL}copy/`, resourcePermission('credential', 'copy'), {
+  routeMethods(app, `${DETAIL}copy/`, objectPermission('credential', { POST: 'copy' }), {
     GET: async (request) => {
-      const source = await visibleObject(services, request, credentials);
-      const can = await mayCopy(request.ctx, db, source);
+      const can = await allows(credentials, 'copy', request.ctx, db, request.object);
       return { can_copy: can, can_copy_without_user_input: can, templates_unable_to_copy: [], credentials_unable_to_copy: [], inventories_unable_to_copy: [] };
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, credentials);
-      return viewOptions('Credential Copy', 'POST {"name": ...} makes a copy of the credential, secrets included.');
-    },
+    OPTIONS: async () => viewOptions('Credential Copy', 'POST {"name": ...} makes a copy of the credential, secrets included.'),
     POST: async (request, reply) => {
-      const source = await visibleObject(services, request, credentials);
-      if (!(await mayCopy(request.ctx, db, source))) throw forbidden();
+      const source = request.object;
       const { name } = validBody(request, CopyBody);
       const row = await db.transaction(async (tx) => {
         const owner = source.organization_id === null ? { user: request.ctx.user!.id } : { organization: source.organization_id };

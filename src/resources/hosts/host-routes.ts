@@ -1,19 +1,16 @@
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
-import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
 import { getResource } from '../../api/resource.ts';
-import { resourcePermission } from '../../api/permissions.ts';
+import { objectPermission } from '../../api/permissions.ts';
 import { registerVariableDataRoutes } from '../inventories/variable-data-routes.ts';
 
 export const hostRoutes: RouteModule = (app, services) => {
   const hosts = getResource('host');
   // The facts gathered from the host by jobs (fact caching); read-only.
-  routeMethods(app, '/api/v2/hosts/:id/ansible_facts/', resourcePermission('host', 'ansible_facts'), {
-    GET: async (request) => (await visibleObject(services, request, hosts)).ansible_facts ?? {},
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, hosts);
-      return viewOptions('Host Ansible Facts', 'The facts Ansible gathered from this host.');
-    },
+  routeMethods(app, '/api/v2/hosts/:id/ansible_facts/', objectPermission('host'), {
+    GET: async (request) => request.object.ansible_facts ?? {},
+    OPTIONS: async () => viewOptions('Host Ansible Facts', 'The facts Ansible gathered from this host.'),
   });
   registerVariableDataRoutes(app, services, hosts);
 };

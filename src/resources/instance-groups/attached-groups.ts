@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { hasObjectRole } from '../../api/access.ts';
 import { recordActivity } from '../../activity/record.ts';
-import type { RequestContext, Services } from '../../api/context.ts';
+import type { Services } from '../../api/context.ts';
 import { ApiError, forbidden, notFound, ValidationError } from '../../api/errors.ts';
 import { listPage, type Query } from '../../api/list.ts';
 import { findResource, type Resource } from '../../api/resource.ts';
-import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
+import { allows } from '../../api/route-objects.ts';
 import { listOptions, viewOptions } from '../../api/options.ts';
 import { relatedRouteSchemas } from '../../api/field-schemas.ts';
-import type { Database, Queryable, Row } from '../../db/database.ts';
-import { resourcePermission } from '../../api/permissions.ts';
+import { objectPermission } from '../../api/permissions.ts';
 
 /** An object that prefers instance groups in order (job template, inventory, organization). */
 export interface GroupOwner {
@@ -17,10 +17,8 @@ export interface GroupOwner {
   /** The link table and its column naming the owner. */
   table: string;
   column: string;
-  /** Throws 403 unless the caller may change the owner's groups. */
-  assertMayChange(ctx: RequestContext, tx: Queryable, ownerId: number): Promise<void>;
-  /** Whether OPTIONS offers POST. */
-  mayChange(ctx: RequestContext, db: Database, owner: Row): Promise<boolean>;
+  /** The action of the owner's access policy that may change its groups. */
+  changeAction: string;
 }
 
 function readLink(body: unknown): { id: number; detach: boolean } {
@@ -40,9 +38,9 @@ export function registerAttachedGroupRoutes(app: FastifyInstance, services: Serv
   const { db } = services;
   const groups = findResource('instance_group');
   const { table, column, resource } = owner;
-  routeMethods(app, `${resource.listPath}:id/instance_groups/`, resourcePermission(resource.name, 'instance_groups'), {
+  routeMethods(app, `${resource.listPath}:id/instance_groups/`, objectPermission(resource.name, { POST: owner.changeAction }), {
     GET: async (request) => {
-      const row = await visibleObject(services, request, resource);
+      const row = request.object;
       if (!groups) return { count: 0, next: null, previous: null, results: [] };
       const query = request.query as Query;
       const page = await listPage(db, request.ctx, groups, request.url.split('?')[0], query, (alias, params) =>
@@ -52,11 +50,10 @@ export function registerAttachedGroupRoutes(app: FastifyInstance, services: Serv
       return { ...page, results: [...page.results].sort((a, b) => (positions.get(a.id) ?? 0) - (positions.get(b.id) ?? 0)) };
     },
     POST: async (request, reply) => {
-      const row = await visibleObject(services, request, resource);
+      const row = request.object;
       const link = readLink(request.body);
       await db.transaction(async (tx) => {
         if (!(await tx.query('SELECT 1 FROM instance_groups WHERE id = $1', [link.id])).length) throw notFound();
-        await owner.assertMayChange(request.ctx, tx, row.id);
         if (!link.detach && !(await hasObjectRole(request.ctx, tx, 'instance_group', link.id, 'use_role'))) throw forbidden();
         const changed = link.detach
           ? await tx.query(`DELETE FROM ${table} WHERE ${column} = $1 AND instance_group_id = $2 RETURNING 1`, [row.id, link.id])
@@ -75,9 +72,9 @@ export function registerAttachedGroupRoutes(app: FastifyInstance, services: Serv
       return reply.code(204).send();
     },
     OPTIONS: async (request) => {
-      const row = await visibleObject(services, request, resource);
+      const row = request.object;
       if (!groups) return viewOptions('Instance Groups', `Instance groups of the ${resource.name.replace(/_/g, ' ')}.`);
-      return listOptions(groups, request.ctx.tokenScope !== 'read' && (await owner.mayChange(request.ctx, db, row)));
+      return listOptions(groups, request.ctx.tokenScope !== 'read' && (await allows(resource, owner.changeAction, request.ctx, db, row)));
     },
   }, groups && relatedRouteSchemas(groups, { attach: true, create: false, fixed: [] }));
 }

@@ -54,6 +54,10 @@ export const inventoryAccess: AccessPolicy = {
   },
   canDelete: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'inventory', 'admin_role', row, page),
   canAttach: (ctx, tx, row) => mayAdministerInventory(ctx, tx, row.id),
+  actions: {
+    update: (ctx, tx, row) => hasObjectRole(ctx, tx, 'inventory', row.id, 'update_role'),
+    administer: (ctx, tx, row) => mayAdministerInventory(ctx, tx, row.id),
+  },
 };
 
 /** Per request: whether the caller reads some smart inventory (whose hosts he then sees too). */

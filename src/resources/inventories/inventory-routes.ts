@@ -2,11 +2,11 @@ import type { RouteModule } from '../../api/extra-routes.ts';
 import { badRequest, notFound } from '../../api/errors.ts';
 import type { Query } from '../../api/list.ts';
 import { viewOptions } from '../../api/options.ts';
-import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
 import { getResource } from '../../api/resource.ts';
 import { serializeRows } from '../../api/serialize.ts';
 import type { Row } from '../../db/database.ts';
-import { resourcePermission } from '../../api/permissions.ts';
+import { objectPermission } from '../../api/permissions.ts';
 import { hostScriptVariables, inventoryScript, parseSubset, SubsetError } from '../../inventory/script.ts';
 import { registerVariableDataRoutes } from './variable-data-routes.ts';
 
@@ -44,9 +44,9 @@ export const inventoryRoutes: RouteModule = (app, services) => {
   const inventories = getResource('inventory');
   const base = '/api/v2/inventories/:id/';
 
-  routeMethods(app, `${base}script/`, resourcePermission('inventory', 'script'), {
+  routeMethods(app, `${base}script/`, objectPermission('inventory'), {
     GET: async (request) => {
-      const inventory = await visibleObject(services, request, inventories);
+      const inventory = request.object;
       const query = request.query as Query;
       const all = flag(query, 'all');
       const host = last(query.host);
@@ -66,15 +66,12 @@ export const inventoryRoutes: RouteModule = (app, services) => {
       }
       return inventoryScript(db, inventory.id, { hostvars: flag(query, 'hostvars'), towervars: flag(query, 'towervars'), all, subset });
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, inventories);
-      return viewOptions('Inventory Script', 'The inventory as Ansible JSON inventory (hostvars, towervars, all, subset, host).');
-    },
+    OPTIONS: async () => viewOptions('Inventory Script', 'The inventory as Ansible JSON inventory (hostvars, towervars, all, subset, host).'),
   });
 
-  routeMethods(app, `${base}tree/`, resourcePermission('inventory', 'tree'), {
+  routeMethods(app, `${base}tree/`, objectPermission('inventory'), {
     GET: async (request) => {
-      const inventory = await visibleObject(services, request, inventories);
+      const inventory = request.object;
       const groups = getResource('group');
       const rows = await db.query('SELECT * FROM groups WHERE inventory_id = $1 ORDER BY name, id', [inventory.id]);
       const links = await db.query(
@@ -83,10 +80,7 @@ export const inventoryRoutes: RouteModule = (app, services) => {
       );
       return groupTree(await serializeRows(db, request.ctx, groups, rows), links);
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, inventories);
-      return viewOptions('Group Tree', 'The groups of the inventory nested under their parents.');
-    },
+    OPTIONS: async () => viewOptions('Group Tree', 'The groups of the inventory nested under their parents.'),
   });
 
   registerVariableDataRoutes(app, services, inventories);

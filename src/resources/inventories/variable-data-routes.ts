@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../api/context.ts';
 import { loadRow, updateObject } from '../../api/crud.ts';
-import { forbidden, ValidationError } from '../../api/errors.ts';
+import { ValidationError } from '../../api/errors.ts';
 import { viewOptions } from '../../api/options.ts';
-import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
 import type { Resource } from '../../api/resource.ts';
-import { resourcePermission } from '../../api/permissions.ts';
+import { objectPermission } from '../../api/permissions.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { Type } from 'typebox';
 import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
@@ -27,9 +27,8 @@ const variableDataSchemas: Record<string, MethodSchema> = {
 export function registerVariableDataRoutes(app: FastifyInstance, services: Services, resource: Resource): void {
   const { db } = services;
   const label = `${resource.label.replace(/ List$/, '')} Variable Data`;
-  const replace = async (request: Parameters<typeof visibleObject>[1]) => {
-    const existing = await visibleObject(services, request, resource);
-    if (request.ctx.tokenScope === 'read' || !(await resource.access.canChange(request.ctx, db, existing, {}))) throw forbidden();
+  const replace = async (request: FastifyRequest) => {
+    const existing = request.object;
     const body = request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw ValidationError.field('variables', 'Must be valid JSON or YAML.');
     const row = await db.transaction(async (tx) =>
@@ -37,13 +36,10 @@ export function registerVariableDataRoutes(app: FastifyInstance, services: Servi
     );
     return parseVariables(row.variables);
   };
-  routeMethods(app, `${resource.listPath}:id/variable_data/`, resourcePermission(resource.name, 'variable_data'), {
-    GET: async (request) => parseVariables((await visibleObject(services, request, resource)).variables),
+  routeMethods(app, `${resource.listPath}:id/variable_data/`, objectPermission(resource.name, { PUT: 'change', PATCH: 'change' }), {
+    GET: async (request) => parseVariables(request.object.variables),
     PUT: replace,
     PATCH: replace,
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, resource);
-      return viewOptions(label, `The variables of the ${resource.name} as a mapping; PUT or PATCH a mapping to replace them.`);
-    },
+    OPTIONS: async () => viewOptions(label, `The variables of the ${resource.name} as a mapping; PUT or PATCH a mapping to replace them.`),
   }, variableDataSchemas);
 }

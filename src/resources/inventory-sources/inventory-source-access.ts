@@ -36,6 +36,7 @@ export const inventorySourceAccess: AccessPolicy = {
   },
   canDelete: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'inventory', 'admin_role', row, page, 'inventory_id'),
   canAttach: () => false,
+  actions: { update: (ctx, tx, row) => mayUpdateInventory(ctx, tx, row.inventory_id) },
 };
 
 /** Whether the caller may start updates of the inventory's sources (its update_role). */

@@ -1,17 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import type { Services } from '../../api/context.ts';
-import { ApiError, forbidden } from '../../api/errors.ts';
+import { ApiError } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { getResource } from '../../api/resource.ts';
-import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
 import { actionRouteSchemas } from '../../api/action-schemas.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { viewOptions } from '../../api/options.ts';
 import type { Row } from '../../db/database.ts';
 import type { InventorySourceRow } from '../../db/tables.ts';
-import { resourcePermission } from '../../api/permissions.ts';
+import { objectPermission } from '../../api/permissions.ts';
 import { mayUpdateInventory } from './inventory-source-access.ts';
-import { inventorySources } from './inventory-source.resource.ts';
 import { canUpdateSource, inventoryUpdateLauncher } from '../../run-kinds/inventory-update/queue.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 
@@ -24,14 +23,13 @@ async function startUpdate(services: Services, request: FastifyRequest, source: 
 
 export const inventorySourceRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  routeMethods(app, '/api/v2/inventory_sources/:id/update/', resourcePermission('inventory_source', 'update'), {
+  routeMethods(app, '/api/v2/inventory_sources/:id/update/', objectPermission('inventory_source', { POST: 'update' }), {
     GET: async (request) => {
-      const source = (await visibleObject(services, request, inventorySources)) as InventorySourceRow;
+      const source = request.object as InventorySourceRow;
       return { can_update: canUpdateSource(source) && (await mayUpdateInventory(request.ctx, db, source.inventory_id)) };
     },
     POST: async (request, reply) => {
-      const source = (await visibleObject(services, request, inventorySources)) as InventorySourceRow;
-      if (!(await mayUpdateInventory(request.ctx, db, source.inventory_id))) throw forbidden();
+      const source = request.object as InventorySourceRow;
       if (!canUpdateSource(source)) {
         reply.header('Allow', 'GET, HEAD, OPTIONS');
         throw new ApiError(405, { detail: 'Method "POST" not allowed.' });
@@ -39,23 +37,18 @@ export const inventorySourceRoutes: RouteModule = (app, services) => {
       const body = await startUpdate(services, request, source);
       return reply.code(202).header('Location', body.url).send(body);
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, inventorySources);
-      return viewOptions('Inventory Source Update', 'GET: whether the source can be updated. POST: starts an inventory update.');
-    },
+    OPTIONS: async () => viewOptions('Inventory Source Update', 'GET: whether the source can be updated. POST: starts an inventory update.'),
   }, actionRouteSchemas('can_update', 'Start an inventory update', 202));
 
-  const inventories = getResource('inventory');
   const sourcesOf = (inventoryId: number) => db.query<InventorySourceRow>(`SELECT * FROM inventory_sources WHERE inventory_id = $1 ORDER BY id`, [inventoryId]);
-  routeMethods(app, '/api/v2/inventories/:id/update_inventory_sources/', resourcePermission('inventory', 'update_inventory_sources'), {
+  routeMethods(app, '/api/v2/inventories/:id/update_inventory_sources/', objectPermission('inventory', { POST: 'update' }), {
     GET: async (request) => {
-      const inventory = await visibleObject(services, request, inventories);
+      const inventory = request.object;
       const allowed = await mayUpdateInventory(request.ctx, db, inventory.id);
       return (await sourcesOf(inventory.id)).map((s) => ({ inventory_source: s.id, can_update: allowed && canUpdateSource(s) }));
     },
     POST: async (request, reply) => {
-      const inventory = await visibleObject(services, request, inventories);
-      if (!(await mayUpdateInventory(request.ctx, db, inventory.id))) throw forbidden();
+      const inventory = request.object;
       const results: Row[] = [];
       let started = 0;
       for (const source of await sourcesOf(inventory.id)) {
@@ -70,9 +63,6 @@ export const inventorySourceRoutes: RouteModule = (app, services) => {
       if (!results.length) throw new ApiError(400, { detail: 'No inventory sources to update.' });
       return reply.code(started === results.length ? 200 : started ? 202 : 400).send(results);
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, inventories);
-      return viewOptions('Inventory Inventory Sources Update', 'GET: which sources of the inventory can be updated. POST: updates every one that can.');
-    },
+    OPTIONS: async () => viewOptions('Inventory Inventory Sources Update', 'GET: which sources of the inventory can be updated. POST: updates every one that can.'),
   });
 };

@@ -5,14 +5,14 @@ import { validBody } from '../../api/route-schemas.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { loadRow } from '../../api/crud.ts';
 import { viewOptions } from '../../api/options.ts';
-import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
-import { resourcePermission } from '../../api/permissions.ts';
-import { assertTemplateAdmin } from './job-template-access.ts';
+import { objectPermission } from '../../api/permissions.ts';
 import { jobTemplates } from './job-template.resource.ts';
 import { surveySpecSchemas } from './job-template-schemas.ts';
 import { encryptSurveyPasswords, maskSurveyPasswords, validateSurveySpec, type SurveySpec } from './survey-spec.ts';
-import { copyJobTemplate, mayCopy } from './template-copy.ts';
+import { copyJobTemplate } from './template-copy.ts';
+import { mayCopy } from './job-template-actions.ts';
 import { registerInstanceGroupRoutes } from './template-instance-groups.ts';
 
 const variables = (spec: SurveySpec | null | undefined) => (spec?.spec ?? []).map((q) => q.variable);
@@ -21,11 +21,10 @@ export const jobTemplateRoutes: RouteModule = (app, services) => {
   const { db } = services;
   const base = '/api/v2/job_templates/:id/';
 
-  routeMethods(app, `${base}survey_spec/`, resourcePermission('job_template', 'survey_spec'), {
-    GET: async (request) => maskSurveyPasswords((await visibleObject(services, request, jobTemplates)).survey_spec ?? {}),
+  routeMethods(app, `${base}survey_spec/`, objectPermission('job_template', { POST: 'administer', DELETE: 'administer' }), {
+    GET: async (request) => maskSurveyPasswords(request.object.survey_spec ?? {}),
     POST: async (request, reply) => {
-      const template = await visibleObject(services, request, jobTemplates);
-      await assertTemplateAdmin(request.ctx, db, template.id);
+      const template = request.object;
       const problems = validateSurveySpec(request.body);
       if (problems) throw new ApiError(400, { error: problems.error[0] });
       await db.transaction(async (tx) => {
@@ -40,48 +39,34 @@ export const jobTemplateRoutes: RouteModule = (app, services) => {
       return reply.code(200).send();
     },
     DELETE: async (request, reply) => {
-      const template = await visibleObject(services, request, jobTemplates);
-      await assertTemplateAdmin(request.ctx, db, template.id);
+      const template = request.object;
       await db.transaction(async (tx) => {
         await tx.query(`UPDATE job_templates SET survey_spec = '{}'::jsonb, modified = now() WHERE id = $1`, [template.id]);
         await recordActivity(tx, request.ctx, { operation: 'update', object1: 'job_template', object1Id: template.id, changes: { survey_spec: [variables(template.survey_spec), []] } });
       });
       return reply.code(200).send();
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, jobTemplates);
-      return viewOptions('Job Template Survey Spec', 'GET: the survey. POST: replaces it (AWX validation). DELETE: removes it.');
-    },
+    OPTIONS: async () => viewOptions('Job Template Survey Spec', 'GET: the survey. POST: replaces it (AWX validation). DELETE: removes it.'),
   }, surveySpecSchemas);
 
-  routeMethods(app, `${base}copy/`, resourcePermission('job_template', 'copy'), {
+  routeMethods(app, `${base}copy/`, objectPermission('job_template', { POST: 'copy' }), {
     GET: async (request) => {
-      const template = await visibleObject(services, request, jobTemplates);
-      const can = await mayCopy(db, request.ctx, template);
+      const can = await mayCopy(request.ctx, db, request.object);
       return { can_copy: can, can_copy_without_user_input: can, templates_unable_to_copy: [], credentials_unable_to_copy: [], inventories_unable_to_copy: [] };
     },
     POST: async (request, reply) => {
-      const template = await visibleObject(services, request, jobTemplates);
+      const template = request.object;
       const { name } = validBody(request, CopyBody);
       const copy = await db.transaction(async (tx) => copyJobTemplate(tx, request.ctx, await loadRow(tx, jobTemplates, template.id), name));
       return reply.code(201).send(await serializeRow(db, request.ctx, jobTemplates, copy));
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, jobTemplates);
-      return viewOptions('Copy Job Template', 'GET: whether the template can be copied. POST {name}: copies it.');
-    },
+    OPTIONS: async () => viewOptions('Copy Job Template', 'GET: whether the template can be copied. POST {name}: copies it.'),
   }, copyRouteSchemas('job template'));
 
   // Schedules arrive with their own resource; until then every template has none.
-  routeMethods(app, `${base}schedules/`, resourcePermission('job_template', 'schedules'), {
-    GET: async (request) => {
-      await visibleObject(services, request, jobTemplates);
-      return { count: 0, next: null, previous: null, results: [] };
-    },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, jobTemplates);
-      return viewOptions('Schedules', 'Schedules of the job template.');
-    },
+  routeMethods(app, `${base}schedules/`, objectPermission('job_template'), {
+    GET: async () => ({ count: 0, next: null, previous: null, results: [] }),
+    OPTIONS: async () => viewOptions('Schedules', 'Schedules of the job template.'),
   });
 
   registerInstanceGroupRoutes(app, services);

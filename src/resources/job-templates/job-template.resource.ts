@@ -6,6 +6,7 @@ import { variablesField } from '../../inventory/variables.ts';
 import { optionField } from '../../ansible/option-values.ts';
 import { objectRoles } from '../../rbac/relations.ts';
 import { jobTemplateAccess } from './job-template-access.ts';
+import { jobTemplateActions } from './job-template-actions.ts';
 import { checkJobTemplate } from './job-template-hooks.ts';
 import { templateCredentials, templateLabels } from './template-relations.ts';
 
@@ -94,7 +95,7 @@ export const jobTemplates = defineResource({
     execute_role: { name: 'Execute', description: 'May run the job template', parents: ['admin_role', 'organization.execute_role'] },
     read_role: { name: 'Read', description: 'May view settings for the job template', parents: ['organization.auditor_role', 'execute_role'] },
   },
-  access: jobTemplateAccess,
+  access: { ...jobTemplateAccess, actions: jobTemplateActions },
   hooks: { beforeWrite: checkJobTemplate },
   prepare: loadPageExtras,
   decorate: (row, out, prepared) => {

@@ -4,7 +4,6 @@ import { createObject } from '../../api/crud.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
-import { jobTemplateAccess } from './job-template-access.ts';
 import { jobTemplates } from './job-template.resource.ts';
 import { RUN_CREDENTIAL_KINDS, templateCredentialIds } from './template-relations.ts';
 
@@ -12,19 +11,6 @@ function copiedValues(template: Row): Values {
   const values: Values = {};
   for (const [name, field] of Object.entries(jobTemplates.fields)) if (!field.readOnly) values[name] = template[field.column];
   return values;
-}
-
-/** Whether the caller could make the copy: create a template with the same project, inventory and credentials. */
-export async function mayCopy(db: Queryable, ctx: RequestContext, template: Row): Promise<boolean> {
-  if (!(await jobTemplateAccess.canCreate(ctx, db, copiedValues(template)))) return false;
-  for (const id of await templateCredentialIds(db, template.id)) {
-    try {
-      await assertCanUseCredential(ctx, db, id, 'credentials');
-    } catch {
-      return false;
-    }
-  }
-  return true;
 }
 
 /** Copies the template under `name` (checked by the copy/ route's body schema). */

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../api/context.ts';
 import { registerAttachedGroupRoutes } from '../instance-groups/attached-groups.ts';
-import { assertTemplateAdmin, jobTemplateAccess } from './job-template-access.ts';
 import { jobTemplates } from './job-template.resource.ts';
 
 export function registerInstanceGroupRoutes(app: FastifyInstance, services: Services): void {
@@ -10,7 +9,6 @@ export function registerInstanceGroupRoutes(app: FastifyInstance, services: Serv
     resource: jobTemplates,
     table: 'job_template_instance_groups',
     column: 'job_template_id',
-    assertMayChange: (ctx, tx, id) => assertTemplateAdmin(ctx, tx, id),
-    mayChange: async (ctx, db, template) => jobTemplateAccess.canAttach(ctx, db, template, 'instance_groups', 0, false),
+    changeAction: 'administer',
   });
 }

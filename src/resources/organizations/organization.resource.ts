@@ -45,6 +45,8 @@ const organizationAccess: AccessPolicy = {
   canDelete: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'organization', 'admin_role', row, page),
   // Users and admins (the relations that attach): MANAGE_ORGANIZATION_AUTH decides whether admins manage memberships.
   canAttach: (ctx, tx, row) => isSuperuser(ctx) || (manageOrganizationAuth(ctx) && isOrgAdmin(ctx, tx, row.id)),
+  // As AWX: only a system administrator sets an organization's instance groups.
+  actions: { administer_instance_groups: isSuperuser },
 };
 
 /** Resources deleted with their organization. */

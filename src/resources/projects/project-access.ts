@@ -22,6 +22,7 @@ export const projectAccess: AccessPolicy = {
   },
   canDelete: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'project', 'admin_role', row, page),
   canAttach: (ctx, tx, row) => hasObjectRoleOnRow(ctx, tx, 'project', 'admin_role', row),
+  actions: { update: (ctx, tx, row) => mayUpdateProject(ctx, tx, row.id) },
 };
 
 export const mayUpdateProject = (ctx: RequestContext, tx: Queryable, projectId: number) => hasObjectRole(ctx, tx, 'project', projectId, 'update_role');

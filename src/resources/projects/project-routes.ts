@@ -1,31 +1,29 @@
 import type { RouteModule } from '../../api/extra-routes.ts';
-import { ApiError, forbidden } from '../../api/errors.ts';
-import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { ApiError } from '../../api/errors.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
 import { actionRouteSchemas } from '../../api/action-schemas.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { getResource } from '../../api/resource.ts';
-import { resourcePermission } from '../../api/permissions.ts';
+import { objectPermission } from '../../api/permissions.ts';
 import { viewOptions } from '../../api/options.ts';
 import { findInventoryFiles, findPlaybooks } from '../../projects/discovery.ts';
 import { projectFilesDir } from '../../projects/local-sources.ts';
 import { mayUpdateProject } from './project-access.ts';
 import { projectUpdateLauncher } from '../../run-kinds/project-update/queue.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
-import { projects } from './project.resource.ts';
 
 /** The directory holding a project's files, if it has been synced (or exists, for manual projects) and may be read. */
 
 export const projectRoutes: RouteModule = (app, services) => {
   const { db } = services;
   const base = '/api/v2/projects/:id/';
-  routeMethods(app, `${base}update/`, resourcePermission('project', 'update'), {
+  routeMethods(app, `${base}update/`, objectPermission('project', { POST: 'update' }), {
     GET: async (request) => {
-      const project = await visibleObject(services, request, projects);
+      const project = request.object;
       return { can_update: project.scm_type !== '' && (await mayUpdateProject(request.ctx, db, project.id)) };
     },
     POST: async (request, reply) => {
-      const project = await visibleObject(services, request, projects);
-      if (!(await mayUpdateProject(request.ctx, db, project.id))) throw forbidden();
+      const project = request.object;
       if (project.scm_type === '') {
         reply.header('Allow', 'GET, HEAD, OPTIONS');
         throw new ApiError(405, { detail: 'Manual projects have nothing to update from.' });
@@ -34,25 +32,19 @@ export const projectRoutes: RouteModule = (app, services) => {
       const body = await serializeRow(db, request.ctx, getResource('project_update'), update);
       return reply.code(202).send({ project_update: update.id, ...body });
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, projects);
-      return viewOptions('Project Update', 'GET: whether the project can be updated. POST: starts a sync from source control.');
-    },
+    OPTIONS: async () => viewOptions('Project Update', 'GET: whether the project can be updated. POST: starts a sync from source control.'),
   }, actionRouteSchemas('can_update', 'Start a sync from source control', 202));
   const listings = [
     { path: 'playbooks', find: findPlaybooks, name: 'Project Playbooks', description: 'Playbooks found in the project.' },
     { path: 'inventories', find: findInventoryFiles, name: 'Project Inventories', description: 'Inventory files found in the project.' },
   ];
   for (const listing of listings) {
-    routeMethods(app, `${base}${listing.path}/`, resourcePermission('project', listing.path), {
+    routeMethods(app, `${base}${listing.path}/`, objectPermission('project'), {
       GET: async (request) => {
-        const dir = await projectFilesDir(services, (await visibleObject(services, request, projects)).local_path);
+        const dir = await projectFilesDir(services, request.object.local_path);
         return dir ? listing.find(dir) : [];
       },
-      OPTIONS: async (request) => {
-        await visibleObject(services, request, projects);
-        return viewOptions(listing.name, listing.description);
-      },
+      OPTIONS: async () => viewOptions(listing.name, listing.description),
     });
   }
 };

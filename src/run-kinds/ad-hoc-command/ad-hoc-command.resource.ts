@@ -58,6 +58,8 @@ export const adHocCommands = defineRunResource({
   owner: { contentType: 'inventory', column: 'inventory_id' },
   // Unlike the other run kinds, ad hoc commands are created through their own list: POST runs one.
   createdThroughList: { canCreate: mayRunAdHoc, launcher: adHocLauncher },
+  // A relaunch runs the command again: the caller must be able to start it with its inventory and credential.
+  actions: { relaunch: (ctx, tx, row) => mayRunAdHoc(ctx, tx, { inventory: row.inventory_id, credential: row.credential_id }) },
   cancelRole: 'admin_role',
   template: { plural: 'unified_job_templates', column: 'unified_job_template_id' },
   decorate: (row, out) => {

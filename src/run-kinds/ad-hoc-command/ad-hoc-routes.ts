@@ -3,17 +3,17 @@ import type { RequestContext, Services } from '../../api/context.ts';
 import { parseRequestBody } from '../../api/crud.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { adHocLauncher } from './ad-hoc-command.resource.ts';
-import { ApiError, forbidden } from '../../api/errors.ts';
+import { ApiError } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { listOptions, viewOptions } from '../../api/options.ts';
 import { listPage, type Query, type Scope } from '../../api/list.ts';
 import { getResource, type Resource, type Values } from '../../api/resource.ts';
-import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import type { Row } from '../../db/database.ts';
 import type { AdHocCommandRow, UnifiedJobRow } from '../../db/tables.ts';
 import { GROUP_ALL_HOSTS } from '../../inventory/group-graph.ts';
-import { resourcePermission } from '../../api/permissions.ts';
+import { objectPermission } from '../../api/permissions.ts';
 import { LAUNCH_PASSWORDS } from './checks.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 import { adHocRelaunchSchemas, parentCommandSchemas } from './ad-hoc-schemas.ts';
@@ -87,41 +87,33 @@ function givenPasswords(body: unknown): Values {
 export const adHocRoutes: RouteModule = (app, services) => {
   const { db } = services;
   const commands = getResource('ad_hoc_command');
-  const mayStart = (request: FastifyRequest, row: Pick<AdHocCommandRow, 'inventory_id' | 'credential_id'>) => commands.access.canCreate(request.ctx, db, { inventory: row.inventory_id, credential: row.credential_id });
 
   for (const parent of PARENTS) {
     const parentResource = getResource(parent.resource);
-    routeMethods(app, `${parentResource.listPath}:id/ad_hoc_commands/`, resourcePermission(parent.resource, 'ad_hoc_commands'), {
+    routeMethods(app, `${parentResource.listPath}:id/ad_hoc_commands/`, objectPermission(parent.resource, { POST: 'edit' }), {
       GET: async (request) => {
-        const row = await visibleObject(services, request, parentResource);
-        return listPage(db, request.ctx, commands, request.url.split('?')[0], request.query as Query, parent.scope(row));
+        return listPage(db, request.ctx, commands, request.url.split('?')[0], request.query as Query, parent.scope(request.object));
       },
-      POST: async (request, reply) => startCommand(services, request, reply, commands, parent.fixed(await visibleObject(services, request, parentResource))),
+      POST: async (request, reply) => startCommand(services, request, reply, commands, parent.fixed(request.object)),
       OPTIONS: async (request) => {
-        const row = await visibleObject(services, request, parentResource);
-        const canAdd = request.ctx.tokenScope !== 'read' && (await commands.access.canCreate(request.ctx, db, parent.fixed(row)));
+        const canAdd = request.ctx.tokenScope !== 'read' && (await commands.access.canCreate(request.ctx, db, parent.fixed(request.object)));
         return listOptions(commands, canAdd);
       },
     }, parentCommandSchemas(commands, parent.resource === 'inventory' ? ['inventory'] : ['inventory', 'limit']));
   }
 
-  routeMethods(app, `${commands.listPath}:id/relaunch/`, resourcePermission(commands.name, 'relaunch'), {
+  routeMethods(app, `${commands.listPath}:id/relaunch/`, objectPermission(commands.name, { GET: 'relaunch', POST: 'relaunch' }), {
     GET: async (request) => {
-      const row = (await visibleObject(services, request, commands)) as AdHocCommandRow;
-      if (!(await mayStart(request, row))) throw forbidden();
+      const row = request.object as AdHocCommandRow;
       return { passwords_needed_to_start: await passwordsNeededFor(db, row.credential_id ? [row.credential_id] : []) };
     },
     POST: async (request, reply) => {
-      const row = (await visibleObject(services, request, commands)) as AdHocCommandRow;
-      if (!(await mayStart(request, row))) throw forbidden();
+      const row = request.object as AdHocCommandRow;
       if (!row.inventory_id) throw new ApiError(400, { inventory: ['No valid inventory.'] });
       const created = await launchCommand(services, request.ctx, { ...copiedValues(row), ...givenPasswords(request.body), launch_type: 'relaunch' });
       const body = await serializeRow(db, request.ctx, commands, created);
       return reply.code(201).header('Location', commands.detailPath(created.id)).send({ ...body, ad_hoc_command: created.id });
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, commands);
-      return viewOptions('Ad Hoc Command Relaunch', 'GET: the passwords a relaunch needs. POST: runs a new command with the same values (201).');
-    },
+    OPTIONS: async () => viewOptions('Ad Hoc Command Relaunch', 'GET: the passwords a relaunch needs. POST: runs a new command with the same values (201).'),
   }, adHocRelaunchSchemas);
 };

@@ -1,6 +1,7 @@
 import { boolean, choice, integer, json, ref, text } from '../../api/fields.ts';
 import { joinTable, reverse } from '../../api/relations.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
+import { mayRelaunch } from './relaunch-access.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { loadJobLabels, showJobLabels, type JobLabels } from './job-labels.ts';
 import { loadJobCredentials, showJobCredentials, type JobCredentials } from './job-credentials.ts';
@@ -11,6 +12,7 @@ const readOnly = { readOnly: true } as const;
 export const jobs = defineRunResource({
   name: 'job',
   label: 'Job List',
+  actions: { relaunch: mayRelaunch },
   description: 'Runs of playbooks: what ran, where, with which options, and how it ended.',
   fields: {
     job_type: choice(['run', 'check'], readOnly),

@@ -1,14 +1,11 @@
 /** GET, POST /job_templates/{id}/launch/. */
-import { forbidden } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
-import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
-import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
-import { jobTemplates } from '../../resources/job-templates/job-template.resource.ts';
 import { describeLaunch } from '../../resources/job-templates/launch-description.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
-import { resourcePermission } from '../../api/permissions.ts';
+import { objectPermission } from '../../api/permissions.ts';
 import { jobs } from './job.resource.ts';
 import { jobTemplateLauncher } from './launch.ts';
 import { launchSchemas } from './job-schemas.ts';
@@ -16,21 +13,14 @@ import type { JobTemplateRow } from '../../db/tables.ts';
 
 export const launchRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  routeMethods(app, '/api/v2/job_templates/:id/launch/', resourcePermission('job_template', 'launch'), {
-    GET: async (request) => {
-      const template = await visibleObject(services, request, jobTemplates);
-      if (!(await mayExecute(request.ctx, db, template.id))) throw forbidden();
-      return describeLaunch(db, template);
-    },
+  routeMethods(app, '/api/v2/job_templates/:id/launch/', objectPermission('job_template', { GET: 'execute', POST: 'execute' }), {
+    GET: async (request) => describeLaunch(db, request.object),
     POST: async (request, reply) => {
-      const template = (await visibleObject(services, request, jobTemplates)) as JobTemplateRow;
+      const template = request.object as JobTemplateRow;
       const launched = await launchOrRefuse(services.launches, request.ctx, jobTemplateLauncher, template, request.body);
       const body = await serializeRow(db, request.ctx, jobs, launched.run);
       return reply.code(201).send({ job: launched.run.id, ignored_fields: launched.ignored, ...body });
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, jobTemplates);
-      return viewOptions('Job Template Launch', 'GET: what a launch needs and what it would use. POST: launches a job.');
-    },
+    OPTIONS: async () => viewOptions('Job Template Launch', 'GET: what a launch needs and what it would use. POST: launches a job.'),
   }, launchSchemas);
 };

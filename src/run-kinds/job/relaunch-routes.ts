@@ -2,27 +2,25 @@
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { getResource } from '../../api/resource.ts';
-import { routeMethods, visibleObject } from '../../api/resource-routes.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { describeRelaunch, relaunchLauncher } from './relaunch.ts';
 import { relaunchSchemas } from './job-schemas.ts';
-import { resourcePermission } from '../../api/permissions.ts';
+import { objectPermission } from '../../api/permissions.ts';
 import type { JobRow } from '../../db/tables.ts';
 
 export const relaunchRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  routeMethods(app, '/api/v2/jobs/:id/relaunch/', resourcePermission('job', 'relaunch'), {
-    GET: async (request) => describeRelaunch(db, (await visibleObject(services, request, getResource('job'))) as JobRow),
+  routeMethods(app, '/api/v2/jobs/:id/relaunch/', objectPermission('job', { POST: 'relaunch' }), {
+    GET: async (request) => describeRelaunch(db, request.object as JobRow),
     POST: async (request, reply) => {
-      const job = (await visibleObject(services, request, getResource('job'))) as JobRow;
+      const job = request.object as JobRow;
       const created = (await launchOrRefuse(services.launches, request.ctx, relaunchLauncher, null, { job, body: request.body })).run;
       const body = await serializeRow(db, request.ctx, getResource('job'), created);
       return reply.code(201).header('Location', `/api/v2/jobs/${created.id}/`).send({ job: created.id, ...body });
     },
-    OPTIONS: async (request) => {
-      await visibleObject(services, request, getResource('job'));
-      return viewOptions('Job Relaunch', 'GET: the passwords a relaunch needs and the host counts. POST {hosts: all|failed, credential_passwords}: relaunches the job.');
-    },
+    OPTIONS: async () =>
+      viewOptions('Job Relaunch', 'GET: the passwords a relaunch needs and the host counts. POST {hosts: all|failed, credential_passwords}: relaunches the job.'),
   }, relaunchSchemas);
 };

@@ -1,26 +1,20 @@
 /** Relaunching a job: a new job from the same template with what the original ran with (AWX's JobRelaunch). */
 import type { RequestContext } from '../../api/context.ts';
-import { hasObjectRole, isSuperuser } from '../../api/access.ts';
-import { ApiError, forbidden, ValidationError } from '../../api/errors.ts';
+import { ApiError, ValidationError } from '../../api/errors.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { JobRow, JobTemplateRow } from '../../db/tables.ts';
 import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
 import { parseVariables } from '../../inventory/variables.ts';
-import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
+import { assertMayRelaunch, jobCredentialIds } from './relaunch-access.ts';
 import { jobPlan, JOB, TEMPLATE_COLUMNS } from './create-job.ts';
 import type { Launcher, RunPlan } from '../../runs/launch.ts';
 import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { optionValueErrors, PLAYBOOK_OPTION_FIELDS } from '../../ansible/option-values.ts';
-import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
 
 const RETRY_CHOICES = ['all', 'failed'] as const;
 const FAILED_HOSTS = 'failures > 0 OR dark > 0';
 
 const isActive = (job: Pick<JobRow, 'status'>) => (ACTIVE_STATUSES as readonly string[]).includes(job.status);
-
-export const jobCredentialIds = async (db: Queryable, jobId: number): Promise<number[]> =>
-  (await db.query<{ credential_id: number }>('SELECT credential_id FROM unified_job_credentials WHERE unified_job_id = $1 ORDER BY credential_id', [jobId]))
-    .map((r) => r.credential_id);
 
 /** GET /jobs/{id}/relaunch/: the passwords a relaunch needs and how many hosts each choice of `hosts` would run on. */
 export async function describeRelaunch(db: Queryable, job: JobRow): Promise<Record<string, unknown>> {
@@ -33,25 +27,6 @@ export async function describeRelaunch(db: Queryable, job: JobRow): Promise<Reco
     retryCounts = counts;
   }
   return { passwords_needed_to_start: await passwordsNeededFor(db, await jobCredentialIds(db, job.id)), retry_counts: retryCounts };
-}
-
-/**
- * Whether the caller may start the job again (AWX's JobAccess.can_start): execute on the template,
- * and use of the inventory and credentials the job ran with where they differ from the template's.
- */
-async function assertMayRelaunch(ctx: RequestContext, tx: Queryable, job: JobRow, template: JobTemplateRow, credentialIds: number[]): Promise<void> {
-  if (isSuperuser(ctx)) return;
-  if (!(await mayExecute(ctx, tx, template.id))) throw forbidden();
-  // A job whose inventory was deleted (null) is no one's to use.
-  if (job.inventory_id !== template.inventory_id && (job.inventory_id === null || !(await hasObjectRole(ctx, tx, 'inventory', job.inventory_id, 'use_role')))) {
-    throw forbidden('You do not have permission to use the inventory this job ran with.');
-  }
-  const templateCredentials = new Set(await templateCredentialIds(tx, template.id));
-  for (const id of credentialIds) {
-    if (!templateCredentials.has(id) && !(await hasObjectRole(ctx, tx, 'credential', id, 'use_role'))) {
-      throw forbidden('You do not have permission to use the credentials this job ran with.');
-    }
-  }
 }
 
 /** The limit of a relaunch on failed hosts: the failed and unreachable hosts of the original run. */

@@ -1,0 +1,27 @@
+/** What a job template's routes ask of its access policy beyond view and change (see route-objects.ts). */
+import { hasObjectRole, type ObjectAction } from '../../api/access.ts';
+import type { RequestContext } from '../../api/context.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { assertCanUseCredential } from '../credentials/credential-use.ts';
+import { jobTemplateAccess } from './job-template-access.ts';
+import { templateCredentialIds } from './template-relations.ts';
+
+/** Whether the caller could make a copy: create a template with the same project, inventory, execution environment and credentials. */
+export async function mayCopy(ctx: RequestContext, db: Queryable, template: Row): Promise<boolean> {
+  const references = { project: template.project_id, inventory: template.inventory_id, execution_environment: template.execution_environment_id };
+  if (!(await jobTemplateAccess.canCreate(ctx, db, references))) return false;
+  for (const id of await templateCredentialIds(db, template.id)) {
+    try {
+      await assertCanUseCredential(ctx, db, id, 'credentials');
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+export const jobTemplateActions: Record<string, ObjectAction> = {
+  execute: (ctx, tx, row) => hasObjectRole(ctx, tx, 'job_template', row.id, 'execute_role'),
+  administer: (ctx, tx, row) => hasObjectRole(ctx, tx, 'job_template', row.id, 'admin_role'),
+  copy: mayCopy,
+};
