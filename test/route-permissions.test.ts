@@ -115,7 +115,7 @@ describe('route permissions', () => {
     };
     const misdeclared = await createTestApp({}, { extraRoutes: [broken] });
     try {
-      await assert.rejects(misdeclared.app.ready(), /job_template has no action frobnicate/);
+      await assert.rejects(async () => { await misdeclared.app.ready(); }, /job_template has no action frobnicate/);
     } finally {
       await misdeclared.close();
     }
