@@ -447,6 +447,12 @@ export type InventoryUpdateRow = {
   verbosity: number;
 };
 
+/** A row of the table job_children_summaries. */
+export type JobChildrenSummaryRow = {
+  job_id: number;
+  summary: unknown;
+};
+
 /** A row of the table job_host_summaries. */
 export type JobHostSummaryRow = {
   changed: number;
@@ -1046,6 +1052,7 @@ export interface Tables {
   inventory_instance_groups: InventoryInstanceGroupRow;
   inventory_sources: InventorySourceRow;
   inventory_updates: InventoryUpdateRow;
+  job_children_summaries: JobChildrenSummaryRow;
   job_host_summaries: JobHostSummaryRow;
   job_labels: JobLabelRow;
   job_template_credentials: JobTemplateCredentialRow;

@@ -40,6 +40,7 @@ export const jobs = defineRunResource({
   cancelRole: 'admin_role',
   template: { plural: 'job_templates', column: 'job_template_id' },
   eventsPath: 'job_events',
+  playbookCounts: true,
   prepare: async (db, rows) => ({ labels: await loadJobLabels(db, rows), credentials: await loadJobCredentials(db, rows) }),
   decorate: (row, out, prepared) => {
     const loaded = prepared as { labels: JobLabels; credentials: JobCredentials } | undefined;
