@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
 import { listPage, type Query } from '../api/list.ts';
-import { AUTHENTICATED } from '../api/permissions.ts';
 import { listOptions, viewOptions } from '../api/options.ts';
 import { getResource, type Resource } from '../api/resource.ts';
 import { routeMethods } from '../api/resource-routes.ts';
@@ -12,7 +11,7 @@ import { recordActivity } from '../activity/record.ts';
 import { objectPermission } from '../api/permissions.ts';
 import { sendStdout } from './stdout.ts';
 import { presentEvents, eventDetailPath, type EventRun } from './run-events.ts';
-import { loadVisibleEvent } from './event-access.ts';
+import { eventWithRun } from './event-access.ts';
 import { jobChildrenSummary } from './children-summary.ts';
 import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from './lifecycle.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
@@ -54,18 +53,18 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
   }
   const detailPath = eventDetailPath(run.name);
   if (detailPath) {
-    routeMethods(app, `${detailPath}:id/`, AUTHENTICATED, {
+    routeMethods(app, `${detailPath}:id/`, objectPermission(`${run.name}_event`), {
       GET: async (request) => {
-        const { event, run: owner } = await loadVisibleEvent(db, request.ctx, run, (request.params as { id: string }).id);
+        const { event, run: owner } = await eventWithRun(db, request.ctx, request.object);
         return (await presentEvents(db, owner, [event], { full: true }))[0];
       },
       OPTIONS: async () => viewOptions(`${label} Event Detail`, 'One event of a run, with its whole stdout.'),
     });
   }
   if (detailPath && run.name === 'job') {
-    routeMethods(app, `${detailPath}:id/children/`, AUTHENTICATED, {
+    routeMethods(app, `${detailPath}:id/children/`, objectPermission(`${run.name}_event`), {
       GET: async (request) => {
-        const { event, run: owner } = await loadVisibleEvent(db, request.ctx, run, (request.params as { id: string }).id);
+        const { event, run: owner } = await eventWithRun(db, request.ctx, request.object);
         const query = request.query as Query;
         const page = await listPage(db, request.ctx, events, request.url.split('?')[0], query, (alias, params) =>
           `${alias}.unified_job_id = ${params.add(owner.id)} AND ${alias}.parent_uuid = ${params.add(event.uuid)} AND ${alias}.parent_uuid <> ''`);

@@ -15,3 +15,9 @@ CREATE TABLE IF NOT EXISTS job_children_summaries (
   job_id integer PRIMARY KEY REFERENCES unified_jobs(id) ON DELETE CASCADE,
   summary jsonb NOT NULL
 );
+
+-- The events of one run kind, read one at a time (/job_events/{id}/, /ad_hoc_command_events/{id}/).
+CREATE VIEW job_events AS
+  SELECT e.* FROM unified_job_events e JOIN unified_jobs u ON u.id = e.unified_job_id WHERE u.kind = 'job';
+CREATE VIEW ad_hoc_command_events AS
+  SELECT e.* FROM unified_job_events e JOIN unified_jobs u ON u.id = e.unified_job_id WHERE u.kind = 'ad_hoc_command';

@@ -1,5 +1,6 @@
 import { boolean, integer, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
+import { jobs } from './job.resource.ts';
 
 interface JobSummaryExtra {
   id: number;
@@ -50,5 +51,11 @@ export const jobHostSummaries = defineResource({
     Object.assign(summary, { elapsed: Number(job.elapsed ?? 0), type: 'job' });
     if (job.template_id !== null) Object.assign(summary, { job_template_id: job.template_id, job_template_name: job.template_name });
   },
-  access: { visible: () => null, canCreate: () => false, canChange: () => false, canDelete: () => false, canAttach: () => false },
+  // Visible to whoever sees the job.
+  access: {
+    visible: (ctx, alias, params) => {
+      const jobVisible = jobs.access.visible(ctx, 'j', params);
+      return jobVisible ? `${alias}.job_id IN (SELECT j.id FROM jobs j WHERE ${jobVisible})` : null;
+    },
+    canCreate: () => false, canChange: () => false, canDelete: () => false, canAttach: () => false },
 });
