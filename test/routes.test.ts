@@ -35,8 +35,15 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   await created('/api/v2/job_templates/', { name: 'router-jt', project, inventory, playbook: 'site.yml' });
   await created('/api/v2/labels/', { name: 'router-label', organization });
   // A finished job (launching it would run a playbook here).
-  await t.db.query(`INSERT INTO unified_jobs (kind, name, status, project_id, inventory_id, playbook) VALUES ('job', 'router-job', 'successful', $1, $2, 'site.yml')`, [project, inventory]);
-  await t.db.query(`INSERT INTO unified_jobs (kind, name, status, inventory_id, module_name) VALUES ('ad_hoc_command', 'ping', 'successful', $1, 'ping')`, [inventory]);
+  const [job] = await t.db.query(`INSERT INTO unified_jobs (kind, name, status, project_id, inventory_id, playbook) VALUES ('job', 'router-job', 'successful', $1, $2, 'site.yml') RETURNING id`, [project, inventory]);
+  const [command] = await t.db.query(`INSERT INTO unified_jobs (kind, name, status, inventory_id, module_name) VALUES ('ad_hoc_command', 'ping', 'successful', $1, 'ping') RETURNING id`, [inventory]);
+  // Events and a host summary, which have routes of their own but no list to find them in.
+  for (const [plural, run] of [['job_events', job.id], ['ad_hoc_command_events', command.id]] as const) {
+    const [event] = await t.db.query(`INSERT INTO unified_job_events (unified_job_id, counter, uuid, event) VALUES ($1, 1, 'u1', 'runner_on_ok') RETURNING id`, [run]);
+    sampleIds.set(plural, Number(event.id));
+  }
+  const [summary] = await t.db.query(`INSERT INTO job_host_summaries (job_id, host_name) VALUES ($1, 'router-host') RETURNING id`, [job.id]);
+  sampleIds.set('job_host_summaries', summary.id);
   const scm = (await t.get('/api/v2/credential_types/?namespace=scm')).body.results[0].id;
   await created('/api/v2/credentials/', { name: 'router-credential', organization, credential_type: scm, inputs: { username: 'u' } });
 }

@@ -4,6 +4,7 @@ import type { RunContext, RunOutcome } from '../runs/run-kind.ts';
 import { EventIngester } from './event-ingest.ts';
 import type { PreparedRun } from './private-data-dir.ts';
 import { ANSIBLE_RUNNER } from '../runtime/ansible-runtime.ts';
+import { hostStatusCounts } from './host-status-counts.ts';
 
 const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
 
@@ -36,8 +37,12 @@ export async function streamRunnerEvents(run: RunContext, runId: number, invento
   return { code: result.code, ingester };
 }
 
-/** How a runner process ended: failed hosts explain a failure themselves; otherwise the exit code does. */
-export function runnerOutcome(run: RunContext, code: number | null, ingester: EventIngester, updates?: Record<string, unknown>): RunOutcome {
+/**
+ * How a runner process ended: failed hosts explain a failure themselves; otherwise the exit code
+ * does. The run keeps how many hosts ended in each state (host_status_counts) from its stats.
+ */
+export function runnerOutcome(run: RunContext, code: number | null, ingester: EventIngester, extra?: Record<string, unknown>): RunOutcome {
+  const updates = ingester.stats ? { ...extra, host_status_counts: JSON.stringify(hostStatusCounts(ingester.stats)) } : extra;
   if (run.signal.aborted) return { status: 'failed', updates };
   if (code === 0) return { status: 'successful', updates };
   const failedHosts = ingester.stats ? Object.keys({ ...ingester.stats.failures, ...ingester.stats.dark }).length : 0;

@@ -111,7 +111,11 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
     return serializeRow(db, request.ctx, resource, row);
   };
   routeMethods(app, detail, objectPermission(resource.name, { PUT: 'edit', PATCH: 'edit', DELETE: 'edit' }), {
-    GET: async (request) => serializeRow(db, request.ctx, resource, request.object),
+    GET: async (request) => {
+      const out = await serializeRow(db, request.ctx, resource, request.object);
+      await resource.detail?.(db, request.object, out);
+      return out;
+    },
     OPTIONS: async (request, reply) => {
       const row = request.object;
       const canChange = resource.operations.update && request.ctx.tokenScope !== 'read' && (await resource.access.canChange(request.ctx, db, row, {}));

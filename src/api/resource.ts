@@ -49,6 +49,11 @@ export interface ResourceDeclaration {
   untracked?: boolean;
   /** Adds what is computed rather than stored (fields, related links, summary fields) to one serialized object. */
   decorate?(row: Row, out: Row, prepared?: unknown): void;
+  /**
+   * Adds what only the object's own page shows (AWX's detail serializers: a run's command line and
+   * counts of its events), too costly or too large for every row of a list.
+   */
+  detail?(db: Queryable, row: Row, out: Row): Promise<void>;
   /** Loads what decorate needs for a whole page at once (names of the objects rows point to...); its answer is passed to decorate. */
   prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
   /**
@@ -78,12 +83,13 @@ export interface ListExport {
   render(rows: Row[]): string;
 }
 
-export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'decorate' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'topLevel'>> {
+export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'topLevel'>> {
   operations: { create: boolean; update: boolean; delete: boolean };
   description: string;
   namedUrl: string[] | null;
   hooks: ResourceHooks;
   decorate?(row: Row, out: Row, prepared?: unknown): void;
+  detail?(db: Queryable, row: Row, out: Row): Promise<void>;
   prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
   create?(services: Services, ctx: RequestContext, values: Values): Promise<Row>;
   exports: Record<string, ListExport>;

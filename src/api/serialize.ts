@@ -93,8 +93,42 @@ async function loadObjectRoles(db: Queryable, resource: Resource, rows: Row[]): 
   return byObject;
 }
 
+/**
+ * Rows of a list mixing kinds (unified jobs, unified job templates), each serialized as its own
+ * kind's resource would (AWX's UnifiedJobListSerializer picks the serializer per row): the rows
+ * of one kind are read from that kind's table and serialized together, one batch per kind.
+ */
+async function serializeMixedRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: Row[]): Promise<Row[]> {
+  const out: Row[] = new Array(rows.length);
+  const byKind = new Map<Resource, number[]>();
+  const plain: number[] = [];
+  rows.forEach((row, index) => {
+    const own = findResource(row[resource.typeColumn!]);
+    if (!own || own === resource) return plain.push(index);
+    if (!byKind.has(own)) byKind.set(own, []);
+    byKind.get(own)!.push(index);
+  });
+  for (const [own, indexes] of byKind) {
+    const loaded = await db.query(`SELECT * FROM ${ident(own.table)} WHERE id = ANY($1::integer[])`, [indexes.map((i) => rows[i].id)]);
+    const byId = new Map(loaded.map((row) => [row.id, row]));
+    const found = indexes.filter((i) => byId.has(rows[i].id));
+    const serialized = await serializeRows(db, ctx, own, found.map((i) => byId.get(rows[i].id)!));
+    found.forEach((i, n) => (out[i] = serialized[n]));
+    plain.push(...indexes.filter((i) => !byId.has(rows[i].id)));
+  }
+  if (plain.length) {
+    const serialized = await serializeOwnRows(db, ctx, resource, plain.map((i) => rows[i]));
+    plain.forEach((i, n) => (out[i] = serialized[n]));
+  }
+  return out;
+}
+
 /** Turns database rows into API objects: id, type, url, related, summary_fields, created, modified, then fields. */
 export async function serializeRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: Row[]): Promise<Row[]> {
+  return resource.typeColumn ? serializeMixedRows(db, ctx, resource, rows) : serializeOwnRows(db, ctx, resource, rows);
+}
+
+async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: Row[]): Promise<Row[]> {
   const refs = new RefCache(db);
   await refs.load(resource, rows);
   const objectRoles = await loadObjectRoles(db, resource, rows);

@@ -22,14 +22,14 @@ import { tokens } from '../resources/tokens/token.resource.ts';
 import { unifiedJobEvents } from '../resources/unified-job-events/unified-job-event.resource.ts';
 import { unifiedJobs, unifiedJobTemplates } from '../resources/unified-jobs/unified-job.resource.ts';
 import { users } from '../resources/users/user.resource.ts';
-import { adHocCommands } from '../run-kinds/ad-hoc-command/ad-hoc-command.resource.ts';
+import { adHocCommandEvents, adHocCommands } from '../run-kinds/ad-hoc-command/ad-hoc-command.resource.ts';
 import { inventoryUpdates } from '../run-kinds/inventory-update/inventory-update.resource.ts';
 import { jobHostSummaries } from '../run-kinds/job/job-host-summary.resource.ts';
-import { jobs } from '../run-kinds/job/job.resource.ts';
+import { jobEvents, jobs } from '../run-kinds/job/job.resource.ts';
 import { projectUpdates } from '../run-kinds/project-update/project-update.resource.ts';
 
 export const RESOURCES: readonly Resource[] = [
   organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
   inventories, hosts, groups, executionEnvironments, projects, projectUpdates, unifiedJobEvents, unifiedJobs, unifiedJobTemplates,
-  inventorySources, inventoryUpdates, instances, instanceGroups, jobs, jobHostSummaries, adHocCommands, labels, jobTemplates,
+  inventorySources, inventoryUpdates, instances, instanceGroups, jobs, jobEvents, jobHostSummaries, adHocCommands, adHocCommandEvents, labels, jobTemplates,
 ];

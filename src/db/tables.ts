@@ -22,6 +22,31 @@ export type ActivityStreamRow = {
   timestamp: Date;
 };
 
+/** A row of the view ad_hoc_command_events. */
+export type AdHocCommandEventRow = {
+  changed: boolean;
+  counter: number;
+  created: Date;
+  end_line: number;
+  event: string;
+  event_data: unknown;
+  failed: boolean;
+  host_id: number | null;
+  host_name: string;
+  id: number;
+  modified: Date;
+  parent_uuid: string;
+  play: string;
+  playbook: string;
+  role: string;
+  start_line: number;
+  stdout: string;
+  task: string;
+  unified_job_id: number;
+  uuid: string;
+  verbosity: number;
+};
+
 /** A row of the view ad_hoc_commands. */
 export type AdHocCommandRow = {
   allow_simultaneous: boolean;
@@ -444,6 +469,37 @@ export type InventoryUpdateRow = {
   timeout: number;
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
+  verbosity: number;
+};
+
+/** A row of the table job_children_summaries. */
+export type JobChildrenSummaryRow = {
+  job_id: number;
+  summary: unknown;
+};
+
+/** A row of the view job_events. */
+export type JobEventRow = {
+  changed: boolean;
+  counter: number;
+  created: Date;
+  end_line: number;
+  event: string;
+  event_data: unknown;
+  failed: boolean;
+  host_id: number | null;
+  host_name: string;
+  id: number;
+  modified: Date;
+  parent_uuid: string;
+  play: string;
+  playbook: string;
+  role: string;
+  start_line: number;
+  stdout: string;
+  task: string;
+  unified_job_id: number;
+  uuid: string;
   verbosity: number;
 };
 
@@ -1026,6 +1082,7 @@ export type UserRow = {
 /** The row type of each table and view, by name. */
 export interface Tables {
   activity_stream: ActivityStreamRow;
+  ad_hoc_command_events: AdHocCommandEventRow;
   ad_hoc_commands: AdHocCommandRow;
   applications: ApplicationRow;
   audit_events: AuditEventRow;
@@ -1046,6 +1103,8 @@ export interface Tables {
   inventory_instance_groups: InventoryInstanceGroupRow;
   inventory_sources: InventorySourceRow;
   inventory_updates: InventoryUpdateRow;
+  job_children_summaries: JobChildrenSummaryRow;
+  job_events: JobEventRow;
   job_host_summaries: JobHostSummaryRow;
   job_labels: JobLabelRow;
   job_template_credentials: JobTemplateCredentialRow;

@@ -1,4 +1,5 @@
 import type { Row } from '../db/database.ts';
+import { commandEventDisplay, eventLevel, playbookEventDisplay } from './event-types.ts';
 
 /** Event groups a client may join, with the run kind whose events each carries (AWX's names). */
 const EVENT_GROUP_KINDS: Record<string, string> = {
@@ -14,7 +15,6 @@ const GROUP_OF_KIND = Object.fromEntries(Object.entries(EVENT_GROUP_KINDS).map((
 export const kindOfEventGroup = (group: string): string | undefined => (Object.hasOwn(EVENT_GROUP_KINDS, group) ? EVENT_GROUP_KINDS[group] : undefined);
 export const eventGroupOfKind = (kind: string): string => GROUP_OF_KIND[kind] ?? `${kind}_events`;
 
-const EVENT_LEVELS: Record<string, number> = { playbook_on_start: 0, playbook_on_stats: 0, playbook_on_play_start: 1, playbook_on_task_start: 2 };
 const iso = (value: unknown) => new Date(value as string).toISOString();
 
 /** Where a run's events are listed through the REST API. */
@@ -30,8 +30,8 @@ export function eventMessage(kind: string, row: Row): Record<string, unknown> {
     created: iso(row.created),
     modified: iso(row.modified),
     event: row.event,
-    event_display: String(row.event).replace(/_/g, ' '),
-    event_level: EVENT_LEVELS[row.event] ?? 3,
+    event_display: kind === 'job' || kind === 'project_update' ? playbookEventDisplay(row as { event: string }) : commandEventDisplay(row.event),
+    event_level: eventLevel(row.event),
     counter: row.counter,
     uuid: row.uuid,
     parent_uuid: row.parent_uuid,

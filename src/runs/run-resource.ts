@@ -9,6 +9,7 @@ import type { Queryable, Row } from '../db/database.ts';
 import { registerRunRoutes } from './run-routes.ts';
 import { ACTIVE_STATUSES } from './lifecycle.ts';
 import { runFields } from './run-fields.ts';
+import { playbookOutcome } from './playbook-counts.ts';
 
 const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
 
@@ -27,6 +28,8 @@ export interface RunResourceDeclaration {
   template: { plural: string; column: string };
   /** Where its events are listed (AWX: events/ for updates, job_events/ for jobs). */
   eventsPath?: string;
+  /** Runs of a playbook (jobs, project updates): their page shows host_status_counts and playbook_counts. */
+  playbookCounts?: boolean;
   related?: Record<string, Relation>;
   /** Adds what this kind shows beyond the common links (after them), with what `prepare` loaded for the page. */
   decorate?(row: Row, out: Row, prepared?: unknown): void;
@@ -81,6 +84,14 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
       },
     },
     prepare: decl.prepare,
+    detail: async (db, row, out) => {
+      Object.assign(out, { job_args: row.job_args, job_cwd: row.job_cwd, job_env: row.job_env ?? {} });
+      if (!decl.playbookCounts) return;
+      const outcome = await playbookOutcome(db, row.id);
+      // Until the run's stats are in, AWX shows null; a run whose events are all stored without stats, {}.
+      out.host_status_counts = outcome.host_status_counts ?? (row.event_processing_finished && !isActive(row.status) ? {} : null);
+      out.playbook_counts = outcome.playbook_counts;
+    },
     decorate: (row, out, prepared) => {
       const base = `/api/v2/${decl.name}s/${row.id}/`;
       const templateId = row[decl.template.column];

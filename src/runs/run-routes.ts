@@ -10,11 +10,13 @@ import { actionRouteSchemas, NO_CONTENT } from '../api/action-schemas.ts';
 import { recordActivity } from '../activity/record.ts';
 import { objectPermission } from '../api/permissions.ts';
 import { sendStdout } from './stdout.ts';
+import { presentEvents, eventDetailPath, type EventRun } from './run-events.ts';
+import { eventWithRun } from './event-access.ts';
+import { jobChildrenSummary } from './children-summary.ts';
 import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from './lifecycle.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 
-const STDOUT_DISPLAY_LIMIT = 1024;
-const EVENT_LEVELS: Record<string, number> = { playbook_on_start: 0, playbook_on_stats: 0, playbook_on_play_start: 1, playbook_on_task_start: 2 };
+const noTruncate = (query: Query) => query.no_truncate !== undefined && query.no_truncate !== 'false';
 
 const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
 
@@ -33,25 +35,44 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
     },
     OPTIONS: async () => viewOptions(`${label} Stdout`, 'The output of the run: ?format=json|txt|ansi|html|txt_download|ansi_download, start_line, end_line.'),
   });
-  routeMethods(app, `${base}${options.eventsPath ?? 'events'}/`, objectPermission(run.name), {
+  const eventsPath = options.eventsPath ?? 'events';
+  routeMethods(app, `${base}${eventsPath}/`, objectPermission(run.name), {
     GET: async (request) => {
-      const row = request.object;
+      const row = request.object as EventRun;
       const query = request.query as Query;
       const page = await listPage(db, request.ctx, events, request.url.split('?')[0], query, (alias, params) => `${alias}.unified_job_id = ${params.add(row.id)}`);
-      const full = query.no_truncate !== undefined && query.no_truncate !== 'false';
-      page.results = page.results.map((event) => ({
-        ...event,
-        type: `${run.name}_event`,
-        url: undefined,
-        [run.name]: row.id,
-        event_display: String(event.event).replace(/_/g, ' '),
-        event_level: EVENT_LEVELS[event.event as string] ?? 3,
-        stdout: full ? event.stdout : String(event.stdout).slice(0, STDOUT_DISPLAY_LIMIT),
-      }));
-      return page;
+      return { ...page, results: await presentEvents(db, row, page.results, { full: noTruncate(query) }) };
     },
     OPTIONS: async () => listOptions(events, false, `${label} Event List`),
   });
+  if (run.name === 'job') {
+    routeMethods(app, `${base}${eventsPath}/children_summary/`, objectPermission(run.name), {
+      GET: async (request) => jobChildrenSummary(db, request.object as { id: number; event_processing_finished: boolean }),
+      OPTIONS: async () => viewOptions('Job Job Events Children Summary', 'Per event with descendants: its row and how many descendants it has; the parent of each meta event; whether the events form a tree.'),
+    });
+  }
+  const detailPath = eventDetailPath(run.name);
+  if (detailPath) {
+    routeMethods(app, `${detailPath}:id/`, objectPermission(`${run.name}_event`), {
+      GET: async (request) => {
+        const { event, run: owner } = await eventWithRun(db, request.ctx, request.object);
+        return (await presentEvents(db, owner, [event], { full: true }))[0];
+      },
+      OPTIONS: async () => viewOptions(`${label} Event Detail`, 'One event of a run, with its whole stdout.'),
+    });
+  }
+  if (detailPath && run.name === 'job') {
+    routeMethods(app, `${detailPath}:id/children/`, objectPermission(`${run.name}_event`), {
+      GET: async (request) => {
+        const { event, run: owner } = await eventWithRun(db, request.ctx, request.object);
+        const query = request.query as Query;
+        const page = await listPage(db, request.ctx, events, request.url.split('?')[0], query, (alias, params) =>
+          `${alias}.unified_job_id = ${params.add(owner.id)} AND ${alias}.parent_uuid = ${params.add(event.uuid)} AND ${alias}.parent_uuid <> ''`);
+        return { ...page, results: await presentEvents(db, owner, page.results, { full: noTruncate(query) }) };
+      },
+      OPTIONS: async () => listOptions(events, false, 'Job Event Children List'),
+    });
+  }
   routeMethods(app, `${base}cancel/`, objectPermission(run.name, { POST: 'cancel' }), {
     GET: async (request) => {
       const row = request.object;

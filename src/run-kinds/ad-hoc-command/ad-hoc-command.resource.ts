@@ -9,6 +9,7 @@ import { forbidden } from '../../api/errors.ts';
 import { checkAdHocCommand, LAUNCH_PASSWORDS, mayRunAdHoc } from './checks.ts';
 import { taskImpact } from '../../task-manager/task-impact.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
+import { defineEventResource } from '../../runs/event-resource.ts';
 
 /**
  * A new command (POST on /ad_hoc_commands/ or a host's, group's or inventory's list, or relaunch/):
@@ -72,6 +73,9 @@ export const adHocCommands = defineRunResource({
     for (const name of [...LAUNCH_PASSWORDS, 'credential_passwords']) delete out[name];
   },
 });
+
+/** One ad hoc command event (/ad_hoc_command_events/{id}/), visible to whoever sees its command. */
+export const adHocCommandEvents = defineEventResource(adHocCommands);
 
 /** A new command's derived values: its name (the module), status, organization (the inventory's). */
 async function completeNewCommand(tx: Queryable, ctx: RequestContext, values: Values): Promise<void> {

@@ -5,7 +5,7 @@ import { prepareRunnerDir, runOptions } from '../../ansible/private-data-dir.ts'
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansible/runner-stream.ts';
 import { INLINE_JINJA, moduleArgsHaveJinja } from '../../ansible/jinja-markers.ts';
 import { assertOptionValues, optionArgument } from '../../ansible/option-values.ts';
-import { hostStatusCounts } from './host-status.ts';
+import { recordInvocation } from '../../runs/invocation.ts';
 
 /**
  * Runs an ad hoc command with ansible-runner (`run -m <module> -a <args> --hosts <limit>`), storing
@@ -19,11 +19,12 @@ export async function runAdHocCommand(command: UnifiedJobRow, run: RunContext): 
   assertOptionValues(command, { limit: 'pattern' });
   if (command.module_args && moduleArgsHaveJinja(command.module_args)) throw new Error(INLINE_JINJA);
   const prepared = await prepareRunnerDir(run.db, command, run.privateDir, baseEnvironment(taskEnv));
-  await writeCommandLine(prepared, [...prepared.cmdline, ...runOptions(command)]);
+  const options = [...prepared.cmdline, ...runOptions(command)];
+  await writeCommandLine(prepared, options);
   const args = ['run', prepared.dir, optionArgument('--hosts', command.limit || 'all'), '-m', command.module_name];
   if (command.module_args) args.push(optionArgument('--args', command.module_args));
+  await recordInvocation(run.db, command.id, { args: ['ansible', ...options, ...args.slice(2)], cwd: prepared.dir, env: prepared.env, secrets: prepared.secrets });
   args.push('--json', '--ident', String(command.id));
   const { code, ingester } = await streamRunnerEvents(run, command.id, command.inventory_id, prepared, args);
-  const updates = ingester.stats ? { host_status_counts: JSON.stringify(hostStatusCounts(ingester.stats)) } : undefined;
-  return runnerOutcome(run, code, ingester, updates);
+  return runnerOutcome(run, code, ingester);
 }

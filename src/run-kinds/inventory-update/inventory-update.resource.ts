@@ -1,4 +1,4 @@
-import { boolean, choice, json, ref, text } from '../../api/fields.ts';
+import { boolean, choice, ref, text } from '../../api/fields.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
 import { SOURCE_CHOICES } from '../../resources/inventory-sources/source-kinds.ts';
 
@@ -10,9 +10,6 @@ export const inventoryUpdates = defineRunResource({
   label: 'Inventory Update List',
   description: 'Runs of inventory sources: each imports the hosts and groups its source lists.',
   fields: {
-    job_args: text(readOnly),
-    job_cwd: text(readOnly),
-    job_env: json({ readOnly: true, filterable: false, default: undefined }),
     source: choice(SOURCE_CHOICES, readOnly),
     source_path: text(readOnly),
     source_vars: text(readOnly),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { UnifiedJobRow } from '../../db/tables.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
 import { baseEnvironment, scrub } from '../../runs/exec.ts';
+import { recordInvocation } from '../../runs/invocation.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
 import { importInventory, summaryLines } from '../../inventory-import/import.ts';
 import { applyLimit, LimitError } from '../../inventory-import/limit.ts';
@@ -14,15 +15,6 @@ import { importDefaults } from '../../resources/inventory-sources/source-kinds.t
 
 /** Runs ansible-inventory with stdout and stderr shown live and also kept in a file (for the explanation). */
 const TEE_SCRIPT = 'set -o pipefail; log="$1"; shift; ansible-inventory "$@" 2>&1 | tee "$log"';
-
-const CENSORED = '**********';
-
-/** The environment worth showing as job_env: what the update sets, secret values censored. */
-function shownEnv(prepared: PreparedSource): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(prepared.env).map(([k, v]) => [k, prepared.secrets.some((s) => s.length >= 3 && v.includes(s)) ? CENSORED : v]),
-  );
-}
 
 /**
  * Runs one inventory update: prepares what the source reads, runs `ansible-inventory --list`
@@ -46,12 +38,8 @@ export async function runInventoryUpdate(job: UnifiedJobRow, run: RunContext): P
   const logFile = path.join(artifacts, 'ansible-inventory.log');
   const args = ['-i', prepared.inventoryPath, '--list', '--export', '--output', outputFile, '--playbook-dir', prepared.playbookDir];
   if (job.verbosity > 0) args.push(`-${'v'.repeat(Math.min(5, job.verbosity * 2 + 1))}`);
-  const updates: Record<string, unknown> = {
-    ...prepared.updates,
-    job_args: JSON.stringify(['ansible-inventory', ...args]),
-    job_cwd: prepared.playbookDir,
-    job_env: JSON.stringify(shownEnv(prepared)),
-  };
+  const updates: Record<string, unknown> = { ...prepared.updates };
+  await recordInvocation(run.db, job.id, { args: ['ansible-inventory', ...args], cwd: prepared.playbookDir, env: prepared.env, secrets: prepared.secrets });
   await run.output(`Running ansible-inventory -i ${prepared.inventoryPath} --list`);
   const started = performance.now();
   const result = await run.exec('bash', ['-c', TEE_SCRIPT, 'bash', logFile, ...args], {

@@ -5,6 +5,7 @@ import { mayRelaunch } from './relaunch-access.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { loadJobLabels, showJobLabels, type JobLabels } from './job-labels.ts';
 import { loadJobCredentials, showJobCredentials, type JobCredentials } from './job-credentials.ts';
+import { defineEventResource } from '../../runs/event-resource.ts';
 
 const readOnly = { readOnly: true } as const;
 
@@ -40,6 +41,7 @@ export const jobs = defineRunResource({
   cancelRole: 'admin_role',
   template: { plural: 'job_templates', column: 'job_template_id' },
   eventsPath: 'job_events',
+  playbookCounts: true,
   prepare: async (db, rows) => ({ labels: await loadJobLabels(db, rows), credentials: await loadJobCredentials(db, rows) }),
   decorate: (row, out, prepared) => {
     const loaded = prepared as { labels: JobLabels; credentials: JobCredentials } | undefined;
@@ -59,3 +61,6 @@ export const jobs = defineRunResource({
     labels: { ...joinTable('label', 'job_labels', 'job_id', 'label_id'), attachable: false },
   },
 });
+
+/** One job event (/job_events/{id}/), visible to whoever sees its job. */
+export const jobEvents = defineEventResource(jobs);

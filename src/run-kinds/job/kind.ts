@@ -2,6 +2,7 @@ import type { RunKind } from '../../runs/run-kind.ts';
 import { callbackRoutes } from './callback-routes.ts';
 import { JOB } from './create-job.ts';
 import { jobs } from './job.resource.ts';
+import { hostSummaryRoutes } from './host-summary-routes.ts';
 import { launchRoutes } from './launch-routes.ts';
 import { relaunchRoutes } from './relaunch-routes.ts';
 import { runPlaybookJob } from './run-job.ts';
@@ -13,5 +14,5 @@ export const jobKind: RunKind = {
   run: runPlaybookJob,
   templateIsSource: false,
   defaultTimeoutSetting: 'DEFAULT_JOB_TIMEOUT',
-  routes: [jobs.runRoutes, launchRoutes, relaunchRoutes, callbackRoutes],
+  routes: [jobs.runRoutes, launchRoutes, relaunchRoutes, callbackRoutes, hostSummaryRoutes],
 };

@@ -8,6 +8,7 @@ import { preparePlaybookRun } from '../../ansible/private-data-dir.ts';
 import { trustedJobVars } from '../../ansible/extra-vars-file.ts';
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansible/runner-stream.ts';
 import { copyProject } from './project-copy.ts';
+import { recordInvocation } from '../../runs/invocation.ts';
 import { projectFilesDir } from '../../projects/local-sources.ts';
 import { requirementsSearchPaths } from '../../projects/paths.ts';
 
@@ -32,6 +33,7 @@ export async function runPlaybookJob(job: UnifiedJobRow, run: RunContext): Promi
   const copy = await copyProject(run, job, project, checkout);
   if ('problem' in copy) return { status: 'failed', explanation: copy.problem };
 
+  await recordInvocation(run.db, job.id, { args: ['ansible-playbook', ...prepared.cmdline, job.playbook], cwd: copy.dir, env: prepared.env, secrets: prepared.secrets });
   const factCache = job.use_fact_cache ? await prepareFactCache(run.db, job.inventory_id, path.join(prepared.dir, 'artifacts', String(job.id), 'fact_cache')) : null;
   const args = ['run', prepared.dir, '-p', job.playbook, '--project-dir', copy.dir, '--json', '--ident', String(job.id)];
   const { code, ingester } = await streamRunnerEvents(run, job.id, job.inventory_id, prepared, args);

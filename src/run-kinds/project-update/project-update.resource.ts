@@ -22,4 +22,5 @@ export const projectUpdates = defineRunResource({
   owner: { contentType: 'project', column: 'project_id' },
   cancelRole: 'update_role',
   template: { plural: 'projects', column: 'project_id' },
+  playbookCounts: true,
 });

@@ -9,6 +9,7 @@ import { projectDir, isDirectory } from '../../projects/paths.ts';
 import { installRequirements } from '../../projects/requirements.ts';
 import { localRepositoryPath, scmUrlProblem, withoutUser } from '../../projects/scm-url.ts';
 import { scmInputs } from '../../projects/scm-credential.ts';
+import { recordInvocation } from '../../runs/invocation.ts';
 
 class SyncFailure extends Error {}
 
@@ -57,8 +58,9 @@ export async function syncProject(job: UnifiedJobRow, run: RunContext): Promise<
   }
   const inputs = await scmInputs(run.db, job.credential_id);
   const auth = await gitAuthentication(run.privateDir, inputs);
+  const gitEnv = (allowFile: boolean) => ({ ...auth.env, GIT_PROTOCOL_FROM_USER: '0', GIT_ALLOW_PROTOCOL: allowFile ? `${REMOTE_PROTOCOLS}:file` : REMOTE_PROTOCOLS });
   const git: Git = async (args, options = {}) => {
-    const env = { ...auth.env, GIT_PROTOCOL_FROM_USER: '0', GIT_ALLOW_PROTOCOL: options.allowFile ? `${REMOTE_PROTOCOLS}:file` : REMOTE_PROTOCOLS };
+    const env = gitEnv(options.allowFile === true);
     if (!options.capture) await run.output(`$ git ${args.join(' ')}`);
     const result = await run.exec('git', args, { cwd: options.cwd ?? dir, env, secrets: auth.secrets, captureStdout: options.capture });
     if (run.signal.aborted) throw new SyncFailure('stopped');
@@ -66,6 +68,8 @@ export async function syncProject(job: UnifiedJobRow, run: RunContext): Promise<
     return result.stdout.trim();
   };
   const allowFile = source.local;
+  const refspecs = ['+refs/heads/*:refs/remotes/origin/*', ...splitRefspecs(String(job.scm_refspec))];
+  await recordInvocation(run.db, job.id, { args: ['git', 'fetch', '--prune', '--tags', '--force', '--', source.remote, ...refspecs], cwd: dir, env: gitEnv(allowFile), secrets: auth.secrets });
   try {
     if (job.scm_delete_on_update) {
       await run.output(`Deleting ${dir} before the update (scm_delete_on_update).`);
@@ -79,7 +83,6 @@ export async function syncProject(job: UnifiedJobRow, run: RunContext): Promise<
     } else {
       await git(['remote', 'set-url', '--', 'origin', source.remote]);
     }
-    const refspecs = ['+refs/heads/*:refs/remotes/origin/*', ...splitRefspecs(String(job.scm_refspec))];
     await git(['fetch', '--prune', '--tags', '--force', '--progress', '--', 'origin', ...refspecs], { allowFile });
     const target = await resolveTarget(job.scm_branch, git, allowFile);
     if (job.scm_clean) await git(['clean', '-ffdx']);
