@@ -38,4 +38,16 @@ if [ ! -x /usr/sbin/sshd ]; then
   fi
 fi
 
+# The tests drive the service with AWX's own Ansible collection (awx.awx), shipped by Debian's ansible package.
+AWX_COLLECTION=/usr/lib/python3/dist-packages/ansible_collections/awx/awx
+if [ ! -d "$AWX_COLLECTION" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing AWX's Ansible collection for the tests: ansible"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ansible
+  else
+    echo "The awx.awx collection is missing (the tests need it). Install it with:" >&2
+    echo "  sudo apt-get install -y ansible" >&2
+  fi
+fi
+
 echo "setup complete: run 'npm start' to start drover, 'npm test' to run the tests"
