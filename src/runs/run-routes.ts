@@ -13,7 +13,6 @@ import { sendStdout } from './stdout.ts';
 import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from './lifecycle.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 
-const STDOUT_DISPLAY_LIMIT = 1024;
 const EVENT_LEVELS: Record<string, number> = { playbook_on_start: 0, playbook_on_stats: 0, playbook_on_play_start: 1, playbook_on_task_start: 2 };
 
 const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
@@ -29,7 +28,8 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
   const label = run.label.replace(/ List$/, '');
   routeMethods(app, `${base}stdout/`, objectPermission(run.name), {
     GET: async (request, reply) => {
-      return sendStdout(db, reply, request.object as { id: number; kind: string; name: string }, request.query as Record<string, unknown>);
+      const maxBytes = services.settings.get('STDOUT_MAX_BYTES_DISPLAY');
+      return sendStdout(db, reply, request.object as { id: number; kind: string; name: string }, request.query as Record<string, unknown>, maxBytes);
     },
     OPTIONS: async () => viewOptions(`${label} Stdout`, 'The output of the run: ?format=json|txt|ansi|html|txt_download|ansi_download, start_line, end_line.'),
   });
@@ -46,7 +46,7 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
         [run.name]: row.id,
         event_display: String(event.event).replace(/_/g, ' '),
         event_level: EVENT_LEVELS[event.event as string] ?? 3,
-        stdout: full ? event.stdout : String(event.stdout).slice(0, STDOUT_DISPLAY_LIMIT),
+        stdout: full ? event.stdout : String(event.stdout).slice(0, services.settings.get('EVENT_STDOUT_MAX_BYTES_DISPLAY')),
       }));
       return page;
     },
