@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { objectsWithRole, seesEverything } from '../api/access.ts';
 import type { RequestContext, Services } from '../api/context.ts';
+import { CHECKOUT_NAME } from '../resources/projects/project-hooks.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
 
 const BECOME_METHODS = [
@@ -11,11 +12,11 @@ const ANALYTICS_STATES = ['off', 'anonymous', 'detailed'];
 
 /**
  * Directories of the projects root a manual project may use, as AWX lists them: neither hidden
- * nor a source-control checkout (_<id>__<name>), and not used by a project yet.
+ * nor a source control checkout (_<id>__<name>), and not used by a project yet.
  */
 async function localPathChoices(services: Services): Promise<string[]> {
   const entries = await readdir(services.env.projectsRoot, { withFileTypes: true }).catch(() => []);
-  const candidates = entries.filter((e) => e.isDirectory() && !/^[._]/.test(e.name)).map((e) => e.name);
+  const candidates = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !CHECKOUT_NAME.test(e.name)).map((e) => e.name);
   if (!candidates.length) return [];
   const used = await services.db.query<{ local_path: string }>('SELECT local_path FROM projects WHERE local_path = ANY($1)', [candidates]);
   const taken = new Set(used.map((r) => r.local_path));
