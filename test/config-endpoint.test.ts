@@ -80,5 +80,7 @@ describe('/api/v2/config/', () => {
         assert.ok([403, 405].includes(res.status), `${who.username} ${method}: ${res.status}`);
       }
     }
+    // Not even a superuser: Drover has no subscription to upload or remove.
+    for (const method of ['POST', 'DELETE']) assert.equal((await t.request(method, '/api/v2/config/', { body: {} })).status, 405, method);
   });
 });
