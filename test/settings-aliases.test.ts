@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../src/config/env.ts';
 import { loadSettings } from '../src/config/settings/store.ts';
-import { createTestApp, newOrg, newUser, type TestApp, type User } from './helpers/app.ts';
+import { ADMIN, createTestApp, newOrg, newUser, type TestApp, type User } from './helpers/app.ts';
 
 const ALIASES = [
   ['jobs', 'AWX_TASK_ENV', 'SVC_TASK_ENV', { HTTPS_PROXY: 'http://proxy.example.com:3128' }],
@@ -204,6 +204,40 @@ describe('AWX setting names', () => {
       assert.equal((await t.delete('/api/v2/settings/all/', { as: who })).status, 403);
     }
     assert.deepEqual(await storedRows(t), before);
+  });
+});
+
+describe("AWX's settings Drover honours", () => {
+  let t: TestApp;
+  before(async () => (t = await createTestApp()));
+  after(() => t.close());
+
+  it('CSRF_TRUSTED_ORIGINS trusts more origins for session writes', async () => {
+    const s = await t.login(ADMIN);
+    const origin = 'https://console.example.com';
+    const refused = await s.post('/api/v2/organizations/', { name: 'From the console' }, { origin });
+    assert.equal(refused.status, 403);
+    assert.equal((await t.patch('/api/v2/settings/system/', { CSRF_TRUSTED_ORIGINS: [origin] })).status, 200);
+    assert.equal((await s.post('/api/v2/organizations/', { name: 'From the console' }, { origin })).status, 201);
+    await t.delete('/api/v2/settings/system/');
+    assert.equal((await s.post('/api/v2/organizations/', { name: 'From the console again' }, { origin })).status, 403);
+  });
+
+  it('STDOUT_MAX_BYTES_DISPLAY and EVENT_STDOUT_MAX_BYTES_DISPLAY limit what stdout/ and the events show', async () => {
+    const [run] = await t.db.query<{ id: number }>(`INSERT INTO unified_jobs (kind, name, status) VALUES ('job', 'Long output', 'successful') RETURNING id`);
+    const long = 'x'.repeat(3000);
+    await t.db.query(`INSERT INTO unified_job_events (unified_job_id, counter, event, stdout, start_line, end_line) VALUES ($1, 1, 'runner_on_ok', $2, 0, 1)`, [run.id, long]);
+    const eventStdout = async () => (await t.get(`/api/v2/jobs/${run.id}/job_events/`)).body.results[0].stdout as string;
+    assert.equal((await eventStdout()).length, 1024);
+    assert.equal((await t.get(`/api/v2/jobs/${run.id}/stdout/?format=json`)).body.content, `${long}\n`);
+
+    assert.equal((await t.patch('/api/v2/settings/jobs/', { EVENT_STDOUT_MAX_BYTES_DISPLAY: 100, STDOUT_MAX_BYTES_DISPLAY: 1000 })).status, 200);
+    assert.equal((await eventStdout()).length, 100);
+    const json = await t.get(`/api/v2/jobs/${run.id}/stdout/?format=json`);
+    assert.match(json.body.content, /^Standard Output too large to display \(3001 bytes\), only download supported for sizes over 1000 bytes\.$/);
+    assert.match((await t.get(`/api/v2/jobs/${run.id}/stdout/?format=txt`)).text, /too large to display/);
+    assert.equal((await t.get(`/api/v2/jobs/${run.id}/stdout/?format=txt_download`)).text, `${long}\n`);
+    await t.delete('/api/v2/settings/jobs/');
   });
 });
 
