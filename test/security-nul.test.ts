@@ -91,7 +91,7 @@ describe('NUL characters', () => {
       await refused('POST', '/api/v2/inventories/', { body: { name: 'inv', organization: orgId, variables: { a: ['x\u0000'] } } }, 'variables');
       await refused('POST', '/api/v2/users/', { body: { username: 'nul', password: 'pass\u0000word' } }, 'password');
       await refused('POST', `/api/v2/job_templates/${templateId}/launch/`, { body: { extra_vars: { greeting: 'hi\u0000' } } }, 'extra_vars');
-      await refused('PATCH', '/api/v2/settings/system/', { body: { CUSTOM_LOGIN_INFO: 'x\u0000' } }, 'CUSTOM_LOGIN_INFO');
+      await refused('PATCH', '/api/v2/settings/ui/', { body: { CUSTOM_LOGIN_INFO: 'x\u0000' } }, 'CUSTOM_LOGIN_INFO');
       assert.equal((await t.get(`/api/v2/organizations/${orgId}/`)).body.description, '');
     });
 

@@ -23,16 +23,22 @@ registerCategory(
   }),
 );
 
+// Stands for the installation's id, which each test database has its own of.
+const INSTALL_UUID = Symbol('install uuid');
+
 const DEFAULTS: Record<string, Record<string, unknown>> = {
   jobs: {
     SCHEDULE_MAX_JOBS: 10,
     SVC_TASK_ENV: {},
+    AWX_TASK_ENV: {},
     DEFAULT_JOB_TIMEOUT: 0,
     DEFAULT_INVENTORY_UPDATE_TIMEOUT: 0,
     DEFAULT_PROJECT_UPDATE_TIMEOUT: 0,
     MAX_FORKS: 200,
     SVC_ROLES_ENABLED: true,
+    AWX_ROLES_ENABLED: true,
     SVC_COLLECTIONS_ENABLED: true,
+    AWX_COLLECTIONS_ENABLED: true,
     PROJECT_UPDATE_VVV: false,
     PROJECT_LOCAL_SOURCE_DIRS: [],
     ALLOW_JINJA_IN_EXTRA_VARS: 'template',
@@ -40,6 +46,20 @@ const DEFAULTS: Record<string, Record<string, unknown>> = {
       'command', 'shell', 'yum', 'apt', 'apt_key', 'apt_repository', 'apt_rpm', 'service', 'group', 'user', 'mount', 'ping',
       'selinux', 'setup', 'win_ping', 'win_service', 'win_updates', 'win_group', 'win_user', 'copy',
     ],
+    AWX_ISOLATION_BASE_PATH: '/tmp',
+    AWX_ISOLATION_SHOW_PATHS: [],
+    AWX_RUNNER_KEEPALIVE_SECONDS: 0,
+    GALAXY_TASK_ENV: { ANSIBLE_FORCE_COLOR: 'false', GIT_SSH_COMMAND: 'ssh -o StrictHostKeyChecking=no' },
+    AWX_SHOW_PLAYBOOK_LINKS: false,
+    AWX_MOUNT_ISOLATED_PATHS_ON_K8S: false,
+    GALAXY_IGNORE_CERTS: false,
+    STDOUT_MAX_BYTES_DISPLAY: 1048576,
+    EVENT_STDOUT_MAX_BYTES_DISPLAY: 1024,
+    MAX_WEBSOCKET_EVENT_RATE: 30,
+    AWX_ANSIBLE_CALLBACK_PLUGINS: [],
+    DEFAULT_JOB_IDLE_TIMEOUT: 0,
+    ANSIBLE_FACT_CACHE_TIMEOUT: 0,
+    DEFAULT_CONTAINER_RUN_OPTIONS: ['--network', 'slirp4netns:enable_ipv6=true'],
   },
   authentication: {
     SESSION_COOKIE_AGE: 1800,
@@ -61,13 +81,38 @@ const DEFAULTS: Record<string, Record<string, unknown>> = {
     ORG_ADMINS_CAN_SEE_ALL_USERS: true,
     MANAGE_ORGANIZATION_AUTH: true,
     SVC_URL_BASE: '',
+    TOWER_URL_BASE: '',
     REMOTE_HOST_HEADERS: ['REMOTE_ADDR', 'REMOTE_HOST'],
     PROXY_IP_ALLOWED_LIST: [],
     DEFAULT_EXECUTION_ENVIRONMENT: null,
     LIST_QUERY_TIMEOUT: 5,
+    ACTIVITY_STREAM_ENABLED_FOR_INVENTORY_SYNC: false,
+    CSRF_TRUSTED_ORIGINS: [],
+    LICENSE: {},
+    REDHAT_USERNAME: '',
+    REDHAT_PASSWORD: '',
+    SUBSCRIPTIONS_USERNAME: '',
+    SUBSCRIPTIONS_PASSWORD: '',
+    AUTOMATION_ANALYTICS_URL: 'https://example.com',
+    INSTALL_UUID: INSTALL_UUID,
+    DEFAULT_CONTROL_PLANE_QUEUE_NAME: 'controlplane',
+    DEFAULT_EXECUTION_QUEUE_NAME: 'default',
+    CUSTOM_VENV_PATHS: [],
+    INSIGHTS_TRACKING_STATE: false,
+    AUTOMATION_ANALYTICS_GATHER_INTERVAL: 14400,
+    IS_K8S: false,
+    UI_NEXT: true,
+    SUBSCRIPTION_USAGE_MODEL: '',
+  },
+  ui: {
+    PENDO_TRACKING_STATE: 'off',
     CUSTOM_LOGIN_INFO: '',
     CUSTOM_LOGO: '',
+    MAX_UI_JOB_EVENTS: 4000,
+    UI_LIVE_UPDATES_ENABLED: true,
   },
+  debug: { AWX_CLEANUP_PATHS: true, AWX_REQUEST_PROFILE: false, RECEPTOR_RELEASE_WORK: true },
+  bulk: { BULK_JOB_MAX_LAUNCH: 100, BULK_HOST_MAX_CREATE: 100, BULK_HOST_MAX_DELETE: 250 },
   security: {
     OUTBOUND_URL_ALLOWLIST: [],
     OPA_ENABLED: false,
@@ -106,8 +151,9 @@ describe('settings API', () => {
     it(`reads the ${slug} category with its defaults`, async () => {
       const res = await t.get(`/api/v2/settings/${slug}/`);
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body, defaults);
-      for (const [name, value] of Object.entries(defaults)) assert.deepEqual(t.services.settings.get(name), value);
+      const expected = Object.fromEntries(Object.entries(defaults).map(([name, value]) => [name, value === INSTALL_UUID ? t.services.installUuid : value]));
+      assert.deepEqual(res.body, expected);
+      for (const [name, value] of Object.entries(expected)) assert.deepEqual(t.services.settings.get(name), value);
     });
   }
 
@@ -115,7 +161,7 @@ describe('settings API', () => {
     const res = await t.get('/api/v2/settings/all/');
     assert.equal(res.status, 200);
     for (const defaults of Object.values(DEFAULTS)) {
-      for (const [name, value] of Object.entries(defaults)) assert.deepEqual(res.body[name], value, name);
+      for (const [name, value] of Object.entries(defaults)) assert.deepEqual(res.body[name], value === INSTALL_UUID ? t.services.installUuid : value, name);
     }
   });
 
@@ -169,7 +215,7 @@ describe('settings API', () => {
       ['system', 'REMOTE_HOST_HEADERS', ['REMOTE_ADDR', 7]],
       ['system', 'PROXY_IP_ALLOWED_LIST', ['not a host']],
       ['system', 'SVC_URL_BASE', 'drover.example.com'],
-      ['system', 'CUSTOM_LOGO', 'http://example.com/logo.png'],
+      ['ui', 'CUSTOM_LOGO', 'http://example.com/logo.png'],
       ['security', 'OUTBOUND_URL_ALLOWLIST', { host: '10.0.0.0/8' }],
       ['security', 'OUTBOUND_URL_ALLOWLIST', ['10.0.0.0/33']],
       ['security', 'SCANNER_FAIL_MODE', 'ajar'],

@@ -14,13 +14,16 @@ const safeName = (host: string) => !host.includes('/') && host !== '.' && host !
  * Ansible's jsonfile fact cache for one run, in `dir` (ansible-runner points Ansible at
  * <private data dir>/artifacts/<ident>/fact_cache itself) (AWX's use_fact_cache): each host's stored
  * ansible_facts are written before the run; after it, the files Ansible wrote back become the
- * hosts' ansible_facts and ansible_facts_modified.
+ * hosts' ansible_facts and ansible_facts_modified. With `timeoutSeconds`, only facts modified within
+ * that many seconds are written.
  */
-export async function prepareFactCache(db: Queryable, inventoryId: number, dir: string): Promise<FactCache> {
+export async function prepareFactCache(db: Queryable, inventoryId: number, dir: string, timeoutSeconds = 0): Promise<FactCache> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  // ANSIBLE_FACT_CACHE_TIMEOUT: facts older than this are stale and not given to the playbook.
   const hosts = await db.query<{ name: string; ansible_facts: Record<string, unknown> }>(
-    `SELECT name, ansible_facts FROM hosts WHERE inventory_id = $1 AND ansible_facts <> '{}'::jsonb`,
-    [inventoryId],
+    `SELECT name, ansible_facts FROM hosts WHERE inventory_id = $1 AND ansible_facts <> '{}'::jsonb
+     AND ($2::int = 0 OR ansible_facts_modified >= now() - make_interval(secs => $2::int))`,
+    [inventoryId, timeoutSeconds],
   );
   const written = new Map<string, number>();
   for (const host of hosts) {

@@ -33,7 +33,8 @@ function ownOrigin(request: FastifyRequest): string | null {
 }
 
 /**
- * Whether an origin may send session-authenticated writes: one of SVC_CSRF_TRUSTED_ORIGINS
+ * Whether an origin may send session-authenticated writes: one of SVC_CSRF_TRUSTED_ORIGINS or of
+ * the CSRF_TRUSTED_ORIGINS setting
  * (`https://*.example.com` covers the subdomains of example.com) or the origin the request was
  * sent to, as Django accepts.
  */
@@ -42,7 +43,7 @@ export function originTrusted(services: Services, request: FastifyRequest, origi
   if (!candidate) return false;
   if (candidate === ownOrigin(request)) return true;
   const { protocol, host } = new URL(candidate);
-  return services.env.csrfTrustedOrigins.some((entry) => {
+  return [...services.env.csrfTrustedOrigins, ...services.settings.get('CSRF_TRUSTED_ORIGINS')].some((entry) => {
     const wildcard = /^(https?):\/\/\*\.(.+)$/i.exec(entry.trim());
     if (wildcard) {
       const domain = originOf(`${wildcard[1]}://${wildcard[2]}`);

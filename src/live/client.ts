@@ -110,7 +110,9 @@ export class LiveClient {
       rate.sent = 0;
     }
     if (!rate) this.rates.set(runId, (rate = { kind, start: now, sent: 0, skipped: 0, first: 0, last: 0, timer: null }));
-    if (rate.sent < liveLimits.eventsPerSecond) {
+    // MAX_WEBSOCKET_EVENT_RATE: 0 means no limit.
+    const perSecond = liveLimits.eventsPerSecond ?? (this.services.settings.get('MAX_WEBSOCKET_EVENT_RATE') || Infinity);
+    if (rate.sent < perSecond) {
       rate.sent += 1;
       this.send(message);
       return;

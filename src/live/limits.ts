@@ -1,7 +1,7 @@
 /** Limits of the live output; tests and embedders may lower them with configureLiveOutput. */
 export interface LiveLimits {
-  /** Event messages per client per run in one second; beyond, events are skipped (AWX: MAX_WEBSOCKET_EVENT_RATE, 30). */
-  eventsPerSecond: number;
+  /** Event messages per client per run in one second, beyond which events are skipped; null: the MAX_WEBSOCKET_EVENT_RATE setting. */
+  eventsPerSecond: number | null;
   /** Bytes waiting to be sent to a client before it is closed as too slow. */
   maxBufferedBytes: number;
   /** How often clients are pinged; one that has not answered the previous ping is dropped. */
@@ -13,7 +13,7 @@ export interface LiveLimits {
 }
 
 export const liveLimits: LiveLimits = {
-  eventsPerSecond: 30,
+  eventsPerSecond: null,
   maxBufferedBytes: 4 * 1024 * 1024,
   pingIntervalMs: 30_000,
   maxGroups: 200,

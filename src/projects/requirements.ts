@@ -10,15 +10,18 @@ const UNREACHABLE = /(Failed to (download|get data)|Unable to (open|connect)|url
 
 /**
  * Installs roles/requirements.yml and collections/requirements.yml with ansible-galaxy when
- * SVC_ROLES_ENABLED / SVC_COLLECTIONS_ENABLED allow it, into a cache beside the checkout.
+ * SVC_ROLES_ENABLED / SVC_COLLECTIONS_ENABLED allow it, into a cache beside the checkout, with
+ * GALAXY_TASK_ENV in the environment and, with GALAXY_IGNORE_CERTS, without certificate checks.
  * Answers a problem to report, or null.
  */
 export async function installRequirements(job: Row, run: RunContext, dir: string): Promise<string | null> {
   const settings = run.services.settings;
   const target = requirementsDir(run.services.env.projectsRoot, job.local_path);
+  const ignoreCerts = settings.get('GALAXY_IGNORE_CERTS') ? ['--ignore-certs'] : [];
+  const env = { ...settings.get('GALAXY_TASK_ENV') };
   const steps = [
-    { enabled: settings.get('SVC_ROLES_ENABLED') !== false, file: 'roles/requirements.yml', what: 'roles', args: ['role', 'install', '--force', '-r', 'roles/requirements.yml', '-p', path.join(target, 'requirements_roles')] },
-    { enabled: settings.get('SVC_COLLECTIONS_ENABLED') !== false, file: 'collections/requirements.yml', what: 'collections', args: ['collection', 'install', '--force', '-r', 'collections/requirements.yml', '-p', path.join(target, 'requirements_collections')] },
+    { enabled: settings.get('SVC_ROLES_ENABLED') !== false, file: 'roles/requirements.yml', what: 'roles', args: ['role', 'install', '--force', '-r', 'roles/requirements.yml', '-p', path.join(target, 'requirements_roles'), ...ignoreCerts] },
+    { enabled: settings.get('SVC_COLLECTIONS_ENABLED') !== false, file: 'collections/requirements.yml', what: 'collections', args: ['collection', 'install', '--force', '-r', 'collections/requirements.yml', '-p', path.join(target, 'requirements_collections'), ...ignoreCerts] },
   ];
   for (const step of steps) {
     if (!(await exists(path.join(dir, step.file)))) continue;
@@ -27,7 +30,7 @@ export async function installRequirements(job: Row, run: RunContext, dir: string
       continue;
     }
     await run.output(`$ ansible-galaxy ${step.args.join(' ')}`);
-    const result = await run.exec('ansible-galaxy', step.args, { cwd: dir });
+    const result = await run.exec('ansible-galaxy', step.args, { cwd: dir, env });
     if (run.signal.aborted) return null;
     if (result.code !== 0) {
       const reason = UNREACHABLE.test(result.stderr) ? ' the Galaxy server could not be reached' : ` ansible-galaxy exited with code ${result.code}`;

@@ -1,9 +1,6 @@
 import type { Queryable, Row } from '../db/database.ts';
 import { commandEventDisplay, eventLevel, playbookEventDisplay } from '../live/event-types.ts';
 
-/** Stdout of an event in a list is cut to this many characters unless ?no_truncate (AWX's EVENT_STDOUT_MAX_BYTES_DISPLAY). */
-const STDOUT_DISPLAY_LIMIT = 1024;
-
 /** How AWX shows the events of one run kind (JobEventSerializer, ProjectUpdateEventSerializer...). */
 interface EventShape {
   /** Where one event is read on its own, when AWX has such a route. */
@@ -81,10 +78,10 @@ async function runSummary(db: Queryable, run: EventRun): Promise<Row> {
 /**
  * Events of one run as AWX serves them: each with its url, related links, summary_fields, display
  * label and level, in the field order of its kind. `events` are the rows of the unified_job_event
- * resource as serialized (host is the host's id). Stdout over 1,024 characters is cut unless
+ * resource as serialized (host is the host's id). Stdout over `limit` characters (EVENT_STDOUT_MAX_BYTES_DISPLAY) is cut unless
  * `full` (?no_truncate, the detail routes); a job's playbook_on_* events are never cut.
  */
-export async function presentEvents(db: Queryable, run: EventRun, events: readonly Row[], options: { full: boolean }): Promise<Row[]> {
+export async function presentEvents(db: Queryable, run: EventRun, events: readonly Row[], options: { full: boolean; limit: number }): Promise<Row[]> {
   const shape = shapeOf(run.kind);
   const [hosts, summary] = await Promise.all([shape.host ? loadHosts(db, events) : new Map<number, Row>(), runSummary(db, run)]);
   const runUrl = `/api/v2/${run.kind}s/${run.id}/`;
@@ -106,7 +103,7 @@ export async function presentEvents(db: Queryable, run: EventRun, events: readon
       host_name: run.kind === 'project_update' ? 'localhost' : event.host_name,
       failed: run.kind === 'inventory_update' ? false : event.failed,
       changed: run.kind === 'inventory_update' ? false : event.changed,
-      stdout: options.full || (shape.playbook && String(event.event).startsWith('playbook_on')) ? event.stdout : String(event.stdout).slice(0, STDOUT_DISPLAY_LIMIT),
+      stdout: options.full || (shape.playbook && String(event.event).startsWith('playbook_on')) ? event.stdout : String(event.stdout).slice(0, options.limit),
     };
     const out: Row = {
       id: Number(event.id),

@@ -26,12 +26,14 @@ const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).incl
  */
 export function registerRunRoutes(app: FastifyInstance, services: Services, run: Resource, options: { eventsPath?: string }) {
   const { db } = services;
+  const stdoutLimit = () => services.settings.get<number>('EVENT_STDOUT_MAX_BYTES_DISPLAY');
   const events = getResource('unified_job_event');
   const base = `${run.listPath}:id/`;
   const label = run.label.replace(/ List$/, '');
   routeMethods(app, `${base}stdout/`, objectPermission(run.name), {
     GET: async (request, reply) => {
-      return sendStdout(db, reply, request.object as { id: number; kind: string; name: string }, request.query as Record<string, unknown>);
+      const maxBytes = services.settings.get('STDOUT_MAX_BYTES_DISPLAY');
+      return sendStdout(db, reply, request.object as { id: number; kind: string; name: string }, request.query as Record<string, unknown>, maxBytes);
     },
     OPTIONS: async () => viewOptions(`${label} Stdout`, 'The output of the run: ?format=json|txt|ansi|html|txt_download|ansi_download, start_line, end_line.'),
   });
@@ -41,7 +43,7 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
       const row = request.object as EventRun;
       const query = request.query as Query;
       const page = await listPage(db, request.ctx, events, request.url.split('?')[0], query, (alias, params) => `${alias}.unified_job_id = ${params.add(row.id)}`);
-      return { ...page, results: await presentEvents(db, row, page.results, { full: noTruncate(query) }) };
+      return { ...page, results: await presentEvents(db, row, page.results, { full: noTruncate(query), limit: stdoutLimit() }) };
     },
     OPTIONS: async () => listOptions(events, false, `${label} Event List`),
   });
@@ -56,7 +58,7 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
     routeMethods(app, `${detailPath}:id/`, objectPermission(`${run.name}_event`), {
       GET: async (request) => {
         const { event, run: owner } = await eventWithRun(db, request.ctx, request.object);
-        return (await presentEvents(db, owner, [event], { full: true }))[0];
+        return (await presentEvents(db, owner, [event], { full: true, limit: stdoutLimit() }))[0];
       },
       OPTIONS: async () => viewOptions(`${label} Event Detail`, 'One event of a run, with its whole stdout.'),
     });
@@ -68,7 +70,7 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
         const query = request.query as Query;
         const page = await listPage(db, request.ctx, events, request.url.split('?')[0], query, (alias, params) =>
           `${alias}.unified_job_id = ${params.add(owner.id)} AND ${alias}.parent_uuid = ${params.add(event.uuid)} AND ${alias}.parent_uuid <> ''`);
-        return { ...page, results: await presentEvents(db, owner, page.results, { full: noTruncate(query) }) };
+        return { ...page, results: await presentEvents(db, owner, page.results, { full: noTruncate(query), limit: stdoutLimit() }) };
       },
       OPTIONS: async () => listOptions(events, false, 'Job Event Children List'),
     });

@@ -19,9 +19,16 @@ function lineBound(value: unknown, name: string): number | null {
 
 /**
  * A run's output assembled from its events, in the format asked for (AWX's stdout view);
- * start_line / end_line pick a range of lines without reading the rest.
+ * start_line / end_line pick a range of lines without reading the rest. Output over
+ * `maxDisplayBytes` is only given by the download formats.
  */
-export async function sendStdout(db: Queryable, reply: FastifyReply, job: { id: number; name?: string; kind: string }, query: Record<string, unknown>) {
+export async function sendStdout(
+  db: Queryable,
+  reply: FastifyReply,
+  job: { id: number; name?: string; kind: string },
+  query: Record<string, unknown>,
+  maxDisplayBytes = Infinity,
+) {
   const format = (query.format ?? 'json') as Format;
   if (!STDOUT_FORMATS.includes(format)) {
     throw new ApiError(400, { detail: `Unsupported format "${String(format)}". Use one of ${STDOUT_FORMATS.join(', ')}.` });
@@ -30,14 +37,21 @@ export async function sendStdout(db: Queryable, reply: FastifyReply, job: { id: 
   const end = lineBound(query.end_line, 'end_line');
   const params: unknown[] = [job.id, start];
   if (end !== null) params.push(end);
+  const [{ absolute_end, total_bytes }] = await db.query<{ absolute_end: number; total_bytes: number }>(
+    `SELECT coalesce(max(end_line), 0)::int AS absolute_end, coalesce(sum(octet_length(stdout) + 1), 0)::float8 AS total_bytes
+     FROM unified_job_events WHERE unified_job_id = $1`,
+    [job.id],
+  );
+  // STDOUT_MAX_BYTES_DISPLAY: larger output is only downloaded, as AWX answers.
+  if (total_bytes > maxDisplayBytes && !format.endsWith('_download')) {
+    const message = `Standard Output too large to display (${total_bytes} bytes), only download supported for sizes over ${maxDisplayBytes} bytes.`;
+    if (format === 'json') return { range: { start: 0, end: 1, absolute_end: 1 }, content: message };
+    return reply.type('text/plain; charset=utf-8').send(message);
+  }
   const rows = await db.query<{ stdout: string }>(
     `SELECT stdout FROM unified_job_events WHERE unified_job_id = $1 AND end_line > start_line AND end_line > $2 ${end !== null ? 'AND start_line < $3' : ''}
      ORDER BY start_line, counter`,
     params,
-  );
-  const [{ absolute_end }] = await db.query<{ absolute_end: number }>(
-    'SELECT coalesce(max(end_line), 0)::int AS absolute_end FROM unified_job_events WHERE unified_job_id = $1',
-    [job.id],
   );
   const raw = rows.map((r) => r.stdout.replace(/\r\n/g, '\n')).join('\n') + (rows.length ? '\n' : '');
   const plain = stripAnsi(raw);

@@ -10,6 +10,7 @@ import { PRODUCT_NAME, VERSION } from '../version.ts';
 import { ensureCsrfCookie } from '../auth/sessions.ts';
 import { OPENAPI_URL } from './openapi.ts';
 import { nodeAnsibleRuntime } from '../runtime/ansible-runtime.ts';
+import { configFor } from './config-view.ts';
 
 /** A read-only endpoint: GET, OPTIONS describing it, 405 with Allow for anything else. */
 function view(
@@ -33,8 +34,8 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
       current_version: '/api/v2/',
       available_versions: { v2: '/api/v2/' },
       oauth2: '/api/o/',
-      custom_logo: '',
-      custom_login_info: '',
+      custom_logo: services.settings.get('CUSTOM_LOGO'),
+      custom_login_info: services.settings.get('CUSTOM_LOGIN_INFO'),
       login_redirect_override: '',
     };
   });
@@ -74,28 +75,9 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
     };
   });
 
-  view(app, '/api/v2/config/', AUTHENTICATED, 'Configuration', 'Version, license and general settings of this installation.', async (request) => ({
-    time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    license_info: { license_type: 'open', valid_key: true, subscription_name: null, product_name: PRODUCT_NAME },
-    version: VERSION,
-    eula: '',
-    analytics_status: 'off',
-    analytics_collectors: {},
-    become_methods: [
-      ['sudo', 'Sudo'], ['su', 'Su'], ['pbrun', 'Pbrun'], ['pfexec', 'Pfexec'], ['dzdo', 'DZDO'], ['pmrun', 'Pmrun'], ['runas', 'Runas'],
-      ['enable', 'Enable'], ['doas', 'Doas'], ['ksu', 'Ksu'], ['machinectl', 'Machinectl'], ['sesu', 'Sesu'],
-    ],
-    ui_next: false,
-    // Paths on the controller only for superusers, stricter than AWX (which shows them to anyone
-    // who administers or audits an organization): the layout of the controller's disk helps an
-    // attacker more than it helps a user of the API.
-    ...(request.ctx.user?.isSuperuser && { project_base_dir: services.env.projectsRoot, project_local_paths: [] }),
-    custom_virtualenvs: [],
-    node_name: services.env.nodeName,
-    node_type: services.env.nodeType,
-    user_ldap_fields: ['username', 'first_name', 'last_name', 'email'],
-    ...(request.ctx.user?.isSuperuser && { database_kind: services.db.kind }),
-  }));
+  view(app, '/api/v2/config/', AUTHENTICATED, 'Configuration', 'Version, license and general settings of this installation.', async (request) =>
+    configFor(services, request.ctx),
+  );
 
   view(app, '/api/v2/me/', AUTHENTICATED, 'Me', 'The current user.', async (request) => {
     const users = getResource('user');

@@ -5,8 +5,9 @@ import { ConfigError } from '../env.ts';
 import { findSetting, parseSetting } from './registry.ts';
 
 /**
- * Reads SVC_SETTINGS_FILE: a JSON or YAML mapping of setting names to values. Every name must
- * be a known setting and every value valid for it; otherwise the service does not start, and
+ * Reads SVC_SETTINGS_FILE: a JSON or YAML mapping of setting names (or their aliases) to values,
+ * answered by the names the values are stored under. Every name must be a known, writable setting
+ * and every value valid for it; otherwise the service does not start, and
  * the message names the file and each offending key.
  */
 export async function readSettingsFile(file: string): Promise<Map<string, unknown>> {
@@ -27,6 +28,7 @@ export async function readSettingsFile(file: string): Promise<Map<string, unknow
   if (typeof data !== 'object' || Array.isArray(data)) throw fail('must be a mapping of setting names to values');
 
   const values = new Map<string, unknown>();
+  const givenAs = new Map<string, string>();
   const problems: string[] = [];
   for (const [name, raw] of Object.entries(data as Record<string, unknown>)) {
     const definition = findSetting(name);
@@ -34,12 +36,26 @@ export async function readSettingsFile(file: string): Promise<Map<string, unknow
       problems.push(`${name}: unknown setting`);
       continue;
     }
+    if (definition.field.readOnly) {
+      problems.push(`${name}: read-only setting`);
+      continue;
+    }
+    let value: unknown;
     try {
-      values.set(name, parseSetting(definition.field, raw));
+      value = parseSetting(definition.field, raw);
     } catch (err) {
       if (!(err instanceof FieldProblem)) throw err;
       problems.push(`${name}: ${err.message}`);
+      continue;
     }
+    // Stored under the setting's own name; an alias given too must agree with it.
+    const { canonical } = definition;
+    if (values.has(canonical) && JSON.stringify(values.get(canonical)) !== JSON.stringify(value)) {
+      problems.push(`${name}: same setting as ${givenAs.get(canonical)}, with another value`);
+      continue;
+    }
+    givenAs.set(canonical, name);
+    values.set(canonical, value);
   }
   if (problems.length) throw fail(problems.join('; '));
   return values;

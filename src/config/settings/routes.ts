@@ -5,7 +5,7 @@ import { routeMethods } from '../../api/resource-routes.ts';
 import { clientOf } from '../../audit/record.ts';
 import type { RoutePermission } from '../../api/permissions.ts';
 import { categoryOptions, listOptions } from './options.ts';
-import { ALL, allCategories, settingsOf } from './registry.ts';
+import { ALL, CHANGED, allCategories, settingsOf } from './registry.ts';
 import { categoryListSchemas, categorySchemas } from './schemas.ts';
 
 /** Superusers change settings; system auditors read them. */
@@ -29,17 +29,19 @@ function requireSuperuser(request: FastifyRequest): void {
 /** /api/v2/settings/ and /api/v2/settings/<slug>/ (GET, PUT, PATCH, DELETE, OPTIONS). */
 export function registerSettingsRoutes(app: FastifyInstance, services: Services): void {
   const { settings } = services;
+  // "changed" answers only the settings whose value is not their default, also after a write.
+  const show = (request: FastifyRequest, scope: ReturnType<typeof scopeOf>) => settings.display(scope, slugOf(request) === CHANGED.slug);
 
   routeMethods(app, LIST_URL, READ, {
     GET: async () => {
-      const results = [ALL, ...allCategories()].map((c) => ({ url: `${LIST_URL}${c.slug}/`, slug: c.slug, name: c.name }));
+      const results = [ALL, CHANGED, ...allCategories()].map((c) => ({ url: `${LIST_URL}${c.slug}/`, slug: c.slug, name: c.name }));
       return { count: results.length, next: null, previous: null, results };
     },
     OPTIONS: async () => listOptions(),
   }, categoryListSchemas);
 
   routeMethods(app, `${LIST_URL}:slug/`, READ, {
-    GET: async (request) => settings.display(scopeOf(request)),
+    GET: async (request) => show(request, scopeOf(request)),
     OPTIONS: async (request, reply) => {
       const scope = scopeOf(request);
       const canChange = mayChange(request);
@@ -50,13 +52,13 @@ export function registerSettingsRoutes(app: FastifyInstance, services: Services)
       const scope = scopeOf(request);
       requireSuperuser(request);
       await settings.update(request.ctx, scope, request.body ?? {}, 'update', clientOf(request));
-      return settings.display(scope);
+      return show(request, scope);
     },
     PUT: async (request) => {
       const scope = scopeOf(request);
       requireSuperuser(request);
       await settings.update(request.ctx, scope, request.body ?? {}, 'replace', clientOf(request));
-      return settings.display(scope);
+      return show(request, scope);
     },
     DELETE: async (request, reply) => {
       const scope = scopeOf(request);

@@ -7,9 +7,9 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { ConfigError, type EnvConfig } from '../env.ts';
 import type { SettingName, SettingValues } from './categories/index.ts';
 import { readSettingsFile } from './file.ts';
-import { findSetting, parseSetting, type SettingDefinition } from './registry.ts';
+import { findSetting, isAlias, parseSetting, type SettingDefinition } from './registry.ts';
 import { decryptSetting, encryptSetting } from './secret-value.ts';
-import { deepFreeze, defaultOf, type Category, type SettingLookup } from './types.ts';
+import { deepFreeze, defaultOf, type Category, type SettingFacts, type SettingLookup } from './types.ts';
 
 export type SettingSource = 'database' | 'file' | 'default';
 
@@ -26,8 +26,11 @@ export interface Settings {
   source(key: string): SettingSource;
   /** Whether SVC_SETTINGS_FILE sets the setting (a database value may still override it). */
   definedInFile(key: string): boolean;
-  /** The effective values as the API shows them: secrets read as $encrypted$. */
-  display(scope: readonly SettingDefinition[]): Record<string, unknown>;
+  /**
+   * The effective values as the API shows them: secrets read as $encrypted$. `onlyChanged` keeps
+   * the settings whose value differs from their declared default (the "changed" category).
+   */
+  display(scope: readonly SettingDefinition[], onlyChanged?: boolean): Record<string, unknown>;
   /**
    * Validates `body` against the settings in `scope`, then stores it with an activity stream
    * record in one transaction; nothing is stored when any key is unknown or any value invalid.
@@ -58,6 +61,7 @@ class SettingsStore implements Settings {
     private readonly db: Database,
     private readonly secretKey: string,
     private readonly file: ReadonlyMap<string, unknown>,
+    private readonly facts: SettingFacts,
   ) {}
 
   get<K extends SettingName>(key: K): SettingValues[K];
@@ -70,17 +74,19 @@ class SettingsStore implements Settings {
   }
 
   source(key: string): SettingSource {
-    if (this.stored.has(key)) return 'database';
-    return this.file.has(key) ? 'file' : 'default';
+    const name = findSetting(key)?.canonical ?? key;
+    if (this.stored.has(name)) return 'database';
+    return this.file.has(name) ? 'file' : 'default';
   }
 
   definedInFile(key: string): boolean {
-    return this.file.has(key);
+    return this.file.has(findSetting(key)?.canonical ?? key);
   }
 
-  display(scope: readonly SettingDefinition[]): Record<string, unknown> {
+  display(scope: readonly SettingDefinition[], onlyChanged = false): Record<string, unknown> {
     this.refreshInBackground();
-    return Object.fromEntries(scope.map((d) => [d.name, d.field.serialize(this.layered(this.stored, d))]));
+    const shown = onlyChanged ? scope.filter((d) => !d.field.compute && !sameValue(this.layered(this.stored, d), defaultOf(d.field))) : scope;
+    return Object.fromEntries(shown.map((d) => [d.name, d.field.serialize(this.layered(this.stored, d))]));
   }
 
   async update(ctx: RequestContext, scope: readonly SettingDefinition[], body: unknown, mode: 'update' | 'replace', client?: AuditEvent['client']): Promise<void> {
@@ -89,7 +95,9 @@ class SettingsStore implements Settings {
     }
     const input = body as Record<string, unknown>;
     const inScope = new Map(scope.map((d) => [d.name, d]));
+    // By stored name; a setting given under both its names must get one value.
     const values = new Map<string, unknown>();
+    const givenAs = new Map<string, string>();
     const errors: FieldErrors = {};
     for (const [name, raw] of Object.entries(input)) {
       const definition = inScope.get(name);
@@ -104,20 +112,30 @@ class SettingsStore implements Settings {
       }
       // A secret sent back as read keeps the stored value.
       if (definition.field.secret && raw === ENCRYPTED) continue;
+      let value: unknown;
       try {
-        values.set(name, parseSetting(definition.field, raw));
+        value = parseSetting(definition.field, raw);
       } catch (err) {
         if (!(err instanceof FieldProblem)) throw err;
         errors[name] = [err.message];
+        continue;
       }
+      const other = givenAs.get(definition.canonical);
+      if (other !== undefined && !sameValue(values.get(definition.canonical), value)) {
+        errors[name] = [`${name} and ${other} are the same setting; give it one value.`];
+        continue;
+      }
+      givenAs.set(definition.canonical, name);
+      values.set(definition.canonical, value);
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
-    const resets = mode === 'replace' ? scope.filter((d) => !(d.name in input) && !d.field.secret && !d.field.readOnly).map((d) => d.name) : [];
+    const given = new Set(Object.keys(input).map((name) => inScope.get(name)!.canonical));
+    const resets = mode === 'replace' ? writable(scope).filter((d) => !given.has(d.name) && !d.field.secret).map((d) => d.name) : [];
     await this.write(ctx, values, resets, client);
   }
 
   reset(ctx: RequestContext, scope: readonly SettingDefinition[], client?: AuditEvent['client']): Promise<void> {
-    return this.write(ctx, new Map(), scope.filter((d) => !d.field.readOnly).map((d) => d.name), client);
+    return this.write(ctx, new Map(), writable(scope).map((d) => d.name), client);
   }
 
   async refresh(): Promise<void> {
@@ -140,7 +158,8 @@ class SettingsStore implements Settings {
   }
 
   private layered(stored: ReadonlyMap<string, unknown>, definition: SettingDefinition): unknown {
-    const { name, field } = definition;
+    const { canonical: name, field } = definition;
+    if (field.compute) return field.compute(this.facts);
     if (stored.has(name)) return stored.get(name);
     return this.file.has(name) ? this.file.get(name) : defaultOf(field);
   }
@@ -150,7 +169,7 @@ class SettingsStore implements Settings {
     const stored = new Map<string, unknown>();
     for (const { key, value } of rows) {
       const definition = findSetting(key);
-      if (!definition) continue;
+      if (!definition || isAlias(definition) || definition.field.compute) continue;
       try {
         const clear = definition.field.secret ? decryptSetting(this.secretKey, key, value) : value;
         stored.set(key, deepFreeze(parseSetting(definition.field, clear)));
@@ -224,6 +243,9 @@ class SettingsStore implements Settings {
   }
 }
 
+/** The settings of a scope that are stored and may be written: neither aliases nor read-only. */
+const writable = (scope: readonly SettingDefinition[]) => scope.filter((d) => !isAlias(d) && !d.field.readOnly);
+
 /** Runs the cross-setting rules of each category; throws ValidationError with every problem. */
 async function checkCategories(categories: Iterable<Category>, value: SettingLookup, db: Queryable): Promise<void> {
   const errors: FieldErrors = {};
@@ -256,7 +278,8 @@ export async function loadSettings(db: Database, env: EnvConfig): Promise<Settin
     }
     for (const value of file.values()) deepFreeze(value);
   }
-  const store = new SettingsStore(db, env.secretKey, file);
+  const [installation] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
+  const store = new SettingsStore(db, env.secretKey, file, { installUuid: installation?.uuid ?? '' });
   await store.refresh();
   return store;
 }

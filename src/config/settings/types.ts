@@ -11,11 +11,23 @@ export interface SettingField<T = unknown> extends Field {
   readonly __value?: T;
   /** Extra OPTIONS metadata (the item type of a list, a unit). */
   readonly meta?: Record<string, unknown>;
+  /** A read-only setting whose value the service knows rather than stores (the installation's id, say). */
+  readonly compute?: (facts: SettingFacts) => unknown;
+}
+
+/** What computed settings are made from: facts of the installation, read once when settings load. */
+export interface SettingFacts {
+  installUuid: string;
 }
 
 /** Tags a field with the type of the value it holds. */
 export function setting<T>(field: Field, meta?: Record<string, unknown>): SettingField<T> {
   return meta ? { ...field, meta } : field;
+}
+
+/** A read-only setting answered by `compute` (never stored, never in a settings file). */
+export function computedSetting<T>(field: Field, compute: (facts: SettingFacts) => T, meta?: Record<string, unknown>): SettingField<T> {
+  return { ...field, readOnly: true, compute, ...(meta && { meta }) };
 }
 
 /** Reads the value a setting will have once a write is applied. */
@@ -27,6 +39,11 @@ export interface CategoryDeclaration<S extends Record<string, SettingField>> {
   name: string;
   description?: string;
   settings: S;
+  /**
+   * Other names of settings of the category (AWX's, for its clients): `{AWX_TASK_ENV: 'SVC_TASK_ENV'}`.
+   * An alias reads and writes the one stored value of its setting, and is listed after it.
+   */
+  aliases?: Record<string, string>;
   /**
    * Rules spanning several settings of the category, checked against the values the settings
    * would have after a write (and against the settings file at start). Answers problems by name.

@@ -16,7 +16,8 @@ const valueOf = (values: Values, existing: Row | null, name: string, column = na
 
 // A git project's checkout directory name (checkoutDirName), own or another's: never a manual
 // project's directory, so that switching between manual and git never shares one.
-const CHECKOUT_NAME = /^_\d+__/;
+/** Names of the checkouts of source control projects under the projects root (checkoutDirName). */
+export const CHECKOUT_NAME = /^_\d+__/;
 
 /** The git source settings of a project as it will be stored: what git would misread, and local repositories outside the allowed directories. */
 async function checkGitSource(ctx: RequestContext, values: Values, existing: Row | null, errors: Record<string, string[]>): Promise<void> {

@@ -27,14 +27,16 @@ export async function runPlaybookJob(job: UnifiedJobRow, run: RunContext): Promi
   const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
   const baseEnv = baseEnvironment(taskEnv);
   const trusted = await trustedJobVars(run.db, run.services.settings.get('ALLOW_JINJA_IN_EXTRA_VARS'), job);
-  const env = { ...baseEnv, ...requirementsSearchPaths(run.services.env.projectsRoot, project.local_path, baseEnv) };
+  const env = { ...baseEnv, ...requirementsSearchPaths(run.services.env.projectsRoot, project.local_path, baseEnv), ...callbackPlugins(run) };
   const prepared = await preparePlaybookRun(run.db, job, run.privateDir, env, trusted);
   await writeCommandLine(prepared, prepared.cmdline);
   const copy = await copyProject(run, job, project, checkout);
   if ('problem' in copy) return { status: 'failed', explanation: copy.problem };
 
   await recordInvocation(run.db, job.id, { args: ['ansible-playbook', ...prepared.cmdline, job.playbook], cwd: copy.dir, env: prepared.env, secrets: prepared.secrets });
-  const factCache = job.use_fact_cache ? await prepareFactCache(run.db, job.inventory_id, path.join(prepared.dir, 'artifacts', String(job.id), 'fact_cache')) : null;
+  const factCache = job.use_fact_cache
+    ? await prepareFactCache(run.db, job.inventory_id, path.join(prepared.dir, 'artifacts', String(job.id), 'fact_cache'), run.services.settings.get('ANSIBLE_FACT_CACHE_TIMEOUT'))
+    : null;
   const args = ['run', prepared.dir, '-p', job.playbook, '--project-dir', copy.dir, '--json', '--ident', String(job.id)];
   const { code, ingester } = await streamRunnerEvents(run, job.id, job.inventory_id, prepared, args);
   if (ingester.stats) {
@@ -43,4 +45,10 @@ export async function runPlaybookJob(job: UnifiedJobRow, run: RunContext): Promi
   }
   if (factCache) await factCache.save(run.db);
   return runnerOutcome(run, code, ingester, { scm_revision: copy.revision });
+}
+
+/** AWX_ANSIBLE_CALLBACK_PLUGINS: extra directories Ansible searches for callback plugins. */
+function callbackPlugins(run: RunContext): Record<string, string> {
+  const dirs = run.services.settings.get('AWX_ANSIBLE_CALLBACK_PLUGINS');
+  return dirs.length ? { ANSIBLE_CALLBACK_PLUGINS: dirs.join(':') } : {};
 }

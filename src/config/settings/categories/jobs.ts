@@ -1,6 +1,7 @@
 import { FieldProblem, boolean, choice, integer } from '../../../api/fields.ts';
 import { stringList, stringMap } from '../shapes.ts';
 import { category, setting } from '../types.ts';
+import { awxJobSettings } from './jobs-awx.ts';
 
 /** ALLOW_JINJA_IN_EXTRA_VARS: which extra vars Ansible may template (see src/jobs/extra-vars-file.ts). */
 export type JinjaInExtraVars = 'always' | 'never' | 'template';
@@ -120,5 +121,7 @@ export const jobs = category({
       }),
       { child: { type: 'string' } },
     ),
+    ...awxJobSettings,
   },
+  aliases: { AWX_TASK_ENV: 'SVC_TASK_ENV', AWX_ROLES_ENABLED: 'SVC_ROLES_ENABLED', AWX_COLLECTIONS_ENABLED: 'SVC_COLLECTIONS_ENABLED' },
 });

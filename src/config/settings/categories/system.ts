@@ -2,9 +2,9 @@ import { FieldProblem, boolean, integer, text } from '../../../api/fields.ts';
 import { findResource } from '../../../api/resource.ts';
 import { hostOrNetwork, stringList } from '../shapes.ts';
 import { category, setting } from '../types.ts';
+import { awxSystemSettings } from './system-awx.ts';
 
 const URL_BASE = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i;
-const DATA_URL = /^data:image\/(png|jpeg|gif);base64,[A-Za-z0-9+/]+={0,2}$/;
 
 const urlBase = text({
   label: 'Base URL of the service host',
@@ -18,7 +18,7 @@ const urlBase = text({
 export const system = category({
   slug: 'system',
   name: 'System',
-  description: 'Service-wide behaviour: activity stream, visibility of users, proxies and branding.',
+  description: 'Service-wide behaviour: activity stream, visibility of users, proxies, analytics and the installation.',
   settings: {
     ACTIVITY_STREAM_ENABLED: setting<boolean>(
       boolean({
@@ -87,22 +87,9 @@ export const system = category({
       }),
       { unit: 'seconds' },
     ),
-    CUSTOM_LOGIN_INFO: setting<string>(
-      text({
-        label: 'Custom Login Info',
-        helpText:
-          'If needed, you can add specific information (such as a legal notice or a disclaimer) to a text box in the login modal using this setting. Any content added must be in plain text.',
-      }),
-    ),
-    CUSTOM_LOGO: setting<string>(
-      text({
-        label: 'Custom Logo',
-        helpText: 'To set up a custom logo, provide a file that you create. For the custom logo to look its best, use a .png file with a transparent background. GIF, PNG and JPEG formats are supported.',
-        pattern: DATA_URL,
-        patternMessage: 'Invalid base64-encoded data in data URL.',
-      }),
-    ),
+    ...awxSystemSettings,
   },
+  aliases: { TOWER_URL_BASE: 'SVC_URL_BASE' },
   async validate(value, db) {
     // Checked once execution environments exist; until then any id is kept for later.
     const id = value('DEFAULT_EXECUTION_ENVIRONMENT');
