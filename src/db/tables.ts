@@ -333,6 +333,12 @@ export type InventoryInstanceGroupRow = {
   position: number;
 };
 
+/** A row of the table inventory_labels. */
+export type InventoryLabelRow = {
+  inventory_id: number;
+  label_id: number;
+};
+
 /** A row of the table inventory_sources. */
 export type InventorySourceRow = {
   created: Date;
@@ -518,6 +524,7 @@ export type JobTemplateRow = {
   diff_mode: boolean;
   execution_environment_id: number | null;
   extra_vars: string;
+  force_handlers: boolean;
   forks: number;
   host_config_key: string;
   id: number;
@@ -545,6 +552,8 @@ export type JobTemplateRow = {
   timeout: number;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_service: string;
 };
 
 /** A row of the view jobs. */
@@ -557,6 +566,7 @@ export type JobRow = {
   created: Date;
   created_by_id: number | null;
   credential_id: number | null;
+  credential_passwords: string;
   dependencies_processed: boolean;
   description: string;
   diff_mode: boolean;
@@ -570,8 +580,10 @@ export type JobRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
+  host_status_counts: unknown;
   id: number;
   instance_group_id: number | null;
   inventory_id: number | null;
@@ -643,6 +655,13 @@ export type LoginFailureRow = {
   kind: string;
 };
 
+/** A row of the table organization_galaxy_credentials. */
+export type OrganizationGalaxyCredentialRow = {
+  credential_id: number;
+  organization_id: number;
+  position: number;
+};
+
 /** A row of the table organization_instance_groups. */
 export type OrganizationInstanceGroupRow = {
   instance_group_id: number;
@@ -654,6 +673,7 @@ export type OrganizationInstanceGroupRow = {
 export type OrganizationRow = {
   created: Date;
   created_by_id: number | null;
+  default_environment_id: number | null;
   description: string;
   id: number;
   max_hosts: number;
@@ -948,6 +968,7 @@ export type UnifiedJobRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
   host_status_counts: unknown;
@@ -1044,6 +1065,7 @@ export interface Tables {
   instances: InstanceRow;
   inventories: InventoryRow;
   inventory_instance_groups: InventoryInstanceGroupRow;
+  inventory_labels: InventoryLabelRow;
   inventory_sources: InventorySourceRow;
   inventory_updates: InventoryUpdateRow;
   job_host_summaries: JobHostSummaryRow;
@@ -1055,6 +1077,7 @@ export interface Tables {
   jobs: JobRow;
   labels: LabelRow;
   login_failures: LoginFailureRow;
+  organization_galaxy_credentials: OrganizationGalaxyCredentialRow;
   organization_instance_groups: OrganizationInstanceGroupRow;
   organizations: OrganizationRow;
   project_updates: ProjectUpdateRow;
