@@ -3,7 +3,8 @@ import type { CopyRule } from '../../api/copy-route.ts';
 
 export const projectCopy: CopyRule = {
   values(original, values) {
-    // A manual project's local_path names its playbook directory, which the copy shares.
+    // A manual project's local_path names its playbook directory, which no other project may use:
+    // its copy is refused with that message rather than made without a directory.
     if (original.scm_type !== '') delete values.local_path;
     return values;
   },
