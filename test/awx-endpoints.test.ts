@@ -2,9 +2,23 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { waitForRun } from './helpers/jobs.ts';
 import { createTestApp, grant, grantTeam, newOrg, newTeam, newUser, type TestApp, type User } from './helpers/app.ts';
 
 const PLAY = '- hosts: all\n  gather_facts: false\n  tasks: []\n';
+const HANDLERS = `- hosts: all
+  gather_facts: false
+  tasks:
+    - command: /bin/true
+      changed_when: true
+      notify: marker
+    - fail:
+        msg: boom
+  handlers:
+    - name: marker
+      debug:
+        msg: handler ran
+`;
 const ids = (body: any) => body.results.map((r: any) => r.id);
 
 describe('AWX endpoints: access lists, sub-lists and fields', () => {
@@ -34,6 +48,7 @@ describe('AWX endpoints: access lists, sub-lists and fields', () => {
     team = await newTeam(t, org, { name: 'Ops', members: [teamMember] });
     await mkdir(path.join(t.env.projectsRoot, 'plays'), { recursive: true });
     await writeFile(path.join(t.env.projectsRoot, 'plays', 'site.yml'), PLAY);
+    await writeFile(path.join(t.env.projectsRoot, 'plays', 'handlers.yml'), HANDLERS);
     project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org.id, local_path: 'plays' })).body;
     inventory = (await t.post('/api/v2/inventories/', { name: 'Servers', organization: org.id })).body;
     await grant(t, member, project, 'use_role');
@@ -251,6 +266,40 @@ describe('AWX endpoints: access lists, sub-lists and fields', () => {
       const refused = await t.patch(`/api/v2/job_templates/${id}/`, { webhook_service: 'github', webhook_credential: gh }, { as: jtAdmin });
       assert.equal(refused.status, 403, refused.text);
       assert.equal((await t.get(`/api/v2/job_templates/${id}/`)).body.webhook_service, 'bitbucket_dc');
+    });
+
+    it('passes force_handlers to the job and to ansible-playbook; hosts and groups list what the job recorded', async () => {
+      const local = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org.id, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body;
+      const host = (await t.post(`/api/v2/inventories/${local.id}/hosts/`, { name: 'h1' })).body;
+      const group = (await t.post(`/api/v2/inventories/${local.id}/groups/`, { name: 'all-of-them' })).body;
+      await t.post(`/api/v2/groups/${group.id}/hosts/`, { id: host.id });
+      const jt = (await t.post('/api/v2/job_templates/', { name: 'handlers', project: project.id, inventory: local.id, playbook: 'handlers.yml', force_handlers: true })).body;
+      const launched = await t.post(`/api/v2/job_templates/${jt.id}/launch/`, {});
+      assert.equal(launched.status, 201, launched.text);
+      const job = await waitForRun(t, `/api/v2/jobs/${launched.body.id}/`, 120_000);
+      assert.equal(job.status, 'failed');
+      assert.equal(job.force_handlers, true);
+      const events = await t.db.query('SELECT event, task FROM unified_job_events WHERE unified_job_id = $1', [job.id]);
+      assert.ok(events.some((e) => e.event === 'runner_on_ok' && e.task === 'marker'), 'the handler ran although a task failed');
+
+      for (const base of [`/api/v2/hosts/${host.id}/`, `/api/v2/groups/${group.id}/`]) {
+        const hostEvents = (await t.get(`${base}job_events/`)).body;
+        assert.ok(hostEvents.count > 0 && hostEvents.results.every((e: any) => e.host === host.id), base);
+        const summaries = (await t.get(`${base}job_host_summaries/`)).body;
+        assert.deepEqual(summaries.results.map((s: any) => [s.job, s.host_name, s.failed]), [[job.id, 'h1', true]]);
+      }
+      // A reader of the inventory who cannot see the job sees none of its records.
+      const reader = await newUser(t, { username: 'inventory-reader' });
+      await grant(t, reader, local, 'read_role');
+      assert.equal((await t.get(`/api/v2/jobs/${job.id}/`, { as: reader })).status, 403);
+      assert.equal((await t.get(`/api/v2/hosts/${host.id}/job_events/`, { as: reader })).body.count, 0);
+      assert.equal((await t.get(`/api/v2/groups/${group.id}/job_host_summaries/`, { as: reader })).body.count, 0);
+
+      const without = (await t.post('/api/v2/job_templates/', { name: 'no-force', project: project.id, inventory: local.id, playbook: 'handlers.yml' })).body;
+      const plain = await waitForRun(t, `/api/v2/jobs/${(await t.post(`/api/v2/job_templates/${without.id}/launch/`, {})).body.id}/`, 120_000);
+      assert.equal(plain.force_handlers, false);
+      const plainEvents = await t.db.query('SELECT event, task FROM unified_job_events WHERE unified_job_id = $1', [plain.id]);
+      assert.ok(!plainEvents.some((e) => e.task === 'marker' && e.event === 'runner_on_ok'));
     });
 
     it('shows the instance protocol and runs a health check for superusers', async () => {
