@@ -6,7 +6,7 @@ import { orderedJoinTable, reverse, type Relation } from '../../api/relations.ts
 import { getResource } from '../../api/resource.ts';
 
 /**
- * organizations/{id}/galaxy_credentials/: the Galaxy credentials its project syncs use, in order.
+ * organizations/{id}/galaxy_credentials/: the organization's Galaxy credentials, in the order attached.
  * As AWX: its admins attach credentials they can read, of the Galaxy type only, and detach any.
  */
 export const galaxyCredentials: Relation = {
