@@ -49,7 +49,10 @@ describe('teams', () => {
         named_url: '/api/v2/teams/Platform++Engineering/',
         users: `/api/v2/teams/${team.id}/users/`,
         roles: `/api/v2/teams/${team.id}/roles/`,
+        projects: `/api/v2/teams/${team.id}/projects/`,
+        credentials: `/api/v2/teams/${team.id}/credentials/`,
         object_roles: `/api/v2/teams/${team.id}/object_roles/`,
+        access_list: `/api/v2/teams/${team.id}/access_list/`,
         activity_stream: `/api/v2/teams/${team.id}/activity_stream/`,
       });
       const [row] = await t.db.query('SELECT name, description, organization_id, created_by_id FROM teams WHERE id = $1', [team.id]);

@@ -58,6 +58,9 @@ describe('users', () => {
         roles: `/api/v2/users/${user.id}/roles/`,
         tokens: `/api/v2/users/${user.id}/tokens/`,
         personal_tokens: `/api/v2/users/${user.id}/personal_tokens/`,
+        projects: `/api/v2/users/${user.id}/projects/`,
+        credentials: `/api/v2/users/${user.id}/credentials/`,
+        access_list: `/api/v2/users/${user.id}/access_list/`,
         activity_stream: `/api/v2/users/${user.id}/activity_stream/`,
       });
       assert.deepEqual(user.summary_fields, {

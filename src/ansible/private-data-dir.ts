@@ -41,6 +41,7 @@ function jobOptions(job: Row): string[] {
   if (job.job_tags) args.push(optionArgument('--tags', job.job_tags));
   if (job.skip_tags) args.push(optionArgument('--skip-tags', job.skip_tags));
   if (job.start_at_task) args.push(optionArgument('--start-at-task', job.start_at_task));
+  if (job.force_handlers) args.push('--force-handlers');
   return [...args, ...runOptions(job)];
 }
 

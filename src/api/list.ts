@@ -44,7 +44,7 @@ async function runListQueries(db: Queryable, ctx: RequestContext, queries: reado
 }
 
 /** FROM ... WHERE and ORDER BY of a list as the caller may see it, with filters and search applied. */
-async function listQuery(db: Queryable, ctx: RequestContext, resource: Resource, query: Query, scope?: Scope) {
+async function listQuery(db: Queryable, ctx: RequestContext, resource: Resource, query: Query, scope?: Scope, defaultOrder?: Scope) {
   const alias = 't';
   const params = new Params();
   const where: string[] = [];
@@ -57,14 +57,17 @@ async function listQuery(db: Queryable, ctx: RequestContext, resource: Resource,
   // The count leaves out the ordering, and so the parameters only the ordering uses (they come last).
   const countParams = [...params.values];
   const orderBy = query.order_by ?? query.order;
-  const order = buildOrdering(ctx, resource, alias, Array.isArray(orderBy) ? orderBy[orderBy.length - 1] : orderBy, params);
+  const order = !orderBy && defaultOrder
+    ? `${defaultOrder(alias, params)}, ${alias}.id ASC`
+    : buildOrdering(ctx, resource, alias, Array.isArray(orderBy) ? orderBy[orderBy.length - 1] : orderBy, params);
   const from = `FROM ${ident(resource.table)} ${alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
   return { alias, params, countParams, from, order };
 }
 
 /**
  * One page of a resource's list as the caller may see it: visibility, filters, search and
- * ordering all run in SQL, so counts and pages agree with what the caller may read.
+ * ordering all run in SQL, so counts and pages agree with what the caller may read. `defaultOrder`
+ * replaces the resource's ordering when the query asks none (an ordered related list).
  */
 export async function listPage(
   db: Queryable,
@@ -73,8 +76,9 @@ export async function listPage(
   path: string,
   query: Query,
   scope?: Scope,
+  defaultOrder?: Scope,
 ): Promise<ListEnvelope<Row>> {
-  const { alias, params, countParams, from, order } = await listQuery(db, ctx, resource, query, scope);
+  const { alias, params, countParams, from, order } = await listQuery(db, ctx, resource, query, scope, defaultOrder);
   const page = readPage(query);
   const offset = (page.page - 1) * page.size;
   // Past the first page, the page's ids are picked first (an index-only scan skips the offset

@@ -18,6 +18,8 @@ export interface Relation {
   createWith?: string;
   /** Further values every target created through this list gets (personal tokens have no application). */
   createValues?: Record<string, unknown>;
+  /** For ordered lists: the column of `from` holding each target's place, the list's order unless the query asks another. */
+  positionColumn?: string;
   /** Name recorded as object_association in the activity stream. */
   association?: string;
   /** Decides, instead of the parent's access policy, whether the caller may link or unlink (throws 403/400). */
@@ -69,5 +71,22 @@ export function roleHeldOn(target: string, contentType: string, roleField: strin
     parentColumn: 'role_users.user_id',
     targetColumn: 'roles.object_id',
     attachable: false,
+  };
+}
+
+/** A many-to-many join table keeping the order targets were attached in (an organization's Galaxy credentials). */
+export function orderedJoinTable(target: string, table: string, parentColumn: string, targetColumn: string): Relation {
+  return {
+    ...joinTable(target, table, parentColumn, targetColumn),
+    positionColumn: `${table}.position`,
+    async attach(tx, parentId, targetId) {
+      const rows = await tx.query(
+        `INSERT INTO ${table} (${parentColumn}, ${targetColumn}, position)
+         SELECT $1, $2, COALESCE(max(position) + 1, 0) FROM ${table} WHERE ${parentColumn} = $1
+         ON CONFLICT DO NOTHING RETURNING 1`,
+        [parentId, targetId],
+      );
+      return rows.length > 0;
+    },
   };
 }

@@ -142,7 +142,12 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
       GET: async (request) => {
         const parent = request.object;
         const url = request.url.split('?')[0];
-        return listPage(db, request.ctx, target, url, request.query as Query, scope(parent.id));
+        const position = relation.positionColumn;
+        const order = position
+          ? (alias: string, params: { add(v: unknown): string }) =>
+              `(SELECT ${position} FROM ${relation.from} WHERE ${relation.parentColumn} = ${params.add(parent.id)} AND ${relation.targetColumn} = ${alias}.id)`
+          : undefined;
+        return listPage(db, request.ctx, target, url, request.query as Query, scope(parent.id), order);
       },
       OPTIONS: async (request) => {
         const parent = request.object;

@@ -153,6 +153,8 @@ async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Re
       if (resource.allFields.created) related.activity_stream = `${resource.detailPath(row.id)}activity_stream/`;
       const roles = objectRoles.get(row.id);
       if (roles) summary.object_roles = roles;
+      // Who holds the object's roles (access-list-routes.ts answers it for every resource with roles).
+      if (resource.topLevel && (Object.keys(resource.roles).length || resource.name === 'user')) related.access_list = `${resource.detailPath(row.id)}access_list/`;
       summary.user_capabilities = allCapabilities[index];
       const own = resource.typeColumn ? findResource(row[resource.typeColumn]) ?? resource : resource;
       const out: Row = {

@@ -15,6 +15,9 @@ import { credentialInputSecrets } from '../resources/credentials/credential-rota
 import { credentialRoutes } from '../resources/credentials/credential-routes.ts';
 import { groupRoutes } from '../resources/groups/group-routes.ts';
 import { hostRoutes } from '../resources/hosts/host-routes.ts';
+import { executionEnvironmentRoutes } from '../resources/execution-environments/execution-environment-routes.ts';
+import { accessListRoutes } from '../resources/roles/access-list-routes.ts';
+import { instanceRoutes } from '../resources/instances/instance-routes.ts';
 import { ownerGroupRoutes } from '../resources/instance-groups/owner-group-routes.ts';
 import { inventoryRoutes } from '../resources/inventories/inventory-routes.ts';
 import { inventorySourceRoutes } from '../resources/inventory-sources/source-routes.ts';
@@ -54,7 +57,7 @@ const runKindRoutes: RouteModule = async (app, services) => {
 export const ROUTES: readonly RouteModule[] = [
   (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/' }),
   resourceRoutes,
-  credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes,
+  credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   runKindRoutes,
   registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerLiveOutput,
 ];

@@ -358,6 +358,12 @@ export type InventoryInstanceGroupRow = {
   position: number;
 };
 
+/** A row of the table inventory_labels. */
+export type InventoryLabelRow = {
+  inventory_id: number;
+  label_id: number;
+};
+
 /** A row of the table inventory_sources. */
 export type InventorySourceRow = {
   created: Date;
@@ -574,6 +580,7 @@ export type JobTemplateRow = {
   diff_mode: boolean;
   execution_environment_id: number | null;
   extra_vars: string;
+  force_handlers: boolean;
   forks: number;
   host_config_key: string;
   id: number;
@@ -601,6 +608,8 @@ export type JobTemplateRow = {
   timeout: number;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_service: string;
 };
 
 /** A row of the view jobs. */
@@ -613,6 +622,7 @@ export type JobRow = {
   created: Date;
   created_by_id: number | null;
   credential_id: number | null;
+  credential_passwords: string;
   dependencies_processed: boolean;
   description: string;
   diff_mode: boolean;
@@ -626,8 +636,10 @@ export type JobRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
+  host_status_counts: unknown;
   id: number;
   instance_group_id: number | null;
   inventory_id: number | null;
@@ -699,6 +711,13 @@ export type LoginFailureRow = {
   kind: string;
 };
 
+/** A row of the table organization_galaxy_credentials. */
+export type OrganizationGalaxyCredentialRow = {
+  credential_id: number;
+  organization_id: number;
+  position: number;
+};
+
 /** A row of the table organization_instance_groups. */
 export type OrganizationInstanceGroupRow = {
   instance_group_id: number;
@@ -710,6 +729,7 @@ export type OrganizationInstanceGroupRow = {
 export type OrganizationRow = {
   created: Date;
   created_by_id: number | null;
+  default_environment_id: number | null;
   description: string;
   id: number;
   max_hosts: number;
@@ -1004,6 +1024,7 @@ export type UnifiedJobRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
   host_status_counts: unknown;
@@ -1101,6 +1122,7 @@ export interface Tables {
   instances: InstanceRow;
   inventories: InventoryRow;
   inventory_instance_groups: InventoryInstanceGroupRow;
+  inventory_labels: InventoryLabelRow;
   inventory_sources: InventorySourceRow;
   inventory_updates: InventoryUpdateRow;
   job_children_summaries: JobChildrenSummaryRow;
@@ -1114,6 +1136,7 @@ export interface Tables {
   jobs: JobRow;
   labels: LabelRow;
   login_failures: LoginFailureRow;
+  organization_galaxy_credentials: OrganizationGalaxyCredentialRow;
   organization_instance_groups: OrganizationInstanceGroupRow;
   organizations: OrganizationRow;
   project_updates: ProjectUpdateRow;

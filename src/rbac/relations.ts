@@ -107,3 +107,35 @@ export function objectRoles(contentType: string): Relation {
     attachable: false,
   };
 }
+
+/**
+ * /users/{id}/projects/, /users/{id}/credentials/: the objects of `contentType` (rows of `table`)
+ * the user (the parent) reads, through any role or team; a superuser or system auditor reads them
+ * all. The list shows only those the caller may see too, as AWX intersects both.
+ */
+export function readByUser(target: string, contentType: string, table: string): Relation {
+  return {
+    target,
+    from: `(SELECT role_users.user_id, roles.object_id FROM role_users
+              JOIN role_ancestors ON role_ancestors.ancestor_id = role_users.role_id
+              JOIN roles ON roles.id = role_ancestors.descendent_id AND roles.content_type = '${contentType}' AND roles.role_field = 'read_role'
+            UNION SELECT users.id, readable.id FROM users JOIN ${table} AS readable ON users.is_superuser OR users.is_system_auditor) AS user_reads`,
+    parentColumn: 'user_reads.user_id',
+    targetColumn: 'user_reads.object_id',
+    attachable: false,
+  };
+}
+
+/** /teams/{id}/projects/, /teams/{id}/credentials/: the objects of `contentType` the team's members read through it. */
+export function readByTeam(target: string, contentType: string): Relation {
+  return {
+    target,
+    from: `roles AS team_member JOIN role_ancestors ON role_ancestors.ancestor_id = team_member.id
+             AND team_member.content_type = 'team' AND team_member.role_field = 'member_role'
+           JOIN roles AS team_reads ON team_reads.id = role_ancestors.descendent_id
+             AND team_reads.content_type = '${contentType}' AND team_reads.role_field = 'read_role'`,
+    parentColumn: 'team_member.object_id',
+    targetColumn: 'team_reads.object_id',
+    attachable: false,
+  };
+}

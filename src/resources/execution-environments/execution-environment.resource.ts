@@ -1,5 +1,6 @@
 import { boolean, choice, FieldProblem, ref, text, type Field } from '../../api/fields.ts';
-import { defineResource } from '../../api/resource.ts';
+import { defineResource, getResource } from '../../api/resource.ts';
+import { mayCreateCopy } from '../../api/copy-route.ts';
 import { checkExecutionEnvironment, executionEnvironmentAccess } from './execution-environment-access.ts';
 import { isImageReference } from './image-reference.ts';
 
@@ -48,6 +49,9 @@ export const executionEnvironments = defineResource({
   ordering: '-created',
   unique: [['name']],
   summaryColumns: ['id', 'name', 'description', 'image'],
-  access: executionEnvironmentAccess,
+  access: { ...executionEnvironmentAccess, actions: { copy: mayCreateCopy(() => getResource('execution_environment')) } },
+  decorate: (row, out) => {
+    (out.related as Record<string, string>).copy = `/api/v2/execution_environments/${row.id}/copy/`;
+  },
   hooks: { beforeWrite: checkExecutionEnvironment },
 });

@@ -49,6 +49,8 @@ export const groups = defineResource({
       targetColumn: 'potential_child.id',
       attachable: false,
     },
+    // The inventory sources whose syncs produced the group.
+    inventory_sources: { target: 'inventory_source', from: 'group_inventory_sources', parentColumn: 'group_id', targetColumn: 'inventory_source_id', attachable: false },
   },
   access: inventoryMemberAccess('group'),
   hooks: {
@@ -65,5 +67,7 @@ export const groups = defineResource({
   decorate(row, out) {
     out.related.variable_data = `/api/v2/groups/${row.id}/variable_data/`;
     out.related.ad_hoc_commands = `/api/v2/groups/${row.id}/ad_hoc_commands/`;
+    out.related.job_events = `/api/v2/groups/${row.id}/job_events/`;
+    out.related.job_host_summaries = `/api/v2/groups/${row.id}/job_host_summaries/`;
   },
 });

@@ -4,6 +4,7 @@ import { routeMethods } from '../../api/resource-routes.ts';
 import { getResource } from '../../api/resource.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { registerVariableDataRoutes } from '../inventories/variable-data-routes.ts';
+import { registerHostRunLists } from './host-run-lists.ts';
 
 export const hostRoutes: RouteModule = (app, services) => {
   const hosts = getResource('host');
@@ -13,4 +14,5 @@ export const hostRoutes: RouteModule = (app, services) => {
     OPTIONS: async () => viewOptions('Host Ansible Facts', 'The facts Ansible gathered from this host.'),
   });
   registerVariableDataRoutes(app, services, hosts);
+  registerHostRunLists(app, services, hosts);
 };

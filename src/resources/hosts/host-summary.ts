@@ -37,7 +37,8 @@ export async function prepareHosts(db: Queryable, rows: readonly Row[]): Promise
 export function decorateHost(row: Row, out: Row, prepared?: unknown): void {
   const extras = prepared as HostExtras | undefined;
   const base = `/api/v2/hosts/${row.id}/`;
-  Object.assign(out.related, { variable_data: `${base}variable_data/`, ansible_facts: `${base}ansible_facts/`, ad_hoc_commands: `${base}ad_hoc_commands/` });
+  Object.assign(out.related, { variable_data: `${base}variable_data/`, ansible_facts: `${base}ansible_facts/`, ad_hoc_commands: `${base}ad_hoc_commands/`,
+    job_events: `${base}job_events/`, job_host_summaries: `${base}job_host_summaries/` });
   if (row.last_job_id !== null) out.related.last_job = `/api/v2/jobs/${row.last_job_id}/`;
   if (row.last_job_host_summary_id !== null) out.related.last_job_host_summary = `/api/v2/job_host_summaries/${row.last_job_host_summary_id}/`;
   out.summary_fields.groups = extras?.groups.get(row.id) ?? { count: 0, results: [] };

@@ -67,6 +67,8 @@ export const hosts = defineResource({
     groups: hostGroups,
     all_groups: { target: 'group', from: HOST_ALL_GROUPS, parentColumn: 'all_groups_host.id', targetColumn: 'host_all_group.group_id', attachable: false },
     smart_inventories: { target: 'inventory', from: 'smart_inventory_memberships', parentColumn: 'host_id', targetColumn: 'inventory_id', attachable: false },
+    // The inventory sources whose syncs produced the host.
+    inventory_sources: { target: 'inventory_source', from: 'host_inventory_sources', parentColumn: 'host_id', targetColumn: 'inventory_source_id', attachable: false },
   },
   access: inventoryMemberAccess('host'),
   hooks: {

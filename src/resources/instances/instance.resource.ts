@@ -4,6 +4,7 @@ import { joinTable, type Relation } from '../../api/relations.ts';
 import { defineResource, type Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { applyInstanceGroupPolicies } from '../instance-groups/policy.ts';
+import { instanceActions } from './instance-actions.ts';
 import { adjustedCapacity, loadByHostname, percentRemaining, type NodeLoad } from './capacity.ts';
 
 export const NODE_TYPES = ['hybrid', 'control', 'execution'] as const;
@@ -18,6 +19,7 @@ const instanceAccess: AccessPolicy = {
   canChange: isSuperuser,
   canDelete: () => false,
   canAttach: isSuperuser,
+  actions: instanceActions,
 };
 
 /** Runs whose execution_node is the instance (the parent). */
@@ -81,10 +83,13 @@ export const instances = defineResource({
   prepare: (db, rows) => loadByHostname(db, rows.map((r) => r.hostname)),
   decorate: (row, out, prepared) => {
     const load = (prepared as Map<string, NodeLoad> | undefined)?.get(row.hostname) ?? { consumed_capacity: 0, jobs_running: 0, jobs_total: 0 };
+    (out.related as Record<string, string>).health_check = `/api/v2/instances/${row.id}/health_check/`;
     Object.assign(out, load, {
       percent_capacity_remaining: percentRemaining(row.capacity, load.consumed_capacity),
       heartbeat: out.last_seen,
-      health_check_pending: false,
+      health_check_pending: row.health_check_started !== null && (row.last_health_check === null || row.health_check_started > row.last_health_check),
+      // AWX shows the protocol of the node's canonical receptor address; nodes here talk through the database.
+      protocol: '',
       managed: false,
       peers: [],
       reverse_peers: [],

@@ -31,6 +31,10 @@ async function holdsSomewhere(ctx: RequestContext, tx: Queryable, contentType: s
   return rows.length > 0;
 }
 
+export async function assertInventoryAdmin(ctx: RequestContext, tx: Queryable, inventoryId: number): Promise<void> {
+  if (!(await mayAdministerInventory(ctx, tx, inventoryId))) throw forbidden();
+}
+
 export const inventoryAccess: AccessPolicy = {
   visible: (ctx, alias, params) => visibleThroughRole(ctx, alias, params, 'inventory'),
   canCreate: (ctx, tx, values) => {

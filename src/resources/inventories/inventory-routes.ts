@@ -9,6 +9,8 @@ import type { Row } from '../../db/database.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { hostScriptVariables, inventoryScript, parseSubset, SubsetError } from '../../inventory/script.ts';
 import { registerVariableDataRoutes } from './variable-data-routes.ts';
+import { registerCopyRoute } from '../../api/copy-route.ts';
+import { inventoryCopy } from './inventory-copy.ts';
 
 const last = (value: string | string[] | undefined) => [value].flat().pop();
 
@@ -43,6 +45,7 @@ export const inventoryRoutes: RouteModule = (app, services) => {
   const { db } = services;
   const inventories = getResource('inventory');
   const base = '/api/v2/inventories/:id/';
+  registerCopyRoute(app, services, inventories, inventoryCopy);
 
   routeMethods(app, `${base}script/`, objectPermission('inventory'), {
     GET: async (request) => {

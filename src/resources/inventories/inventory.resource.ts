@@ -1,6 +1,8 @@
 import { boolean, choice, integer, ref, text, type Field } from '../../api/fields.ts';
 import { ValidationError } from '../../api/errors.ts';
-import { defineResource, type Values } from '../../api/resource.ts';
+import { defineResource, getResource, type Values } from '../../api/resource.ts';
+import { mayCreateCopy } from '../../api/copy-route.ts';
+import { inventoryCopy } from './inventory-copy.ts';
 import type { Relation } from '../../api/relations.ts';
 import { reverse } from '../../api/relations.ts';
 import type { Queryable, Row } from '../../db/database.ts';
@@ -9,7 +11,8 @@ import { refreshInventoryComputedFields, refreshSmartInventoriesOf, refreshSmart
 import { INVENTORY_HOSTS, INVENTORY_ROOT_GROUPS } from '../../inventory/group-graph.ts';
 import { HostFilterError } from '../../inventory/host-filter.ts';
 import { variablesField } from '../../inventory/variables.ts';
-import { inventoryAccess } from './inventory-access.ts';
+import { attachedLabels } from '../labels/attached-labels.ts';
+import { assertInventoryAdmin, inventoryAccess } from './inventory-access.ts';
 
 const computed = (helpText: string, field: (o: { readOnly: true; helpText: string }) => Field = integer) => field({ readOnly: true, helpText });
 
@@ -99,6 +102,8 @@ export const inventories = defineResource({
     groups: reverse('group', 'groups', 'inventory_id', 'inventory'),
     root_groups: rootGroups,
     inventory_sources: reverse('inventory_source', 'inventory_sources', 'inventory_id', 'inventory'),
+    job_templates: reverse('job_template', 'job_templates', 'inventory_id'),
+    labels: attachedLabels({ name: 'inventory', table: 'inventory_labels', column: 'inventory_id', assertAdmin: assertInventoryAdmin }),
     object_roles: objectRoles('inventory'),
   },
   roles: {
@@ -108,7 +113,7 @@ export const inventories = defineResource({
     use_role: { name: 'Use', description: 'Can use the inventory in a job template', parents: ['adhoc_role'] },
     read_role: { name: 'Read', description: 'May view settings for the inventory', parents: ['organization.auditor_role', 'update_role', 'use_role', 'admin_role'] },
   },
-  access: inventoryAccess,
+  access: { ...inventoryAccess, actions: { ...inventoryAccess.actions, copy: mayCreateCopy(() => getResource('inventory'), inventoryCopy) } },
   hooks: {
     beforeWrite: (tx, _ctx, values, existing) => checkKindAndFilter(tx, values, existing),
     async afterWrite(tx, _ctx, row, existing) {
@@ -139,5 +144,6 @@ export const inventories = defineResource({
     (out.related as Record<string, string>).update_inventory_sources = `${base}update_inventory_sources/`;
     (out.related as Record<string, string>).instance_groups = `${base}instance_groups/`;
     (out.related as Record<string, string>).ad_hoc_commands = `${base}ad_hoc_commands/`;
+    (out.related as Record<string, string>).copy = `${base}copy/`;
   },
 });

@@ -10,6 +10,9 @@ import { jobTemplateActions } from './job-template-actions.ts';
 import { checkJobTemplate } from './job-template-hooks.ts';
 import { templateCredentials, templateLabels } from './template-relations.ts';
 
+/** Services webhook requests may come from (AWX's WebhookTemplateMixin.SERVICES). */
+export const WEBHOOK_SERVICES = [['', '---------'], ['github', 'GitHub'], ['gitlab', 'GitLab'], ['bitbucket_dc', 'BitBucket DataCenter']] as const;
+
 export const JOB_TEMPLATE_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated'];
 
 /** What may be asked at launch instead of taken from the template, as AWX names the flags. */
@@ -72,9 +75,12 @@ export const jobTemplates = defineResource({
     survey_enabled: boolean(),
     become_enabled: boolean(),
     diff_mode: boolean({ helpText: 'Show the changes made by Ansible tasks, where supported.' }),
+    force_handlers: boolean({ label: 'Enable forcing playbook handlers', helpText: 'Run handlers even when a task fails (ansible-playbook --force-handlers).' }),
     allow_simultaneous: boolean(),
     job_slice_count: integer({ default: 1, min: 1, helpText: 'The number of jobs to slice into at runtime.' }),
     execution_environment: ref('execution_environment'),
+    webhook_service: choice(WEBHOOK_SERVICES, { default: '', helpText: 'Service that webhook requests will be accepted from' }),
+    webhook_credential: ref('credential', { helpText: 'Personal Access Token for posting back the status to the service API' }),
     status: choice(JOB_TEMPLATE_STATUSES, { readOnly: true }),
     last_job_run: datetime({ readOnly: true }),
     last_job_failed: boolean({ readOnly: true }),
@@ -112,8 +118,6 @@ export const jobTemplates = defineResource({
       ...(row.current_job_id && { current_job: `/api/v2/jobs/${row.current_job_id}/` }),
     };
     out.custom_virtualenv = null;
-    out.webhook_service = '';
-    out.webhook_credential = null;
     out.prevent_instance_group_fallback = false;
     const summary = out.summary_fields as Record<string, unknown>;
     const credentials = extras?.credentials.get(row.id) ?? [];

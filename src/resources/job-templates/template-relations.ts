@@ -1,12 +1,8 @@
 /** The credentials and labels of a job template: what may be attached and by whom. */
-import { recordActivity } from '../../activity/record.ts';
-import { hasObjectRole } from '../../api/access.ts';
-import type { RequestContext } from '../../api/context.ts';
-import { forbidden, ValidationError } from '../../api/errors.ts';
-import { createObject } from '../../api/crud.ts';
-import { getResource } from '../../api/resource.ts';
+import { ValidationError } from '../../api/errors.ts';
 import { joinTable, type Relation } from '../../api/relations.ts';
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import { attachedLabels } from '../labels/attached-labels.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { assertTemplateAdmin } from './job-template-access.ts';
 
@@ -57,34 +53,6 @@ export function templateCredentials(): Relation {
   };
 }
 
-/** Labels are organization-wide: attaching one needs the template's admin_role and sight of the label's organization. */
-async function assertMayLabel(ctx: RequestContext, tx: Queryable, templateId: number, labelId: number, detach: boolean): Promise<void> {
-  await assertTemplateAdmin(ctx, tx, templateId);
-  if (detach) return;
-  const [label] = await tx.query('SELECT organization_id FROM labels WHERE id = $1', [labelId]);
-  if (label && !(await hasObjectRole(ctx, tx, 'organization', label.organization_id, 'read_role'))) throw forbidden();
-}
-
-/** POST {name} on a template's labels: the organization's label of that name, created if missing, is attached. */
-async function createLabel(tx: Queryable, ctx: RequestContext, template: Row, body: unknown): Promise<Row | null> {
-  await assertTemplateAdmin(ctx, tx, template.id);
-  const name = (body as Record<string, unknown>)?.name;
-  if (typeof name !== 'string' || !name.trim()) throw ValidationError.field('name', 'This field is required.');
-  if (template.organization_id === null) throw ValidationError.field('organization', 'The job template has no organization for its labels.');
-  const [existing] = await tx.query('SELECT * FROM labels WHERE organization_id = $1 AND name = $2', [template.organization_id, name]);
-  const labels = getResource('job_template').related.labels;
-  if (existing) {
-    if (await labels.attach!(tx, template.id, existing.id, ctx)) {
-      await recordActivity(tx, ctx, { operation: 'associate', object1: 'job_template', object1Id: template.id, object2: 'label', object2Id: existing.id, association: 'labels', changes: {} });
-    }
-    return null;
-  }
-  const label = await createObject(tx, ctx, getResource('label'), { name, organization: template.organization_id });
-  await labels.attach!(tx, template.id, label.id, ctx);
-  await recordActivity(tx, ctx, { operation: 'associate', object1: 'job_template', object1Id: template.id, object2: 'label', object2Id: label.id, association: 'labels', changes: {} });
-  return label;
-}
-
 export function templateLabels(): Relation {
-  return { ...joinTable('label', 'job_template_labels', 'job_template_id', 'label_id'), authorize: assertMayLabel, create: createLabel };
+  return attachedLabels({ name: 'job_template', table: 'job_template_labels', column: 'job_template_id', assertAdmin: assertTemplateAdmin });
 }

@@ -1,11 +1,13 @@
 import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, manageOrganizationAuth, visibleThroughRole, type AccessPolicy } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
-import { choice, integer, text } from '../../api/fields.ts';
+import { choice, integer, ref, text } from '../../api/fields.ts';
+import { isVisible } from '../../api/list.ts';
 import { reverse } from '../../api/relations.ts';
 import { objectRoles, roleHolders } from '../../rbac/relations.ts';
 import { removeObject } from '../../api/crud.ts';
-import { defineResource, getResource } from '../../api/resource.ts';
+import { defineResource, getResource, type Values } from '../../api/resource.ts';
+import { galaxyCredentials, ownedByOrganization } from './organization-relations.ts';
 
 const ORG_ADMIN = ['admin_role'];
 
@@ -38,10 +40,15 @@ export const ORGANIZATION_ROLES = {
 
 export const isOrgAdmin = (ctx: RequestContext, tx: Queryable, orgId: number) => hasObjectRole(ctx, tx, 'organization', orgId, 'admin_role');
 
+/** As AWX: a default execution environment must be one the caller can see. */
+const mayUseEnvironment = async (ctx: RequestContext, tx: Queryable, values: Values) =>
+  typeof values.default_environment !== 'number' || isVisible(tx, ctx, getResource('execution_environment'), values.default_environment);
+
 const organizationAccess: AccessPolicy = {
   visible: (ctx, alias, params) => visibleThroughRole(ctx, alias, params, 'organization'),
   canCreate: isSuperuser,
-  canChange: (ctx, tx, row, _values, page) => hasObjectRoleOnRow(ctx, tx, 'organization', 'admin_role', row, page),
+  canChange: async (ctx, tx, row, values, page) =>
+    (await hasObjectRoleOnRow(ctx, tx, 'organization', 'admin_role', row, page)) && mayUseEnvironment(ctx, tx, values),
   canDelete: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'organization', 'admin_role', row, page),
   // Users and admins (the relations that attach): MANAGE_ORGANIZATION_AUTH decides whether admins manage memberships.
   canAttach: (ctx, tx, row) => isSuperuser(ctx) || (manageOrganizationAuth(ctx) && isOrgAdmin(ctx, tx, row.id)),
@@ -61,6 +68,7 @@ export const organizations = defineResource({
     name: text({ required: true, maxLength: 512, allowBlank: false, helpText: 'Name of this organization.' }),
     description: text({ helpText: 'Optional description of this organization.' }),
     max_hosts: integer({ default: 0, min: 0, helpText: 'Maximum number of hosts allowed to be managed by this organization (0 = no limit).' }),
+    default_environment: ref('execution_environment', { helpText: 'The default execution environment for jobs run by this organization.' }),
     policy_enforcement: choice(['none', 'warn', 'enforce'], { default: 'none', helpText: 'How launch policy verdicts are applied to this organization.' }),
   },
   namedUrl: ['name'],
@@ -70,6 +78,8 @@ export const organizations = defineResource({
     users: roleHolders('organization', 'member_role'),
     admins: roleHolders('organization', 'admin_role'),
     teams: reverse('team', 'teams', 'organization_id', 'organization'),
+    ...ownedByOrganization,
+    galaxy_credentials: galaxyCredentials,
     object_roles: objectRoles('organization'),
   },
   roles: ORGANIZATION_ROLES,

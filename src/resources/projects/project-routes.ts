@@ -11,6 +11,8 @@ import { projectFilesDir } from '../../projects/local-sources.ts';
 import { mayUpdateProject } from './project-access.ts';
 import { projectUpdateLauncher } from '../../run-kinds/project-update/queue.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
+import { registerCopyRoute } from '../../api/copy-route.ts';
+import { projectCopy } from './project-copy.ts';
 
 /** The directory holding a project's files, if it has been synced (or exists, for manual projects) and may be read. */
 
@@ -34,6 +36,7 @@ export const projectRoutes: RouteModule = (app, services) => {
     },
     OPTIONS: async () => viewOptions('Project Update', 'GET: whether the project can be updated. POST: starts a sync from source control.'),
   }, actionRouteSchemas('can_update', 'Start a sync from source control', 202));
+  registerCopyRoute(app, services, getResource('project'), projectCopy);
   const listings = [
     { path: 'playbooks', find: findPlaybooks, name: 'Project Playbooks', description: 'Playbooks found in the project.' },
     { path: 'inventories', find: findInventoryFiles, name: 'Project Inventories', description: 'Inventory files found in the project.' },

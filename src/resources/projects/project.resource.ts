@@ -2,7 +2,10 @@ import { boolean, choice, datetime, integer, ref, text } from '../../api/fields.
 import { defineResource } from '../../api/resource.ts';
 import { reverse } from '../../api/relations.ts';
 import { objectRoles } from '../../rbac/relations.ts';
+import { mayCreateCopy } from '../../api/copy-route.ts';
+import { getResource } from '../../api/resource.ts';
 import { projectAccess } from './project-access.ts';
+import { projectCopy } from './project-copy.ts';
 import { afterProjectWrite, checkProject } from './project-hooks.ts';
 import { beforeProjectDelete } from './project-delete.ts';
 
@@ -54,12 +57,13 @@ export const projects = defineResource({
     update_role: { name: 'Update', description: 'May update the project', parents: ['admin_role'] },
     read_role: { name: 'Read', description: 'May view settings for the project', parents: ['use_role', 'update_role', 'organization.auditor_role'] },
   },
-  access: projectAccess,
+  access: { ...projectAccess, actions: { ...projectAccess.actions, copy: mayCreateCopy(() => getResource('project'), projectCopy) } },
   hooks: { beforeWrite: checkProject, afterWrite: afterProjectWrite, beforeDelete: beforeProjectDelete },
   decorate: (row, out) => {
     out.related = {
       ...(out.related as object),
       update: `/api/v2/projects/${row.id}/update/`,
+      copy: `/api/v2/projects/${row.id}/copy/`,
       playbooks: `/api/v2/projects/${row.id}/playbooks/`,
       inventories: `/api/v2/projects/${row.id}/inventories/`,
       ...(row.last_job_id && { last_job: `/api/v2/project_updates/${row.last_job_id}/`, last_update: `/api/v2/project_updates/${row.last_job_id}/` }),

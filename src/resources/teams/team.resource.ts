@@ -13,7 +13,7 @@ import type { RequestContext } from '../../api/context.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { forbidden } from '../../api/errors.ts';
 import { ref, text } from '../../api/fields.ts';
-import { objectRoles, roleHolders, teamRoles } from '../../rbac/relations.ts';
+import { objectRoles, readByTeam, roleHolders, teamRoles } from '../../rbac/relations.ts';
 import { defineResource } from '../../api/resource.ts';
 import { isOrgAdmin } from '../organizations/organization.resource.ts';
 
@@ -67,7 +67,13 @@ export const teams = defineResource({
   namedUrl: ['name', 'organization'],
   search: ['name', 'description'],
   unique: [['organization', 'name']],
-  related: { users: roleHolders('team', 'member_role'), roles: teamRoles, object_roles: objectRoles('team') },
+  related: {
+    users: roleHolders('team', 'member_role'),
+    roles: teamRoles,
+    projects: readByTeam('project', 'project'),
+    credentials: readByTeam('credential', 'credential'),
+    object_roles: objectRoles('team'),
+  },
   roles: {
     admin_role: { name: 'Admin', description: 'Can manage all aspects of the team', parents: ['organization.admin_role'] },
     member_role: { name: 'Member', description: 'User is a member of the team', parents: ['admin_role'] },

@@ -17,7 +17,7 @@ import { defineResource } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { auditGrant, type RoleRow } from '../../rbac/grants.ts';
-import { userRoles } from '../../rbac/relations.ts';
+import { readByUser, userRoles } from '../../rbac/relations.ts';
 import { decideUserAdmin, userAdminFacts, type UserAdminFacts } from '../../rbac/user-admin.ts';
 import { revokeTokensOfUser, userPersonalTokens, userTokens } from '../tokens/token.resource.ts';
 
@@ -142,6 +142,8 @@ export const users = defineResource({
     organizations: roleHeldOn('organization', 'organization', 'member_role'),
     admin_of_organizations: roleHeldOn('organization', 'organization', 'admin_role'),
     roles: userRoles,
+    projects: readByUser('project', 'project', 'projects'),
+    credentials: readByUser('credential', 'credential', 'credentials'),
     tokens: userTokens,
     personal_tokens: userPersonalTokens,
   },

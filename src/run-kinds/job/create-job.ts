@@ -9,7 +9,7 @@ import { taskImpact } from '../../task-manager/task-impact.ts';
 export const TEMPLATE_COLUMNS = [
   'job_type', 'scm_branch', 'forks', 'limit', 'verbosity', 'job_tags', 'skip_tags', 'start_at_task', 'timeout', 'diff_mode',
   'job_slice_count', 'execution_environment_id', 'use_fact_cache', 'become_enabled', 'allow_simultaneous', 'playbook',
-  'project_id', 'organization_id', 'description',
+  'project_id', 'organization_id', 'description', 'force_handlers',
 ] as const;
 
 export interface JobSpec {

@@ -30,6 +30,7 @@ export const jobs = defineRunResource({
     skip_tags: text(readOnly),
     start_at_task: text(readOnly),
     diff_mode: boolean(readOnly),
+    force_handlers: boolean(readOnly),
     become_enabled: boolean(readOnly),
     use_fact_cache: boolean(readOnly),
     allow_simultaneous: boolean(readOnly),

@@ -1,0 +1,54 @@
+/** Labels attached to an object (a job template, an inventory): who may attach them, and POST {name}. */
+import { recordActivity } from '../../activity/record.ts';
+import { hasObjectRole } from '../../api/access.ts';
+import type { RequestContext } from '../../api/context.ts';
+import { createObject } from '../../api/crud.ts';
+import { forbidden, ValidationError } from '../../api/errors.ts';
+import { joinTable, type Relation } from '../../api/relations.ts';
+import { getResource } from '../../api/resource.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+
+interface LabelOwner {
+  /** The owner's resource name (its `type`). */
+  name: string;
+  /** The join table and its column naming the owner. */
+  table: string;
+  column: string;
+  /** Throws 403 unless the caller administers the owner. */
+  assertAdmin(ctx: RequestContext, tx: Queryable, ownerId: number): Promise<void>;
+}
+
+/**
+ * Labels are organization-wide: attaching one needs the owner's admin role and sight of the label's
+ * organization; POST {name} attaches the owner's organization's label of that name, created if missing.
+ */
+export function attachedLabels(owner: LabelOwner): Relation {
+  const link = joinTable('label', owner.table, owner.column, 'label_id');
+  const associate = async (tx: Queryable, ctx: RequestContext, ownerId: number, labelId: number) => {
+    if (!(await link.attach!(tx, ownerId, labelId, ctx))) return;
+    await recordActivity(tx, ctx, { operation: 'associate', object1: owner.name, object1Id: ownerId, object2: 'label', object2Id: labelId, association: 'labels', changes: {} });
+  };
+  return {
+    ...link,
+    async authorize(ctx, tx, ownerId, labelId, detach) {
+      await owner.assertAdmin(ctx, tx, ownerId);
+      if (detach) return;
+      const [label] = await tx.query('SELECT organization_id FROM labels WHERE id = $1', [labelId]);
+      if (label && !(await hasObjectRole(ctx, tx, 'organization', label.organization_id, 'read_role'))) throw forbidden();
+    },
+    async create(tx: Queryable, ctx: RequestContext, parent: Row, body: unknown) {
+      await owner.assertAdmin(ctx, tx, parent.id);
+      const name = (body as Record<string, unknown>)?.name;
+      if (typeof name !== 'string' || !name.trim()) throw ValidationError.field('name', 'This field is required.');
+      if (parent.organization_id === null) throw ValidationError.field('organization', `The ${owner.name.replace(/_/g, ' ')} has no organization for its labels.`);
+      const [existing] = await tx.query('SELECT * FROM labels WHERE organization_id = $1 AND name = $2', [parent.organization_id, name]);
+      if (existing) {
+        await associate(tx, ctx, parent.id, existing.id);
+        return null;
+      }
+      const label = await createObject(tx, ctx, getResource('label'), { name, organization: parent.organization_id });
+      await associate(tx, ctx, parent.id, label.id);
+      return label;
+    },
+  };
+}
