@@ -126,7 +126,7 @@ describe('credentials', () => {
       assert.equal((await t.get(`${URL}?user=1`)).status, 403);
       assert.equal((await t.get(`${URL}?order_by=user`)).status, 400);
       assert.deepEqual((await t.get(`${URL}?search=Deploy`)).body.results.map((r: any) => r.id), [cred.id]);
-      assert.equal((await t.get(`${URL}${encodeURIComponent('Deploy key')}++${encodeURIComponent('Cred Org')}/`)).body.id, cred.id);
+      assert.equal((await t.get(`${URL}${encodeURIComponent('Deploy key')}++Machine+ssh++${encodeURIComponent('Cred Org')}/`)).body.id, cred.id);
       assert.equal((await t.get(`${URL}?credential_type__namespace=ssh`)).status, 200);
     });
 

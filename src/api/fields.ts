@@ -20,6 +20,12 @@ export interface Field {
   secret: boolean;
   filterable: boolean;
   nullable: boolean;
+  /**
+   * What null stands for in a resource's request body when the field is not nullable: "" for text
+   * and choice fields, false for booleans (AWX's CharNullField, ChoiceNullField, BooleanNullField).
+   * Settings keep null as null (see crud.ts readBody, the only place that applies it).
+   */
+  nullMeans?: unknown;
   choices?: readonly (readonly [string, string])[];
   /** Name of the referenced resource, for reference fields. */
   ref?: string;
@@ -97,6 +103,7 @@ export function text(opts: TextOptions = {}): Field {
     ...b,
     optionsType: 'string',
     filterKind: 'text',
+    nullMeans: '',
     maxLength: opts.maxLength,
     parse: (value) =>
       nullOr(field, value, (v) => {
@@ -234,6 +241,7 @@ export function boolean(opts: FieldOptions = {}): Field {
     ...base({ default: false, ...opts }),
     optionsType: 'boolean',
     filterKind: 'boolean',
+    nullMeans: false,
     parse: (value) =>
       nullOr(field, value, (v) => {
         if (typeof v === 'boolean') return v;
@@ -253,6 +261,7 @@ export function choice(choices: readonly (string | readonly [string, string])[],
     ...base(opts),
     optionsType: 'choice',
     filterKind: 'text',
+    nullMeans: '',
     choices: pairs,
     parse: (value) =>
       nullOr(field, value, (v) => {

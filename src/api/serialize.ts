@@ -1,6 +1,7 @@
 import type { Queryable, Row } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 import { revealedSecrets } from './fields.ts';
+import { namedUrlKey } from './named-url.ts';
 import { findResource, getResource, type Resource } from './resource.ts';
 import { ident } from './sql.ts';
 
@@ -35,40 +36,9 @@ class RefCache {
       const map = this.rows.get(name) ?? new Map<number, Row>();
       for (const row of loaded) map.set(row.id, row);
       this.rows.set(name, map);
-      const last = target.namedUrl?.[target.namedUrl.length - 1];
-      if (last && target.fields[last]?.ref) await this.load(target, loaded);
+      if (target.namedUrl?.some((name) => target.fields[name]?.ref)) await this.load(target, loaded);
     }
   }
-}
-
-/** The named-URL key of a row (Ops++Default), or null when the resource has none or a part is missing. */
-export function namedUrlKey(resource: Resource, row: Row, refs: { get(resource: string, id: unknown): Row | undefined }): string | null {
-  if (!resource.namedUrl) return null;
-  const parts: string[] = [];
-  for (const name of resource.namedUrl) {
-    const field = resource.fields[name];
-    if (field?.ref) {
-      const id = row[field.column];
-      if (id === null || id === undefined) {
-        parts.push('');
-        continue;
-      }
-      const target = refs.get(field.ref, id);
-      const key = target ? namedUrlKey(getResource(field.ref), target, refs) : null;
-      if (key === null) return null;
-      parts.push(key);
-    } else {
-      const value = row[field ? field.column : name];
-      if (value === null || value === undefined) return null;
-      parts.push(String(value));
-    }
-  }
-  return parts.join('++');
-}
-
-/** Percent-encodes what a path segment may not hold, leaving the characters it may (@ : + & = ...) readable. */
-function encodePathSegment(value: string): string {
-  return encodeURIComponent(value).replace(/%(24|26|2B|2C|3A|3B|3D|40)/g, (escaped) => decodeURIComponent(escaped));
 }
 
 function summaryOf(target: Resource, row: Row): Row {
@@ -114,7 +84,7 @@ export async function serializeRows(db: Queryable, ctx: RequestContext, resource
         if (targetRow) summary[name] = summaryOf(target, targetRow);
       }
       const key = namedUrlKey(resource, row, refs);
-      if (key !== null) related.named_url = `${resource.listPath}${encodePathSegment(key)}/`;
+      if (key !== null) related.named_url = `${resource.listPath}${key}/`;
       for (const name of Object.keys(resource.related)) related[name] = `${resource.detailPath(row.id)}${name}/`;
       if (resource.allFields.created) related.activity_stream = `${resource.detailPath(row.id)}activity_stream/`;
       const roles = objectRoles.get(row.id);
