@@ -1,6 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, newOrg, newUser, type TestApp, type User } from './helpers/app.ts';
+import { createTestApp, grant, newOrg, newTeam, newUser, type TestApp, type User } from './helpers/app.ts';
+import { makeRepository, type GitRepository } from './helpers/git.ts';
+import { eventually, waitForRun } from './helpers/jobs.ts';
+
+const PLAY = '- hosts: all\n  gather_facts: false\n  tasks: []\n';
 
 // What AWX's own clients (the awx.awx collection, awxkit's `awx` CLI) rely on beyond the plain
 // resource conventions: null coercion, the Allow header, named URLs, capabilities and counts.
@@ -186,6 +190,174 @@ describe('AWX conventions', () => {
     it('another organization\'s admin cannot read through a named URL', async () => {
       const res = await t.get('/api/v2/credentials/Org[+]Key++Machine+ssh++Conventions/', { as: outsider });
       assert.equal(res.status, 403);
+    });
+  });
+
+  describe('OPTIONS metadata', () => {
+    let repo: GitRepository;
+    let templateId: number;
+    let projectId: number;
+    let jobId: number;
+
+    before(async () => {
+      repo = await makeRepository({ 'site.yml': PLAY });
+      const project = await t.post('/api/v2/projects/', { name: 'Options project', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` });
+      projectId = project.body.id;
+      const update = await eventually(async () => (await t.get(`/api/v2/projects/${projectId}/project_updates/`)).body.results[0]);
+      assert.equal((await waitForRun(t, update.url)).status, 'successful');
+      const inventory = (await t.post('/api/v2/inventories/', { name: 'Options inventory', organization: orgId })).body.id;
+      templateId = (await t.post('/api/v2/job_templates/', { name: 'Options JT', project: projectId, inventory, playbook: 'site.yml' })).body.id;
+      const job = (await t.post(`/api/v2/job_templates/${templateId}/launch/`, {})).body;
+      jobId = job.id;
+      await waitForRun(t, job.url);
+    });
+    after(() => repo.remove());
+
+    it('lists carry types and max_page_size; details types only', async () => {
+      const list = await t.request('OPTIONS', '/api/v2/inventories/');
+      assert.deepEqual(list.body.types, ['inventory']);
+      assert.equal(list.body.max_page_size, 200);
+      const mixed = await t.request('OPTIONS', '/api/v2/unified_jobs/');
+      assert.deepEqual(mixed.body.types, ['project_update', 'inventory_update', 'job', 'ad_hoc_command']);
+      assert.deepEqual(mixed.body.actions.GET.type.choices.map((c: string[]) => c[0]), mixed.body.types);
+      const detail = await t.request('OPTIONS', `/api/v2/inventories/${(await t.get('/api/v2/inventories/?name=Options inventory')).body.results[0].id}/`);
+      assert.deepEqual(detail.body.types, ['inventory']);
+      assert.equal(detail.body.max_page_size, undefined);
+    });
+
+    it('verbosity and job_type are choices, verbosity with numeric values', async () => {
+      const post = (await t.request('OPTIONS', '/api/v2/job_templates/')).body.actions.POST;
+      assert.equal(post.verbosity.type, 'choice');
+      assert.deepEqual(post.verbosity.choices[0], [0, '0 (Normal)']);
+      assert.equal(post.verbosity.choices.length, 6);
+      assert.equal(post.job_type.type, 'choice');
+      assert.deepEqual(post.job_type.choices.map((c: string[]) => c[0]), ['run', 'check']);
+      const sources = (await t.request('OPTIONS', '/api/v2/inventory_sources/')).body.actions.POST;
+      assert.deepEqual(sources.verbosity.choices.map((c: unknown[]) => c[0]), [0, 1, 2]);
+      const bad = await t.patch(`/api/v2/job_templates/${templateId}/`, { verbosity: 9 });
+      assert.deepEqual([bad.status, bad.body], [400, { verbosity: ['"9" is not a valid choice.'] }]);
+    });
+
+    it('launch, relaunch and update describe what POST takes in actions', async () => {
+      const launch = await t.request('OPTIONS', `/api/v2/job_templates/${templateId}/launch/`);
+      assert.equal(launch.status, 200);
+      assert.equal(launch.headers.allow, 'GET, POST, HEAD, OPTIONS');
+      assert.equal(launch.body.actions.POST.extra_vars.type, 'json');
+      assert.equal(launch.body.actions.POST.inventory.type, 'id');
+      assert.equal(launch.body.actions.POST.credentials.type, 'list_of_ids');
+      assert.equal(launch.body.actions.POST.verbosity.type, 'choice');
+      assert.equal(launch.body.actions.GET.can_start_without_user_input.type, 'boolean');
+      assert.equal(launch.body.actions.POST.can_start_without_user_input, undefined);
+      const update = await t.request('OPTIONS', `/api/v2/projects/${projectId}/update/`);
+      assert.equal(update.body.actions.GET.can_update.type, 'boolean');
+      assert.deepEqual(update.body.actions.POST, {});
+      const relaunch = await t.request('OPTIONS', `/api/v2/jobs/${jobId}/relaunch/`);
+      assert.deepEqual(relaunch.body.actions.POST.hosts.choices, [['all', 'All'], ['failed', 'Failed']]);
+    });
+
+    it('a caller who may not see the template gets no launch description', async () => {
+      const res = await t.request('OPTIONS', `/api/v2/job_templates/${templateId}/launch/`, { as: outsider });
+      assert.equal(res.status, 403);
+    });
+
+    describe('user_capabilities', () => {
+      it('a job template shows start, schedule and copy; a member with execute only starts it', async () => {
+        const admin = (await t.get(`/api/v2/job_templates/${templateId}/`)).body.summary_fields.user_capabilities;
+        assert.deepEqual(admin, { edit: true, delete: true, start: true, schedule: true, copy: true });
+        const runner = await newUser(t, { member: orgId });
+        await grant(t, runner, `/api/v2/job_templates/${templateId}/`, 'execute_role');
+        const asRunner = (await t.get(`/api/v2/job_templates/${templateId}/`, { as: runner })).body.summary_fields.user_capabilities;
+        assert.deepEqual(asRunner, { edit: false, delete: false, start: true, schedule: true, copy: false });
+        const listed = (await t.get('/api/v2/job_templates/', { as: runner })).body.results.find((r: any) => r.id === templateId);
+        assert.deepEqual(listed.summary_fields.user_capabilities, asRunner);
+      });
+
+      it('a project shows start, schedule and copy; a manual project none of them', async () => {
+        const synced = (await t.get(`/api/v2/projects/${projectId}/`)).body.summary_fields.user_capabilities;
+        assert.deepEqual(synced, { edit: true, delete: true, start: true, schedule: true, copy: true });
+        const asMember = (await t.get(`/api/v2/projects/${projectId}/`, { as: orgAdmin })).body.summary_fields.user_capabilities;
+        assert.deepEqual(asMember, { edit: true, delete: true, start: true, schedule: true, copy: true });
+      });
+
+      it('an inventory shows adhoc and copy; groups copy as they edit; runs start and delete', async () => {
+        const inv = (await t.get('/api/v2/inventories/?name=Options inventory')).body.results[0];
+        assert.deepEqual(inv.summary_fields.user_capabilities, { edit: true, delete: true, copy: true, adhoc: true });
+        const asMember = (await t.get(`/api/v2/inventories/${inv.id}/`, { as: member })).status;
+        assert.equal(asMember, 403);
+        const group = (await t.post('/api/v2/groups/', { name: 'g', inventory: inv.id })).body;
+        assert.deepEqual(group.summary_fields.user_capabilities, { edit: true, delete: true, copy: true });
+        const job = (await t.get(`/api/v2/jobs/${jobId}/`)).body;
+        assert.deepEqual(Object.keys(job.summary_fields.user_capabilities), ['delete', 'start']);
+        const update = (await t.get(`/api/v2/projects/${projectId}/project_updates/`)).body.results[0];
+        assert.deepEqual(update.summary_fields.user_capabilities, { delete: true, start: true });
+      });
+
+      it('a read-scoped token may do nothing', async () => {
+        const token = await t.post('/api/v2/tokens/', { scope: 'read' });
+        assert.equal(token.status, 201, token.text);
+        const res = await t.get(`/api/v2/job_templates/${templateId}/`, { headers: { authorization: `Bearer ${token.body.token}` }, as: null });
+        assert.equal(res.status, 200, res.text);
+        assert.ok(Object.values(res.body.summary_fields.user_capabilities).every((v) => v === false));
+      });
+    });
+  });
+
+  describe('counts and list options', () => {
+    it('organizations show related_field_counts of what the caller sees', async () => {
+      const org = await newOrg(t, { name: 'Counted' });
+      const admin = await newUser(t, { admin: org.id });
+      await newUser(t, { member: org.id });
+      await newTeam(t, org.id, { name: 'Counted team' });
+      await t.post('/api/v2/inventories/', { name: 'Counted inv 1', organization: org.id });
+      await t.post('/api/v2/inventories/', { name: 'Counted inv 2', organization: org.id });
+      const expected = { inventories: 2, teams: 1, users: 1, job_templates: 0, admins: 1, projects: 0 };
+      const detail = await t.get(`/api/v2/organizations/${org.id}/`);
+      assert.deepEqual(detail.body.summary_fields.related_field_counts, expected);
+      const listed = (await t.get('/api/v2/organizations/?name=Counted')).body.results[0];
+      assert.deepEqual(listed.summary_fields.related_field_counts, expected);
+      assert.deepEqual((await t.get(`/api/v2/organizations/${org.id}/`, { as: admin })).body.summary_fields.related_field_counts, expected);
+      // A member sees the organization's teams and members, but no inventory he was not given.
+      const plain = await newUser(t, { member: org.id });
+      const asPlain = (await t.get(`/api/v2/organizations/${org.id}/`, { as: plain })).body.summary_fields.related_field_counts;
+      assert.equal(asPlain.inventories, 0);
+      assert.equal(asPlain.users, 2);
+    });
+
+    it('?count_disabled=1 answers only results', async () => {
+      const res = await t.get('/api/v2/organizations/?count_disabled=1&order_by=name&page_size=2');
+      assert.equal(res.status, 200);
+      assert.deepEqual(Object.keys(res.body), ['results']);
+      assert.equal(res.body.results.length, 2);
+      const counted = await t.get('/api/v2/organizations/?order_by=name&page_size=2');
+      assert.deepEqual(res.body.results.map((r: any) => r.id), counted.body.results.map((r: any) => r.id));
+    });
+
+    it('?host_filter= on hosts selects as a smart inventory filter, within what the caller sees', async () => {
+      const inv = (await t.post('/api/v2/inventories/', { name: 'Filtered', organization: orgId })).body.id;
+      await t.post('/api/v2/hosts/', { name: 'db1.filtered', inventory: inv });
+      await t.post('/api/v2/hosts/', { name: 'web1.filtered', inventory: inv });
+      const res = await t.get('/api/v2/hosts/?host_filter=name__startswith=db1 or name=web1.filtered&order_by=name');
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body.results.map((h: any) => h.name), ['db1.filtered', 'web1.filtered']);
+      const grouped = await t.get('/api/v2/hosts/?host_filter=(name__startswith=db1 and inventory__name=Filtered)');
+      assert.deepEqual(grouped.body.results.map((h: any) => h.name), ['db1.filtered']);
+      const other = await t.get('/api/v2/hosts/?host_filter=name__startswith=db1', { as: outsider });
+      assert.equal(other.body.count, 0);
+      const bad = await t.get('/api/v2/hosts/?host_filter=name__startswith=(');
+      assert.equal(bad.status, 400);
+      assert.equal(typeof bad.body.detail, 'string');
+    });
+  });
+
+  describe('users', () => {
+    it('users and /me carry auth, [] for local accounts', async () => {
+      assert.deepEqual((await t.get('/api/v2/me/', { as: member })).body.results[0].auth, []);
+      assert.deepEqual((await t.get(`/api/v2/users/${member.id}/`)).body.auth, []);
+    });
+
+    it('an unknown object answers AWX\'s 404', async () => {
+      const res = await t.get('/api/v2/users/987654/');
+      assert.deepEqual([res.status, res.body], [404, { detail: 'Not found.' }]);
     });
   });
 });

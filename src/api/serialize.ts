@@ -68,7 +68,7 @@ export async function serializeRows(db: Queryable, ctx: RequestContext, resource
   const refs = new RefCache(db);
   await refs.load(resource, rows);
   const objectRoles = await loadObjectRoles(db, resource, rows);
-  const prepared = resource.prepare && rows.length ? await resource.prepare(db, rows) : undefined;
+  const prepared = resource.prepare && rows.length ? await resource.prepare(db, rows, ctx) : undefined;
   const allCapabilities = await Promise.all(rows.map((row) => capabilities(db, ctx, resource, row, rows)));
   return rows.map(
     (row, index) => {
@@ -111,36 +111,28 @@ export async function serializeRows(db: Queryable, ctx: RequestContext, resource
   );
 }
 
+/** The order AWX lists capabilities in. */
+const CAPABILITY_ORDER = ['edit', 'delete', 'start', 'schedule', 'copy', 'adhoc', 'unattach', 'use'];
+
 /**
- * What the caller may do with one row of `page`. Answers at once when the policy does (a superuser
- * may do everything), so that only policies that need the database cost a turn per row; canDelete
- * is asked after canChange has answered, as before.
+ * What the caller may do with one row of `page` (summary_fields.user_capabilities): edit and
+ * delete from the policy's canChange and canDelete, then the policy's own capabilities, in AWX's
+ * order. A read-scoped token may do nothing. Checks given the page look it up once for all rows.
  */
-function capabilities(db: Queryable, ctx: RequestContext, resource: Resource, row: Row, page: readonly Row[]): Row | Promise<Row> {
-  const caps: Row = {};
+async function capabilities(db: Queryable, ctx: RequestContext, resource: Resource, row: Row, page: readonly Row[]): Promise<Row> {
+  const caps: Record<string, boolean> = {};
   const writable = ctx.tokenScope !== 'read';
-  const askDelete = (): Row | Promise<Row> => {
-    if (!resource.operations.delete) return caps;
-    const answer = writable && resource.access.canDelete(ctx, db, row, page);
-    if (answer instanceof Promise) {
-      return answer.then((allowed) => {
-        caps.delete = allowed;
-        return caps;
-      });
-    }
-    caps.delete = answer;
-    return caps;
-  };
-  if (!resource.operations.update) return askDelete();
-  const answer = writable && resource.access.canChange(ctx, db, row, {}, page);
-  if (answer instanceof Promise) {
-    return answer.then((allowed) => {
-      caps.edit = allowed;
-      return askDelete();
-    });
+  const { access } = resource;
+  const declared = access.capabilities ?? {};
+  if (resource.operations.update && declared.edit !== false) caps.edit = writable && (await access.canChange(ctx, db, row, {}, page));
+  if (resource.operations.delete && declared.delete !== false) caps.delete = writable && (await access.canDelete(ctx, db, row, page));
+  for (const [name, check] of Object.entries(declared)) {
+    if (check === false || name === 'edit' || name === 'delete') continue;
+    caps[name] = typeof check === 'string' ? caps[check] === true : writable && (await check(ctx, db, row, page));
   }
-  caps.edit = answer;
-  return askDelete();
+  const ordered: Row = {};
+  for (const name of [...CAPABILITY_ORDER, ...Object.keys(caps)]) if (name in caps && !(name in ordered)) ordered[name] = caps[name];
+  return ordered;
 }
 
 export async function serializeRow(db: Queryable, ctx: RequestContext, resource: Resource, row: Row): Promise<Row> {

@@ -18,6 +18,8 @@ const instanceAccess: AccessPolicy = {
   canChange: isSuperuser,
   canDelete: () => false,
   canAttach: isSuperuser,
+  // As AWX, an instance shows only whether it may be edited.
+  capabilities: { delete: false },
 };
 
 /** Runs whose execution_node is the instance (the parent). */
