@@ -33,5 +33,7 @@ const launchable = (row: Row) => row.project_id !== null && (row.inventory_id !=
 export const jobTemplateCapabilities: Record<string, Capability | string> = {
   start: (ctx, tx, row, page) => launchable(row) && hasObjectRoleOnRow(ctx, tx, 'job_template', 'execute_role', row, page),
   schedule: 'start',
-  copy: (ctx, tx, row) => launchable(row) && (isSuperuser(ctx) || mayCopy(ctx, tx, row)),
+  // A copy uses the project (use_role, looked up once for the page) before anything else is asked.
+  copy: async (ctx, tx, row, page) =>
+    launchable(row) && (isSuperuser(ctx) || ((await hasObjectRoleOnRow(ctx, tx, 'project', 'use_role', row, page, 'project_id')) && mayCopy(ctx, tx, row))),
 };
