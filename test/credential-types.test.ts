@@ -209,7 +209,7 @@ describe('credential types', () => {
       assert.deepEqual(cloud.body.results.map((r: any) => r.name), [...cloud.body.results.map((r: any) => r.name)].sort());
       assert.deepEqual((await t.get(`${URL}?search=Galaxy`, { as: alice })).body.results.map((r: any) => r.namespace), ['galaxy_api_token']);
       assert.equal((await t.get(`${URL}?namespace=ssh`)).body.results[0].name, 'Machine');
-      assert.equal((await t.get(`${URL}Machine++ssh/`, { as: alice })).body.namespace, 'ssh');
+      assert.equal((await t.get(`${URL}Machine+ssh/`, { as: alice })).body.namespace, 'ssh');
       assert.equal((await t.request('OPTIONS', URL, { as: alice })).body.actions.POST, undefined);
       const options = await t.request('OPTIONS', URL);
       assert.deepEqual(options.body.actions.POST.kind.choices.map((c: string[]) => c[0]).slice(0, 4), ['ssh', 'vault', 'net', 'scm']);

@@ -126,7 +126,7 @@ describe('credentials', () => {
       assert.equal((await t.get(`${URL}?user=1`)).status, 403);
       assert.equal((await t.get(`${URL}?order_by=user`)).status, 400);
       assert.deepEqual((await t.get(`${URL}?search=Deploy`)).body.results.map((r: any) => r.id), [cred.id]);
-      assert.equal((await t.get(`${URL}${encodeURIComponent('Deploy key')}++${encodeURIComponent('Cred Org')}/`)).body.id, cred.id);
+      assert.equal((await t.get(`${URL}${encodeURIComponent('Deploy key')}++Machine+ssh++${encodeURIComponent('Cred Org')}/`)).body.id, cred.id);
       assert.equal((await t.get(`${URL}?credential_type__namespace=ssh`)).status, 200);
     });
 
@@ -411,7 +411,13 @@ describe('credential role matrix', () => {
         const res = await t.get(`${URL}${credA}/`, { as: userOf(c) });
         return res.status === 200 ? res.body.summary_fields.user_capabilities : res.status;
       },
-      expected: { ...only(MANAGERS, { edit: true, delete: true }, { edit: false, delete: false }), outsider: 403, 'org member': 403 },
+      // As AWX's CredentialSerializer: edit, delete, copy, and use (the use_role).
+      expected: {
+        ...only(MANAGERS, { edit: true, delete: true, copy: true, use: true }, { edit: false, delete: false, copy: false, use: false }),
+        'credential user': { edit: false, delete: false, copy: false, use: true },
+        outsider: 403,
+        'org member': 403,
+      },
     },
     { name: 'GET /credential_types/', run: (c) => send(c, 'GET', '/api/v2/credential_types/'), expected: only(CALLERS, 200) },
     {

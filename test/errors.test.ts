@@ -89,16 +89,16 @@ describe('errors', () => {
       const del = await t.delete('/api/v2/organizations/');
       assert.equal(del.status, 405);
       assert.deepEqual(del.body, { detail: 'Method "DELETE" not allowed.' });
-      assert.equal(del.headers.allow, 'GET, OPTIONS, POST, HEAD');
+      assert.equal(del.headers.allow, 'GET, POST, HEAD, OPTIONS');
       const put = await t.put('/api/v2/users/', {});
       assert.equal(put.status, 405);
-      assert.equal(put.headers.allow, 'GET, OPTIONS, POST, HEAD');
+      assert.equal(put.headers.allow, 'GET, POST, HEAD, OPTIONS');
       const post = await t.post(`/api/v2/organizations/${defaultId}/`, { name: 'x' });
       assert.equal(post.status, 405);
-      assert.equal(post.headers.allow, 'GET, OPTIONS, PATCH, PUT, DELETE, HEAD');
+      assert.equal(post.headers.allow, 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS');
       const activity = await t.post('/api/v2/activity_stream/', {});
       assert.equal(activity.status, 405);
-      assert.equal(activity.headers.allow, 'GET, OPTIONS, HEAD');
+      assert.equal(activity.headers.allow, 'GET, HEAD, OPTIONS');
     });
 
     it('authentication and body parsing come before 405', async () => {
@@ -165,7 +165,8 @@ describe('errors', () => {
     it('blank and null values', async () => {
       assert.deepEqual((await t.post('/api/v2/organizations/', { name: '' })).body, { name: ['This field may not be blank.'] });
       assert.deepEqual((await t.post('/api/v2/organizations/', { name: '   ' })).body, { name: ['This field may not be blank.'] });
-      assert.deepEqual((await t.post('/api/v2/organizations/', { name: null })).body, { name: ['This field may not be null.'] });
+      // As AWX's CharNullField: null is read as "", which a name may not be.
+      assert.deepEqual((await t.post('/api/v2/organizations/', { name: null })).body, { name: ['This field may not be blank.'] });
       assert.deepEqual((await t.post('/api/v2/organizations/', { name: 'n', max_hosts: null })).body, { max_hosts: ['This field may not be null.'] });
     });
 

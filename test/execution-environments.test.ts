@@ -56,7 +56,7 @@ describe('execution environments', () => {
 
     it('only its pull may change, and it cannot be deleted, even by a superuser', async () => {
       const detail = await t.get(`${URL}${managedId}/`);
-      assert.deepEqual(detail.body.summary_fields.user_capabilities, { edit: true, delete: false });
+      assert.deepEqual(detail.body.summary_fields.user_capabilities, { edit: true, delete: false, copy: true });
       const pulled = await t.patch(`${URL}${managedId}/`, { pull: 'missing', name: 'Default execution environment' });
       assert.equal(pulled.status, 200, pulled.text);
       assert.equal((await stored(managedId)).pull, 'missing');
@@ -88,7 +88,7 @@ describe('execution environments', () => {
       );
       assert.equal(ee.related.named_url, `${URL}Global EE/`.replace(' ', '%20'));
       assert.equal(ee.related.activity_stream, `${URL}${ee.id}/activity_stream/`);
-      assert.deepEqual(ee.summary_fields.user_capabilities, { edit: true, delete: true });
+      assert.deepEqual(ee.summary_fields.user_capabilities, { edit: true, delete: true, copy: true });
       const row = await stored(ee.id);
       assert.deepEqual([row.name, row.image, row.pull, row.managed, row.organization_id], ['Global EE', IMAGE, 'always', false, null]);
       const [activity] = await t.db.query(`SELECT operation FROM activity_stream WHERE object1 = 'execution_environment' AND object1_id = $1`, [ee.id]);
@@ -180,7 +180,7 @@ describe('execution environments', () => {
       assert.equal((await t.get(`${URL}${engEe}/`, { as: outsider })).status, 403);
       assert.equal((await t.get(`${URL}${globalEe}/`, { as: outsider })).status, 200);
       const asMember = (await t.get(`${URL}${engEe}/`, { as: member })).body;
-      assert.deepEqual(asMember.summary_fields.user_capabilities, { edit: false, delete: false });
+      assert.deepEqual(asMember.summary_fields.user_capabilities, { edit: false, delete: false, copy: false });
       assert.deepEqual(asMember.summary_fields.organization, { id: engId, name: 'Engineering', description: '' });
     });
 

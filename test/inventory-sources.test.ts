@@ -123,7 +123,7 @@ describe('inventory sources', () => {
       ['credential of another cloud', { name: 'v11', source: 'gce', credential: 'aws' }, 'credential', /matching cloud service/],
       ['insights credential on scm', { name: 'v12', source: 'scm', source_project: 0, credential: 'insights' }, 'credential', /disallowed/],
       ['bad host_filter', { name: 'v13', source: 'ec2', host_filter: '(' }, 'host_filter', /regular expression/],
-      ['verbosity out of range', { name: 'v14', source: 'ec2', verbosity: 5 }, 'verbosity', /less than or equal/],
+      ['verbosity out of range', { name: 'v14', source: 'ec2', verbosity: 5 }, 'verbosity', /"5" is not a valid choice/],
     ];
     for (const [what, body, field, message] of cases) {
       it(`refuses ${what} with a 400 on ${field}`, async () => {

@@ -72,8 +72,8 @@ describe('job templates', () => {
   it('refuses bad field values with 400 and stores nothing', async () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ job_type: 'deploy' }, 'job_type', /not a valid choice/],
-      [{ verbosity: 6 }, 'verbosity', /less than or equal to 5/],
-      [{ verbosity: -1 }, 'verbosity', /greater than or equal to 0/],
+      [{ verbosity: 6 }, 'verbosity', /"6" is not a valid choice/],
+      [{ verbosity: -1 }, 'verbosity', /"-1" is not a valid choice/],
       [{ forks: -1 }, 'forks', /greater than or equal to 0/],
       [{ forks: 201 }, 'forks', /Maximum number of forks \(200\) exceeded/],
       [{ job_slice_count: 0 }, 'job_slice_count', /greater than or equal to 1/],

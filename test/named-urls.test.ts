@@ -99,8 +99,8 @@ describe('named URLs', () => {
       assert.equal(res.body.id, id, named);
     }
     assert.equal((await t.get(`/api/v2/teams/${opsId}/`)).body.related.named_url, '/api/v2/teams/Ops++Default/');
-    assert.equal((await t.get(`/api/v2/users/${userId}/`)).body.related.named_url, '/api/v2/users/jane.doe@corp/');
-    assert.equal((await t.get(`/api/v2/teams/${spacedTeamId}/`)).body.related.named_url, '/api/v2/teams/Night%20Shift++Big%20Org%20&%20Co/');
+    assert.equal((await t.get(`/api/v2/users/${userId}/`)).body.related.named_url, '/api/v2/users/jane.doe%40corp/');
+    assert.equal((await t.get(`/api/v2/teams/${spacedTeamId}/`)).body.related.named_url, '/api/v2/teams/Night%20Shift++Big%20Org%20%26%20Co/');
     assert.equal((await t.get(`/api/v2/organizations/${oddOrgId}/`)).body.related.named_url, '/api/v2/organizations/a%2Fb%3Fc%23d%25e/');
   });
 

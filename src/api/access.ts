@@ -31,7 +31,20 @@ export interface AccessPolicy {
    * An action answers false for a plain 403, or throws its own refusal.
    */
   actions?: Readonly<Record<string, ObjectAction>>;
+  /**
+   * What summary_fields.user_capabilities shows beyond edit (canChange) and delete (canDelete), as
+   * AWX's serializer of the resource does (start, schedule, copy, adhoc, use): a check, the name of
+   * another capability whose answer it repeats (schedule: 'start'), or false to leave a default
+   * out (an instance shows no delete).
+   */
+  capabilities?: Readonly<Record<string, Capability | string | false>>;
 }
+
+/**
+ * One capability of one row. Lists pass the `page` of rows serialized together, so a check can
+ * look the whole page up at once (hasObjectRoleOnRow).
+ */
+export type Capability = (ctx: RequestContext, tx: Queryable, row: Row, page?: readonly Row[]) => Promise<boolean> | boolean;
 
 /** May the caller do this with the (visible) object? */
 export type ObjectAction = (ctx: RequestContext, tx: Queryable, row: Row) => Promise<boolean> | boolean;

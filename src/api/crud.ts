@@ -54,7 +54,8 @@ function readBody(resource: Resource, body: unknown, mode: WriteMode, existing: 
       else if (mode === 'create' && field.default !== undefined) values[name] = field.default;
       continue;
     }
-    const raw = input[name];
+    // AWX's clients send null for every option left out: a text or choice field reads it as "", a boolean as false.
+    const raw = input[name] === null && !field.nullable && field.nullMeans !== undefined ? field.nullMeans : input[name];
     if (field.secret && raw === ENCRYPTED && existing) continue;
     try {
       const value = field.parse(raw);

@@ -28,6 +28,16 @@ export const badRequest = detail(400);
 export const notAuthenticated = () => new ApiError(401, { detail: 'Authentication credentials were not provided.' });
 export const forbidden = (message = 'You do not have permission to perform this action.') => new ApiError(403, { detail: message });
 export const notFound = (message = 'Not found.') => new ApiError(404, { detail: message });
+
+/**
+ * A named URL that names nothing: 404 without the Allow header, as AWX answers it (so a name's
+ * answer says nothing an unknown path would not).
+ */
+export class UnknownNamedUrl extends ApiError {
+  constructor() {
+    super(404, { detail: 'Not found.' });
+  }
+}
 export const methodNotAllowed = (method: string) => new ApiError(405, { detail: `Method "${method}" not allowed.` });
 export const conflict = detail(409);
 export const unsupportedMediaType = (type: string) => new ApiError(415, { detail: `Unsupported media type "${type}" in request.` });

@@ -23,7 +23,7 @@ function valueSchema(field: Field): JsonSchema {
     case 'datetime':
       return { type: 'string', format: 'date-time' };
     case 'choice':
-      return { type: 'string', enum: field.choices!.map(([value]) => value) };
+      return { type: typeof field.choices![0]?.[0] === 'number' ? 'integer' : 'string', enum: field.choices!.map(([value]) => value) };
     case 'id':
       return { type: 'integer', minimum: 1, description: `ID of the ${field.ref!.replace(/_/g, ' ')}.` };
     default:

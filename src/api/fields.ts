@@ -2,7 +2,7 @@
  * Field declarations. One declaration drives validation of writes, serialization of reads,
  * filtering and ordering, OPTIONS metadata and the activity stream.
  */
-export type OptionsType = 'string' | 'integer' | 'float' | 'boolean' | 'datetime' | 'json' | 'choice' | 'id' | 'field';
+export type OptionsType = 'string' | 'integer' | 'float' | 'boolean' | 'datetime' | 'json' | 'choice' | 'id' | 'field' | 'list_of_ids';
 
 export interface Field {
   /** Name of the column; for references the column holding the id (organization -> organization_id). */
@@ -20,7 +20,14 @@ export interface Field {
   secret: boolean;
   filterable: boolean;
   nullable: boolean;
-  choices?: readonly (readonly [string, string])[];
+  /**
+   * What null stands for in a resource's request body when the field is not nullable: "" for text
+   * and choice fields, false for booleans (AWX's CharNullField, ChoiceNullField, BooleanNullField).
+   * Settings keep null as null (see crud.ts readBody, the only place that applies it).
+   */
+  nullMeans?: unknown;
+  /** [value, label] pairs; values are numbers for integer fields with choices (verbosity). */
+  choices?: readonly (readonly [string | number, string])[];
   /** Name of the referenced resource, for reference fields. */
   ref?: string;
   /** Limits parse enforces, kept to describe the field (OpenAPI document). */
@@ -97,6 +104,7 @@ export function text(opts: TextOptions = {}): Field {
     ...b,
     optionsType: 'string',
     filterKind: 'text',
+    nullMeans: '',
     maxLength: opts.maxLength,
     parse: (value) =>
       nullOr(field, value, (v) => {
@@ -200,8 +208,25 @@ export interface NumberOptions extends FieldOptions {
   max?: number;
 }
 
-export function integer(opts: NumberOptions = {}): Field {
-  return numeric(opts, true);
+export interface IntegerOptions extends NumberOptions {
+  /** [value, label] pairs: OPTIONS shows the field as a choice, as AWX does for verbosity. */
+  choices?: readonly (readonly [number, string])[];
+}
+
+export function integer(opts: IntegerOptions = {}): Field {
+  const field = numeric(opts, true);
+  if (!opts.choices) return field;
+  const values = new Set(opts.choices.map(([v]) => v));
+  return {
+    ...field,
+    optionsType: 'choice',
+    choices: opts.choices,
+    parse: (value) => {
+      const n = field.parse(value);
+      if (n !== null && !values.has(n as number)) throw new FieldProblem(`"${String(value)}" is not a valid choice.`);
+      return n;
+    },
+  };
 }
 
 export function float(opts: NumberOptions = {}): Field {
@@ -234,6 +259,7 @@ export function boolean(opts: FieldOptions = {}): Field {
     ...base({ default: false, ...opts }),
     optionsType: 'boolean',
     filterKind: 'boolean',
+    nullMeans: false,
     parse: (value) =>
       nullOr(field, value, (v) => {
         if (typeof v === 'boolean') return v;
@@ -253,6 +279,7 @@ export function choice(choices: readonly (string | readonly [string, string])[],
     ...base(opts),
     optionsType: 'choice',
     filterKind: 'text',
+    nullMeans: '',
     choices: pairs,
     parse: (value) =>
       nullOr(field, value, (v) => {
@@ -331,6 +358,24 @@ export function ref(resource: string, opts: FieldOptions = {}): Field {
           throw new FieldProblem(`Incorrect type. Expected pk value, received ${typeof v === 'string' ? 'str' : typeof v}.`);
         }
         return n;
+      }),
+    serialize: identity,
+  };
+  return field;
+}
+
+/** Ids of objects of one resource (a launch's credentials, labels, instance groups), as AWX's list_of_ids. */
+export function listOfIds(resource: string, opts: FieldOptions = {}): Field {
+  const one = ref(resource);
+  const field: Field = {
+    ...base({ filterable: false, ...opts }),
+    optionsType: 'list_of_ids',
+    filterKind: 'integer',
+    ref: resource,
+    parse: (value) =>
+      nullOr(field, value, (v) => {
+        if (!Array.isArray(v)) throw new FieldProblem(`Expected a list of items but got type "${typeof v}".`);
+        return v.map((item) => one.parse(item));
       }),
     serialize: identity,
   };

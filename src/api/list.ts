@@ -54,6 +54,10 @@ async function listQuery(db: Queryable, ctx: RequestContext, resource: Resource,
   if (visible) where.push(visible);
   if (scope) where.push(scope(alias, params));
   where.push(...buildFilters(ctx, resource, alias, query, params));
+  for (const [key, condition] of Object.entries(resource.queryFilters)) {
+    const value = [query[key]].flat().pop();
+    if (value) where.push(condition(value, alias, params));
+  }
   // The count leaves out the ordering, and so the parameters only the ordering uses (they come last).
   const countParams = [...params.values];
   const orderBy = query.order_by ?? query.order;
@@ -77,7 +81,7 @@ export async function listPage(
   query: Query,
   scope?: Scope,
   defaultOrder?: Scope,
-): Promise<ListEnvelope<Row>> {
+): Promise<ListEnvelope<Row> | { results: Row[] }> {
   const { alias, params, countParams, from, order } = await listQuery(db, ctx, resource, query, scope, defaultOrder);
   const page = readPage(query);
   const offset = (page.page - 1) * page.size;
@@ -88,6 +92,11 @@ export async function listPage(
       ? `SELECT ${alias}.* ${from} ORDER BY ${order} LIMIT ${page.size} OFFSET 0`
       : `SELECT ${alias}.* FROM ${ident(resource.table)} ${alias} WHERE ${alias}.id IN ` +
         `(SELECT ${alias}.id ${from} ORDER BY ${order} LIMIT ${page.size} OFFSET ${offset}) ORDER BY ${order}`;
+  // ?count_disabled=1: the page alone, without counting (AWX answers only `results`).
+  if ([query.count_disabled].flat().pop()) {
+    const [rows] = await runListQueries(db, ctx, [{ sql: pageSql, params: params.values }]);
+    return { results: await serializeRows(db, ctx, resource, rows) };
+  }
   const [[{ count }], rows] = await runListQueries(db, ctx, [
     { sql: `SELECT count(*)::int AS count ${from}`, params: countParams },
     { sql: pageSql, params: params.values },

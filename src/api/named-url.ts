@@ -1,40 +1,134 @@
-import type { Queryable } from '../db/database.ts';
-import { notFound } from './errors.ts';
+import type { Queryable, Row } from '../db/database.ts';
+import { notFound, UnknownNamedUrl } from './errors.ts';
 import { getResource, type Resource } from './resource.ts';
-import { ident } from './sql.ts';
+import { ident, Params } from './sql.ts';
 
 /**
- * Resolves an id or a named URL (Ops++Default: the team "Ops" of the organization "Default")
- * to an id. Answers null when nothing matches.
+ * Named URLs as AWX builds them (its named URL graph). A resource's `namedUrl` lists its own fields
+ * and its references: the own values are joined by "+", then each reference adds, after "++", the
+ * referenced object's own named URL, or "" when the reference is empty. So a team is
+ * `Ops++Default`, a credential type `Machine+ssh`, a credential `Demo Credential++Machine+ssh++`
+ * (name, credential type, no organization) and a host `web1++Prod++Default`. A "+" inside a value
+ * is written "[+]".
  */
-async function resolveNamed(db: Queryable, resource: Resource, key: string): Promise<number | null> {
-  const spec = resource.namedUrl;
-  if (!spec) return null;
-  const parts = key.split('++');
-  const last = spec[spec.length - 1];
-  const refField = resource.fields[last]?.ref ? resource.fields[last] : null;
-  const ownCount = refField ? spec.length - 1 : spec.length;
-  if (parts.length < ownCount || (!refField && parts.length !== ownCount)) return null;
-  const conditions: string[] = [];
-  const values: unknown[] = [];
-  spec.slice(0, ownCount).forEach((name, i) => {
-    values.push(parts[i]);
-    conditions.push(`${ident(resource.fields[name]?.column ?? name)}::text = $${values.length}`);
-  });
-  if (refField) {
-    const rest = parts.slice(ownCount).join('++');
-    if (rest === '') conditions.push(`${ident(refField.column)} IS NULL`);
-    else {
-      const refId = await resolveKey(db, getResource(refField.ref!), rest);
-      if (refId === null) return null;
-      values.push(refId);
-      conditions.push(`${ident(refField.column)} = $${values.length}`);
-    }
+const NODE_SEPARATOR = '++';
+const FIELD_SEPARATOR = '+';
+const ESCAPED_PLUS = '[+]';
+
+type Refs = { get(resource: string, id: unknown): Row | undefined };
+
+function ownFields(resource: Resource): string[] {
+  return resource.namedUrl!.filter((name) => !resource.fields[name]?.ref);
+}
+
+function refFields(resource: Resource): string[] {
+  return resource.namedUrl!.filter((name) => resource.fields[name]?.ref);
+}
+
+/**
+ * The named URL of a row as a path segment, or null when the resource has none or a value is
+ * missing. Each value is encoded as AWX encodes it (";/?:@=&[]" percent-encoded, "+" as "[+]"), and
+ * so is whatever a URL may not hold raw (a space, "#", "%"), which AWX leaves as it is.
+ */
+export function namedUrlKey(resource: Resource, row: Row, refs: Refs): string | null {
+  if (!resource.namedUrl) return null;
+  const own: string[] = [];
+  for (const name of ownFields(resource)) {
+    const value = row[resource.fields[name]?.column ?? name];
+    if (value === null || value === undefined) return null;
+    own.push(encodeValue(String(value)));
   }
-  const rows = await db.query(`SELECT id FROM ${ident(resource.table)} WHERE ${conditions.join(' AND ')} LIMIT 2`, values);
+  const nodes = [own.join(FIELD_SEPARATOR)];
+  for (const name of refFields(resource)) {
+    const field = resource.fields[name];
+    const id = row[field.column];
+    if (id === null || id === undefined) {
+      nodes.push('');
+      continue;
+    }
+    const target = refs.get(field.ref!, id);
+    const key = target ? namedUrlKey(getResource(field.ref!), target, refs) : null;
+    if (key === null) return null;
+    nodes.push(key);
+  }
+  return nodes.join(NODE_SEPARATOR);
+}
+
+// What RFC 3986 lets a path segment hold raw, less the delimiters AWX encodes.
+const KEPT = /[A-Za-z0-9\-._~!$'()*,]/;
+
+function encodeValue(value: string): string {
+  let out = '';
+  for (const char of value) out += char === FIELD_SEPARATOR ? ESCAPED_PLUS : KEPT.test(char) ? char : encodeURIComponent(char);
+  return out;
+}
+
+/** A named URL taken apart, each node with its own values and, per reference, its node or null. */
+interface ParsedNode {
+  resource: Resource;
+  values: string[];
+  refs: Array<ParsedNode | null>;
+}
+
+const PLUS_MARK = '\uE000';
+
+function parseNode(resource: Resource, parts: string[], start: number): { node: ParsedNode; next: number } | null {
+  if (!resource.namedUrl || start >= parts.length) return null;
+  const own = ownFields(resource);
+  const values = parts[start].split(FIELD_SEPARATOR).map((v) => v.replaceAll(PLUS_MARK, FIELD_SEPARATOR));
+  if (values.length !== own.length) return null;
+  let next = start + 1;
+  const refs: Array<ParsedNode | null> = [];
+  for (const name of refFields(resource)) {
+    if (next >= parts.length) return null;
+    if (parts[next] === '') {
+      refs.push(null);
+      next += 1;
+      continue;
+    }
+    const parsed = parseNode(getResource(resource.fields[name].ref!), parts, next);
+    if (!parsed) return null;
+    refs.push(parsed.node);
+    next = parsed.next;
+  }
+  return { node: { resource, values, refs }, next };
+}
+
+/** SQL condition over `alias` selecting the rows a parsed node names. */
+function nodeCondition(node: ParsedNode, alias: string, params: Params, depth: number): string {
+  const { resource } = node;
+  const conditions = ownFields(resource).map(
+    (name, i) => `${alias}.${ident(resource.fields[name]?.column ?? name)}::text = ${params.add(node.values[i])}`,
+  );
+  refFields(resource).forEach((name, i) => {
+    const field = resource.fields[name];
+    const sub = node.refs[i];
+    const column = `${alias}.${ident(field.column)}`;
+    if (!sub) {
+      conditions.push(`${column} IS NULL`);
+      return;
+    }
+    const inner = `n${depth + 1}`;
+    conditions.push(`${column} IN (SELECT ${inner}.id FROM ${ident(sub.resource.table)} ${inner} WHERE ${nodeCondition(sub, inner, params, depth + 1)})`);
+  });
+  return conditions.join(' AND ');
+}
+
+/** Resolves a named URL (already percent-decoded) to an id; null when it names nothing or is malformed. */
+async function resolveNamed(db: Queryable, resource: Resource, key: string): Promise<number | null> {
+  const parts = key.replaceAll(ESCAPED_PLUS, PLUS_MARK).split(NODE_SEPARATOR);
+  const parsed = parseNode(resource, parts, 0);
+  if (!parsed || parsed.next !== parts.length) return null;
+  const params = new Params();
+  const where = nodeCondition(parsed.node, 'n0', params, 0);
+  const rows = await db.query(`SELECT n0.id FROM ${ident(resource.table)} n0 WHERE ${where} LIMIT 2`, params.values);
   return rows.length === 1 ? rows[0].id : null;
 }
 
+/**
+ * An id, or a named URL. A number is an id first; unlike AWX, a number that is no id is then tried
+ * as a name, so an object named "2024" stays reachable by its named URL.
+ */
 export async function resolveKey(db: Queryable, resource: Resource, key: string): Promise<number | null> {
   if (/^\d+$/.test(key)) {
     const id = Number(key);
@@ -45,8 +139,9 @@ export async function resolveKey(db: Queryable, resource: Resource, key: string)
   return resolveNamed(db, resource, key);
 }
 
+/** resolveKey, or 404: an unknown id with AWX's Allow header, an unknown name without it (as AWX). */
 export async function resolveKeyOr404(db: Queryable, resource: Resource, key: string): Promise<number> {
   const id = await resolveKey(db, resource, key);
-  if (id === null) throw notFound();
-  return id;
+  if (id !== null) return id;
+  throw /^\d+$/.test(key) ? notFound() : new UnknownNamedUrl();
 }

@@ -1,5 +1,6 @@
-import type { Field } from './fields.ts';
-import type { Resource } from './resource.ts';
+import { boolean, completeField, json, type Field } from './fields.ts';
+import { MAX_PAGE_SIZE } from './pagination.ts';
+import { findResource, type Resource } from './resource.ts';
 
 type Meta = Record<string, unknown>;
 
@@ -22,9 +23,22 @@ function fieldMeta(field: Field, forWrite: boolean): Meta {
   return meta;
 }
 
+// What AWX calls these types in the choices of `type` (others: the resource's label).
+const TYPE_LABELS: Record<string, string> = {
+  job: 'Playbook Run',
+  ad_hoc_command: 'Command',
+  project_update: 'SCM Update',
+  inventory_update: 'Inventory Sync',
+  job_template: 'Job Template',
+};
+
+function typeChoices(resource: Resource): [string, string][] {
+  return resource.types.map((type) => [type, TYPE_LABELS[type] ?? (findResource(type) ?? resource).label.replace(/ List$/, '')]);
+}
+
 /** Field metadata for reads: every field, read-only ones included. */
 export function readMeta(resource: Resource): Meta {
-  const meta: Meta = { ...BUILTIN, type: { ...BUILTIN.type, choices: [[resource.name, resource.label.replace(/ List$/, '')]] } };
+  const meta: Meta = { ...BUILTIN, type: { ...BUILTIN.type, choices: typeChoices(resource) } };
   for (const [name, field] of Object.entries(resource.fields)) meta[name] = fieldMeta(field, false);
   return meta;
 }
@@ -36,7 +50,12 @@ export function writeMeta(resource: Resource): Meta {
   return meta;
 }
 
+/** OPTIONS of a list: its fields, POST when the caller may create, AWX's `types` and `max_page_size`. */
 export function listOptions(resource: Resource, canCreate: boolean, name = resource.label): Meta {
+  return { ...describe(resource, canCreate, name), max_page_size: MAX_PAGE_SIZE };
+}
+
+function describe(resource: Resource, canCreate: boolean, name: string): Meta {
   const actions: Meta = { GET: readMeta(resource) };
   if (canCreate) actions.POST = writeMeta(resource);
   const related = [
@@ -49,6 +68,7 @@ export function listOptions(resource: Resource, canCreate: boolean, name = resou
     renders: ['application/json', 'text/html'],
     parses: ['application/json'],
     actions,
+    types: resource.types,
     search_fields: resource.search,
     related_search_fields: related.map((r) => `${r}__search`),
   };
@@ -57,7 +77,7 @@ export function listOptions(resource: Resource, canCreate: boolean, name = resou
 }
 
 export function detailOptions(resource: Resource, canChange: boolean): Meta {
-  const meta = listOptions(resource, false, resource.label.replace(/ List$/, ''));
+  const meta = describe(resource, false, resource.label.replace(/ List$/, ''));
   if (canChange) (meta.actions as Meta).PUT = writeMeta(resource);
   return meta;
 }
@@ -65,4 +85,32 @@ export function detailOptions(resource: Resource, canChange: boolean): Meta {
 /** OPTIONS of an endpoint that is not a resource list (ping, config, me): what it is and what it speaks. */
 export function viewOptions(name: string, description: string): Meta {
   return { name, description, renders: ['application/json', 'text/html'], parses: ['application/json'] };
+}
+
+/**
+ * OPTIONS of an action endpoint (launch/, relaunch/, update/), with `actions` as AWX's serializer
+ * of the endpoint describes it: GET the fields it answers, POST those it takes. awxkit builds the
+ * arguments of `awx job_templates launch` from actions.POST, so POST is always there.
+ */
+export function actionOptions(
+  name: string,
+  description: string,
+  fields: { GET: Record<string, Field>; POST: Record<string, Field> },
+): Meta {
+  const describeFields = (declared: Record<string, Field>, forWrite: boolean) =>
+    Object.fromEntries(Object.entries(declared).map(([field, f]) => [field, fieldMeta(completeField(field, f), forWrite)]));
+  return { ...viewOptions(name, description), actions: { GET: describeFields(fields.GET, false), POST: describeFields(fields.POST, true) } };
+}
+
+/** OPTIONS of an update/ endpoint: GET answers can_update, POST takes nothing (AWX's *UpdateViewSerializer). */
+export function updateOptions(name: string, description: string): Meta {
+  return actionOptions(name, description, { GET: { can_update: boolean({ readOnly: true }) }, POST: {} });
+}
+
+/** OPTIONS of an ad hoc command's relaunch/: the passwords it needs, given in POST. */
+export function passwordsOptions(name: string, description: string): Meta {
+  return actionOptions(name, description, {
+    GET: { passwords_needed_to_start: json({ readOnly: true }) },
+    POST: { credential_passwords: json({ helpText: 'Passwords the credential asks for at launch, by name.' }) },
+  });
 }

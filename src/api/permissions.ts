@@ -41,6 +41,8 @@ export interface RouteEntry {
 declare module 'fastify' {
   interface FastifyContextConfig {
     permission?: RoutePermission;
+    /** The Allow header sent with every response of the route (see routeMethods). */
+    allow?: string;
   }
   interface FastifyInstance {
     /** Every registered route with the permission it declares (see recordRouteTable). */

@@ -13,6 +13,17 @@ import { listQuerySchema, OPTIONS_RESPONSE, pageSchema, relatedRouteSchemas, res
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+/** The order Django REST framework lists methods in. */
+const ALLOW_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+/**
+ * The Allow header of a URL: every method it answers (HEAD with GET), whoever asks, as AWX's views
+ * send it on every response. What the caller may do shows in OPTIONS `actions` and user_capabilities.
+ */
+function allowHeader(methods: readonly string[]): string {
+  const answered = new Set([...methods, ...(methods.includes('GET') ? ['HEAD'] : [])]);
+  return ALLOW_ORDER.filter((m) => answered.has(m)).join(', ');
+}
 
 /** The action of each handled method: the one declared, `view` for the others. */
 function actionsOfHandled(declared: MethodActions, methods: readonly string[]): MethodActions {
@@ -30,12 +41,12 @@ export function routeMethods(
   handlers: Partial<Record<string, Handler>>,
   schemas: MethodSchemas = {},
 ) {
-  const allowed = [...Object.keys(handlers), ...(handlers.GET ? ['HEAD'] : [])];
+  const allow = allowHeader(Object.keys(handlers));
   const permission = declared.kind === 'object' ? { ...declared, actions: actionsOfHandled(declared.actions, Object.keys(handlers)) } : declared;
   // One route per method, so each has its own schema; HEAD follows GET (Fastify drops the body).
   for (const [method, handler] of Object.entries(handlers)) {
     const { checkedBody, ...options } = schemaOptions(schemas[method]);
-    app.route({ method, url, config: { permission, checkedBody }, ...options, handler: handler! });
+    app.route({ method, url, config: { permission, checkedBody, allow }, ...options, handler: handler! });
   }
   const refused = ALL_METHODS.filter((method) => !handlers[method]);
   if (!refused.length) return;
@@ -43,10 +54,9 @@ export function routeMethods(
     method: refused,
     url,
     // A method the URL does not answer is refused before any object is looked up.
-    config: { permission: declared.kind === 'object' ? { ...declared, actions: {} } : declared },
+    config: { permission: declared.kind === 'object' ? { ...declared, actions: {} } : declared, allow },
     schema: { hide: true },
-    handler: async (request, reply) => {
-      reply.header('Allow', allowed.join(', '));
+    handler: async (request) => {
       throw methodNotAllowed(request.method);
     },
   });
@@ -116,11 +126,9 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
       await resource.detail?.(db, request.object, out);
       return out;
     },
-    OPTIONS: async (request, reply) => {
+    OPTIONS: async (request) => {
       const row = request.object;
       const canChange = resource.operations.update && request.ctx.tokenScope !== 'read' && (await resource.access.canChange(request.ctx, db, row, {}));
-      const canDelete = resource.operations.delete && request.ctx.tokenScope !== 'read' && (await resource.access.canDelete(request.ctx, db, row));
-      reply.header('Allow', ['GET', ...(canChange ? ['PUT', 'PATCH'] : []), ...(canDelete ? ['DELETE'] : []), 'HEAD', 'OPTIONS'].join(', '));
       return detailOptions(resource, canChange);
     },
     ...(resource.operations.update && { PATCH: update('update'), PUT: update('replace') }),

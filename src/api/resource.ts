@@ -3,6 +3,7 @@ import type { RequestContext, Services } from './context.ts';
 import { completeField, datetime, ref, type Field } from './fields.ts';
 import type { Relation } from './relations.ts';
 import type { AccessPolicy } from './access.ts';
+import type { Params } from './sql.ts';
 import type { RoleDeclaration } from '../rbac/object-roles.ts';
 
 export type Values = Record<string, unknown>;
@@ -54,8 +55,11 @@ export interface ResourceDeclaration {
    * counts of its events), too costly or too large for every row of a list.
    */
   detail?(db: Queryable, row: Row, out: Row): Promise<void>;
-  /** Loads what decorate needs for a whole page at once (names of the objects rows point to...); its answer is passed to decorate. */
-  prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
+  /**
+   * Loads what decorate needs for a whole page at once (names of the objects rows point to...); its
+   * answer is passed to decorate. `ctx` is the caller, for what depends on who asks (counts of what he sees).
+   */
+  prepare?(db: Queryable, rows: readonly Row[], ctx: RequestContext): Promise<unknown>;
   /**
    * Creates an object in place of the framework's insert, for objects that are not plain rows (an
    * ad hoc command is launched): given parsed values, answers the stored row or throws a typed error.
@@ -68,6 +72,13 @@ export interface ResourceDeclaration {
    * ?type= filters on and which gives each row its type and URL.
    */
   typeColumn?: string;
+  /**
+   * Query parameters a list reads itself, beyond field filters (the hosts' ?host_filter=): each
+   * answers a SQL condition over `alias`, or throws an ApiError for a value it cannot read.
+   */
+  queryFilters?: Record<string, (value: string, alias: string, params: Params) => string>;
+  /** The types a mixed list holds (OPTIONS `types`), for resources with a typeColumn. */
+  types?: string[];
   /** False for resources only reached through other objects' lists (a run's events): no /api/v2/<plural>/ routes. */
   topLevel?: boolean;
 }
@@ -83,17 +94,20 @@ export interface ListExport {
   render(rows: Row[]): string;
 }
 
-export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'topLevel'>> {
+export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'types' | 'topLevel' | 'queryFilters'>> {
   operations: { create: boolean; update: boolean; delete: boolean };
   description: string;
   namedUrl: string[] | null;
   hooks: ResourceHooks;
   decorate?(row: Row, out: Row, prepared?: unknown): void;
   detail?(db: Queryable, row: Row, out: Row): Promise<void>;
-  prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
+  prepare?(db: Queryable, rows: readonly Row[], ctx: RequestContext): Promise<unknown>;
   create?(services: Services, ctx: RequestContext, values: Values): Promise<Row>;
   exports: Record<string, ListExport>;
   typeColumn?: string;
+  /** What OPTIONS lists as `types`: the declared types of a mixed list, else the resource's own. */
+  types: string[];
+  queryFilters: NonNullable<ResourceDeclaration['queryFilters']>;
   topLevel: boolean;
   /** Every field including created/modified/created_by/modified_by. */
   allFields: Record<string, Field>;
@@ -133,6 +147,8 @@ export function defineResource(decl: ResourceDeclaration): Resource {
     hooks: decl.hooks ?? {},
     exports: decl.exports ?? {},
     topLevel: decl.topLevel ?? true,
+    types: decl.types ?? [decl.name],
+    queryFilters: decl.queryFilters ?? {},
     listPath: `/api/v2/${plural}/`,
     detailPath: (id: number) => `/api/v2/${plural}/${id}/`,
   };

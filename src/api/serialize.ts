@@ -1,6 +1,7 @@
 import type { Queryable, Row } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 import { revealedSecrets } from './fields.ts';
+import { namedUrlKey } from './named-url.ts';
 import { findResource, getResource, type Resource } from './resource.ts';
 import { ident } from './sql.ts';
 
@@ -35,40 +36,9 @@ class RefCache {
       const map = this.rows.get(name) ?? new Map<number, Row>();
       for (const row of loaded) map.set(row.id, row);
       this.rows.set(name, map);
-      const last = target.namedUrl?.[target.namedUrl.length - 1];
-      if (last && target.fields[last]?.ref) await this.load(target, loaded);
+      if (target.namedUrl?.some((name) => target.fields[name]?.ref)) await this.load(target, loaded);
     }
   }
-}
-
-/** The named-URL key of a row (Ops++Default), or null when the resource has none or a part is missing. */
-export function namedUrlKey(resource: Resource, row: Row, refs: { get(resource: string, id: unknown): Row | undefined }): string | null {
-  if (!resource.namedUrl) return null;
-  const parts: string[] = [];
-  for (const name of resource.namedUrl) {
-    const field = resource.fields[name];
-    if (field?.ref) {
-      const id = row[field.column];
-      if (id === null || id === undefined) {
-        parts.push('');
-        continue;
-      }
-      const target = refs.get(field.ref, id);
-      const key = target ? namedUrlKey(getResource(field.ref), target, refs) : null;
-      if (key === null) return null;
-      parts.push(key);
-    } else {
-      const value = row[field ? field.column : name];
-      if (value === null || value === undefined) return null;
-      parts.push(String(value));
-    }
-  }
-  return parts.join('++');
-}
-
-/** Percent-encodes what a path segment may not hold, leaving the characters it may (@ : + & = ...) readable. */
-function encodePathSegment(value: string): string {
-  return encodeURIComponent(value).replace(/%(24|26|2B|2C|3A|3B|3D|40)/g, (escaped) => decodeURIComponent(escaped));
 }
 
 function summaryOf(target: Resource, row: Row): Row {
@@ -132,7 +102,7 @@ async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Re
   const refs = new RefCache(db);
   await refs.load(resource, rows);
   const objectRoles = await loadObjectRoles(db, resource, rows);
-  const prepared = resource.prepare && rows.length ? await resource.prepare(db, rows) : undefined;
+  const prepared = resource.prepare && rows.length ? await resource.prepare(db, rows, ctx) : undefined;
   const allCapabilities = await Promise.all(rows.map((row) => capabilities(db, ctx, resource, row, rows)));
   return rows.map(
     (row, index) => {
@@ -148,7 +118,7 @@ async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Re
         if (targetRow) summary[name] = summaryOf(target, targetRow);
       }
       const key = namedUrlKey(resource, row, refs);
-      if (key !== null) related.named_url = `${resource.listPath}${encodePathSegment(key)}/`;
+      if (key !== null) related.named_url = `${resource.listPath}${key}/`;
       for (const name of Object.keys(resource.related)) related[name] = `${resource.detailPath(row.id)}${name}/`;
       if (resource.allFields.created) related.activity_stream = `${resource.detailPath(row.id)}activity_stream/`;
       const roles = objectRoles.get(row.id);
@@ -177,36 +147,28 @@ async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Re
   );
 }
 
+/** The order AWX lists capabilities in. */
+const CAPABILITY_ORDER = ['edit', 'delete', 'start', 'schedule', 'copy', 'adhoc', 'unattach', 'use'];
+
 /**
- * What the caller may do with one row of `page`. Answers at once when the policy does (a superuser
- * may do everything), so that only policies that need the database cost a turn per row; canDelete
- * is asked after canChange has answered, as before.
+ * What the caller may do with one row of `page` (summary_fields.user_capabilities): edit and
+ * delete from the policy's canChange and canDelete, then the policy's own capabilities, in AWX's
+ * order. A read-scoped token may do nothing. Checks given the page look it up once for all rows.
  */
-function capabilities(db: Queryable, ctx: RequestContext, resource: Resource, row: Row, page: readonly Row[]): Row | Promise<Row> {
-  const caps: Row = {};
+async function capabilities(db: Queryable, ctx: RequestContext, resource: Resource, row: Row, page: readonly Row[]): Promise<Row> {
+  const caps: Record<string, boolean> = {};
   const writable = ctx.tokenScope !== 'read';
-  const askDelete = (): Row | Promise<Row> => {
-    if (!resource.operations.delete) return caps;
-    const answer = writable && resource.access.canDelete(ctx, db, row, page);
-    if (answer instanceof Promise) {
-      return answer.then((allowed) => {
-        caps.delete = allowed;
-        return caps;
-      });
-    }
-    caps.delete = answer;
-    return caps;
-  };
-  if (!resource.operations.update) return askDelete();
-  const answer = writable && resource.access.canChange(ctx, db, row, {}, page);
-  if (answer instanceof Promise) {
-    return answer.then((allowed) => {
-      caps.edit = allowed;
-      return askDelete();
-    });
+  const { access } = resource;
+  const declared = access.capabilities ?? {};
+  if (resource.operations.update && declared.edit !== false) caps.edit = writable && (await access.canChange(ctx, db, row, {}, page));
+  if (resource.operations.delete && declared.delete !== false) caps.delete = writable && (await access.canDelete(ctx, db, row, page));
+  for (const [name, check] of Object.entries(declared)) {
+    if (check === false || name === 'edit' || name === 'delete') continue;
+    caps[name] = typeof check === 'string' ? caps[check] === true : writable && (await check(ctx, db, row, page));
   }
-  caps.edit = answer;
-  return askDelete();
+  const ordered: Row = {};
+  for (const name of [...CAPABILITY_ORDER, ...Object.keys(caps)]) if (name in caps && !(name in ordered)) ordered[name] = caps[name];
+  return ordered;
 }
 
 export async function serializeRow(db: Queryable, ctx: RequestContext, resource: Resource, row: Row): Promise<Row> {

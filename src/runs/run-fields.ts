@@ -1,6 +1,14 @@
 import { boolean, choice, datetime, float, integer, ref, text, type Field } from '../api/fields.ts';
 
 export const RUN_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled'];
+/** Ansible's verbosity levels as AWX names them (OPTIONS shows verbosity as a choice). */
+export const VERBOSITY_CHOICES = [
+  [0, '0 (Normal)'], [1, '1 (Verbose)'], [2, '2 (More Verbose)'], [3, '3 (Debug)'], [4, '4 (Connection Debug)'], [5, '5 (WinRM Debug)'],
+] as const;
+
+/** An inventory update's verbosity levels (AWX's INVENTORY_UPDATE_VERBOSITY_CHOICES). */
+export const INVENTORY_VERBOSITY_CHOICES = [[0, '0 (WARNING)'], [1, '1 (INFO)'], [2, '2 (DEBUG)']] as const;
+
 export const LAUNCH_TYPES = ['manual', 'relaunch', 'callback', 'scheduled', 'dependency', 'workflow', 'webhook', 'sync', 'scm'];
 
 /** Fields every run kind shows (AWX's UnifiedJob), all read-only. */
@@ -23,6 +31,6 @@ export function runFields(): Record<string, Field> {
     execution_environment: ref('execution_environment', { readOnly: true }),
     instance_group: ref('instance_group', { readOnly: true }),
     timeout: integer({ readOnly: true }),
-    verbosity: integer({ readOnly: true }),
+    verbosity: integer({ readOnly: true, choices: VERBOSITY_CHOICES }),
   };
 }

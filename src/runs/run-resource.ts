@@ -1,6 +1,6 @@
-import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, objectsWithRole, seesEverything, type ObjectAction } from '../api/access.ts';
+import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, objectsWithRole, seesEverything, type Capability, type ObjectAction } from '../api/access.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
-import { forbidden } from '../api/errors.ts';
+import { ApiError, forbidden } from '../api/errors.ts';
 import type { Field } from '../api/fields.ts';
 import { defineResource, type Resource, type Values } from '../api/resource.ts';
 import { launchOrRefuse, type Launcher } from './launch.ts';
@@ -52,6 +52,23 @@ export interface RunResource extends Resource {
   runRoutes: RouteModule;
 }
 
+/**
+ * user_capabilities.start of a run, as AWX: whether the caller may relaunch it (a kind's `relaunch`
+ * action, whose refusal is an answer here), else the owner's update_role (project and inventory updates).
+ */
+function startCapability(decl: RunResourceDeclaration): Capability {
+  const relaunch = decl.actions?.relaunch;
+  if (!relaunch) return (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, decl.owner.contentType, 'update_role', row, page, decl.owner.column);
+  return async (ctx, tx, row) => {
+    try {
+      return await relaunch(ctx, tx, row);
+    } catch (err) {
+      if (err instanceof ApiError) return false;
+      throw err;
+    }
+  };
+}
+
 export function defineRunResource(decl: RunResourceDeclaration): RunResource {
   const { contentType, column } = decl.owner;
   const resource = defineResource({
@@ -76,6 +93,7 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
         cancel: (ctx, tx, run) => isSuperuser(ctx) || run.created_by_id === ctx.user?.id || hasObjectRole(ctx, tx, contentType, run[column], decl.cancelRole),
         ...decl.actions,
       },
+      capabilities: { start: startCapability(decl) },
     },
     ...(decl.createdThroughList && { create: async (services, ctx, values) => (await launchOrRefuse(services.launches, ctx, decl.createdThroughList!.launcher, null, values)).run }),
     hooks: {

@@ -64,6 +64,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-API-Product-Name', PRODUCT_NAME);
     reply.header('X-API-Product-Version', VERSION);
+    // On every answer of the route, errors included: awxkit reads it to know what it may modify or delete.
+    const allow = request.routeOptions.config?.allow;
+    if (allow) reply.header('Allow', allow);
     request.ctx = anonymousIn(services);
     if (!hostAllowed(request.headers.host, services.env.allowedHosts)) {
       throw new ApiError(400, { detail: 'Invalid HTTP_HOST header.' });

@@ -1,9 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../api/errors.ts';
+import { ApiError, UnknownNamedUrl } from '../api/errors.ts';
 import { PgError, pgErrorCode } from '../db/database.ts';
 
 /** The one place where errors become HTTP responses. Unexpected errors are logged and answered 500 without detail. */
 export function errorHandler(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (err instanceof UnknownNamedUrl) reply.removeHeader('Allow');
   if (err instanceof ApiError) return reply.code(err.status).send(err.body);
   const fastifyCode = (err as FastifyError).code;
   switch (fastifyCode) {

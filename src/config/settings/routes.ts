@@ -42,10 +42,9 @@ export function registerSettingsRoutes(app: FastifyInstance, services: Services)
 
   routeMethods(app, `${LIST_URL}:slug/`, READ, {
     GET: async (request) => show(request, scopeOf(request)),
-    OPTIONS: async (request, reply) => {
+    OPTIONS: async (request) => {
       const scope = scopeOf(request);
       const canChange = mayChange(request);
-      reply.header('Allow', ['GET', ...(canChange ? ['PUT', 'PATCH', 'DELETE'] : []), 'HEAD', 'OPTIONS'].join(', '));
       return categoryOptions(settings, slugOf(request), scope, canChange);
     },
     PATCH: async (request) => {

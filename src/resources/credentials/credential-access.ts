@@ -59,4 +59,8 @@ export const credentialAccess: AccessPolicy = {
   canDelete: (ctx, tx, row, page) => !row.managed && hasObjectRoleOnRow(ctx, tx, 'credential', 'admin_role', row, page),
   canAttach: () => false,
   actions: { copy: mayCopy },
+  capabilities: {
+    copy: mayCopy,
+    use: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'credential', 'use_role', row, page),
+  },
 };

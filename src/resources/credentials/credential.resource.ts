@@ -69,7 +69,7 @@ export const credentials = defineResource({
     user: ownerField('user', 'Write-only field used to add user to owner role. If provided, do not give either team or organization. Only valid for creation.'),
     team: ownerField('team', 'Write-only field used to add team to owner role. If provided, do not give either user or organization. Only valid for creation.'),
   },
-  namedUrl: ['name', 'organization'],
+  namedUrl: ['name', 'credential_type', 'organization'],
   search: ['name', 'description'],
   ordering: 'name',
   summaryColumns: ['id', 'name', 'description', 'credential_type_id'],

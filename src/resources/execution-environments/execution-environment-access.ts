@@ -1,4 +1,4 @@
-import { hasObjectRole, isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
+import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { forbidden, ValidationError } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
@@ -66,6 +66,10 @@ export const executionEnvironmentAccess: AccessPolicy = {
     return row.organization_id !== null && administersEnvironmentsOf(ctx, tx, row.organization_id);
   },
   canAttach: isSuperuser,
+  // As AWX (can_add with the environment as reference): a global one is copied by superusers only.
+  capabilities: {
+    copy: (ctx, tx, row, page) => isSuperuser(ctx) || (row.organization_id !== null && hasObjectRoleOnRow(ctx, tx, 'organization', EE_ADMIN, row, page, 'organization_id')),
+  },
 };
 
 /**

@@ -1,5 +1,7 @@
 import { boolean, datetime, integer, ref, text } from '../../api/fields.ts';
-import { ValidationError } from '../../api/errors.ts';
+import { badRequest, ValidationError } from '../../api/errors.ts';
+import type { Params } from '../../api/sql.ts';
+import { compileHostFilter, HostFilterError } from '../../inventory/host-filter.ts';
 import { defineResource, type Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
@@ -41,6 +43,15 @@ async function checkHost(tx: Queryable, values: Values, existing: Row | null): P
   if (group) throw new ValidationError({ __all__: ['A Group with that name already exists.'] });
 }
 
+function hostFilterCondition(filter: string, alias: string, params: Params): string {
+  try {
+    return compileHostFilter(filter, alias, params);
+  } catch (err) {
+    if (err instanceof HostFilterError) throw badRequest(err.message);
+    throw err;
+  }
+}
+
 export const hosts = defineResource({
   name: 'host',
   table: 'hosts',
@@ -71,6 +82,8 @@ export const hosts = defineResource({
     inventory_sources: { target: 'inventory_source', from: 'host_inventory_sources', parentColumn: 'host_id', targetColumn: 'inventory_source_id', attachable: false },
   },
   access: inventoryMemberAccess('host'),
+  // ?host_filter= selects hosts as a smart inventory's filter does (AWX's HostList).
+  queryFilters: { host_filter: hostFilterCondition },
   hooks: {
     beforeWrite: (tx, _ctx, values, existing) => checkHost(tx, values, existing),
     afterWrite: (tx, _ctx, row) => refreshInventoryComputedFields(tx, row.inventory_id),

@@ -20,6 +20,8 @@ const instanceAccess: AccessPolicy = {
   canDelete: () => false,
   canAttach: isSuperuser,
   actions: instanceActions,
+  // As AWX, an instance shows only whether it may be edited.
+  capabilities: { delete: false },
 };
 
 /** Runs whose execution_node is the instance (the parent). */

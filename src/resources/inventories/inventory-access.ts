@@ -62,6 +62,10 @@ export const inventoryAccess: AccessPolicy = {
     update: (ctx, tx, row) => hasObjectRole(ctx, tx, 'inventory', row.id, 'update_role'),
     administer: (ctx, tx, row) => mayAdministerInventory(ctx, tx, row.id),
   },
+  capabilities: {
+    copy: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'organization', 'inventory_admin_role', row, page, 'organization_id'),
+    adhoc: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'inventory', 'adhoc_role', row, page),
+  },
 };
 
 /** Per request: whether the caller reads some smart inventory (whose hosts he then sees too). */
@@ -103,5 +107,7 @@ export function inventoryMemberAccess(kind: 'host' | 'group'): AccessPolicy {
     },
     canDelete: (ctx, tx, row, page) => administers(ctx, tx, row, page),
     canAttach: (ctx, tx, row) => administers(ctx, tx, row),
+    // As AWX: whoever may change a group may copy it.
+    ...(kind === 'group' && { capabilities: { copy: 'edit' } }),
   };
 }

@@ -37,6 +37,10 @@ export const inventorySourceAccess: AccessPolicy = {
   canDelete: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'inventory', 'admin_role', row, page, 'inventory_id'),
   canAttach: () => false,
   actions: { update: (ctx, tx, row) => mayUpdateInventory(ctx, tx, row.inventory_id) },
+  capabilities: {
+    start: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'inventory', 'update_role', row, page, 'inventory_id'),
+    schedule: 'start',
+  },
 };
 
 /** Whether the caller may start updates of the inventory's sources (its update_role). */

@@ -1,5 +1,6 @@
 import { conflict } from '../../api/errors.ts';
 import { boolean, choice, datetime, integer, ref, text } from '../../api/fields.ts';
+import { INVENTORY_VERBOSITY_CHOICES } from '../../runs/run-fields.ts';
 import type { Relation } from '../../api/relations.ts';
 import { reverse } from '../../api/relations.ts';
 import { defineResource } from '../../api/resource.ts';
@@ -56,7 +57,7 @@ export const inventorySources = defineResource({
     overwrite: boolean({ helpText: 'Overwrite local groups and hosts from remote inventory source.' }),
     overwrite_vars: boolean({ helpText: 'Overwrite local variables from remote inventory source.' }),
     timeout: integer({ default: 0, min: 0, helpText: 'The amount of time (in seconds) to run before the task is canceled.' }),
-    verbosity: integer({ default: 1, min: 0, max: 2, helpText: '0 (WARNING), 1 (INFO), 2 (DEBUG)' }),
+    verbosity: integer({ default: 1, choices: INVENTORY_VERBOSITY_CHOICES, helpText: '0 (WARNING), 1 (INFO), 2 (DEBUG)' }),
     limit: optionField('pattern', { helpText: 'Enter host, group or pattern match' }),
     last_job_run: datetime({ readOnly: true }),
     last_job_failed: boolean({ readOnly: true }),

@@ -6,7 +6,7 @@ import { getResource } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { actionRouteSchemas } from '../../api/action-schemas.ts';
 import { serializeRow } from '../../api/serialize.ts';
-import { viewOptions } from '../../api/options.ts';
+import { updateOptions, viewOptions } from '../../api/options.ts';
 import type { Row } from '../../db/database.ts';
 import type { InventorySourceRow } from '../../db/tables.ts';
 import { objectPermission } from '../../api/permissions.ts';
@@ -37,7 +37,7 @@ export const inventorySourceRoutes: RouteModule = (app, services) => {
       const body = await startUpdate(services, request, source);
       return reply.code(202).header('Location', body.url).send(body);
     },
-    OPTIONS: async () => viewOptions('Inventory Source Update', 'GET: whether the source can be updated. POST: starts an inventory update.'),
+    OPTIONS: async () => updateOptions('Inventory Source Update', 'GET: whether the source can be updated. POST: starts an inventory update.'),
   }, actionRouteSchemas('can_update', 'Start an inventory update', 202));
 
   const sourcesOf = (inventoryId: number) => db.query<InventorySourceRow>(`SELECT * FROM inventory_sources WHERE inventory_id = $1 ORDER BY id`, [inventoryId]);

@@ -1,5 +1,5 @@
 /** What a job template's routes ask of its access policy beyond view and change (see route-objects.ts). */
-import { hasObjectRole, type ObjectAction } from '../../api/access.ts';
+import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, type Capability, type ObjectAction } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
@@ -24,4 +24,16 @@ export const jobTemplateActions: Record<string, ObjectAction> = {
   execute: (ctx, tx, row) => hasObjectRole(ctx, tx, 'job_template', row.id, 'execute_role'),
   administer: (ctx, tx, row) => hasObjectRole(ctx, tx, 'job_template', row.id, 'admin_role'),
   copy: mayCopy,
+};
+
+/** AWX: a template without a project, or without an inventory it does not ask for, can be neither started nor copied. */
+const launchable = (row: Row) => row.project_id !== null && (row.inventory_id !== null || row.ask_inventory_on_launch === true);
+
+/** user_capabilities of a job template beyond edit and delete, as AWX shows them. */
+export const jobTemplateCapabilities: Record<string, Capability | string> = {
+  start: (ctx, tx, row, page) => launchable(row) && hasObjectRoleOnRow(ctx, tx, 'job_template', 'execute_role', row, page),
+  schedule: 'start',
+  // A copy uses the project (use_role, looked up once for the page) before anything else is asked.
+  copy: async (ctx, tx, row, page) =>
+    launchable(row) && (isSuperuser(ctx) || ((await hasObjectRoleOnRow(ctx, tx, 'project', 'use_role', row, page, 'project_id')) && mayCopy(ctx, tx, row))),
 };

@@ -1,4 +1,5 @@
 import { boolean, choice, datetime, integer, ref, text } from '../../api/fields.ts';
+import { VERBOSITY_CHOICES } from '../../runs/run-fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import { reverse } from '../../api/relations.ts';
 import type { Queryable, Row } from '../../db/database.ts';
@@ -6,7 +7,7 @@ import { variablesField } from '../../inventory/variables.ts';
 import { optionField } from '../../ansible/option-values.ts';
 import { objectRoles } from '../../rbac/relations.ts';
 import { jobTemplateAccess } from './job-template-access.ts';
-import { jobTemplateActions } from './job-template-actions.ts';
+import { jobTemplateActions, jobTemplateCapabilities } from './job-template-actions.ts';
 import { checkJobTemplate } from './job-template-hooks.ts';
 import { templateCredentials, templateLabels } from './template-relations.ts';
 
@@ -62,7 +63,7 @@ export const jobTemplates = defineResource({
     scm_branch: text({ maxLength: 1024, label: 'Source Control Branch', helpText: 'Branch to use in job run. Project default used if blank. Only allowed if project allow_override field is set to true.' }),
     forks: integer({ default: 0, min: 0 }),
     limit: optionField('pattern'),
-    verbosity: integer({ default: 0, min: 0, max: 5 }),
+    verbosity: integer({ default: 0, choices: VERBOSITY_CHOICES }),
     extra_vars: variablesField({ helpText: 'Extra variables in JSON or YAML format.' }),
     job_tags: optionField('list'),
     skip_tags: optionField('list'),
@@ -101,7 +102,7 @@ export const jobTemplates = defineResource({
     execute_role: { name: 'Execute', description: 'May run the job template', parents: ['admin_role', 'organization.execute_role'] },
     read_role: { name: 'Read', description: 'May view settings for the job template', parents: ['organization.auditor_role', 'execute_role'] },
   },
-  access: { ...jobTemplateAccess, actions: jobTemplateActions },
+  access: { ...jobTemplateAccess, actions: jobTemplateActions, capabilities: jobTemplateCapabilities },
   hooks: { beforeWrite: checkJobTemplate },
   prepare: loadPageExtras,
   decorate: (row, out, prepared) => {

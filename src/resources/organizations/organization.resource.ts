@@ -8,6 +8,7 @@ import { objectRoles, roleHolders } from '../../rbac/relations.ts';
 import { removeObject } from '../../api/crud.ts';
 import { defineResource, getResource, type Values } from '../../api/resource.ts';
 import { galaxyCredentials, ownedByOrganization } from './organization-relations.ts';
+import { relatedFieldCounts, type RelatedCounts } from './related-counts.ts';
 
 const ORG_ADMIN = ['admin_role'];
 
@@ -84,8 +85,11 @@ export const organizations = defineResource({
   },
   roles: ORGANIZATION_ROLES,
   access: organizationAccess,
-  decorate: (row, out) => {
+  prepare: relatedFieldCounts,
+  decorate: (row, out, prepared) => {
     (out.related as Record<string, string>).instance_groups = `/api/v2/organizations/${row.id}/instance_groups/`;
+    const counts = (prepared as Map<number, RelatedCounts> | undefined)?.get(row.id);
+    if (counts) (out.summary_fields as Record<string, unknown>).related_field_counts = counts;
   },
   hooks: {
     /** Teams go with their organization, each with its roles and its own activity record. */

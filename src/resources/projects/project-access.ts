@@ -23,6 +23,13 @@ export const projectAccess: AccessPolicy = {
   canDelete: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'project', 'admin_role', row, page),
   canAttach: (ctx, tx, row) => hasObjectRoleOnRow(ctx, tx, 'project', 'admin_role', row),
   actions: { update: (ctx, tx, row) => mayUpdateProject(ctx, tx, row.id) },
+  // As AWX: a manual project has nothing to start, schedule or copy from.
+  capabilities: {
+    start: (ctx, tx, row, page) => row.scm_type !== '' && hasObjectRoleOnRow(ctx, tx, 'project', 'update_role', row, page),
+    schedule: 'start',
+    copy: (ctx, tx, row, page) =>
+      row.scm_type !== '' && row.organization_id !== null && hasObjectRoleOnRow(ctx, tx, 'organization', 'project_admin_role', row, page, 'organization_id'),
+  },
 };
 
 export const mayUpdateProject = (ctx: RequestContext, tx: Queryable, projectId: number) => hasObjectRole(ctx, tx, 'project', projectId, 'update_role');

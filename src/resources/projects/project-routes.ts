@@ -5,7 +5,7 @@ import { actionRouteSchemas } from '../../api/action-schemas.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { getResource } from '../../api/resource.ts';
 import { objectPermission } from '../../api/permissions.ts';
-import { viewOptions } from '../../api/options.ts';
+import { updateOptions, viewOptions } from '../../api/options.ts';
 import { findInventoryFiles, findPlaybooks } from '../../projects/discovery.ts';
 import { projectFilesDir } from '../../projects/local-sources.ts';
 import { mayUpdateProject } from './project-access.ts';
@@ -34,7 +34,7 @@ export const projectRoutes: RouteModule = (app, services) => {
       const body = await serializeRow(db, request.ctx, getResource('project_update'), update);
       return reply.code(202).send({ project_update: update.id, ...body });
     },
-    OPTIONS: async () => viewOptions('Project Update', 'GET: whether the project can be updated. POST: starts a sync from source control.'),
+    OPTIONS: async () => updateOptions('Project Update', 'GET: whether the project can be updated. POST: starts a sync from source control.'),
   }, actionRouteSchemas('can_update', 'Start a sync from source control', 202));
   registerCopyRoute(app, services, getResource('project'), projectCopy);
   const listings = [

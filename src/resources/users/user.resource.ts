@@ -148,6 +148,10 @@ export const users = defineResource({
     personal_tokens: userPersonalTokens,
   },
   access: userAccess,
+  // As AWX: the social logins of the account, by provider and uid; none for local accounts.
+  decorate: (_row, out) => {
+    out.auth = [];
+  },
   hooks: {
     async beforeWrite(_tx, ctx, values, existing) {
       for (const flag of ['is_superuser', 'is_system_auditor'] as const) {

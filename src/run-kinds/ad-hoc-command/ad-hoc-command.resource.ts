@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../api/context.ts';
 import { boolean, choice, integer, json, ref, secret, text } from '../../api/fields.ts';
+import { VERBOSITY_CHOICES } from '../../runs/run-fields.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
 import { variablesField } from '../../inventory/variables.ts';
@@ -46,7 +47,7 @@ export const adHocCommands = defineRunResource({
     module_name: text({ default: 'command', maxLength: 1024, helpText: 'A module the AD_HOC_COMMANDS setting allows.' }),
     module_args: text(),
     forks: integer({ default: 0, min: 0 }),
-    verbosity: integer({ default: 0, min: 0, max: 5 }),
+    verbosity: integer({ default: 0, choices: VERBOSITY_CHOICES }),
     extra_vars: variablesField({ filterable: false }),
     become_enabled: boolean(),
     diff_mode: boolean(),

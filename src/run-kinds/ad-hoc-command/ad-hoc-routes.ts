@@ -5,7 +5,7 @@ import { launchOrRefuse } from '../../runs/launch.ts';
 import { adHocLauncher } from './ad-hoc-command.resource.ts';
 import { ApiError } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
-import { listOptions, viewOptions } from '../../api/options.ts';
+import { listOptions, passwordsOptions } from '../../api/options.ts';
 import { listPage, type Query, type Scope } from '../../api/list.ts';
 import { getResource, type Resource, type Values } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
@@ -114,6 +114,6 @@ export const adHocRoutes: RouteModule = (app, services) => {
       const body = await serializeRow(db, request.ctx, commands, created);
       return reply.code(201).header('Location', commands.detailPath(created.id)).send({ ...body, ad_hoc_command: created.id });
     },
-    OPTIONS: async () => viewOptions('Ad Hoc Command Relaunch', 'GET: the passwords a relaunch needs. POST: runs a new command with the same values (201).'),
+    OPTIONS: async () => passwordsOptions('Ad Hoc Command Relaunch', 'GET: the passwords a relaunch needs. POST: runs a new command with the same values (201).'),
   }, adHocRelaunchSchemas);
 };

@@ -1,6 +1,7 @@
 /** GET, POST /job_templates/{id}/launch/. */
 import type { RouteModule } from '../../api/extra-routes.ts';
-import { viewOptions } from '../../api/options.ts';
+import { actionOptions } from '../../api/options.ts';
+import { LAUNCH_FIELDS } from './launch-options.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { describeLaunch } from '../../resources/job-templates/launch-description.ts';
@@ -21,6 +22,6 @@ export const launchRoutes: RouteModule = (app, services) => {
       const body = await serializeRow(db, request.ctx, jobs, launched.run);
       return reply.code(201).send({ job: launched.run.id, ignored_fields: launched.ignored, ...body });
     },
-    OPTIONS: async () => viewOptions('Job Template Launch', 'GET: what a launch needs and what it would use. POST: launches a job.'),
+    OPTIONS: async () => actionOptions('Job Template Launch', 'GET: what a launch needs and what it would use. POST: launches a job.', LAUNCH_FIELDS),
   }, launchSchemas);
 };

@@ -1,6 +1,7 @@
 /** GET, POST /jobs/{id}/relaunch/. */
 import type { RouteModule } from '../../api/extra-routes.ts';
-import { viewOptions } from '../../api/options.ts';
+import { actionOptions } from '../../api/options.ts';
+import { RELAUNCH_FIELDS } from './launch-options.ts';
 import { getResource } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
@@ -21,6 +22,6 @@ export const relaunchRoutes: RouteModule = (app, services) => {
       return reply.code(201).header('Location', `/api/v2/jobs/${created.id}/`).send({ job: created.id, ...body });
     },
     OPTIONS: async () =>
-      viewOptions('Job Relaunch', 'GET: the passwords a relaunch needs and the host counts. POST {hosts: all|failed, credential_passwords}: relaunches the job.'),
+      actionOptions('Job Relaunch', 'GET: the passwords a relaunch needs and the host counts. POST {hosts: all|failed, credential_passwords}: relaunches the job.', RELAUNCH_FIELDS),
   }, relaunchSchemas);
 };
