@@ -50,18 +50,26 @@ export function writeMeta(resource: Resource): Meta {
   return meta;
 }
 
-/** OPTIONS of a list: its fields, POST when the caller may create, AWX's `types` and `max_page_size`. */
+/**
+ * OPTIONS of a list: its fields, POST when the caller may create, AWX's `types`, and what only
+ * AWX's list views add: `search_fields`, `related_search_fields` and `max_page_size`.
+ */
 export function listOptions(resource: Resource, canCreate: boolean, name = resource.label): Meta {
-  return { ...describe(resource, canCreate, name), max_page_size: MAX_PAGE_SIZE };
+  const related = [
+    ...Object.entries(resource.allFields).filter(([, f]) => f.ref).map(([n]) => n),
+    ...Object.keys(resource.related),
+  ];
+  return {
+    ...describe(resource, canCreate, name),
+    search_fields: resource.search,
+    related_search_fields: related.map((r) => `${r}__search`),
+    max_page_size: MAX_PAGE_SIZE,
+  };
 }
 
 function describe(resource: Resource, canCreate: boolean, name: string): Meta {
   const actions: Meta = { GET: readMeta(resource) };
   if (canCreate) actions.POST = writeMeta(resource);
-  const related = [
-    ...Object.entries(resource.allFields).filter(([, f]) => f.ref).map(([n]) => n),
-    ...Object.keys(resource.related),
-  ];
   const meta: Meta = {
     name,
     description: resource.description,
@@ -69,8 +77,6 @@ function describe(resource: Resource, canCreate: boolean, name: string): Meta {
     parses: ['application/json'],
     actions,
     types: resource.types,
-    search_fields: resource.search,
-    related_search_fields: related.map((r) => `${r}__search`),
   };
   if (Object.keys(resource.roles).length) meta.object_roles = Object.keys(resource.roles);
   return meta;

@@ -34,6 +34,8 @@ export interface RunResourceDeclaration {
   /** Adds what this kind shows beyond the common links (after them), with what `prepare` loaded for the page. */
   decorate?(row: Row, out: Row, prepared?: unknown): void;
   prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
+  /** Adds what only the run's own page shows of this kind (see ResourceDeclaration.detail). */
+  detail?(db: Queryable, row: Row, out: Row): Promise<void>;
   /** What else may be done with a run of this kind, by name (beyond view and cancel: see route-objects.ts). */
   actions?: Record<string, ObjectAction>;
   /** For kinds started by POST on their own list (ad hoc commands): who may, and the launcher the POST goes through. */
@@ -104,6 +106,7 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
     prepare: decl.prepare,
     detail: async (db, row, out) => {
       Object.assign(out, { job_args: row.job_args, job_cwd: row.job_cwd, job_env: row.job_env ?? {} });
+      await decl.detail?.(db, row, out);
       if (!decl.playbookCounts) return;
       const outcome = await playbookOutcome(db, row.id);
       // Until the run's stats are in, AWX shows null; a run whose events are all stored without stats, {}.

@@ -1,7 +1,8 @@
 import { boolean, choice, integer, json, ref, text } from '../../api/fields.ts';
 import { joinTable, reverse } from '../../api/relations.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
-import { mayRelaunch } from './relaunch-access.ts';
+import { jobCredentialIds, mayRelaunch } from './relaunch-access.ts';
+import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { loadJobLabels, showJobLabels, type JobLabels } from './job-labels.ts';
 import { loadJobCredentials, showJobCredentials, type JobCredentials } from './job-credentials.ts';
@@ -14,6 +15,10 @@ export const jobs = defineRunResource({
   name: 'job',
   label: 'Job List',
   actions: { relaunch: mayRelaunch },
+  // As AWX's JobDetailSerializer: the passwords a relaunch would ask for.
+  detail: async (db, row, out) => {
+    out.passwords_needed_to_start = await passwordsNeededFor(db, await jobCredentialIds(db, row.id));
+  },
   description: 'Runs of playbooks: what ran, where, with which options, and how it ended.',
   fields: {
     job_type: choice(['run', 'check'], readOnly),
