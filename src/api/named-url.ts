@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/database.ts';
+import type { Queryable, Row } from '../db/database.ts';
 import { notFound } from './errors.ts';
 import { getResource, type Resource } from './resource.ts';
 import { ident } from './sql.ts';
@@ -35,18 +35,30 @@ async function resolveNamed(db: Queryable, resource: Resource, key: string): Pro
   return rows.length === 1 ? rows[0].id : null;
 }
 
-export async function resolveKey(db: Queryable, resource: Resource, key: string): Promise<number | null> {
+const MAX_ID = 2_147_483_647;
+
+async function resolveKey(db: Queryable, resource: Resource, key: string): Promise<number | null> {
   if (/^\d+$/.test(key)) {
     const id = Number(key);
-    if (id > 2_147_483_647) return null;
+    if (id > MAX_ID) return null;
     const rows = await db.query(`SELECT id FROM ${ident(resource.table)} WHERE id = $1`, [id]);
     if (rows.length) return id;
   }
   return resolveNamed(db, resource, key);
 }
 
-export async function resolveKeyOr404(db: Queryable, resource: Resource, key: string): Promise<number> {
-  const id = await resolveKey(db, resource, key);
-  if (id === null) throw notFound();
-  return id;
+/** The row an id or a named URL names (an id first, as resolveKey), 404 when none. */
+export async function loadByKeyOr404(db: Queryable, resource: Resource, key: string): Promise<Row> {
+  const table = ident(resource.table);
+  if (/^\d+$/.test(key)) {
+    const id = Number(key);
+    if (id > MAX_ID) throw notFound();
+    // One query for the usual case: the id names a row, which is the answer.
+    const [row] = await db.query(`SELECT * FROM ${table} WHERE id = $1`, [id]);
+    if (row) return row;
+  }
+  const id = await resolveNamed(db, resource, key);
+  const [row] = id === null ? [] : await db.query(`SELECT * FROM ${table} WHERE id = $1`, [id]);
+  if (!row) throw notFound();
+  return row;
 }

@@ -3,7 +3,7 @@ import type { Services } from './context.ts';
 import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
 import { ApiError, forbidden, methodNotAllowed, ValidationError } from './errors.ts';
 import { isVisible, listAll, listPage, type Query } from './list.ts';
-import { resolveKeyOr404 } from './named-url.ts';
+import { loadByKeyOr404 } from './named-url.ts';
 import { detailOptions, listOptions } from './options.ts';
 import { getResource, type ListExport, type Resource } from './resource.ts';
 import { serializeRow } from './serialize.ts';
@@ -50,9 +50,9 @@ const idParam = (request: FastifyRequest) => (request.params as { id: string }).
 
 /** Loads the object named in the URL, 404 when missing, 403 when the caller may not see it. */
 export async function visibleObject(services: Services, request: FastifyRequest, resource: Resource) {
-  const id = await resolveKeyOr404(services.db, resource, idParam(request));
-  if (!(await isVisible(services.db, request.ctx, resource, id))) throw forbidden();
-  return loadRow(services.db, resource, id);
+  const row = await loadByKeyOr404(services.db, resource, idParam(request));
+  if (!(await isVisible(services.db, request.ctx, resource, row.id))) throw forbidden();
+  return row;
 }
 
 function readTargetId(input: unknown): { id: number; disassociate: boolean } | null {

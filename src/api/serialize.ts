@@ -29,9 +29,12 @@ class RefCache {
         }
       }
     }
-    for (const [name, ids] of wanted) {
+    for (const [name, wantedIds] of wanted) {
+      // Loading an earlier resource's references may have loaded some of these already.
+      const ids = [...wantedIds].filter((id) => !this.get(name, id));
+      if (!ids.length) continue;
       const target = getResource(name);
-      const loaded = await this.db.query(`SELECT * FROM ${ident(target.table)} WHERE id = ANY($1::integer[])`, [[...ids]]);
+      const loaded = await this.db.query(`SELECT * FROM ${ident(target.table)} WHERE id = ANY($1::integer[])`, [ids]);
       const map = this.rows.get(name) ?? new Map<number, Row>();
       for (const row of loaded) map.set(row.id, row);
       this.rows.set(name, map);
