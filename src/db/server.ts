@@ -32,6 +32,10 @@ export class ServerDatabase implements Database {
     return result.rows;
   }
 
+  queryMany(statements: readonly string[]): Promise<Row[][]> {
+    return queryMany((text) => this.pool.query(text), statements);
+  }
+
   async exec(script: string): Promise<void> {
     await this.pool.query(script);
   }
@@ -42,6 +46,7 @@ export class ServerDatabase implements Database {
       await client.query('BEGIN');
       const result = await fn({
         query: async <R extends Row>(text: string, params: readonly unknown[] = []) => (await client.query<R>(text, params as unknown[])).rows,
+        queryMany: (statements) => queryMany((text) => client.query(text), statements),
         exec: async (script: string) => void (await client.query(script)),
       });
       await client.query('COMMIT');
@@ -62,6 +67,13 @@ export class ServerDatabase implements Database {
     await this.listener.close();
     await this.pool.end();
   }
+}
+
+/** Statements without parameters go as one simple query: pg answers a result for each (one alone when there is one). */
+async function queryMany(run: (text: string) => Promise<unknown>, statements: readonly string[]): Promise<Row[][]> {
+  if (!statements.length) return [];
+  const results = await run(statements.join(';\n'));
+  return (Array.isArray(results) ? results : [results]).map((r: pg.QueryResult) => r.rows);
 }
 
 const RECONNECT_MIN_MS = 500;
