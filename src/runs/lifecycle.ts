@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { actorId, type RequestContext } from '../api/context.ts';
-import { recordActivity } from '../activity/record.ts';
+import { activityOfCreated } from '../activity/record.ts';
 import { ident } from '../api/sql.ts';
 import type { FinalStatus, RunKind, RunKindRef, RunKinds } from './run-kind.ts';
 import { LIVE_CHANNEL, publishFinal, publishStatusChanges, statusNoticePayload } from '../live/notices.ts';
@@ -36,17 +36,21 @@ export async function createRun(
   return row;
 }
 
-/** Stores a new run of `kind` (status pending) with its activity stream entry; nothing runs it until it is queued. */
+/**
+ * Stores a new run of `kind` (status pending) with its activity stream entry, in one statement;
+ * nothing runs it until it is queued.
+ */
 export async function insertRun(tx: Queryable, ctx: RequestContext, kind: RunKindRef, values: Record<string, unknown>): Promise<UnifiedJobRow> {
   const columns = Object.keys(values);
   const params = columns.map((c) => values[c]);
   columns.push('kind', 'status', 'created_by_id', 'modified_by_id');
   params.push(kind.name, 'pending', actorId(ctx), actorId(ctx));
+  const insert = `INSERT INTO unified_jobs (${columns.map(ident).join(', ')}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`;
+  const activity = activityOfCreated(ctx, { operation: 'create', object1: kind.name }, 'run', `jsonb_build_object('name', run.name, 'status', 'pending')`, params.length + 1);
   const [row] = await tx.query<UnifiedJobRow>(
-    `INSERT INTO unified_jobs (${columns.map(ident).join(', ')}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
-    params,
+    activity ? `WITH run AS (${insert}), activity AS (${activity.sql}) SELECT * FROM run` : insert,
+    [...params, ...(activity?.params ?? [])],
   );
-  await recordActivity(tx, ctx, { operation: 'create', object1: kind.name, object1Id: row.id, changes: { name: row.name, status: 'pending' } });
   return row;
 }
 
