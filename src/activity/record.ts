@@ -36,6 +36,23 @@ export async function recordActivity(tx: Queryable, ctx: RequestContext, entry: 
   );
 }
 
+/**
+ * recordActivity for an object that the same statement creates, as a data-modifying WITH query:
+ * `source` names the WITH query that creates it (its `id` is object1's id), `changes` is a jsonb
+ * expression over that query's columns, and the entry's parameters are numbered from $n. Null
+ * when the activity stream is off.
+ */
+export function activityOfCreated(
+  ctx: RequestContext, entry: Pick<ActivityEntry, 'operation' | 'object1'>, source: string, changes: string, n: number,
+): { sql: string; params: unknown[] } | null {
+  if (ctx.service.settings.get<boolean>('ACTIVITY_STREAM_ENABLED') === false) return null;
+  return {
+    sql: `INSERT INTO activity_stream (operation, object1, object1_id, object2, object2_id, object_association, changes, actor_id, action_node)
+     SELECT $${n}::text, $${n + 1}::text, ${source}.id, '', NULL, '', ${changes}, $${n + 2}::integer, $${n + 3}::text FROM ${source}`,
+    params: [entry.operation, entry.object1, actorId(ctx), ctx.service.env.nodeName],
+  };
+}
+
 /** A field's value as the activity stream shows it: secrets hidden, dates as ISO text. */
 export function activityValue(resource: Resource, name: string, value: unknown): unknown {
   const field = resource.allFields[name];

@@ -125,6 +125,8 @@ async function resolveNamed(db: Queryable, resource: Resource, key: string): Pro
   return rows.length === 1 ? rows[0].id : null;
 }
 
+const MAX_ID = 2_147_483_647;
+
 /**
  * An id, or a named URL. A number is an id first; unlike AWX, a number that is no id is then tried
  * as a name, so an object named "2024" stays reachable by its named URL.
@@ -132,7 +134,7 @@ async function resolveNamed(db: Queryable, resource: Resource, key: string): Pro
 export async function resolveKey(db: Queryable, resource: Resource, key: string): Promise<number | null> {
   if (/^\d+$/.test(key)) {
     const id = Number(key);
-    if (id > 2_147_483_647) return null;
+    if (id > MAX_ID) return null;
     const rows = await db.query(`SELECT id FROM ${ident(resource.table)} WHERE id = $1`, [id]);
     if (rows.length) return id;
   }
@@ -144,4 +146,18 @@ export async function resolveKeyOr404(db: Queryable, resource: Resource, key: st
   const id = await resolveKey(db, resource, key);
   if (id !== null) return id;
   throw /^\d+$/.test(key) ? notFound() : new UnknownNamedUrl();
+}
+
+/** The row an id or a named URL names (an id first, as resolveKey), 404 as resolveKeyOr404 when none. */
+export async function loadByKeyOr404(db: Queryable, resource: Resource, key: string): Promise<Row> {
+  const table = ident(resource.table);
+  if (/^\d+$/.test(key) && Number(key) <= MAX_ID) {
+    // One query for the usual case: the id names a row, which is the answer.
+    const [row] = await db.query(`SELECT * FROM ${table} WHERE id = $1`, [Number(key)]);
+    if (row) return row;
+  }
+  const id = await resolveKeyOr404(db, resource, key);
+  const [row] = await db.query(`SELECT * FROM ${table} WHERE id = $1`, [id]);
+  if (!row) throw notFound();
+  return row;
 }

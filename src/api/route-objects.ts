@@ -2,10 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import type { RequestContext, Services } from './context.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import type { ObjectAction } from './access.ts';
-import { loadRow } from './crud.ts';
 import { forbidden } from './errors.ts';
 import { isVisible } from './list.ts';
-import { resolveKeyOr404 } from './named-url.ts';
+import { loadByKeyOr404 } from './named-url.ts';
 import { findResource, getResource, type Resource } from './resource.ts';
 import type { RouteEntry } from './permissions.ts';
 
@@ -33,9 +32,9 @@ const idParam = (request: FastifyRequest) => (request.params as { id: string }).
 
 /** Loads the object named in the URL, 404 when missing, 403 when the caller may not see it. */
 export async function visibleObject(services: Services, request: FastifyRequest, resource: Resource) {
-  const id = await resolveKeyOr404(services.db, resource, idParam(request));
-  if (!(await isVisible(services.db, request.ctx, resource, id))) throw forbidden();
-  return loadRow(services.db, resource, id);
+  const row = await loadByKeyOr404(services.db, resource, idParam(request));
+  if (!(await isVisible(services.db, request.ctx, resource, row.id))) throw forbidden();
+  return row;
 }
 
 /**

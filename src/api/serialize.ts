@@ -1,4 +1,4 @@
-import type { Queryable, Row } from '../db/database.ts';
+import { sqlIntegers, type Queryable, type Row } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 import { revealedSecrets } from './fields.ts';
 import { namedUrlKey } from './named-url.ts';
@@ -17,26 +17,37 @@ class RefCache {
     return typeof id === 'number' ? this.rows.get(resource)?.get(id) : undefined;
   }
 
-  /** Loads the objects that `rows` reference, and, for named URLs, what those reference in turn. */
+  /**
+   * Loads the objects that `rows` reference, and, for named URLs, what those reference in turn:
+   * one round trip for each level, whatever the number of resources.
+   */
   async load(resource: Resource, rows: Row[]): Promise<void> {
-    const wanted = new Map<string, Set<number>>();
-    for (const field of Object.values(resource.allFields)) {
-      if (!field.ref) continue;
-      for (const row of rows) {
-        const id = row[field.column];
-        if (typeof id === 'number' && !this.get(field.ref, id)) {
-          if (!wanted.has(field.ref)) wanted.set(field.ref, new Set());
-          wanted.get(field.ref)!.add(id);
+    let level: { resource: Resource; rows: Row[] }[] = [{ resource, rows }];
+    while (level.length) {
+      const wanted = new Map<string, Set<number>>();
+      for (const { resource: source, rows: sourceRows } of level) {
+        for (const field of Object.values(source.allFields)) {
+          if (!field.ref) continue;
+          for (const row of sourceRows) {
+            const id = row[field.column];
+            if (typeof id === 'number' && !this.get(field.ref, id)) {
+              if (!wanted.has(field.ref)) wanted.set(field.ref, new Set());
+              wanted.get(field.ref)!.add(id);
+            }
+          }
         }
       }
-    }
-    for (const [name, ids] of wanted) {
-      const target = getResource(name);
-      const loaded = await this.db.query(`SELECT * FROM ${ident(target.table)} WHERE id = ANY($1::integer[])`, [[...ids]]);
-      const map = this.rows.get(name) ?? new Map<number, Row>();
-      for (const row of loaded) map.set(row.id, row);
-      this.rows.set(name, map);
-      if (target.namedUrl?.some((name) => target.fields[name]?.ref)) await this.load(target, loaded);
+      const targets = [...wanted.keys()].map((name) => getResource(name));
+      const loaded = await this.db.queryMany(
+        targets.map((target) => `SELECT * FROM ${ident(target.table)} WHERE id = ANY(${sqlIntegers([...wanted.get(target.name)!])})`),
+      );
+      level = [];
+      targets.forEach((target, i) => {
+        const map = this.rows.get(target.name) ?? new Map<number, Row>();
+        for (const row of loaded[i]) map.set(row.id, row);
+        this.rows.set(target.name, map);
+        if (target.namedUrl?.some((field) => target.fields[field]?.ref)) level.push({ resource: target, rows: loaded[i] });
+      });
     }
   }
 }

@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Queryable } from '../db/database.ts';
 import type { CurrentUser } from '../api/context.ts';
 
-interface UserRow {
+export interface UserRow {
   id: number;
   username: string;
   password: string;
@@ -12,11 +12,14 @@ interface UserRow {
   is_active: boolean;
 }
 
-// Remembers which Authorization headers already verified against which stored hash, so repeated
-// requests skip the deliberately slow argon2 check. A changed password changes the stored hash,
-// which invalidates the entry. The least recently used entry goes first when it is full.
+// Remembers which credentials already verified against which stored hash, so repeated requests
+// skip the deliberately slow argon2 check. The user's row is read on every request, so a changed
+// password (a new stored hash), a deactivated or a deleted user never passes on an old entry. The
+// key is an HMAC of the username and password under a key of this process, so the memory holds
+// nothing that a fast offline guess could test. The least recently used entry goes first when it is full.
 const verified = new Map<string, string>();
 const MAX_VERIFIED = 1000;
+const cacheKeySecret = randomBytes(32);
 // Checks under way, so that a burst of requests with the same new credentials runs argon2 once.
 const verifying = new Map<string, Promise<boolean>>();
 
@@ -33,16 +36,26 @@ const timingDecoy = () => (decoy ??= hash(randomBytes(16).toString('hex')));
  */
 export type PasswordLookup = { cached: CurrentUser } | { verify: () => Promise<CurrentUser | null> };
 
+const USER_COLUMNS = 'id, username, password, is_superuser, is_system_auditor, is_active';
+
+/**
+ * The user row a username names as an SQL expression (json, null when none) whose one parameter,
+ * the username, is $n: for a query that asks something else in the same round trip.
+ */
+export const userByNameJson = (n: number) => `(SELECT to_jsonb(u) FROM (SELECT ${USER_COLUMNS} FROM users WHERE username = $${n}) u)`;
+
 export async function lookupPassword(db: Queryable, username: string, password: string): Promise<PasswordLookup> {
-  const [row] = await db.query<UserRow>(
-    'SELECT id, username, password, is_superuser, is_system_auditor, is_active FROM users WHERE username = $1',
-    [username],
-  );
+  const [row] = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE username = $1`, [username]);
+  return passwordLookup(row, username, password);
+}
+
+/** lookupPassword on the user row already read (null or undefined when the username names none). */
+export function passwordLookup(row: UserRow | null | undefined, username: string, password: string): PasswordLookup {
   if (!row || !row.is_active || !row.password) {
     // Spend the same time as a real check, so the answer does not tell which usernames exist.
     return { verify: async () => (await verify(await timingDecoy(), password).catch(() => false), null) };
   }
-  const key = createHash('sha256').update(username).update('\0').update(password).digest('base64');
+  const key = createHmac('sha256', cacheKeySecret).update(username).update('\0').update(password).digest('base64');
   if (verified.get(key) === row.password) {
     // Moves the entry to the end: the Map's order is then least recently used first.
     verified.delete(key);

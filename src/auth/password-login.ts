@@ -3,8 +3,8 @@ import { callerIn, type AuthMethod, type CurrentUser, type RequestContext, type 
 import { ApiError } from '../api/errors.ts';
 import type { Queryable } from '../db/database.ts';
 import { recordAudit } from '../audit/record.ts';
-import { lookupPassword } from './basic.ts';
-import { checkThrottle, clearUsernameFailures, pruneFailures, reserveAttempt, type Throttled } from './throttle.ts';
+import { passwordLookup, userByNameJson, type UserRow } from './basic.ts';
+import { checkThrottleAlso, clearUsernameFailures, pruneFailures, reserveAttempt, type Throttled } from './throttle.ts';
 
 export type PasswordLoginResult = { user: CurrentUser } | { throttled: Throttled } | { invalid: true };
 
@@ -70,9 +70,10 @@ export async function attemptPasswordLogin(
     return { throttled };
   };
 
-  const throttled = await checkThrottle(db, username, client.remoteAddr);
+  // One round trip for the throttle and the user, as every Basic-authenticated request asks both.
+  const { throttled, also: row } = await checkThrottleAlso<UserRow | null>(db, username, client.remoteAddr, userByNameJson, [username]);
   if (throttled) return refuse(throttled);
-  const found = await lookupPassword(db, username, password);
+  const found = passwordLookup(row, username, password);
   if ('cached' in found) {
     if (clearOnSuccess) await clearUsernameFailures(db, username);
     return { user: found.cached };

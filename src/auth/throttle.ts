@@ -28,28 +28,49 @@ const NO_BOUND = '9223372036854775807';
 
 /**
  * Whether attempts for `username` (null: none) from `address` must be refused now, and for how
- * long. Only failures with an id below `before` count (the caller's own reservation is not held
- * against it). One query: it runs for every Basic-authenticated request.
+ * long, as two columns of a SELECT (by_user, by_address) with their parameters ($1 to $6). Only
+ * failures with an id below `before` count (the caller's own reservation is not held against it).
  */
-async function throttleOf(db: Queryable, username: string | null, address: string, before = NO_BOUND): Promise<Throttled | null> {
+function throttleColumns(username: string | null, address: string, before = NO_BOUND): { columns: string; params: unknown[] } {
   // For each key, the limit-th most recent failure in the window: once it ages out, fewer than the limit remain.
   const wait = (kind: ThrottleScope, key: string, offset: string) =>
     `(SELECT extract(epoch FROM attempted + make_interval(secs => $3) - now())::float8 FROM login_failures
       WHERE kind = '${kind}' AND key = ${key} AND attempted > now() - make_interval(secs => $3) AND id < $4::bigint
       ORDER BY attempted DESC OFFSET ${offset} LIMIT 1)`;
-  const [row] = await db.query<{ by_user: number | null; by_address: number | null }>(
-    `SELECT ${wait('username', '$1', '$5')} AS by_user, ${wait('address', '$2', '$6')} AS by_address`,
-    [username === null ? null : usernameKey(username), address || null, WINDOW_SECONDS, before, USERNAME_LIMIT - 1, ADDRESS_LIMIT - 1],
-  );
+  return {
+    columns: `${wait('username', '$1', '$5')} AS by_user, ${wait('address', '$2', '$6')} AS by_address`,
+    params: [username === null ? null : usernameKey(username), address || null, WINDOW_SECONDS, before, USERNAME_LIMIT - 1, ADDRESS_LIMIT - 1],
+  };
+}
+
+function throttledBy(row: { by_user: number | null; by_address: number | null }): Throttled | null {
   const byUser = row.by_user === null ? 0 : Math.max(1, Math.ceil(row.by_user));
   const byAddress = row.by_address === null ? 0 : Math.max(1, Math.ceil(row.by_address));
   if (!byUser && !byAddress) return null;
   return byUser >= byAddress ? { scope: 'username', retryAfter: byUser } : { scope: 'address', retryAfter: byAddress };
 }
 
-/** Whether a login for `username` from `address` must be refused now, and for how long. */
-export function checkThrottle(db: Queryable, username: string, address: string): Promise<Throttled | null> {
-  return throttleOf(db, username, address);
+async function throttleOf(db: Queryable, username: string | null, address: string, before = NO_BOUND): Promise<Throttled | null> {
+  const { columns, params } = throttleColumns(username, address, before);
+  const [row] = await db.query<{ by_user: number | null; by_address: number | null }>(`SELECT ${columns}`, params);
+  return throttledBy(row);
+}
+
+/**
+ * Whether a login for `username` from `address` must be refused now, and for how long, with a
+ * second question in the same query: what every password check asks too (the user its username
+ * names). `also(n)` is an SQL expression whose own parameters, `alsoParams`, are numbered from $n;
+ * its value is answered beside the verdict.
+ */
+export async function checkThrottleAlso<T>(
+  db: Queryable, username: string, address: string, also: (firstParam: number) => string, alsoParams: readonly unknown[],
+): Promise<{ throttled: Throttled | null; also: T }> {
+  const { columns, params } = throttleColumns(username, address);
+  const [row] = await db.query<{ by_user: number | null; by_address: number | null; also: T }>(
+    `SELECT ${columns}, ${also(params.length + 1)} AS also`,
+    [...params, ...alsoParams],
+  );
+  return { throttled: throttledBy(row), also: row.also };
 }
 
 /** Whether `address` alone is throttled (for credentials that name no user, such as bearer tokens). */

@@ -3,6 +3,11 @@ export type Row = Record<string, any>;
 /** Anything that runs SQL: the database itself or an open transaction. */
 export interface Queryable {
   query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * Runs several statements without parameters in one round trip and answers the rows of each.
+   * Values are written into the statements, so only numbers (see sqlIntegers), never text.
+   */
+  queryMany(statements: readonly string[]): Promise<Row[][]>;
   /** Runs a script of several statements without parameters (migrations, test setup). */
   exec(script: string): Promise<void>;
 }
@@ -40,4 +45,10 @@ export const PgError = {
 
 export function pgErrorCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+/** Integers as an SQL array literal ('{1,2}'::integer[]) for queryMany; throws on anything else. */
+export function sqlIntegers(values: readonly unknown[]): string {
+  for (const v of values) if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${String(v)}`);
+  return `'{${values.join(',')}}'::integer[]`;
 }

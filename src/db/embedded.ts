@@ -23,6 +23,10 @@ export class EmbeddedDatabase implements Database {
     return result.rows;
   }
 
+  async queryMany(statements: readonly string[]): Promise<Row[][]> {
+    return statements.length ? (await this.pg.exec(statements.join(';\n'))).map((r) => r.rows as Row[]) : [];
+  }
+
   async exec(script: string): Promise<void> {
     await this.pg.exec(script);
   }
@@ -31,6 +35,7 @@ export class EmbeddedDatabase implements Database {
     return this.pg.transaction(async (tx) =>
       fn({
         query: async <R extends Row>(text: string, params: readonly unknown[] = []) => (await tx.query<R>(text, params as unknown[])).rows,
+        queryMany: async (statements) => (statements.length ? (await tx.exec(statements.join(';\n'))).map((r) => r.rows as Row[]) : []),
         exec: async (script: string) => void (await tx.exec(script)),
       }),
     );

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Database, NotificationHandler, Queryable, Row } from './database.ts';
+import { StatementNames } from './statement-names.ts';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
@@ -18,6 +19,7 @@ export class ServerDatabase implements Database {
   readonly kind = 'server' as const;
   private readonly pool: pg.Pool;
   private readonly listener: NotificationListener;
+  private readonly names = new StatementNames();
 
   constructor(connection: ServerConnection) {
     this.listener = new NotificationListener(connection);
@@ -28,8 +30,21 @@ export class ServerDatabase implements Database {
   }
 
   async query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-    const result = await this.pool.query<T>(text, params as unknown[]);
-    return result.rows;
+    try {
+      return (await this.pool.query<T>(this.statement(text, params))).rows;
+    } catch (err) {
+      // Outside a transaction nothing was done: the statement may go again, now unnamed.
+      if (!this.names.staleAfterSchemaChange(text, err)) throw err;
+      return (await this.pool.query<T>(this.statement(text, params))).rows;
+    }
+  }
+
+  private statement(text: string, params: readonly unknown[]): pg.QueryConfig {
+    return { text, values: params as unknown[], name: params.length ? this.names.nameFor(text) : undefined };
+  }
+
+  queryMany(statements: readonly string[]): Promise<Row[][]> {
+    return queryMany((text) => this.pool.query(text), statements);
   }
 
   async exec(script: string): Promise<void> {
@@ -41,7 +56,15 @@ export class ServerDatabase implements Database {
     try {
       await client.query('BEGIN');
       const result = await fn({
-        query: async <R extends Row>(text: string, params: readonly unknown[] = []) => (await client.query<R>(text, params as unknown[])).rows,
+        query: async <R extends Row>(text: string, params: readonly unknown[] = []) => {
+          try {
+            return (await client.query<R>(this.statement(text, params))).rows;
+          } catch (err) {
+            this.names.staleAfterSchemaChange(text, err);
+            throw err;
+          }
+        },
+        queryMany: (statements) => queryMany((text) => client.query(text), statements),
         exec: async (script: string) => void (await client.query(script)),
       });
       await client.query('COMMIT');
@@ -62,6 +85,13 @@ export class ServerDatabase implements Database {
     await this.listener.close();
     await this.pool.end();
   }
+}
+
+/** Statements without parameters go as one simple query: pg answers a result for each (one alone when there is one). */
+async function queryMany(run: (text: string) => Promise<unknown>, statements: readonly string[]): Promise<Row[][]> {
+  if (!statements.length) return [];
+  const results = await run(statements.join(';\n'));
+  return (Array.isArray(results) ? results : [results]).map((r: pg.QueryResult) => r.rows);
 }
 
 const RECONNECT_MIN_MS = 500;

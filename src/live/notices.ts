@@ -28,6 +28,9 @@ const statusNotice = (row: Row): LiveNotice => ({
   finished: isoOrNull(row.finished),
 });
 
+/** The status notice of a run as sent on LIVE_CHANNEL, for a statement that sends it with others. */
+export const statusNoticePayload = (row: Row): string => JSON.stringify(statusNotice(row));
+
 /**
  * Announces the current status of runs (rows of unified_jobs). Inside a transaction it is
  * delivered when the transaction commits, and not at all if it rolls back.

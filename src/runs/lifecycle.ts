@@ -1,10 +1,10 @@
 import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { actorId, type RequestContext } from '../api/context.ts';
-import { recordActivity } from '../activity/record.ts';
+import { activityOfCreated } from '../activity/record.ts';
 import { ident } from '../api/sql.ts';
 import type { FinalStatus, RunKind, RunKindRef, RunKinds } from './run-kind.ts';
-import { publishFinal, publishStatusChanges } from '../live/notices.ts';
+import { LIVE_CHANNEL, publishFinal, publishStatusChanges, statusNoticePayload } from '../live/notices.ts';
 import { replaceNul } from '../db/nul.ts';
 
 export const ACTIVE_STATUSES = ['new', 'pending', 'waiting', 'running'] as const;
@@ -36,43 +36,59 @@ export async function createRun(
   return row;
 }
 
-/** Stores a new run of `kind` (status pending) with its activity stream entry; nothing runs it until it is queued. */
+/**
+ * Stores a new run of `kind` (status pending) with its activity stream entry, in one statement;
+ * nothing runs it until it is queued.
+ */
 export async function insertRun(tx: Queryable, ctx: RequestContext, kind: RunKindRef, values: Record<string, unknown>): Promise<UnifiedJobRow> {
   const columns = Object.keys(values);
   const params = columns.map((c) => values[c]);
   columns.push('kind', 'status', 'created_by_id', 'modified_by_id');
   params.push(kind.name, 'pending', actorId(ctx), actorId(ctx));
+  const insert = `INSERT INTO unified_jobs (${columns.map(ident).join(', ')}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`;
+  const activity = activityOfCreated(ctx, { operation: 'create', object1: kind.name }, 'run', `jsonb_build_object('name', run.name, 'status', 'pending')`, params.length + 1);
   const [row] = await tx.query<UnifiedJobRow>(
-    `INSERT INTO unified_jobs (${columns.map(ident).join(', ')}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
-    params,
+    activity ? `WITH run AS (${insert}), activity AS (${activity.sql}) SELECT * FROM run` : insert,
+    [...params, ...(activity?.params ?? [])],
   );
-  await recordActivity(tx, ctx, { operation: 'create', object1: kind.name, object1Id: row.id, changes: { name: row.name, status: 'pending' } });
   return row;
 }
 
 /**
- * Queues a stored pending run: announces its status, stores what belongs to it, makes its template
- * follow it (that update locks the template's row until commit, so it comes last) and wakes the
- * dispatchers once the transaction commits.
+ * Queues a stored pending run: stores what belongs to it, then, in one statement, makes its
+ * template follow it and announces it (its status, then a wake-up to the dispatchers: both are
+ * delivered once the transaction commits). The template's update locks the template's row until
+ * commit, so it comes last.
  */
 export async function queueRun(tx: Queryable, kind: Pick<RunKind, 'templateTable'>, row: UnifiedJobRow, link?: (row: UnifiedJobRow) => Promise<void>): Promise<void> {
-  await publishStatusChanges(tx, [row]);
   await link?.(row);
-  await followTemplate(tx, kind, row, { current_job_id: row.id, status: 'pending' });
-  await wakeDispatchers(tx);
+  const notices = [[LIVE_CHANNEL, statusNoticePayload(row)], [DISPATCH_CHANNEL, '']];
+  const follow = followTemplateUpdate(kind, row, { current_job_id: row.id, status: 'pending' }, 3);
+  await tx.query(
+    `${follow ? `WITH follow AS (${follow.sql}) ` : ''}SELECT pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) AS n(channel, payload)`,
+    [notices.map(([channel]) => channel), notices.map(([, payload]) => payload), ...(follow?.params ?? [])],
+  );
+}
+
+/** The UPDATE that copies a run's state onto its template, with its parameters from $n on; null for runs without one. */
+function followTemplateUpdate(
+  kind: Pick<RunKind, 'templateTable'>, job: Pick<UnifiedJobRow, 'unified_job_template_id'>, values: Record<string, unknown>, n = 1,
+): { sql: string; params: unknown[] } | null {
+  const table = kind.templateTable;
+  if (!table || !job.unified_job_template_id) return null;
+  const columns = Object.keys(values);
+  return {
+    sql: `UPDATE ${ident(table)} SET ${columns.map((c, i) => `${ident(c)} = $${n + i + 1}`).join(', ')} WHERE id = $${n}`,
+    params: [job.unified_job_template_id, ...columns.map((c) => values[c])],
+  };
 }
 
 /** Copies a run's state onto its template (projects and inventory sources show their last update). */
 async function followTemplate(
   tx: Queryable, kind: Pick<RunKind, 'templateTable'>, job: Pick<UnifiedJobRow, 'unified_job_template_id'>, values: Record<string, unknown>,
 ): Promise<void> {
-  const table = kind.templateTable;
-  if (!table || !job.unified_job_template_id) return;
-  const columns = Object.keys(values);
-  await tx.query(
-    `UPDATE ${ident(table)} SET ${columns.map((c, i) => `${ident(c)} = $${i + 2}`).join(', ')} WHERE id = $1`,
-    [job.unified_job_template_id, ...columns.map((c) => values[c])],
-  );
+  const update = followTemplateUpdate(kind, job, values);
+  if (update) await tx.query(update.sql, update.params);
 }
 
 /** Starts a claimed run; it records the execution environment it runs as. Answers nothing when the run was no longer waiting. */

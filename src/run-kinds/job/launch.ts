@@ -11,19 +11,22 @@ import { activeSurvey } from '../../resources/job-templates/launch-description.t
 import { passwordPurpose, passwordVariables, validateSurveyAnswers } from '../../resources/job-templates/survey-spec.ts';
 import { encryptSecret } from '../../secrets/encryption.ts';
 import { parsePrompts, readPrompts } from './launch-prompts.ts';
-import { JOB, jobPlan, templateLabelIds } from './create-job.ts';
+import { JOB, jobPlan } from './create-job.ts';
+import { templateLinks, type TemplateLinks } from './template-links.ts';
 import type { Launcher } from '../../runs/launch.ts';
 import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { checkLaunchObjects } from './launch-objects.ts';
-import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
 
-/** The credentials a launch runs with: the prompted ones (each usable by the caller) or the template's. */
-async function launchCredentials(tx: Queryable, ctx: RequestContext, template: JobTemplateRow, prompted: unknown): Promise<number[]> {
+/**
+ * The credentials a launch runs with and the passwords they need: the prompted ones (each usable
+ * by the caller) or the template's.
+ */
+async function launchCredentials(tx: Queryable, ctx: RequestContext, defaults: TemplateLinks, prompted: unknown): Promise<{ ids: number[]; needed: string[] }> {
   if (Array.isArray(prompted)) {
     for (const id of prompted as number[]) await assertCanUseCredential(ctx, tx, id, 'credentials');
-    return prompted as number[];
+    return { ids: prompted as number[], needed: await passwordsNeededFor(tx, prompted as number[]) };
   }
-  return templateCredentialIds(tx, template.id);
+  return { ids: defaults.credentialIds, needed: defaults.passwordsNeeded };
 }
 
 /**
@@ -75,9 +78,10 @@ export const jobTemplateLauncher: Launcher<unknown, JobTemplateRow> = {
     if (accepted.inventory !== undefined && !(await hasObjectRole(ctx, tx, 'inventory', inventoryId, 'use_role'))) {
       throw forbidden('You do not have permission to use this inventory.');
     }
-    const credentialIds = await launchCredentials(tx, ctx, template, accepted.credentials);
+    const defaults = await templateLinks(tx, template.id);
+    const { ids: credentialIds, needed } = await launchCredentials(tx, ctx, defaults, accepted.credentials);
     const given = (body ?? {}) as Record<string, unknown>;
-    const { passwords, missing } = readCredentialPasswords(await passwordsNeededFor(tx, credentialIds), given.credential_passwords);
+    const { passwords, missing } = readCredentialPasswords(needed, given.credential_passwords);
     if (missing.length) throw new ValidationError({ passwords_needed_to_start: missing });
     const plan = await jobPlan(tx, {
       template,
@@ -89,7 +93,7 @@ export const jobTemplateLauncher: Launcher<unknown, JobTemplateRow> = {
       credentialPasswords: passwords,
       labelIds: accepted.labels !== undefined
         ? await checkLaunchObjects(tx, ctx, 'labels', accepted.labels as number[])
-        : await templateLabelIds(tx, template.id),
+        : defaults.labelIds,
       instanceGroupIds: accepted.instance_groups !== undefined ? await checkLaunchObjects(tx, ctx, 'instance_groups', accepted.instance_groups as number[]) : [],
     });
     return { ...plan, ignored: prompts.ignored };
