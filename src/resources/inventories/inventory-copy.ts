@@ -28,26 +28,26 @@ async function copyContents(tx: Queryable, ctx: RequestContext, original: Row, c
     params,
   );
   // Names are unique within an inventory: each copied link is found by the names at both ends.
-  await tx.query(
-    `INSERT INTO group_hosts (group_id, host_id)
-     SELECT new_group.id, new_host.id FROM group_hosts link
-     JOIN groups old_group ON old_group.id = link.group_id AND old_group.inventory_id = $1
-     JOIN hosts old_host ON old_host.id = link.host_id
-     JOIN groups new_group ON new_group.inventory_id = $2 AND new_group.name = old_group.name
-     JOIN hosts new_host ON new_host.inventory_id = $2 AND new_host.name = old_host.name`,
-    params.slice(0, 2),
-  );
-  await tx.query(
-    `INSERT INTO group_children (parent_id, child_id)
-     SELECT new_parent.id, new_child.id FROM group_children link
-     JOIN groups old_parent ON old_parent.id = link.parent_id AND old_parent.inventory_id = $1
-     JOIN groups old_child ON old_child.id = link.child_id
-     JOIN groups new_parent ON new_parent.inventory_id = $2 AND new_parent.name = old_parent.name
-     JOIN groups new_child ON new_child.inventory_id = $2 AND new_child.name = old_child.name`,
-    params.slice(0, 2),
-  );
+  await copyLinks(tx, params.slice(0, 2), 'group_hosts', { column: 'group_id', table: 'groups' }, { column: 'host_id', table: 'hosts' });
+  await copyLinks(tx, params.slice(0, 2), 'group_children', { column: 'parent_id', table: 'groups' }, { column: 'child_id', table: 'groups' });
   await refreshInventoryComputedFields(tx, copy.id);
   await refreshSmartInventoriesOf(tx, copy.organization_id);
 }
 
 export const inventoryCopy: CopyRule = { after: copyContents };
+
+/**
+ * Copies the rows of a link table between two objects of the inventory $1 to the same objects,
+ * found by name, of the inventory $2.
+ */
+async function copyLinks(tx: Queryable, params: unknown[], table: string, left: { column: string; table: string }, right: { column: string; table: string }): Promise<void> {
+  await tx.query(
+    `INSERT INTO ${table} (${left.column}, ${right.column})
+     SELECT new_left.id, new_right.id FROM ${table} link
+     JOIN ${left.table} old_left ON old_left.id = link.${left.column} AND old_left.inventory_id = $1
+     JOIN ${right.table} old_right ON old_right.id = link.${right.column}
+     JOIN ${left.table} new_left ON new_left.inventory_id = $2 AND new_left.name = old_left.name
+     JOIN ${right.table} new_right ON new_right.inventory_id = $2 AND new_right.name = old_right.name`,
+    params,
+  );
+}
