@@ -133,4 +133,4 @@ for (const choice of databases()) {
 }
 console.log(table(['requests', 'per second', 'p50 ms', 'p99 ms', 'CPU ms/request', 'errors'], rows));
 console.log('CPU ms/request: CPU time of this one process (the service and the load generator) per request.');
-console.log('Goal: on PostgreSQL, >= 200 launches/s with p99 < 100 ms.');
+console.log('Goal: on PostgreSQL, >= 500 launches/s with p99 < 50 ms.');

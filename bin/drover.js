@@ -1,4 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
+// A 64 MB young generation: the service allocates many short-lived objects per request, and
+// fewer scavenges keep request latency steady (see docs/benchmarks.md, launch API).
 import { register } from 'tsx/esm/api';
 
 register();

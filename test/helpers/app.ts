@@ -117,6 +117,8 @@ export interface TestAppOptions {
   extraResources?: readonly Resource[];
   extraRunKinds?: readonly RunKind[];
   extraRoutes?: readonly RouteModule[];
+  /** false: no background loops (heartbeat, dispatcher), for benchmarks that drive a part alone. */
+  dispatcher?: boolean;
 }
 
 /** A service on a fresh database of its own, driven through HTTP requests injected into Fastify. */
@@ -147,7 +149,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
     { db, settings, env, version: VERSION, installUuid: uuid },
     { gates: appOptions.gates, extraResources: appOptions.extraResources, extraRunKinds: appOptions.extraRunKinds },
   );
-  const app = await buildApp(services, { extraRoutes: appOptions.extraRoutes });
+  const app = await buildApp(services, { extraRoutes: appOptions.extraRoutes, dispatcher: appOptions.dispatcher });
 
   const request = async (method: string, url: string, options: RequestOptions = {}): Promise<Response> => {
     const headers: Record<string, string> = { ...options.headers };
