@@ -151,8 +151,10 @@ describe('reaper after the service is killed with SIGKILL', () => {
     await eventually(async () => {
       const job = (await api(first, 'GET', jobUrl)).body;
       assert.ok(['pending', 'waiting', 'running'].includes(job.status), `job ended early: ${job.status} ${job.job_explanation}`);
-      return job.status === 'running' && runProcesses().some((p) => p.command === `sleep ${SLEEP_SECONDS}`);
-    }, 60_000, 'the job running its sleep task');
+      const processes = job.status === 'running' ? runProcesses() : [];
+      // Both seen in one listing: the task's sleep and the ansible-playbook above it.
+      return processes.some((p) => p.command === `sleep ${SLEEP_SECONDS}`) && processes.some((p) => p.command.includes('ansible-playbook'));
+    }, 60_000, 'the job running its sleep task under ansible-playbook');
     const before = runProcesses();
     assert.ok(before.some((p) => p.command.includes('ansible-playbook')), `ansible-playbook runs: ${JSON.stringify(before)}`);
     for (const p of before) strays.add(p.pid);
