@@ -1,21 +1,15 @@
 /** Copying a job template: its settings, credentials, labels, instance groups and survey (secrets carried as stored). */
 import type { RequestContext } from '../../api/context.ts';
 import { createObject } from '../../api/crud.ts';
-import type { Values } from '../../api/resource.ts';
+import { copiedValues } from '../../api/copy-route.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { jobTemplates } from './job-template.resource.ts';
 import { RUN_CREDENTIAL_KINDS, templateCredentialIds } from './template-relations.ts';
 
-function copiedValues(template: Row): Values {
-  const values: Values = {};
-  for (const [name, field] of Object.entries(jobTemplates.fields)) if (!field.readOnly) values[name] = template[field.column];
-  return values;
-}
-
 /** Copies the template under `name` (checked by the copy/ route's body schema). */
 export async function copyJobTemplate(tx: Queryable, ctx: RequestContext, template: Row, name: string): Promise<Row> {
-  const copy = await createObject(tx, ctx, jobTemplates, { ...copiedValues(template), name });
+  const copy = await createObject(tx, ctx, jobTemplates, { ...copiedValues(jobTemplates, template), name });
   for (const id of await templateCredentialIds(tx, template.id)) {
     await assertCanUseCredential(ctx, tx, id, 'credentials', RUN_CREDENTIAL_KINDS);
     await tx.query('INSERT INTO job_template_credentials (job_template_id, credential_id) VALUES ($1, $2)', [copy.id, id]);
