@@ -3,6 +3,7 @@ import type { Services } from '../api/context.ts';
 import { startDispatcher } from '../dispatcher/dispatcher.ts';
 import { registerInstance } from '../resources/instances/registration.ts';
 import { reapLostNodes } from '../task-manager/lost-nodes.ts';
+import { startScheduler } from '../task-manager/scheduler.ts';
 
 export interface BackgroundLoop {
   name: string;
@@ -37,4 +38,13 @@ export const dispatcher: BackgroundLoop = {
   },
 };
 
-export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher];
+/** Launches due schedules (woken at the earliest next_run and by NOTIFY when schedules change). */
+export const scheduler: BackgroundLoop = {
+  name: 'scheduler',
+  async start(services) {
+    const running = await startScheduler(services);
+    return () => running.stop();
+  },
+};
+
+export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, scheduler];

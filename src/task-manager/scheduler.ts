@@ -1,0 +1,164 @@
+/**
+ * The scheduler: launches each due schedule once, whichever nodes run it. A node claims a due
+ * schedule by moving its next_run from the value it read to the next slot in one conditional
+ * UPDATE; only the node whose UPDATE matched launches. The next slot is the first after now, so
+ * slots missed while no node ran collapse into the one launch. It sleeps until the earliest
+ * next_run and is woken early when schedules change (NOTIFY drover_schedules).
+ */
+import { systemContextIn, type Services } from '../api/context.ts';
+import { ApiError } from '../api/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+import type { Queryable, Row } from '../db/database.ts';
+import { loadTemplate } from '../resources/schedules/schedule-access.ts';
+import { scheduleKind, type ScheduledLaunch } from '../resources/schedules/schedulable.ts';
+import { computeSchedule, nextOccurrence } from '../resources/schedules/rrule-schedule.ts';
+import { parseRrule } from '../resources/schedules/rrule-text.ts';
+import type { Launcher } from '../runs/launch.ts';
+import { ACTIVE_STATUSES } from '../runs/lifecycle.ts';
+
+export const SCHEDULES_CHANNEL = 'drover_schedules';
+/** The longest sleep: a safety net for clock changes, not the way schedules are found. */
+const MAX_SLEEP_MS = 60_000;
+const BATCH = 500;
+
+/** Marks a launch refused because its template has SCHEDULE_MAX_JOBS active runs. */
+class TooManyRuns extends ApiError {
+  constructor(readonly active: number, readonly max: number) {
+    super(409, { detail: `Not launched: the template has ${active} active runs (SCHEDULE_MAX_JOBS is ${max}).` });
+  }
+}
+
+/** The kind's launcher, refusing when the template has SCHEDULE_MAX_JOBS active runs (counted under the template's lock) and linking the run to its schedule. */
+function scheduledLauncher(launcher: Launcher<ScheduledLaunch>, templateTable: string, max: number): Launcher<ScheduledLaunch> {
+  return {
+    kind: launcher.kind,
+    async plan(tx, ctx, template, input) {
+      await tx.query(`SELECT 1 FROM ${templateTable} WHERE id = $1 FOR UPDATE`, [template!.id]);
+      const [{ active }] = await tx.query<{ active: number }>(
+        'SELECT count(*)::int AS active FROM unified_jobs WHERE unified_job_template_id = $1 AND status = ANY($2::text[])',
+        [template!.id, [...ACTIVE_STATUSES]],
+      );
+      if (active >= max) throw new TooManyRuns(active, max);
+      const plan = await launcher.plan(tx, ctx, template, input);
+      return {
+        ...plan,
+        link: async (q, run) => {
+          await plan.link?.(q, run);
+          await q.query('INSERT INTO schedule_runs (unified_job_id, schedule_id) VALUES ($1, $2)', [run.id, input.schedule.id]);
+        },
+      };
+    },
+  };
+}
+
+async function savedLinks(db: Queryable, scheduleId: number): Promise<{ credentialIds: number[]; labelIds: number[] }> {
+  const rows = await db.query<{ link: string; id: number }>(
+    `SELECT 'credential' AS link, credential_id AS id FROM schedule_credentials WHERE schedule_id = $1
+     UNION ALL SELECT 'label', label_id FROM schedule_labels WHERE schedule_id = $1 ORDER BY link, id`,
+    [scheduleId],
+  );
+  return { credentialIds: rows.filter((r) => r.link === 'credential').map((r) => r.id), labelIds: rows.filter((r) => r.link === 'label').map((r) => r.id) };
+}
+
+/** Claims one due schedule (null when another node did) and launches it as the system, as AWX's scheduler does. */
+async function launchSchedule(services: Services, due: Row, now: Date): Promise<void> {
+  const { db, settings } = services;
+  const parsed = parseRrule(due.rrule);
+  const next = 'rrule' in parsed ? nextOccurrence(parsed.rrule, now, now) : null;
+  const [schedule] = await db.query('UPDATE schedules SET next_run = $3 WHERE id = $1 AND next_run = $2 AND enabled RETURNING *', [due.id, due.next_run, next]);
+  if (!schedule) return;
+  const template = await loadTemplate(db, schedule.unified_job_template_id);
+  const kind = template && scheduleKind(template.kind);
+  if (!template || !kind) return;
+  const ctx = systemContextIn(services);
+  const max = settings.get<number>('SCHEDULE_MAX_JOBS');
+  const launcher = scheduledLauncher(kind.launcher, kind.launcher.kind.templateTable ?? `${template.kind}s`, max);
+  const launched = await services.launches.launch(ctx, launcher, template.row, { schedule, ...(await savedLinks(db, schedule.id)) });
+  if (launched.ok) return;
+  const reason = String(launched.refusal.body.detail ?? JSON.stringify(launched.refusal.body));
+  console.warn(`schedule ${schedule.id} (${schedule.name}) of template ${template.row.id}: ${reason}`);
+  await recordActivity(db, ctx, { operation: 'update', object1: 'schedule', object1Id: schedule.id, changes: { skipped_launch: reason } });
+}
+
+/** Launches every schedule due now; answers how many were due. */
+export async function launchDueSchedules(services: Services, now = new Date()): Promise<number> {
+  const due = await services.db.query('SELECT * FROM schedules WHERE enabled AND next_run <= $1 ORDER BY next_run, id LIMIT $2', [now, BATCH]);
+  const lanes = services.db.kind === 'server' ? 8 : 1;
+  let index = 0;
+  const lane = async () => {
+    while (index < due.length) {
+      const schedule = due[index++];
+      await launchSchedule(services, schedule, now).catch((err) => console.error(`schedule ${schedule.id} failed to launch:`, err instanceof Error ? err.message : err));
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+  return due.length;
+}
+
+/** Computes dtstart, dtend and next_run of schedules stored without them (those the migration installs). */
+export async function refreshUncomputedSchedules(db: Queryable): Promise<void> {
+  for (const row of await db.query('SELECT id, rrule, enabled FROM schedules WHERE dtstart IS NULL AND next_run IS NULL AND enabled')) {
+    const parsed = parseRrule(row.rrule);
+    if (!('rrule' in parsed)) continue;
+    const computed = computeSchedule(parsed.rrule, row.enabled);
+    await db.query('UPDATE schedules SET dtstart = $2, dtend = $3, next_run = $4 WHERE id = $1', [row.id, computed.dtstart, computed.dtend, computed.next_run]);
+  }
+}
+
+export interface RunningScheduler {
+  stop(): Promise<void>;
+}
+
+/** Starts this node's scheduler: a pass now, then one at each earliest next_run or schedule change. */
+export async function startScheduler(services: Services): Promise<RunningScheduler> {
+  const { db } = services;
+  let timer: NodeJS.Timeout | null = null;
+  let running = false;
+  let again = false;
+  let stopped = false;
+  let passDone: Promise<void> = Promise.resolve();
+
+  const arm = async () => {
+    if (stopped) return;
+    const [{ next }] = await db.query<{ next: Date | null }>('SELECT min(next_run) AS next FROM schedules WHERE enabled AND next_run IS NOT NULL');
+    if (timer) clearTimeout(timer);
+    const wait = next ? Math.min(Math.max(new Date(next).getTime() - Date.now(), 0), MAX_SLEEP_MS) : MAX_SLEEP_MS;
+    timer = setTimeout(wake, wait);
+    timer.unref();
+  };
+  const pass = async () => {
+    running = true;
+    try {
+      do {
+        again = false;
+        while ((await launchDueSchedules(services)) === BATCH && !stopped);
+      } while (again && !stopped);
+      await arm();
+    } catch (err) {
+      console.error('scheduler pass failed:', err instanceof Error ? err.message : err);
+      if (!stopped) timer = setTimeout(wake, 1_000);
+    } finally {
+      running = false;
+    }
+  };
+  function wake() {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    passDone = pass();
+  }
+
+  await refreshUncomputedSchedules(db);
+  const unlisten = await db.listen(SCHEDULES_CHANNEL, () => wake());
+  wake();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await unlisten().catch(() => undefined);
+      await passDone;
+    },
+  };
+}
