@@ -159,3 +159,27 @@ describe('schedules', () => {
     assert.equal((await t.get(`/api/v2/schedules/${s.body.id}/`)).status, 404);
   });
 });
+
+describe('schedules made from a job (create_schedule/)', () => {
+  let t: TestApp;
+  after(() => t.close());
+
+  it('makes a disabled monthly schedule with the prompts the job was launched with', async () => {
+    t = await createTestApp({}, { dispatcher: false });
+    const { template } = await scheduledTemplate(t, { ask_limit_on_launch: true, ask_variables_on_launch: true });
+    const job = await t.post(`/api/v2/job_templates/${template.id}/launch/`, { limit: 'web', extra_vars: { color: 'red' } });
+    assert.equal(job.status, 201, job.text);
+    const res = await t.post(`/api/v2/jobs/${job.body.id}/create_schedule/`, {});
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.name, `Auto-generated schedule from job ${job.body.id}`);
+    assert.equal(res.body.enabled, false);
+    assert.equal(res.body.next_run, null);
+    assert.equal(res.body.limit, 'web');
+    assert.deepEqual(res.body.extra_data, { color: 'red' });
+    assert.match(res.body.rrule, /RRULE:FREQ=MONTHLY;INTERVAL=1$/);
+    const again = await t.post(`/api/v2/jobs/${job.body.id}/create_schedule/`, {});
+    assert.equal(again.body.name, `Auto-generated schedule from job ${job.body.id} - number 1`);
+    const plain = await newUser(t);
+    assert.ok([403, 404].includes((await t.post(`/api/v2/jobs/${job.body.id}/create_schedule/`, {}, { as: plain })).status));
+  });
+});
