@@ -9,7 +9,7 @@ import { systemContextIn, type Services } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Queryable, Row } from '../db/database.ts';
-import { loadTemplate } from '../resources/schedules/schedule-access.ts';
+import { getResource } from '../api/resource.ts';
 import { scheduleKind, type ScheduledLaunch } from '../resources/schedules/schedulable.ts';
 import { computeSchedule, nextOccurrence } from '../resources/schedules/rrule-schedule.ts';
 import { parseRrule } from '../resources/schedules/rrule-text.ts';
@@ -51,44 +51,80 @@ function scheduledLauncher(launcher: Launcher<ScheduledLaunch>, templateTable: s
   };
 }
 
-async function savedLinks(db: Queryable, scheduleId: number): Promise<{ credentialIds: number[]; labelIds: number[] }> {
-  const rows = await db.query<{ link: string; id: number }>(
-    `SELECT 'credential' AS link, credential_id AS id FROM schedule_credentials WHERE schedule_id = $1
-     UNION ALL SELECT 'label', label_id FROM schedule_labels WHERE schedule_id = $1 ORDER BY link, id`,
-    [scheduleId],
+type Links = Map<number, { credentialIds: number[]; labelIds: number[] }>;
+
+/** The saved credentials and labels of claimed schedules, in one query. */
+async function savedLinks(db: Queryable, scheduleIds: number[]): Promise<Links> {
+  const links: Links = new Map(scheduleIds.map((id) => [id, { credentialIds: [], labelIds: [] }]));
+  const rows = await db.query<{ schedule_id: number; link: string; id: number }>(
+    `SELECT schedule_id, 'credential' AS link, credential_id AS id FROM schedule_credentials WHERE schedule_id = ANY($1::int[])
+     UNION ALL SELECT schedule_id, 'label', label_id FROM schedule_labels WHERE schedule_id = ANY($1::int[]) ORDER BY 1, 2, 3`,
+    [scheduleIds],
   );
-  return { credentialIds: rows.filter((r) => r.link === 'credential').map((r) => r.id), labelIds: rows.filter((r) => r.link === 'label').map((r) => r.id) };
+  for (const row of rows) links.get(row.schedule_id)![row.link === 'credential' ? 'credentialIds' : 'labelIds'].push(row.id);
+  return links;
 }
 
-/** Claims one due schedule (null when another node did) and launches it as the system, as AWX's scheduler does. */
-async function launchSchedule(services: Services, due: Row, now: Date): Promise<void> {
-  const { db, settings } = services;
-  const parsed = parseRrule(due.rrule);
-  const next = 'rrule' in parsed ? nextOccurrence(parsed.rrule, now, now) : null;
-  const [schedule] = await db.query('UPDATE schedules SET next_run = $3 WHERE id = $1 AND next_run = $2 AND enabled RETURNING *', [due.id, due.next_run, next]);
-  if (!schedule) return;
-  const template = await loadTemplate(db, schedule.unified_job_template_id);
+/** The templates of claimed schedules with their kinds: one query for the kinds, one per kind. */
+async function templatesOf(db: Queryable, ids: number[]): Promise<Map<number, { kind: string; row: Row }>> {
+  const found = new Map<number, { kind: string; row: Row }>();
+  const kinds = await db.query<{ id: number; kind: string }>('SELECT id, kind FROM unified_job_templates WHERE id = ANY($1::int[])', [ids]);
+  for (const kind of new Set(kinds.map((k) => k.kind))) {
+    const table = getResource(kind).table;
+    for (const row of await db.query(`SELECT * FROM ${table} WHERE id = ANY($1::int[])`, [kinds.filter((k) => k.kind === kind).map((k) => k.id)])) {
+      found.set(row.id, { kind, row });
+    }
+  }
+  return found;
+}
+
+/**
+ * Claims due schedules in one statement: each moves from the next_run this node read to its next
+ * slot after now (null when the rule has ended); those another node moved first are not returned.
+ */
+async function claim(db: Queryable, due: Row[], now: Date): Promise<Row[]> {
+  const next = due.map((row) => {
+    const parsed = parseRrule(row.rrule);
+    return 'rrule' in parsed ? nextOccurrence(parsed.rrule, now, now) : null;
+  });
+  return db.query(
+    `UPDATE schedules s SET next_run = c.next
+     FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) AS c(id, seen, next)
+     WHERE s.id = c.id AND s.next_run = c.seen AND s.enabled RETURNING s.*`,
+    [due.map((r) => r.id), due.map((r) => r.next_run), next],
+  );
+}
+
+/** Launches one claimed schedule as the system, as AWX's scheduler does; a refusal is logged and recorded. */
+async function launchSchedule(services: Services, schedule: Row, template: { kind: string; row: Row } | undefined, links: Links): Promise<void> {
   const kind = template && scheduleKind(template.kind);
   if (!template || !kind) return;
   const ctx = systemContextIn(services);
-  const max = settings.get<number>('SCHEDULE_MAX_JOBS');
+  const max = services.settings.get<number>('SCHEDULE_MAX_JOBS');
   const launcher = scheduledLauncher(kind.launcher, kind.launcher.kind.templateTable ?? `${template.kind}s`, max);
-  const launched = await services.launches.launch(ctx, launcher, template.row, { schedule, ...(await savedLinks(db, schedule.id)) });
+  const launched = await services.launches.launch(ctx, launcher, template.row, { schedule, ...links.get(schedule.id)! });
   if (launched.ok) return;
   const reason = String(launched.refusal.body.detail ?? JSON.stringify(launched.refusal.body));
   console.warn(`schedule ${schedule.id} (${schedule.name}) of template ${template.row.id}: ${reason}`);
-  await recordActivity(db, ctx, { operation: 'update', object1: 'schedule', object1Id: schedule.id, changes: { skipped_launch: reason } });
+  await recordActivity(services.db, ctx, { operation: 'update', object1: 'schedule', object1Id: schedule.id, changes: { skipped_launch: reason } });
 }
 
 /** Launches every schedule due now; answers how many were due. */
 export async function launchDueSchedules(services: Services, now = new Date()): Promise<number> {
-  const due = await services.db.query('SELECT * FROM schedules WHERE enabled AND next_run <= $1 ORDER BY next_run, id LIMIT $2', [now, BATCH]);
-  const lanes = services.db.kind === 'server' ? 8 : 1;
+  const { db } = services;
+  const due = await db.query('SELECT * FROM schedules WHERE enabled AND next_run <= $1 ORDER BY next_run, id LIMIT $2', [now, BATCH]);
+  if (!due.length) return 0;
+  const claimed = await claim(db, due, now);
+  if (!claimed.length) return due.length;
+  const templates = await templatesOf(db, [...new Set(claimed.map((s) => s.unified_job_template_id as number))]);
+  const links = await savedLinks(db, claimed.map((s) => s.id));
+  const lanes = db.kind === 'server' ? 8 : 1;
   let index = 0;
   const lane = async () => {
-    while (index < due.length) {
-      const schedule = due[index++];
-      await launchSchedule(services, schedule, now).catch((err) => console.error(`schedule ${schedule.id} failed to launch:`, err instanceof Error ? err.message : err));
+    while (index < claimed.length) {
+      const schedule = claimed[index++];
+      await launchSchedule(services, schedule, templates.get(schedule.unified_job_template_id), links)
+        .catch((err) => console.error(`schedule ${schedule.id} failed to launch:`, err instanceof Error ? err.message : err));
     }
   };
   await Promise.all(Array.from({ length: lanes }, lane));
