@@ -90,7 +90,7 @@ async function claim(db: Queryable, due: Row[], now: Date): Promise<Row[]> {
   return db.query(
     `UPDATE schedules s SET next_run = c.next
      FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) AS c(id, seen, next)
-     WHERE s.id = c.id AND s.next_run = c.seen AND s.enabled RETURNING s.*`,
+     WHERE s.id = c.id AND date_trunc('milliseconds', s.next_run) = date_trunc('milliseconds', c.seen) AND s.enabled RETURNING s.*`,
     [due.map((r) => r.id), due.map((r) => r.next_run), next],
   );
 }
