@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { grant, newUser } from './helpers/factories.ts';
 import { scheduledTemplate } from './helpers/schedules.ts';
+import { launchDueSchedules } from '../src/task-manager/scheduler.ts';
 
 const RULE = 'DTSTART;TZID=America/New_York:20300101T090000 RRULE:FREQ=DAILY;INTERVAL=1';
 
@@ -29,9 +30,11 @@ describe('schedules', () => {
     assert.equal(res.body.limit, 'web');
     const listed = await t.get(`/api/v2/job_templates/${template.id}/schedules/`);
     assert.deepEqual(listed.body.results.map((s: any) => s.name), ['Daily']);
+    assert.equal((await t.get(`/api/v2/job_templates/${template.id}/`)).body.next_job_run, '2030-01-01T14:00:00.000Z');
     const disabled = await t.patch(`/api/v2/schedules/${res.body.id}/`, { enabled: false });
     assert.equal(disabled.status, 200, disabled.text);
     assert.equal(disabled.body.next_run, null);
+    assert.equal((await t.get(`/api/v2/job_templates/${template.id}/`)).body.next_job_run, null);
   });
 
   it('computes until and dtend from UNTIL given in the local time of DTSTART', async () => {
@@ -181,5 +184,33 @@ describe('schedules made from a job (create_schedule/)', () => {
     assert.equal(again.body.name, `Auto-generated schedule from job ${job.body.id} - number 1`);
     const plain = await newUser(t);
     assert.ok([403, 404].includes((await t.post(`/api/v2/jobs/${job.body.id}/create_schedule/`, {}, { as: plain })).status));
+  });
+});
+
+describe('schedules of other template kinds', () => {
+  let t: TestApp;
+  after(() => t.close());
+
+  it('links the template itself, refuses manual projects, and a git project schedule launches a scheduled update', async () => {
+    t = await createTestApp({}, { dispatcher: false });
+    const { template, org } = await scheduledTemplate(t);
+    const s = await t.post('/api/v2/schedules/', { name: 'Linked', unified_job_template: template.id, rrule: RULE });
+    assert.equal(s.body.related.unified_job_template, `/api/v2/job_templates/${template.id}/`);
+    assert.equal(s.body.summary_fields.unified_job_template.unified_job_type, 'job');
+    const manual = await t.post(`/api/v2/projects/${template.project}/schedules/`, { name: 'Manual', rrule: RULE });
+    assert.equal(manual.status, 400, manual.text);
+    assert.deepEqual(manual.body.unified_job_template, ['Manual Project cannot have a schedule set.']);
+    const git = await t.post('/api/v2/projects/', { name: 'Git', organization: org, scm_type: 'git', scm_url: 'https://example.invalid/repo.git' });
+    assert.equal(git.status, 201, git.text);
+    const prompted = await t.post(`/api/v2/projects/${git.body.id}/schedules/`, { name: 'Sync', rrule: RULE, limit: 'x' });
+    assert.equal(prompted.status, 400, prompted.text);
+    const sync = await t.post(`/api/v2/projects/${git.body.id}/schedules/`, { name: 'Sync', rrule: RULE });
+    assert.equal(sync.status, 201, sync.text);
+    await t.db.query("UPDATE schedules SET next_run = now() - interval '1 second' WHERE id = $1", [sync.body.id]);
+    await launchDueSchedules(t.services);
+    const runs = (await t.get(`/api/v2/schedules/${sync.body.id}/unified_jobs/`)).body.results;
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0].type, 'project_update');
+    assert.equal(runs[0].launch_type, 'scheduled');
   });
 });

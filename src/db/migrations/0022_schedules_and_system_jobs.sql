@@ -93,6 +93,24 @@ BEGIN
 END $$;
 CREATE TRIGGER schedules_changed AFTER INSERT OR UPDATE OR DELETE ON schedules FOR EACH STATEMENT EXECUTE FUNCTION schedules_changed();
 
+-- A template's next_job_run follows its enabled schedules' earliest next_run (AWX's computed field).
+CREATE FUNCTION schedules_follow_templates() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  WITH touched AS (SELECT unified_job_template_id AS id FROM changed_schedules)
+  UPDATE job_templates t SET next_job_run = (SELECT min(s.next_run) FROM schedules s WHERE s.unified_job_template_id = t.id AND s.enabled)
+  WHERE t.id IN (SELECT id FROM touched);
+  WITH touched AS (SELECT unified_job_template_id AS id FROM changed_schedules)
+  UPDATE system_job_templates t SET next_job_run = (SELECT min(s.next_run) FROM schedules s WHERE s.unified_job_template_id = t.id AND s.enabled)
+  WHERE t.id IN (SELECT id FROM touched);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER schedules_inserted_follow AFTER INSERT ON schedules REFERENCING NEW TABLE AS changed_schedules
+  FOR EACH STATEMENT EXECUTE FUNCTION schedules_follow_templates();
+CREATE TRIGGER schedules_updated_follow AFTER UPDATE ON schedules REFERENCING NEW TABLE AS changed_schedules
+  FOR EACH STATEMENT EXECUTE FUNCTION schedules_follow_templates();
+CREATE TRIGGER schedules_deleted_follow AFTER DELETE ON schedules REFERENCING OLD TABLE AS changed_schedules
+  FOR EACH STATEMENT EXECUTE FUNCTION schedules_follow_templates();
+
 DROP VIEW unified_job_templates;
 CREATE VIEW unified_job_templates AS
   SELECT id, 'project' AS kind, name, description, organization_id, status, last_job_id, current_job_id, last_job_run,

@@ -1,5 +1,5 @@
 import { boolean, choice, datetime, integer, json, ref, text } from '../../api/fields.ts';
-import { defineResource } from '../../api/resource.ts';
+import { defineResource, getResource } from '../../api/resource.ts';
 import type { Relation } from '../../api/relations.ts';
 import type { Row } from '../../db/database.ts';
 import { VERBOSITY_CHOICES } from '../../runs/run-fields.ts';
@@ -67,7 +67,17 @@ export const schedules = defineResource({
   },
   access: scheduleAccess,
   hooks: { beforeWrite: checkSchedule },
-  decorate: (row, out) => {
+  prepare: async (db, rows) => {
+    const kinds = await db.query<{ id: number; kind: string }>('SELECT id, kind FROM unified_job_templates WHERE id = ANY($1::int[])', [rows.map((r) => r.unified_job_template_id)]);
+    return new Map(kinds.map((k) => [k.id, k.kind]));
+  },
+  decorate: (row, out, prepared) => {
     Object.assign(out, ruleFacts(row.rrule), { extra_data: shownExtraData(row) });
+    // AWX links the template's own URL and names its kind in the summary.
+    const kind = (prepared as Map<number, string> | undefined)?.get(row.unified_job_template_id);
+    if (!kind) return;
+    out.related = { ...(out.related as object), unified_job_template: `/api/v2/${getResource(kind).plural}/${row.unified_job_template_id}/` };
+    const summary = (out.summary_fields as Record<string, Record<string, unknown> | undefined>).unified_job_template;
+    if (summary) summary.unified_job_type = kind === 'project' ? 'project_update' : kind === 'inventory_source' ? 'inventory_update' : kind === 'job_template' ? 'job' : kind.replace(/_template$/, '');
   },
 });
