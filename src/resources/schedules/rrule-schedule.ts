@@ -25,37 +25,72 @@ function effectiveStart(parsed: ParsedRrule, now: Date): Date {
   return new Date(Date.UTC(weekAgo.getUTCFullYear(), weekAgo.getUTCMonth(), weekAgo.getUTCDate(), s.getUTCHours(), s.getUTCMinutes(), s.getUTCSeconds()));
 }
 
+/** Occurrences a rule may step through in one computation: a rule that would need more is treated as ended there. */
+const MAX_STEPS = 100_000;
+const DAY = 86_400_000;
+/** How many occurrences beyond those asked are read before EXRULEs remove theirs. */
+const EXCLUSION_SLACK = 1_000;
+
+/**
+ * Wall-clock occurrences of each RRULE from `from` on (at most `count` of each), less those an
+ * EXRULE names; `cut` when a rule needed more than MAX_STEPS steps.
+ */
+function wallTimes(parsed: ParsedRrule, start: Date, from: number, count: number): Date[] & { cut?: boolean } {
+  const walls = new Map<number, Date>();
+  let cut = false;
+  for (const rule of rulesOf(parsed.rules, start)) {
+    let steps = 0;
+    let taken = 0;
+    rule.all((wall: Date) => {
+      if (wall.getTime() >= from) {
+        walls.set(wall.getTime(), wall);
+        taken++;
+      }
+      if (++steps >= MAX_STEPS) cut = true;
+      return steps < MAX_STEPS && taken < count;
+    });
+  }
+  const sorted = Object.assign([...walls.values()].sort((a, b) => a.getTime() - b.getTime()), { cut });
+  if (!parsed.exrules.length || !sorted.length) return sorted;
+  const excluded = new Set<number>();
+  for (const ex of rulesOf(parsed.exrules, start)) {
+    for (const wall of ex.between(sorted[0], sorted[sorted.length - 1], true)) excluded.add(wall.getTime());
+  }
+  return Object.assign(sorted.filter((wall) => !excluded.has(wall.getTime())), { cut });
+}
+
 /**
  * Up to `limit` existing occurrences (as instants) after `after` (or from the start), in order:
  * each RRULE's own, less the times an EXRULE names, merged (rrule's RRuleSet drops occurrences
- * of all but one rule when iterated with a callback, so the set is made here).
+ * of all but one rule when iterated with a callback, so the set is made here). Wall-clock times
+ * more than a day before `after` are before it in every zone, so they are not placed in time.
  */
 export function occurrences(parsed: ParsedRrule, options: { after?: Date; limit: number; now?: Date }): Date[] {
   const now = options.now ?? new Date();
   const start = options.after ? effectiveStart(parsed, now) : parsed.start;
-  const exrules = rulesOf(parsed.exrules, start);
-  const excluded = (wall: Date) => exrules.some((ex) => ex.between(wall, wall, true).length > 0);
+  const from = options.after ? utcToWall(options.after, parsed.zone).getTime() - DAY : -Infinity;
   const afterMs = options.after?.getTime() ?? -Infinity;
-  const found = new Map<number, Date>();
-  for (const rule of rulesOf(parsed.rules, start)) {
-    let taken = 0;
-    rule.all((wall: Date) => {
-      const instant = wallToUtc(wall, parsed.zone);
-      if (instant && instant.getTime() > afterMs && !excluded(wall)) {
-        found.set(instant.getTime(), instant);
-        taken++;
-      }
-      return taken < options.limit;
-    });
+  const count = options.limit + 2 * 24 * 60 + (parsed.exrules.length ? EXCLUSION_SLACK : 0);
+  const found: Date[] = [];
+  for (const wall of wallTimes(parsed, start, from, count)) {
+    const instant = wallToUtc(wall, parsed.zone);
+    if (instant && instant.getTime() > afterMs) found.push(instant);
+    if (found.length >= options.limit) break;
   }
-  return [...found.values()].sort((a, b) => a.getTime() - b.getTime()).slice(0, options.limit);
+  return found;
 }
 
 /** The last occurrence when every rule ends (COUNT or UNTIL); null otherwise or when there is none. */
 function lastOccurrence(parsed: ParsedRrule): Date | null {
   if (!parsed.rules.every((r) => r.count || r.until)) return null;
-  const all = occurrences(parsed, { limit: Number.MAX_SAFE_INTEGER });
-  return all.length ? all[all.length - 1] : null;
+  const walls = wallTimes(parsed, parsed.start, -Infinity, MAX_STEPS);
+  // A rule too long to walk to its end (minutely for years) shows no end, as one without UNTIL.
+  if (walls.cut) return null;
+  for (let i = walls.length - 1; i >= 0; i--) {
+    const instant = wallToUtc(walls[i], parsed.zone);
+    if (instant) return instant;
+  }
+  return null;
 }
 
 export interface ComputedSchedule {

@@ -34,6 +34,7 @@ export function knownZones(): string[] {
 
 /** The wall-clock time at an instant, as a floating Date. */
 export function utcToWall(instant: Date, zone: string): Date {
+  if (zone === 'UTC') return new Date(Math.floor(instant.getTime() / 1000) * 1000);
   const parts = Object.fromEntries(formatter(zone).formatToParts(instant).map((p) => [p.type, p.value]));
   return new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)));
 }
@@ -47,6 +48,7 @@ const DAY = 86_400_000;
  * change), the earlier of the two when it happens twice (as dateutil's default fold).
  */
 export function wallToUtc(wall: Date, zone: string): Date | null {
+  if (zone === 'UTC') return wall;
   const ms = wall.getTime();
   const offsets = new Set([offsetAt(ms - DAY, zone), offsetAt(ms, zone), offsetAt(ms + DAY, zone)]);
   const candidates = [...offsets].map((o) => ms - o).filter((instant) => offsetAt(instant, zone) === ms - instant);
