@@ -70,14 +70,30 @@ export function occurrences(parsed: ParsedRrule, options: { after?: Date; limit:
   const start = options.after ? effectiveStart(parsed, now) : parsed.start;
   const from = options.after ? utcToWall(options.after, parsed.zone).getTime() - DAY : -Infinity;
   const afterMs = options.after?.getTime() ?? -Infinity;
-  const count = options.limit + 2 * 24 * 60 + (parsed.exrules.length ? EXCLUSION_SLACK : 0);
-  const found: Date[] = [];
-  for (const wall of wallTimes(parsed, start, from, count)) {
+  const found = new Map<number, Date>();
+  const place = (wall: Date) => {
     const instant = wallToUtc(wall, parsed.zone);
-    if (instant && instant.getTime() > afterMs) found.push(instant);
-    if (found.length >= options.limit) break;
+    if (!instant || instant.getTime() <= afterMs) return false;
+    found.set(instant.getTime(), instant);
+    return true;
+  };
+  if (parsed.exrules.length) {
+    for (const wall of wallTimes(parsed, start, from, options.limit + 2 * 24 * 60 + EXCLUSION_SLACK)) {
+      if (found.size >= options.limit) break;
+      place(wall);
+    }
+  } else {
+    // Each rule is walked until it has given `limit` occurrences after `after`.
+    for (const rule of rulesOf(parsed.rules, start)) {
+      let steps = 0;
+      let taken = 0;
+      rule.all((wall: Date) => {
+        if (wall.getTime() >= from && place(wall)) taken++;
+        return ++steps < MAX_STEPS && taken < options.limit;
+      });
+    }
   }
-  return found;
+  return [...found.values()].sort((a, b) => a.getTime() - b.getTime()).slice(0, options.limit);
 }
 
 /** The last occurrence when every rule ends (COUNT or UNTIL); null otherwise or when there is none. */
