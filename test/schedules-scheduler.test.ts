@@ -121,6 +121,29 @@ describe('the scheduler', () => {
     }
   });
 
+  it('launches with the saved prompts, labels and instance groups the template asks for', async () => {
+    const { template, org } = await scheduledTemplate(t, { ask_limit_on_launch: true, ask_labels_on_launch: true, ask_instance_groups_on_launch: true });
+    const { template: plainTemplate } = await scheduledTemplate(t);
+    const group = (await t.post('/api/v2/instance_groups/', { name: `Sched group ${org}` })).body.id;
+    const label = (await t.post('/api/v2/labels/', { name: `nightly-${org}`, organization: org })).body.id;
+    const s = await t.post('/api/v2/schedules/', { name: 'Prompted', unified_job_template: template.id, rrule: rruleIn(3600), limit: 'web' });
+    assert.equal(s.status, 201, s.text);
+    assert.equal((await t.post(`/api/v2/schedules/${s.body.id}/instance_groups/`, { id: group })).status, 204);
+    assert.equal((await t.post(`/api/v2/schedules/${s.body.id}/labels/`, { id: label })).status, 204);
+    const other = await t.post('/api/v2/schedules/', { name: 'Plain', unified_job_template: plainTemplate.id, rrule: rruleIn(3600) });
+    const refused = await t.post(`/api/v2/schedules/${other.body.id}/instance_groups/`, { id: group });
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal((await t.get(`/api/v2/schedules/${other.body.id}/instance_groups/`)).body.count, 0);
+    await t.db.query("UPDATE schedules SET next_run = now() - interval '1 second' WHERE id = $1", [s.body.id]);
+    await launchDueSchedules(t.services);
+    const [job] = await jobsOf(t, s.body.id);
+    const detail = (await t.get(`/api/v2/jobs/${job.id}/`)).body;
+    assert.equal(detail.limit, 'web');
+    assert.deepEqual(detail.summary_fields.labels.results.map((l: any) => l.id), [label]);
+    const groups = await t.db.query('SELECT instance_group_id FROM unified_job_instance_groups WHERE unified_job_id = $1', [job.id]);
+    assert.deepEqual(groups.map((g) => g.instance_group_id), [group]);
+  });
+
   it('a schedule made while the scheduler sleeps wakes it (NOTIFY), not a poll', async () => {
     const { template } = await scheduledTemplate(t);
     running.push(await startScheduler(t.services));

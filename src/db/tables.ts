@@ -883,6 +883,13 @@ export type ScheduleCredentialRow = {
   schedule_id: number;
 };
 
+/** A row of the table schedule_instance_groups. */
+export type ScheduleInstanceGroupRow = {
+  instance_group_id: number;
+  position: number;
+  schedule_id: number;
+};
+
 /** A row of the table schedule_labels. */
 export type ScheduleLabelRow = {
   label_id: number;
@@ -1293,6 +1300,7 @@ export interface Tables {
   role_users: RoleUserRow;
   roles: RoleRow;
   schedule_credentials: ScheduleCredentialRow;
+  schedule_instance_groups: ScheduleInstanceGroupRow;
   schedule_labels: ScheduleLabelRow;
   schedule_runs: ScheduleRunRow;
   schedules: ScheduleRow;

@@ -51,17 +51,20 @@ function scheduledLauncher(launcher: Launcher<ScheduledLaunch>, templateTable: s
   };
 }
 
-type Links = Map<number, { credentialIds: number[]; labelIds: number[] }>;
+type Links = Map<number, { credentialIds: number[]; labelIds: number[]; instanceGroupIds: number[] }>;
 
 /** The saved credentials and labels of claimed schedules, in one query. */
 async function savedLinks(db: Queryable, scheduleIds: number[]): Promise<Links> {
-  const links: Links = new Map(scheduleIds.map((id) => [id, { credentialIds: [], labelIds: [] }]));
+  const links: Links = new Map(scheduleIds.map((id) => [id, { credentialIds: [], labelIds: [], instanceGroupIds: [] }]));
   const rows = await db.query<{ schedule_id: number; link: string; id: number }>(
-    `SELECT schedule_id, 'credential' AS link, credential_id AS id FROM schedule_credentials WHERE schedule_id = ANY($1::int[])
-     UNION ALL SELECT schedule_id, 'label', label_id FROM schedule_labels WHERE schedule_id = ANY($1::int[]) ORDER BY 1, 2, 3`,
+    `SELECT schedule_id, 'credential' AS link, credential_id AS id, credential_id AS place FROM schedule_credentials WHERE schedule_id = ANY($1::int[])
+     UNION ALL SELECT schedule_id, 'label', label_id, label_id FROM schedule_labels WHERE schedule_id = ANY($1::int[])
+     UNION ALL SELECT schedule_id, 'instance_group', instance_group_id, position FROM schedule_instance_groups WHERE schedule_id = ANY($1::int[])
+     ORDER BY 1, 2, 4`,
     [scheduleIds],
   );
-  for (const row of rows) links.get(row.schedule_id)![row.link === 'credential' ? 'credentialIds' : 'labelIds'].push(row.id);
+  const lists = { credential: 'credentialIds', label: 'labelIds', instance_group: 'instanceGroupIds' } as const;
+  for (const row of rows) links.get(row.schedule_id)![lists[row.link as keyof typeof lists]].push(row.id);
   return links;
 }
 

@@ -67,6 +67,13 @@ CREATE TABLE schedule_labels (
   PRIMARY KEY (schedule_id, label_id)
 );
 
+CREATE TABLE schedule_instance_groups (
+  schedule_id integer NOT NULL REFERENCES schedules(id) ON DELETE CASCADE,
+  instance_group_id integer NOT NULL REFERENCES instance_groups(id) ON DELETE CASCADE,
+  position integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (schedule_id, instance_group_id)
+);
+
 -- Which schedule launched a run (AWX's unified_job.schedule), kept beside unified_jobs so the run views stay as they are.
 CREATE TABLE schedule_runs (
   unified_job_id integer PRIMARY KEY REFERENCES unified_jobs(id) ON DELETE CASCADE,

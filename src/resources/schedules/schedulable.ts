@@ -11,6 +11,7 @@ export interface ScheduledLaunch {
   schedule: Row;
   credentialIds: number[];
   labelIds: number[];
+  instanceGroupIds: number[];
 }
 
 export interface ScheduleKind {

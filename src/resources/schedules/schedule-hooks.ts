@@ -74,7 +74,7 @@ export async function checkSchedule(tx: Queryable, _ctx: RequestContext, values:
     if (problem) throw ValidationError.field('unified_job_template', problem);
     const merged: Record<string, unknown> = {};
     for (const field of [...Object.keys(PROMPT_FLAGS), 'extra_data']) {
-      if (field === 'credentials' || field === 'labels') continue;
+      if (field === 'credentials' || field === 'labels' || field === 'instance_groups') continue;
       const column = field === 'inventory' || field === 'execution_environment' ? `${field}_id` : field;
       merged[field] = field in values ? values[field] : existing?.[column];
     }

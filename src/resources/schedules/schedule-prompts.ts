@@ -13,7 +13,7 @@ import { systemJobVariableProblems } from '../system-job-templates/system-job-op
 export const PROMPT_FLAGS: Record<string, string> = {
   inventory: 'inventory', scm_branch: 'scm_branch', job_type: 'job_type', job_tags: 'tags', skip_tags: 'skip_tags', limit: 'limit',
   diff_mode: 'diff_mode', verbosity: 'verbosity', forks: 'forks', job_slice_count: 'job_slice_count', timeout: 'timeout',
-  execution_environment: 'execution_environment', credentials: 'credential', labels: 'labels',
+  execution_environment: 'execution_environment', credentials: 'credential', labels: 'labels', instance_groups: 'instance_groups',
 };
 
 const TITLES: Record<string, string> = { job_template: 'Job Template', workflow_job_template: 'Workflow Job Template' };

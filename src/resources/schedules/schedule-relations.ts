@@ -5,7 +5,9 @@
 import { hasObjectRole } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { forbidden, ValidationError } from '../../api/errors.ts';
-import { joinTable, type Relation } from '../../api/relations.ts';
+import { joinTable, orderedJoinTable, type Relation } from '../../api/relations.ts';
+import { isVisible } from '../../api/list.ts';
+import { getResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { scheduleAccess, loadTemplate } from './schedule-access.ts';
@@ -18,7 +20,7 @@ async function assertMayChange(ctx: RequestContext, tx: Queryable, scheduleId: n
   if (!schedule || !(await scheduleAccess.canChange(ctx, tx, schedule, {}))) throw forbidden();
 }
 
-async function assertTemplateAsks(tx: Queryable, scheduleId: number, prompt: 'credentials' | 'labels'): Promise<void> {
+async function assertTemplateAsks(tx: Queryable, scheduleId: number, prompt: 'credentials' | 'labels' | 'instance_groups'): Promise<void> {
   const [schedule] = await tx.query<{ unified_job_template_id: number }>('SELECT unified_job_template_id FROM schedules WHERE id = $1', [scheduleId]);
   const template = await loadTemplate(tx, schedule?.unified_job_template_id);
   if (!template || !allowsPrompt(template.row, prompt)) {
@@ -47,6 +49,18 @@ export function scheduleLabels(): Relation {
       await assertTemplateAsks(tx, scheduleId, 'labels');
       const [label] = await tx.query('SELECT organization_id FROM labels WHERE id = $1', [labelId]);
       if (label && !(await hasObjectRole(ctx, tx, 'organization', label.organization_id, 'read_role'))) throw forbidden();
+    },
+  };
+}
+
+export function scheduleInstanceGroups(): Relation {
+  return {
+    ...orderedJoinTable('instance_group', 'schedule_instance_groups', 'schedule_id', 'instance_group_id'),
+    async authorize(ctx, tx, scheduleId, groupId, detach) {
+      await assertMayChange(ctx, tx, scheduleId);
+      if (detach) return;
+      await assertTemplateAsks(tx, scheduleId, 'instance_groups');
+      if (!(await isVisible(tx, ctx, getResource('instance_group'), groupId))) throw forbidden();
     },
   };
 }

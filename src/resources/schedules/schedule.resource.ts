@@ -7,7 +7,7 @@ import { untilText } from './rrule-schedule.ts';
 import { parseRrule } from './rrule-text.ts';
 import { scheduleAccess } from './schedule-access.ts';
 import { checkSchedule } from './schedule-hooks.ts';
-import { scheduleCredentials, scheduleLabels } from './schedule-relations.ts';
+import { scheduleCredentials, scheduleInstanceGroups, scheduleLabels } from './schedule-relations.ts';
 
 const prompt = { nullable: true, default: null };
 
@@ -63,6 +63,7 @@ export const schedules = defineResource({
   related: {
     credentials: scheduleCredentials(),
     labels: scheduleLabels(),
+    instance_groups: scheduleInstanceGroups(),
     unified_jobs: scheduleRuns,
   },
   access: scheduleAccess,

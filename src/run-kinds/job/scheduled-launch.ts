@@ -45,7 +45,7 @@ async function scheduledCredentials(tx: Queryable, template: JobTemplateRow, sav
 
 export const scheduledJobLauncher: Launcher<ScheduledLaunch, JobTemplateRow> = {
   kind: JOB,
-  async plan(tx, _ctx, template, { schedule, credentialIds, labelIds }) {
+  async plan(tx, _ctx, template, { schedule, credentialIds, labelIds, instanceGroupIds }) {
     if (!template) throw new Error('a scheduled launch needs its template');
     const accepted: Record<string, unknown> = {};
     for (const [field, flag] of Object.entries(FLAGS)) {
@@ -64,7 +64,7 @@ export const scheduledJobLauncher: Launcher<ScheduledLaunch, JobTemplateRow> = {
       credentialIds: await scheduledCredentials(tx, template, credentialIds, defaults.credentialIds),
       credentialPasswords: {},
       labelIds: labelIds.length && template.ask_labels_on_launch ? labelIds : defaults.labelIds,
-      instanceGroupIds: [],
+      instanceGroupIds: template.ask_instance_groups_on_launch ? instanceGroupIds : [],
     });
   },
 };
