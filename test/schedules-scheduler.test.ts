@@ -144,6 +144,31 @@ describe('the scheduler', () => {
     assert.deepEqual(groups.map((g) => g.instance_group_id), [group]);
   });
 
+  it('keeps a survey password answer encrypted and never shows it, and the job gets it', async () => {
+    const { template } = await scheduledTemplate(t);
+    const spec = { name: '', description: '', spec: [{ question_name: 'Word', variable: 'word', type: 'password', required: true, default: '' }] };
+    assert.equal((await t.post(`/api/v2/job_templates/${template.id}/survey_spec/`, spec)).status, 200);
+    await t.patch(`/api/v2/job_templates/${template.id}/`, { survey_enabled: true });
+    const s = await t.post('/api/v2/schedules/', { name: 'Secret', unified_job_template: template.id, rrule: rruleIn(3600), extra_data: { word: 'opensesame' } });
+    assert.equal(s.status, 201, s.text);
+    assert.deepEqual(s.body.extra_data, { word: '$encrypted$' });
+    assert.ok(!JSON.stringify((await t.get(`/api/v2/schedules/${s.body.id}/`)).body).includes('opensesame'));
+    assert.ok(!JSON.stringify((await t.get('/api/v2/activity_stream/?object1=schedule')).body).includes('opensesame'));
+    const [stored] = await t.db.query('SELECT extra_data FROM schedules WHERE id = $1', [s.body.id]);
+    assert.ok(!JSON.stringify(stored).includes('opensesame'));
+    // "$encrypted$" sent back keeps the stored answer.
+    const kept = await t.patch(`/api/v2/schedules/${s.body.id}/`, { extra_data: { word: '$encrypted$' }, description: 'x' });
+    assert.equal(kept.status, 200, kept.text);
+    await t.db.query("UPDATE schedules SET next_run = now() - interval '1 second' WHERE id = $1", [s.body.id]);
+    await launchDueSchedules(t.services);
+    const [job] = await jobsOf(t, s.body.id);
+    assert.ok(job, 'the scheduled job');
+    const detail = (await t.get(`/api/v2/jobs/${job.id}/`)).body;
+    assert.ok(!JSON.stringify(detail).includes('opensesame'));
+    const [run] = await t.db.query('SELECT extra_vars FROM unified_jobs WHERE id = $1', [job.id]);
+    assert.ok(JSON.parse(run.extra_vars).word.startsWith('$encrypted$'));
+  });
+
   it('a schedule made while the scheduler sleeps wakes it (NOTIFY), not a poll', async () => {
     const { template } = await scheduledTemplate(t);
     running.push(await startScheduler(t.services));

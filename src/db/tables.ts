@@ -927,7 +927,6 @@ export type ScheduleRow = {
   rrule: string;
   scm_branch: string | null;
   skip_tags: string | null;
-  survey_passwords: unknown;
   timeout: number | null;
   unified_job_template_id: number;
   verbosity: number | null;

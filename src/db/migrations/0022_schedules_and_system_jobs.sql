@@ -33,7 +33,6 @@ CREATE TABLE schedules (
   dtend timestamptz,
   next_run timestamptz,
   extra_data jsonb NOT NULL DEFAULT '{}',
-  survey_passwords jsonb NOT NULL DEFAULT '{}',
   -- Saved launch prompts: null means "the template's value".
   inventory_id integer REFERENCES inventories(id) ON DELETE SET NULL,
   execution_environment_id integer REFERENCES execution_environments(id) ON DELETE SET NULL,

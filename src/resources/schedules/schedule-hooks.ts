@@ -8,7 +8,7 @@ import { ValidationError, type FieldErrors } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
-import { encryptSecret, isEncryptedSecret } from '../../secrets/encryption.ts';
+import { decryptSecret, encryptSecret, isEncryptedSecret } from '../../secrets/encryption.ts';
 import { activeSurvey } from '../job-templates/launch-description.ts';
 import { passwordPurpose, passwordVariables } from '../job-templates/survey-spec.ts';
 import { computeSchedule } from './rrule-schedule.ts';
@@ -42,14 +42,16 @@ function templateProblems(kind: string, template: Row): string | null {
   return null;
 }
 
-/** Survey password answers are kept encrypted; "$encrypted$" keeps the stored answer (AWX). */
-function sealPasswords(template: Row, extraData: Record<string, unknown>, existing: Row | null): Record<string, string> {
+/**
+ * Survey password answers are kept encrypted: "$encrypted$" keeps the stored answer (AWX), a new
+ * answer is encrypted. Answers the extra_data as a launch would see it, to check against the survey.
+ */
+function sealPasswords(template: Row, extraData: Record<string, unknown>, existing: Row | null): Record<string, unknown> {
   const survey = activeSurvey(template);
-  const sealed: Record<string, string> = {};
-  if (!survey) return sealed;
+  const plain = { ...extraData };
+  if (!survey) return plain;
   for (const variable of passwordVariables(survey)) {
     const value = extraData[variable];
-    if (value === undefined) continue;
     if (value === '$encrypted$') {
       const stored = (existing?.extra_data as Record<string, unknown> | undefined)?.[variable];
       if (stored === undefined) delete extraData[variable];
@@ -57,9 +59,10 @@ function sealPasswords(template: Row, extraData: Record<string, unknown>, existi
     } else if (typeof value === 'string' && !isEncryptedSecret(value)) {
       extraData[variable] = encryptSecret(passwordPurpose(variable), value);
     }
-    if (extraData[variable] !== undefined) sealed[variable] = '$encrypted$';
+    if (isEncryptedSecret(extraData[variable])) plain[variable] = decryptSecret(passwordPurpose(variable), extraData[variable] as string);
+    else delete plain[variable];
   }
-  return sealed;
+  return plain;
 }
 
 export async function checkSchedule(tx: Queryable, _ctx: RequestContext, values: Values, existing: Row | null): Promise<void> {
@@ -73,16 +76,17 @@ export async function checkSchedule(tx: Queryable, _ctx: RequestContext, values:
     const problem = templateProblems(template.kind, template.row);
     if (problem) throw ValidationError.field('unified_job_template', problem);
     const merged: Record<string, unknown> = {};
+    if (values.extra_data !== undefined) values.extra_data = { ...(values.extra_data as Record<string, unknown>) };
+    const extraData = (values.extra_data ?? existing?.extra_data ?? {}) as Record<string, unknown>;
+    const plainExtraData = sealPasswords(template.row, values.extra_data === undefined ? { ...extraData } : extraData, existing);
     for (const field of [...Object.keys(PROMPT_FLAGS), 'extra_data']) {
       if (field === 'credentials' || field === 'labels' || field === 'instance_groups') continue;
       const column = field === 'inventory' || field === 'execution_environment' ? `${field}_id` : field;
       merged[field] = field in values ? values[field] : existing?.[column];
     }
+    merged.extra_data = plainExtraData;
     const errors: FieldErrors = promptProblems(template.kind, template.row, merged);
     if (Object.keys(errors).length) throw new ValidationError(errors);
-    if (values.extra_data !== undefined) {
-      values.survey_passwords = sealPasswords(template.row, values.extra_data as Record<string, unknown>, existing);
-    }
   }
   const enabled = (values.enabled ?? existing?.enabled ?? true) as boolean;
   Object.assign(values, computeSchedule(rrule, enabled));

@@ -3,6 +3,7 @@ import { defineResource, getResource } from '../../api/resource.ts';
 import type { Relation } from '../../api/relations.ts';
 import type { Row } from '../../db/database.ts';
 import { VERBOSITY_CHOICES } from '../../runs/run-fields.ts';
+import { isEncryptedSecret } from '../../secrets/encryption.ts';
 import { untilText } from './rrule-schedule.ts';
 import { parseRrule } from './rrule-text.ts';
 import { scheduleAccess } from './schedule-access.ts';
@@ -21,10 +22,10 @@ function ruleFacts(rrule: string): { timezone: string; until: string } {
   return { timezone: parsed.rrule.zone, until: untilText(parsed.rrule) };
 }
 
-/** Survey password answers read back as $encrypted$. */
+/** Survey password answers (stored encrypted) read back as $encrypted$. */
 function shownExtraData(row: Row): Record<string, unknown> {
   const data = { ...(row.extra_data ?? {}) } as Record<string, unknown>;
-  for (const variable of Object.keys(row.survey_passwords ?? {})) if (variable in data) data[variable] = '$encrypted$';
+  for (const [variable, value] of Object.entries(data)) if (isEncryptedSecret(value)) data[variable] = '$encrypted$';
   return data;
 }
 
