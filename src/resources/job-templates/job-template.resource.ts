@@ -10,6 +10,7 @@ import { jobTemplateAccess } from './job-template-access.ts';
 import { jobTemplateActions, jobTemplateCapabilities } from './job-template-actions.ts';
 import { checkJobTemplate } from './job-template-hooks.ts';
 import { templateCredentials, templateLabels } from './template-relations.ts';
+import { adminOf, notificationTemplateLists } from '../notification-templates/attachments.ts';
 
 /** Services webhook requests may come from (AWX's WebhookTemplateMixin.SERVICES). */
 export const WEBHOOK_SERVICES = [['', '---------'], ['github', 'GitHub'], ['gitlab', 'GitLab'], ['bitbucket_dc', 'BitBucket DataCenter']] as const;
@@ -96,6 +97,7 @@ export const jobTemplates = defineResource({
     labels: templateLabels(),
     jobs: reverse('unified_job', 'unified_jobs', 'unified_job_template_id'),
     object_roles: objectRoles('job_template'),
+    ...notificationTemplateLists({ owner: 'unified_job_template', mayAttachTo: adminOf('job_template') }),
   },
   roles: {
     admin_role: { name: 'Admin', description: 'Can manage all aspects of the job template', parents: ['organization.job_template_admin_role'] },
