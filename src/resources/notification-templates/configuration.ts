@@ -36,7 +36,9 @@ function hasType(field: ConfigField, value: unknown): boolean {
 function valueProblem(name: string, field: ConfigField, value: unknown): string | null {
   if (field.type === 'list') {
     if ((value as unknown[]).length < 1) return `No values specified for field '${name}'`;
-    if ((value as unknown[]).some((item) => typeof item !== 'string' || item === '')) return `Configuration field '${name}' must be a list of non-empty strings.`;
+    if ((value as unknown[]).some((item) => typeof item !== 'string' || item.trim() === '' || /[\r\n\0]/.test(item))) {
+      return `Configuration field '${name}' must be a list of non-empty strings without line breaks.`;
+    }
   }
   if (field.type === 'object' && Object.values(value as object).some((v) => typeof v !== 'string')) return `Configuration field '${name}' must map names to strings.`;
   if (name === 'http_method' && !['put', 'post'].includes((value as string).toLowerCase())) return "HTTP method must be either 'POST' or 'PUT'.";

@@ -38,6 +38,8 @@ export const NOTIFICATION_TYPES: Readonly<Record<string, NotificationType>> = {
       sender: f('Sender Email', 'string'),
       recipients: f('Recipient List', 'list'),
       timeout: f('Timeout', 'int', { default: 30 }),
+      // Accept any certificate from the mail server (AWX always verifies it).
+      disable_ssl_verification: opt('Disable SSL Verification', 'bool'),
     },
   },
   grafana: {
