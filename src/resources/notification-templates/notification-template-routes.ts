@@ -6,6 +6,7 @@ import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
+import { allows } from '../../api/route-objects.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { clearConfiguration, type Configuration } from './configuration.ts';
 import { notifications } from './notification.resource.ts';
@@ -21,6 +22,7 @@ export const notificationTemplateRoutes: RouteModule = (app, services) => {
 
   // As AWX: the test is sent in the background; the answer (202) names the notification to watch.
   routeMethods(app, `${notificationTemplates.listPath}:id/test/`, objectPermission('notification_template', { POST: 'test' }), {
+    GET: async (request) => ({ can_test: await allows(notificationTemplates, 'test', request.ctx, db, request.object) }),
     POST: async (request, reply) => {
       const id = await db.transaction((tx) => queueTemplateNotification(tx, request.object.id, 'test'));
       const [row] = await db.query('SELECT * FROM notifications WHERE id = $1', [id]);
@@ -29,6 +31,7 @@ export const notificationTemplateRoutes: RouteModule = (app, services) => {
     },
     OPTIONS: async () => viewOptions('Notification Template Test', 'POST: sends a test notification from the template.'),
   }, {
+    GET: { summary: 'Whether the caller may send a test notification', response: { 200: Type.Object({ can_test: Type.Boolean() }) } },
     POST: {
       summary: 'Send a test notification',
       description: 'Takes no body.',
