@@ -30,7 +30,7 @@ describe('notifications of runs', () => {
     t = await createTestApp();
     peer = await startHttpPeer();
     peer.answers.set('/broken', { status: 500, body: 'down' });
-    repo = await makeRepository({ 'ok.yml': OK, 'fail.yml': FAIL });
+    repo = await makeRepository({ 'ok.yml': OK, 'fail.yml': FAIL, 'hosts.ini': 'from-source\n' });
     orgId = (await newOrg(t, { name: 'Runs' })).id;
     assert.equal((await t.patch('/api/v2/settings/security/', { OUTBOUND_URL_ALLOWLIST: ['127.0.0.1'] })).status, 200);
     projectId = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
@@ -156,6 +156,18 @@ describe('notifications of runs', () => {
     const second = await waitForRun(t, (await t.post(`/api/v2/projects/${projectId}/update/`)).body.url, 120_000);
     await settledOf(`/api/v2/project_updates/${second.id}/`, 1, [started.id]);
     assert.equal(received('/update-success').length, before);
+  });
+
+  it('an inventory update sends the inventory source\'s notifications, with its kind in the context', async () => {
+    const source = (await t.post('/api/v2/inventory_sources/', { name: 'src', inventory: inventoryId, source: 'scm', source_project: projectId, source_path: 'hosts.ini' })).body;
+    const success = await hook('/source-success', { success: { message: '{{ job_friendly_name }} {{ job.id }} {{ job.status }}' } });
+    await attach(`/api/v2/inventory_sources/${source.id}/notification_templates_success/`, success.id);
+    const update = await waitForRun(t, (await t.post(`/api/v2/inventory_sources/${source.id}/update/`)).body.url, 120_000);
+    assert.equal(update.status, 'successful');
+    const [note] = await settledOf(`/api/v2/inventory_updates/${update.id}/`, 1, [success.id]);
+    assert.equal(note.status, 'successful', note.error);
+    assert.equal(note.subject, `Inventory Update ${update.id} successful`);
+    assert.match(JSON.parse(received('/source-success')[0].body).url, new RegExp(`/#/jobs/inventory/${update.id}$`));
   });
 
   it('attachments go with a deleted template; notifications of a deleted template go with it', async () => {

@@ -197,6 +197,24 @@ describe('notification templates', () => {
     assert.equal(peer.received.at(-1)!.headers.authorization, `Basic ${Buffer.from('hookuser:copied-secret').toString('base64')}`);
   });
 
+  it('workflow approval events notify the templates attached for approvals, with the approval in the context', async () => {
+    await allowLoopback();
+    const custom = (await webhook({ messages: { workflow_approval: { denied: { message: 'No to {{ approval_node_name }}', body: '{"node": "{{ approval_node_name }}"}' } } } }, { url: `${peer.base}/approval-custom` })).body;
+    const plain = (await webhook({}, { url: `${peer.base}/approval-default` })).body;
+    for (const nt of [custom, plain]) assert.equal((await t.post(`/api/v2/organizations/${orgId}/notification_templates_approvals/`, { id: nt.id })).status, 204);
+    const { queueApprovalNotifications } = await import('../src/resources/notification-templates/queue.ts');
+    const made = await t.db.transaction((tx) =>
+      queueApprovalNotifications(tx, { workflowJobTemplateId: null, organizationId: orgId, workflowJobId: null }, 'denied', { approval_node_name: 'Gate', workflow_url: 'https://drover.example/#/jobs/workflow/9' }),
+    );
+    assert.equal(made, 2);
+    const ids = (await t.db.query(`SELECT id FROM notifications WHERE event = 'workflow_approval.denied' ORDER BY notification_template_id`)).map((r) => r.id);
+    const [first, second] = [await settled(t, ids[0]), await settled(t, ids[1])];
+    assert.equal(first.subject, 'No to Gate');
+    assert.deepEqual(first.body, { node: 'Gate' });
+    assert.equal(second.subject, 'The approval node "Gate" was denied. https://drover.example/#/jobs/workflow/9');
+    assert.deepEqual(JSON.parse(peer.received.filter((r) => r.url === '/approval-default').at(-1)!.body), { body: second.subject });
+  });
+
   it('pending notifications survive a restart: the next sender sends them', async () => {
     await allowLoopback();
     const nt = (await webhook({}, { url: `${peer.base}/later` })).body;

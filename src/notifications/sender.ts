@@ -12,7 +12,7 @@ import { clearConfiguration, type Configuration } from '../resources/notificatio
 import { NOTIFICATION_TYPES } from '../resources/notification-templates/notification-types.ts';
 import { NOTIFICATIONS_CHANNEL } from '../resources/notification-templates/queue.ts';
 import { BACKENDS } from './backends/index.ts';
-import { messageContext, urlBase } from './context.ts';
+import { messageContext, urlBase, type NotificationFacts } from './context.ts';
 import { renderPair, testPair } from './messages.ts';
 import { jsonObjectOf } from './backends/backend.ts';
 
@@ -51,7 +51,7 @@ async function deliver(services: Services, notification: Row): Promise<Record<st
   if (notification.event === 'test') pair = testPair(type, template.id, urlBase(services));
   else {
     const [run] = notification.unified_job_id ? await services.db.query('SELECT * FROM unified_jobs WHERE id = $1', [notification.unified_job_id]) : [];
-    const context = await messageContext(services, run ?? null, notification as never);
+    const context = await messageContext(services, run ?? null, notification as unknown as NotificationFacts);
     pair = await renderPair(type, template.messages, notification.event, context);
   }
   const shown = { recipients, subject: pair.subject, body: JSON.stringify(jsonObjectOf(pair.body) ?? pair.body) };

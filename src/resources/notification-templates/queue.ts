@@ -68,3 +68,26 @@ export async function queueTemplateNotification(tx: Queryable, templateId: numbe
   await tx.query(`SELECT pg_notify('${NOTIFICATIONS_CHANNEL}', '')`);
   return row.id;
 }
+
+/**
+ * Queues the notifications of a workflow approval event (`running`, `approved`, `denied`,
+ * `timed_out`): every template attached for approvals to the workflow job template or to its
+ * organization, with the approval's context. Answers how many.
+ */
+export async function queueApprovalNotifications(
+  tx: Queryable,
+  approval: { workflowJobTemplateId: number | null; organizationId: number | null; workflowJobId: number | null },
+  event: 'running' | 'approved' | 'denied' | 'timed_out',
+  extraContext: { approval_node_name: string; workflow_url: string; [name: string]: unknown },
+): Promise<number> {
+  const templates = await tx.query<{ id: number }>(
+    `SELECT notification_template_id AS id FROM unified_job_template_notification_templates WHERE event = 'approvals' AND unified_job_template_id = $1
+     UNION SELECT notification_template_id FROM organization_notification_templates WHERE event = 'approvals' AND organization_id = $2
+     ORDER BY id`,
+    [approval.workflowJobTemplateId, approval.organizationId],
+  );
+  for (const { id } of templates) {
+    await queueTemplateNotification(tx, id, `workflow_approval.${event}`, { unifiedJobId: approval.workflowJobId, extraContext: { approval_status: event, ...extraContext } });
+  }
+  return templates.length;
+}
