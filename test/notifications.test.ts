@@ -61,6 +61,16 @@ describe('notification templates', () => {
     assert.equal((await t.get(`/api/v2/notification_templates/Alerts++Notifying/`)).body.id, res.body.id);
   });
 
+  it('OPTIONS describes the fields and default messages of each kind, as AWX', async () => {
+    const post = (await t.request('OPTIONS', '/api/v2/notification_templates/')).body.actions.POST;
+    assert.deepEqual(post.notification_configuration.slack.token, { label: 'Token', type: 'password' });
+    assert.deepEqual(post.notification_configuration.email.timeout, { label: 'Timeout', type: 'int', default: 30 });
+    assert.deepEqual(post.notification_type.choices.map(([value]: string[]) => value).sort(),
+      ['email', 'grafana', 'irc', 'mattermost', 'pagerduty', 'rocketchat', 'slack', 'twilio', 'webhook']);
+    assert.equal(post.messages.webhook.success.body, '{{ job_metadata }}');
+    assert.equal(post.messages.slack.started.message, "{{ job_friendly_name }} #{{ job.id }} '{{ job.name }}' {{ job.status }}: {{ url }}");
+  });
+
   it('validates the configuration of each kind with clear 400s, storing nothing', async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ notification_type: 'email', notification_configuration: { host: 'mail.example.com' } }, /Missing required fields for Notification Configuration: port, username, password/],

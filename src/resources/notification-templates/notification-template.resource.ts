@@ -6,7 +6,8 @@ import type { Queryable, Row } from '../../db/database.ts';
 import { displayConfiguration, prepareConfiguration, type Configuration } from './configuration.ts';
 import { DEFAULT_MESSAGES, mergeMessages, validateMessages, type Messages } from './messages.ts';
 import { notificationTemplateAccess } from './notification-template-access.ts';
-import { NOTIFICATION_TYPE_CHOICES } from './notification-types.ts';
+import { defaultMessages } from './default-messages.ts';
+import { configurationMeta, NOTIFICATION_TYPE_CHOICES, NOTIFICATION_TYPES } from './notification-types.ts';
 
 /** Checked against the kind in beforeWrite; secrets read back as "$encrypted$" and show as hidden in the activity stream. */
 const configurationField: Field = {
@@ -17,11 +18,15 @@ const configurationField: Field = {
     return value;
   },
   serialize: displayConfiguration,
+  // As AWX's OPTIONS: the fields of each kind.
+  optionsMeta: configurationMeta(),
 };
 
 const messagesField: Field = {
   ...json({ default: DEFAULT_MESSAGES, nullable: true, helpText: 'Optional custom messages for notification template.' }),
   parse: (value) => value,
+  // As AWX's OPTIONS: the default messages of each kind.
+  optionsMeta: Object.fromEntries(Object.keys(NOTIFICATION_TYPES).map((type) => [type, defaultMessages(type)])),
 };
 
 async function beforeTemplateWrite(_tx: Queryable, _ctx: unknown, values: Values, existing: Row | null): Promise<void> {

@@ -148,3 +148,11 @@ export const NOTIFICATION_TYPE_CHOICES = Object.entries(NOTIFICATION_TYPES).map(
 /** The secret fields of a kind. */
 export const secretFields = (type: string): string[] =>
   Object.entries(NOTIFICATION_TYPES[type]?.fields ?? {}).filter(([, field]) => field.type === 'password').map(([name]) => name);
+
+/** Each kind's fields as AWX's OPTIONS describes them (label, type, default). */
+export function configurationMeta(): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(NOTIFICATION_TYPES).map(([type, kind]) => [
+    type,
+    Object.fromEntries(Object.entries(kind.fields).map(([name, field]) => [name, { label: field.label, type: field.type, ...('default' in field && { default: field.default }) }])),
+  ]));
+}
