@@ -225,6 +225,17 @@ describe('notification templates', () => {
     assert.deepEqual(JSON.parse(peer.received.filter((r) => r.url === '/approval-default').at(-1)!.body), { body: second.subject });
   });
 
+  it('a message that runs away in the sandbox is stopped, and the notification says why', async () => {
+    await allowLoopback();
+    const runaway = '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}';
+    const nt = (await webhook({ messages: { workflow_approval: { running: { message: runaway } } } }, { url: `${peer.base}/runaway` })).body;
+    const { queueTemplateNotification } = await import('../src/resources/notification-templates/queue.ts');
+    const id = await t.db.transaction((tx) => queueTemplateNotification(tx, nt.id, 'workflow_approval.running', { extraContext: { approval_node_name: 'Gate', workflow_url: '' } }));
+    const sent = await settled(t, id);
+    assert.equal(sent.status, 'successful', sent.error);
+    assert.match(sent.subject, /^Unable to render the message template: Template took longer than \d+ ms and was stopped\.$/);
+  });
+
   it('pending notifications survive a restart: the next sender sends them', async () => {
     await allowLoopback();
     const nt = (await webhook({}, { url: `${peer.base}/later` })).body;

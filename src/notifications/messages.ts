@@ -17,7 +17,7 @@ export function customPair(messages: unknown, event: string): Pair {
 async function renderOrExplain(source: string | null, context: Record<string, unknown>): Promise<string> {
   if (!source) return '';
   try {
-    return await renderSandboxed(source, context, { timeoutMs: 5_000, maxOutputChars: 200_000 });
+    return await renderSandboxed(source, context, { timeoutMs: 2_000, maxOutputChars: 200_000 });
   } catch (err) {
     if (err instanceof SandboxError) return `Unable to render the message template: ${err.message}`;
     throw err;

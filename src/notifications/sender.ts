@@ -33,7 +33,7 @@ async function claim(services: Services): Promise<Row[]> {
   return services.db.query(
     `UPDATE notifications SET attempts = attempts + 1, modified = now()
      WHERE id IN (
-       SELECT id FROM notifications WHERE status = 'pending' AND (attempts = 0 OR modified < now() - interval '${CLAIM_EXPIRY}')
+       SELECT id FROM notifications WHERE status = 'pending' AND (attempts = 0 OR (attempts < ${MAX_ATTEMPTS} AND modified < now() - interval '${CLAIM_EXPIRY}'))
        ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
      RETURNING *`,
   );

@@ -20,6 +20,7 @@ export const notifications = defineResource({
     body: json({ readOnly: true, helpText: 'Notification body' }),
   },
   ordering: 'id',
+  search: ['subject', 'notification_type'],
   summaryColumns: ['id', 'status', 'notification_type'],
   operations: { create: false, update: false, delete: false },
   access: notificationAccess,
