@@ -46,7 +46,8 @@ async function deliver(services: Services, notification: Row): Promise<Record<st
   const type = template.notification_type as string;
   const configuration = clearConfiguration(template.notification_configuration as Configuration);
   const recipientsValue = configuration[NOTIFICATION_TYPES[type].recipients];
-  const recipients = Array.isArray(recipientsValue) ? `[${recipientsValue.map((r) => `'${r}'`).join(', ')}]` : String(recipientsValue ?? '');
+  // A URL's user and password (https://user:pw@host/) are not shown with the notification.
+  const recipients = Array.isArray(recipientsValue) ? `[${recipientsValue.map((r) => `'${r}'`).join(', ')}]` : String(recipientsValue ?? '').replace(/^(\w+:\/\/)[^/@\s]*@/, '$1');
   let pair: { subject: string; body: string };
   if (notification.event === 'test') pair = testPair(type, template.id, urlBase(services));
   else {
