@@ -125,6 +125,19 @@ describe('who may see, change, test and attach notification templates', () => {
     assert.equal((await t.delete(`/api/v2/notifications/${row.id}/`)).status, 405);
   });
 
+  it('a run\'s notifications list only those of templates the caller sees', async () => {
+    const [job] = await t.db.query(
+      `INSERT INTO unified_jobs (kind, name, status, unified_job_template_id, job_template_id, project_id, organization_id) VALUES ('job', 'jt-a', 'successful', $1, $1, $2, $3) RETURNING id`,
+      [jtA.id, projectA, orgA.id],
+    );
+    await t.db.query(`INSERT INTO notifications (notification_template_id, notification_type, event, unified_job_id, status) VALUES ($1, 'slack', 'success', $2, 'successful')`, [ntA.id, job.id]);
+    const url = `/api/v2/jobs/${job.id}/notifications/`;
+    assert.equal((await t.get(url, { as: users.member })).status, 200, 'the member reads the job');
+    assert.equal((await t.get(url, { as: users.member })).body.count, 0);
+    assert.equal((await t.get(url, { as: users.auditor })).body.count, 1);
+    assert.equal((await t.get(url, { as: users.otherAdmin })).status, 403);
+  });
+
   it('attaching needs notification admin of the template\'s organization and admin of the object', async () => {
     const url = `/api/v2/job_templates/${jtA.id}/notification_templates_success/`;
     // Admin of the job template, but not of notifications.
