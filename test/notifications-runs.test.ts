@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually, firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
-import { startHttpPeer, type HttpPeer } from './helpers/notification-peers.ts';
+import { startHttpPeer, startSmtpPeer, type HttpPeer, type SmtpPeer } from './helpers/notification-peers.ts';
 
 const OK = `- hosts: all
   gather_facts: false
@@ -21,6 +21,7 @@ const FAIL = `- hosts: all
 describe('notifications of runs', () => {
   let t: TestApp;
   let peer: HttpPeer;
+  let smtp: SmtpPeer;
   let repo: GitRepository;
   let orgId: number;
   let projectId: number;
@@ -29,6 +30,7 @@ describe('notifications of runs', () => {
   before(async () => {
     t = await createTestApp();
     peer = await startHttpPeer();
+    smtp = await startSmtpPeer();
     peer.answers.set('/broken', { status: 500, body: 'down' });
     repo = await makeRepository({ 'ok.yml': OK, 'fail.yml': FAIL, 'hosts.ini': 'from-source\n' });
     orgId = (await newOrg(t, { name: 'Runs' })).id;
@@ -41,6 +43,7 @@ describe('notifications of runs', () => {
   after(async () => {
     await t.close();
     await peer.close();
+    await smtp.close();
     await repo.remove();
   });
 
@@ -78,6 +81,16 @@ describe('notifications of runs', () => {
     await attach(`/api/v2/job_templates/${jt.id}/notification_templates_error/`, error.id);
     await attach(`/api/v2/projects/${projectId}/notification_templates_success/`, fromProject.id);
     await attach(`/api/v2/organizations/${orgId}/notification_templates_success/`, fromOrg.id);
+    const mail = (await t.post('/api/v2/notification_templates/', {
+      name: 'mail', organization: orgId, notification_type: 'email', notification_configuration: {
+        host: '127.0.0.1', port: smtp.port, username: '', password: '', use_tls: false, use_ssl: false, sender: 'drover@example.com', recipients: ['ops@example.com'],
+      },
+    })).body;
+    const grafana = (await t.post('/api/v2/notification_templates/', {
+      name: 'grafana', organization: orgId, notification_type: 'grafana', notification_configuration: { grafana_url: `${peer.base}/grafana`, grafana_key: 'k' },
+    })).body;
+    await attach(`/api/v2/job_templates/${jt.id}/notification_templates_success/`, mail.id);
+    await attach(`/api/v2/job_templates/${jt.id}/notification_templates_success/`, grafana.id);
     const listed = (await t.get(`/api/v2/job_templates/${jt.id}/notification_templates_started/`)).body;
     assert.deepEqual(listed.results.map((n: any) => n.id), [started.id]);
     assert.equal((await t.get(`/api/v2/job_templates/${jt.id}/`)).body.related.notification_templates_success, `/api/v2/job_templates/${jt.id}/notification_templates_success/`);
@@ -85,7 +98,7 @@ describe('notifications of runs', () => {
     const launched = (await t.post(`/api/v2/job_templates/${jt.id}/launch/`, {})).body;
     const job = await waitForRun(t, `/api/v2/jobs/${launched.id}/`, 120_000);
     assert.equal(job.status, 'successful');
-    const notes = await settledOf(`/api/v2/jobs/${job.id}/`, 4);
+    const notes = await settledOf(`/api/v2/jobs/${job.id}/`, 6);
     assert.ok(notes.every((n: any) => n.status === 'successful'), JSON.stringify(notes));
     assert.equal(received('/error').length, 0);
 
@@ -107,6 +120,17 @@ describe('notifications of runs', () => {
     const successNote = notes.find((n: any) => n.notification_template === success.id);
     assert.equal(successNote.subject, `Job #${job.id} '${jt.name}' successful: ${JSON.parse(received('/success')[0].body).url}`);
     assert.equal(successNote.body.id, job.id);
+    // The email: AWX's default subject, and a body of the status line and the run's metadata.
+    const [message] = smtp.mails;
+    assert.deepEqual(message.to, ['ops@example.com']);
+    assert.match(message.data, new RegExp(`Subject: Job #${job.id} '${jt.name.replace(/\./g, '\\.')}' successful`));
+    assert.match(message.data, new RegExp(`Job #${job.id} had status successful, view details at `));
+    assert.match(message.data, /"playbook": "ok\.yml"/);
+    // Grafana: an annotation from the run's start to its end.
+    const annotation = JSON.parse(received('/grafana/api/annotations')[0].body);
+    assert.equal(annotation.time, Date.parse(job.started));
+    assert.equal(annotation.timeEnd, Date.parse(job.finished));
+    assert.equal(annotation.isRegion, true);
   });
 
   it('a failing job sends its error notification; a notification that fails leaves the run as it was', async () => {
