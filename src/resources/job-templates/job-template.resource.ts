@@ -9,10 +9,9 @@ import { objectRoles } from '../../rbac/relations.ts';
 import { jobTemplateAccess } from './job-template-access.ts';
 import { jobTemplateActions, jobTemplateCapabilities } from './job-template-actions.ts';
 import { checkJobTemplate } from './job-template-hooks.ts';
+import { webhookFields, webhookLinks } from '../webhooks/webhook-fields.ts';
+import { syncWebhookKey } from '../webhooks/webhook-hooks.ts';
 import { templateCredentials, templateLabels } from './template-relations.ts';
-
-/** Services webhook requests may come from (AWX's WebhookTemplateMixin.SERVICES). */
-export const WEBHOOK_SERVICES = [['', '---------'], ['github', 'GitHub'], ['gitlab', 'GitLab'], ['bitbucket_dc', 'BitBucket DataCenter']] as const;
 
 export const JOB_TEMPLATE_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated'];
 
@@ -80,8 +79,7 @@ export const jobTemplates = defineResource({
     allow_simultaneous: boolean(),
     job_slice_count: integer({ default: 1, min: 1, helpText: 'The number of jobs to slice into at runtime.' }),
     execution_environment: ref('execution_environment'),
-    webhook_service: choice(WEBHOOK_SERVICES, { default: '', helpText: 'Service that webhook requests will be accepted from' }),
-    webhook_credential: ref('credential', { helpText: 'Personal Access Token for posting back the status to the service API' }),
+    ...webhookFields(),
     status: choice(JOB_TEMPLATE_STATUSES, { readOnly: true }),
     last_job_run: datetime({ readOnly: true }),
     last_job_failed: boolean({ readOnly: true }),
@@ -103,7 +101,7 @@ export const jobTemplates = defineResource({
     read_role: { name: 'Read', description: 'May view settings for the job template', parents: ['organization.auditor_role', 'execute_role'] },
   },
   access: { ...jobTemplateAccess, actions: jobTemplateActions, capabilities: jobTemplateCapabilities },
-  hooks: { beforeWrite: checkJobTemplate },
+  hooks: { beforeWrite: checkJobTemplate, afterWrite: (tx, _ctx, row, existing) => syncWebhookKey(tx, 'job_templates', row, existing) },
   prepare: loadPageExtras,
   decorate: (row, out, prepared) => {
     const extras = prepared as PageExtras | undefined;
@@ -115,6 +113,7 @@ export const jobTemplates = defineResource({
       copy: `${base}copy/`,
       schedules: `${base}schedules/`,
       instance_groups: `${base}instance_groups/`,
+      ...webhookLinks('job_templates', row),
       ...(row.last_job_id && { last_job: `/api/v2/jobs/${row.last_job_id}/` }),
       ...(row.current_job_id && { current_job: `/api/v2/jobs/${row.current_job_id}/` }),
     };
