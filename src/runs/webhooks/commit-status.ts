@@ -1,6 +1,6 @@
 /**
  * Commit statuses (AWX's WebhookMixin.update_webhook_status): a run launched by a webhook of a
- * template with a webhook credential reports "pending" once it runs and its final state once it
+ * template with a webhook credential reports "pending" once launched and its final state once it
  * finishes, to the status API the delivery named, through the outbound guard. Each state is
  * claimed in the database before it is sent, so one node posts it once; a failure is noted in
  * the run's explanation and never changes the run's status.
@@ -26,13 +26,13 @@ interface Claimed {
   extra_vars: string | null;
 }
 
-/** Claims the runs with a state to report: finished ones (final), running ones not yet reported (pending). */
+/** Claims the runs with a state to report: finished ones (final), the others once (pending). */
 async function claim(db: Database): Promise<Claimed[]> {
   return db.query<Claimed>(
     `UPDATE unified_jobs u SET webhook_status_posted = CASE WHEN u.status = ANY($1::text[]) THEN 'final' ELSE 'pending' END
      FROM (SELECT id FROM unified_jobs
            WHERE webhook_credential_id IS NOT NULL AND webhook_status_posted <> 'final'
-             AND (status = ANY($1::text[]) OR (status = 'running' AND webhook_status_posted = ''))
+             AND (status = ANY($1::text[]) OR webhook_status_posted = '')
            ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED) c
      WHERE u.id = c.id
      RETURNING u.id, u.kind, u.status, u.webhook_service, u.webhook_credential_id, u.extra_vars`,
