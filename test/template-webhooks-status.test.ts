@@ -66,7 +66,7 @@ describe('commit statuses of webhook jobs', () => {
     await t.post('/api/v2/hosts/', { name: 'h1', inventory });
     base = { project, inventory, playbook: 'ok.yml' };
     tokens = {};
-    for (const service of ['github', 'gitlab']) {
+    for (const service of ['github', 'gitlab', 'bitbucket_dc', 'gitea', 'azure_devops']) {
       const type = (await t.get(`/api/v2/credential_types/?namespace=${service}_token`)).body.results[0].id;
       tokens[service] = (await t.post('/api/v2/credentials/', { name: `${service}-pat`, organization: org.id, credential_type: type, inputs: { token: `${service}-secret-token` } })).body.id;
     }
@@ -110,6 +110,36 @@ describe('commit statuses of webhook jobs', () => {
       [`/api/v4/projects/42/statuses/${sha}`, 'gitlab-secret-token', 'pending'],
       [`/api/v4/projects/42/statuses/${sha}`, 'gitlab-secret-token', 'success'],
     ]);
+  });
+
+  it('Bitbucket Data Center, Gitea and Azure DevOps: each service\'s status API and authentication', async () => {
+    const cases = [
+      {
+        service: 'bitbucket_dc' as const, sha: '7'.repeat(40),
+        extra: (o: string) => ({ repository: { links: { self: [{ href: `${o}/projects/O/repos/r/browse` }] } } }),
+        url: (sha: string) => `/rest/build-status/1.0/commits/${sha}`, auth: 'Bearer bitbucket_dc-secret-token', states: ['INPROGRESS', 'SUCCESSFUL'],
+      },
+      {
+        service: 'gitea' as const, sha: '8'.repeat(40),
+        extra: (o: string) => ({ repository: { full_name: 'o/r', html_url: `${o}/o/r` } }),
+        url: (sha: string) => `/api/v1/repos/o/r/statuses/${sha}`, auth: 'token gitea-secret-token', states: ['pending', 'success'],
+      },
+      {
+        service: 'azure_devops' as const, sha: '9'.repeat(40),
+        extra: (o: string, sha: string) => ({ resource: { refUpdates: [{ newObjectId: sha }], repository: { url: `${o}/org/proj/_apis/git/repositories/abc-123` } } }),
+        url: (sha: string) => `/org/proj/_apis/git/repositories/abc-123/commits/${sha}/statuses?api-version=7.1`,
+        auth: `Basic ${Buffer.from(':azure_devops-secret-token').toString('base64')}`, states: ['pending', 'succeeded'],
+      },
+    ];
+    await Promise.all(cases.map(async ({ service, sha, extra, url, auth, states }) => {
+      const jt = await hooked(service, tokens[service]);
+      const body = JSON.stringify(pushPayload(service, sha, extra(api.origin, sha)));
+      const res = await deliver(t, jt.id, service, body, pushHeaders(service, await keyOf(jt.id), body, randomUUID()));
+      assert.equal(res.status, 202, res.text);
+      assert.equal((await waitForRun(t, `/api/v2/jobs/${res.body.job}/`, 120_000)).status, 'successful');
+      const posted = await eventually(async () => (requestsFor(sha).length >= 2 ? requestsFor(sha) : null), 30_000, `${service} statuses`) as Received[];
+      assert.deepEqual(posted.map((r) => [r.url, r.headers.authorization, r.body.state]), states.map((state) => [url(sha), auth, state]), service);
+    }));
   });
 
   it('without a webhook credential nothing is posted', async () => {
