@@ -275,6 +275,25 @@ describe('template webhooks', () => {
       assert.equal(await count('unified_jobs', `job_template_id = ${gl.id}`), 1);
     });
 
+    it('a refused launch (a survey question without an answer) answers 400 and keeps nothing, so the delivery may come again', async () => {
+      const jt = await hooked('gitea');
+      const spec = { name: 's', description: '', spec: [{ question_name: 'Q', variable: 'must', type: 'text', required: true }] };
+      assert.equal((await t.post(`/api/v2/job_templates/${jt.id}/survey_spec/`, spec)).status, 200);
+      assert.equal((await t.patch(`/api/v2/job_templates/${jt.id}/`, { survey_enabled: true })).status, 200);
+      const body = JSON.stringify(pushPayload('gitea', '2'.repeat(40)));
+      const headers = pushHeaders('gitea', await keyOf(jt.id), body, randomUUID());
+      const refused = await deliver(t, jt.id, 'gitea', body, headers);
+      assert.equal(refused.status, 400, refused.text);
+      assert.ok(refused.body.variables_needed_to_start);
+      assert.equal(await count('unified_jobs', `job_template_id = ${jt.id}`), 0);
+      assert.equal(await count('webhook_deliveries', `template_id = ${jt.id}`), 0);
+      spec.spec[0] = { ...spec.spec[0], default: 'given' } as any;
+      assert.equal((await t.post(`/api/v2/job_templates/${jt.id}/survey_spec/`, spec)).status, 200);
+      const again = await deliver(t, jt.id, 'gitea', body, headers);
+      assert.equal(again.status, 202, again.text);
+      assert.equal(JSON.parse((await t.get(`/api/v2/jobs/${again.body.job}/`)).body.extra_vars).must, 'given');
+    });
+
     it('refuses a body over 1 MiB (413) and a payload that is not a JSON object (400)', async () => {
       const jt = await hooked('github');
       const key = await keyOf(jt.id);
