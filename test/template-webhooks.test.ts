@@ -73,6 +73,13 @@ describe('template webhooks', () => {
       assert.ok(!(await t.get(`/api/v2/job_templates/${jt.id}/`)).text.includes(key));
       assert.ok(!(await t.get(`/api/v2/activity_stream/?object1=job_template`)).text.includes(key));
 
+      const copy = await t.post(`/api/v2/job_templates/${jt.id}/copy/`, { name: `copy-${jt.id}` });
+      assert.equal(copy.status, 201, copy.text);
+      assert.equal(copy.body.webhook_service, 'github');
+      const copyKey = await keyOf(copy.body.id);
+      assert.match(copyKey, /^[A-Za-z0-9]{50}$/);
+      assert.notEqual(copyKey, key, 'a copy has its own key');
+
       const rotated = await t.post(`/api/v2/job_templates/${jt.id}/webhook_key/`, {});
       assert.equal(rotated.status, 201, rotated.text);
       assert.notEqual(rotated.body.webhook_key, key);

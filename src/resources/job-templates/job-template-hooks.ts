@@ -5,7 +5,6 @@ import type { Queryable, Row } from '../../db/database.ts';
 import { findPlaybooks } from '../../projects/discovery.ts';
 import { branchProblem } from '../../projects/git-values.ts';
 import { projectFilesDir, type ProjectSourcesView } from '../../projects/local-sources.ts';
-import { checkWebhookValues } from '../webhooks/webhook-hooks.ts';
 
 /** MAX_FORKS: the most forks a template or a launch may ask for (0: no limit). */
 export const maxForks = (ctx: RequestContext) => Number(ctx.service.settings.get('MAX_FORKS'));
@@ -49,7 +48,6 @@ export async function checkJobTemplate(tx: Queryable, ctx: RequestContext, value
   }
   for (const [name, problem] of Object.entries(templateValueProblems(values, maxForks(ctx)))) errors[name] ??= problem;
   if (Object.keys(errors).length) throw new ValidationError(errors);
-  await checkWebhookValues(tx, ctx, values, existing);
   const name = valueOf(values, existing, 'name');
   const duplicate = await tx.query('SELECT 1 FROM job_templates WHERE organization_id IS NOT DISTINCT FROM $1 AND name = $2 AND id <> $3 LIMIT 1', [
     project.organization_id,

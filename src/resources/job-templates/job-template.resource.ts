@@ -9,8 +9,7 @@ import { objectRoles } from '../../rbac/relations.ts';
 import { jobTemplateAccess } from './job-template-access.ts';
 import { jobTemplateActions, jobTemplateCapabilities } from './job-template-actions.ts';
 import { checkJobTemplate } from './job-template-hooks.ts';
-import { webhookFields, webhookLinks } from '../webhooks/webhook-fields.ts';
-import { syncWebhookKey } from '../webhooks/webhook-hooks.ts';
+import { withWebhooks } from '../webhooks/with-webhooks.ts';
 import { templateCredentials, templateLabels } from './template-relations.ts';
 
 export const JOB_TEMPLATE_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated'];
@@ -47,7 +46,8 @@ async function loadPageExtras(db: Queryable, rows: readonly Row[]): Promise<Page
   return { credentials: group(credentials), labels: group(labels) };
 }
 
-export const jobTemplates = defineResource({
+// Webhooks (webhook_service, webhook_credential, the key and related links) as AWX's WebhookTemplateMixin.
+export const jobTemplates = defineResource(withWebhooks({
   name: 'job_template',
   table: 'job_templates',
   label: 'Job Template List',
@@ -79,7 +79,6 @@ export const jobTemplates = defineResource({
     allow_simultaneous: boolean(),
     job_slice_count: integer({ default: 1, min: 1, helpText: 'The number of jobs to slice into at runtime.' }),
     execution_environment: ref('execution_environment'),
-    ...webhookFields(),
     status: choice(JOB_TEMPLATE_STATUSES, { readOnly: true }),
     last_job_run: datetime({ readOnly: true }),
     last_job_failed: boolean({ readOnly: true }),
@@ -101,7 +100,7 @@ export const jobTemplates = defineResource({
     read_role: { name: 'Read', description: 'May view settings for the job template', parents: ['organization.auditor_role', 'execute_role'] },
   },
   access: { ...jobTemplateAccess, actions: jobTemplateActions, capabilities: jobTemplateCapabilities },
-  hooks: { beforeWrite: checkJobTemplate, afterWrite: (tx, _ctx, row, existing) => syncWebhookKey(tx, 'job_templates', row, existing) },
+  hooks: { beforeWrite: checkJobTemplate },
   prepare: loadPageExtras,
   decorate: (row, out, prepared) => {
     const extras = prepared as PageExtras | undefined;
@@ -113,7 +112,6 @@ export const jobTemplates = defineResource({
       copy: `${base}copy/`,
       schedules: `${base}schedules/`,
       instance_groups: `${base}instance_groups/`,
-      ...webhookLinks('job_templates', row),
       ...(row.last_job_id && { last_job: `/api/v2/jobs/${row.last_job_id}/` }),
       ...(row.current_job_id && { current_job: `/api/v2/jobs/${row.current_job_id}/` }),
     };
@@ -127,4 +125,4 @@ export const jobTemplates = defineResource({
     if (row.survey_spec?.spec) summary.survey = { title: row.survey_spec.name ?? '', description: row.survey_spec.description ?? '' };
     if (row.last_job_id) summary.last_job = { id: row.last_job_id, status: row.status, failed: row.last_job_failed, finished: row.last_job_run };
   },
-});
+}));
