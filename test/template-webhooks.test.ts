@@ -228,6 +228,18 @@ describe('template webhooks', () => {
       assert.equal(sha1.status, 202, sha1.text);
     });
 
+    it('every service refuses a delivery proved with another key, or an unsigned one, launching nothing', async () => {
+      for (const service of SERVICES) {
+        const jt = await hooked(service);
+        const body = JSON.stringify(pushPayload(service, '3'.repeat(40)));
+        const wrong = await deliver(t, jt.id, service, body, pushHeaders(service, 'another-key', body, randomUUID()));
+        assert.equal(wrong.status, 403, `${service}: ${wrong.text}`);
+        const unsigned = await deliver(t, jt.id, service, body, { 'content-type': 'application/json' });
+        assert.equal(unsigned.status, 403, `${service} unsigned: ${unsigned.text}`);
+        assert.equal(await count('unified_jobs', `job_template_id = ${jt.id}`), 0);
+      }
+    });
+
     it('answers 404 for another service, a template without one or no template, and 405 for other methods', async () => {
       const jt = await hooked('github');
       const body = JSON.stringify(pushPayload('gitlab', 'd'.repeat(40)));
