@@ -96,6 +96,15 @@ describe('commit statuses of webhook jobs', () => {
     }
     assert.equal(job.webhook_credential, tokens.github);
     assert.ok(!(await t.get(`/api/v2/jobs/${jobId}/`)).text.includes('github-secret-token'));
+
+    // A relaunch keeps the webhook fields (AWX) and reports its own status on the same commit.
+    const relaunched = await t.post(`/api/v2/jobs/${jobId}/relaunch/`, {});
+    assert.equal(relaunched.status, 201, relaunched.text);
+    assert.deepEqual([relaunched.body.launch_type, relaunched.body.webhook_service, relaunched.body.webhook_guid], ['relaunch', 'github', job.webhook_guid]);
+    await waitForRun(t, `/api/v2/jobs/${relaunched.body.id}/`, 120_000);
+    const again = await eventually(async () => (requestsFor(sha).length >= 4 ? requestsFor(sha).slice(2) : null), 30_000, 'the relaunch\'s statuses') as Received[];
+    assert.deepEqual(again.map((r) => r.body.state), ['pending', 'success']);
+    assert.match(again[1].body.target_url, new RegExp(`/#/jobs/playbook/${relaunched.body.id}$`));
   });
 
   it('GitLab: the project\'s statuses API on its host, with PRIVATE-TOKEN', async () => {
