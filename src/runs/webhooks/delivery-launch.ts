@@ -7,10 +7,13 @@ import { ApiError } from '../../api/errors.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import type { Launcher } from '../launch.ts';
 
-/** What a kind's webhook launcher is given. */
+/**
+ * What a kind's webhook launcher is given. The launcher plans the run as the system would (no
+ * permission check: the key was checked), with launch_type 'webhook' and `extraVars` added to the
+ * template's own; launchingOnce adds `columns` to the run.
+ */
 export interface WebhookLaunch {
   service: string;
-  credentialId: number | null;
   guid: string;
   /** awx_webhook_* and tower_webhook_*: user data, which reaches Ansible unsafe. */
   extraVars: Record<string, unknown>;

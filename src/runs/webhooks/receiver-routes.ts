@@ -76,7 +76,6 @@ export const webhookReceiverRoutes = <T extends Row>(templates: Resource, launch
     const guid = storedGuid(reading.guid, delivery.raw);
     const input: WebhookLaunch = {
       service: provider.service,
-      credentialId: template.webhook_credential_id ?? null,
       guid,
       extraVars: webhookExtraVars({ ...reading, guid }, delivery.payload),
       columns: { webhook_service: provider.service, webhook_credential_id: template.webhook_credential_id ?? null, webhook_guid: guid },
