@@ -171,19 +171,24 @@ describe('template webhooks', () => {
       });
     }
 
-    it('the job runs the playbook with the payload, whose templates stay text', async () => {
-      const jt = await hooked('github');
-      const marker = path.join(markers, 'payload');
-      const note = `{{ lookup('pipe', 'touch ${marker}') }}{{ lookup('pipe','id') }}`;
-      const body = JSON.stringify(pushPayload('github', 'b'.repeat(40), { note }));
-      const res = await deliver(t, jt.id, 'github', body, pushHeaders('github', await keyOf(jt.id), body, randomUUID()));
-      assert.equal(res.status, 202, res.text);
-      const job = await waitForRun(t, `/api/v2/jobs/${res.body.job}/`, 120_000);
-      assert.equal(job.status, 'successful', job.job_explanation);
-      const stdout = (await t.get(`/api/v2/jobs/${job.id}/stdout/?format=txt`)).text;
-      assert.ok(stdout.includes(`note=[${note}]`), stdout);
-      assert.ok(stdout.includes(`event=[push] ref=[${'b'.repeat(40)}]`), stdout);
-      assert.equal(await access(marker).then(() => true, () => false), false, 'the lookup ran');
+    it('the job runs the playbook with the payload, whose templates stay text even when every extra var may be a template', async () => {
+      assert.equal((await t.patch('/api/v2/settings/jobs/', { ALLOW_JINJA_IN_EXTRA_VARS: 'always' })).status, 200);
+      try {
+        const jt = await hooked('github');
+        const marker = path.join(markers, 'payload');
+        const note = `{{ lookup('pipe', 'touch ${marker}') }}{{ lookup('pipe','id') }}`;
+        const body = JSON.stringify(pushPayload('github', 'b'.repeat(40), { note }));
+        const res = await deliver(t, jt.id, 'github', body, pushHeaders('github', await keyOf(jt.id), body, randomUUID()));
+        assert.equal(res.status, 202, res.text);
+        const job = await waitForRun(t, `/api/v2/jobs/${res.body.job}/`, 120_000);
+        assert.equal(job.status, 'successful', job.job_explanation);
+        const stdout = (await t.get(`/api/v2/jobs/${job.id}/stdout/?format=txt`)).text;
+        assert.ok(stdout.includes(`note=[${note}]`), stdout);
+        assert.ok(stdout.includes(`event=[push] ref=[${'b'.repeat(40)}]`), stdout);
+        assert.equal(await access(marker).then(() => true, () => false), false, 'the lookup ran');
+      } finally {
+        await t.patch('/api/v2/settings/jobs/', { ALLOW_JINJA_IN_EXTRA_VARS: 'template' });
+      }
     });
 
     it('webhook variables are unsafe even when every extra var may be a template', () => {
