@@ -318,6 +318,17 @@ describe('template webhooks', () => {
       assert.equal(JSON.parse((await t.get(`/api/v2/jobs/${again.body.job}/`)).body.extra_vars).must, 'given');
     });
 
+    it('GitHub: a form-encoded delivery (payload=<JSON>) is read, signed over the form as sent', async () => {
+      const jt = await hooked('github');
+      const key = await keyOf(jt.id);
+      const payload = pushPayload('github', '4'.repeat(40), { note: 'a&b=c' });
+      const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+      const headers = { ...pushHeaders('github', key, body, randomUUID()), 'content-type': 'application/x-www-form-urlencoded' };
+      const res = await deliver(t, jt.id, 'github', body, headers);
+      assert.equal(res.status, 202, res.text);
+      assert.deepEqual(JSON.parse((await t.get(`/api/v2/jobs/${res.body.job}/`)).body.extra_vars).awx_webhook_payload, payload);
+    });
+
     it('refuses a body over 1 MiB (413) and a payload that is not a JSON object (400)', async () => {
       const jt = await hooked('github');
       const key = await keyOf(jt.id);
