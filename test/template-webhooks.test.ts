@@ -340,7 +340,7 @@ describe('template webhooks', () => {
       assert.equal(await count('unified_jobs', `job_template_id = ${jt.id}`), 0);
     });
 
-    it('reads no session or token: a delivery carrying someone else\'s credentials still counts on its key alone', async () => {
+    it('reads no login cookie or token: a delivery carrying someone else\'s credentials still counts on its key alone', async () => {
       const jt = await hooked('github');
       const body = JSON.stringify(pushPayload('github', '1'.repeat(40)));
       const headers = pushHeaders('github', await keyOf(jt.id), body, randomUUID());

@@ -1,7 +1,7 @@
 /**
  * POST /<templates>/{id}/<service>/: a webhook service's delivery launches the template. The
  * key authenticates the sender (a signature over the body's bytes, or the key itself), so these
- * routes take no session or token, are exempt from CSRF, and read the body as raw bytes.
+ * routes read no login cookie or token, are exempt from CSRF, and read the body as raw bytes.
  */
 import { createHash } from 'node:crypto';
 import { systemContextIn } from '../../api/context.ts';
@@ -86,7 +86,7 @@ export const webhookReceiverRoutes = <T extends Row>(templates: Resource, launch
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_DELIVERY_BYTES }, (_request, body, done) => done(null, new RawBody(body as Buffer)));
-    // The key is the authentication: a session cookie or token the sender might carry is not read.
+    // The key is the authentication: a login cookie or token the sender might carry is not read.
     scope.addHook('onRoute', (route) => {
       route.config = { ...(route.config as object), ownAuthentication: true } as typeof route.config;
     });
