@@ -30,6 +30,10 @@ import { adHocCommandKind } from '../run-kinds/ad-hoc-command/kind.ts';
 import { inventoryUpdateKind } from '../run-kinds/inventory-update/kind.ts';
 import { jobCredentialPasswordSecrets, jobSurveyPasswordSecrets } from '../run-kinds/job/job-secret-rotation.ts';
 import { jobKind } from '../run-kinds/job/kind.ts';
+import { jobWebhookLauncher } from '../run-kinds/job/webhook-launch.ts';
+import { templateWebhooks } from '../runs/webhooks/template-webhooks.ts';
+import { webhookKeySecrets } from '../resources/webhooks/webhook-key-rotation.ts';
+import { jobTemplates } from '../resources/job-templates/job-template.resource.ts';
 import { projectUpdateKind } from '../run-kinds/project-update/kind.ts';
 import type { Gate } from '../runs/gates.ts';
 import { createLaunchService } from '../runs/launch.ts';
@@ -62,6 +66,7 @@ export const ROUTES: readonly RouteModule[] = [
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   notificationTemplateRoutes,
   runKindRoutes,
+  templateWebhooks(jobTemplates, jobWebhookLauncher),
   registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerLiveOutput,
 ];
 
@@ -70,6 +75,7 @@ export const GATES: readonly Gate[] = [];
 
 /** Everything regenerate_secret_key re-encrypts besides secret settings. */
 export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets, surveyPasswordSecrets,
+  webhookKeySecrets('job_templates', 'job template webhook keys'),
   notificationTemplateSecrets,
 ];
 

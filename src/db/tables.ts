@@ -71,6 +71,7 @@ export type AdHocCommandRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
   host_status_counts: unknown;
@@ -124,6 +125,10 @@ export type AdHocCommandRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
 };
 
 /** A row of the table applications. */
@@ -410,6 +415,7 @@ export type InventoryUpdateRow = {
   created: Date;
   created_by_id: number | null;
   credential_id: number | null;
+  credential_passwords: string;
   dependencies_processed: boolean;
   description: string;
   diff_mode: boolean;
@@ -423,8 +429,10 @@ export type InventoryUpdateRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
+  host_status_counts: unknown;
   id: number;
   instance_group_id: number | null;
   inventory_id: number | null;
@@ -476,6 +484,10 @@ export type InventoryUpdateRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
 };
 
 /** A row of the table job_children_summaries. */
@@ -609,6 +621,7 @@ export type JobTemplateRow = {
   use_fact_cache: boolean;
   verbosity: number;
   webhook_credential_id: number | null;
+  webhook_key: string;
   webhook_service: string;
 };
 
@@ -690,6 +703,10 @@ export type JobRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
 };
 
 /** A row of the table labels. */
@@ -793,6 +810,7 @@ export type ProjectUpdateRow = {
   created: Date;
   created_by_id: number | null;
   credential_id: number | null;
+  credential_passwords: string;
   dependencies_processed: boolean;
   description: string;
   diff_mode: boolean;
@@ -806,8 +824,10 @@ export type ProjectUpdateRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
+  host_status_counts: unknown;
   id: number;
   instance_group_id: number | null;
   inventory_id: number | null;
@@ -858,6 +878,10 @@ export type ProjectUpdateRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
 };
 
 /** A row of the table projects. */
@@ -1129,6 +1153,10 @@ export type UnifiedJobRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
 };
 
 /** A row of the table users. */
@@ -1149,6 +1177,17 @@ export type UserRow = {
   modified_by_id: number | null;
   password: string;
   username: string;
+};
+
+/** A row of the table webhook_deliveries. */
+export type WebhookDeliveryRow = {
+  guid: string;
+  id: number;
+  received: Date;
+  run_id: number | null;
+  service: string;
+  template_id: number;
+  template_table: string;
 };
 
 /** The row type of each table and view, by name. */
@@ -1213,4 +1252,5 @@ export interface Tables {
   unified_job_templates: UnifiedJobTemplateRow;
   unified_jobs: UnifiedJobRow;
   users: UserRow;
+  webhook_deliveries: WebhookDeliveryRow;
 }
