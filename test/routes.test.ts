@@ -48,6 +48,9 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   sampleIds.set('job_host_summaries', summary.id);
   const scm = (await t.get('/api/v2/credential_types/?namespace=scm')).body.results[0].id;
   await created('/api/v2/credentials/', { name: 'router-credential', organization, credential_type: scm, inputs: { username: 'u' } });
+  // A webhook to a loopback address the outbound guard refuses: a test sent by the route checks reaches nothing.
+  const hook = await created('/api/v2/notification_templates/', { name: 'router-nt', organization, notification_type: 'webhook', notification_configuration: { url: 'http://127.0.0.1:9/', headers: {} } });
+  await t.db.query(`INSERT INTO notifications (notification_template_id, notification_type, event, status) VALUES ($1, 'webhook', 'test', 'failed')`, [hook]);
 }
 
 describe('routes', () => {

@@ -1,6 +1,7 @@
 /** The background loops a node with the dispatcher role runs, in the order they start. */
 import type { Services } from '../api/context.ts';
 import { startDispatcher } from '../dispatcher/dispatcher.ts';
+import { startNotificationSender } from '../notifications/sender.ts';
 import { registerInstance } from '../resources/instances/registration.ts';
 import { reapLostNodes } from '../task-manager/lost-nodes.ts';
 import { postCommitStatuses } from '../runs/webhooks/commit-status.ts';
@@ -61,4 +62,15 @@ export const commitStatuses: BackgroundLoop = {
   },
 };
 
-export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, commitStatuses];
+/** Sends queued notifications (woken by NOTIFY); what a stop leaves pending is sent after the next start. */
+export const notificationSender: BackgroundLoop = {
+  name: 'notifications',
+  async start(services) {
+    const sender = await startNotificationSender(services);
+    return () => sender.stop();
+  },
+};
+
+export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, commitStatuses,
+  notificationSender,
+];

@@ -23,6 +23,8 @@ import { inventoryRoutes } from '../resources/inventories/inventory-routes.ts';
 import { inventorySourceRoutes } from '../resources/inventory-sources/source-routes.ts';
 import { jobTemplateRoutes } from '../resources/job-templates/job-template-routes.ts';
 import { surveyPasswordSecrets } from '../resources/job-templates/survey-rotation.ts';
+import { notificationTemplateSecrets } from '../resources/notification-templates/notification-rotation.ts';
+import { notificationTemplateRoutes } from '../resources/notification-templates/notification-template-routes.ts';
 import { projectRoutes } from '../resources/projects/project-routes.ts';
 import { adHocCommandKind } from '../run-kinds/ad-hoc-command/kind.ts';
 import { inventoryUpdateKind } from '../run-kinds/inventory-update/kind.ts';
@@ -62,6 +64,7 @@ export const ROUTES: readonly RouteModule[] = [
   (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/' }),
   resourceRoutes,
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
+  notificationTemplateRoutes,
   runKindRoutes,
   templateWebhooks(jobTemplates, jobWebhookLauncher),
   registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerLiveOutput,
@@ -72,7 +75,9 @@ export const GATES: readonly Gate[] = [];
 
 /** Everything regenerate_secret_key re-encrypts besides secret settings. */
 export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets, surveyPasswordSecrets,
-  webhookKeySecrets('job_templates', 'job template webhook keys')];
+  webhookKeySecrets('job_templates', 'job template webhook keys'),
+  notificationTemplateSecrets,
+];
 
 /** What the service is made of beyond its database, settings and environment. */
 export type BaseServices = Omit<Services, 'resources' | 'runKinds' | 'launches'>;

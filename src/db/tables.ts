@@ -728,6 +728,43 @@ export type LoginFailureRow = {
   kind: string;
 };
 
+/** A row of the table notification_templates. */
+export type NotificationTemplateRow = {
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  id: number;
+  messages: unknown;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  notification_configuration: unknown;
+  notification_type: string;
+  organization_id: number;
+};
+
+/** A row of the table notifications. */
+export type NotificationRow = {
+  attempts: number;
+  body: unknown;
+  created: Date;
+  created_by_id: number | null;
+  error: string;
+  event: string;
+  extra_context: unknown;
+  id: number;
+  modified: Date;
+  modified_by_id: number | null;
+  notification_template_id: number;
+  notification_type: string;
+  notifications_sent: number;
+  recipients: string;
+  run_status: string;
+  status: string;
+  subject: string;
+  unified_job_id: number | null;
+};
+
 /** A row of the table organization_galaxy_credentials. */
 export type OrganizationGalaxyCredentialRow = {
   credential_id: number;
@@ -740,6 +777,13 @@ export type OrganizationInstanceGroupRow = {
   instance_group_id: number;
   organization_id: number;
   position: number;
+};
+
+/** A row of the table organization_notification_templates. */
+export type OrganizationNotificationTemplateRow = {
+  event: string;
+  notification_template_id: number;
+  organization_id: number;
 };
 
 /** A row of the table organizations. */
@@ -1006,6 +1050,13 @@ export type UnifiedJobInstanceGroupRow = {
   unified_job_id: number;
 };
 
+/** A row of the table unified_job_template_notification_templates. */
+export type UnifiedJobTemplateNotificationTemplateRow = {
+  event: string;
+  notification_template_id: number;
+  unified_job_template_id: number;
+};
+
 /** A row of the view unified_job_templates. */
 export type UnifiedJobTemplateRow = {
   created: Date | null;
@@ -1175,8 +1226,11 @@ export interface Tables {
   jobs: JobRow;
   labels: LabelRow;
   login_failures: LoginFailureRow;
+  notification_templates: NotificationTemplateRow;
+  notifications: NotificationRow;
   organization_galaxy_credentials: OrganizationGalaxyCredentialRow;
   organization_instance_groups: OrganizationInstanceGroupRow;
+  organization_notification_templates: OrganizationNotificationTemplateRow;
   organizations: OrganizationRow;
   project_updates: ProjectUpdateRow;
   projects: ProjectRow;
@@ -1194,6 +1248,7 @@ export interface Tables {
   unified_job_dependencies: UnifiedJobDependencyRow;
   unified_job_events: UnifiedJobEventRow;
   unified_job_instance_groups: UnifiedJobInstanceGroupRow;
+  unified_job_template_notification_templates: UnifiedJobTemplateNotificationTemplateRow;
   unified_job_templates: UnifiedJobTemplateRow;
   unified_jobs: UnifiedJobRow;
   users: UserRow;

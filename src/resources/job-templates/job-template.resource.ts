@@ -11,6 +11,7 @@ import { jobTemplateActions, jobTemplateCapabilities } from './job-template-acti
 import { checkJobTemplate } from './job-template-hooks.ts';
 import { withWebhooks } from '../webhooks/with-webhooks.ts';
 import { templateCredentials, templateLabels } from './template-relations.ts';
+import { adminOf, notificationTemplateLists } from '../notification-templates/attachments.ts';
 
 export const JOB_TEMPLATE_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated'];
 
@@ -93,6 +94,7 @@ export const jobTemplates = defineResource(withWebhooks({
     labels: templateLabels(),
     jobs: reverse('unified_job', 'unified_jobs', 'unified_job_template_id'),
     object_roles: objectRoles('job_template'),
+    ...notificationTemplateLists({ owner: 'unified_job_template', mayAttachTo: adminOf('job_template') }),
   },
   roles: {
     admin_role: { name: 'Admin', description: 'Can manage all aspects of the job template', parents: ['organization.job_template_admin_role'] },
