@@ -71,6 +71,7 @@ export type AdHocCommandRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
   host_status_counts: unknown;
@@ -124,6 +125,10 @@ export type AdHocCommandRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
 };
 
 /** A row of the table applications. */
@@ -410,6 +415,7 @@ export type InventoryUpdateRow = {
   created: Date;
   created_by_id: number | null;
   credential_id: number | null;
+  credential_passwords: string;
   dependencies_processed: boolean;
   description: string;
   diff_mode: boolean;
@@ -423,8 +429,10 @@ export type InventoryUpdateRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
+  host_status_counts: unknown;
   id: number;
   instance_group_id: number | null;
   inventory_id: number | null;
@@ -476,6 +484,10 @@ export type InventoryUpdateRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
 };
 
 /** A row of the table job_children_summaries. */
@@ -609,6 +621,7 @@ export type JobTemplateRow = {
   use_fact_cache: boolean;
   verbosity: number;
   webhook_credential_id: number | null;
+  webhook_key: string;
   webhook_service: string;
 };
 
@@ -690,6 +703,10 @@ export type JobRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
 };
 
 /** A row of the table labels. */
@@ -711,6 +728,43 @@ export type LoginFailureRow = {
   kind: string;
 };
 
+/** A row of the table notification_templates. */
+export type NotificationTemplateRow = {
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  id: number;
+  messages: unknown;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  notification_configuration: unknown;
+  notification_type: string;
+  organization_id: number;
+};
+
+/** A row of the table notifications. */
+export type NotificationRow = {
+  attempts: number;
+  body: unknown;
+  created: Date;
+  created_by_id: number | null;
+  error: string;
+  event: string;
+  extra_context: unknown;
+  id: number;
+  modified: Date;
+  modified_by_id: number | null;
+  notification_template_id: number;
+  notification_type: string;
+  notifications_sent: number;
+  recipients: string;
+  run_status: string;
+  status: string;
+  subject: string;
+  unified_job_id: number | null;
+};
+
 /** A row of the table organization_galaxy_credentials. */
 export type OrganizationGalaxyCredentialRow = {
   credential_id: number;
@@ -723,6 +777,13 @@ export type OrganizationInstanceGroupRow = {
   instance_group_id: number;
   organization_id: number;
   position: number;
+};
+
+/** A row of the table organization_notification_templates. */
+export type OrganizationNotificationTemplateRow = {
+  event: string;
+  notification_template_id: number;
+  organization_id: number;
 };
 
 /** A row of the table organizations. */
@@ -749,6 +810,7 @@ export type ProjectUpdateRow = {
   created: Date;
   created_by_id: number | null;
   credential_id: number | null;
+  credential_passwords: string;
   dependencies_processed: boolean;
   description: string;
   diff_mode: boolean;
@@ -762,8 +824,10 @@ export type ProjectUpdateRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
+  host_status_counts: unknown;
   id: number;
   instance_group_id: number | null;
   inventory_id: number | null;
@@ -814,6 +878,10 @@ export type ProjectUpdateRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
 };
 
 /** A row of the table projects. */
@@ -1135,6 +1203,13 @@ export type UnifiedJobInstanceGroupRow = {
   unified_job_id: number;
 };
 
+/** A row of the table unified_job_template_notification_templates. */
+export type UnifiedJobTemplateNotificationTemplateRow = {
+  event: string;
+  notification_template_id: number;
+  unified_job_template_id: number;
+};
+
 /** A row of the view unified_job_templates. */
 export type UnifiedJobTemplateRow = {
   created: Date | null;
@@ -1231,6 +1306,10 @@ export type UnifiedJobRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
 };
 
 /** A row of the table users. */
@@ -1251,6 +1330,17 @@ export type UserRow = {
   modified_by_id: number | null;
   password: string;
   username: string;
+};
+
+/** A row of the table webhook_deliveries. */
+export type WebhookDeliveryRow = {
+  guid: string;
+  id: number;
+  received: Date;
+  run_id: number | null;
+  service: string;
+  template_id: number;
+  template_table: string;
 };
 
 /** The row type of each table and view, by name. */
@@ -1289,8 +1379,11 @@ export interface Tables {
   jobs: JobRow;
   labels: LabelRow;
   login_failures: LoginFailureRow;
+  notification_templates: NotificationTemplateRow;
+  notifications: NotificationRow;
   organization_galaxy_credentials: OrganizationGalaxyCredentialRow;
   organization_instance_groups: OrganizationInstanceGroupRow;
+  organization_notification_templates: OrganizationNotificationTemplateRow;
   organizations: OrganizationRow;
   project_updates: ProjectUpdateRow;
   projects: ProjectRow;
@@ -1315,7 +1408,9 @@ export interface Tables {
   unified_job_dependencies: UnifiedJobDependencyRow;
   unified_job_events: UnifiedJobEventRow;
   unified_job_instance_groups: UnifiedJobInstanceGroupRow;
+  unified_job_template_notification_templates: UnifiedJobTemplateNotificationTemplateRow;
   unified_job_templates: UnifiedJobTemplateRow;
   unified_jobs: UnifiedJobRow;
   users: UserRow;
+  webhook_deliveries: WebhookDeliveryRow;
 }
