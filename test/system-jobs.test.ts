@@ -90,6 +90,24 @@ describe('system job templates and system jobs', () => {
     assert.equal((await waitForRun(t, `/api/v2/system_jobs/${job.id}/`)).status, 'successful');
   });
 
+  it('notifies the notification templates attached to a system job template', async () => {
+    const org = (await newOrg(t)).id;
+    const hook = await t.post('/api/v2/notification_templates/', {
+      name: 'system hook', organization: org, notification_type: 'webhook', notification_configuration: { url: 'https://example.invalid/hook', headers: {} },
+    });
+    assert.equal(hook.status, 201, hook.text);
+    const list = `/api/v2/system_job_templates/${templates.cleanup_tokens.id}/notification_templates_success/`;
+    assert.equal((await t.post(list, { id: hook.body.id }, { as: orgAdmin })).status, 403);
+    assert.equal((await t.post(list, { id: hook.body.id })).status, 204);
+    const res = await t.post(`/api/v2/system_job_templates/${templates.cleanup_tokens.id}/launch/`, {});
+    assert.equal((await waitForRun(t, `/api/v2/system_jobs/${res.body.id}/`)).status, 'successful');
+    const made = await eventually(async () => {
+      const rows = await t.db.query("SELECT * FROM notifications WHERE unified_job_id = $1 AND event = 'success'", [res.body.id]);
+      return rows.length ? rows : null;
+    }, 10_000, 'the success notification');
+    assert.equal(made![0].notification_template_id, hook.body.id);
+  });
+
   it('a plain user and an organization admin can neither read nor launch nor schedule system job templates', async () => {
     const id = templates.cleanup_jobs.id;
     for (const who of [plain, orgAdmin]) {

@@ -2,6 +2,7 @@ import { isSuperuser, seesEverything } from '../../api/access.ts';
 import { boolean, choice, datetime, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import { reverse } from '../../api/relations.ts';
+import { notificationTemplateLists } from '../notification-templates/attachments.ts';
 import { SYSTEM_JOB_TYPES } from './system-job-options.ts';
 
 const STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated', 'ok', 'missing', 'none', 'updating'];
@@ -33,6 +34,7 @@ export const systemJobTemplates = defineResource({
   related: {
     schedules: reverse('schedule', 'schedules', 'unified_job_template_id', 'unified_job_template'),
     jobs: reverse('system_job', 'system_jobs', 'unified_job_template_id'),
+    ...notificationTemplateLists({ owner: 'unified_job_template', mayAttachTo: async (ctx) => isSuperuser(ctx) }),
   },
   access: {
     visible: (ctx) => (seesEverything(ctx) ? null : 'false'),
