@@ -83,6 +83,7 @@ describe('drover manage cleanup_jobs', () => {
       'project updates: 3 would be deleted, 3 would be skipped.',
       'inventory updates: 3 would be deleted, 3 would be skipped.',
       'ad hoc commands: 3 would be deleted, 2 would be skipped.',
+      'management jobs: 0 would be deleted, 0 would be skipped.',
     ]);
     assert.deepEqual(await remaining(env), all);
   });
@@ -105,6 +106,7 @@ describe('drover manage cleanup_jobs', () => {
       'project updates: 3 deleted, 3 skipped.',
       'inventory updates: 3 deleted, 3 skipped.',
       'ad hoc commands: 3 deleted, 2 skipped.',
+      'management jobs: 0 deleted, 0 skipped.',
     ]);
     const left = await remaining(env);
     for (const kind of ['job', 'project_update', 'inventory_update', 'ad_hoc_command']) {

@@ -39,6 +39,7 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   // A finished job (launching it would run a playbook here).
   const [job] = await t.db.query(`INSERT INTO unified_jobs (kind, name, status, project_id, inventory_id, playbook) VALUES ('job', 'router-job', 'successful', $1, $2, 'site.yml') RETURNING id`, [project, inventory]);
   const [command] = await t.db.query(`INSERT INTO unified_jobs (kind, name, status, inventory_id, module_name) VALUES ('ad_hoc_command', 'ping', 'successful', $1, 'ping') RETURNING id`, [inventory]);
+  await t.db.query(`INSERT INTO unified_jobs (kind, name, status, job_type) VALUES ('system_job', 'router-system-job', 'successful', 'cleanup_tokens')`);
   // Events and a host summary, which have routes of their own but no list to find them in.
   for (const [plural, run] of [['job_events', job.id], ['ad_hoc_command_events', command.id]] as const) {
     const [event] = await t.db.query(`INSERT INTO unified_job_events (unified_job_id, counter, uuid, event) VALUES ($1, 1, 'u1', 'runner_on_ok') RETURNING id`, [run]);

@@ -4,6 +4,7 @@ import { startDispatcher } from '../dispatcher/dispatcher.ts';
 import { startNotificationSender } from '../notifications/sender.ts';
 import { registerInstance } from '../resources/instances/registration.ts';
 import { reapLostNodes } from '../task-manager/lost-nodes.ts';
+import { startScheduler } from '../task-manager/scheduler.ts';
 import { postCommitStatuses } from '../runs/webhooks/commit-status.ts';
 
 export interface BackgroundLoop {
@@ -71,6 +72,16 @@ export const notificationSender: BackgroundLoop = {
   },
 };
 
+/** Launches due schedules (woken at the earliest next_run and by NOTIFY when schedules change). */
+export const scheduler: BackgroundLoop = {
+  name: 'scheduler',
+  async start(services) {
+    const running = await startScheduler(services);
+    return () => running.stop();
+  },
+};
+
 export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, commitStatuses,
   notificationSender,
+  scheduler,
 ];

@@ -19,6 +19,9 @@ import { notificationTemplates } from '../resources/notification-templates/notif
 import { organizations } from '../resources/organizations/organization.resource.ts';
 import { projects } from '../resources/projects/project.resource.ts';
 import { roles } from '../resources/roles/role.resource.ts';
+import { schedules } from '../resources/schedules/schedule.resource.ts';
+import { systemJobTemplates } from '../resources/system-job-templates/system-job-template.resource.ts';
+import { systemJobs } from '../run-kinds/system-job/system-job.resource.ts';
 import { teams } from '../resources/teams/team.resource.ts';
 import { tokens } from '../resources/tokens/token.resource.ts';
 import { unifiedJobEvents } from '../resources/unified-job-events/unified-job-event.resource.ts';
@@ -34,5 +37,6 @@ export const RESOURCES: readonly Resource[] = [
   organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
   inventories, hosts, groups, executionEnvironments, projects, projectUpdates, unifiedJobEvents, unifiedJobs, unifiedJobTemplates,
   inventorySources, inventoryUpdates, instances, instanceGroups, jobs, jobEvents, jobHostSummaries, adHocCommands, adHocCommandEvents, labels, jobTemplates,
+  schedules, systemJobTemplates, systemJobs,
   notificationTemplates, notifications,
 ];

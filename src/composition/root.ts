@@ -26,6 +26,8 @@ import { surveyPasswordSecrets } from '../resources/job-templates/survey-rotatio
 import { notificationTemplateSecrets } from '../resources/notification-templates/notification-rotation.ts';
 import { notificationTemplateRoutes } from '../resources/notification-templates/notification-template-routes.ts';
 import { projectRoutes } from '../resources/projects/project-routes.ts';
+import { scheduleRoutes } from '../resources/schedules/schedule-routes.ts';
+import { registerScheduleKinds, type ScheduleKind } from '../resources/schedules/schedulable.ts';
 import { adHocCommandKind } from '../run-kinds/ad-hoc-command/kind.ts';
 import { inventoryUpdateKind } from '../run-kinds/inventory-update/kind.ts';
 import { jobCredentialPasswordSecrets, jobSurveyPasswordSecrets } from '../run-kinds/job/job-secret-rotation.ts';
@@ -35,6 +37,11 @@ import { templateWebhooks } from '../runs/webhooks/template-webhooks.ts';
 import { webhookKeySecrets } from '../resources/webhooks/webhook-key-rotation.ts';
 import { jobTemplates } from '../resources/job-templates/job-template.resource.ts';
 import { projectUpdateKind } from '../run-kinds/project-update/kind.ts';
+import { scheduledInventoryUpdateLauncher } from '../run-kinds/inventory-update/queue.ts';
+import { scheduledJobLauncher } from '../run-kinds/job/scheduled-launch.ts';
+import { scheduledProjectUpdateLauncher } from '../run-kinds/project-update/queue.ts';
+import { systemJobKind } from '../run-kinds/system-job/kind.ts';
+import { scheduledSystemJobLauncher } from '../run-kinds/system-job/launcher.ts';
 import type { Gate } from '../runs/gates.ts';
 import { createLaunchService } from '../runs/launch.ts';
 import { RunKinds, type RunKind } from '../runs/run-kind.ts';
@@ -44,7 +51,20 @@ import { RESOURCES } from './resources.ts';
 export { RESOURCES };
 
 /** Every run kind: each folder under src/run-kinds/ exports one. */
-export const RUN_KINDS: readonly RunKind[] = [jobKind, adHocCommandKind, projectUpdateKind, inventoryUpdateKind];
+export const RUN_KINDS: readonly RunKind[] = [jobKind, adHocCommandKind, projectUpdateKind, inventoryUpdateKind,
+  systemJobKind,
+];
+
+/**
+ * The template kinds schedules launch: the action creating a schedule needs on the template and
+ * the launcher a due schedule goes through (launch_type scheduled). A new kind is one entry here.
+ */
+export const SCHEDULE_KINDS: readonly ScheduleKind[] = [
+  { template: 'job_template', action: 'execute', launcher: scheduledJobLauncher as ScheduleKind['launcher'] },
+  { template: 'project', action: 'update', launcher: scheduledProjectUpdateLauncher },
+  { template: 'inventory_source', action: 'update', launcher: scheduledInventoryUpdateLauncher },
+  { template: 'system_job_template', action: 'execute', launcher: scheduledSystemJobLauncher },
+];
 
 /** The conventional endpoints of every top-level resource (list, detail, OPTIONS, related lists...). */
 const resourceRoutes: RouteModule = (app, services) => {
@@ -64,6 +84,7 @@ export const ROUTES: readonly RouteModule[] = [
   (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/' }),
   resourceRoutes,
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
+  scheduleRoutes,
   notificationTemplateRoutes,
   runKindRoutes,
   templateWebhooks(jobTemplates, jobWebhookLauncher),
@@ -94,6 +115,7 @@ export interface CompositionOptions {
 export function composeServices(base: BaseServices, options: CompositionOptions = {}): Services {
   const resources = [...RESOURCES, ...(options.extraResources ?? [])];
   registerResources(resources);
+  registerScheduleKinds(SCHEDULE_KINDS);
   const runKinds = new RunKinds([...RUN_KINDS, ...(options.extraRunKinds ?? [])]);
   return { ...base, resources, runKinds, launches: createLaunchService(base.db, options.gates ?? GATES) };
 }

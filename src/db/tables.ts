@@ -945,6 +945,61 @@ export type RoleRow = {
   singleton_name: string | null;
 };
 
+/** A row of the table schedule_credentials. */
+export type ScheduleCredentialRow = {
+  credential_id: number;
+  schedule_id: number;
+};
+
+/** A row of the table schedule_instance_groups. */
+export type ScheduleInstanceGroupRow = {
+  instance_group_id: number;
+  position: number;
+  schedule_id: number;
+};
+
+/** A row of the table schedule_labels. */
+export type ScheduleLabelRow = {
+  label_id: number;
+  schedule_id: number;
+};
+
+/** A row of the table schedule_runs. */
+export type ScheduleRunRow = {
+  schedule_id: number;
+  unified_job_id: number;
+};
+
+/** A row of the table schedules. */
+export type ScheduleRow = {
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  diff_mode: boolean | null;
+  dtend: Date | null;
+  dtstart: Date | null;
+  enabled: boolean;
+  execution_environment_id: number | null;
+  extra_data: unknown;
+  forks: number | null;
+  id: number;
+  inventory_id: number | null;
+  job_slice_count: number | null;
+  job_tags: string | null;
+  job_type: string | null;
+  limit: string | null;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  next_run: Date | null;
+  rrule: string;
+  scm_branch: string | null;
+  skip_tags: string | null;
+  timeout: number | null;
+  unified_job_template_id: number;
+  verbosity: number | null;
+};
+
 /** A row of the table schema_migrations. */
 export type SchemaMigrationRow = {
   applied: Date;
@@ -975,6 +1030,104 @@ export type SettingRow = {
 export type SmartInventoryMembershipRow = {
   host_id: number;
   inventory_id: number;
+};
+
+/** A row of the table system_job_templates. */
+export type SystemJobTemplateRow = {
+  created: Date;
+  created_by_id: number | null;
+  current_job_id: number | null;
+  description: string;
+  id: number;
+  job_type: string;
+  last_job_failed: boolean;
+  last_job_id: number | null;
+  last_job_run: Date | null;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  next_job_run: Date | null;
+  status: string;
+};
+
+/** A row of the view system_jobs. */
+export type SystemJobRow = {
+  allow_simultaneous: boolean;
+  artifacts: unknown;
+  become_enabled: boolean;
+  cancel_flag: boolean;
+  controller_node: string;
+  created: Date;
+  created_by_id: number | null;
+  credential_id: number | null;
+  credential_passwords: string;
+  dependencies_processed: boolean;
+  description: string;
+  diff_mode: boolean;
+  elapsed: number | string;
+  emitted_events: number;
+  enabled_value: string;
+  enabled_var: string;
+  event_processing_finished: boolean;
+  execution_environment_id: number | null;
+  execution_node: string;
+  extra_vars: string;
+  failed: boolean;
+  finished: Date | null;
+  force_handlers: boolean;
+  forks: number;
+  host_filter: string;
+  host_status_counts: unknown;
+  id: number;
+  instance_group_id: number | null;
+  inventory_id: number | null;
+  inventory_source_id: number | null;
+  job_args: string;
+  job_cwd: string;
+  job_env: unknown;
+  job_explanation: string;
+  job_slice_count: number;
+  job_slice_number: number;
+  job_tags: string;
+  job_template_id: number | null;
+  job_type: string;
+  kind: string;
+  launch_type: string;
+  limit: string;
+  local_path: string;
+  modified: Date;
+  modified_by_id: number | null;
+  module_args: string;
+  module_name: string;
+  name: string;
+  organization_id: number | null;
+  overwrite: boolean;
+  overwrite_vars: boolean;
+  playbook: string;
+  project_id: number | null;
+  result_traceback: string;
+  scm_branch: string;
+  scm_clean: boolean;
+  scm_delete_on_update: boolean;
+  scm_refspec: string;
+  scm_revision: string;
+  scm_track_submodules: boolean;
+  scm_type: string;
+  scm_url: string;
+  skip_tags: string;
+  source: string;
+  source_path: string;
+  source_project_update_id: number | null;
+  source_vars: string;
+  start_at_task: string;
+  started: Date | null;
+  status: string;
+  survey_passwords: unknown;
+  task_impact: number;
+  timeout: number;
+  unified_job_template_id: number | null;
+  use_fact_cache: boolean;
+  verbosity: number;
 };
 
 /** A row of the table teams. */
@@ -1238,10 +1391,17 @@ export interface Tables {
   role_parents: RoleParentRow;
   role_users: RoleUserRow;
   roles: RoleRow;
+  schedule_credentials: ScheduleCredentialRow;
+  schedule_instance_groups: ScheduleInstanceGroupRow;
+  schedule_labels: ScheduleLabelRow;
+  schedule_runs: ScheduleRunRow;
+  schedules: ScheduleRow;
   schema_migrations: SchemaMigrationRow;
   sessions: SessionRow;
   settings: SettingRow;
   smart_inventory_memberships: SmartInventoryMembershipRow;
+  system_job_templates: SystemJobTemplateRow;
+  system_jobs: SystemJobRow;
   teams: TeamRow;
   tokens: TokenRow;
   unified_job_credentials: UnifiedJobCredentialRow;

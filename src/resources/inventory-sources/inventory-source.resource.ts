@@ -77,6 +77,7 @@ export const inventorySources = defineResource({
   summaryColumns: ['id', 'name', 'description', 'source', 'last_updated', 'status'],
   related: {
     inventory_updates: reverse('inventory_update', 'inventory_updates', 'inventory_source_id'),
+    schedules: reverse('schedule', 'schedules', 'unified_job_template_id', 'unified_job_template'),
     hosts: broughtIn('host'),
     groups: broughtIn('group'),
     // The source's one credential, as a list (AWX shows credentials here); set it through `credential`.

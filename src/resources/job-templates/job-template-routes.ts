@@ -63,11 +63,5 @@ export const jobTemplateRoutes: RouteModule = (app, services) => {
     OPTIONS: async () => viewOptions('Copy Job Template', 'GET: whether the template can be copied. POST {name}: copies it.'),
   }, copyRouteSchemas('job template'));
 
-  // Schedules arrive with their own resource; until then every template has none.
-  routeMethods(app, `${base}schedules/`, objectPermission('job_template'), {
-    GET: async () => ({ count: 0, next: null, previous: null, results: [] }),
-    OPTIONS: async () => viewOptions('Schedules', 'Schedules of the job template.'),
-  });
-
   registerInstanceGroupRoutes(app, services);
 };

@@ -93,6 +93,7 @@ export const jobTemplates = defineResource(withWebhooks({
     credentials: templateCredentials(),
     labels: templateLabels(),
     jobs: reverse('unified_job', 'unified_jobs', 'unified_job_template_id'),
+    schedules: reverse('schedule', 'schedules', 'unified_job_template_id', 'unified_job_template'),
     object_roles: objectRoles('job_template'),
     ...notificationTemplateLists({ owner: 'unified_job_template', mayAttachTo: adminOf('job_template') }),
   },

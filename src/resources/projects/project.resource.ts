@@ -49,6 +49,7 @@ export const projects = defineResource({
   summaryColumns: ['id', 'name', 'description', 'status', 'scm_type', 'allow_override'],
   related: {
     project_updates: reverse('project_update', 'project_updates', 'project_id'),
+    schedules: reverse('schedule', 'schedules', 'unified_job_template_id', 'unified_job_template'),
     scm_inventory_sources: reverse('inventory_source', 'inventory_sources', 'source_project_id'),
     object_roles: objectRoles('project'),
     ...notificationTemplateLists({ owner: 'unified_job_template', mayAttachTo: adminOf('project') }),

@@ -30,6 +30,15 @@ export const inventoryUpdateLauncher: Launcher<null> = {
   },
 };
 
+/** An update started by a due schedule of the source (launch_type scheduled). */
+export const scheduledInventoryUpdateLauncher: Launcher<unknown> = {
+  kind: INVENTORY_UPDATE,
+  async plan(tx, _ctx, source) {
+    const [locked] = await tx.query<InventorySourceRow>('SELECT * FROM inventory_sources WHERE id = $1 FOR UPDATE', [source!.id]);
+    return { values: await inventoryUpdateValues(tx, locked, 'scheduled') };
+  },
+};
+
 /** The update's columns: the source's settings as they are now. */
 async function inventoryUpdateValues(tx: Queryable, source: InventorySourceRow, launchType: string): Promise<Record<string, unknown>> {
   const [inventory] = await tx.query<Pick<InventoryRow, 'name' | 'organization_id'>>('SELECT name, organization_id FROM inventories WHERE id = $1', [source.inventory_id]);

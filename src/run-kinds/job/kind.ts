@@ -1,5 +1,6 @@
 import type { RunKind } from '../../runs/run-kind.ts';
 import { callbackRoutes } from './callback-routes.ts';
+import { createScheduleRoutes } from './create-schedule-routes.ts';
 import { JOB } from './create-job.ts';
 import { jobs } from './job.resource.ts';
 import { hostSummaryRoutes } from './host-summary-routes.ts';
@@ -14,5 +15,5 @@ export const jobKind: RunKind = {
   run: runPlaybookJob,
   templateIsSource: false,
   defaultTimeoutSetting: 'DEFAULT_JOB_TIMEOUT',
-  routes: [jobs.runRoutes, launchRoutes, relaunchRoutes, callbackRoutes, hostSummaryRoutes],
+  routes: [jobs.runRoutes, launchRoutes, relaunchRoutes, callbackRoutes, hostSummaryRoutes, createScheduleRoutes],
 };

@@ -51,7 +51,7 @@ export function jobExtraVars(template: JobTemplateRow, given: Record<string, unk
 }
 
 /** Job columns from accepted prompts (the template's values stay for the rest). */
-function promptedColumns(accepted: Record<string, unknown>): Record<string, unknown> {
+export function promptedColumns(accepted: Record<string, unknown>): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
   for (const field of ['job_type', 'scm_branch', 'forks', 'limit', 'verbosity', 'job_tags', 'skip_tags', 'timeout', 'diff_mode', 'job_slice_count']) {
     if (accepted[field] !== undefined) columns[field] = accepted[field];

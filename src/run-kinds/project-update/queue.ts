@@ -21,6 +21,15 @@ export const projectUpdateLauncher: Launcher<null> = {
   },
 };
 
+/** A sync started by a due schedule of the project (launch_type scheduled). */
+export const scheduledProjectUpdateLauncher: Launcher<unknown> = {
+  kind: PROJECT_UPDATE,
+  async plan(tx, _ctx, project) {
+    const [locked] = await tx.query<ProjectRow>('SELECT * FROM projects WHERE id = $1 FOR UPDATE', [project!.id]);
+    return { values: projectUpdateValues(locked, 'scheduled') };
+  },
+};
+
 /** The update's columns: the project's source settings as they are now. */
 function projectUpdateValues(project: ProjectRow, launchType: string): Record<string, unknown> {
   return {

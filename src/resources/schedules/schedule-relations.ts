@@ -1,0 +1,66 @@
+/**
+ * A schedule's saved credentials and labels (AWX's /schedules/{id}/credentials/ and labels/):
+ * attached only when the template asks for them at launch, by those who may change the schedule.
+ */
+import { hasObjectRole } from '../../api/access.ts';
+import type { RequestContext } from '../../api/context.ts';
+import { forbidden, ValidationError } from '../../api/errors.ts';
+import { joinTable, orderedJoinTable, type Relation } from '../../api/relations.ts';
+import { isVisible } from '../../api/list.ts';
+import { getResource } from '../../api/resource.ts';
+import type { Queryable } from '../../db/database.ts';
+import { assertCanUseCredential } from '../credentials/credential-use.ts';
+import { scheduleAccess, loadTemplate } from './schedule-access.ts';
+import { allowsPrompt } from './schedule-prompts.ts';
+
+const RUN_CREDENTIAL_KINDS = ['ssh', 'vault', 'net', 'cloud', 'kubernetes', 'insights'];
+
+async function assertMayChange(ctx: RequestContext, tx: Queryable, scheduleId: number): Promise<void> {
+  const [schedule] = await tx.query('SELECT * FROM schedules WHERE id = $1', [scheduleId]);
+  if (!schedule || !(await scheduleAccess.canChange(ctx, tx, schedule, {}))) throw forbidden();
+}
+
+async function assertTemplateAsks(tx: Queryable, scheduleId: number, prompt: 'credentials' | 'labels' | 'instance_groups'): Promise<void> {
+  const [schedule] = await tx.query<{ unified_job_template_id: number }>('SELECT unified_job_template_id FROM schedules WHERE id = $1', [scheduleId]);
+  const template = await loadTemplate(tx, schedule?.unified_job_template_id);
+  if (!template || !allowsPrompt(template.row, prompt)) {
+    throw new ValidationError({ msg: [`Related template is not configured to accept ${prompt} on launch.`] });
+  }
+}
+
+export function scheduleCredentials(): Relation {
+  return {
+    ...joinTable('credential', 'schedule_credentials', 'schedule_id', 'credential_id'),
+    async authorize(ctx, tx, scheduleId, credentialId, detach) {
+      await assertMayChange(ctx, tx, scheduleId);
+      if (detach) return;
+      await assertTemplateAsks(tx, scheduleId, 'credentials');
+      await assertCanUseCredential(ctx, tx, credentialId, 'credentials', RUN_CREDENTIAL_KINDS);
+    },
+  };
+}
+
+export function scheduleLabels(): Relation {
+  return {
+    ...joinTable('label', 'schedule_labels', 'schedule_id', 'label_id'),
+    async authorize(ctx, tx, scheduleId, labelId, detach) {
+      await assertMayChange(ctx, tx, scheduleId);
+      if (detach) return;
+      await assertTemplateAsks(tx, scheduleId, 'labels');
+      const [label] = await tx.query('SELECT organization_id FROM labels WHERE id = $1', [labelId]);
+      if (label && !(await hasObjectRole(ctx, tx, 'organization', label.organization_id, 'read_role'))) throw forbidden();
+    },
+  };
+}
+
+export function scheduleInstanceGroups(): Relation {
+  return {
+    ...orderedJoinTable('instance_group', 'schedule_instance_groups', 'schedule_id', 'instance_group_id'),
+    async authorize(ctx, tx, scheduleId, groupId, detach) {
+      await assertMayChange(ctx, tx, scheduleId);
+      if (detach) return;
+      await assertTemplateAsks(tx, scheduleId, 'instance_groups');
+      if (!(await isVisible(tx, ctx, getResource('instance_group'), groupId))) throw forbidden();
+    },
+  };
+}

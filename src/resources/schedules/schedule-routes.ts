@@ -1,0 +1,32 @@
+/** POST /schedules/preview/ and GET /schedules/zoneinfo/ (AWX's SchedulePreview and ScheduleZoneInfo). */
+import { Type } from 'typebox';
+import { ValidationError } from '../../api/errors.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
+import { viewOptions } from '../../api/options.ts';
+import { AUTHENTICATED } from '../../api/permissions.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
+import { preview } from './rrule-schedule.ts';
+import { validRrule } from './schedule-hooks.ts';
+import { knownZones } from './zone-time.ts';
+
+export const scheduleRoutes: RouteModule = (app) => {
+  routeMethods(app, '/api/v2/schedules/preview/', AUTHENTICATED, {
+    // What the preview takes (the browsable form of AWX); the answer comes from POST.
+    GET: async () => ({ rrule: '' }),
+    POST: async (request) => {
+      const body = (request.body ?? {}) as { rrule?: unknown };
+      if (body.rrule === undefined || body.rrule === null) throw ValidationError.field('rrule', 'This field is required.');
+      return preview(validRrule(body.rrule));
+    },
+    OPTIONS: async () => viewOptions('Schedule Recurrence Rule Preview', 'POST {rrule}: the next 10 times the rule names, local and UTC.'),
+  }, {
+    GET: { summary: 'What an rrule preview takes' },
+    POST: { summary: 'Preview the next occurrences of an rrule', body: Type.Object({ rrule: Type.String() }) },
+  });
+  routeMethods(app, '/api/v2/schedules/zoneinfo/', AUTHENTICATED, {
+    GET: async () => ({ zones: knownZones(), links: {} }),
+    OPTIONS: async () => viewOptions('Schedule Zone Info', 'GET: the time zone names an rrule may use.'),
+  }, {
+    GET: { summary: 'Time zones an rrule may name' },
+  });
+};

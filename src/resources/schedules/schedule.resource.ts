@@ -1,0 +1,85 @@
+import { boolean, choice, datetime, integer, json, ref, text } from '../../api/fields.ts';
+import { defineResource, getResource } from '../../api/resource.ts';
+import type { Relation } from '../../api/relations.ts';
+import type { Row } from '../../db/database.ts';
+import { VERBOSITY_CHOICES } from '../../runs/run-fields.ts';
+import { isEncryptedSecret } from '../../secrets/encryption.ts';
+import { untilText } from './rrule-schedule.ts';
+import { parseRrule } from './rrule-text.ts';
+import { scheduleAccess } from './schedule-access.ts';
+import { checkSchedule } from './schedule-hooks.ts';
+import { scheduleCredentials, scheduleInstanceGroups, scheduleLabels } from './schedule-relations.ts';
+
+const prompt = { nullable: true, default: null };
+
+/** The runs a schedule launched (AWX's /schedules/{id}/jobs/). */
+const scheduleRuns: Relation = { target: 'unified_job', from: 'schedule_runs', parentColumn: 'schedule_id', targetColumn: 'unified_job_id', attachable: false };
+
+/** timezone and until, read from the rule (AWX computes them on every read). */
+function ruleFacts(rrule: string): { timezone: string; until: string } {
+  const parsed = parseRrule(rrule);
+  if ('problems' in parsed) return { timezone: '', until: '' };
+  return { timezone: parsed.rrule.zone, until: untilText(parsed.rrule) };
+}
+
+/** Survey password answers (stored encrypted) read back as $encrypted$. */
+function shownExtraData(row: Row): Record<string, unknown> {
+  const data = { ...(row.extra_data ?? {}) } as Record<string, unknown>;
+  for (const [variable, value] of Object.entries(data)) if (isEncryptedSecret(value)) data[variable] = '$encrypted$';
+  return data;
+}
+
+/** Schedules: a recurrence rule that launches a template with saved prompts (AWX's Schedule). */
+export const schedules = defineResource({
+  name: 'schedule',
+  table: 'schedules',
+  label: 'Schedule List',
+  description: 'Recurrence rules that launch a template at the times they name.',
+  fields: {
+    name: text({ required: true, maxLength: 512, allowBlank: false }),
+    description: text(),
+    unified_job_template: ref('unified_job_template', { required: true }),
+    enabled: boolean({ default: true, helpText: 'Enables processing of this schedule.' }),
+    rrule: text({ required: true, allowBlank: false, helpText: 'A value representing the schedules iCal recurrence rule.' }),
+    extra_data: json({ default: {} }),
+    inventory: ref('inventory', { helpText: 'Inventory applied as a prompt, assuming job template prompts for inventory' }),
+    execution_environment: ref('execution_environment', { helpText: 'The container image to be used for execution.' }),
+    scm_branch: text({ ...prompt }),
+    job_type: choice([['run', 'Run'], ['check', 'Check']], { ...prompt }),
+    job_tags: text({ ...prompt }),
+    skip_tags: text({ ...prompt }),
+    limit: text({ ...prompt }),
+    diff_mode: boolean({ ...prompt }),
+    verbosity: integer({ ...prompt, choices: VERBOSITY_CHOICES }),
+    forks: integer({ ...prompt, min: 0 }),
+    job_slice_count: integer({ ...prompt, min: 0 }),
+    timeout: integer({ ...prompt }),
+    dtstart: datetime({ readOnly: true, helpText: 'The first occurrence of the schedule occurs on or after this time.' }),
+    dtend: datetime({ readOnly: true, helpText: 'The last occurrence of the schedule occurs before this time, aftewards the schedule expires.' }),
+    next_run: datetime({ readOnly: true, helpText: 'The next time that the scheduled action will run.' }),
+  },
+  search: ['name', 'description'],
+  ordering: 'id',
+  unique: [['unified_job_template', 'name']],
+  related: {
+    credentials: scheduleCredentials(),
+    labels: scheduleLabels(),
+    instance_groups: scheduleInstanceGroups(),
+    unified_jobs: scheduleRuns,
+  },
+  access: scheduleAccess,
+  hooks: { beforeWrite: checkSchedule },
+  prepare: async (db, rows) => {
+    const kinds = await db.query<{ id: number; kind: string }>('SELECT id, kind FROM unified_job_templates WHERE id = ANY($1::int[])', [rows.map((r) => r.unified_job_template_id)]);
+    return new Map(kinds.map((k) => [k.id, k.kind]));
+  },
+  decorate: (row, out, prepared) => {
+    Object.assign(out, ruleFacts(row.rrule), { extra_data: shownExtraData(row) });
+    // AWX links the template's own URL and names its kind in the summary.
+    const kind = (prepared as Map<number, string> | undefined)?.get(row.unified_job_template_id);
+    if (!kind) return;
+    out.related = { ...(out.related as object), unified_job_template: `/api/v2/${getResource(kind).plural}/${row.unified_job_template_id}/` };
+    const summary = (out.summary_fields as Record<string, Record<string, unknown> | undefined>).unified_job_template;
+    if (summary) summary.unified_job_type = kind === 'project' ? 'project_update' : kind === 'inventory_source' ? 'inventory_update' : kind === 'job_template' ? 'job' : kind.replace(/_template$/, '');
+  },
+});

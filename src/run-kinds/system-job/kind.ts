@@ -1,0 +1,14 @@
+import type { RunKind } from '../../runs/run-kind.ts';
+import { systemJobLaunchRoutes } from './launch-routes.ts';
+import { SYSTEM_JOB } from './launcher.ts';
+import { runSystemJob } from './run-system-job.ts';
+import { systemJobs } from './system-job.resource.ts';
+
+/** System jobs: the service's maintenance (cleanups), launched by superusers or by their default schedules. */
+export const systemJobKind: RunKind = {
+  ...SYSTEM_JOB,
+  resource: systemJobs,
+  run: runSystemJob,
+  templateIsSource: false,
+  routes: [systemJobs.runRoutes, systemJobLaunchRoutes],
+};

@@ -1,0 +1,25 @@
+/** GET, POST /system_job_templates/{id}/launch/ (AWX's SystemJobTemplateLaunch). */
+import type { RouteModule } from '../../api/extra-routes.ts';
+import { viewOptions } from '../../api/options.ts';
+import { objectPermission } from '../../api/permissions.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
+import { serializeRow } from '../../api/serialize.ts';
+import { launchOrRefuse } from '../../runs/launch.ts';
+import { systemJobLauncher } from './launcher.ts';
+import { systemJobs } from './system-job.resource.ts';
+
+export const systemJobLaunchRoutes: RouteModule = (app, services) => {
+  routeMethods(app, '/api/v2/system_job_templates/:id/launch/', objectPermission('system_job_template', { GET: 'execute', POST: 'execute' }), {
+    // AWX answers {} here; the days a cleanup keeps are prompted in extra_vars.
+    GET: async () => ({}),
+    POST: async (request, reply) => {
+      const launched = await launchOrRefuse(services.launches, request.ctx, systemJobLauncher, request.object, request.body as { extra_vars?: unknown } | undefined);
+      const body = await serializeRow(services.db, request.ctx, systemJobs, launched.run);
+      return reply.code(201).header('location', `/api/v2/system_jobs/${launched.run.id}/`).send({ system_job: launched.run.id, ...body });
+    },
+    OPTIONS: async () => viewOptions('System Job Template Launch', 'POST {extra_vars: {days: N}}: starts the maintenance job.'),
+  }, {
+    GET: { summary: 'What a system job launch asks' },
+    POST: { summary: 'Launch a system job' },
+  });
+};

@@ -1,0 +1,52 @@
+/** How a system job template becomes a system job: launched by a superuser, or by a schedule. */
+import { isSuperuser } from '../../api/access.ts';
+import { forbidden, ValidationError } from '../../api/errors.ts';
+import type { Row } from '../../db/database.ts';
+import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
+import { systemJobVariableProblems } from '../../resources/system-job-templates/system-job-options.ts';
+import type { ScheduledLaunch } from '../../resources/schedules/schedulable.ts';
+import type { Launcher } from '../../runs/launch.ts';
+
+export const SYSTEM_JOB = { name: 'system_job', templateTable: 'system_job_templates' } as const;
+
+function readVars(given: unknown): Record<string, unknown> {
+  if (given === undefined || given === null || given === '') return {};
+  if (typeof given === 'string') {
+    const problem = variablesProblem(given);
+    if (problem) throw ValidationError.field('extra_vars', problem);
+    return parseVariables(given);
+  }
+  if (typeof given !== 'object' || Array.isArray(given)) throw ValidationError.field('extra_vars', 'Expected a dictionary of variables.');
+  return given as Record<string, unknown>;
+}
+
+function systemJobValues(template: Row, vars: Record<string, unknown>, launchType: string): Record<string, unknown> {
+  const problems = systemJobVariableProblems(template.job_type, vars);
+  if (problems.length) throw new ValidationError({ extra_vars: problems });
+  return {
+    name: template.name,
+    description: template.description,
+    unified_job_template_id: template.id,
+    job_type: template.job_type,
+    extra_vars: JSON.stringify(vars),
+    launch_type: launchType,
+    task_impact: 5,
+  };
+}
+
+/** POST /system_job_templates/{id}/launch/ {extra_vars: {days: N}}: superusers only (AWX). */
+export const systemJobLauncher: Launcher<{ extra_vars?: unknown } | undefined> = {
+  kind: SYSTEM_JOB,
+  async plan(_tx, ctx, template, body) {
+    if (!isSuperuser(ctx)) throw forbidden();
+    return { values: systemJobValues(template!, readVars(body?.extra_vars), 'manual') };
+  },
+};
+
+/** A due schedule of a system job template: its extra_data are the job's options. */
+export const scheduledSystemJobLauncher: Launcher<ScheduledLaunch> = {
+  kind: SYSTEM_JOB,
+  async plan(_tx, _ctx, template, { schedule }) {
+    return { values: systemJobValues(template!, readVars(schedule.extra_data), 'scheduled') };
+  },
+};
