@@ -50,6 +50,8 @@ export type AdHocCommandEventRow = {
 /** A row of the view ad_hoc_commands. */
 export type AdHocCommandRow = {
   allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
   artifacts: unknown;
   become_enabled: boolean;
   cancel_flag: boolean;
@@ -71,6 +73,7 @@ export type AdHocCommandRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
   host_status_counts: unknown;
@@ -78,6 +81,7 @@ export type AdHocCommandRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
   job_env: unknown;
@@ -120,10 +124,13 @@ export type AdHocCommandRow = {
   status: string;
   survey_passwords: unknown;
   task_impact: number;
+  timed_out: boolean;
   timeout: number;
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  workflow_approval_template_id: number | null;
+  workflow_job_template_id: number | null;
 };
 
 /** A row of the table applications. */
@@ -403,6 +410,8 @@ export type InventorySourceRow = {
 /** A row of the view inventory_updates. */
 export type InventoryUpdateRow = {
   allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
   artifacts: unknown;
   become_enabled: boolean;
   cancel_flag: boolean;
@@ -410,6 +419,7 @@ export type InventoryUpdateRow = {
   created: Date;
   created_by_id: number | null;
   credential_id: number | null;
+  credential_passwords: string;
   dependencies_processed: boolean;
   description: string;
   diff_mode: boolean;
@@ -423,12 +433,15 @@ export type InventoryUpdateRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
+  host_status_counts: unknown;
   id: number;
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
   job_env: unknown;
@@ -472,10 +485,13 @@ export type InventoryUpdateRow = {
   status: string;
   survey_passwords: unknown;
   task_impact: number;
+  timed_out: boolean;
   timeout: number;
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  workflow_approval_template_id: number | null;
+  workflow_job_template_id: number | null;
 };
 
 /** A row of the table job_children_summaries. */
@@ -615,6 +631,8 @@ export type JobTemplateRow = {
 /** A row of the view jobs. */
 export type JobRow = {
   allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
   artifacts: unknown;
   become_enabled: boolean;
   cancel_flag: boolean;
@@ -644,6 +662,7 @@ export type JobRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
   job_env: unknown;
@@ -686,10 +705,13 @@ export type JobRow = {
   status: string;
   survey_passwords: unknown;
   task_impact: number;
+  timed_out: boolean;
   timeout: number;
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  workflow_approval_template_id: number | null;
+  workflow_job_template_id: number | null;
 };
 
 /** A row of the table labels. */
@@ -742,6 +764,8 @@ export type OrganizationRow = {
 /** A row of the view project_updates. */
 export type ProjectUpdateRow = {
   allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
   artifacts: unknown;
   become_enabled: boolean;
   cancel_flag: boolean;
@@ -749,6 +773,7 @@ export type ProjectUpdateRow = {
   created: Date;
   created_by_id: number | null;
   credential_id: number | null;
+  credential_passwords: string;
   dependencies_processed: boolean;
   description: string;
   diff_mode: boolean;
@@ -762,12 +787,15 @@ export type ProjectUpdateRow = {
   extra_vars: string;
   failed: boolean;
   finished: Date | null;
+  force_handlers: boolean;
   forks: number;
   host_filter: string;
+  host_status_counts: unknown;
   id: number;
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
   job_env: unknown;
@@ -810,10 +838,13 @@ export type ProjectUpdateRow = {
   status: string;
   survey_passwords: unknown;
   task_impact: number;
+  timed_out: boolean;
   timeout: number;
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  workflow_approval_template_id: number | null;
+  workflow_job_template_id: number | null;
 };
 
 /** A row of the table projects. */
@@ -1003,6 +1034,8 @@ export type UnifiedJobTemplateRow = {
 /** A row of the table unified_jobs. */
 export type UnifiedJobRow = {
   allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
   artifacts: unknown;
   become_enabled: boolean;
   cancel_flag: boolean;
@@ -1032,6 +1065,7 @@ export type UnifiedJobRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
   job_env: unknown;
@@ -1074,10 +1108,13 @@ export type UnifiedJobRow = {
   status: string;
   survey_passwords: unknown;
   task_impact: number;
+  timed_out: boolean;
   timeout: number;
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  workflow_approval_template_id: number | null;
+  workflow_job_template_id: number | null;
 };
 
 /** A row of the table users. */
@@ -1098,6 +1135,328 @@ export type UserRow = {
   modified_by_id: number | null;
   password: string;
   username: string;
+};
+
+/** A row of the table workflow_approval_templates. */
+export type WorkflowApprovalTemplateRow = {
+  created: Date;
+  created_by_id: number | null;
+  current_job_id: number | null;
+  description: string;
+  id: number;
+  last_job_failed: boolean;
+  last_job_id: number | null;
+  last_job_run: Date | null;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  status: string;
+  timeout: number;
+};
+
+/** A row of the view workflow_approvals. */
+export type WorkflowApprovalRow = {
+  allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
+  artifacts: unknown;
+  become_enabled: boolean;
+  cancel_flag: boolean;
+  controller_node: string;
+  created: Date;
+  created_by_id: number | null;
+  credential_id: number | null;
+  credential_passwords: string;
+  dependencies_processed: boolean;
+  description: string;
+  diff_mode: boolean;
+  elapsed: number | string;
+  emitted_events: number;
+  enabled_value: string;
+  enabled_var: string;
+  event_processing_finished: boolean;
+  execution_environment_id: number | null;
+  execution_node: string;
+  extra_vars: string;
+  failed: boolean;
+  finished: Date | null;
+  force_handlers: boolean;
+  forks: number;
+  host_filter: string;
+  host_status_counts: unknown;
+  id: number;
+  instance_group_id: number | null;
+  inventory_id: number | null;
+  inventory_source_id: number | null;
+  is_sliced_job: boolean;
+  job_args: string;
+  job_cwd: string;
+  job_env: unknown;
+  job_explanation: string;
+  job_slice_count: number;
+  job_slice_number: number;
+  job_tags: string;
+  job_template_id: number | null;
+  job_type: string;
+  kind: string;
+  launch_type: string;
+  limit: string;
+  local_path: string;
+  modified: Date;
+  modified_by_id: number | null;
+  module_args: string;
+  module_name: string;
+  name: string;
+  organization_id: number | null;
+  overwrite: boolean;
+  overwrite_vars: boolean;
+  playbook: string;
+  project_id: number | null;
+  result_traceback: string;
+  scm_branch: string;
+  scm_clean: boolean;
+  scm_delete_on_update: boolean;
+  scm_refspec: string;
+  scm_revision: string;
+  scm_track_submodules: boolean;
+  scm_type: string;
+  scm_url: string;
+  skip_tags: string;
+  source: string;
+  source_path: string;
+  source_project_update_id: number | null;
+  source_vars: string;
+  start_at_task: string;
+  started: Date | null;
+  status: string;
+  survey_passwords: unknown;
+  task_impact: number;
+  timed_out: boolean;
+  timeout: number;
+  unified_job_template_id: number | null;
+  use_fact_cache: boolean;
+  verbosity: number;
+  workflow_approval_template_id: number | null;
+  workflow_job_template_id: number | null;
+};
+
+/** A row of the table workflow_job_labels. */
+export type WorkflowJobLabelRow = {
+  label_id: number;
+  workflow_job_id: number;
+};
+
+/** A row of the table workflow_job_node_credentials. */
+export type WorkflowJobNodeCredentialRow = {
+  credential_id: number;
+  node_id: number;
+};
+
+/** A row of the table workflow_job_node_edges. */
+export type WorkflowJobNodeEdgeRow = {
+  child_id: number;
+  condition: string;
+  kind: string;
+  parent_id: number;
+};
+
+/** A row of the table workflow_job_nodes. */
+export type WorkflowJobNodeRow = {
+  all_parents_must_converge: boolean;
+  ancestor_artifacts: unknown;
+  condition_errors: unknown;
+  created: Date;
+  created_by_id: number | null;
+  diff_mode: boolean | null;
+  do_not_run: boolean;
+  execution_environment_id: number | null;
+  extra_data: unknown;
+  forks: number | null;
+  id: number;
+  identifier: string;
+  inventory_id: number | null;
+  job_id: number | null;
+  job_slice_count: number | null;
+  job_slice_number: number;
+  job_tags: string | null;
+  job_type: string | null;
+  limit: string | null;
+  modified: Date;
+  modified_by_id: number | null;
+  scm_branch: string | null;
+  skip_tags: string | null;
+  timeout: number | null;
+  unified_job_template_id: number | null;
+  verbosity: number | null;
+  workflow_job_id: number;
+};
+
+/** A row of the table workflow_job_template_labels. */
+export type WorkflowJobTemplateLabelRow = {
+  label_id: number;
+  workflow_job_template_id: number;
+};
+
+/** A row of the table workflow_job_template_node_credentials. */
+export type WorkflowJobTemplateNodeCredentialRow = {
+  credential_id: number;
+  node_id: number;
+};
+
+/** A row of the table workflow_job_template_node_edges. */
+export type WorkflowJobTemplateNodeEdgeRow = {
+  child_id: number;
+  condition: string;
+  kind: string;
+  parent_id: number;
+};
+
+/** A row of the table workflow_job_template_nodes. */
+export type WorkflowJobTemplateNodeRow = {
+  all_parents_must_converge: boolean;
+  created: Date;
+  created_by_id: number | null;
+  diff_mode: boolean | null;
+  execution_environment_id: number | null;
+  extra_data: unknown;
+  forks: number | null;
+  id: number;
+  identifier: string;
+  inventory_id: number | null;
+  job_slice_count: number | null;
+  job_tags: string | null;
+  job_type: string | null;
+  limit: string | null;
+  modified: Date;
+  modified_by_id: number | null;
+  scm_branch: string | null;
+  skip_tags: string | null;
+  timeout: number | null;
+  unified_job_template_id: number | null;
+  verbosity: number | null;
+  workflow_job_template_id: number;
+};
+
+/** A row of the table workflow_job_templates. */
+export type WorkflowJobTemplateRow = {
+  allow_simultaneous: boolean;
+  ask_inventory_on_launch: boolean;
+  ask_labels_on_launch: boolean;
+  ask_limit_on_launch: boolean;
+  ask_scm_branch_on_launch: boolean;
+  ask_skip_tags_on_launch: boolean;
+  ask_tags_on_launch: boolean;
+  ask_variables_on_launch: boolean;
+  created: Date;
+  created_by_id: number | null;
+  current_job_id: number | null;
+  description: string;
+  extra_vars: string;
+  id: number;
+  inventory_id: number | null;
+  job_tags: string;
+  last_job_failed: boolean;
+  last_job_id: number | null;
+  last_job_run: Date | null;
+  limit: string;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  next_job_run: Date | null;
+  organization_id: number | null;
+  scm_branch: string;
+  skip_tags: string;
+  status: string;
+  survey_enabled: boolean;
+  survey_spec: unknown;
+  webhook_credential_id: number | null;
+  webhook_service: string;
+};
+
+/** A row of the view workflow_jobs. */
+export type WorkflowJobRow = {
+  allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
+  artifacts: unknown;
+  become_enabled: boolean;
+  cancel_flag: boolean;
+  controller_node: string;
+  created: Date;
+  created_by_id: number | null;
+  credential_id: number | null;
+  credential_passwords: string;
+  dependencies_processed: boolean;
+  description: string;
+  diff_mode: boolean;
+  elapsed: number | string;
+  emitted_events: number;
+  enabled_value: string;
+  enabled_var: string;
+  event_processing_finished: boolean;
+  execution_environment_id: number | null;
+  execution_node: string;
+  extra_vars: string;
+  failed: boolean;
+  finished: Date | null;
+  force_handlers: boolean;
+  forks: number;
+  host_filter: string;
+  host_status_counts: unknown;
+  id: number;
+  instance_group_id: number | null;
+  inventory_id: number | null;
+  inventory_source_id: number | null;
+  is_sliced_job: boolean;
+  job_args: string;
+  job_cwd: string;
+  job_env: unknown;
+  job_explanation: string;
+  job_slice_count: number;
+  job_slice_number: number;
+  job_tags: string;
+  job_template_id: number | null;
+  job_type: string;
+  kind: string;
+  launch_type: string;
+  limit: string;
+  local_path: string;
+  modified: Date;
+  modified_by_id: number | null;
+  module_args: string;
+  module_name: string;
+  name: string;
+  organization_id: number | null;
+  overwrite: boolean;
+  overwrite_vars: boolean;
+  playbook: string;
+  project_id: number | null;
+  result_traceback: string;
+  scm_branch: string;
+  scm_clean: boolean;
+  scm_delete_on_update: boolean;
+  scm_refspec: string;
+  scm_revision: string;
+  scm_track_submodules: boolean;
+  scm_type: string;
+  scm_url: string;
+  skip_tags: string;
+  source: string;
+  source_path: string;
+  source_project_update_id: number | null;
+  source_vars: string;
+  start_at_task: string;
+  started: Date | null;
+  status: string;
+  survey_passwords: unknown;
+  task_impact: number;
+  timed_out: boolean;
+  timeout: number;
+  unified_job_template_id: number | null;
+  use_fact_cache: boolean;
+  verbosity: number;
+  workflow_approval_template_id: number | null;
+  workflow_job_template_id: number | null;
 };
 
 /** The row type of each table and view, by name. */
@@ -1158,4 +1517,16 @@ export interface Tables {
   unified_job_templates: UnifiedJobTemplateRow;
   unified_jobs: UnifiedJobRow;
   users: UserRow;
+  workflow_approval_templates: WorkflowApprovalTemplateRow;
+  workflow_approvals: WorkflowApprovalRow;
+  workflow_job_labels: WorkflowJobLabelRow;
+  workflow_job_node_credentials: WorkflowJobNodeCredentialRow;
+  workflow_job_node_edges: WorkflowJobNodeEdgeRow;
+  workflow_job_nodes: WorkflowJobNodeRow;
+  workflow_job_template_labels: WorkflowJobTemplateLabelRow;
+  workflow_job_template_node_credentials: WorkflowJobTemplateNodeCredentialRow;
+  workflow_job_template_node_edges: WorkflowJobTemplateNodeEdgeRow;
+  workflow_job_template_nodes: WorkflowJobTemplateNodeRow;
+  workflow_job_templates: WorkflowJobTemplateRow;
+  workflow_jobs: WorkflowJobRow;
 }
