@@ -1,6 +1,7 @@
 /**
  * Import rules (npm run lint:arch). The layers, lowest first:
- *   db, config, secrets, version            storage and configuration
+ *   db, config, secrets, version,           storage and configuration; Jinja sandbox and
+ *   templating, net                         the guard for requests to user-supplied URLs
  *   api, rbac, activity, audit, auth, live  the resource framework and what every request uses
  *   resources                               plain resources (declarations, access, routes)
  *   ansible, projects, inventory*           libraries runs use (ansible-runner, git, inventories)
@@ -17,9 +18,9 @@ const layer = (name, from, to) => ({ name, severity: 'error', from: { path: from
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'No import circle.', from: {}, to: { circular: true, viaOnly: runtime } },
-    { ...layer('framework-below-domain', '^src/(db|config|secrets|api|rbac|activity|audit|auth|live)/', '^src/(resources|runs|run-kinds|task-manager|dispatcher|composition|server|cli)/'),
+    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', '^src/(resources|runs|run-kinds|task-manager|dispatcher|composition|server|cli)/'),
       // The OAuth2 token endpoint creates tokens, a resource.
-      from: { path: '^src/(db|config|secrets|api|rbac|activity|audit|auth|live)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
+      from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
     layer('resources-below-runs', '^src/resources/', '^src/(runs/(?!launch\\.ts|lifecycle\\.ts|run-kind\\.ts|run-resource\\.ts|run-fields\\.ts|exec\\.ts)|task-manager|dispatcher|composition|server|cli)'),
     {
       name: 'resources-start-runs-only-through-queues',

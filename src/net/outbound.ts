@@ -1,0 +1,153 @@
+/**
+ * Requests to URLs users supply (notification webhooks, commit statuses, outbound webhooks, dynamic
+ * survey sources): only http and https, every connection's address checked after DNS resolution
+ * (so a name cannot point the service at itself or a metadata service), redirects followed by hand
+ * and checked again, a deadline for the whole exchange and a cap on the answer's size.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP, type LookupFunction } from 'node:net';
+import { refusalOf, type OutboundPolicy } from './address-policy.ts';
+
+export { outboundPolicy, type OutboundPolicy } from './address-policy.ts';
+
+/** The guard refused the URL or the address it leads to. */
+export class OutboundRefused extends Error {}
+/** The request was allowed but did not get an answer: connection error, timeout, answer too large. */
+export class OutboundFailed extends Error {}
+
+export interface OutboundRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** For the whole exchange, redirects included (default 10 s). */
+  timeoutMs?: number;
+  /** Largest answer body read (default 1 MiB). */
+  maxResponseBytes?: number;
+  /** False accepts any TLS certificate (a user's explicit choice, as AWX's disable_ssl_verification). */
+  verifyTls?: boolean;
+  /** Redirects followed (default 5; 0 answers the redirect itself). */
+  maxRedirects?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+/** An address of `hostname` the policy lets the service connect to (for SMTP, IRC and other non-HTTP peers). */
+export async function resolveAllowedHost(hostname: string, policy: OutboundPolicy): Promise<string> {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    } catch (err) {
+      throw new OutboundFailed(`Could not resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  // Every address must pass: a name that also resolves to a private address is refused.
+  for (const address of addresses) {
+    const refusal = refusalOf(host, address, policy);
+    if (refusal) throw new OutboundRefused(`Refused: ${refusal}.`);
+  }
+  if (!addresses.length) throw new OutboundFailed(`Could not resolve ${host}.`);
+  return addresses[0];
+}
+
+/** Sends one request through the guard and answers the final response (after redirects). */
+export async function sendOutbound(request: OutboundRequest, policy: OutboundPolicy): Promise<OutboundResponse> {
+  const deadline = AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  let url = parseUrl(request.url);
+  let method = (request.method ?? 'GET').toUpperCase();
+  let body = request.body;
+  const maxRedirects = request.maxRedirects ?? 5;
+  for (let hop = 0; ; hop++) {
+    const response = await exchange(url, method, request, body, policy, deadline);
+    const location = response.headers.location;
+    if (![301, 302, 303, 307, 308].includes(response.status) || !location || hop >= maxRedirects) return response;
+    url = parseUrl(new URL(location, url).toString());
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+    }
+  }
+}
+
+function parseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundRefused(`Refused: "${raw}" is not a valid URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`Refused: only http and https URLs are allowed, not ${url.protocol.replace(/:$/, '')}.`);
+  return url;
+}
+
+/** A DNS lookup for the request's socket that refuses addresses the policy does not allow. */
+function guardedLookup(policy: OutboundPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    resolveAllowedHost(hostname, policy).then(
+      (address) => {
+        const family = isIP(address);
+        if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
+        else callback(null, address, family);
+      },
+      (err: Error) => callback(err as NodeJS.ErrnoException, '', 0),
+    );
+  };
+}
+
+async function exchange(
+  url: URL, method: string, request: OutboundRequest, body: string | Buffer | undefined, policy: OutboundPolicy, signal: AbortSignal,
+): Promise<OutboundResponse> {
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  // Node connects to an address literal without a lookup: it is checked here instead.
+  if (isIP(hostname)) await resolveAllowedHost(hostname, policy);
+  const client = url.protocol === 'https:' ? https : http;
+  const limit = request.maxResponseBytes ?? DEFAULT_MAX_BYTES;
+  return new Promise<OutboundResponse>((resolve, reject) => {
+    const fail = (err: unknown) => {
+      if (err instanceof OutboundRefused || err instanceof OutboundFailed) return reject(err);
+      if (signal.aborted) return reject(new OutboundFailed(`No answer from ${url.host} within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms.`));
+      const e = err as NodeJS.ErrnoException;
+      reject(new OutboundFailed(`Request to ${url.host} failed: ${e.code ?? ''}${e.code ? ' ' : ''}${e.message}`.trim()));
+    };
+    const req = client.request(url, {
+      method,
+      headers: { ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }), ...request.headers },
+      lookup: guardedLookup(policy),
+      signal,
+      agent: false,
+      ...(url.protocol === 'https:' && { rejectUnauthorized: request.verifyTls !== false }),
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) {
+          fail(new OutboundFailed(`The answer from ${url.host} is larger than ${limit} bytes.`));
+          req.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on('error', fail);
+      res.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', (err) => fail(err instanceof Error && 'cause' in err && err.cause instanceof OutboundRefused ? err.cause : err));
+    req.end(body);
+  });
+}

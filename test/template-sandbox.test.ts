@@ -1,0 +1,53 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkExpressionSyntax, checkSyntax, evaluateCondition, renderSandboxed, SandboxError } from '../src/templating/sandbox.ts';
+
+const sandboxError = (pattern: RegExp) => (err: Error) => err instanceof SandboxError && pattern.test(err.message);
+
+describe('Jinja sandbox', () => {
+  it('renders templates over the context given', async () => {
+    assert.equal(await renderSandboxed('{{ job.name }} ran on {{ job.hosts | length }} hosts', { job: { name: 'Deploy', hosts: ['a', 'b'] } }), 'Deploy ran on 2 hosts');
+  });
+
+  it('evaluates conditions for their truth', async () => {
+    assert.equal(await evaluateCondition('artifacts.changed_hosts | length > 0', { artifacts: { changed_hosts: ['web1'] } }), true);
+    assert.equal(await evaluateCondition('artifacts.changed_hosts | length > 0', { artifacts: { changed_hosts: [] } }), false);
+    assert.equal(await evaluateCondition('status == "failed" and not artifacts.ok', { status: 'failed', artifacts: {} }), true);
+    await assert.rejects(evaluateCondition('artifacts.missing | length > 0', { artifacts: {} }), sandboxError(/length/));
+  });
+
+  it('refuses expressions that would end themselves and start a template', () => {
+    assert.match(checkExpressionSyntax('1 %}text{% if 1')!, /single Jinja expression|syntax/);
+    assert.match(checkExpressionSyntax('a }} {{ b')!, /single Jinja expression/);
+    assert.match(checkExpressionSyntax('  ')!, /empty/);
+    assert.equal(checkExpressionSyntax('a and b'), null);
+  });
+
+  it('reports syntax errors, long sources and long runs of blanks', () => {
+    assert.match(checkSyntax('{% if %}')!, /syntax error/);
+    assert.match(checkSyntax('x'.repeat(70_000))!, /longer than/);
+    assert.match(checkSyntax(`{{ a${' '.repeat(2000)}}}`)!, /blank characters/);
+    assert.equal(checkSyntax('{{ a }}'), null);
+  });
+
+  it('stops a runaway loop at its time limit and keeps working afterwards', async () => {
+    await assert.rejects(renderSandboxed('{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}{% endfor %}', {}, { timeoutMs: 300 }), sandboxError(/longer than 300 ms/));
+    assert.equal(await renderSandboxed('{{ x }}', { x: 'still here' }), 'still here');
+  });
+
+  it('stops a template that allocates without bound, without harming the service', async () => {
+    await assert.rejects(renderSandboxed('{% for i in range(100000000) %}x{% endfor %}', {}, { timeoutMs: 10_000 }), sandboxError(/memory|longer than/));
+    assert.equal(await renderSandboxed('{{ 1 + 1 }}', {}), '2');
+  });
+
+  it('caps the output', async () => {
+    await assert.rejects(renderSandboxed('{% for i in range(2000) %}abcdefghij{% endfor %}', {}, { maxOutputChars: 1000 }), sandboxError(/longer than 1000 characters/));
+  });
+
+  it('gives templates no way into the host language', async () => {
+    for (const probe of ["{{ ''.constructor }}", '{{ x.__proto__ }}', '{{ x.constructor.constructor("return process")() }}', "{{ range.constructor }}"]) {
+      const outcome = await renderSandboxed(probe, { x: {} }).then((text) => text, (err: Error) => err.message);
+      assert.ok(outcome === '' || /^Template error: /.test(outcome), `${probe} gave ${outcome}`);
+    }
+  });
+});
