@@ -24,11 +24,15 @@ import { inventorySourceRoutes } from '../resources/inventory-sources/source-rou
 import { jobTemplateRoutes } from '../resources/job-templates/job-template-routes.ts';
 import { surveyPasswordSecrets } from '../resources/job-templates/survey-rotation.ts';
 import { projectRoutes } from '../resources/projects/project-routes.ts';
+import { nodeEdgeRoutes } from '../resources/workflow-job-templates/node-edges.ts';
+import { workflowTemplateRoutes } from '../resources/workflow-job-templates/workflow-template-routes.ts';
 import { adHocCommandKind } from '../run-kinds/ad-hoc-command/kind.ts';
 import { inventoryUpdateKind } from '../run-kinds/inventory-update/kind.ts';
 import { jobCredentialPasswordSecrets, jobSurveyPasswordSecrets } from '../run-kinds/job/job-secret-rotation.ts';
 import { jobKind } from '../run-kinds/job/kind.ts';
 import { projectUpdateKind } from '../run-kinds/project-update/kind.ts';
+import { workflowApprovalKind } from '../run-kinds/workflow-approval/kind.ts';
+import { workflowJobKind } from '../run-kinds/workflow-job/kind.ts';
 import type { Gate } from '../runs/gates.ts';
 import { createLaunchService } from '../runs/launch.ts';
 import { RunKinds, type RunKind } from '../runs/run-kind.ts';
@@ -38,7 +42,10 @@ import { RESOURCES } from './resources.ts';
 export { RESOURCES };
 
 /** Every run kind: each folder under src/run-kinds/ exports one. */
-export const RUN_KINDS: readonly RunKind[] = [jobKind, adHocCommandKind, projectUpdateKind, inventoryUpdateKind];
+export const RUN_KINDS: readonly RunKind[] = [
+  jobKind, adHocCommandKind, projectUpdateKind, inventoryUpdateKind,
+  workflowJobKind, workflowApprovalKind,
+];
 
 /** The conventional endpoints of every top-level resource (list, detail, OPTIONS, related lists...). */
 const resourceRoutes: RouteModule = (app, services) => {
@@ -58,6 +65,7 @@ export const ROUTES: readonly RouteModule[] = [
   (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/' }),
   resourceRoutes,
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
+  workflowTemplateRoutes, nodeEdgeRoutes,
   runKindRoutes,
   registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerLiveOutput,
 ];
