@@ -170,3 +170,34 @@ export async function describeWorkflowLaunch(db: Queryable, template: Row): Prom
     },
   };
 }
+
+/** The workflow jobs above `workflowJobId` (it, its parent workflow job, ...), with their templates. */
+async function spawnChain(tx: Queryable, workflowJobId: number): Promise<Array<{ id: number; template: number | null }>> {
+  return tx.query(
+    `WITH RECURSIVE chain(id, template, depth) AS (
+       SELECT id, workflow_job_template_id, 0 FROM unified_jobs WHERE id = $1
+       UNION ALL
+       SELECT u.id, u.workflow_job_template_id, chain.depth + 1 FROM chain
+       JOIN workflow_job_nodes n ON n.job_id = chain.id JOIN unified_jobs u ON u.id = n.workflow_job_id WHERE chain.depth < 100)
+     SELECT id, template FROM chain ORDER BY depth`,
+    [workflowJobId],
+  );
+}
+
+/** A workflow run as the node of another (launch_type workflow): refused when it would run inside itself. */
+export const nestedWorkflowLauncher: Launcher<{ node: Row; workflowJob: Row; extraVars: Record<string, unknown> }, Row> = {
+  kind: WORKFLOW_JOB,
+  async plan(tx, _ctx, template, { node, workflowJob, extraVars }) {
+    const chain = await spawnChain(tx, workflowJob.id);
+    if (chain.some((c) => c.template === template!.id)) {
+      throw new ValidationError({ __all__: [`Workflow Job spawned from workflow could not start because it would result in recursion (spawn order, most recent first: ${chain.map((c) => c.id).join(', ')})`] });
+    }
+    const values: Record<string, unknown> = {};
+    for (const [column, flag] of [['limit', 'limit'], ['scm_branch', 'scm_branch'], ['job_tags', 'tags'], ['skip_tags', 'skip_tags']]) {
+      const value = node[column] ?? (template![`ask_${flag}_on_launch`] ? workflowJob[column] : null);
+      if (value) values[column] = value;
+    }
+    if (node.inventory_id) values.inventory_id = node.inventory_id;
+    return workflowPlan({ template: template!, launchType: 'workflow', values, ...workflowExtraVars(template!, extraVars) });
+  },
+};
