@@ -1,3 +1,4 @@
+import { objectsWithRole } from '../../api/access.ts';
 import { boolean, integer, ref, text } from '../../api/fields.ts';
 import { joinTable, reverse } from '../../api/relations.ts';
 import { parseVariables } from '../../inventory/variables.ts';
@@ -43,3 +44,13 @@ export const workflowJobs = defineRunResource({
     out.extra_vars = JSON.stringify(vars);
   },
 });
+
+// A sliced job's workflow job belongs to its job template: readers of either see it.
+const ownVisible = workflowJobs.access.visible;
+workflowJobs.access = {
+  ...workflowJobs.access,
+  visible: (ctx, alias, params) => {
+    const own = ownVisible(ctx, alias, params);
+    return own === null ? null : `(${own} OR ${alias}.job_template_id IN (${objectsWithRole('job_template', ['read_role'], params.add(ctx.user?.id ?? 0))}))`;
+  },
+};
