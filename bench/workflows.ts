@@ -70,7 +70,10 @@ async function measure(choice: DbChoice): Promise<string[][]> {
     const big = await workflowOf(t, org, 'big', template, LAYERS, WIDTH);
     const chain = await workflowOf(t, org, 'chain', template, CHAIN, 1);
     const rows: string[][] = [];
-    const row = (what: string, runs: number, elapsed: number) => rows.push([choice, what, String(runs), ms(elapsed), ms(elapsed / runs), (runs / (elapsed / 1000)).toFixed(0)]);
+    const row = (what: string, runs: number, elapsed: number) => {
+      rows.push([choice, what, String(runs), ms(elapsed), ms(elapsed / runs), (runs / (elapsed / 1000)).toFixed(0)]);
+      console.log(`  ${choice}: ${what}: ${ms(elapsed)} ms`);
+    };
 
     const bigNodes = LAYERS * WIDTH;
     let started = performance.now();

@@ -130,6 +130,7 @@ export type AdHocCommandRow = {
   use_fact_cache: boolean;
   verbosity: number;
   workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
   workflow_job_template_id: number | null;
 };
 
@@ -491,6 +492,7 @@ export type InventoryUpdateRow = {
   use_fact_cache: boolean;
   verbosity: number;
   workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
   workflow_job_template_id: number | null;
 };
 
@@ -711,6 +713,7 @@ export type JobRow = {
   use_fact_cache: boolean;
   verbosity: number;
   workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
   workflow_job_template_id: number | null;
 };
 
@@ -844,6 +847,7 @@ export type ProjectUpdateRow = {
   use_fact_cache: boolean;
   verbosity: number;
   workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
   workflow_job_template_id: number | null;
 };
 
@@ -1114,6 +1118,7 @@ export type UnifiedJobRow = {
   use_fact_cache: boolean;
   verbosity: number;
   workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
   workflow_job_template_id: number | null;
 };
 
@@ -1237,6 +1242,7 @@ export type WorkflowApprovalRow = {
   use_fact_cache: boolean;
   verbosity: number;
   workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
   workflow_job_template_id: number | null;
 };
 
@@ -1456,6 +1462,7 @@ export type WorkflowJobRow = {
   use_fact_cache: boolean;
   verbosity: number;
   workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
   workflow_job_template_id: number | null;
 };
 

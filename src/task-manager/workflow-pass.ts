@@ -25,7 +25,10 @@ export async function workflowPass(services: Services): Promise<number | null> {
   const { db } = services;
   await db.transaction((tx) => startPendingWorkflows(tx));
   await db.transaction((tx) => expireApprovals(tx, services));
-  const running = await db.query<{ id: number }>(`SELECT id FROM unified_jobs WHERE kind = 'workflow_job' AND status = 'running' ORDER BY id`);
+  // Only workflow jobs something happened to: a node's run ended (a trigger marks them), they just started, or were canceled.
+  const running = await db.query<{ id: number }>(
+    `SELECT id FROM unified_jobs WHERE kind = 'workflow_job' AND status = 'running' AND (workflow_attention OR cancel_flag) ORDER BY id`,
+  );
   for (const { id } of running) await db.transaction((tx) => advanceWorkflow(tx, services, id));
   const [due] = await db.query<{ ms: number | null }>(
     `SELECT (extract(epoch FROM min(approval_expires) - now()) * 1000)::float8 AS ms FROM unified_jobs
@@ -46,7 +49,7 @@ async function startPendingWorkflows(tx: Queryable): Promise<void> {
     const template = run.workflow_job_template_id;
     if (template !== null && !run.allow_simultaneous && busy.has(template)) continue;
     if (template !== null) busy.add(template);
-    const [row] = await tx.query<UnifiedJobRow>(`UPDATE unified_jobs SET status = 'running', started = now(), modified = now() WHERE id = $1 RETURNING *`, [run.id]);
+    const [row] = await tx.query<UnifiedJobRow>(`UPDATE unified_jobs SET status = 'running', started = now(), modified = now(), workflow_attention = true WHERE id = $1 RETURNING *`, [run.id]);
     if (template !== null) await tx.query(`UPDATE workflow_job_templates SET status = 'running', current_job_id = $2 WHERE id = $1`, [template, run.id]);
     started.push(row);
   }
@@ -91,6 +94,8 @@ async function creatorContext(tx: Queryable, services: Services, userId: number 
 async function advanceWorkflow(tx: Queryable, services: Services, id: number): Promise<void> {
   const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND status = 'running' FOR UPDATE SKIP LOCKED`, [id]);
   if (!workflowJob) return;
+  // Cleared first: a run ended while this look goes on (one failed in place) asks for the next.
+  await tx.query('UPDATE unified_jobs SET workflow_attention = false WHERE id = $1', [id]);
   const { nodes, edges } = await loadGraph(tx, id);
   if (workflowJob.cancel_flag) return cancelWorkflow(tx, services, workflowJob, nodes);
   const byId = new Map(nodes.map((n) => [n.id, n]));
@@ -126,6 +131,13 @@ async function advanceWorkflow(tx: Queryable, services: Services, id: number): P
       const jobId = await spawnNode({ tx, services, ctx, node, workflowJob, extraVars }, node.template_kind ?? '');
       await tx.query('UPDATE workflow_job_nodes SET job_id = $2, modified = now() WHERE id = $1', [node.id, jobId]);
     }
+    // A run failed in place ended before its node named it (the trigger could not see it): look again.
+    await tx.query(
+      `UPDATE unified_jobs SET workflow_attention = true WHERE id = $1 AND EXISTS (
+         SELECT 1 FROM workflow_job_nodes n JOIN unified_jobs j ON j.id = n.job_id
+         WHERE n.id = ANY($2::int[]) AND j.status IN ('successful', 'failed', 'error', 'canceled'))`,
+      [id, look.start.map((n) => n.id)],
+    );
   }
   if (!look.done) return;
   const artifacts: Record<string, unknown> = {};

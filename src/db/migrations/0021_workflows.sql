@@ -114,7 +114,10 @@ ALTER TABLE unified_jobs
   ADD COLUMN IF NOT EXISTS timed_out boolean NOT NULL DEFAULT false,
   -- When a pending approval times out (null: never).
   ADD COLUMN IF NOT EXISTS approval_expires timestamptz,
-  ADD COLUMN IF NOT EXISTS approved_or_denied_by_id integer REFERENCES users(id) ON DELETE SET NULL;
+  ADD COLUMN IF NOT EXISTS approved_or_denied_by_id integer REFERENCES users(id) ON DELETE SET NULL,
+  -- A running workflow job the workflow pass must look at again (a node's run ended, it just started).
+  ADD COLUMN IF NOT EXISTS workflow_attention boolean NOT NULL DEFAULT false;
+CREATE INDEX IF NOT EXISTS unified_jobs_workflow_attention ON unified_jobs (id) WHERE workflow_attention;
 CREATE INDEX IF NOT EXISTS unified_jobs_workflow_job_template ON unified_jobs (workflow_job_template_id) WHERE workflow_job_template_id IS NOT NULL;
 
 CREATE TABLE workflow_job_nodes (
@@ -171,6 +174,17 @@ CREATE TABLE workflow_job_labels (
   label_id integer NOT NULL REFERENCES labels(id) ON DELETE CASCADE,
   PRIMARY KEY (workflow_job_id, label_id)
 );
+
+-- A run of a workflow node that ends (in the transaction that ends it) asks its workflow job's next look.
+CREATE OR REPLACE FUNCTION workflow_node_run_ended() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE unified_jobs SET workflow_attention = true
+  WHERE id IN (SELECT workflow_job_id FROM workflow_job_nodes WHERE job_id = NEW.id) AND NOT workflow_attention;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER unified_jobs_workflow_node_ended AFTER UPDATE OF status ON unified_jobs FOR EACH ROW
+  WHEN (NEW.status IN ('successful', 'failed', 'error', 'canceled') AND OLD.status IS DISTINCT FROM NEW.status)
+  EXECUTE FUNCTION workflow_node_run_ended();
 
 -- A deleted template leaves the nodes that pointed at it without one (AWX: SET_NULL).
 CREATE OR REPLACE FUNCTION workflow_nodes_forget_template() RETURNS trigger LANGUAGE plpgsql AS $$
