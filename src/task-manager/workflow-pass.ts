@@ -152,8 +152,10 @@ async function advanceWorkflow(tx: Queryable, services: Services, id: number): P
 /** A canceled workflow job cancels its nodes' runs and ends canceled once none is left active. */
 async function cancelWorkflow(tx: Queryable, services: Services, workflowJob: UnifiedJobRow, nodes: WorkflowNode[]): Promise<void> {
   const active = nodes.filter((n) => n.job_id !== null && isActive(n.job_status)).map((n) => n.job_id!);
-  let remaining = 0;
-  for (const run of await tx.query<UnifiedJobRow>('SELECT * FROM unified_jobs WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', [active])) {
+  // A run locked elsewhere is ending right now: it counts as still active, and its end asks for another look.
+  const lockable = await tx.query<UnifiedJobRow>('SELECT * FROM unified_jobs WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE SKIP LOCKED', [active]);
+  let remaining = active.length - lockable.length;
+  for (const run of lockable) {
     if (run.status === 'new' || run.status === 'pending') {
       await finishRun(tx, services.runKinds, run, { status: 'canceled', explanation: 'The workflow job was canceled.' });
       continue;
