@@ -178,8 +178,9 @@ CREATE TABLE workflow_job_labels (
 -- A run of a workflow node that ends (in the transaction that ends it) asks its workflow job's next look.
 CREATE OR REPLACE FUNCTION workflow_node_run_ended() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- No "AND NOT workflow_attention": a pass that holds the row and is about to clear the flag must be waited for.
   UPDATE unified_jobs SET workflow_attention = true
-  WHERE id IN (SELECT workflow_job_id FROM workflow_job_nodes WHERE job_id = NEW.id) AND NOT workflow_attention;
+  WHERE id IN (SELECT workflow_job_id FROM workflow_job_nodes WHERE job_id = NEW.id);
   RETURN NULL;
 END $$;
 CREATE TRIGGER unified_jobs_workflow_node_ended AFTER UPDATE OF status ON unified_jobs FOR EACH ROW
