@@ -33,6 +33,9 @@ module.exports = {
     layer('launch-knows-no-http', '^src/runs/(launch|gates|lifecycle|run-kind)\\.ts$', '(^src/server/|fastify)'),
     layer('run-kinds-below-execution', '^src/run-kinds/', '^src/(dispatcher|composition|server/|cli)'),
     layer('execution-below-composition', '^src/(task-manager|dispatcher)/', '^src/(composition|server|cli)/'),
+    // The notification sender: above resources (it reads templates), below composition (which starts it); runs only queue notifications.
+    layer('notifications-below-composition', '^src/notifications/', '^src/(runs|run-kinds|task-manager|dispatcher|composition|server|cli)/'),
+    layer('resources-below-notifications', '^src/(db|config|secrets|api|rbac|activity|audit|auth|live|resources|runs|run-kinds)/', '^src/notifications/'),
     layer('composition-below-processes', '^src/composition/', '^src/(server/(?!root-routes\\.ts)|cli)/'),
   ],
   options: {

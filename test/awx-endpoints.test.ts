@@ -258,7 +258,7 @@ describe('AWX endpoints: access lists, sub-lists and fields', () => {
       assert.equal((await t.patch(`/api/v2/job_templates/${id}/`, { webhook_service: 'gitlab', webhook_credential: gl })).status, 200);
       assert.equal((await t.patch(`/api/v2/job_templates/${id}/`, { webhook_service: 'bitbucket_dc', webhook_credential: null })).status, 200);
       const options = await t.request('OPTIONS', '/api/v2/job_templates/');
-      assert.deepEqual(options.body.actions.POST.webhook_service.choices.map((c: any) => c[0]), ['', 'github', 'gitlab', 'bitbucket_dc']);
+      assert.deepEqual(options.body.actions.POST.webhook_service.choices.map((c: any) => c[0]), ['', 'github', 'gitlab', 'bitbucket_dc', 'gitea', 'azure_devops']);
 
       // A credential the template admin may not use is refused, and nothing changes.
       const jtAdmin = await newUser(t, { username: 'jt-admin' });

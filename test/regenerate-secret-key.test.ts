@@ -12,6 +12,7 @@ import { registerCategory, settingsOf } from '../src/config/settings/registry.ts
 import { loadSettings } from '../src/config/settings/store.ts';
 import { category, setting } from '../src/config/settings/types.ts';
 import { decryptedInputs } from '../src/resources/credentials/credential-use.ts';
+import { clearConfiguration } from '../src/resources/notification-templates/configuration.ts';
 import { configureSecretKey } from '../src/secrets/encryption.ts';
 import { bootstrap } from '../src/server/bootstrap.ts';
 import { inspect, manage } from './helpers/standalone.ts';
@@ -29,6 +30,11 @@ async function seeded(extra: Record<string, string> = {}) {
     const [type] = await services.db.query(`SELECT id FROM credential_types WHERE namespace = 'aws'`);
     const row = await services.db.transaction((tx) =>
       createObject(tx, systemContextIn(services), getResource('credential'), { name: 'AWS', organization: 1, credential_type: type.id, inputs: { username: 'AKIA', password: 'aws-secret' } }),
+    );
+    await services.db.transaction((tx) =>
+      createObject(tx, systemContextIn(services), getResource('notification_template'), {
+        name: 'Chat', organization: 1, notification_type: 'slack', notification_configuration: { token: 'slack-secret', channels: ['#ops'] },
+      }),
     );
     return row.id as number;
   });
@@ -54,7 +60,7 @@ describe('drover manage regenerate_secret_key', () => {
       assert.match(newKey, /^[A-Za-z0-9_-]{64}$/);
       assert.notEqual(newKey, oldKey);
       assert.deepEqual(res.err, [
-        'Re-encrypted 1 settings, 1 credential inputs, 0 job credential passwords, 0 job survey passwords, 0 survey passwords.',
+        'Re-encrypted 1 settings, 1 credential inputs, 0 job credential passwords, 0 job survey passwords, 0 survey passwords, 0 job template webhook keys, 1 notification templates.',
         `The new key is stored in ${path.join(env.dataDir, 'secret_key')}; restart the service to use it.`,
       ]);
       const file = path.join(env.dataDir, 'secret_key');
@@ -73,6 +79,8 @@ describe('drover manage regenerate_secret_key', () => {
         configureSecretKey(newKey);
         assert.equal((await decryptedInputs(db, credentialId)).inputs.password, 'aws-secret');
         assert.equal((await loadSettings(db, restarted)).get('ROTATION_BIND_PASSWORD'), 'bind-secret');
+        const [chat] = await db.query(`SELECT notification_configuration AS c FROM notification_templates WHERE name = 'Chat'`);
+        assert.equal(clearConfiguration(chat.c).token, 'slack-secret');
         configureSecretKey(oldKey);
         await assert.rejects(decryptedInputs(db, credentialId), /cannot be decrypted: was SVC_SECRET_KEY changed\?/);
       });

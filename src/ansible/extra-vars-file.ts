@@ -3,7 +3,8 @@
  * strings Ansible must not template are tagged !unsafe, as AWX's build_extra_vars_file and
  * safe_dump do. Which of a job's variables may stay templates follows ALLOW_JINJA_IN_EXTRA_VARS:
  * `always` all of them, `template` those a job template's current extra_vars give with the same
- * value (only its admins write them), `never` none. Credential injector variables never.
+ * value (only its admins write them), `never` none. Credential injector variables never, nor
+ * the variables of a webhook delivery (awx_webhook_*, tower_webhook_*: the sender's data).
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Queryable, Row } from '../db/database.ts';
@@ -29,12 +30,15 @@ function unsafeValue(value: unknown): string {
   return yamlJson(value);
 }
 
+/** Variables a webhook delivery sets (src/runs/webhooks/delivery-launch.ts): always unsafe. */
+const WEBHOOK_VARIABLE = /^(awx|tower)_webhook_/;
+
 /** The run's extra vars: credential variables (always unsafe) under the job's, whose trusted ones stay plain. */
 export function extraVarsYaml(jobVars: Record<string, unknown>, credentialVars: Record<string, unknown>, trusted: TrustedVars): string {
   const entries: string[] = [];
   for (const [name, value] of Object.entries(credentialVars)) if (!Object.hasOwn(jobVars, name)) entries.push(`${yamlJson(name)}: ${unsafeValue(value)}`);
   for (const [name, value] of Object.entries(jobVars)) {
-    const plain = trusted === 'all' || (Object.hasOwn(trusted, name) && isDeepStrictEqual(trusted[name], value));
+    const plain = !WEBHOOK_VARIABLE.test(name) && (trusted === 'all' || (Object.hasOwn(trusted, name) && isDeepStrictEqual(trusted[name], value)));
     entries.push(`${yamlJson(name)}: ${plain ? yamlJson(value) : unsafeValue(value)}`);
   }
   return `{${entries.join(', ')}}\n`;

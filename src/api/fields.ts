@@ -47,6 +47,8 @@ export interface Field {
   generate?(values: Record<string, unknown>): string | null;
   /** What the column keeps of a generated value (a hash). */
   store?(value: string): string;
+  /** More of what OPTIONS says about the field (AWX describes some fields per kind: notification configurations). */
+  optionsMeta?: Record<string, unknown>;
 }
 
 export class FieldProblem extends Error {}

@@ -20,6 +20,7 @@ function fieldMeta(field: Field, forWrite: boolean): Meta {
   if (field.choices) meta.choices = field.choices.map(([v, l]) => [v, l]);
   if (field.default !== undefined) meta.default = field.default;
   if (field.nullable) meta.allow_null = true;
+  if (field.optionsMeta) Object.assign(meta, field.optionsMeta);
   return meta;
 }
 

@@ -1,8 +1,10 @@
 /** The background loops a node with the dispatcher role runs, in the order they start. */
 import type { Services } from '../api/context.ts';
 import { startDispatcher } from '../dispatcher/dispatcher.ts';
+import { startNotificationSender } from '../notifications/sender.ts';
 import { registerInstance } from '../resources/instances/registration.ts';
 import { reapLostNodes } from '../task-manager/lost-nodes.ts';
+import { postCommitStatuses } from '../runs/webhooks/commit-status.ts';
 
 export interface BackgroundLoop {
   name: string;
@@ -37,4 +39,38 @@ export const dispatcher: BackgroundLoop = {
   },
 };
 
-export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher];
+const COMMIT_STATUS_MS = 1_000;
+
+/** Posts the commit statuses of runs launched by webhooks (src/runs/webhooks/commit-status.ts), one round at a time. */
+export const commitStatuses: BackgroundLoop = {
+  name: 'commit statuses',
+  async start(services) {
+    let round: Promise<unknown> = Promise.resolve();
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      round = postCommitStatuses(services)
+        .catch((err) => console.error('commit statuses failed:', err instanceof Error ? err.message : err))
+        .finally(() => { busy = false; });
+    }, COMMIT_STATUS_MS);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await round;
+    };
+  },
+};
+
+/** Sends queued notifications (woken by NOTIFY); what a stop leaves pending is sent after the next start. */
+export const notificationSender: BackgroundLoop = {
+  name: 'notifications',
+  async start(services) {
+    const sender = await startNotificationSender(services);
+    return () => sender.stop();
+  },
+};
+
+export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, commitStatuses,
+  notificationSender,
+];

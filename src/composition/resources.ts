@@ -14,6 +14,8 @@ import { inventories } from '../resources/inventories/inventory.resource.ts';
 import { inventorySources } from '../resources/inventory-sources/inventory-source.resource.ts';
 import { jobTemplates } from '../resources/job-templates/job-template.resource.ts';
 import { labels } from '../resources/labels/label.resource.ts';
+import { notifications } from '../resources/notification-templates/notification.resource.ts';
+import { notificationTemplates } from '../resources/notification-templates/notification-template.resource.ts';
 import { organizations } from '../resources/organizations/organization.resource.ts';
 import { projects } from '../resources/projects/project.resource.ts';
 import { roles } from '../resources/roles/role.resource.ts';
@@ -39,4 +41,5 @@ export const RESOURCES: readonly Resource[] = [
   inventories, hosts, groups, executionEnvironments, projects, projectUpdates, unifiedJobEvents, unifiedJobs, unifiedJobTemplates,
   inventorySources, inventoryUpdates, instances, instanceGroups, jobs, jobEvents, jobHostSummaries, adHocCommands, adHocCommandEvents, labels, jobTemplates,
   workflowJobTemplates, workflowNodes, workflowApprovalTemplates, workflowJobs, workflowJobNodes, workflowApprovals,
+  notificationTemplates, notifications,
 ];

@@ -23,6 +23,8 @@ import { inventoryRoutes } from '../resources/inventories/inventory-routes.ts';
 import { inventorySourceRoutes } from '../resources/inventory-sources/source-routes.ts';
 import { jobTemplateRoutes } from '../resources/job-templates/job-template-routes.ts';
 import { surveyPasswordSecrets } from '../resources/job-templates/survey-rotation.ts';
+import { notificationTemplateSecrets } from '../resources/notification-templates/notification-rotation.ts';
+import { notificationTemplateRoutes } from '../resources/notification-templates/notification-template-routes.ts';
 import { projectRoutes } from '../resources/projects/project-routes.ts';
 import { nodeEdgeRoutes } from '../resources/workflow-job-templates/node-edges.ts';
 import { workflowTemplateRoutes } from '../resources/workflow-job-templates/workflow-template-routes.ts';
@@ -30,6 +32,10 @@ import { adHocCommandKind } from '../run-kinds/ad-hoc-command/kind.ts';
 import { inventoryUpdateKind } from '../run-kinds/inventory-update/kind.ts';
 import { jobCredentialPasswordSecrets, jobSurveyPasswordSecrets } from '../run-kinds/job/job-secret-rotation.ts';
 import { jobKind } from '../run-kinds/job/kind.ts';
+import { jobWebhookLauncher } from '../run-kinds/job/webhook-launch.ts';
+import { templateWebhooks } from '../runs/webhooks/template-webhooks.ts';
+import { webhookKeySecrets } from '../resources/webhooks/webhook-key-rotation.ts';
+import { jobTemplates } from '../resources/job-templates/job-template.resource.ts';
 import { projectUpdateKind } from '../run-kinds/project-update/kind.ts';
 import { workflowApprovalKind } from '../run-kinds/workflow-approval/kind.ts';
 import { workflowJobKind } from '../run-kinds/workflow-job/kind.ts';
@@ -66,7 +72,9 @@ export const ROUTES: readonly RouteModule[] = [
   resourceRoutes,
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   workflowTemplateRoutes, nodeEdgeRoutes,
+  notificationTemplateRoutes,
   runKindRoutes,
+  templateWebhooks(jobTemplates, jobWebhookLauncher),
   registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerLiveOutput,
 ];
 
@@ -74,7 +82,10 @@ export const ROUTES: readonly RouteModule[] = [
 export const GATES: readonly Gate[] = [];
 
 /** Everything regenerate_secret_key re-encrypts besides secret settings. */
-export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets, surveyPasswordSecrets];
+export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets, surveyPasswordSecrets,
+  webhookKeySecrets('job_templates', 'job template webhook keys'),
+  notificationTemplateSecrets,
+];
 
 /** What the service is made of beyond its database, settings and environment. */
 export type BaseServices = Omit<Services, 'resources' | 'runKinds' | 'launches'>;

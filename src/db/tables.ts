@@ -129,6 +129,10 @@ export type AdHocCommandRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
   workflow_approval_template_id: number | null;
   workflow_attention: boolean;
   workflow_job_template_id: number | null;
@@ -491,6 +495,10 @@ export type InventoryUpdateRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
   workflow_approval_template_id: number | null;
   workflow_attention: boolean;
   workflow_job_template_id: number | null;
@@ -627,6 +635,7 @@ export type JobTemplateRow = {
   use_fact_cache: boolean;
   verbosity: number;
   webhook_credential_id: number | null;
+  webhook_key: string;
   webhook_service: string;
 };
 
@@ -712,6 +721,10 @@ export type JobRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
   workflow_approval_template_id: number | null;
   workflow_attention: boolean;
   workflow_job_template_id: number | null;
@@ -736,6 +749,43 @@ export type LoginFailureRow = {
   kind: string;
 };
 
+/** A row of the table notification_templates. */
+export type NotificationTemplateRow = {
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  id: number;
+  messages: unknown;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  notification_configuration: unknown;
+  notification_type: string;
+  organization_id: number;
+};
+
+/** A row of the table notifications. */
+export type NotificationRow = {
+  attempts: number;
+  body: unknown;
+  created: Date;
+  created_by_id: number | null;
+  error: string;
+  event: string;
+  extra_context: unknown;
+  id: number;
+  modified: Date;
+  modified_by_id: number | null;
+  notification_template_id: number;
+  notification_type: string;
+  notifications_sent: number;
+  recipients: string;
+  run_status: string;
+  status: string;
+  subject: string;
+  unified_job_id: number | null;
+};
+
 /** A row of the table organization_galaxy_credentials. */
 export type OrganizationGalaxyCredentialRow = {
   credential_id: number;
@@ -748,6 +798,13 @@ export type OrganizationInstanceGroupRow = {
   instance_group_id: number;
   organization_id: number;
   position: number;
+};
+
+/** A row of the table organization_notification_templates. */
+export type OrganizationNotificationTemplateRow = {
+  event: string;
+  notification_template_id: number;
+  organization_id: number;
 };
 
 /** A row of the table organizations. */
@@ -846,6 +903,10 @@ export type ProjectUpdateRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
   workflow_approval_template_id: number | null;
   workflow_attention: boolean;
   workflow_job_template_id: number | null;
@@ -1017,6 +1078,13 @@ export type UnifiedJobInstanceGroupRow = {
   unified_job_id: number;
 };
 
+/** A row of the table unified_job_template_notification_templates. */
+export type UnifiedJobTemplateNotificationTemplateRow = {
+  event: string;
+  notification_template_id: number;
+  unified_job_template_id: number;
+};
+
 /** A row of the view unified_job_templates. */
 export type UnifiedJobTemplateRow = {
   created: Date | null;
@@ -1117,6 +1185,10 @@ export type UnifiedJobRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
   workflow_approval_template_id: number | null;
   workflow_attention: boolean;
   workflow_job_template_id: number | null;
@@ -1140,6 +1212,17 @@ export type UserRow = {
   modified_by_id: number | null;
   password: string;
   username: string;
+};
+
+/** A row of the table webhook_deliveries. */
+export type WebhookDeliveryRow = {
+  guid: string;
+  id: number;
+  received: Date;
+  run_id: number | null;
+  service: string;
+  template_id: number;
+  template_table: string;
 };
 
 /** A row of the table workflow_approval_templates. */
@@ -1502,8 +1585,11 @@ export interface Tables {
   jobs: JobRow;
   labels: LabelRow;
   login_failures: LoginFailureRow;
+  notification_templates: NotificationTemplateRow;
+  notifications: NotificationRow;
   organization_galaxy_credentials: OrganizationGalaxyCredentialRow;
   organization_instance_groups: OrganizationInstanceGroupRow;
+  organization_notification_templates: OrganizationNotificationTemplateRow;
   organizations: OrganizationRow;
   project_updates: ProjectUpdateRow;
   projects: ProjectRow;
@@ -1521,9 +1607,11 @@ export interface Tables {
   unified_job_dependencies: UnifiedJobDependencyRow;
   unified_job_events: UnifiedJobEventRow;
   unified_job_instance_groups: UnifiedJobInstanceGroupRow;
+  unified_job_template_notification_templates: UnifiedJobTemplateNotificationTemplateRow;
   unified_job_templates: UnifiedJobTemplateRow;
   unified_jobs: UnifiedJobRow;
   users: UserRow;
+  webhook_deliveries: WebhookDeliveryRow;
   workflow_approval_templates: WorkflowApprovalTemplateRow;
   workflow_approvals: WorkflowApprovalRow;
   workflow_job_labels: WorkflowJobLabelRow;

@@ -6,6 +6,7 @@ import { ident } from '../api/sql.ts';
 import type { FinalStatus, RunKind, RunKindRef, RunKinds } from './run-kind.ts';
 import { LIVE_CHANNEL, publishFinal, publishStatusChanges, statusNoticePayload } from '../live/notices.ts';
 import { replaceNul } from '../db/nul.ts';
+import { queueRunNotifications } from '../resources/notification-templates/queue.ts';
 
 export const ACTIVE_STATUSES = ['new', 'pending', 'waiting', 'running'] as const;
 export const FINAL_STATUSES = ['successful', 'failed', 'error', 'canceled'] as const;
@@ -103,6 +104,7 @@ export async function markRunning(
   if (row) {
     await followTemplate(tx, kind, row, { status: 'running' });
     await publishStatusChanges(tx, [row]);
+    await queueRunNotifications(tx, row, 'started');
   }
   return row;
 }
@@ -142,6 +144,7 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
     current_job_id: null,
   });
   await kind.afterFinish?.(tx, row);
+  await queueRunNotifications(tx, row, failed ? 'error' : 'success');
   await publishFinal(tx, row);
   // Runs blocked behind this one (its template's next job, dependents of an update) may start now.
   await wakeDispatchers(tx);

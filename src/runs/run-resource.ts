@@ -4,7 +4,7 @@ import { ApiError, forbidden } from '../api/errors.ts';
 import type { Field } from '../api/fields.ts';
 import { defineResource, type Resource, type Values } from '../api/resource.ts';
 import { launchOrRefuse, type Launcher } from './launch.ts';
-import type { Relation } from '../api/relations.ts';
+import { reverse, type Relation } from '../api/relations.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import { registerRunRoutes } from './run-routes.ts';
 import { ACTIVE_STATUSES } from './lifecycle.ts';
@@ -83,7 +83,8 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
     search: ['name', 'description'],
     fields: { ...runFields(), ...decl.fields },
     summaryColumns: ['id', 'name', 'description', 'status', 'failed'],
-    related: decl.related,
+    // Every kind lists the notifications sent about its runs (AWX's /jobs/{id}/notifications/...).
+    related: { ...decl.related, notifications: reverse('notification', 'notifications', 'unified_job_id') },
     access: {
       visible: (ctx, alias, params) =>
         seesEverything(ctx) ? null : `${alias}.${column} IN (${objectsWithRole(contentType, ['read_role'], params.add(ctx.user?.id ?? 0))})`,

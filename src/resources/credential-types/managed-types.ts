@@ -84,6 +84,9 @@ const MANAGED_TYPES: CredentialTypeDefinition[] = [
   token('github_token', 'GitHub Personal Access Token', 'profile settings in GitHub'),
   token('gitlab_token', 'GitLab Personal Access Token', 'profile settings in GitLab'),
   token('bitbucket_dc_token', 'Bitbucket Data Center HTTP Access Token', 'user settings in Bitbucket'),
+  // Beyond AWX: the services Drover's template webhooks add.
+  token('gitea_token', 'Gitea Access Token', 'user settings in Gitea'),
+  token('azure_devops_token', 'Azure DevOps Personal Access Token', 'user settings in Azure DevOps'),
   {
     namespace: 'kubernetes_bearer_token',
     kind: 'kubernetes',

@@ -11,6 +11,7 @@ import { inventorySourceAccess } from './inventory-source-access.ts';
 import { SOURCE_CHOICES } from './source-kinds.ts';
 import { checkSource } from './source-validation.ts';
 import { optionField } from '../../ansible/option-values.ts';
+import { adminOfSourceInventory, notificationTemplateLists } from '../notification-templates/attachments.ts';
 
 const SOURCE_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated', 'none'];
 
@@ -80,6 +81,7 @@ export const inventorySources = defineResource({
     groups: broughtIn('group'),
     // The source's one credential, as a list (AWX shows credentials here); set it through `credential`.
     credentials: { target: 'credential', from: 'inventory_sources', parentColumn: 'id', targetColumn: 'credential_id', attachable: false },
+    ...notificationTemplateLists({ owner: 'unified_job_template', mayAttachTo: adminOfSourceInventory }),
   },
   access: inventorySourceAccess,
   hooks: {

@@ -5,7 +5,6 @@ import type { Queryable, Row } from '../../db/database.ts';
 import { findPlaybooks } from '../../projects/discovery.ts';
 import { branchProblem } from '../../projects/git-values.ts';
 import { projectFilesDir, type ProjectSourcesView } from '../../projects/local-sources.ts';
-import { assertCanUseCredential } from '../credentials/credential-use.ts';
 
 /** MAX_FORKS: the most forks a template or a launch may ask for (0: no limit). */
 export const maxForks = (ctx: RequestContext) => Number(ctx.service.settings.get('MAX_FORKS'));
@@ -25,23 +24,6 @@ export function templateValueProblems(values: Values, maxForks: number): FieldEr
   if (branch) errors.scm_branch = [branch];
   if ('forks' in values && maxForks > 0 && (values.forks as number) > maxForks) errors.forks = [`Maximum number of forks (${maxForks}) exceeded.`];
   return errors;
-}
-
-/**
- * A webhook credential is a personal access token of the webhook service (AWX's rule), and one
- * the caller may use when he sets it.
- */
-async function checkWebhookCredential(tx: Queryable, ctx: RequestContext, values: Values, existing: Row | null): Promise<void> {
-  const credentialId = valueOf(values, existing, 'webhook_credential', 'webhook_credential_id') as number | null | undefined;
-  if (credentialId === null || credentialId === undefined) return;
-  if ('webhook_credential' in values && credentialId !== existing?.webhook_credential_id) await assertCanUseCredential(ctx, tx, credentialId, 'webhook_credential');
-  const [type] = await tx.query<{ kind: string; namespace: string | null }>(
-    'SELECT t.kind, t.namespace FROM credentials c JOIN credential_types t ON t.id = c.credential_type_id WHERE c.id = $1',
-    [credentialId],
-  );
-  if (type?.kind !== 'token') throw ValidationError.field('webhook_credential', 'Must be a Personal Access Token.');
-  const service = valueOf(values, existing, 'webhook_service') as string | undefined;
-  if (!service || type.namespace !== `${service}_token`) throw ValidationError.field('webhook_credential', 'Must match the selected webhook service.');
 }
 
 /** Checks a template against its project and the settings, and keeps its organization the project's. */
@@ -66,7 +48,6 @@ export async function checkJobTemplate(tx: Queryable, ctx: RequestContext, value
   }
   for (const [name, problem] of Object.entries(templateValueProblems(values, maxForks(ctx)))) errors[name] ??= problem;
   if (Object.keys(errors).length) throw new ValidationError(errors);
-  await checkWebhookCredential(tx, ctx, values, existing);
   const name = valueOf(values, existing, 'name');
   const duplicate = await tx.query('SELECT 1 FROM job_templates WHERE organization_id IS NOT DISTINCT FROM $1 AND name = $2 AND id <> $3 LIMIT 1', [
     project.organization_id,

@@ -9,10 +9,9 @@ import { objectRoles } from '../../rbac/relations.ts';
 import { jobTemplateAccess } from './job-template-access.ts';
 import { jobTemplateActions, jobTemplateCapabilities } from './job-template-actions.ts';
 import { checkJobTemplate } from './job-template-hooks.ts';
+import { withWebhooks } from '../webhooks/with-webhooks.ts';
 import { templateCredentials, templateLabels } from './template-relations.ts';
-
-/** Services webhook requests may come from (AWX's WebhookTemplateMixin.SERVICES). */
-export const WEBHOOK_SERVICES = [['', '---------'], ['github', 'GitHub'], ['gitlab', 'GitLab'], ['bitbucket_dc', 'BitBucket DataCenter']] as const;
+import { adminOf, notificationTemplateLists } from '../notification-templates/attachments.ts';
 
 export const JOB_TEMPLATE_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated'];
 
@@ -48,7 +47,8 @@ async function loadPageExtras(db: Queryable, rows: readonly Row[]): Promise<Page
   return { credentials: group(credentials), labels: group(labels) };
 }
 
-export const jobTemplates = defineResource({
+// Webhooks (webhook_service, webhook_credential, the key and related links) as AWX's WebhookTemplateMixin.
+export const jobTemplates = defineResource(withWebhooks({
   name: 'job_template',
   table: 'job_templates',
   label: 'Job Template List',
@@ -80,8 +80,6 @@ export const jobTemplates = defineResource({
     allow_simultaneous: boolean(),
     job_slice_count: integer({ default: 1, min: 1, helpText: 'The number of jobs to slice into at runtime.' }),
     execution_environment: ref('execution_environment'),
-    webhook_service: choice(WEBHOOK_SERVICES, { default: '', helpText: 'Service that webhook requests will be accepted from' }),
-    webhook_credential: ref('credential', { helpText: 'Personal Access Token for posting back the status to the service API' }),
     status: choice(JOB_TEMPLATE_STATUSES, { readOnly: true }),
     last_job_run: datetime({ readOnly: true }),
     last_job_failed: boolean({ readOnly: true }),
@@ -96,6 +94,7 @@ export const jobTemplates = defineResource({
     labels: templateLabels(),
     jobs: reverse('unified_job', 'unified_jobs', 'unified_job_template_id'),
     object_roles: objectRoles('job_template'),
+    ...notificationTemplateLists({ owner: 'unified_job_template', mayAttachTo: adminOf('job_template') }),
   },
   roles: {
     admin_role: { name: 'Admin', description: 'Can manage all aspects of the job template', parents: ['organization.job_template_admin_role'] },
@@ -128,4 +127,4 @@ export const jobTemplates = defineResource({
     if (row.survey_spec?.spec) summary.survey = { title: row.survey_spec.name ?? '', description: row.survey_spec.description ?? '' };
     if (row.last_job_id) summary.last_job = { id: row.last_job_id, status: row.status, failed: row.last_job_failed, finished: row.last_job_run };
   },
-});
+}));

@@ -9,6 +9,7 @@ import { removeObject } from '../../api/crud.ts';
 import { defineResource, getResource, type Values } from '../../api/resource.ts';
 import { galaxyCredentials, ownedByOrganization } from './organization-relations.ts';
 import { relatedFieldCounts, type RelatedCounts } from './related-counts.ts';
+import { organizationNotificationLists } from '../notification-templates/attachments.ts';
 
 const ORG_ADMIN = ['admin_role'];
 
@@ -82,6 +83,7 @@ export const organizations = defineResource({
     ...ownedByOrganization,
     galaxy_credentials: galaxyCredentials,
     object_roles: objectRoles('organization'),
+    ...organizationNotificationLists(),
   },
   roles: ORGANIZATION_ROLES,
   access: organizationAccess,

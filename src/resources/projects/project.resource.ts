@@ -8,6 +8,7 @@ import { projectAccess } from './project-access.ts';
 import { projectCopy } from './project-copy.ts';
 import { afterProjectWrite, checkProject } from './project-hooks.ts';
 import { beforeProjectDelete } from './project-delete.ts';
+import { adminOf, notificationTemplateLists } from '../notification-templates/attachments.ts';
 
 export const PROJECT_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated', 'ok', 'missing'];
 
@@ -50,6 +51,7 @@ export const projects = defineResource({
     project_updates: reverse('project_update', 'project_updates', 'project_id'),
     scm_inventory_sources: reverse('inventory_source', 'inventory_sources', 'source_project_id'),
     object_roles: objectRoles('project'),
+    ...notificationTemplateLists({ owner: 'unified_job_template', mayAttachTo: adminOf('project') }),
   },
   roles: {
     admin_role: { name: 'Admin', description: 'Can manage all aspects of the project', parents: ['organization.project_admin_role'] },

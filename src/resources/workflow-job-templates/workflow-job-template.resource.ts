@@ -6,7 +6,8 @@ import { optionField } from '../../ansible/option-values.ts';
 import { variablesField } from '../../inventory/variables.ts';
 import { objectRoles } from '../../rbac/relations.ts';
 import { attachedLabels } from '../labels/attached-labels.ts';
-import { JOB_TEMPLATE_STATUSES, WEBHOOK_SERVICES } from '../job-templates/job-template.resource.ts';
+import { JOB_TEMPLATE_STATUSES } from '../job-templates/job-template.resource.ts';
+import { WEBHOOK_SERVICES } from '../webhooks/webhook-fields.ts';
 import { assertWorkflowAdmin, workflowTemplateAccess, workflowTemplateActions, workflowTemplateCapabilities } from './workflow-access.ts';
 
 /** What a workflow's launch may be asked for (AWX's WorkflowJobTemplate ask_*_on_launch). */

@@ -14,7 +14,7 @@ export const TEMPLATE_COLUMNS = [
 
 export interface JobSpec {
   template: JobTemplateRow;
-  launchType: 'manual' | 'relaunch' | 'callback' | 'workflow';
+  launchType: 'manual' | 'relaunch' | 'callback' | 'webhook' | 'workflow';
   inventoryId: number;
   /** Column values of the job: the template's unless given here. */
   values: Record<string, unknown>;

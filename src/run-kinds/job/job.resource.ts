@@ -7,6 +7,7 @@ import { parseVariables } from '../../inventory/variables.ts';
 import { loadJobLabels, showJobLabels, type JobLabels } from './job-labels.ts';
 import { loadJobCredentials, showJobCredentials, type JobCredentials } from './job-credentials.ts';
 import { defineEventResource } from '../../runs/event-resource.ts';
+import { WEBHOOK_SERVICES } from '../../resources/webhooks/webhook-fields.ts';
 
 const readOnly = { readOnly: true } as const;
 
@@ -42,6 +43,9 @@ export const jobs = defineRunResource({
     job_slice_number: integer(readOnly),
     job_slice_count: integer(readOnly),
     artifacts: json({ readOnly: true, filterable: false, default: undefined }),
+    webhook_service: choice(WEBHOOK_SERVICES, { readOnly: true, helpText: 'Service that webhook requests will be accepted from' }),
+    webhook_credential: ref('credential', { readOnly: true, helpText: 'Personal Access Token for posting back the status to the service API' }),
+    webhook_guid: text({ readOnly: true, helpText: 'Unique identifier of the event that triggered this webhook' }),
   },
   owner: { contentType: 'job_template', column: 'job_template_id' },
   cancelRole: 'admin_role',

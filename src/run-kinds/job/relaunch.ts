@@ -80,7 +80,11 @@ async function relaunchPlan(tx: Queryable, ctx: RequestContext, job: JobRow, bod
     launchType: 'relaunch',
     inventoryId: job.inventory_id,
     // The original job's own values of every column a template gives, rather than the template's current ones.
-    values: { ...Object.fromEntries(TEMPLATE_COLUMNS.map((c) => [c, job[c]])), limit },
+    // A webhook job's relaunch keeps its webhook fields (AWX), so it reports its commit status too.
+    values: {
+      ...Object.fromEntries(TEMPLATE_COLUMNS.map((c) => [c, job[c]])), limit,
+      webhook_service: job.webhook_service, webhook_credential_id: job.webhook_credential_id, webhook_guid: job.webhook_guid,
+    },
     // Survey password answers stay encrypted as the original stored them.
     extraVars: parseVariables(job.extra_vars),
     surveyPasswords: (job.survey_passwords ?? {}) as Record<string, string>,

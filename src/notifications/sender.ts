@@ -1,0 +1,128 @@
+/**
+ * Sends queued notifications (src/resources/notification-templates/queue.ts): woken by NOTIFY
+ * and by a periodic sweep, it claims pending rows (SKIP LOCKED, so nodes share the work), renders
+ * their messages in the sandbox, sends them through the kind's backend and records the outcome.
+ * A row stays pending until sent or failed, so a stop loses nothing: a claim a node did not
+ * finish is taken again after CLAIM_EXPIRY, up to MAX_ATTEMPTS times. Nothing here touches a run.
+ */
+import type { Services } from '../api/context.ts';
+import type { Row } from '../db/database.ts';
+import { outboundPolicy } from '../net/outbound.ts';
+import { clearConfiguration, type Configuration } from '../resources/notification-templates/configuration.ts';
+import { NOTIFICATION_TYPES } from '../resources/notification-templates/notification-types.ts';
+import { NOTIFICATIONS_CHANNEL } from '../resources/notification-templates/queue.ts';
+import { BACKENDS } from './backends/index.ts';
+import { messageContext, urlBase, type NotificationFacts } from './context.ts';
+import { renderPair, testPair } from './messages.ts';
+import { jsonObjectOf } from './backends/backend.ts';
+
+const BATCH = 20;
+const SWEEP_MS = 15_000;
+const CLAIM_EXPIRY = '5 minutes';
+const MAX_ATTEMPTS = 3;
+
+export interface NotificationSender {
+  wake(): void;
+  /** Waits until nothing is being sent. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Claims up to BATCH pending rows: never tried, or claimed long ago by a node that did not finish. */
+async function claim(services: Services): Promise<Row[]> {
+  return services.db.query(
+    `UPDATE notifications SET attempts = attempts + 1, modified = now()
+     WHERE id IN (
+       SELECT id FROM notifications WHERE status = 'pending' AND (attempts = 0 OR (attempts < ${MAX_ATTEMPTS} AND modified < now() - interval '${CLAIM_EXPIRY}'))
+       ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+     RETURNING *`,
+  );
+}
+
+/** What the notification says and to whom, then the send; answers the columns to store. */
+async function deliver(services: Services, notification: Row): Promise<Record<string, unknown>> {
+  const [template] = await services.db.query('SELECT * FROM notification_templates WHERE id = $1', [notification.notification_template_id]);
+  if (!template) return { status: 'failed', error: 'The notification template no longer exists.' };
+  const type = template.notification_type as string;
+  const configuration = clearConfiguration(template.notification_configuration as Configuration);
+  const recipientsValue = configuration[NOTIFICATION_TYPES[type].recipients];
+  // A URL's user and password (https://user:pw@host/) are not shown with the notification.
+  const recipients = Array.isArray(recipientsValue) ? `[${recipientsValue.map((r) => `'${r}'`).join(', ')}]` : String(recipientsValue ?? '').replace(/^(\w+:\/\/)[^/@\s]*@/, '$1');
+  let pair: { subject: string; body: string };
+  if (notification.event === 'test') pair = testPair(type, template.id, urlBase(services));
+  else {
+    const [run] = notification.unified_job_id ? await services.db.query('SELECT * FROM unified_jobs WHERE id = $1', [notification.unified_job_id]) : [];
+    const context = await messageContext(services, run ?? null, notification as unknown as NotificationFacts);
+    pair = await renderPair(type, template.messages, notification.event, context);
+  }
+  const shown = { recipients, subject: pair.subject, body: JSON.stringify(jsonObjectOf(pair.body) ?? pair.body) };
+  const backend = BACKENDS[type];
+  try {
+    const sent = await backend({ ...pair, configuration }, outboundPolicy(services.settings));
+    return { ...shown, status: 'successful', notifications_sent: sent, error: '' };
+  } catch (err) {
+    return { ...shown, status: 'failed', error: (err as Error).message || String(err) };
+  }
+}
+
+async function sendOne(services: Services, notification: Row): Promise<void> {
+  let outcome: Record<string, unknown>;
+  try {
+    outcome = await deliver(services, notification);
+  } catch (err) {
+    // A failure before the send (a secret the key cannot open...): tried again unless attempts are spent.
+    if (notification.attempts < MAX_ATTEMPTS) throw err;
+    outcome = { status: 'failed', error: `Not sent after ${MAX_ATTEMPTS} attempts: ${(err as Error).message}` };
+  }
+  const columns = Object.keys(outcome);
+  await services.db.query(
+    `UPDATE notifications SET ${columns.map((c, i) => `${c} = $${i + 2}${c === 'body' ? '::jsonb' : ''}`).join(', ')}, modified = now() WHERE id = $1`,
+    [notification.id, ...columns.map((c) => outcome[c])],
+  );
+}
+
+export async function startNotificationSender(services: Services): Promise<NotificationSender> {
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  const drain = async () => {
+    do {
+      again = false;
+      const claimed = await claim(services);
+      await Promise.all(claimed.map((n) => sendOne(services, n).catch((err) => console.error(`notification ${n.id} not sent:`, err instanceof Error ? err.message : err))));
+      if (claimed.length === BATCH) again = true;
+    } while (again && !stopped);
+  };
+  const wake = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((err) => console.error('notification sender failed:', err instanceof Error ? err.message : err))
+      .finally(() => {
+        running = null;
+        // A wake that came as the last claim found nothing is answered now.
+        if (again) wake();
+      });
+  };
+
+  const sweeper = setInterval(wake, SWEEP_MS);
+  sweeper.unref();
+  const unlisten = await services.db.listen(NOTIFICATIONS_CHANNEL, () => wake());
+  queueMicrotask(wake);
+  return {
+    wake,
+    idle: async () => {
+      while (running) await running;
+    },
+    stop: async () => {
+      stopped = true;
+      clearInterval(sweeper);
+      await unlisten().catch(() => undefined);
+      await running;
+    },
+  };
+}

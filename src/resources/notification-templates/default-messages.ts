@@ -1,0 +1,41 @@
+/**
+ * The messages a notification says when its template has no custom ones for the event (AWX's
+ * default_messages of each backend): the message (subject) and, for some kinds, a body.
+ */
+const MSG = "{{ job_friendly_name }} #{{ job.id }} '{{ job.name }}' {{ job.status }}: {{ url }}";
+const BODY = '{{ job_friendly_name }} #{{ job.id }} had status {{ job.status }}, view details at {{ url }}\n\n{{ job_metadata }}';
+const METADATA = '{{ job_metadata }}';
+
+const APPROVAL: Record<string, string> = {
+  running: 'The approval node "{{ approval_node_name }}" needs review. This node can be viewed at: {{ workflow_url }}',
+  approved: 'The approval node "{{ approval_node_name }}" was approved. {{ workflow_url }}',
+  timed_out: 'The approval node "{{ approval_node_name }}" has timed out. {{ workflow_url }}',
+  denied: 'The approval node "{{ approval_node_name }}" was denied. {{ workflow_url }}',
+};
+
+/** Kinds whose default body is the message followed by the run's metadata (email), or the metadata alone. */
+const BODY_KIND: Record<string, 'full' | 'metadata' | 'json'> = { email: 'full', grafana: 'metadata', pagerduty: 'metadata', webhook: 'json' };
+
+export interface Pair {
+  message: string | null;
+  body: string | null;
+}
+
+/** The kind's default pair for an event ("started", "workflow_approval.denied"...). */
+export function defaultPair(type: string, event: string): Pair {
+  const kind = BODY_KIND[type];
+  const sub = event.startsWith('workflow_approval.') ? event.slice('workflow_approval.'.length) : null;
+  if (sub) {
+    const text = APPROVAL[sub];
+    if (kind === 'json') return { message: text, body: JSON.stringify({ body: text }) };
+    return { message: text, body: kind ? `${text}\n\n${METADATA}` : null };
+  }
+  if (kind === 'json' || kind === 'metadata') return { message: MSG, body: METADATA };
+  return { message: MSG, body: kind === 'full' ? BODY : null };
+}
+
+/** The defaults of a kind in the shape of `messages` (what OPTIONS shows, as AWX). */
+export function defaultMessages(type: string): Record<string, unknown> {
+  const approvals = Object.fromEntries(Object.keys(APPROVAL).map((sub) => [sub, defaultPair(type, `workflow_approval.${sub}`)]));
+  return { started: defaultPair(type, 'started'), success: defaultPair(type, 'success'), error: defaultPair(type, 'error'), workflow_approval: approvals };
+}

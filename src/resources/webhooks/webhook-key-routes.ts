@@ -1,0 +1,36 @@
+/**
+ * GET /<templates>/{id}/webhook_key/ answers the key the webhook service signs with; POST makes a
+ * new one (201). Only who may change the template (its admins) reads or rotates it, as AWX.
+ */
+import { Type } from 'typebox';
+import { HIDDEN, recordActivity } from '../../activity/record.ts';
+import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
+import { viewOptions } from '../../api/options.ts';
+import { objectPermission } from '../../api/permissions.ts';
+import type { Resource } from '../../api/resource.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
+import { ident } from '../../api/sql.ts';
+import { newStoredWebhookKey, webhookKeyOf } from './webhook-fields.ts';
+
+const KeyBody = Type.Object({ webhook_key: Type.String({ description: "The shared secret; '' when the template has no webhook service." }) });
+
+export const webhookKeyRoutes = (templates: Resource): RouteModule => (app, services) => {
+  const { db } = services;
+  routeMethods(app, `${templates.listPath}:id/webhook_key/`, objectPermission(templates.name, { GET: 'change', POST: 'change' }), {
+    GET: async (request) => ({ webhook_key: webhookKeyOf(request.object) }),
+    POST: async (request, reply) => {
+      const stored = newStoredWebhookKey();
+      await db.transaction(async (tx) => {
+        await tx.query(`UPDATE ${ident(templates.table)} SET webhook_key = $2 WHERE id = $1`, [request.object.id, stored]);
+        await recordActivity(tx, request.ctx, { operation: 'update', object1: templates.name, object1Id: request.object.id, changes: { webhook_key: HIDDEN } });
+      });
+      return reply.code(201).send({ webhook_key: webhookKeyOf({ webhook_key: stored }) });
+    },
+    OPTIONS: async () => viewOptions('Webhook Key', 'GET: the key the webhook service signs its requests with. POST: replaces it with a new one.'),
+  }, {
+    GET: { summary: 'The webhook key of the template', response: { 200: KeyBody } },
+    POST: { summary: 'Rotate the webhook key', response: { 201: KeyBody } },
+    OPTIONS: OPTIONS_RESPONSE,
+  });
+};

@@ -1,0 +1,34 @@
+/**
+ * A job template launched by a webhook delivery (AWX's WebhookReceiverBase): as the system, with
+ * the template's own inventory, credentials, labels and extra vars, and the delivery's
+ * variables. The receiver checked the key; nothing here asks who the caller is.
+ */
+import { ApiError } from '../../api/errors.ts';
+import type { JobTemplateRow } from '../../db/tables.ts';
+import type { Launcher } from '../../runs/launch.ts';
+import type { WebhookLaunch } from '../../runs/webhooks/delivery-launch.ts';
+import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
+import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
+import { JOB, jobPlan, templateLabelIds } from './create-job.ts';
+import { jobExtraVars } from './launch.ts';
+
+export const jobWebhookLauncher: Launcher<WebhookLaunch, JobTemplateRow> = {
+  kind: JOB,
+  async plan(tx, _ctx, template, input) {
+    if (!template) throw new Error('a webhook launch needs its template');
+    if (!template.inventory_id) throw new ApiError(400, { detail: "Job Template 'inventory' is missing or undefined." });
+    const credentialIds = await templateCredentialIds(tx, template.id);
+    if ((await passwordsNeededFor(tx, credentialIds)).length) throw new ApiError(400, { detail: 'Cannot start automatically, user input required!' });
+    return jobPlan(tx, {
+      template,
+      launchType: 'webhook',
+      inventoryId: template.inventory_id,
+      values: {},
+      ...jobExtraVars(template, input.extraVars),
+      credentialIds,
+      credentialPasswords: {},
+      labelIds: await templateLabelIds(tx, template.id),
+      instanceGroupIds: [],
+    });
+  },
+};
