@@ -47,6 +47,13 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   }
   const [summary] = await t.db.query(`INSERT INTO job_host_summaries (job_id, host_name) VALUES ($1, 'router-host') RETURNING id`, [job.id]);
   sampleIds.set('job_host_summaries', summary.id);
+  // A workflow with an approval node, a finished workflow job with its node and approval.
+  const workflow = await created('/api/v2/workflow_job_templates/', { name: 'router-workflow', organization });
+  const node = await created('/api/v2/workflow_job_template_nodes/', { workflow_job_template: workflow });
+  const approvalTemplate = await created(`/api/v2/workflow_job_template_nodes/${node}/create_approval_template/`, { name: 'router-approval' });
+  const [workflowJob] = await t.db.query(`INSERT INTO unified_jobs (kind, name, status, workflow_job_template_id, unified_job_template_id) VALUES ('workflow_job', 'router-wj', 'successful', $1, $1) RETURNING id`, [workflow]);
+  await t.db.query(`INSERT INTO workflow_job_nodes (workflow_job_id, identifier) VALUES ($1, 'router-node')`, [workflowJob.id]);
+  await t.db.query(`INSERT INTO unified_jobs (kind, name, status, workflow_job_template_id, workflow_approval_template_id, unified_job_template_id) VALUES ('workflow_approval', 'router-approval', 'successful', $1, $2, $2)`, [workflow, approvalTemplate]);
   const scm = (await t.get('/api/v2/credential_types/?namespace=scm')).body.results[0].id;
   await created('/api/v2/credentials/', { name: 'router-credential', organization, credential_type: scm, inputs: { username: 'u' } });
   // A webhook to a loopback address the outbound guard refuses: a test sent by the route checks reaches nothing.

@@ -58,7 +58,9 @@ export async function prepareRunnerDir(
   const dir = path.join(privateDir, 'runner');
   await mkdir(path.join(dir, 'env'), { recursive: true, mode: 0o700 });
   await mkdir(path.join(dir, 'inventory'), { recursive: true, mode: 0o700 });
-  const script = await inventoryScript(db, job.inventory_id, { hostvars: true, towervars: true, all: false });
+  // A slice of a sliced job runs against its share of the hosts (AWX's round-robin by host name).
+  const subset = job.job_slice_count > 1 && job.job_slice_number > 0 ? `slice${job.job_slice_number}of${job.job_slice_count}` : undefined;
+  const script = await inventoryScript(db, job.inventory_id, { hostvars: true, towervars: true, all: false, subset });
   await write(path.join(privateDir, 'inventory.json'), JSON.stringify(script));
   await writeFile(path.join(dir, 'inventory', 'hosts'), `#!/bin/sh\nexec cat '${path.join(privateDir, 'inventory.json')}'\n`, { mode: 0o700 });
 

@@ -27,16 +27,23 @@ import { tokens } from '../resources/tokens/token.resource.ts';
 import { unifiedJobEvents } from '../resources/unified-job-events/unified-job-event.resource.ts';
 import { unifiedJobs, unifiedJobTemplates } from '../resources/unified-jobs/unified-job.resource.ts';
 import { users } from '../resources/users/user.resource.ts';
+import { workflowApprovalTemplates } from '../resources/workflow-job-templates/approval-template.resource.ts';
+import { workflowJobTemplates } from '../resources/workflow-job-templates/workflow-job-template.resource.ts';
+import { workflowNodes } from '../resources/workflow-job-templates/workflow-node.resource.ts';
 import { adHocCommandEvents, adHocCommands } from '../run-kinds/ad-hoc-command/ad-hoc-command.resource.ts';
 import { inventoryUpdates } from '../run-kinds/inventory-update/inventory-update.resource.ts';
 import { jobHostSummaries } from '../run-kinds/job/job-host-summary.resource.ts';
 import { jobEvents, jobs } from '../run-kinds/job/job.resource.ts';
 import { projectUpdates } from '../run-kinds/project-update/project-update.resource.ts';
+import { workflowApprovals } from '../run-kinds/workflow-approval/workflow-approval.resource.ts';
+import { workflowJobNodes } from '../run-kinds/workflow-job/workflow-job-node.resource.ts';
+import { workflowJobs } from '../run-kinds/workflow-job/workflow-job.resource.ts';
 
 export const RESOURCES: readonly Resource[] = [
   organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
   inventories, hosts, groups, executionEnvironments, projects, projectUpdates, unifiedJobEvents, unifiedJobs, unifiedJobTemplates,
   inventorySources, inventoryUpdates, instances, instanceGroups, jobs, jobEvents, jobHostSummaries, adHocCommands, adHocCommandEvents, labels, jobTemplates,
   schedules, systemJobTemplates, systemJobs,
+  workflowJobTemplates, workflowNodes, workflowApprovalTemplates, workflowJobs, workflowJobNodes, workflowApprovals,
   notificationTemplates, notifications,
 ];

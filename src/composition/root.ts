@@ -28,6 +28,8 @@ import { notificationTemplateRoutes } from '../resources/notification-templates/
 import { projectRoutes } from '../resources/projects/project-routes.ts';
 import { scheduleRoutes } from '../resources/schedules/schedule-routes.ts';
 import { registerScheduleKinds, type ScheduleKind } from '../resources/schedules/schedulable.ts';
+import { nodeEdgeRoutes } from '../resources/workflow-job-templates/node-edges.ts';
+import { workflowTemplateRoutes } from '../resources/workflow-job-templates/workflow-template-routes.ts';
 import { adHocCommandKind } from '../run-kinds/ad-hoc-command/kind.ts';
 import { inventoryUpdateKind } from '../run-kinds/inventory-update/kind.ts';
 import { jobCredentialPasswordSecrets, jobSurveyPasswordSecrets } from '../run-kinds/job/job-secret-rotation.ts';
@@ -42,6 +44,8 @@ import { scheduledJobLauncher } from '../run-kinds/job/scheduled-launch.ts';
 import { scheduledProjectUpdateLauncher } from '../run-kinds/project-update/queue.ts';
 import { systemJobKind } from '../run-kinds/system-job/kind.ts';
 import { scheduledSystemJobLauncher } from '../run-kinds/system-job/launcher.ts';
+import { workflowApprovalKind } from '../run-kinds/workflow-approval/kind.ts';
+import { workflowJobKind } from '../run-kinds/workflow-job/kind.ts';
 import type { Gate } from '../runs/gates.ts';
 import { createLaunchService } from '../runs/launch.ts';
 import { RunKinds, type RunKind } from '../runs/run-kind.ts';
@@ -51,8 +55,9 @@ import { RESOURCES } from './resources.ts';
 export { RESOURCES };
 
 /** Every run kind: each folder under src/run-kinds/ exports one. */
-export const RUN_KINDS: readonly RunKind[] = [jobKind, adHocCommandKind, projectUpdateKind, inventoryUpdateKind,
-  systemJobKind,
+export const RUN_KINDS: readonly RunKind[] = [
+  jobKind, adHocCommandKind, projectUpdateKind, inventoryUpdateKind,
+  systemJobKind, workflowJobKind, workflowApprovalKind,
 ];
 
 /**
@@ -85,6 +90,7 @@ export const ROUTES: readonly RouteModule[] = [
   resourceRoutes,
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   scheduleRoutes,
+  workflowTemplateRoutes, nodeEdgeRoutes,
   notificationTemplateRoutes,
   runKindRoutes,
   templateWebhooks(jobTemplates, jobWebhookLauncher),

@@ -50,6 +50,8 @@ export type AdHocCommandEventRow = {
 /** A row of the view ad_hoc_commands. */
 export type AdHocCommandRow = {
   allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
   artifacts: unknown;
   become_enabled: boolean;
   cancel_flag: boolean;
@@ -79,6 +81,7 @@ export type AdHocCommandRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
   job_env: unknown;
@@ -121,6 +124,7 @@ export type AdHocCommandRow = {
   status: string;
   survey_passwords: unknown;
   task_impact: number;
+  timed_out: boolean;
   timeout: number;
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
@@ -129,6 +133,9 @@ export type AdHocCommandRow = {
   webhook_guid: string;
   webhook_service: string;
   webhook_status_posted: string;
+  workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
+  workflow_job_template_id: number | null;
 };
 
 /** A row of the table applications. */
@@ -408,6 +415,8 @@ export type InventorySourceRow = {
 /** A row of the view inventory_updates. */
 export type InventoryUpdateRow = {
   allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
   artifacts: unknown;
   become_enabled: boolean;
   cancel_flag: boolean;
@@ -437,6 +446,7 @@ export type InventoryUpdateRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
   job_env: unknown;
@@ -480,6 +490,7 @@ export type InventoryUpdateRow = {
   status: string;
   survey_passwords: unknown;
   task_impact: number;
+  timed_out: boolean;
   timeout: number;
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
@@ -488,6 +499,9 @@ export type InventoryUpdateRow = {
   webhook_guid: string;
   webhook_service: string;
   webhook_status_posted: string;
+  workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
+  workflow_job_template_id: number | null;
 };
 
 /** A row of the table job_children_summaries. */
@@ -628,6 +642,8 @@ export type JobTemplateRow = {
 /** A row of the view jobs. */
 export type JobRow = {
   allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
   artifacts: unknown;
   become_enabled: boolean;
   cancel_flag: boolean;
@@ -657,6 +673,7 @@ export type JobRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
   job_env: unknown;
@@ -699,6 +716,7 @@ export type JobRow = {
   status: string;
   survey_passwords: unknown;
   task_impact: number;
+  timed_out: boolean;
   timeout: number;
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
@@ -707,6 +725,9 @@ export type JobRow = {
   webhook_guid: string;
   webhook_service: string;
   webhook_status_posted: string;
+  workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
+  workflow_job_template_id: number | null;
 };
 
 /** A row of the table labels. */
@@ -803,6 +824,8 @@ export type OrganizationRow = {
 /** A row of the view project_updates. */
 export type ProjectUpdateRow = {
   allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
   artifacts: unknown;
   become_enabled: boolean;
   cancel_flag: boolean;
@@ -832,6 +855,7 @@ export type ProjectUpdateRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
   job_env: unknown;
@@ -874,6 +898,7 @@ export type ProjectUpdateRow = {
   status: string;
   survey_passwords: unknown;
   task_impact: number;
+  timed_out: boolean;
   timeout: number;
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
@@ -882,6 +907,9 @@ export type ProjectUpdateRow = {
   webhook_guid: string;
   webhook_service: string;
   webhook_status_posted: string;
+  workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
+  workflow_job_template_id: number | null;
 };
 
 /** A row of the table projects. */
@@ -1231,6 +1259,8 @@ export type UnifiedJobTemplateRow = {
 /** A row of the table unified_jobs. */
 export type UnifiedJobRow = {
   allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
   artifacts: unknown;
   become_enabled: boolean;
   cancel_flag: boolean;
@@ -1260,6 +1290,7 @@ export type UnifiedJobRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
   job_env: unknown;
@@ -1302,6 +1333,7 @@ export type UnifiedJobRow = {
   status: string;
   survey_passwords: unknown;
   task_impact: number;
+  timed_out: boolean;
   timeout: number;
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
@@ -1310,6 +1342,9 @@ export type UnifiedJobRow = {
   webhook_guid: string;
   webhook_service: string;
   webhook_status_posted: string;
+  workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
+  workflow_job_template_id: number | null;
 };
 
 /** A row of the table users. */
@@ -1341,6 +1376,330 @@ export type WebhookDeliveryRow = {
   service: string;
   template_id: number;
   template_table: string;
+};
+
+/** A row of the table workflow_approval_templates. */
+export type WorkflowApprovalTemplateRow = {
+  created: Date;
+  created_by_id: number | null;
+  current_job_id: number | null;
+  description: string;
+  id: number;
+  last_job_failed: boolean;
+  last_job_id: number | null;
+  last_job_run: Date | null;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  status: string;
+  timeout: number;
+};
+
+/** A row of the view workflow_approvals. */
+export type WorkflowApprovalRow = {
+  allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
+  artifacts: unknown;
+  become_enabled: boolean;
+  cancel_flag: boolean;
+  controller_node: string;
+  created: Date;
+  created_by_id: number | null;
+  credential_id: number | null;
+  credential_passwords: string;
+  dependencies_processed: boolean;
+  description: string;
+  diff_mode: boolean;
+  elapsed: number | string;
+  emitted_events: number;
+  enabled_value: string;
+  enabled_var: string;
+  event_processing_finished: boolean;
+  execution_environment_id: number | null;
+  execution_node: string;
+  extra_vars: string;
+  failed: boolean;
+  finished: Date | null;
+  force_handlers: boolean;
+  forks: number;
+  host_filter: string;
+  host_status_counts: unknown;
+  id: number;
+  instance_group_id: number | null;
+  inventory_id: number | null;
+  inventory_source_id: number | null;
+  is_sliced_job: boolean;
+  job_args: string;
+  job_cwd: string;
+  job_env: unknown;
+  job_explanation: string;
+  job_slice_count: number;
+  job_slice_number: number;
+  job_tags: string;
+  job_template_id: number | null;
+  job_type: string;
+  kind: string;
+  launch_type: string;
+  limit: string;
+  local_path: string;
+  modified: Date;
+  modified_by_id: number | null;
+  module_args: string;
+  module_name: string;
+  name: string;
+  organization_id: number | null;
+  overwrite: boolean;
+  overwrite_vars: boolean;
+  playbook: string;
+  project_id: number | null;
+  result_traceback: string;
+  scm_branch: string;
+  scm_clean: boolean;
+  scm_delete_on_update: boolean;
+  scm_refspec: string;
+  scm_revision: string;
+  scm_track_submodules: boolean;
+  scm_type: string;
+  scm_url: string;
+  skip_tags: string;
+  source: string;
+  source_path: string;
+  source_project_update_id: number | null;
+  source_vars: string;
+  start_at_task: string;
+  started: Date | null;
+  status: string;
+  survey_passwords: unknown;
+  task_impact: number;
+  timed_out: boolean;
+  timeout: number;
+  unified_job_template_id: number | null;
+  use_fact_cache: boolean;
+  verbosity: number;
+  workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
+  workflow_job_template_id: number | null;
+};
+
+/** A row of the table workflow_job_labels. */
+export type WorkflowJobLabelRow = {
+  label_id: number;
+  workflow_job_id: number;
+};
+
+/** A row of the table workflow_job_node_credentials. */
+export type WorkflowJobNodeCredentialRow = {
+  credential_id: number;
+  node_id: number;
+};
+
+/** A row of the table workflow_job_node_edges. */
+export type WorkflowJobNodeEdgeRow = {
+  child_id: number;
+  condition: string;
+  kind: string;
+  parent_id: number;
+};
+
+/** A row of the table workflow_job_nodes. */
+export type WorkflowJobNodeRow = {
+  all_parents_must_converge: boolean;
+  ancestor_artifacts: unknown;
+  condition_errors: unknown;
+  created: Date;
+  created_by_id: number | null;
+  diff_mode: boolean | null;
+  do_not_run: boolean;
+  execution_environment_id: number | null;
+  extra_data: unknown;
+  forks: number | null;
+  id: number;
+  identifier: string;
+  inventory_id: number | null;
+  job_id: number | null;
+  job_slice_count: number | null;
+  job_slice_number: number;
+  job_tags: string | null;
+  job_type: string | null;
+  limit: string | null;
+  modified: Date;
+  modified_by_id: number | null;
+  scm_branch: string | null;
+  skip_tags: string | null;
+  timeout: number | null;
+  unified_job_template_id: number | null;
+  verbosity: number | null;
+  workflow_job_id: number;
+};
+
+/** A row of the table workflow_job_template_labels. */
+export type WorkflowJobTemplateLabelRow = {
+  label_id: number;
+  workflow_job_template_id: number;
+};
+
+/** A row of the table workflow_job_template_node_credentials. */
+export type WorkflowJobTemplateNodeCredentialRow = {
+  credential_id: number;
+  node_id: number;
+};
+
+/** A row of the table workflow_job_template_node_edges. */
+export type WorkflowJobTemplateNodeEdgeRow = {
+  child_id: number;
+  condition: string;
+  kind: string;
+  parent_id: number;
+};
+
+/** A row of the table workflow_job_template_nodes. */
+export type WorkflowJobTemplateNodeRow = {
+  all_parents_must_converge: boolean;
+  created: Date;
+  created_by_id: number | null;
+  diff_mode: boolean | null;
+  execution_environment_id: number | null;
+  extra_data: unknown;
+  forks: number | null;
+  id: number;
+  identifier: string;
+  inventory_id: number | null;
+  job_slice_count: number | null;
+  job_tags: string | null;
+  job_type: string | null;
+  limit: string | null;
+  modified: Date;
+  modified_by_id: number | null;
+  scm_branch: string | null;
+  skip_tags: string | null;
+  timeout: number | null;
+  unified_job_template_id: number | null;
+  verbosity: number | null;
+  workflow_job_template_id: number;
+};
+
+/** A row of the table workflow_job_templates. */
+export type WorkflowJobTemplateRow = {
+  allow_simultaneous: boolean;
+  ask_inventory_on_launch: boolean;
+  ask_labels_on_launch: boolean;
+  ask_limit_on_launch: boolean;
+  ask_scm_branch_on_launch: boolean;
+  ask_skip_tags_on_launch: boolean;
+  ask_tags_on_launch: boolean;
+  ask_variables_on_launch: boolean;
+  created: Date;
+  created_by_id: number | null;
+  current_job_id: number | null;
+  description: string;
+  extra_vars: string;
+  id: number;
+  inventory_id: number | null;
+  job_tags: string;
+  last_job_failed: boolean;
+  last_job_id: number | null;
+  last_job_run: Date | null;
+  limit: string;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  next_job_run: Date | null;
+  organization_id: number | null;
+  scm_branch: string;
+  skip_tags: string;
+  status: string;
+  survey_enabled: boolean;
+  survey_spec: unknown;
+  webhook_credential_id: number | null;
+  webhook_service: string;
+};
+
+/** A row of the view workflow_jobs. */
+export type WorkflowJobRow = {
+  allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
+  artifacts: unknown;
+  become_enabled: boolean;
+  cancel_flag: boolean;
+  controller_node: string;
+  created: Date;
+  created_by_id: number | null;
+  credential_id: number | null;
+  credential_passwords: string;
+  dependencies_processed: boolean;
+  description: string;
+  diff_mode: boolean;
+  elapsed: number | string;
+  emitted_events: number;
+  enabled_value: string;
+  enabled_var: string;
+  event_processing_finished: boolean;
+  execution_environment_id: number | null;
+  execution_node: string;
+  extra_vars: string;
+  failed: boolean;
+  finished: Date | null;
+  force_handlers: boolean;
+  forks: number;
+  host_filter: string;
+  host_status_counts: unknown;
+  id: number;
+  instance_group_id: number | null;
+  inventory_id: number | null;
+  inventory_source_id: number | null;
+  is_sliced_job: boolean;
+  job_args: string;
+  job_cwd: string;
+  job_env: unknown;
+  job_explanation: string;
+  job_slice_count: number;
+  job_slice_number: number;
+  job_tags: string;
+  job_template_id: number | null;
+  job_type: string;
+  kind: string;
+  launch_type: string;
+  limit: string;
+  local_path: string;
+  modified: Date;
+  modified_by_id: number | null;
+  module_args: string;
+  module_name: string;
+  name: string;
+  organization_id: number | null;
+  overwrite: boolean;
+  overwrite_vars: boolean;
+  playbook: string;
+  project_id: number | null;
+  result_traceback: string;
+  scm_branch: string;
+  scm_clean: boolean;
+  scm_delete_on_update: boolean;
+  scm_refspec: string;
+  scm_revision: string;
+  scm_track_submodules: boolean;
+  scm_type: string;
+  scm_url: string;
+  skip_tags: string;
+  source: string;
+  source_path: string;
+  source_project_update_id: number | null;
+  source_vars: string;
+  start_at_task: string;
+  started: Date | null;
+  status: string;
+  survey_passwords: unknown;
+  task_impact: number;
+  timed_out: boolean;
+  timeout: number;
+  unified_job_template_id: number | null;
+  use_fact_cache: boolean;
+  verbosity: number;
+  workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
+  workflow_job_template_id: number | null;
 };
 
 /** The row type of each table and view, by name. */
@@ -1413,4 +1772,16 @@ export interface Tables {
   unified_jobs: UnifiedJobRow;
   users: UserRow;
   webhook_deliveries: WebhookDeliveryRow;
+  workflow_approval_templates: WorkflowApprovalTemplateRow;
+  workflow_approvals: WorkflowApprovalRow;
+  workflow_job_labels: WorkflowJobLabelRow;
+  workflow_job_node_credentials: WorkflowJobNodeCredentialRow;
+  workflow_job_node_edges: WorkflowJobNodeEdgeRow;
+  workflow_job_nodes: WorkflowJobNodeRow;
+  workflow_job_template_labels: WorkflowJobTemplateLabelRow;
+  workflow_job_template_node_credentials: WorkflowJobTemplateNodeCredentialRow;
+  workflow_job_template_node_edges: WorkflowJobTemplateNodeEdgeRow;
+  workflow_job_template_nodes: WorkflowJobTemplateNodeRow;
+  workflow_job_templates: WorkflowJobTemplateRow;
+  workflow_jobs: WorkflowJobRow;
 }

@@ -44,6 +44,11 @@ export type LaunchResult =
 
 export interface LaunchService {
   launch<Input, Template extends Row>(ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input): Promise<LaunchResult>;
+  /**
+   * The same launch inside a transaction the caller holds (a workflow starting its nodes): a
+   * refusal rolls back only what this launch did (a savepoint), and is answered, not thrown.
+   */
+  launchWithin<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input): Promise<LaunchResult>;
 }
 
 /**
@@ -52,28 +57,39 @@ export interface LaunchService {
  * launch leaves no run behind; warnings are kept in the run's explanation.
  */
 export function createLaunchService(db: Database, gates: readonly Gate[]): LaunchService {
+  /** Plan, store, gate and queue one run in `tx`; throws an ApiError to refuse. */
+  async function launchIn<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input) {
+    const plan = await launcher.plan(tx, ctx, template, input);
+    let row = await insertRun(tx, ctx, launcher.kind, plan.values);
+    const gated = await passGates(tx, gates, { ctx, kind: launcher.kind.name, template: plan.template ?? template, run: row, launchType: String(row.launch_type) });
+    if (gated.denied) throw new ApiError(gated.denied.status, { detail: gated.denied.message });
+    if (gated.warnings.length) {
+      [row] = await tx.query<UnifiedJobRow>('UPDATE unified_jobs SET job_explanation = $2 WHERE id = $1 RETURNING *', [row.id, gated.warnings.join('\n')]);
+    }
+    await queueRun(tx, launcher.kind, row, plan.link && ((created) => plan.link!(tx, created)));
+    return { ok: true as const, run: row, ignored: plan.ignored ?? {}, warnings: gated.warnings };
+  }
+  const refusal = (err: unknown): LaunchResult => {
+    if (err instanceof ApiError) return { ok: false, refusal: { status: err.status, body: err.body as Record<string, unknown> } };
+    throw err;
+  };
   return {
     async launch(ctx, launcher, template, input) {
-      let ignored: Record<string, unknown> = {};
-      let warnings: string[] = [];
       try {
-        const run = await db.transaction(async (tx) => {
-          const plan = await launcher.plan(tx, ctx, template, input);
-          ignored = plan.ignored ?? {};
-          let row = await insertRun(tx, ctx, launcher.kind, plan.values);
-          const gated = await passGates(tx, gates, { ctx, kind: launcher.kind.name, template: plan.template ?? template, run: row, launchType: String(row.launch_type) });
-          if (gated.denied) throw new ApiError(gated.denied.status, { detail: gated.denied.message });
-          warnings = gated.warnings;
-          if (warnings.length) {
-            [row] = await tx.query<UnifiedJobRow>('UPDATE unified_jobs SET job_explanation = $2 WHERE id = $1 RETURNING *', [row.id, warnings.join('\n')]);
-          }
-          await queueRun(tx, launcher.kind, row, plan.link && ((created) => plan.link!(tx, created)));
-          return row;
-        });
-        return { ok: true, run, ignored, warnings };
+        return await db.transaction((tx) => launchIn(tx, ctx, launcher, template, input));
       } catch (err) {
-        if (err instanceof ApiError) return { ok: false, refusal: { status: err.status, body: err.body as Record<string, unknown> } };
-        throw err;
+        return refusal(err);
+      }
+    },
+    async launchWithin(tx, ctx, launcher, template, input) {
+      await tx.query('SAVEPOINT drover_launch');
+      try {
+        const launched = await launchIn(tx, ctx, launcher, template, input);
+        await tx.query('RELEASE SAVEPOINT drover_launch');
+        return launched;
+      } catch (err) {
+        await tx.query('ROLLBACK TO SAVEPOINT drover_launch');
+        return refusal(err);
       }
     },
   };

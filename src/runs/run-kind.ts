@@ -76,6 +76,8 @@ export interface RunKind {
   afterFinish?(tx: Queryable, job: UnifiedJobRow): Promise<void>;
   /** Endpoints the kind adds: its run endpoints (stdout, events, cancel) and how it is launched. */
   routes: readonly RouteModule[];
+  /** False for kinds whose runs take no capacity and run no process (workflow jobs, approvals): the task manager does not place them. */
+  placed?: boolean;
 }
 
 /** What creating a run needs to know of its kind: its name and the table of its templates. */
@@ -97,5 +99,10 @@ export class RunKinds {
 
   names(): string[] {
     return [...this.byName.keys()];
+  }
+
+  /** The kinds the task manager places on instances. */
+  placedNames(): string[] {
+    return this.all.filter((k) => k.placed !== false).map((k) => k.name);
   }
 }

@@ -86,7 +86,7 @@ export async function schedulePass(db: Database, kinds: RunKinds, system: Reques
       `SELECT id, kind, name, unified_job_template_id, job_template_id, project_id, inventory_id, organization_id, allow_simultaneous,
               task_impact, forks, job_explanation, dependencies_processed
        FROM unified_jobs WHERE status = 'pending' AND kind = ANY($1::text[]) AND id > $3 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [kinds.names(), PASS_LIMIT + 1, after],
+      [kinds.placedNames(), PASS_LIMIT + 1, after],
     );
     if (pending.length > PASS_LIMIT) {
       pending.length = PASS_LIMIT;

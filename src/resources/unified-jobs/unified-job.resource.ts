@@ -11,7 +11,8 @@ export function visibleRuns(ctx: RequestContext, alias: string, params: Params):
   const me = params.add(ctx.user?.id ?? 0);
   return `(${alias}.project_id IN (${objectsWithRole('project', ['read_role'], me)})
     OR ${alias}.inventory_id IN (${objectsWithRole('inventory', ['read_role'], me)})
-    OR ${alias}.job_template_id IN (${objectsWithRole('job_template', ['read_role'], me)}))`;
+    OR ${alias}.job_template_id IN (${objectsWithRole('job_template', ['read_role'], me)})
+    OR ${alias}.workflow_job_template_id IN (${objectsWithRole('workflow_job_template', ['read_role'], me)}))`;
 }
 
 const readOnly = { canCreate: () => false, canChange: () => false, canDelete: () => false, canAttach: () => false };
@@ -22,7 +23,7 @@ export const unifiedJobs = defineResource({
   table: 'unified_jobs',
   label: 'Unified Job List',
   typeColumn: 'kind',
-  types: ['project_update', 'inventory_update', 'job', 'ad_hoc_command', 'system_job'],
+  types: ['project_update', 'inventory_update', 'job', 'ad_hoc_command', 'system_job', 'workflow_job', 'workflow_approval'],
   operations: { create: false, update: false, delete: false },
   ordering: '-id',
   search: ['name', 'description'],
@@ -37,7 +38,7 @@ export const unifiedJobTemplates = defineResource({
   table: 'unified_job_templates',
   label: 'Unified Job Template List',
   typeColumn: 'kind',
-  types: ['project', 'inventory_source', 'job_template', 'system_job_template'],
+  types: ['project', 'inventory_source', 'job_template', 'system_job_template', 'workflow_job_template', 'workflow_approval_template'],
   operations: { create: false, update: false, delete: false },
   ordering: 'name',
   search: ['name', 'description'],
@@ -54,7 +55,10 @@ export const unifiedJobTemplates = defineResource({
       const me = params.add(ctx.user?.id ?? 0);
       return `((${alias}.kind = 'project' AND ${alias}.id IN (${objectsWithRole('project', ['read_role'], me)}))
         OR (${alias}.kind = 'inventory_source' AND ${alias}.id IN (SELECT s.id FROM inventory_sources s WHERE s.inventory_id IN (${objectsWithRole('inventory', ['read_role'], me)})))
-        OR (${alias}.kind = 'job_template' AND ${alias}.id IN (${objectsWithRole('job_template', ['read_role'], me)})))`;
+        OR (${alias}.kind = 'job_template' AND ${alias}.id IN (${objectsWithRole('job_template', ['read_role'], me)}))
+        OR (${alias}.kind = 'workflow_job_template' AND ${alias}.id IN (${objectsWithRole('workflow_job_template', ['read_role'], me)}))
+        OR (${alias}.kind = 'workflow_approval_template' AND ${alias}.id IN (SELECT n.unified_job_template_id FROM workflow_job_template_nodes n
+          WHERE n.workflow_job_template_id IN (${objectsWithRole('workflow_job_template', ['read_role'], me)}))))`;
     },
     ...readOnly,
   },

@@ -14,7 +14,7 @@ export const TEMPLATE_COLUMNS = [
 
 export interface JobSpec {
   template: JobTemplateRow;
-  launchType: 'manual' | 'relaunch' | 'callback' | 'webhook' | 'scheduled';
+  launchType: 'manual' | 'relaunch' | 'callback' | 'webhook' | 'scheduled' | 'workflow';
   inventoryId: number;
   /** Column values of the job: the template's unless given here. */
   values: Record<string, unknown>;

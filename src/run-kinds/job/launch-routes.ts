@@ -9,6 +9,8 @@ import { launchOrRefuse } from '../../runs/launch.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { jobs } from './job.resource.ts';
 import { jobTemplateLauncher } from './launch.ts';
+import { sliceCount, slicedJobLauncher } from './slicing.ts';
+import { workflowJobs } from '../workflow-job/workflow-job.resource.ts';
 import { launchSchemas } from './job-schemas.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
 
@@ -18,8 +20,12 @@ export const launchRoutes: RouteModule = (app, services) => {
     GET: async (request) => describeLaunch(db, request.object),
     POST: async (request, reply) => {
       const template = request.object as JobTemplateRow;
-      const launched = await launchOrRefuse(services.launches, request.ctx, jobTemplateLauncher, template, request.body);
-      const body = await serializeRow(db, request.ctx, jobs, launched.run);
+      const slices = await sliceCount(db, template, request.body);
+      const launched = slices > 1
+        ? await launchOrRefuse(services.launches, request.ctx, slicedJobLauncher, template, { body: request.body, slices })
+        : await launchOrRefuse(services.launches, request.ctx, jobTemplateLauncher, template, request.body);
+      // A sliced launch answers its workflow job, under `job` as AWX does.
+      const body = await serializeRow(db, request.ctx, slices > 1 ? workflowJobs : jobs, launched.run);
       return reply.code(201).send({ job: launched.run.id, ignored_fields: launched.ignored, ...body });
     },
     OPTIONS: async () => actionOptions('Job Template Launch', 'GET: what a launch needs and what it would use. POST: launches a job.', LAUNCH_FIELDS),

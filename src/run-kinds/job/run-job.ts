@@ -44,7 +44,10 @@ export async function runPlaybookJob(job: UnifiedJobRow, run: RunContext): Promi
     await run.db.transaction((tx) => recordHostSummaries(tx, job, stats));
   }
   if (factCache) await factCache.save(run.db);
-  return runnerOutcome(run, code, ingester, { scm_revision: copy.revision });
+  // set_stats values of the play (AWX's artifacts), which workflows pass on to the nodes after this one.
+  const artifacts = (ingester.stats as Record<string, unknown> | null)?.artifact_data;
+  const kept = artifacts && typeof artifacts === 'object' && Object.keys(artifacts).length ? { artifacts: JSON.stringify(artifacts) } : {};
+  return runnerOutcome(run, code, ingester, { scm_revision: copy.revision, ...kept });
 }
 
 /** AWX_ANSIBLE_CALLBACK_PLUGINS: extra directories Ansible searches for callback plugins. */

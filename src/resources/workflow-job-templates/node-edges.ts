@@ -1,0 +1,119 @@
+/**
+ * The edges of a workflow's graph: /workflow_job_template_nodes/{id}/success_nodes/, failure_nodes/
+ * and always_nodes/ list a node's children by kind; POST {id} links a child (204), {id,
+ * disassociate: true} unlinks it (204), a body without id creates a node of the same workflow as a
+ * child (201). An edge may carry `condition`, a Jinja expression over the parent's outcome that
+ * must hold for the child to run (see docs/workflows.md).
+ */
+import { recordActivity } from '../../activity/record.ts';
+import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import type { RequestContext } from '../../api/context.ts';
+import { createObject, loadRow, parseRequestBody } from '../../api/crud.ts';
+import { ApiError, forbidden, notFound, ValidationError } from '../../api/errors.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
+import { listPage, type Query } from '../../api/list.ts';
+import { listOptions } from '../../api/options.ts';
+import { objectPermission } from '../../api/permissions.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
+import { serializeRow } from '../../api/serialize.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { checkExpressionSyntax } from '../../templating/sandbox.ts';
+import { mayAdministerWorkflow } from './workflow-access.ts';
+import { EDGE_KINDS, workflowNodes, type EdgeKind } from './workflow-node.resource.ts';
+
+const EDGES = 'workflow_job_template_node_edges';
+
+/** Whether `from` reaches `to` following edges (a new edge to -> from would close a cycle). */
+async function reaches(tx: Queryable, from: number, to: number): Promise<boolean> {
+  const rows = await tx.query(
+    `WITH RECURSIVE down(id) AS (SELECT $1::int UNION SELECT e.child_id FROM ${EDGES} e JOIN down ON e.parent_id = down.id)
+     SELECT 1 FROM down WHERE id = $2 LIMIT 1`,
+    [from, to],
+  );
+  return rows.length > 0;
+}
+
+function readCondition(body: Record<string, unknown>): string {
+  const condition = body.condition ?? '';
+  if (typeof condition !== 'string') throw ValidationError.field('condition', 'Not a valid string.');
+  if (!condition.trim()) return '';
+  const problem = checkExpressionSyntax(condition);
+  if (problem) throw ValidationError.field('condition', problem);
+  return condition;
+}
+
+/** Links parent -> child as `kind` (AWX's checks: same workflow, no self link, one edge per pair, no cycle). */
+export async function linkNodes(tx: Queryable, ctx: RequestContext, parent: Row, childId: number, kind: EdgeKind, condition: string): Promise<void> {
+  const [child] = await tx.query('SELECT id, workflow_job_template_id FROM workflow_job_template_nodes WHERE id = $1', [childId]);
+  if (!child) throw notFound();
+  if (child.workflow_job_template_id !== parent.workflow_job_template_id) throw new ApiError(400, { Error: 'Nodes of different workflows cannot be linked.' });
+  if (child.id === parent.id) throw new ApiError(400, { Error: 'Cycle detected.' });
+  const [existing] = await tx.query('SELECT kind, condition FROM workflow_job_template_node_edges WHERE parent_id = $1 AND child_id = $2', [parent.id, child.id]);
+  if (existing && existing.kind !== kind) throw new ApiError(400, { Error: 'Relationship not allowed.' });
+  if (existing) {
+    if (existing.condition !== condition) await tx.query(`UPDATE ${EDGES} SET condition = $3 WHERE parent_id = $1 AND child_id = $2`, [parent.id, child.id, condition]);
+    return;
+  }
+  if (await reaches(tx, child.id, parent.id)) throw new ApiError(400, { Error: 'Cycle detected.' });
+  await tx.query(`INSERT INTO ${EDGES} (parent_id, child_id, kind, condition) VALUES ($1, $2, $3, $4)`, [parent.id, child.id, kind, condition]);
+  await recordActivity(tx, ctx, {
+    operation: 'associate', object1: 'workflow_job_template_node', object1Id: parent.id, object2: 'workflow_job_template_node', object2Id: child.id,
+    association: `${kind}_nodes`, changes: condition ? { condition: ['', condition] } : {},
+  });
+}
+
+async function unlinkNodes(tx: Queryable, ctx: RequestContext, parent: Row, childId: number, kind: EdgeKind): Promise<void> {
+  const removed = await tx.query(`DELETE FROM ${EDGES} WHERE parent_id = $1 AND child_id = $2 AND kind = $3 RETURNING 1`, [parent.id, childId, kind]);
+  if (!removed.length) return;
+  await recordActivity(tx, ctx, {
+    operation: 'disassociate', object1: 'workflow_job_template_node', object1Id: parent.id, object2: 'workflow_job_template_node', object2Id: childId,
+    association: `${kind}_nodes`, changes: {},
+  });
+}
+
+function readLink(body: unknown): { id: number; disassociate: boolean } | null {
+  const b = (body ?? {}) as Record<string, unknown>;
+  if (!('id' in b)) return null;
+  const id = typeof b.id === 'string' && /^\d+$/.test(b.id) ? Number(b.id) : b.id;
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw ValidationError.field('id', 'A valid integer is required.');
+  return { id, disassociate: b.disassociate === true || b.disassociate === 'true' };
+}
+
+export const nodeEdgeRoutes: RouteModule = (app, services) => {
+  const { db } = services;
+  for (const kind of EDGE_KINDS) {
+    const scope = (parentId: number) => (alias: string, params: { add(v: unknown): string }) =>
+      `${alias}.id IN (SELECT child_id FROM ${EDGES} WHERE parent_id = ${params.add(parentId)} AND kind = '${kind}')`;
+    routeMethods(app, `/api/v2/workflow_job_template_nodes/:id/${kind}_nodes/`, objectPermission('workflow_job_template_node', { POST: 'edit' }), {
+      GET: async (request) => listPage(db, request.ctx, workflowNodes, request.url.split('?')[0], request.query as Query, scope(request.object.id)),
+      OPTIONS: async (request) => listOptions(workflowNodes, await mayAdministerWorkflow(request.ctx, db, request.object.workflow_job_template_id)),
+      POST: async (request, reply) => {
+        const parent = request.object;
+        const body = request.body;
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, { detail: 'Expected a JSON object.' });
+        if (!(await mayAdministerWorkflow(request.ctx, db, parent.workflow_job_template_id))) throw forbidden();
+        const link = readLink(body);
+        if (link) {
+          const condition = link.disassociate ? '' : readCondition(body as Record<string, unknown>);
+          await db.transaction(async (tx) => {
+            const locked = await loadRow(tx, workflowNodes, parent.id, true);
+            if (link.disassociate) await unlinkNodes(tx, request.ctx, locked, link.id, kind);
+            else await linkNodes(tx, request.ctx, locked, link.id, kind, condition);
+          });
+          return reply.code(204).send();
+        }
+        const { condition: _condition, ...fields } = body as Record<string, unknown>;
+        const condition = readCondition(body as Record<string, unknown>);
+        const fixed = { workflow_job_template: parent.workflow_job_template_id };
+        const values = await parseRequestBody(workflowNodes, { ...fields, ...fixed }, 'create', null, (v) => workflowNodes.access.canCreate(request.ctx, db, v));
+        if (!(await workflowNodes.access.canCreate(request.ctx, db, values))) throw forbidden();
+        const created = await db.transaction(async (tx) => {
+          const row = await createObject(tx, request.ctx, workflowNodes, values);
+          await linkNodes(tx, request.ctx, await loadRow(tx, workflowNodes, parent.id, true), row.id, kind, condition);
+          return row;
+        });
+        return reply.code(201).send(await serializeRow(db, request.ctx, workflowNodes, created));
+      },
+    }, { GET: { summary: `List the ${kind} children of the node` }, POST: { summary: `Link, unlink or create a ${kind} child` }, OPTIONS: OPTIONS_RESPONSE });
+  }
+};

@@ -1,0 +1,14 @@
+import type { RunKind } from '../../runs/run-kind.ts';
+import { WORKFLOW_APPROVAL } from '../workflow-job/workflow-job-kind-ref.ts';
+import { approvalRoutes } from './approval-routes.ts';
+import { workflowApprovals } from './workflow-approval.resource.ts';
+
+/** Approvals run no process: they stay pending until approved, denied, canceled or timed out (the workflow pass). */
+export const workflowApprovalKind: RunKind = {
+  ...WORKFLOW_APPROVAL,
+  resource: workflowApprovals,
+  run: async () => ({ status: 'error', explanation: 'Approvals are not run by a node.' }),
+  templateIsSource: false,
+  placed: false,
+  routes: [workflowApprovals.runRoutes, approvalRoutes],
+};

@@ -1,0 +1,25 @@
+/** The approval an approval node starts (launch_type workflow): pending, due to time out after the template's timeout. */
+import type { Row } from '../../db/database.ts';
+import type { Launcher } from '../../runs/launch.ts';
+import { WORKFLOW_APPROVAL } from '../workflow-job/workflow-job-kind-ref.ts';
+
+export const approvalLauncher: Launcher<{ workflowJob: Row }, Row> = {
+  kind: WORKFLOW_APPROVAL,
+  async plan(tx, _ctx, template, { workflowJob }) {
+    const [expires] = template!.timeout > 0 ? await tx.query(`SELECT now() + make_interval(secs => $1) AS at`, [template!.timeout]) : [{ at: null }];
+    return {
+      values: {
+        name: template!.name,
+        description: template!.description,
+        unified_job_template_id: template!.id,
+        workflow_approval_template_id: template!.id,
+        workflow_job_template_id: workflowJob.workflow_job_template_id,
+        organization_id: workflowJob.organization_id,
+        launch_type: 'workflow',
+        timeout: template!.timeout,
+        approval_expires: expires.at,
+        task_impact: 0,
+      },
+    };
+  },
+};

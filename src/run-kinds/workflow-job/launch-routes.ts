@@ -1,0 +1,33 @@
+/** GET, POST /workflow_job_templates/{id}/launch/ and POST /workflow_jobs/{id}/relaunch/. */
+import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
+import { viewOptions } from '../../api/options.ts';
+import { objectPermission } from '../../api/permissions.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
+import { serializeRow } from '../../api/serialize.ts';
+import { launchOrRefuse } from '../../runs/launch.ts';
+import { describeWorkflowLaunch, workflowTemplateLauncher } from './launch.ts';
+import { workflowRelauncher } from './relaunch.ts';
+import { workflowJobs } from './workflow-job.resource.ts';
+
+export const workflowLaunchRoutes: RouteModule = (app, services) => {
+  const { db } = services;
+  routeMethods(app, '/api/v2/workflow_job_templates/:id/launch/', objectPermission('workflow_job_template', { GET: 'execute', POST: 'execute' }), {
+    GET: async (request) => describeWorkflowLaunch(db, request.object),
+    POST: async (request, reply) => {
+      const launched = await launchOrRefuse(services.launches, request.ctx, workflowTemplateLauncher, request.object, request.body);
+      const body = await serializeRow(db, request.ctx, workflowJobs, launched.run);
+      return reply.code(201).send({ workflow_job: launched.run.id, ignored_fields: launched.ignored, ...body });
+    },
+    OPTIONS: async () => viewOptions('Workflow Job Template Launch', 'GET: what a launch needs. POST: launches a workflow job.'),
+  }, { GET: { summary: 'What a launch of the workflow needs' }, POST: { summary: 'Launch the workflow' }, OPTIONS: OPTIONS_RESPONSE });
+
+  routeMethods(app, '/api/v2/workflow_jobs/:id/relaunch/', objectPermission('workflow_job', { POST: 'relaunch' }), {
+    GET: async () => ({}),
+    POST: async (request, reply) => {
+      const launched = await launchOrRefuse(services.launches, request.ctx, workflowRelauncher, request.object, request.body);
+      return reply.code(201).send(await serializeRow(db, request.ctx, workflowJobs, launched.run));
+    },
+    OPTIONS: async () => viewOptions('Workflow Job Relaunch', 'POST: a new workflow job with the same values.'),
+  }, { POST: { summary: 'Relaunch the workflow job' }, OPTIONS: OPTIONS_RESPONSE });
+};

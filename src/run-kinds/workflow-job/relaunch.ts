@@ -1,0 +1,40 @@
+/** A relaunch: a new workflow job with the values and graph of the one it repeats (AWX: the same prompts). */
+import { hasObjectRole, isSuperuser } from '../../api/access.ts';
+import type { RequestContext } from '../../api/context.ts';
+import { ApiError, forbidden } from '../../api/errors.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import type { Launcher } from '../../runs/launch.ts';
+import { copyJobGraph } from './graph-copy.ts';
+import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
+
+const COPIED = [
+  'name', 'description', 'unified_job_template_id', 'workflow_job_template_id', 'job_template_id', 'organization_id', 'inventory_id', 'limit',
+  'scm_branch', 'job_tags', 'skip_tags', 'allow_simultaneous', 'extra_vars', 'survey_passwords', 'is_sliced_job', 'job_slice_count',
+];
+
+/** Who may relaunch: execute_role on the workflow (or on the job template of a sliced job). */
+export async function mayRelaunchWorkflow(ctx: RequestContext, tx: Queryable, run: Row): Promise<boolean> {
+  if (isSuperuser(ctx)) return true;
+  if (run.workflow_job_template_id) return hasObjectRole(ctx, tx, 'workflow_job_template', run.workflow_job_template_id, 'execute_role');
+  if (run.job_template_id) return hasObjectRole(ctx, tx, 'job_template', run.job_template_id, 'execute_role');
+  return false;
+}
+
+export const workflowRelauncher: Launcher<unknown, Row> = {
+  kind: WORKFLOW_JOB,
+  async plan(tx, ctx, previous) {
+    const run = previous!;
+    if (!(await mayRelaunchWorkflow(ctx, tx, run))) throw forbidden();
+    if (!run.workflow_job_template_id && !run.is_sliced_job) throw new ApiError(400, { detail: 'Cannot relaunch workflow job whose template was deleted.' });
+    const values: Record<string, unknown> = Object.fromEntries(COPIED.map((c) => [c, run[c]]));
+    values.extra_vars = typeof run.extra_vars === 'string' ? run.extra_vars : JSON.stringify(run.extra_vars);
+    values.survey_passwords = JSON.stringify(run.survey_passwords ?? {});
+    return {
+      values: { ...values, launch_type: 'relaunch', task_impact: 0 },
+      link: async (q, created) => {
+        await copyJobGraph(q, created.id, run.id, created.created_by_id);
+        await q.query('INSERT INTO workflow_job_labels (workflow_job_id, label_id) SELECT $1, label_id FROM workflow_job_labels WHERE workflow_job_id = $2', [created.id, run.id]);
+      },
+    };
+  },
+};

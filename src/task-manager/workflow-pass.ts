@@ -1,0 +1,169 @@
+/**
+ * The workflow pass (AWX's WorkflowManager), run by every dispatcher scan: pending workflow jobs
+ * start (they take no capacity), approvals past their due time fail, and each running workflow job
+ * moves on: nodes whose parents decided start their runs, nodes that can no longer run are marked
+ * do_not_run, a canceled workflow cancels its runs, and a finished graph finishes its workflow job.
+ * Each workflow job is handled in its own transaction with its row locked; everything it needs is
+ * in the database, so a pass may be repeated, or cut off and started again, without harm.
+ */
+import { callerIn, systemContextIn, type RequestContext, type Services } from '../api/context.ts';
+import type { Queryable, Row } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
+import { parseVariables } from '../inventory/variables.ts';
+import { publishStatusChanges } from '../live/notices.ts';
+import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from '../runs/lifecycle.ts';
+import { evaluateCondition } from '../templating/sandbox.ts';
+import { lookAtGraph, type GraphEdge, type GraphNode } from './workflow-graph.ts';
+import { spawnNode } from './workflow-spawn.ts';
+
+type WorkflowNode = GraphNode & Row & { template_kind: string | null; job_artifacts: Record<string, unknown> | null; job_name: string | null; job_failed: boolean | null };
+
+const isActive = (status: string | null) => (ACTIVE_STATUSES as readonly string[]).includes(status ?? '');
+
+/** One pass; answers in how many milliseconds the next pending approval falls due (null: none). */
+export async function workflowPass(services: Services): Promise<number | null> {
+  const { db } = services;
+  await db.transaction((tx) => startPendingWorkflows(tx));
+  await db.transaction((tx) => expireApprovals(tx, services));
+  // Only workflow jobs something happened to: a node's run ended (a trigger marks them), they just started, or were canceled.
+  const running = await db.query<{ id: number }>(
+    `SELECT id FROM unified_jobs WHERE kind = 'workflow_job' AND status = 'running' AND (workflow_attention OR cancel_flag) ORDER BY id`,
+  );
+  for (const { id } of running) await db.transaction((tx) => advanceWorkflow(tx, services, id));
+  const [due] = await db.query<{ ms: number | null }>(
+    `SELECT (extract(epoch FROM min(approval_expires) - now()) * 1000)::float8 AS ms FROM unified_jobs
+     WHERE kind = 'workflow_approval' AND status = 'pending' AND approval_expires IS NOT NULL`,
+  );
+  return due?.ms ?? null;
+}
+
+/** Pending workflow jobs start, one at a time per template unless it allows simultaneous runs. */
+async function startPendingWorkflows(tx: Queryable): Promise<void> {
+  const pending = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE kind = 'workflow_job' AND status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED`);
+  if (!pending.length) return;
+  const busy = new Set((await tx.query<{ t: number }>(
+    `SELECT DISTINCT workflow_job_template_id AS t FROM unified_jobs WHERE kind = 'workflow_job' AND status = 'running' AND workflow_job_template_id IS NOT NULL`,
+  )).map((r) => r.t));
+  const started: UnifiedJobRow[] = [];
+  for (const run of pending) {
+    const template = run.workflow_job_template_id;
+    if (template !== null && !run.allow_simultaneous && busy.has(template)) continue;
+    if (template !== null) busy.add(template);
+    const [row] = await tx.query<UnifiedJobRow>(`UPDATE unified_jobs SET status = 'running', started = now(), modified = now(), workflow_attention = true WHERE id = $1 RETURNING *`, [run.id]);
+    if (template !== null) await tx.query(`UPDATE workflow_job_templates SET status = 'running', current_job_id = $2 WHERE id = $1`, [template, run.id]);
+    started.push(row);
+  }
+  await publishStatusChanges(tx, started);
+}
+
+/** Approvals whose time is up fail, timed out (AWX's wording). */
+async function expireApprovals(tx: Queryable, services: Services): Promise<void> {
+  const expired = await tx.query<UnifiedJobRow>(
+    `SELECT * FROM unified_jobs WHERE kind = 'workflow_approval' AND status = 'pending' AND approval_expires <= now() FOR UPDATE SKIP LOCKED`,
+  );
+  for (const approval of expired) {
+    await finishRun(tx, services.runKinds, approval, {
+      status: 'failed',
+      explanation: `The approval node ${approval.name} (${approval.id}) has expired after ${approval.timeout} seconds.`,
+      updates: { timed_out: true },
+    });
+  }
+}
+
+async function loadGraph(tx: Queryable, workflowJobId: number): Promise<{ nodes: WorkflowNode[]; edges: GraphEdge[] }> {
+  const nodes = await tx.query<WorkflowNode>(
+    `SELECT n.*, t.kind AS template_kind, j.status AS job_status, j.artifacts AS job_artifacts, j.name AS job_name, j.failed AS job_failed
+     FROM workflow_job_nodes n LEFT JOIN unified_job_templates t ON t.id = n.unified_job_template_id LEFT JOIN unified_jobs j ON j.id = n.job_id
+     WHERE n.workflow_job_id = $1 ORDER BY n.id`,
+    [workflowJobId],
+  );
+  const edges = await tx.query<GraphEdge>(
+    `SELECT e.parent_id, e.child_id, e.kind, e.condition FROM workflow_job_node_edges e JOIN workflow_job_nodes n ON n.id = e.parent_id WHERE n.workflow_job_id = $1`,
+    [workflowJobId],
+  );
+  return { nodes, edges };
+}
+
+/** The workflow job's creator, as whom its nodes' runs are made. */
+async function creatorContext(tx: Queryable, services: Services, userId: number | null): Promise<RequestContext> {
+  const [user] = userId ? await tx.query('SELECT id, username, is_superuser, is_system_auditor FROM users WHERE id = $1', [userId]) : [];
+  if (!user) return systemContextIn(services);
+  return callerIn(services, { id: user.id, username: user.username, isSuperuser: user.is_superuser, isSystemAuditor: user.is_system_auditor });
+}
+
+async function advanceWorkflow(tx: Queryable, services: Services, id: number): Promise<void> {
+  const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND status = 'running' FOR UPDATE SKIP LOCKED`, [id]);
+  if (!workflowJob) return;
+  // Cleared first: a run ended while this look goes on (one failed in place) asks for the next.
+  await tx.query('UPDATE unified_jobs SET workflow_attention = false WHERE id = $1', [id]);
+  const { nodes, edges } = await loadGraph(tx, id);
+  if (workflowJob.cancel_flag) return cancelWorkflow(tx, services, workflowJob, nodes);
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const conditionErrors = new Map<number, Record<string, string>>();
+  const look = await lookAtGraph(nodes, edges, async (edge, parent, outcome) => {
+    const p = parent as WorkflowNode;
+    const job = p.job_id === null ? null : { id: p.job_id, name: p.job_name, status: p.job_status, failed: p.job_failed };
+    try {
+      return await evaluateCondition(edge.condition, { artifacts: p.job_artifacts ?? {}, status: p.job_status ?? outcome, job });
+    } catch (err) {
+      conditionErrors.set(edge.child_id, { ...conditionErrors.get(edge.child_id), [String(edge.parent_id)]: err instanceof Error ? err.message : String(err) });
+      return false;
+    }
+  });
+  for (const [nodeId, errors] of conditionErrors) {
+    await tx.query('UPDATE workflow_job_nodes SET condition_errors = condition_errors || $2::jsonb, modified = now() WHERE id = $1', [nodeId, JSON.stringify(errors)]);
+  }
+  if (look.doNotRun.length) {
+    await tx.query('UPDATE workflow_job_nodes SET do_not_run = true, modified = now() WHERE id = ANY($1::int[])', [look.doNotRun.map((n) => n.id)]);
+  }
+  if (look.start.length) {
+    const ctx = await creatorContext(tx, services, workflowJob.created_by_id);
+    const workflowVars = parseVariables(workflowJob.extra_vars);
+    for (const node of look.start as WorkflowNode[]) {
+      // Parents' artifacts (set_stats) flow down: the extra vars of the workflow job win over them, as AWX.
+      const ancestors: Record<string, unknown> = {};
+      for (const e of edges.filter((x) => x.child_id === node.id).sort((a, b) => a.parent_id - b.parent_id)) {
+        const parent = byId.get(e.parent_id)!;
+        Object.assign(ancestors, parent.ancestor_artifacts ?? {}, parent.job_artifacts ?? {});
+      }
+      if (Object.keys(ancestors).length) await tx.query('UPDATE workflow_job_nodes SET ancestor_artifacts = $2::jsonb WHERE id = $1', [node.id, JSON.stringify(ancestors)]);
+      const extraVars = { ...(node.extra_data ?? {}), ...ancestors, ...workflowVars };
+      const jobId = await spawnNode({ tx, services, ctx, node, workflowJob, extraVars }, node.template_kind ?? '');
+      await tx.query('UPDATE workflow_job_nodes SET job_id = $2, modified = now() WHERE id = $1', [node.id, jobId]);
+    }
+    // A run failed in place ended before its node named it (the trigger could not see it): look again.
+    await tx.query(
+      `UPDATE unified_jobs SET workflow_attention = true WHERE id = $1 AND EXISTS (
+         SELECT 1 FROM workflow_job_nodes n JOIN unified_jobs j ON j.id = n.job_id
+         WHERE n.id = ANY($2::int[]) AND j.status IN ('successful', 'failed', 'error', 'canceled'))`,
+      [id, look.start.map((n) => n.id)],
+    );
+  }
+  if (!look.done) return;
+  const artifacts: Record<string, unknown> = {};
+  for (const n of nodes) if (n.job_artifacts && n.job_status === 'successful') Object.assign(artifacts, n.job_artifacts);
+  await finishRun(tx, services.runKinds, workflowJob, {
+    status: look.failure ? 'failed' : 'successful',
+    explanation: look.failure ?? '',
+    updates: { artifacts: JSON.stringify(artifacts) },
+  });
+}
+
+/** A canceled workflow job cancels its nodes' runs and ends canceled once none is left active. */
+async function cancelWorkflow(tx: Queryable, services: Services, workflowJob: UnifiedJobRow, nodes: WorkflowNode[]): Promise<void> {
+  const active = nodes.filter((n) => n.job_id !== null && isActive(n.job_status)).map((n) => n.job_id!);
+  // A run locked elsewhere is ending right now: it counts as still active, and its end asks for another look.
+  const lockable = await tx.query<UnifiedJobRow>('SELECT * FROM unified_jobs WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE SKIP LOCKED', [active]);
+  let remaining = active.length - lockable.length;
+  for (const run of lockable) {
+    if (run.status === 'new' || run.status === 'pending') {
+      await finishRun(tx, services.runKinds, run, { status: 'canceled', explanation: 'The workflow job was canceled.' });
+      continue;
+    }
+    remaining++;
+    if (run.cancel_flag) continue;
+    await tx.query('UPDATE unified_jobs SET cancel_flag = true, modified = now() WHERE id = $1', [run.id]);
+    await tx.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, String(run.id)]);
+  }
+  if (!remaining) await finishRun(tx, services.runKinds, workflowJob, { status: 'canceled', explanation: 'The workflow job was canceled.' });
+}

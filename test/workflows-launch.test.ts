@@ -1,0 +1,88 @@
+// Launching workflows: surveys, prompts, node credentials, and a pass repeated without starting a node twice.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, newOrg, newUser, type TestApp, type User } from './helpers/app.ts';
+import { workflowPass } from '../src/task-manager/workflow-pass.ts';
+import { answer, finished, jobNodes, launchWorkflow, makeWorkflow, nodeRun } from './helpers/workflows.ts';
+
+const SURVEY = { name: 'Ask', description: '', spec: [{ question_name: 'Where', variable: 'region', type: 'multiplechoice', choices: ['eu', 'us'], required: true }] };
+
+describe('launching workflows', () => {
+  let t: TestApp;
+  let org: number;
+  let otherAdmin: User;
+
+  before(async () => {
+    t = await createTestApp();
+    org = (await newOrg(t, { name: 'Launches' })).id;
+    const other = await newOrg(t, { name: 'Far' });
+    otherAdmin = await newUser(t, { admin: other.id });
+  });
+  after(() => t.close());
+
+  it('asks the survey and keeps its answers in the workflow job', async () => {
+    const wf = await makeWorkflow(t, org, 'surveyed', { a: {} }, []);
+    assert.equal((await t.post(`/api/v2/workflow_job_templates/${wf.id}/survey_spec/`, SURVEY)).status, 200);
+    assert.equal((await t.patch(`/api/v2/workflow_job_templates/${wf.id}/`, { survey_enabled: true })).status, 200);
+    const described = (await t.get(`/api/v2/workflow_job_templates/${wf.id}/launch/`)).body;
+    assert.equal(described.survey_enabled, true);
+    assert.deepEqual(described.variables_needed_to_start, ['region']);
+    const missing = await t.post(`/api/v2/workflow_job_templates/${wf.id}/launch/`, {});
+    assert.equal(missing.status, 400);
+    assert.ok(missing.body.variables_needed_to_start);
+    const wrong = await t.post(`/api/v2/workflow_job_templates/${wf.id}/launch/`, { extra_vars: { region: 'mars' } });
+    assert.equal(wrong.status, 400);
+    const wj = await launchWorkflow(t, wf.id, { extra_vars: { region: 'us', other: 1 } });
+    const job = (await t.get(`/api/v2/workflow_jobs/${wj}/`)).body;
+    assert.deepEqual(JSON.parse(job.extra_vars), { region: 'us' });
+    await answer(t, wj, 'a', 'approve');
+    await finished(t, wj);
+  });
+
+  it('takes prompts the workflow asks for and refuses an inventory the caller may not use', async () => {
+    const inventory = (await t.post('/api/v2/inventories/', { name: 'prompted', organization: org })).body.id;
+    const wf = await makeWorkflow(t, org, 'prompted', { a: {} }, [], { ask_limit_on_launch: true, ask_inventory_on_launch: true });
+    const res = await t.post(`/api/v2/workflow_job_templates/${wf.id}/launch/`, { limit: 'web*', inventory, scm_branch: 'dev' });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.limit, 'web*');
+    assert.equal(res.body.inventory, inventory);
+    assert.deepEqual(res.body.ignored_fields, { scm_branch: 'dev' });
+    await answer(t, res.body.workflow_job, 'a', 'approve');
+    // Another organization's admin with execute on the workflow still cannot bring this inventory in.
+    const theirs = await t.post('/api/v2/workflow_job_templates/', { name: 'theirs', organization: (await t.get('/api/v2/organizations/?name=Far')).body.results[0].id, ask_inventory_on_launch: true }, { as: otherAdmin });
+    assert.equal(theirs.status, 201, theirs.text);
+    const refused = await t.post(`/api/v2/workflow_job_templates/${theirs.body.id}/launch/`, { inventory }, { as: otherAdmin });
+    assert.equal(refused.status, 403);
+    assert.equal((await t.get('/api/v2/workflow_jobs/?workflow_job_template=' + theirs.body.id)).body.count, 0);
+  });
+
+  it('attaches to a node only credentials the caller may use', async () => {
+    const wf = await makeWorkflow(t, org, 'with credentials', { a: {} }, []);
+    const machine = (await t.get('/api/v2/credential_types/?namespace=ssh')).body.results[0].id;
+    const mine = (await t.post('/api/v2/credentials/', { name: 'ours', organization: org, credential_type: machine, inputs: { username: 'u' } })).body.id;
+    const far = (await t.get('/api/v2/organizations/?name=Far')).body.results[0].id;
+    const foreign = (await t.post('/api/v2/credentials/', { name: 'far', organization: far, credential_type: machine, inputs: { username: 'x' } }, { as: otherAdmin })).body.id;
+    assert.equal((await t.post(`/api/v2/workflow_job_template_nodes/${wf.nodes.a}/credentials/`, { id: mine })).status, 204);
+    assert.deepEqual((await t.get(`/api/v2/workflow_job_template_nodes/${wf.nodes.a}/credentials/`)).body.results.map((c: any) => c.id), [mine]);
+    // The other organization's admin can use his credential but not touch this workflow's nodes.
+    assert.equal((await t.post(`/api/v2/workflow_job_template_nodes/${wf.nodes.a}/credentials/`, { id: foreign }, { as: otherAdmin })).status, 403);
+  });
+
+  it('starts each node once however often the pass runs', async () => {
+    const wf = await makeWorkflow(t, org, 'repeated', { a: {}, b: {}, c: {} }, [['a', 'always', 'b'], ['a', 'always', 'c']]);
+    const wj = await launchWorkflow(t, wf.id);
+    await nodeRun(t, wj, 'a');
+    await Promise.all([workflowPass(t.services), workflowPass(t.services), workflowPass(t.services)]);
+    await answer(t, wj, 'a', 'approve');
+    await nodeRun(t, wj, 'b');
+    await Promise.all([workflowPass(t.services), workflowPass(t.services)]);
+    const runs = await t.db.query(`SELECT count(*)::int AS n FROM unified_jobs WHERE kind = 'workflow_approval' AND id IN (SELECT job_id FROM workflow_job_nodes WHERE workflow_job_id = $1)`, [wj]);
+    const approvals = await t.db.query(`SELECT count(*)::int AS n FROM unified_jobs WHERE kind = 'workflow_approval' AND name LIKE 'repeated %'`);
+    assert.equal(runs[0].n, 3);
+    assert.equal(approvals[0].n, 3);
+    await answer(t, wj, 'b', 'approve');
+    await answer(t, wj, 'c', 'approve');
+    assert.equal((await finished(t, wj)).status, 'successful');
+    assert.equal(Object.values(await jobNodes(t, wj)).length, 3);
+  });
+});
