@@ -1081,6 +1081,8 @@ export type SystemJobTemplateRow = {
 /** A row of the view system_jobs. */
 export type SystemJobRow = {
   allow_simultaneous: boolean;
+  approval_expires: Date | null;
+  approved_or_denied_by_id: number | null;
   artifacts: unknown;
   become_enabled: boolean;
   cancel_flag: boolean;
@@ -1110,6 +1112,7 @@ export type SystemJobRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
   job_env: unknown;
@@ -1152,10 +1155,18 @@ export type SystemJobRow = {
   status: string;
   survey_passwords: unknown;
   task_impact: number;
+  timed_out: boolean;
   timeout: number;
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
+  workflow_approval_template_id: number | null;
+  workflow_attention: boolean;
+  workflow_job_template_id: number | null;
 };
 
 /** A row of the table teams. */
@@ -1477,6 +1488,10 @@ export type WorkflowApprovalRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
   workflow_approval_template_id: number | null;
   workflow_attention: boolean;
   workflow_job_template_id: number | null;
@@ -1612,6 +1627,7 @@ export type WorkflowJobTemplateRow = {
   survey_enabled: boolean;
   survey_spec: unknown;
   webhook_credential_id: number | null;
+  webhook_key: string;
   webhook_service: string;
 };
 
@@ -1697,6 +1713,10 @@ export type WorkflowJobRow = {
   unified_job_template_id: number | null;
   use_fact_cache: boolean;
   verbosity: number;
+  webhook_credential_id: number | null;
+  webhook_guid: string;
+  webhook_service: string;
+  webhook_status_posted: string;
   workflow_approval_template_id: number | null;
   workflow_attention: boolean;
   workflow_job_template_id: number | null;
