@@ -218,7 +218,7 @@ describe('AWX conventions', () => {
       assert.deepEqual(list.body.types, ['inventory']);
       assert.equal(list.body.max_page_size, 200);
       const mixed = await t.request('OPTIONS', '/api/v2/unified_jobs/');
-      assert.deepEqual(mixed.body.types, ['project_update', 'inventory_update', 'job', 'ad_hoc_command', 'workflow_job', 'workflow_approval']);
+      assert.deepEqual(mixed.body.types, ['project_update', 'inventory_update', 'job', 'ad_hoc_command', 'system_job', 'workflow_job', 'workflow_approval']);
       assert.deepEqual(mixed.body.actions.GET.type.choices.map((c: string[]) => c[0]), mixed.body.types);
       const detail = await t.request('OPTIONS', `/api/v2/inventories/${(await t.get('/api/v2/inventories/?name=Options inventory')).body.results[0].id}/`);
       assert.deepEqual(detail.body.types, ['inventory']);
