@@ -36,8 +36,8 @@ describe('notifications of workflows', () => {
   };
   const attach = async (url: string, id: number) => assert.equal((await t.post(url, { id })).status, 204, url);
   const received = (path: string) => peer.received.filter((r) => r.url === path).map((r) => JSON.parse(r.body));
-  const receivedCount = (path: string, count: number) =>
-    eventually(async () => received(path).length >= count && received(path), 30_000, `${count} notifications at ${path}`);
+  const receivedCount = async (path: string, count: number): Promise<any[]> =>
+    eventually(async () => (received(path).length >= count ? received(path) : null), 30_000, `${count} notifications at ${path}`) as Promise<any[]>;
   // Notifications are sent side by side: they may arrive in any order.
   /** A workflow of one approval node with a hook on each of its lists, under paths starting with `prefix`. */
   const notifiedWorkflow = async (prefix: string, approval: { timeout?: number } = {}) => {
