@@ -54,6 +54,10 @@ describe('schedules of workflow job templates', () => {
       assert.equal(res.status, 400, `${field}: ${res.text}`);
       assert.ok(res.body[field], res.text);
     }
+    const refusedLink = await t.post('/api/v2/schedules/', { name: 'Linked', unified_job_template: wf.id, rrule: rruleIn(3600) });
+    const label = await t.post('/api/v2/labels/', { name: 'unasked', organization: org });
+    assert.equal((await t.post(`/api/v2/schedules/${refusedLink.body.id}/labels/`, { id: label.body.id })).status, 400);
+    assert.equal((await t.delete(`/api/v2/schedules/${refusedLink.body.id}/`)).status, 204);
     const vars = await t.post(base, { name: 'Vars', rrule: rruleIn(3600), extra_data: { anything: 1 } });
     assert.equal(vars.status, 400, vars.text);
     assert.ok(vars.body.extra_data, vars.text);
@@ -70,10 +74,13 @@ describe('schedules of workflow job templates', () => {
   });
 
   it('launches one workflow job, launch_type scheduled, with the saved prompts, and next_job_run follows', async () => {
-    const wf = await makeWorkflow(t, org, 'soon', { gate: {} }, [], { ask_limit_on_launch: true, allow_simultaneous: true, survey_enabled: true });
+    const wf = await makeWorkflow(t, org, 'soon', { gate: {} }, [], { ask_limit_on_launch: true, ask_labels_on_launch: true, allow_simultaneous: true, survey_enabled: true });
     assert.equal((await t.post(`/api/v2/workflow_job_templates/${wf.id}/survey_spec/`, SURVEY)).status, 200);
-    const s = await t.post(`/api/v2/workflow_job_templates/${wf.id}/schedules/`, { name: 'Soon', rrule: rruleIn(3), limit: 'db', extra_data: { color: 'red' } });
+    const label = await t.post('/api/v2/labels/', { name: 'nightly', organization: org });
+    assert.equal(label.status, 201, label.text);
+    const s = await t.post(`/api/v2/workflow_job_templates/${wf.id}/schedules/`, { name: 'Soon', rrule: rruleIn(4), limit: 'db', extra_data: { color: 'red' } });
     assert.equal(s.status, 201, s.text);
+    assert.equal((await t.post(`/api/v2/schedules/${s.body.id}/labels/`, { id: label.body.id })).status, 204);
     const jobs = await eventually(async () => {
       const found = (await t.get(`/api/v2/workflow_job_templates/${wf.id}/workflow_jobs/`)).body.results;
       return found.length ? found : null;
@@ -82,6 +89,7 @@ describe('schedules of workflow job templates', () => {
     assert.equal(job.launch_type, 'scheduled');
     assert.equal(job.limit, 'db');
     assert.equal(JSON.parse(job.extra_vars).color, 'red');
+    assert.deepEqual((await t.get(`/api/v2/workflow_jobs/${job.id}/labels/`)).body.results.map((l: any) => l.name), ['nightly']);
     const ofSchedule = (await t.get(`/api/v2/schedules/${s.body.id}/unified_jobs/`)).body.results;
     assert.deepEqual(ofSchedule.map((j: any) => j.id), [job.id]);
     // The next slot is an hour on; the template follows its schedule.
