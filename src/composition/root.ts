@@ -44,6 +44,7 @@ import { scheduledJobLauncher } from '../run-kinds/job/scheduled-launch.ts';
 import { scheduledProjectUpdateLauncher } from '../run-kinds/project-update/queue.ts';
 import { systemJobKind } from '../run-kinds/system-job/kind.ts';
 import { scheduledSystemJobLauncher } from '../run-kinds/system-job/launcher.ts';
+import { scheduledWorkflowLauncher } from '../run-kinds/workflow-job/scheduled-launch.ts';
 import { workflowApprovalKind } from '../run-kinds/workflow-approval/kind.ts';
 import { workflowJobKind } from '../run-kinds/workflow-job/kind.ts';
 import type { Gate } from '../runs/gates.ts';
@@ -69,6 +70,7 @@ export const SCHEDULE_KINDS: readonly ScheduleKind[] = [
   { template: 'project', action: 'update', launcher: scheduledProjectUpdateLauncher },
   { template: 'inventory_source', action: 'update', launcher: scheduledInventoryUpdateLauncher },
   { template: 'system_job_template', action: 'execute', launcher: scheduledSystemJobLauncher },
+  { template: 'workflow_job_template', action: 'execute', launcher: scheduledWorkflowLauncher },
 ];
 
 /** The conventional endpoints of every top-level resource (list, detail, OPTIONS, related lists...). */

@@ -106,6 +106,8 @@ export async function messageContext(services: Services, run: Row | null, facts:
     job_friendly_name: kind.friendly,
     url,
     job_metadata: JSON.stringify(metadata, null, 4),
+    // Approval notifications are about their workflow job: its address is theirs.
+    ...(run.kind === 'workflow_job' && { workflow_url: url }),
     ...facts.extra_context,
   };
 }

@@ -11,6 +11,7 @@ import type { Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { parseVariables } from '../inventory/variables.ts';
 import { publishStatusChanges } from '../live/notices.ts';
+import { queueRunNotifications } from '../resources/notification-templates/queue.ts';
 import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from '../runs/lifecycle.ts';
 import { evaluateCondition } from '../templating/sandbox.ts';
 import { lookAtGraph, type GraphEdge, type GraphNode } from './workflow-graph.ts';
@@ -51,6 +52,8 @@ async function startPendingWorkflows(tx: Queryable): Promise<void> {
     if (template !== null) busy.add(template);
     const [row] = await tx.query<UnifiedJobRow>(`UPDATE unified_jobs SET status = 'running', started = now(), modified = now(), workflow_attention = true WHERE id = $1 RETURNING *`, [run.id]);
     if (template !== null) await tx.query(`UPDATE workflow_job_templates SET status = 'running', current_job_id = $2 WHERE id = $1`, [template, run.id]);
+    // Workflow jobs start here, not through markRunning: their "started" notifications too.
+    await queueRunNotifications(tx, row, 'started');
     started.push(row);
   }
   await publishStatusChanges(tx, started);

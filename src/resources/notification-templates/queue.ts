@@ -28,6 +28,8 @@ export interface RunForNotifications {
  * organization, and for a job to its project (as AWX collects them). Answers how many.
  */
 export async function queueRunNotifications(tx: Queryable, run: RunForNotifications, event: RunEvent): Promise<number> {
+  // Approvals notify through their workflow's approvals lists only (queueApprovalNotifications), as AWX.
+  if (run.kind === 'workflow_approval') return 0;
   const templates = [run.unified_job_template_id, run.kind === 'job' ? run.project_id : null].filter((id): id is number => typeof id === 'number');
   if (!templates.length && !run.organization_id) return 0;
   const rows = await tx.query(
@@ -78,7 +80,8 @@ export async function queueApprovalNotifications(
   tx: Queryable,
   approval: { workflowJobTemplateId: number | null; organizationId: number | null; workflowJobId: number | null },
   event: 'running' | 'approved' | 'denied' | 'timed_out',
-  extraContext: { approval_node_name: string; workflow_url: string; [name: string]: unknown },
+  /** workflow_url defaults to the workflow job's address (see messageContext). */
+  extraContext: { approval_node_name: string; workflow_url?: string; [name: string]: unknown },
 ): Promise<number> {
   const templates = await tx.query<{ id: number }>(
     `SELECT notification_template_id AS id FROM unified_job_template_notification_templates WHERE event = 'approvals' AND unified_job_template_id = $1

@@ -8,6 +8,7 @@ import { objectRoles } from '../../rbac/relations.ts';
 import { attachedLabels } from '../labels/attached-labels.ts';
 import { JOB_TEMPLATE_STATUSES } from '../job-templates/job-template.resource.ts';
 import { WEBHOOK_SERVICES } from '../webhooks/webhook-fields.ts';
+import { adminOf, notificationTemplateLists } from '../notification-templates/attachments.ts';
 import { assertWorkflowAdmin, workflowTemplateAccess, workflowTemplateActions, workflowTemplateCapabilities } from './workflow-access.ts';
 
 /** What a workflow's launch may be asked for (AWX's WorkflowJobTemplate ask_*_on_launch). */
@@ -58,7 +59,9 @@ export const workflowJobTemplates = defineResource({
     workflow_nodes: reverse('workflow_job_template_node', 'workflow_job_template_nodes', 'workflow_job_template_id', 'workflow_job_template'),
     workflow_jobs: reverse('workflow_job', 'workflow_jobs', 'workflow_job_template_id'),
     labels: attachedLabels({ name: 'workflow_job_template', table: 'workflow_job_template_labels', column: 'workflow_job_template_id', assertAdmin: assertWorkflowAdmin }),
+    schedules: reverse('schedule', 'schedules', 'unified_job_template_id', 'unified_job_template'),
     object_roles: objectRoles('workflow_job_template'),
+    ...notificationTemplateLists({ owner: 'unified_job_template', events: ['started', 'success', 'error', 'approvals'], mayAttachTo: adminOf('workflow_job_template') }),
   },
   roles: {
     admin_role: { name: 'Admin', description: 'Can manage all aspects of the workflow job template', parents: ['organization.workflow_admin_role'] },
@@ -75,7 +78,6 @@ export const workflowJobTemplates = defineResource({
       launch: `${base}launch/`,
       survey_spec: `${base}survey_spec/`,
       copy: `${base}copy/`,
-      schedules: `${base}schedules/`,
       webhook_key: `${base}webhook_key/`,
       ...(row.last_job_id && { last_job: `/api/v2/workflow_jobs/${row.last_job_id}/` }),
       ...(row.current_job_id && { current_job: `/api/v2/workflow_jobs/${row.current_job_id}/` }),

@@ -51,12 +51,6 @@ export const workflowTemplateRoutes: RouteModule = (app, services) => {
 
   registerCopyRoute(app, services, workflowJobTemplates, { after: copyWorkflowGraph });
 
-  // Schedules arrive with their own resource; until then every template has none.
-  routeMethods(app, `${base}schedules/`, objectPermission('workflow_job_template'), {
-    GET: async () => ({ count: 0, next: null, previous: null, results: [] }),
-    OPTIONS: async () => viewOptions('Schedules', 'Schedules of the workflow job template.'),
-  });
-
   routeMethods(app, '/api/v2/workflow_job_template_nodes/:id/create_approval_template/', objectPermission('workflow_job_template_node', { POST: 'edit' }), {
     GET: async () => ({ name: '', description: '', timeout: 0 }),
     POST: async (request, reply) => {

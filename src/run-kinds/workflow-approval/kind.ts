@@ -1,6 +1,7 @@
 import type { RunKind } from '../../runs/run-kind.ts';
 import { WORKFLOW_APPROVAL } from '../workflow-job/workflow-job-kind-ref.ts';
 import { approvalRoutes } from './approval-routes.ts';
+import { approvalOutcome, notifyApproval } from './notify.ts';
 import { workflowApprovals } from './workflow-approval.resource.ts';
 
 /** Approvals run no process: they stay pending until approved, denied, canceled or timed out (the workflow pass). */
@@ -10,5 +11,9 @@ export const workflowApprovalKind: RunKind = {
   run: async () => ({ status: 'error', explanation: 'Approvals are not run by a node.' }),
   templateIsSource: false,
   placed: false,
+  afterFinish: async (tx, approval) => {
+    const event = approvalOutcome(approval);
+    if (event) await notifyApproval(tx, approval, event);
+  },
   routes: [workflowApprovals.runRoutes, approvalRoutes],
 };

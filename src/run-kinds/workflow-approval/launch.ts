@@ -1,7 +1,8 @@
-/** The approval an approval node starts (launch_type workflow): pending, due to time out after the template's timeout. */
+/** The approval an approval node starts (launch_type workflow): pending, due to time out after the template's timeout; its "running" notifications queued. */
 import type { Row } from '../../db/database.ts';
 import type { Launcher } from '../../runs/launch.ts';
 import { WORKFLOW_APPROVAL } from '../workflow-job/workflow-job-kind-ref.ts';
+import { notifyApproval } from './notify.ts';
 
 export const approvalLauncher: Launcher<{ workflowJob: Row }, Row> = {
   kind: WORKFLOW_APPROVAL,
@@ -20,6 +21,8 @@ export const approvalLauncher: Launcher<{ workflowJob: Row }, Row> = {
         approval_expires: expires.at,
         task_impact: 0,
       },
+      // The approval waits from now on (pending is its running state): "running" is sent.
+      link: (tx, approval) => notifyApproval(tx, approval, 'running', workflowJob.id),
     };
   },
 };
