@@ -8,7 +8,7 @@ import { copyRouteSchemas, CopyBody } from './action-schemas.ts';
 import type { RequestContext, Services } from './context.ts';
 import { createObject, loadRow } from './crud.ts';
 import { ValidationError } from './errors.ts';
-import { viewOptions } from './options.ts';
+import { copyOptions } from './options.ts';
 import { objectPermission } from './permissions.ts';
 import type { Resource, Values } from './resource.ts';
 import { routeMethods } from './resource-routes.ts';
@@ -61,6 +61,6 @@ export function registerCopyRoute(app: FastifyInstance, services: Services, reso
       });
       return reply.code(201).send(await serializeRow(db, request.ctx, resource, copy));
     },
-    OPTIONS: async () => viewOptions(`${what} Copy`, `GET: whether the ${what.toLowerCase()} can be copied. POST {name}: copies it.`),
+    OPTIONS: async () => copyOptions(`${what} Copy`, `GET: whether the ${what.toLowerCase()} can be copied. POST {name}: copies it.`),
   }, copyRouteSchemas(what.toLowerCase()));
 }

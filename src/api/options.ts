@@ -1,4 +1,4 @@
-import { boolean, completeField, json, type Field } from './fields.ts';
+import { boolean, completeField, json, text, type Field } from './fields.ts';
 import { MAX_PAGE_SIZE } from './pagination.ts';
 import { findResource, type Resource } from './resource.ts';
 
@@ -107,6 +107,16 @@ export function actionOptions(
   const describeFields = (declared: Record<string, Field>, forWrite: boolean) =>
     Object.fromEntries(Object.entries(declared).map(([field, f]) => [field, fieldMeta(completeField(field, f), forWrite)]));
   return { ...viewOptions(name, description), actions: { GET: describeFields(fields.GET, false), POST: describeFields(fields.POST, true) } };
+}
+
+/** OPTIONS of a copy/ endpoint: GET answers can_copy, POST takes the new name (AWX's CopySerializer). */
+export function copyOptions(name: string, description: string): Meta {
+  return actionOptions(name, description, { GET: { can_copy: boolean({ readOnly: true }) }, POST: { name: text({ required: true, maxLength: 512 }) } });
+}
+
+/** OPTIONS of a survey_spec/ endpoint: the survey is one JSON document (AWX's view has no serializer fields). */
+export function surveySpecOptions(name: string, description: string): Meta {
+  return actionOptions(name, description, { GET: {}, POST: {} });
 }
 
 /** OPTIONS of an update/ endpoint: GET answers can_update, POST takes nothing (AWX's *UpdateViewSerializer). */

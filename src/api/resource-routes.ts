@@ -42,6 +42,7 @@ export function routeMethods(
   schemas: MethodSchemas = {},
 ) {
   const allow = allowHeader(Object.keys(handlers));
+  if (handlers.POST && handlers.OPTIONS) handlers = { ...handlers, OPTIONS: withPostAction(handlers.OPTIONS) };
   const permission = declared.kind === 'object' ? { ...declared, actions: actionsOfHandled(declared.actions, Object.keys(handlers)) } : declared;
   // One route per method, so each has its own schema; HEAD follows GET (Fastify drops the body).
   for (const [method, handler] of Object.entries(handlers)) {
@@ -60,6 +61,21 @@ export function routeMethods(
       throw methodNotAllowed(request.method);
     },
   });
+}
+
+/**
+ * An endpoint that takes POST describes it under actions.POST in OPTIONS, empty when the body has no
+ * fields of its own (AWX's views without serializer fields do the same): awxkit reads actions.POST of
+ * every such endpoint to build its arguments and to export.
+ */
+function withPostAction(options: Handler): Handler {
+  return async function (this: unknown, request, reply) {
+    const body = await options.call(this as never, request, reply);
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+    const meta = body as { actions?: Record<string, unknown> };
+    if (meta.actions && typeof meta.actions.POST === 'object') return body;
+    return { ...meta, actions: { ...meta.actions, POST: {} } };
+  } as Handler;
 }
 
 function readTargetId(input: unknown): { id: number; disassociate: boolean } | null {

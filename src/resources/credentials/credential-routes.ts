@@ -2,7 +2,7 @@
 import { createObject } from '../../api/crud.ts';
 import { copyRouteSchemas, CopyBody } from '../../api/action-schemas.ts';
 import { validBody } from '../../api/route-schemas.ts';
-import { viewOptions } from '../../api/options.ts';
+import { copyOptions } from '../../api/options.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
@@ -22,7 +22,7 @@ export const credentialRoutes: RouteModule = (app, services) => {
       const can = await allows(credentials, 'copy', request.ctx, db, request.object);
       return { can_copy: can, can_copy_without_user_input: can, templates_unable_to_copy: [], credentials_unable_to_copy: [], inventories_unable_to_copy: [] };
     },
-    OPTIONS: async () => viewOptions('Credential Copy', 'POST {"name": ...} makes a copy of the credential, secrets included.'),
+    OPTIONS: async () => copyOptions('Credential Copy', 'POST {"name": ...} makes a copy of the credential, secrets included.'),
     POST: async (request, reply) => {
       const source = request.object;
       const { name } = validBody(request, CopyBody);

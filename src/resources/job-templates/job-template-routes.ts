@@ -4,7 +4,7 @@ import { copyRouteSchemas, CopyBody } from '../../api/action-schemas.ts';
 import { validBody } from '../../api/route-schemas.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { loadRow } from '../../api/crud.ts';
-import { viewOptions } from '../../api/options.ts';
+import { copyOptions, surveySpecOptions } from '../../api/options.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { objectPermission } from '../../api/permissions.ts';
@@ -46,7 +46,7 @@ export const jobTemplateRoutes: RouteModule = (app, services) => {
       });
       return reply.code(200).send();
     },
-    OPTIONS: async () => viewOptions('Job Template Survey Spec', 'GET: the survey. POST: replaces it (AWX validation). DELETE: removes it.'),
+    OPTIONS: async () => surveySpecOptions('Job Template Survey Spec', 'GET: the survey. POST: replaces it (AWX validation). DELETE: removes it.'),
   }, surveySpecSchemas);
 
   routeMethods(app, `${base}copy/`, objectPermission('job_template', { POST: 'copy' }), {
@@ -60,7 +60,7 @@ export const jobTemplateRoutes: RouteModule = (app, services) => {
       const copy = await db.transaction(async (tx) => copyJobTemplate(tx, request.ctx, await loadRow(tx, jobTemplates, template.id), name));
       return reply.code(201).send(await serializeRow(db, request.ctx, jobTemplates, copy));
     },
-    OPTIONS: async () => viewOptions('Copy Job Template', 'GET: whether the template can be copied. POST {name}: copies it.'),
+    OPTIONS: async () => copyOptions('Copy Job Template', 'GET: whether the template can be copied. POST {name}: copies it.'),
   }, copyRouteSchemas('job template'));
 
   registerInstanceGroupRoutes(app, services);

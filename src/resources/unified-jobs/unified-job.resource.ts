@@ -1,6 +1,7 @@
 import { seesEverything, objectsWithRole } from '../../api/access.ts';
 import { boolean, datetime, ref } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
+import { reverse } from '../../api/relations.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Params } from '../../api/sql.ts';
 import { runFields } from '../../runs/run-fields.ts';
@@ -29,6 +30,9 @@ export const unifiedJobs = defineResource({
   search: ['name', 'description'],
   fields: { ...runFields(), unified_job_template: ref('unified_job_template', { readOnly: true }) },
   summaryColumns: ['id', 'name', 'description', 'status', 'failed'],
+  // The workflow job node a run was started for: awxkit follows a workflow's runs with
+  // ?unified_job_node__workflow_job=<id>.
+  related: { unified_job_node: reverse('workflow_job_node', 'workflow_job_nodes', 'job_id') },
   access: { visible: visibleRuns, ...readOnly },
 });
 

@@ -5,7 +5,8 @@ import { registerCopyRoute } from '../../api/copy-route.ts';
 import { createObject, loadRow, parseBody } from '../../api/crud.ts';
 import { ApiError, forbidden } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
-import { viewOptions } from '../../api/options.ts';
+import { actionOptions, surveySpecOptions, viewOptions } from '../../api/options.ts';
+import { integer, text } from '../../api/fields.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
@@ -46,7 +47,7 @@ export const workflowTemplateRoutes: RouteModule = (app, services) => {
       });
       return reply.code(200).send();
     },
-    OPTIONS: async () => viewOptions('Workflow Job Template Survey Spec', 'GET: the survey. POST: replaces it. DELETE: removes it.'),
+    OPTIONS: async () => surveySpecOptions('Workflow Job Template Survey Spec', 'GET: the survey. POST: replaces it. DELETE: removes it.'),
   }, surveySpecSchemas);
 
   registerCopyRoute(app, services, workflowJobTemplates, { after: copyWorkflowGraph });
@@ -71,7 +72,10 @@ export const workflowTemplateRoutes: RouteModule = (app, services) => {
       });
       return reply.code(201).send(await serializeRow(db, request.ctx, workflowApprovalTemplates, approval));
     },
-    OPTIONS: async () => viewOptions('Workflow Job Template Node Create Approval', 'POST {name, description, timeout}: makes the node an approval node.'),
+    OPTIONS: async () => actionOptions('Workflow Job Template Node Create Approval', 'POST {name, description, timeout}: makes the node an approval node.', {
+      GET: {},
+      POST: { name: text({ required: true, maxLength: 512 }), description: text({ default: '' }), timeout: integer({ default: 0, min: 0 }) },
+    }),
   }, { POST: { summary: 'Make the node an approval node' }, OPTIONS: OPTIONS_RESPONSE });
 };
 

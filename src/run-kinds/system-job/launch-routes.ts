@@ -1,6 +1,10 @@
 /** GET, POST /system_job_templates/{id}/launch/ (AWX's SystemJobTemplateLaunch). */
 import type { RouteModule } from '../../api/extra-routes.ts';
-import { viewOptions } from '../../api/options.ts';
+import { actionOptions } from '../../api/options.ts';
+import { json } from '../../api/fields.ts';
+
+/** AWX's SystemJobLaunchSerializer: the days to keep, in extra_vars. */
+const SYSTEM_LAUNCH_FIELDS = { GET: {}, POST: { extra_vars: json({ default: {}, helpText: 'For cleanup jobs, {"days": N}: how many days of data to keep.' }) } };
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
@@ -17,7 +21,7 @@ export const systemJobLaunchRoutes: RouteModule = (app, services) => {
       const body = await serializeRow(services.db, request.ctx, systemJobs, launched.run);
       return reply.code(201).header('location', `/api/v2/system_jobs/${launched.run.id}/`).send({ system_job: launched.run.id, ...body });
     },
-    OPTIONS: async () => viewOptions('System Job Template Launch', 'POST {extra_vars: {days: N}}: starts the maintenance job.'),
+    OPTIONS: async () => actionOptions('System Job Template Launch', 'POST {extra_vars: {days: N}}: starts the maintenance job.', SYSTEM_LAUNCH_FIELDS),
   }, {
     GET: { summary: 'What a system job launch asks' },
     POST: { summary: 'Launch a system job' },

@@ -1,7 +1,8 @@
 /** GET, POST /workflow_job_templates/{id}/launch/ and POST /workflow_jobs/{id}/relaunch/. */
 import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
-import { viewOptions } from '../../api/options.ts';
+import { actionOptions, viewOptions } from '../../api/options.ts';
+import { WORKFLOW_LAUNCH_FIELDS } from './launch-options.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
@@ -19,7 +20,7 @@ export const workflowLaunchRoutes: RouteModule = (app, services) => {
       const body = await serializeRow(db, request.ctx, workflowJobs, launched.run);
       return reply.code(201).send({ workflow_job: launched.run.id, ignored_fields: launched.ignored, ...body });
     },
-    OPTIONS: async () => viewOptions('Workflow Job Template Launch', 'GET: what a launch needs. POST: launches a workflow job.'),
+    OPTIONS: async () => actionOptions('Workflow Job Template Launch', 'GET: what a launch needs. POST: launches a workflow job.', WORKFLOW_LAUNCH_FIELDS),
   }, { GET: { summary: 'What a launch of the workflow needs' }, POST: { summary: 'Launch the workflow' }, OPTIONS: OPTIONS_RESPONSE });
 
   routeMethods(app, '/api/v2/workflow_jobs/:id/relaunch/', objectPermission('workflow_job', { POST: 'relaunch' }), {
