@@ -5,7 +5,7 @@ import { registerCopyRoute } from '../../api/copy-route.ts';
 import { createObject, loadRow, parseBody } from '../../api/crud.ts';
 import { ApiError, forbidden } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
-import { actionOptions, surveySpecOptions, viewOptions } from '../../api/options.ts';
+import { actionOptions, surveySpecOptions } from '../../api/options.ts';
 import { integer, text } from '../../api/fields.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
