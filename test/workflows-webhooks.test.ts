@@ -2,13 +2,25 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { access, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createTestApp, newOrg, newUser, type TestApp, type User } from './helpers/app.ts';
-import { waitForRun } from './helpers/jobs.ts';
+import { makeRepository, type GitRepository } from './helpers/git.ts';
+import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 import { pushHeaders, pushPayload } from './helpers/webhook-deliveries.ts';
 import { finished, jobNodes, launchWorkflow, makeWorkflow } from './helpers/workflows.ts';
 
+const SHOW = `- hosts: all
+  gather_facts: false
+  tasks:
+    - debug:
+        msg: "event=[{{ awx_webhook_event_type }}] note=[{{ awx_webhook_payload.note | default('none') }}]"
+`;
+
 describe('workflow webhooks', () => {
   let t: TestApp;
+  let repo: GitRepository;
   let org: number;
   let member: User;
   let otherOrgAdmin: User;
@@ -31,7 +43,10 @@ describe('workflow webhooks', () => {
     orgAdmin = await newUser(t, { admin: [org] });
     otherOrgAdmin = await newUser(t, { admin: [(await newOrg(t)).id] });
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await repo?.remove();
+  });
 
   it('keeps a key with the service, shown and rotated at webhook_key/ by the template admins only', async () => {
     const wf = await hooked('github');
@@ -92,6 +107,27 @@ describe('workflow webhooks', () => {
       assert.equal(await count('unified_jobs', `workflow_job_template_id = ${wf.id}`), 1, 'a replay launches nothing');
     });
   }
+
+  it("a job node runs its playbook with the delivery's variables, whose templates stay text", async () => {
+    repo = await makeRepository({ 'show.yml': SHOW });
+    const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
+    await firstProjectUpdate(t, project);
+    const inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
+    await t.post('/api/v2/hosts/', { name: 'h1', inventory });
+    const jt = (await t.post('/api/v2/job_templates/', { name: 'show', project, inventory, playbook: 'show.yml' })).body.id;
+    const wf = await makeWorkflow(t, org, `hooked-play-${randomUUID()}`, { play: { template: jt } }, [], { webhook_service: 'github' });
+    const marker = path.join(await mkdtemp(path.join(tmpdir(), 'workflow-webhook-')), 'payload');
+    const note = `{{ lookup('pipe', 'touch ${marker}') }}`;
+    const body = JSON.stringify(pushPayload('github', 'c'.repeat(40), { note }));
+    const res = await deliver(wf.id, 'github', body, pushHeaders('github', await keyOf(wf.id), body, randomUUID()));
+    assert.equal(res.status, 202, res.text);
+    const done = await waitForRun(t, `/api/v2/workflow_jobs/${res.body.job}/`, 120_000);
+    assert.equal(done.status, 'successful', done.job_explanation);
+    const job = (await jobNodes(t, res.body.job)).play.job;
+    const stdout = (await t.get(`/api/v2/jobs/${job}/stdout/?format=txt`)).text;
+    assert.ok(stdout.includes(`event=[push] note=[${note}]`), stdout);
+    assert.equal(await access(marker).then(() => true, () => false), false, 'the lookup ran');
+  });
 
   it('refuses a wrong signature, a wrong token and another service, launching nothing', async () => {
     const wf = await hooked('github');
