@@ -10,7 +10,7 @@ import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 
 const KINDS = ['public', 'authenticated', 'superuser', 'admin_or_auditor', 'resource', 'object'];
 
-const WEBHOOK_RECEIVER = /^\/api\/v2\/job_templates\/:id\/(github|gitlab|bitbucket_dc|gitea|azure_devops)\/$/;
+const WEBHOOK_RECEIVER = /^\/api\/v2\/(workflow_)?job_templates\/:id\/(github|gitlab|bitbucket_dc|gitea|azure_devops)\/$/;
 
 /** A concrete URL for a route pattern: every :param becomes a value that exists or at least parses. */
 let settingsSlug = 'system';
@@ -114,6 +114,8 @@ describe('routes', () => {
       '/api/', '/api/login/', '/api/logout/', '/api/o/', '/api/o/revoke_token/', '/api/o/token/', '/api/v2/',
       '/api/v2/job_templates/:id/azure_devops/', '/api/v2/job_templates/:id/bitbucket_dc/', '/api/v2/job_templates/:id/callback/',
       '/api/v2/job_templates/:id/gitea/', '/api/v2/job_templates/:id/github/', '/api/v2/job_templates/:id/gitlab/', '/api/v2/ping/',
+      '/api/v2/workflow_job_templates/:id/azure_devops/', '/api/v2/workflow_job_templates/:id/bitbucket_dc/', '/api/v2/workflow_job_templates/:id/gitea/',
+      '/api/v2/workflow_job_templates/:id/github/', '/api/v2/workflow_job_templates/:id/gitlab/',
     ]);
   });
 

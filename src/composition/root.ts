@@ -35,9 +35,11 @@ import { inventoryUpdateKind } from '../run-kinds/inventory-update/kind.ts';
 import { jobCredentialPasswordSecrets, jobSurveyPasswordSecrets } from '../run-kinds/job/job-secret-rotation.ts';
 import { jobKind } from '../run-kinds/job/kind.ts';
 import { jobWebhookLauncher } from '../run-kinds/job/webhook-launch.ts';
+import { workflowWebhookLauncher } from '../run-kinds/workflow-job/webhook-launch.ts';
 import { templateWebhooks } from '../runs/webhooks/template-webhooks.ts';
 import { webhookKeySecrets } from '../resources/webhooks/webhook-key-rotation.ts';
 import { jobTemplates } from '../resources/job-templates/job-template.resource.ts';
+import { workflowJobTemplates } from '../resources/workflow-job-templates/workflow-job-template.resource.ts';
 import { projectUpdateKind } from '../run-kinds/project-update/kind.ts';
 import { scheduledInventoryUpdateLauncher } from '../run-kinds/inventory-update/queue.ts';
 import { scheduledJobLauncher } from '../run-kinds/job/scheduled-launch.ts';
@@ -96,6 +98,7 @@ export const ROUTES: readonly RouteModule[] = [
   notificationTemplateRoutes,
   runKindRoutes,
   templateWebhooks(jobTemplates, jobWebhookLauncher),
+  templateWebhooks(workflowJobTemplates, workflowWebhookLauncher),
   registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerLiveOutput,
 ];
 
@@ -105,6 +108,7 @@ export const GATES: readonly Gate[] = [];
 /** Everything regenerate_secret_key re-encrypts besides secret settings. */
 export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets, surveyPasswordSecrets,
   webhookKeySecrets('job_templates', 'job template webhook keys'),
+  webhookKeySecrets('workflow_job_templates', 'workflow job template webhook keys'),
   notificationTemplateSecrets,
 ];
 

@@ -1,7 +1,6 @@
 /**
  * How a workflow node of each template kind starts its run, inside the workflow pass's transaction
- * and through the launch service (its gates apply). One entry per node template kind: system job
- * templates join here.
+ * and through the launch service (its gates apply). One entry per node template kind.
  */
 import type { RequestContext, Services } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
@@ -12,6 +11,7 @@ import { JOB } from '../run-kinds/job/create-job.ts';
 import { workflowNodeJobLauncher } from '../run-kinds/job/workflow-node-launch.ts';
 import { INVENTORY_UPDATE, inventoryUpdateLauncher } from '../run-kinds/inventory-update/queue.ts';
 import { PROJECT_UPDATE, projectUpdateLauncher } from '../run-kinds/project-update/queue.ts';
+import { SYSTEM_JOB, workflowNodeSystemJobLauncher } from '../run-kinds/system-job/launcher.ts';
 import { approvalLauncher } from '../run-kinds/workflow-approval/launch.ts';
 import { nestedWorkflowLauncher } from '../run-kinds/workflow-job/launch.ts';
 import { WORKFLOW_APPROVAL, WORKFLOW_JOB } from '../run-kinds/workflow-job/workflow-job-kind-ref.ts';
@@ -54,6 +54,10 @@ export const NODE_KINDS: Record<string, NodeKind> = {
   inventory_source: {
     table: 'inventory_sources', run: INVENTORY_UPDATE,
     launch: async (s, template) => asWorkflowLaunch(s.tx, await s.services.launches.launchWithin(s.tx, s.ctx, inventoryUpdateLauncher, template, null)),
+  },
+  system_job_template: {
+    table: 'system_job_templates', run: SYSTEM_JOB,
+    launch: (s, template) => s.services.launches.launchWithin(s.tx, s.ctx, workflowNodeSystemJobLauncher, template, { node: s.node }),
   },
   workflow_approval_template: {
     table: 'workflow_approval_templates', run: WORKFLOW_APPROVAL,

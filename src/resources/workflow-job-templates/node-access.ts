@@ -13,6 +13,8 @@ const USE_TEMPLATE: Record<string, (ctx: RequestContext, tx: Queryable, id: numb
     const [source] = await tx.query<{ inventory_id: number }>('SELECT inventory_id FROM inventory_sources WHERE id = $1', [id]);
     return Boolean(source) && hasObjectRole(ctx, tx, 'inventory', source.inventory_id, 'update_role');
   },
+  // As AWX's SystemJobTemplateAccess: system jobs are for superusers only.
+  system_job_template: async (ctx) => isSuperuser(ctx),
   // Approval templates are made by create_approval_template, for the node's own workflow.
   workflow_approval_template: async (ctx) => isSuperuser(ctx),
 };

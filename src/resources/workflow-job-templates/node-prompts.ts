@@ -2,13 +2,15 @@
  * A node's prompts (the values it launches its template with) checked against what the template
  * lets a launch choose, as AWX checks a saved launch configuration: a value the template does not
  * ask for is refused with "Field is not configured to prompt on launch." unless it equals the
- * template's own value; templates that take no prompts at all refuse any.
+ * template's own value; templates that take no prompts at all refuse any. A system job template
+ * takes its options (days...) as extra_data, checked as its launch checks them.
  */
 import { ValidationError, type FieldErrors } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { activeSurvey } from '../job-templates/launch-description.ts';
+import { systemJobVariableProblems } from '../system-job-templates/system-job-options.ts';
 import { templateKind } from './node-access.ts';
 
 /** Node prompt fields, each with the ask flag allowing it on a job template and a workflow (null: never) and the template's column. */
@@ -65,7 +67,11 @@ export async function checkNodePrompts(tx: Queryable, values: Values, existing: 
     errors[name] = [NOT_PROMPTED];
   }
   const extraData = (prompt('extra_data') ?? {}) as Record<string, unknown>;
-  if (Object.keys(extraData).length) {
+  if (kind === 'system_job_template') {
+    const [system] = await tx.query<{ job_type: string }>('SELECT job_type FROM system_job_templates WHERE id = $1', [templateId]);
+    const problems = systemJobVariableProblems(system?.job_type ?? '', extraData);
+    if (problems.length) errors.extra_data = problems;
+  } else if (Object.keys(extraData).length) {
     if (!template) errors.extra_data = [NOT_ALLOWED];
     else {
       const refused = refusedVariables(template, extraData);

@@ -7,8 +7,8 @@ import { variablesField } from '../../inventory/variables.ts';
 import { objectRoles } from '../../rbac/relations.ts';
 import { attachedLabels } from '../labels/attached-labels.ts';
 import { JOB_TEMPLATE_STATUSES } from '../job-templates/job-template.resource.ts';
-import { WEBHOOK_SERVICES } from '../webhooks/webhook-fields.ts';
 import { adminOf, notificationTemplateLists } from '../notification-templates/attachments.ts';
+import { withWebhooks } from '../webhooks/with-webhooks.ts';
 import { assertWorkflowAdmin, workflowTemplateAccess, workflowTemplateActions, workflowTemplateCapabilities } from './workflow-access.ts';
 
 /** What a workflow's launch may be asked for (AWX's WorkflowJobTemplate ask_*_on_launch). */
@@ -27,7 +27,7 @@ async function loadLabels(db: Queryable, rows: readonly Row[]): Promise<Map<numb
   return out;
 }
 
-export const workflowJobTemplates = defineResource({
+export const workflowJobTemplates = defineResource(withWebhooks({
   name: 'workflow_job_template',
   table: 'workflow_job_templates',
   label: 'Workflow Job Template List',
@@ -45,8 +45,6 @@ export const workflowJobTemplates = defineResource({
     scm_branch: text({ maxLength: 1024, label: 'Source Control Branch' }),
     job_tags: optionField('list'),
     skip_tags: optionField('list'),
-    webhook_service: choice(WEBHOOK_SERVICES, { default: '' }),
-    webhook_credential: ref('credential'),
     status: choice(JOB_TEMPLATE_STATUSES, { readOnly: true }),
     last_job_run: datetime({ readOnly: true }),
     last_job_failed: boolean({ readOnly: true }),
@@ -78,7 +76,6 @@ export const workflowJobTemplates = defineResource({
       launch: `${base}launch/`,
       survey_spec: `${base}survey_spec/`,
       copy: `${base}copy/`,
-      webhook_key: `${base}webhook_key/`,
       ...(row.last_job_id && { last_job: `/api/v2/workflow_jobs/${row.last_job_id}/` }),
       ...(row.current_job_id && { current_job: `/api/v2/workflow_jobs/${row.current_job_id}/` }),
     };
@@ -88,4 +85,4 @@ export const workflowJobTemplates = defineResource({
     if (row.survey_spec?.spec) summary.survey = { title: row.survey_spec.name ?? '', description: row.survey_spec.description ?? '' };
     if (row.last_job_id) summary.last_job = { id: row.last_job_id, status: row.status, failed: row.last_job_failed, finished: row.last_job_run };
   },
-});
+}));

@@ -50,3 +50,15 @@ export const scheduledSystemJobLauncher: Launcher<ScheduledLaunch> = {
     return { values: systemJobValues(template!, readVars(schedule.extra_data), 'scheduled') };
   },
 };
+
+/**
+ * A system job a workflow node starts (launch_type workflow): the node's extra_data are its options.
+ * Only superusers may put a system job template in a node (checked when the node is saved); the
+ * workflow's own variables and its ancestors' artifacts are not options, so they are left out.
+ */
+export const workflowNodeSystemJobLauncher: Launcher<{ node: Row }> = {
+  kind: SYSTEM_JOB,
+  async plan(_tx, _ctx, template, { node }) {
+    return { values: systemJobValues(template!, readVars(node.extra_data), 'workflow') };
+  },
+};

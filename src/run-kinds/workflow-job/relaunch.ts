@@ -10,6 +10,8 @@ import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
 const COPIED = [
   'name', 'description', 'unified_job_template_id', 'workflow_job_template_id', 'job_template_id', 'organization_id', 'inventory_id', 'limit',
   'scm_branch', 'job_tags', 'skip_tags', 'allow_simultaneous', 'extra_vars', 'survey_passwords', 'is_sliced_job', 'job_slice_count',
+  // A webhook workflow job's relaunch keeps its webhook fields (AWX), so it reports its commit status too.
+  'webhook_service', 'webhook_credential_id', 'webhook_guid',
 ];
 
 /** Who may relaunch: execute_role on the workflow (or on the job template of a sliced job). */

@@ -1,7 +1,8 @@
 import { objectsWithRole } from '../../api/access.ts';
-import { boolean, integer, ref, text } from '../../api/fields.ts';
+import { boolean, choice, integer, ref, text } from '../../api/fields.ts';
 import { joinTable, reverse } from '../../api/relations.ts';
 import { parseVariables } from '../../inventory/variables.ts';
+import { WEBHOOK_SERVICES } from '../../resources/webhooks/webhook-fields.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
 import { mayRelaunchWorkflow } from './relaunch.ts';
 
@@ -24,6 +25,9 @@ export const workflowJobs = defineRunResource({
     job_tags: text(readOnly),
     skip_tags: text(readOnly),
     job_slice_count: integer(readOnly),
+    webhook_service: choice(WEBHOOK_SERVICES, { readOnly: true, helpText: 'Service that webhook requests will be accepted from' }),
+    webhook_credential: ref('credential', { readOnly: true, helpText: 'Personal Access Token for posting back the status to the service API' }),
+    webhook_guid: text({ readOnly: true, helpText: 'Unique identifier of the event that triggered this webhook' }),
   },
   // Sliced jobs have no workflow template: their job template decides who sees them.
   owner: { contentType: 'workflow_job_template', column: 'workflow_job_template_id' },

@@ -1,0 +1,19 @@
+/**
+ * A workflow job template launched by a webhook delivery (AWX's WebhookReceiverBase for
+ * workflows): as the system, with the template's own values, labels and extra vars, and the
+ * delivery's variables, which the workflow passes on to its nodes' jobs. The receiver checked
+ * the key; nothing here asks who the caller is.
+ */
+import type { Row } from '../../db/database.ts';
+import type { Launcher } from '../../runs/launch.ts';
+import type { WebhookLaunch } from '../../runs/webhooks/delivery-launch.ts';
+import { workflowExtraVars, workflowPlan } from './launch.ts';
+import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
+
+export const workflowWebhookLauncher: Launcher<WebhookLaunch, Row> = {
+  kind: WORKFLOW_JOB,
+  async plan(_tx, _ctx, template, input) {
+    if (!template) throw new Error('a webhook launch needs its template');
+    return workflowPlan({ template, launchType: 'webhook', values: {}, ...workflowExtraVars(template, input.extraVars) });
+  },
+};
