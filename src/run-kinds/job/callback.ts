@@ -16,8 +16,9 @@ import { templateCredentialIds } from '../../resources/job-templates/template-re
 import { JOB, jobPlan, templateLabelIds } from './create-job.ts';
 import type { Launcher, RunPlan } from '../../runs/launch.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
-import { jobExtraVars } from './launch.ts';
+
 import { optionValueErrors } from '../../ansible/option-values.ts';
+import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
 const refuse = (msg: string) => new ApiError(400, { msg });
 
@@ -88,7 +89,7 @@ async function callbackPlan(tx: Queryable, template: JobTemplateRow, { remote, e
     // Set: the host was found in it.
     inventoryId: template.inventory_id!,
     values: { limit, job_slice_count: 1 },
-    ...jobExtraVars(template, given),
+    ...templateExtraVars(template, given),
     credentialIds,
     credentialPasswords: {},
     labelIds: await templateLabelIds(tx, template.id),

@@ -3,19 +3,17 @@ import { hasObjectRole } from '../../api/access.ts';
 import { forbidden, ValidationError } from '../../api/errors.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
-import { parseVariables } from '../../inventory/variables.ts';
 import { assertCanUseCredential } from '../../resources/credentials/credential-use.ts';
 import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
 import { maxForks } from '../../resources/job-templates/job-template-hooks.ts';
 import { activeSurvey } from '../../resources/job-templates/launch-description.ts';
-import { passwordPurpose, passwordVariables, validateSurveyAnswers } from '../../resources/job-templates/survey-spec.ts';
-import { encryptSecret } from '../../secrets/encryption.ts';
 import { parsePrompts, readPrompts } from './launch-prompts.ts';
 import { JOB, jobPlan } from './create-job.ts';
 import { templateLinks, type TemplateLinks } from './template-links.ts';
 import type { Launcher } from '../../runs/launch.ts';
 import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { checkLaunchObjects } from './launch-objects.ts';
+import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
 /**
  * The credentials a launch runs with and the passwords they need: the prompted ones (each usable
@@ -29,26 +27,6 @@ async function launchCredentials(tx: Queryable, ctx: RequestContext, defaults: T
   return { ids: defaults.credentialIds, needed: defaults.passwordsNeeded };
 }
 
-/**
- * The extra vars a job stores: the template's, the given ones, the survey's answers checked (400
- * {variables_needed_to_start} otherwise), with survey passwords encrypted.
- */
-export function jobExtraVars(template: JobTemplateRow, given: Record<string, unknown>): { extraVars: Record<string, unknown>; surveyPasswords: Record<string, string> } {
-  const survey = activeSurvey(template);
-  const extraVars: Record<string, unknown> = { ...parseVariables(template.extra_vars), ...given };
-  const surveyPasswords: Record<string, string> = {};
-  if (survey) {
-    const { values, errors } = validateSurveyAnswers(survey, given);
-    if (Object.keys(errors).length) throw new ValidationError({ variables_needed_to_start: Object.values(errors).flat() });
-    Object.assign(extraVars, values);
-    for (const variable of passwordVariables(survey)) {
-      if (typeof extraVars[variable] !== 'string') continue;
-      extraVars[variable] = encryptSecret(passwordPurpose(variable), extraVars[variable] as string);
-      surveyPasswords[variable] = '$encrypted$';
-    }
-  }
-  return { extraVars, surveyPasswords };
-}
 
 /** Job columns from accepted prompts (the template's values stay for the rest). */
 export function promptedColumns(accepted: Record<string, unknown>): Record<string, unknown> {
@@ -88,7 +66,7 @@ export const jobTemplateLauncher: Launcher<unknown, JobTemplateRow> = {
       launchType: 'manual',
       inventoryId,
       values: promptedColumns(accepted),
-      ...jobExtraVars(template, prompts.extraVars),
+      ...templateExtraVars(template, prompts.extraVars),
       credentialIds,
       credentialPasswords: passwords,
       labelIds: accepted.labels !== undefined

@@ -7,14 +7,12 @@ import { ValidationError } from '../../api/errors.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
-import { activeSurvey } from '../../resources/job-templates/launch-description.ts';
-import { passwordPurpose, passwordVariables } from '../../resources/job-templates/survey-spec.ts';
 import type { ScheduledLaunch } from '../../resources/schedules/schedulable.ts';
 import type { Launcher } from '../../runs/launch.ts';
-import { decryptSecret, isEncryptedSecret } from '../../secrets/encryption.ts';
 import { JOB, jobPlan } from './create-job.ts';
-import { jobExtraVars, promptedColumns } from './launch.ts';
+import { promptedColumns } from './launch.ts';
 import { templateLinks } from './template-links.ts';
+import { scheduledVariables, templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
 const FLAGS: Record<string, string> = {
   inventory: 'inventory', scm_branch: 'scm_branch', job_type: 'job_type', job_tags: 'tags', skip_tags: 'skip_tags', limit: 'limit',
@@ -24,17 +22,6 @@ const FLAGS: Record<string, string> = {
 
 const asks = (template: JobTemplateRow, flag: string) => (template as Record<string, unknown>)[`ask_${flag}_on_launch`] === true;
 
-/** The schedule's extra_data a launch takes: survey answers (passwords decrypted again), the rest only when variables are asked. */
-function scheduledVariables(template: JobTemplateRow, extraData: Record<string, unknown>): Record<string, unknown> {
-  const survey = activeSurvey(template);
-  const surveyVariables = new Set((survey?.spec ?? []).map((q) => q.variable));
-  const given: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(extraData)) if (template.ask_variables_on_launch || surveyVariables.has(key)) given[key] = value;
-  for (const variable of survey ? passwordVariables(survey) : []) {
-    if (isEncryptedSecret(given[variable])) given[variable] = decryptSecret(passwordPurpose(variable), given[variable] as string);
-  }
-  return given;
-}
 
 async function scheduledCredentials(tx: Queryable, template: JobTemplateRow, saved: number[], defaults: number[]): Promise<number[]> {
   const ids = saved.length && template.ask_credential_on_launch ? saved : defaults;
@@ -60,7 +47,7 @@ export const scheduledJobLauncher: Launcher<ScheduledLaunch, JobTemplateRow> = {
       launchType: 'scheduled',
       inventoryId,
       values: promptedColumns(accepted),
-      ...jobExtraVars(template, scheduledVariables(template, schedule.extra_data ?? {})),
+      ...templateExtraVars(template, scheduledVariables(template, schedule.extra_data ?? {})),
       credentialIds: await scheduledCredentials(tx, template, credentialIds, defaults.credentialIds),
       credentialPasswords: {},
       labelIds: labelIds.length && template.ask_labels_on_launch ? labelIds : defaults.labelIds,

@@ -10,7 +10,8 @@ import type { WebhookLaunch } from '../../runs/webhooks/delivery-launch.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
 import { JOB, jobPlan, templateLabelIds } from './create-job.ts';
-import { jobExtraVars } from './launch.ts';
+import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
+
 
 export const jobWebhookLauncher: Launcher<WebhookLaunch, JobTemplateRow> = {
   kind: JOB,
@@ -24,7 +25,7 @@ export const jobWebhookLauncher: Launcher<WebhookLaunch, JobTemplateRow> = {
       launchType: 'webhook',
       inventoryId: template.inventory_id,
       values: {},
-      ...jobExtraVars(template, input.extraVars),
+      ...templateExtraVars(template, input.extraVars),
       credentialIds,
       credentialPasswords: {},
       labelIds: await templateLabelIds(tx, template.id),

@@ -9,8 +9,9 @@ import type { JobTemplateRow } from '../../db/tables.ts';
 import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import type { Launcher } from '../../runs/launch.ts';
 import { jobPlan, JOB } from './create-job.ts';
-import { jobExtraVars } from './launch.ts';
+
 import { templateLinks } from './template-links.ts';
+import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
 export interface NodeLaunch {
   node: Row;
@@ -57,7 +58,7 @@ export const workflowNodeJobLauncher: Launcher<NodeLaunch, JobTemplateRow> = {
       launchType: 'workflow',
       inventoryId,
       values,
-      ...jobExtraVars(template, extraVars),
+      ...templateExtraVars(template, extraVars),
       credentialIds,
       credentialPasswords: {},
       labelIds: links.labelIds,

@@ -11,12 +11,11 @@ import { FieldProblem } from '../../api/fields.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
 import { activeSurvey } from '../../resources/job-templates/launch-description.ts';
-import { passwordPurpose, passwordVariables, validateSurveyAnswers } from '../../resources/job-templates/survey-spec.ts';
 import type { Launcher, RunPlan } from '../../runs/launch.ts';
-import { encryptSecret } from '../../secrets/encryption.ts';
 import { checkLaunchObjects } from '../job/launch-objects.ts';
 import { copyTemplateGraph } from './graph-copy.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
+import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
 /** Launch-time fields of a workflow and the ask flag allowing each. */
 const PROMPTS: Record<string, string> = { inventory: 'inventory', limit: 'limit', scm_branch: 'scm_branch', labels: 'labels', job_tags: 'tags', skip_tags: 'skip_tags' };
@@ -61,23 +60,6 @@ export function workflowPlan(spec: WorkflowSpec): RunPlan {
   };
 }
 
-/** The template's extra vars, the given ones and the survey's answers (checked), survey passwords encrypted. */
-export function workflowExtraVars(template: Row, given: Record<string, unknown>) {
-  const survey = activeSurvey(template);
-  const extraVars: Record<string, unknown> = { ...parseVariables(template.extra_vars), ...given };
-  const surveyPasswords: Record<string, string> = {};
-  if (survey) {
-    const { values, errors } = validateSurveyAnswers(survey, given);
-    if (Object.keys(errors).length) throw new ValidationError({ variables_needed_to_start: Object.values(errors).flat() });
-    Object.assign(extraVars, values);
-    for (const variable of passwordVariables(survey)) {
-      if (typeof extraVars[variable] !== 'string') continue;
-      extraVars[variable] = encryptSecret(passwordPurpose(variable), extraVars[variable] as string);
-      surveyPasswords[variable] = '$encrypted$';
-    }
-  }
-  return { extraVars, surveyPasswords };
-}
 
 const limitField = optionField('pattern');
 const listField = optionField('list');
@@ -139,7 +121,7 @@ export const workflowTemplateLauncher: Launcher<unknown, Row> = {
       const rest = Object.fromEntries(Object.entries(all).filter(([k]) => !(k in given)));
       if (Object.keys(rest).length) ignored.extra_vars = rest;
     }
-    const plan = workflowPlan({ template, launchType: 'manual', values, ...workflowExtraVars(template, given), labelIds });
+    const plan = workflowPlan({ template, launchType: 'manual', values, ...templateExtraVars(template, given), labelIds });
     return { ...plan, ignored };
   },
 };
@@ -198,6 +180,6 @@ export const nestedWorkflowLauncher: Launcher<{ node: Row; workflowJob: Row; ext
       if (value) values[column] = value;
     }
     if (node.inventory_id) values.inventory_id = node.inventory_id;
-    return workflowPlan({ template: template!, launchType: 'workflow', values, ...workflowExtraVars(template!, extraVars) });
+    return workflowPlan({ template: template!, launchType: 'workflow', values, ...templateExtraVars(template!, extraVars) });
   },
 };

@@ -4,28 +4,15 @@
  * labels when labels are asked, its extra_data checked against the survey.
  */
 import type { Row } from '../../db/database.ts';
-import { activeSurvey } from '../../resources/job-templates/launch-description.ts';
-import { passwordPurpose, passwordVariables } from '../../resources/job-templates/survey-spec.ts';
 import type { ScheduledLaunch } from '../../resources/schedules/schedulable.ts';
 import type { Launcher } from '../../runs/launch.ts';
-import { decryptSecret, isEncryptedSecret } from '../../secrets/encryption.ts';
-import { workflowExtraVars, workflowPlan } from './launch.ts';
+import { workflowPlan } from './launch.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
+import { scheduledVariables, templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
 /** Saved prompt columns of a schedule and the ask flag of a workflow that allows each. */
 const PROMPTS: Record<string, string> = { inventory_id: 'inventory', limit: 'limit', scm_branch: 'scm_branch', job_tags: 'tags', skip_tags: 'skip_tags' };
 
-/** The schedule's extra_data a launch takes: survey answers (passwords decrypted again), the rest only when variables are asked. */
-function scheduledVariables(template: Row, extraData: Record<string, unknown>): Record<string, unknown> {
-  const survey = activeSurvey(template);
-  const surveyVariables = new Set((survey?.spec ?? []).map((q) => q.variable));
-  const given: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(extraData)) if (template.ask_variables_on_launch || surveyVariables.has(key)) given[key] = value;
-  for (const variable of survey ? passwordVariables(survey) : []) {
-    if (isEncryptedSecret(given[variable])) given[variable] = decryptSecret(passwordPurpose(variable), given[variable] as string);
-  }
-  return given;
-}
 
 export const scheduledWorkflowLauncher: Launcher<ScheduledLaunch, Row> = {
   kind: WORKFLOW_JOB,
@@ -40,7 +27,7 @@ export const scheduledWorkflowLauncher: Launcher<ScheduledLaunch, Row> = {
       template,
       launchType: 'scheduled',
       values,
-      ...workflowExtraVars(template, scheduledVariables(template, schedule.extra_data ?? {})),
+      ...templateExtraVars(template, scheduledVariables(template, schedule.extra_data ?? {})),
       labelIds: labelIds.length && template.ask_labels_on_launch ? labelIds : undefined,
     });
   },

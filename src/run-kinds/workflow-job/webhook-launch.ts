@@ -7,13 +7,14 @@
 import type { Row } from '../../db/database.ts';
 import type { Launcher } from '../../runs/launch.ts';
 import type { WebhookLaunch } from '../../runs/webhooks/delivery-launch.ts';
-import { workflowExtraVars, workflowPlan } from './launch.ts';
+import { workflowPlan } from './launch.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
+import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
 export const workflowWebhookLauncher: Launcher<WebhookLaunch, Row> = {
   kind: WORKFLOW_JOB,
   async plan(_tx, _ctx, template, input) {
     if (!template) throw new Error('a webhook launch needs its template');
-    return workflowPlan({ template, launchType: 'webhook', values: {}, ...workflowExtraVars(template, input.extraVars) });
+    return workflowPlan({ template, launchType: 'webhook', values: {}, ...templateExtraVars(template, input.extraVars) });
   },
 };

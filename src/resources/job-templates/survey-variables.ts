@@ -1,0 +1,40 @@
+/** The extra vars of a launch of a template with a survey (job templates and workflows alike). */
+import { ValidationError } from '../../api/errors.ts';
+import type { Row } from '../../db/database.ts';
+import { parseVariables } from '../../inventory/variables.ts';
+import { decryptSecret, encryptSecret, isEncryptedSecret } from '../../secrets/encryption.ts';
+import { activeSurvey } from './launch-description.ts';
+import { passwordPurpose, passwordVariables, validateSurveyAnswers } from './survey-spec.ts';
+
+/**
+ * The extra vars a run stores: the template's, the given ones, the survey's answers checked (400
+ * {variables_needed_to_start} otherwise), with survey passwords encrypted.
+ */
+export function templateExtraVars(template: Row, given: Record<string, unknown>): { extraVars: Record<string, unknown>; surveyPasswords: Record<string, string> } {
+  const survey = activeSurvey(template);
+  const extraVars: Record<string, unknown> = { ...parseVariables(template.extra_vars), ...given };
+  const surveyPasswords: Record<string, string> = {};
+  if (survey) {
+    const { values, errors } = validateSurveyAnswers(survey, given);
+    if (Object.keys(errors).length) throw new ValidationError({ variables_needed_to_start: Object.values(errors).flat() });
+    Object.assign(extraVars, values);
+    for (const variable of passwordVariables(survey)) {
+      if (typeof extraVars[variable] !== 'string') continue;
+      extraVars[variable] = encryptSecret(passwordPurpose(variable), extraVars[variable] as string);
+      surveyPasswords[variable] = '$encrypted$';
+    }
+  }
+  return { extraVars, surveyPasswords };
+}
+
+/** A schedule's extra_data a launch takes: survey answers (passwords decrypted again), the rest only when variables are asked. */
+export function scheduledVariables(template: Row, extraData: Record<string, unknown>): Record<string, unknown> {
+  const survey = activeSurvey(template);
+  const surveyVariables = new Set((survey?.spec ?? []).map((q) => q.variable));
+  const given: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(extraData)) if (template.ask_variables_on_launch || surveyVariables.has(key)) given[key] = value;
+  for (const variable of survey ? passwordVariables(survey) : []) {
+    if (isEncryptedSecret(given[variable])) given[variable] = decryptSecret(passwordPurpose(variable), given[variable] as string);
+  }
+  return given;
+}
