@@ -68,7 +68,9 @@ describe('schedules', () => {
       ['DTSTART:20300101T000000Z RRULE:FREQ=DAILY;INTERVAL=1;COUNT=1000', /COUNT > 999/],
       ['DTSTART:20300101T000000Z RRULE:FREQ=DAILY;INTERVAL=1;COUNT=5;UNTIL=20300201T000000Z', /both COUNT and UNTIL/],
       ['DTSTART:20300101T000000Z RRULE:FREQ=MONTHLY;INTERVAL=1;BYDAY=2MO', /BYDAY with numeric prefix/],
-      ['DTSTART:20300101T000000Z RRULE:FREQ=DAILY;INTERVAL=1 EXDATE:20300102T000000Z', /EXDATE not allowed/],
+      ['DTSTART:20300101T000000Z RRULE:FREQ=DAILY;INTERVAL=1 RDATE:20300102T000000Z', /RDATE not allowed/],
+      ['DTSTART:20300101T000000Z RRULE:FREQ=DAILY;INTERVAL=1 EXDATE:20301302T000000Z', /invalid EXDATE/],
+      ['DTSTART:20300101T000000Z RRULE:FREQ=DAILY;INTERVAL=1 EXDATE;TZID=Mars/Olympus:20300102T000000', /unknown EXDATE TZID/],
       ['DTSTART;TZID=Mars/Olympus:20300101T000000 RRULE:FREQ=DAILY;INTERVAL=1', /valid TZID/],
       ['DTSTART:20300101T000000Z RRULE:FREQ=FORTNIGHTLY;INTERVAL=1', /rrule parsing failed/],
     ];
@@ -87,6 +89,17 @@ describe('schedules', () => {
     const res = await t.post('/api/v2/schedules/preview/', { rrule });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body.utc.slice(0, 3), ['2030-01-01T12:00:00Z', '2030-01-02T00:00:00Z', '2030-01-02T12:00:00Z']);
+  });
+
+  it('leaves out the dates EXDATE names, in UTC, in its own zone or in the zone of DTSTART', async () => {
+    const rrule = 'DTSTART;TZID=America/New_York:20300105T090000 RRULE:FREQ=DAILY;INTERVAL=1;COUNT=6 '
+      + 'EXDATE:20300106T140000Z EXDATE;TZID=Europe/Paris:20300107T150000 EXDATE;TZID=America/New_York:20300108T090000,20300109T090000';
+    const res = await t.post('/api/v2/schedules/preview/', { rrule });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.local, ['2030-01-05T09:00:00-05:00', '2030-01-10T09:00:00-05:00']);
+    const made = await t.post('/api/v2/schedules/', { name: 'With exceptions', unified_job_template: template.id, rrule });
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.body.dtend, '2030-01-10T14:00:00.000Z');
   });
 
   it('previews the next 10 runs across a DST change (America/New_York, March)', async () => {

@@ -51,8 +51,8 @@ function wallTimes(parsed: ParsedRrule, start: Date, from: number, count: number
     });
   }
   const sorted = Object.assign([...walls.values()].sort((a, b) => a.getTime() - b.getTime()), { cut });
-  if (!parsed.exrules.length || !sorted.length) return sorted;
-  const excluded = new Set<number>();
+  if ((!parsed.exrules.length && !parsed.exdates.length) || !sorted.length) return sorted;
+  const excluded = new Set<number>(parsed.exdates);
   for (const ex of rulesOf(parsed.exrules, start)) {
     for (const wall of ex.between(sorted[0], sorted[sorted.length - 1], true)) excluded.add(wall.getTime());
   }
@@ -77,8 +77,8 @@ export function occurrences(parsed: ParsedRrule, options: { after?: Date; limit:
     found.set(instant.getTime(), instant);
     return true;
   };
-  if (parsed.exrules.length) {
-    for (const wall of wallTimes(parsed, start, from, options.limit + 2 * 24 * 60 + EXCLUSION_SLACK)) {
+  if (parsed.exrules.length || parsed.exdates.length) {
+    for (const wall of wallTimes(parsed, start, from, options.limit + 2 * 24 * 60 + EXCLUSION_SLACK + parsed.exdates.length)) {
       if (found.size >= options.limit) break;
       place(wall);
     }

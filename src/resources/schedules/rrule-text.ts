@@ -1,10 +1,10 @@
 /**
  * A schedule's rrule text, checked as AWX checks it: "DTSTART;TZID=<zone>:<local time>" (or
- * "DTSTART:<UTC time>Z") followed by one or more RRULE lines and optionally EXRULE lines.
- * Problems are answered as AWX words them, all at once.
+ * "DTSTART:<UTC time>Z") followed by one or more RRULE lines and optionally EXRULE and EXDATE lines
+ * (AWX refuses EXDATE; here it removes the dates it names). Problems are answered as AWX words them, all at once.
  */
 import { Frequency, RRule, type Options } from './rrule-lib.ts';
-import { isKnownZone, utcToWall } from './zone-time.ts';
+import { isKnownZone, utcToWall, wallToUtc } from './zone-time.ts';
 
 export interface ParsedRrule {
   /** The zone of DTSTART ('UTC' for a Z time). */
@@ -13,6 +13,8 @@ export interface ParsedRrule {
   start: Date;
   rules: Partial<Options>[];
   exrules: Partial<Options>[];
+  /** Times EXDATE lines remove, as wall-clock times of DTSTART's zone (ms). */
+  exdates: number[];
 }
 
 const STAMP = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})$/;
@@ -65,7 +67,6 @@ export function parseRrule(text: string): { rrule: ParsedRrule } | { problems: s
   if (/DTSTART:[0-9]+T[0-9]+(\s|$)/.test(text)) problems.push('DTSTART cannot be a naive datetime.  Specify ;TZINFO= or YYYYMMDDTHHMMSSZZ.');
   if (starts.length > 1) problems.push('Multiple DTSTART is not supported.');
   if (!lower.includes('rrule:')) problems.push('One or more rule required in rrule.');
-  if (lower.includes('exdate:')) return { problems: ['EXDATE not allowed in rrule.'] };
   if (lower.includes('rdate:')) return { problems: ['RDATE not allowed in rrule.'] };
   const lines = text.trim().split(/\s+/).filter(Boolean);
   for (const line of lines.filter((l) => /^(RRULE|EXRULE):/i.test(l))) problems.push(...ruleProblems(line));
@@ -82,6 +83,7 @@ function buildRrule(lines: string[]): ParsedRrule {
   let start: Date | null = null;
   const rules: string[] = [];
   const exrules: string[] = [];
+  const exdates: Array<{ zone: string; stamps: string[] }> = [];
   for (const line of lines) {
     const dtstart = /^DTSTART(?:;TZID=([^:]+))?:(\d{8}T\d{6})(Z?)$/i.exec(line);
     if (dtstart) {
@@ -92,11 +94,28 @@ function buildRrule(lines: string[]): ParsedRrule {
       if (dtstart[3]) start = utcToWall(start, zone);
       continue;
     }
+    const exdate = /^EXDATE(?:;TZID=([^:]+))?:(\d{8}T\d{6}Z?(?:,\d{8}T\d{6}Z?)*)$/i.exec(line);
+    if (exdate) {
+      exdates.push({ zone: exdate[1] ?? '', stamps: exdate[2].split(',') });
+      continue;
+    }
     const rule = /^(RRULE|EXRULE):(.+)$/i.exec(line);
     if (!rule) throw new Error(`unsupported line: ${line}`);
     (rule[1].toUpperCase() === 'RRULE' ? rules : exrules).push(rule[2]);
   }
   if (!start) throw new Error('DTSTART is malformed');
   const parse = (body: string) => ruleOptions(body, (utc) => utcToWall(utc, zone));
-  return { zone, start, rules: rules.map(parse), exrules: exrules.map(parse) };
+  return { zone, start, rules: rules.map(parse), exrules: exrules.map(parse), exdates: exdates.flatMap((e) => e.stamps.map((stamp) => exdateWall(stamp, e.zone, zone))) };
+}
+
+/** An EXDATE value as a wall-clock time of the schedule's zone: given in UTC (Z), in its own TZID, or else in DTSTART's zone. */
+function exdateWall(stamp: string, ownZone: string, zone: string): number {
+  const time = parseStamp(stamp.replace(/Z$/i, ''));
+  if (!time) throw new Error(`invalid EXDATE: ${stamp}`);
+  if (/Z$/i.test(stamp)) return utcToWall(time, zone).getTime();
+  if (!ownZone || ownZone === zone) return time.getTime();
+  if (!isKnownZone(ownZone)) throw new Error(`unknown EXDATE TZID: ${ownZone}`);
+  const instant = wallToUtc(time, ownZone);
+  if (!instant) throw new Error(`EXDATE ${stamp} does not exist in ${ownZone}`);
+  return utcToWall(instant, zone).getTime();
 }
