@@ -72,9 +72,9 @@ function withPostAction(options: Handler): Handler {
   return async function (this: unknown, request, reply) {
     const body = await options.call(this as never, request, reply);
     if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
-    const meta = body as { actions?: Record<string, unknown> };
-    if (meta.actions && typeof meta.actions.POST === 'object') return body;
-    return { ...meta, actions: { ...meta.actions, POST: {} } };
+    // A description with actions already says what the caller may do (a list leaves POST out for one who may not create).
+    if ('actions' in body) return body;
+    return { ...body, actions: { POST: {} } };
   } as Handler;
 }
 
