@@ -21,12 +21,20 @@ const DEFAULT_TIMEOUT_MS = 1_000;
 const DEFAULT_MAX_OUTPUT = 100_000;
 export const MAX_SOURCE_LENGTH = 65_536;
 // The parser's cost grows with the square of the longest run of blanks: runs are kept short.
-const LONG_BLANK_RUN = /\s{1001}/;
+const MAX_BLANK_RUN = 1_000;
+const LONG_BLANK_RUN = new RegExp(`\\s{${MAX_BLANK_RUN + 1}}`);
+
+/** What makes a source too costly to parse ("is longer than ..."), or null: for every Jinja source users write. */
+export function sourceLimitProblem(source: string): string | null {
+  if (source.length > MAX_SOURCE_LENGTH) return `is longer than ${MAX_SOURCE_LENGTH} characters`;
+  if (LONG_BLANK_RUN.test(source)) return `has more than ${MAX_BLANK_RUN} blank characters in a row`;
+  return null;
+}
 
 /** Why a template cannot be used, or null: for validating templates when they are saved. */
 export function checkSyntax(source: string): string | null {
-  if (source.length > MAX_SOURCE_LENGTH) return `Template is longer than ${MAX_SOURCE_LENGTH} characters.`;
-  if (LONG_BLANK_RUN.test(source)) return 'Template has more than 1000 blank characters in a row.';
+  const limit = sourceLimitProblem(source);
+  if (limit) return `Template ${limit}.`;
   try {
     parse(tokenize(source, {}));
     return null;

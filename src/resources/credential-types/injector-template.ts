@@ -4,6 +4,7 @@
  * interpreter. No loops, no assignments, no calls, no attribute access beyond tower.filename.
  */
 import { parse, tokenize } from '@huggingface/jinja';
+import { sourceLimitProblem } from '../../templating/sandbox.ts';
 
 export class TemplateProblem extends Error {}
 
@@ -17,9 +18,6 @@ export interface TemplateNames {
 export type Node = { type: string; [key: string]: any };
 export type CompiledTemplate = { body: Node[] };
 
-export const MAX_TEMPLATE_LENGTH = 65_536;
-// The parser's cost grows with the square of the longest run of blanks: runs are kept short.
-const MAX_BLANK_RUN = 1_000;
 export const LITERALS: Record<string, boolean | null> = { true: true, True: true, false: false, False: false, none: null, None: null };
 const FILTERS = new Set(['default', 'd', 'lower', 'upper', 'trim', 'capitalize', 'title', 'string', 'length', 'count']);
 const OPERATORS = new Set(['==', '!=', 'and', 'or', '~', '+']);
@@ -31,8 +29,8 @@ const DESCRIBE: Record<string, string> = {
 
 /** Parses and checks a template; TemplateProblem says what is wrong. */
 export function compileTemplate(source: string, names: TemplateNames): CompiledTemplate {
-  if (source.length > MAX_TEMPLATE_LENGTH) throw new TemplateProblem(`is longer than ${MAX_TEMPLATE_LENGTH} characters`);
-  if (new RegExp(`\\s{${MAX_BLANK_RUN + 1}}`).test(source)) throw new TemplateProblem(`has more than ${MAX_BLANK_RUN} blank characters in a row`);
+  const limit = sourceLimitProblem(source);
+  if (limit) throw new TemplateProblem(limit);
   let program: Node;
   try {
     program = parse(tokenize(source, {})) as unknown as Node;

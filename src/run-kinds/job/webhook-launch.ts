@@ -12,7 +12,6 @@ import { templateCredentialIds } from '../../resources/job-templates/template-re
 import { JOB, jobPlan, templateLabelIds } from './create-job.ts';
 import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
-
 export const jobWebhookLauncher: Launcher<WebhookLaunch, JobTemplateRow> = {
   kind: JOB,
   async plan(tx, _ctx, template, input) {
