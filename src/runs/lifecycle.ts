@@ -104,7 +104,7 @@ export async function markRunning(
   if (row) {
     await followTemplate(tx, kind, row, { status: 'running' });
     await publishStatusChanges(tx, [row]);
-    await queueRunNotifications(tx, row, 'started');
+    if (kind.runNotifications !== false) await queueRunNotifications(tx, row, 'started');
   }
   return row;
 }
@@ -144,7 +144,7 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
     current_job_id: null,
   });
   await kind.afterFinish?.(tx, row);
-  await queueRunNotifications(tx, row, failed ? 'error' : 'success');
+  if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success');
   await publishFinal(tx, row);
   // Runs blocked behind this one (its template's next job, dependents of an update) may start now.
   await wakeDispatchers(tx);

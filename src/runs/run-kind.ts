@@ -72,6 +72,8 @@ export interface RunKind {
   templateIsSource?: boolean;
   /** Seconds allowed when the run has no timeout of its own (a setting name). */
   defaultTimeoutSetting?: string;
+  /** False for runs that send no started/success/error notifications of their own (workflow approvals). */
+  runNotifications?: false;
   /** Runs inside the transaction that stores the final status (computed fields of the inventory...). */
   afterFinish?(tx: Queryable, job: UnifiedJobRow): Promise<void>;
   /** Endpoints the kind adds: its run endpoints (stdout, events, cancel) and how it is launched. */

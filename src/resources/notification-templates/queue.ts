@@ -28,8 +28,6 @@ export interface RunForNotifications {
  * organization, and for a job to its project (as AWX collects them). Answers how many.
  */
 export async function queueRunNotifications(tx: Queryable, run: RunForNotifications, event: RunEvent): Promise<number> {
-  // Approvals notify through their workflow's approvals lists only (queueApprovalNotifications), as AWX.
-  if (run.kind === 'workflow_approval') return 0;
   const templates = [run.unified_job_template_id, run.kind === 'job' ? run.project_id : null].filter((id): id is number => typeof id === 'number');
   if (!templates.length && !run.organization_id) return 0;
   const rows = await tx.query(

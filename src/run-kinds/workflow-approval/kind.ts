@@ -11,6 +11,8 @@ export const workflowApprovalKind: RunKind = {
   run: async () => ({ status: 'error', explanation: 'Approvals are not run by a node.' }),
   templateIsSource: false,
   placed: false,
+  // Approvals notify through their workflow's approvals lists only (notifyApproval), as AWX.
+  runNotifications: false,
   afterFinish: async (tx, approval) => {
     const event = approvalOutcome(approval);
     if (event) await notifyApproval(tx, approval, event);
