@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares a fresh checkout: Node packages and the Ansible runtime (ansible-core, ansible-runner).
+# Prepares a fresh checkout: Node packages, the Ansible runtime (ansible-core, ansible-runner) and the web console.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,5 +49,19 @@ if [ ! -d "$AWX_COLLECTION" ]; then
     echo "  sudo apt-get install -y ansible" >&2
   fi
 fi
+
+# The browser tests drive Debian's Chromium with playwright-core (no browser download).
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing Chromium for the browser tests: chromium"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+  else
+    echo "Chromium is missing (the browser tests need it). Install it with:" >&2
+    echo "  sudo apt-get install -y chromium" >&2
+  fi
+fi
+
+# The web console, served at /.
+npm run -s build
 
 echo "setup complete: run 'npm start' to start drover, 'npm test' to run the tests"

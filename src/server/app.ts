@@ -2,7 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cookie from '@fastify/cookie';
 import type { Services } from '../api/context.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
-import { ApiError, notFound } from '../api/errors.ts';
+import { ApiError } from '../api/errors.ts';
+import { registerConsole } from './console.ts';
 import { anonymousIn } from '../api/context.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
@@ -81,9 +82,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await authorizeRouteObject(services, request);
   });
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((_request, reply) => {
-    reply.code(404).send(notFound().body);
-  });
+  registerConsole(app);
 
   // Secret values (credential inputs) are encrypted with a key derived from SVC_SECRET_KEY.
   configureSecretKey(services.env.secretKey);

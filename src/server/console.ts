@@ -1,0 +1,99 @@
+/**
+ * The web console (ui/, built by `npm run build` into ui/dist): its hashed assets under /assets/,
+ * and index.html for every other page address (the console routes in the browser). API, websocket
+ * and sign-in paths never fall back to it: an unknown API path stays a JSON 404.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PUBLIC } from '../api/permissions.ts';
+import { notFound } from '../api/errors.ts';
+
+export const CONSOLE_DIST = path.resolve(import.meta.dirname, '../../ui/dist');
+
+const NOT_CONSOLE = /^\/(api|websocket|sso|assistant|assets)(\/|$)/;
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.json': 'application/json',
+};
+const COMPRESSIBLE = new Set(['.js', '.css', '.svg', '.json']);
+
+// Inline style attributes are PatternFly's (widths, positions); scripts only from this origin.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+interface Asset {
+  body: Buffer;
+  gzipped?: Buffer;
+  type: string;
+}
+
+/** The built files, read once: the whole console is a few megabytes. */
+function loadAssets(dist: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  const dir = path.join(dist, 'assets');
+  if (!existsSync(dir)) return assets;
+  for (const name of readdirSync(dir)) {
+    const ext = path.extname(name);
+    const body = readFileSync(path.join(dir, name));
+    assets.set(name, { body, type: TYPES[ext] ?? 'application/octet-stream', gzipped: COMPRESSIBLE.has(ext) ? gzipSync(body, { level: 9 }) : undefined });
+  }
+  return assets;
+}
+
+const acceptsGzip = (request: FastifyRequest) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+
+function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, cache: string) {
+  reply.header('Content-Type', asset.type).header('Cache-Control', cache).header('X-Content-Type-Options', 'nosniff').header('Vary', 'Accept-Encoding');
+  if (asset.gzipped && acceptsGzip(request)) return reply.header('Content-Encoding', 'gzip').send(asset.gzipped);
+  return reply.send(asset.body);
+}
+
+const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Drover</title></head><body>
+<h1>The web console is not built</h1><p>Run <code>npm run build</code> (or <code>npm run setup</code>) and restart the service. The API is at <a href="/api/">/api/</a>.</p></body></html>`;
+
+export function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST): void {
+  const assets = loadAssets(dist);
+  const indexPath = path.join(dist, 'index.html');
+  const index: Asset | undefined = existsSync(indexPath)
+    ? { body: readFileSync(indexPath), type: 'text/html; charset=utf-8', gzipped: gzipSync(readFileSync(indexPath)) }
+    : undefined;
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/assets/:file',
+    config: { permission: PUBLIC },
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const asset = assets.get((request.params as { file: string }).file);
+      if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found.');
+      // Names carry a hash of the content: a new build has new names.
+      return sendAsset(request, reply, asset, 'public, max-age=31536000, immutable');
+    },
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0];
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !NOT_CONSOLE.test(pathname);
+    if (!isPage) return reply.code(404).send(notFound().body);
+    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY).header('Referrer-Policy', 'same-origin').header('X-Frame-Options', 'DENY');
+    if (!index) return reply.code(503).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(NOT_BUILT);
+    return sendAsset(request, reply, index, 'no-cache');
+  });
+}

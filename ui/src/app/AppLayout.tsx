@@ -1,0 +1,118 @@
+import { Suspense, useEffect, useState } from 'react';
+import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import {
+  Button,
+  Masthead,
+  MastheadBrand,
+  MastheadContent,
+  MastheadMain,
+  MastheadToggle,
+  Nav,
+  NavExpandable,
+  NavItem,
+  NavList,
+  Page,
+  PageSidebar,
+  PageSidebarBody,
+  PageToggleButton,
+  SkipToContent,
+  Title,
+  Toolbar,
+  ToolbarContent,
+  ToolbarItem,
+} from '@patternfly/react-core';
+import { BarsIcon } from '@patternfly/react-icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { http } from '../api/client';
+import { onSessionExpired } from '../api/session-events';
+import { useMe } from '../hooks/api-hooks';
+import { Loading } from '../components/Loading';
+import { NAVIGATION } from './navigation';
+import { loginPath } from './login-path';
+
+const isActive = (path: string, current: string) => (path === '/' ? current === '/' : current === path || current.startsWith(`${path}/`));
+
+export function AppLayout() {
+  const me = useMe();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [sidebarOpen, setSidebarOpen] = useState(() => window.innerWidth >= 1200);
+
+  // An expired session (any 401) goes to the login page, which comes back here after.
+  useEffect(
+    () =>
+      onSessionExpired(() => {
+        if (window.location.pathname.startsWith('/login')) return;
+        queryClient.clear();
+        navigate(loginPath(window.location), { replace: true });
+      }),
+    [navigate, queryClient],
+  );
+
+  if (me.isPending) return <Loading label="Checking your session" />;
+  if (me.error || !me.data) return <Navigate to={loginPath(location)} replace />;
+
+  const logout = async () => {
+    await http.post('/api/logout/').catch(() => undefined);
+    queryClient.clear();
+    navigate('/login', { replace: true });
+  };
+
+  const masthead = (
+    <Masthead>
+      <MastheadMain>
+        <MastheadToggle>
+          <PageToggleButton variant="plain" aria-label="Navigation" isSidebarOpen={sidebarOpen} onSidebarToggle={() => setSidebarOpen(!sidebarOpen)}>
+            <BarsIcon />
+          </PageToggleButton>
+        </MastheadToggle>
+        <MastheadBrand>
+          <Link to="/" aria-label="Drover home" style={{ textDecoration: 'none' }}>
+            <Title headingLevel="h2" size="xl" style={{ display: 'inline' }}>Drover</Title>
+          </Link>
+        </MastheadBrand>
+      </MastheadMain>
+      <MastheadContent>
+        <Toolbar isFullHeight>
+          <ToolbarContent>
+            <ToolbarItem align={{ default: 'alignEnd' }}>
+              <Link to={`/users/${me.data.id}`} aria-label="Your account">{me.data.username}</Link>
+            </ToolbarItem>
+            <ToolbarItem>
+              <Button variant="link" onClick={logout}>Log out</Button>
+            </ToolbarItem>
+          </ToolbarContent>
+        </Toolbar>
+      </MastheadContent>
+    </Masthead>
+  );
+
+  const sidebar = (
+    <PageSidebar isSidebarOpen={sidebarOpen}>
+      <PageSidebarBody>
+        <Nav aria-label="Main">
+          <NavList>
+            {NAVIGATION.map((group) => (
+              <NavExpandable key={group.group} title={group.group} isExpanded groupId={group.group} isActive={group.items.some((i) => isActive(i.path, location.pathname))}>
+                {group.items.map((item) => (
+                  <NavItem key={item.path} isActive={isActive(item.path, location.pathname)}>
+                    <Link to={item.path} onClick={() => window.innerWidth < 1200 && setSidebarOpen(false)}>{item.label}</Link>
+                  </NavItem>
+                ))}
+              </NavExpandable>
+            ))}
+          </NavList>
+        </Nav>
+      </PageSidebarBody>
+    </PageSidebar>
+  );
+
+  return (
+    <Page masthead={masthead} sidebar={sidebar} skipToContent={<SkipToContent href="#main">Skip to content</SkipToContent>} mainContainerId="main">
+      <Suspense fallback={<Loading />}>
+        <Outlet />
+      </Suspense>
+    </Page>
+  );
+}

@@ -1,0 +1,10 @@
+/** The login page, coming back to `where` after. */
+export function loginPath(where: { pathname: string; search: string }): string {
+  const next = `${where.pathname}${where.search}`;
+  return next === '/' || next.startsWith('/login') ? '/login' : `/login?next=${encodeURIComponent(next)}`;
+}
+
+/** Only a path of this console (never another site) is followed after login. */
+export function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+}

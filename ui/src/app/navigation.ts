@@ -1,0 +1,45 @@
+/** The sidebar, grouped as AWX users know it. */
+export const NAVIGATION: { group: string; items: { label: string; path: string }[] }[] = [
+  {
+    group: 'Views',
+    items: [
+      { label: 'Dashboard', path: '/' },
+      { label: 'Jobs', path: '/unified_jobs' },
+      { label: 'Schedules', path: '/schedules' },
+      { label: 'Activity stream', path: '/activity_stream' },
+      { label: 'Workflow approvals', path: '/workflow_approvals' },
+    ],
+  },
+  {
+    group: 'Resources',
+    items: [
+      { label: 'Templates', path: '/job_templates' },
+      { label: 'Workflow templates', path: '/workflow_job_templates' },
+      { label: 'Credentials', path: '/credentials' },
+      { label: 'Projects', path: '/projects' },
+      { label: 'Inventories', path: '/inventories' },
+      { label: 'Hosts', path: '/hosts' },
+    ],
+  },
+  {
+    group: 'Access',
+    items: [
+      { label: 'Organizations', path: '/organizations' },
+      { label: 'Users', path: '/users' },
+      { label: 'Teams', path: '/teams' },
+    ],
+  },
+  {
+    group: 'Administration',
+    items: [
+      { label: 'Credential types', path: '/credential_types' },
+      { label: 'Notifications', path: '/notification_templates' },
+      { label: 'Management jobs', path: '/system_job_templates' },
+      { label: 'Instance groups', path: '/instance_groups' },
+      { label: 'Instances', path: '/instances' },
+      { label: 'Applications', path: '/applications' },
+      { label: 'Execution environments', path: '/execution_environments' },
+      { label: 'Settings', path: '/settings' },
+    ],
+  },
+];

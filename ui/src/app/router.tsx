@@ -1,0 +1,25 @@
+import { createBrowserRouter } from 'react-router';
+import { AppLayout } from './AppLayout';
+import { NotFound } from '../pages/NotFound';
+
+const page = (loader: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await loader()).default });
+
+/** Every page is its own chunk, loaded when first visited. */
+export const router = createBrowserRouter([
+  { path: '/login', lazy: page(() => import('../pages/login/LoginPage')) },
+  {
+    path: '/',
+    Component: AppLayout,
+    children: [
+      { index: true, lazy: page(() => import('../pages/dashboard/DashboardPage')) },
+      { path: 'settings', lazy: page(() => import('../pages/settings/SettingsPage')) },
+      { path: 'settings/:category', lazy: page(() => import('../pages/settings/SettingsPage')) },
+      { path: ':resource', lazy: page(() => import('../pages/resource/ListPage')) },
+      { path: ':resource/add', lazy: page(() => import('../pages/resource/FormPage')) },
+      { path: ':resource/:id', lazy: page(() => import('../pages/resource/DetailPage')) },
+      { path: ':resource/:id/edit', lazy: page(() => import('../pages/resource/FormPage')) },
+      { path: ':resource/:id/:tab', lazy: page(() => import('../pages/resource/DetailPage')) },
+      { path: '*', Component: NotFound },
+    ],
+  },
+]);

@@ -1,0 +1,108 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ActionGroup, Alert, Button, Form, Grid, GridItem } from '@patternfly/react-core';
+import { useQueryClient } from '@tanstack/react-query';
+import { http } from '../api/client';
+import { ApiError } from '../api/errors';
+import type { ApiObject, FieldMeta } from '../api/types';
+import { useOptions } from '../hooks/api-hooks';
+import type { ResourceConfig } from '../resources/types';
+import { FieldInput, INVALID } from './FieldInput';
+import { ErrorAlert } from './ErrorAlert';
+import { Loading } from './Loading';
+
+const WIDE_TYPES = new Set(['json']);
+
+/**
+ * The add and edit form of a resource, from the fields OPTIONS offers (POST to add, PUT to edit).
+ * The API's validation messages are shown under the field they name.
+ */
+export function ResourceForm({ config, object, hidden = [], extra, onSaved }: {
+  config: ResourceConfig;
+  object?: ApiObject;
+  hidden?: string[];
+  /** Fields the page renders itself (typed inputs), given the values and a setter. */
+  extra?: (values: Record<string, unknown>, set: (name: string, value: unknown) => void, errors: Record<string, string>) => React.ReactNode;
+  onSaved?: (saved: ApiObject) => void;
+}) {
+  const url = object ? object.url : `/api/v2/${config.key}/`;
+  const options = useOptions(url);
+  const fields = object ? options.data?.actions?.PUT : options.data?.actions?.POST;
+  if (options.isPending) return <Loading />;
+  if (options.error) return <ErrorAlert error={options.error} />;
+  if (!fields) return <Alert variant="warning" isInline title={object ? 'You may not change this object.' : `You may not add ${config.label.toLowerCase()}.`} />;
+  return <FormBody config={config} object={object} fields={fields} hidden={[...(config.hiddenFormFields ?? []), ...hidden]} extra={extra} onSaved={onSaved} />;
+}
+
+function initialValues(fields: Record<string, FieldMeta>, object: ApiObject | undefined, query: URLSearchParams): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [name, meta] of Object.entries(fields)) {
+    if (object) values[name] = object[name];
+    else if (query.has(name)) values[name] = meta.type === 'id' || meta.type === 'integer' ? Number(query.get(name)) : query.get(name);
+    else if (meta.default !== undefined) values[name] = meta.default;
+  }
+  return values;
+}
+
+function FormBody({ config, object, fields, hidden, extra, onSaved }: {
+  config: ResourceConfig;
+  object?: ApiObject;
+  fields: Record<string, FieldMeta>;
+  hidden: string[];
+  extra?: (values: Record<string, unknown>, set: (name: string, value: unknown) => void, errors: Record<string, string>) => React.ReactNode;
+  onSaved?: (saved: ApiObject) => void;
+}) {
+  const [query] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState(() => initialValues(fields, object, query));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<unknown>(null);
+  const [saving, setSaving] = useState(false);
+  const set = (name: string, value: unknown) => setValues((v) => ({ ...v, [name]: value }));
+  const shown = useMemo(() => Object.entries(fields).filter(([name]) => !hidden.includes(name)), [fields, hidden]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const invalid = Object.entries(values).filter(([, v]) => v === INVALID).map(([k]) => k);
+    if (invalid.length) {
+      setErrors(Object.fromEntries(invalid.map((k) => [k, 'Fix the syntax before saving.'])));
+      return;
+    }
+    setSaving(true);
+    setFailure(null);
+    try {
+      const body = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== undefined && (object || v !== '' || fields[k]?.required)));
+      const saved = object ? await http.put<ApiObject>(object.url, body) : await http.post<ApiObject>(`/api/v2/${config.key}/`, body);
+      await queryClient.invalidateQueries();
+      if (onSaved) onSaved(saved);
+      else navigate(`/${config.key}/${saved.id}`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) {
+        setErrors(err.fieldErrors);
+        const unplaced = Object.keys(err.fieldErrors).filter((k) => !fields[k] || hidden.includes(k));
+        if (unplaced.length || !Object.keys(err.fieldErrors).length) setFailure(err);
+      } else setFailure(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Form onSubmit={submit} aria-label={`${object ? 'Edit' : 'Add'} ${config.singular.toLowerCase()}`} noValidate>
+      <ErrorAlert error={failure} title="Not saved" />
+      <Grid hasGutter md={6}>
+        {shown.map(([name, meta]) => (
+          <GridItem key={name} span={12} md={WIDE_TYPES.has(meta.type) ? 12 : 6}>
+            <FieldInput name={name} meta={meta} value={values[name]} onChange={(v) => set(name, v)} error={errors[name]} />
+          </GridItem>
+        ))}
+      </Grid>
+      {extra?.(values, set, errors)}
+      <ActionGroup>
+        <Button type="submit" variant="primary" isLoading={saving} isDisabled={saving}>Save</Button>
+        <Button variant="link" onClick={() => navigate(-1)}>Cancel</Button>
+      </ActionGroup>
+    </Form>
+  );
+}

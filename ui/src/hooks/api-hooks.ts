@@ -1,0 +1,26 @@
+import { useQuery } from '@tanstack/react-query';
+import { http } from '../api/client';
+import type { ApiObject, Me, OptionsDoc } from '../api/types';
+import type { Page } from '../api/client';
+
+/** OPTIONS of a URL: field metadata, and whether the caller may POST (create) there. */
+export function useOptions(url: string | undefined) {
+  return useQuery({ queryKey: ['options', url], queryFn: () => http.options<OptionsDoc>(url!), enabled: !!url, staleTime: 60_000 });
+}
+
+export function useObject(url: string | undefined, refetchInterval?: number | false) {
+  return useQuery({ queryKey: [url], queryFn: () => http.get<ApiObject>(url!), enabled: !!url, refetchInterval });
+}
+
+export function usePage<T = ApiObject>(url: string | undefined, refetchInterval?: number | false) {
+  return useQuery({ queryKey: [url], queryFn: () => http.get<Page<T>>(url!), enabled: !!url, refetchInterval, placeholderData: (previous) => previous });
+}
+
+export function useMe() {
+  return useQuery({
+    queryKey: ['/api/v2/me/'],
+    queryFn: async () => (await http.get<Page<Me>>('/api/v2/me/')).results[0],
+    staleTime: 60_000,
+    retry: false,
+  });
+}

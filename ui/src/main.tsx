@@ -1,0 +1,19 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from 'react-router';
+import '@patternfly/react-core/dist/styles/base.css';
+import './app/app.css';
+import { queryClient } from './app/query-client';
+import { router } from './app/router';
+import { followSystemColorScheme } from './app/color-scheme';
+
+followSystemColorScheme();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

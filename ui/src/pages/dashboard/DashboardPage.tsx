@@ -1,0 +1,4 @@
+// PLACEHOLDER: replaced by its real page.
+export default function Placeholder() {
+  return null;
+}

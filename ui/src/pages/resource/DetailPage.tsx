@@ -1,0 +1,96 @@
+import { Suspense } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { Flex, FlexItem, PageSection, Tab, TabTitleText, Tabs, Title } from '@patternfly/react-core';
+import { resourceConfig } from '../../resources/registry';
+import type { ApiObject } from '../../api/types';
+import type { ResourceConfig } from '../../resources/types';
+import { useObject } from '../../hooks/api-hooks';
+import { ResourceDetail } from '../../components/ResourceDetail';
+import { ResourceList } from '../../components/ResourceList';
+import { RowActions } from '../../components/RowActions';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { Loading } from '../../components/Loading';
+import { lazyOnce } from '../../components/lazy-cache';
+import { Breadcrumbs } from '../../components/Breadcrumbs';
+import { NotFound } from '../NotFound';
+
+/** /<resource>/<id>[/<tab>]: details, actions the caller may take, and the resource's tabs. */
+export default function DetailPage() {
+  const { resource = '', id = '' } = useParams();
+  const config = resourceConfig(resource);
+  const object = useObject(config ? `/api/v2/${config.key}/${id}/` : undefined);
+  if (!config) return <NotFound />;
+  if (object.isPending) return <Loading />;
+  if (object.error || !object.data) return <PageSection><ErrorAlert error={object.error} /></PageSection>;
+  if (config.detailPage) {
+    const Custom = lazyOnce(config.detailPage);
+    return (
+      <Suspense fallback={<Loading />}>
+        <Custom object={object.data} config={config} />
+      </Suspense>
+    );
+  }
+  return <GenericDetail config={config} object={object.data} />;
+}
+
+const nameOf = (o: ApiObject) => String(o.name ?? o.username ?? o.hostname ?? `#${o.id}`);
+
+function GenericDetail({ config, object }: { config: ResourceConfig; object: ApiObject }) {
+  const { tab = 'details' } = useParams();
+  const navigate = useNavigate();
+  const tabs = (config.tabs ?? []).filter((t) => !t.related || object.related?.[t.related]);
+  const tabPath = (key: string | number) => `/${config.key}/${object.id}${key === 'details' ? '' : `/${key}`}`;
+  return (
+    <>
+      <PageSection>
+        <Breadcrumbs config={config} object={object} />
+        <Flex justifyContent={{ default: 'justifyContentSpaceBetween' }} alignItems={{ default: 'alignItemsCenter' }}>
+          <FlexItem>
+            <Title headingLevel="h1">{nameOf(object)}</Title>
+          </FlexItem>
+          <FlexItem>
+            <RowActions config={config} object={object} variant="detail" />
+          </FlexItem>
+        </Flex>
+      </PageSection>
+      <PageSection>
+        <Tabs
+          activeKey={tab}
+          aria-label={`${config.singular} sections`}
+          mountOnEnter
+          unmountOnExit
+          onSelect={(event, key) => {
+            event.preventDefault();
+            navigate(tabPath(key));
+          }}
+        >
+          {[{ key: 'details', label: 'Details' }, ...tabs].map((t) => (
+            <Tab key={t.key} eventKey={t.key} title={<TabTitleText>{t.label}</TabTitleText>} href={tabPath(t.key)}>
+              <div style={{ paddingTop: '1rem' }}>
+                {t.key === 'details' ? <ResourceDetail object={object} fields={config.detailFields} /> : <TabContent config={config} object={object} tabKey={t.key} />}
+              </div>
+            </Tab>
+          ))}
+        </Tabs>
+      </PageSection>
+    </>
+  );
+}
+
+function TabContent({ config, object, tabKey }: { config: ResourceConfig; object: ApiObject; tabKey: string }) {
+  const tab = config.tabs?.find((t) => t.key === tabKey);
+  if (!tab) return null;
+  if (tab.component) {
+    const Component = lazyOnce(tab.component);
+    return (
+      <Suspense fallback={<Loading />}>
+        <Component object={object} />
+      </Suspense>
+    );
+  }
+  const related = resourceConfig(tab.resource ?? tab.key);
+  if (!related || !tab.related) return null;
+  // Adding from a parent's tab fills in the parent (an inventory's host, an organization's team).
+  const parentField = config.singular.toLowerCase().replace(/ /g, '_');
+  return <ResourceList config={related} url={object.related[tab.related]} addQuery={{ [parentField]: object.id }} refetchInterval={related.detailPage ? 5_000 : false} />;
+}

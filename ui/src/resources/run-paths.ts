@@ -1,0 +1,25 @@
+import type { ApiObject } from '../api/types';
+
+/** Console path segment of each kind of run (the API's list of that kind). */
+export const RUN_SEGMENTS: Record<string, string> = {
+  job: 'jobs',
+  ad_hoc_command: 'ad_hoc_commands',
+  project_update: 'project_updates',
+  inventory_update: 'inventory_updates',
+  workflow_job: 'workflow_jobs',
+  system_job: 'system_jobs',
+  workflow_approval: 'workflow_approvals',
+};
+
+export const runPath = (run: Pick<ApiObject, 'id' | 'type'>) => `/${RUN_SEGMENTS[run.type] ?? 'jobs'}/${run.id}`;
+
+/** Console path of a template of any kind (unified_job_templates). */
+const TEMPLATE_SEGMENTS: Record<string, string> = {
+  job_template: 'job_templates',
+  workflow_job_template: 'workflow_job_templates',
+  project: 'projects',
+  inventory_source: 'inventory_sources',
+  system_job_template: 'system_job_templates',
+  workflow_approval_template: 'workflow_approval_templates',
+};
+export const templatePath = (t: Pick<ApiObject, 'id' | 'type'>) => `/${TEMPLATE_SEGMENTS[t.type] ?? 'job_templates'}/${t.id}`;
