@@ -115,6 +115,22 @@ export async function listAll(db: Queryable, ctx: RequestContext, resource: Reso
   return rows;
 }
 
+/**
+ * FROM ... WHERE of a list as the caller may see it with `query`'s filters, and its parameters:
+ * for aggregates over what the caller may see (counts, the dashboard's graph).
+ */
+export async function visibleFrom(db: Queryable, ctx: RequestContext, resource: Resource, query: Query): Promise<{ alias: string; from: string; params: unknown[] }> {
+  const { alias, from, countParams } = await listQuery(db, ctx, resource, query);
+  return { alias, from, params: countParams };
+}
+
+/** How many objects of a list the caller may see with `query`'s filters. */
+export async function countVisible(db: Queryable, ctx: RequestContext, resource: Resource, query: Query = {}): Promise<number> {
+  const { from, params } = await visibleFrom(db, ctx, resource, query);
+  const [{ count }] = await db.query<{ count: number }>(`SELECT count(*)::int AS count ${from}`, params);
+  return count;
+}
+
 /** Whether the caller may see the object with this id. */
 export async function isVisible(db: Queryable, ctx: RequestContext, resource: Resource, id: number): Promise<boolean> {
   const params = new Params();

@@ -2,6 +2,7 @@
  * The composition root: every part of the service, listed once. buildApp (server/app.ts) and the
  * management commands walk it; nothing registers itself by being imported.
  */
+import { DASHBOARD_URL, dashboardRoutes } from '../resources/dashboard/dashboard-routes.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
 import { registerResources, type Resource } from '../api/resource.ts';
 import { registerResourceRoutes } from '../api/resource-routes.ts';
@@ -90,7 +91,8 @@ const runKindRoutes: RouteModule = async (app, services) => {
  * resources and run kinds add, settings, login, OAuth2 and the live output websocket.
  */
 export const ROUTES: readonly RouteModule[] = [
-  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/' }),
+  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL }),
+  dashboardRoutes,
   resourceRoutes,
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   scheduleRoutes,

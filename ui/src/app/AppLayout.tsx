@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import {
   Button,
@@ -21,7 +21,6 @@ import {
   ToolbarContent,
   ToolbarItem,
 } from '@patternfly/react-core';
-import { BarsIcon } from '@patternfly/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../api/client';
 import { onSessionExpired } from '../api/session-events';
@@ -37,7 +36,6 @@ export function AppLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [sidebarOpen, setSidebarOpen] = useState(() => window.innerWidth >= 1200);
 
   // An expired session (any 401) goes to the login page, which comes back here after.
   useEffect(
@@ -63,8 +61,7 @@ export function AppLayout() {
     <Masthead>
       <MastheadMain>
         <MastheadToggle>
-          <PageToggleButton variant="plain" aria-label="Navigation" isSidebarOpen={sidebarOpen} onSidebarToggle={() => setSidebarOpen(!sidebarOpen)}>
-            <BarsIcon />
+          <PageToggleButton isHamburgerButton aria-label="Navigation">
           </PageToggleButton>
         </MastheadToggle>
         <MastheadBrand>
@@ -89,7 +86,7 @@ export function AppLayout() {
   );
 
   const sidebar = (
-    <PageSidebar isSidebarOpen={sidebarOpen}>
+    <PageSidebar>
       <PageSidebarBody>
         <Nav aria-label="Main">
           <NavList>
@@ -97,7 +94,7 @@ export function AppLayout() {
               <NavExpandable key={group.group} title={group.group} isExpanded groupId={group.group} isActive={group.items.some((i) => isActive(i.path, location.pathname))}>
                 {group.items.map((item) => (
                   <NavItem key={item.path} isActive={isActive(item.path, location.pathname)}>
-                    <Link to={item.path} onClick={() => window.innerWidth < 1200 && setSidebarOpen(false)}>{item.label}</Link>
+                    <Link to={item.path}>{item.label}</Link>
                   </NavItem>
                 ))}
               </NavExpandable>
@@ -109,7 +106,7 @@ export function AppLayout() {
   );
 
   return (
-    <Page masthead={masthead} sidebar={sidebar} skipToContent={<SkipToContent href="#main">Skip to content</SkipToContent>} mainContainerId="main">
+    <Page isManagedSidebar masthead={masthead} sidebar={sidebar} skipToContent={<SkipToContent href="#main">Skip to content</SkipToContent>} mainContainerId="main">
       <Suspense fallback={<Loading />}>
         <Outlet />
       </Suspense>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Checkbox, FormGroup, FormHelperText, FormSelect, FormSelectOption, HelperText, HelperTextItem, NumberInput, TextArea, TextInput } from '@patternfly/react-core';
 import type { FieldMeta } from '../api/types';
 import { referencedResource } from '../resources/references';
@@ -45,6 +46,14 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery }: 
   }
 
   let control;
+  if (meta.type === 'list' || (Array.isArray(value) && meta.type !== 'json')) {
+    return (
+      <FormGroup label={label} fieldId={id} isRequired={!!meta.required}>
+        <ListInput id={id} value={value} onChange={onChange} validated={validated} />
+        {help}
+      </FormGroup>
+    );
+  }
   const reference = referencedResource(name);
   if ((meta.type === 'id' || meta.type === 'field') && reference) {
     control = (
@@ -100,4 +109,22 @@ function choiceValue(meta: FieldMeta, text: string): unknown {
   if (text === '') return meta.allow_null ? null : '';
   const match = meta.choices?.find(([v]) => String(v) === text);
   return match ? match[0] : text;
+}
+
+/** A list of strings, one per line; the text is kept as typed (blank lines too) while editing. */
+function ListInput({ id, value, onChange, validated }: { id: string; value: unknown; onChange: (value: string[]) => void; validated: 'error' | 'default' }) {
+  const [text, setText] = useState(() => (Array.isArray(value) ? value.map(String).join('\n') : String(value ?? '')));
+  return (
+    <TextArea
+      id={id}
+      value={text}
+      aria-describedby={`${id}-help`}
+      validated={validated}
+      resizeOrientation="vertical"
+      onChange={(_e, next) => {
+        setText(next);
+        onChange(next.split('\n').map((line) => line.trim()).filter(Boolean));
+      }}
+    />
+  );
 }
