@@ -6,6 +6,8 @@ import { ReferenceSelect } from './ReferenceSelect';
 import { VariablesEditor } from './VariablesEditor';
 
 const LONG_TEXT = /(^|_)(description|body|message|script|inputs_help)$|^(limit|job_tags|skip_tags)$/;
+/** Text fields holding YAML or JSON variables (OPTIONS calls them strings). */
+const VARIABLES = /^(variables|extra_vars|source_vars|extra_data)$/;
 const SECRET = /password|secret|token|ssh_key_data|ssh_key_unlock|key_data/;
 
 export interface FieldInputProps {
@@ -33,7 +35,7 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery }: 
     </FormHelperText>
   );
 
-  if (meta.type === 'json') {
+  if (meta.type === 'json' || VARIABLES.test(name)) {
     return <VariablesEditor id={id} label={label} value={value} onChange={(text) => onChange(text === undefined ? INVALID : text)} error={error} helperText={meta.help_text} />;
   }
   if (meta.type === 'boolean') {
