@@ -79,7 +79,8 @@ describe('errors', () => {
     });
 
     it('an unknown route → 404', async () => {
-      for (const url of ['/api/v2/nosuch/', '/api/v3/', '/nothing', `/api/v2/organizations/${defaultId}/nosuch/`]) {
+      // Other paths are the web console's pages (console-serving.test.ts).
+      for (const url of ['/api/v2/nosuch/', '/api/v3/', '/api/nothing', `/api/v2/organizations/${defaultId}/nosuch/`]) {
         const res = await t.get(url);
         assert.deepEqual([res.status, res.body], [404, { detail: 'Not found.' }], url);
       }

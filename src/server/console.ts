@@ -79,7 +79,7 @@ export function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST): void
     method: ['GET', 'HEAD'],
     url: '/assets/:file',
     config: { permission: PUBLIC },
-    schema: { hide: true },
+    schema: { summary: 'A file of the web console (scripts, styles, fonts), named with a hash of its content', params: { type: 'object', properties: { file: { type: 'string' } }, required: ['file'] } },
     handler: async (request, reply) => {
       const asset = assets.get((request.params as { file: string }).file);
       if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found.');

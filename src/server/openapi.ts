@@ -15,7 +15,8 @@ export const OPENAPI_URL = '/api/v2/openapi.json';
 /** Operations are grouped by the first segment after the API version (organizations, job_templates...). */
 function tagOf(url: string): string {
   const [, api, version, segment] = url.split('/');
-  if (api !== 'api') return 'live output';
+  if (api === 'websocket') return 'live output';
+  if (api !== 'api') return 'web console';
   if (version === 'o') return 'oauth2';
   if (version === 'login' || version === 'logout') return 'authentication';
   return segment || 'root';
