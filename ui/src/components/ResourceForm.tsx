@@ -17,36 +17,42 @@ const WIDE_TYPES = new Set(['json']);
  * The add and edit form of a resource, from the fields OPTIONS offers (POST to add, PUT to edit).
  * The API's validation messages are shown under the field they name.
  */
-export function ResourceForm({ config, object, hidden = [], extra, onSaved }: {
+export function ResourceForm({ config, object, hidden = [], extra, onSaved, createUrl, initial }: {
   config: ResourceConfig;
   object?: ApiObject;
   hidden?: string[];
+  /** Where a new object is posted (default: the resource's list), e.g. an inventory's ad_hoc_commands/. */
+  createUrl?: string;
+  /** Values a new object starts with, besides the defaults and the page's query. */
+  initial?: Record<string, unknown>;
   /** Fields the page renders itself (typed inputs), given the values and a setter. */
   extra?: (values: Record<string, unknown>, set: (name: string, value: unknown) => void, errors: Record<string, string>) => React.ReactNode;
   onSaved?: (saved: ApiObject) => void;
 }) {
-  const url = object ? object.url : `/api/v2/${config.key}/`;
+  const url = object ? object.url : createUrl ?? `/api/v2/${config.key}/`;
   const options = useOptions(url);
   const fields = object ? options.data?.actions?.PUT : options.data?.actions?.POST;
   if (options.isPending) return <Loading />;
   if (options.error) return <ErrorAlert error={options.error} />;
   if (!fields) return <Alert variant="warning" isInline title={object ? 'You may not change this object.' : `You may not add ${config.label.toLowerCase()}.`} />;
-  return <FormBody config={config} object={object} fields={fields} hidden={[...(config.hiddenFormFields ?? []), ...hidden]} extra={extra} onSaved={onSaved} />;
+  return <FormBody config={config} object={object} url={url} initial={initial} fields={fields} hidden={[...(config.hiddenFormFields ?? []), ...hidden]} extra={extra} onSaved={onSaved} />;
 }
 
-function initialValues(fields: Record<string, FieldMeta>, object: ApiObject | undefined, query: URLSearchParams): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
+function initialValues(fields: Record<string, FieldMeta>, object: ApiObject | undefined, query: URLSearchParams, initial: Record<string, unknown> = {}): Record<string, unknown> {
+  const values: Record<string, unknown> = { ...initial };
   for (const [name, meta] of Object.entries(fields)) {
     if (object) values[name] = object[name];
     else if (query.has(name)) values[name] = meta.type === 'id' || meta.type === 'integer' ? Number(query.get(name)) : query.get(name);
-    else if (meta.default !== undefined) values[name] = meta.default;
+    else if (meta.default !== undefined && !(name in values)) values[name] = meta.default;
   }
   return values;
 }
 
-function FormBody({ config, object, fields, hidden, extra, onSaved }: {
+function FormBody({ config, object, url, initial, fields, hidden, extra, onSaved }: {
   config: ResourceConfig;
   object?: ApiObject;
+  url: string;
+  initial?: Record<string, unknown>;
   fields: Record<string, FieldMeta>;
   hidden: string[];
   extra?: (values: Record<string, unknown>, set: (name: string, value: unknown) => void, errors: Record<string, string>) => React.ReactNode;
@@ -55,7 +61,7 @@ function FormBody({ config, object, fields, hidden, extra, onSaved }: {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [values, setValues] = useState(() => initialValues(fields, object, query));
+  const [values, setValues] = useState(() => initialValues(fields, object, query, initial));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
@@ -73,7 +79,7 @@ function FormBody({ config, object, fields, hidden, extra, onSaved }: {
     setFailure(null);
     try {
       const body = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== undefined && (object || v !== '' || fields[k]?.required)));
-      const saved = object ? await http.put<ApiObject>(object.url, body) : await http.post<ApiObject>(`/api/v2/${config.key}/`, body);
+      const saved = object ? await http.put<ApiObject>(object.url, body) : await http.post<ApiObject>(url, body);
       await queryClient.invalidateQueries();
       if (onSaved) onSaved(saved);
       else navigate(`/${config.key}/${saved.id}`);

@@ -49,7 +49,7 @@ export function RowActions({ config, object, listUrl, variant = 'row' }: { confi
         </Suspense>
       )}
       {caps.edit && config.creatable !== false && (
-        <Button variant={variant === 'detail' ? 'secondary' : 'plain'} aria-label={`Edit ${label}`} icon={<PencilAltIcon />} onClick={() => navigate(`/${config.key}/${object.id}/edit`)}>
+        <Button variant={variant === 'detail' ? 'secondary' : 'plain'} aria-label={variant === 'row' ? `Edit ${label}` : undefined} icon={<PencilAltIcon />} onClick={() => navigate(`/${config.key}/${object.id}/edit`)}>
           {variant === 'detail' ? 'Edit' : null}
         </Button>
       )}
@@ -57,7 +57,7 @@ export function RowActions({ config, object, listUrl, variant = 'row' }: { confi
         <Button variant="plain" aria-label={`Copy ${label}`} icon={<CopyIcon />} onClick={copy} />
       )}
       {caps.delete && (
-        <Button variant={variant === 'detail' ? 'danger' : 'plain'} aria-label={`Delete ${label}`} icon={<TrashIcon />} onClick={() => setConfirming(true)}>
+        <Button variant={variant === 'detail' ? 'danger' : 'plain'} aria-label={variant === 'row' ? `Delete ${label}` : undefined} icon={<TrashIcon />} onClick={() => setConfirming(true)}>
           {variant === 'detail' ? 'Delete' : null}
         </Button>
       )}

@@ -97,6 +97,7 @@ const RESOURCES: ResourceConfig[] = [
       { field: 'hosts_with_active_failures', label: 'Failed hosts', wide: true },
       refColumn('organization', 'Organization', 'organizations'),
     ],
+    actions: () => import('../pages/inventories/RunCommandAction'),
     tabs: [
       { key: 'hosts', label: 'Hosts', related: 'hosts', resource: 'hosts' },
       { key: 'groups', label: 'Groups', component: () => import('../pages/inventories/GroupTree') },
@@ -115,6 +116,7 @@ const RESOURCES: ResourceConfig[] = [
       { field: 'enabled', label: 'Enabled', render: (o) => (o.enabled ? 'On' : 'Off') },
       { field: 'has_active_failures', label: 'Failures', wide: true, render: (o) => (o.has_active_failures ? <StatusLabel status="failed" /> : '–') },
     ],
+    actions: () => import('../pages/inventories/RunCommandAction'),
     tabs: [
       { key: 'facts', label: 'Facts', component: () => import('../pages/inventories/HostFacts') },
       { key: 'groups', label: 'Groups', related: 'groups', resource: 'groups' },
