@@ -11,9 +11,10 @@ import { viewOptions } from '../../api/options.ts';
 import { AUTHENTICATED } from '../../api/permissions.ts';
 import { getResource } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
+import { dashboardSchemas, jobsGraphSchemas } from './dashboard-schemas.ts';
 
 export const DASHBOARD_URL = '/api/v2/dashboard/';
-const GRAPH_URL = '/api/v2/dashboard/graphs/jobs/';
+export const GRAPH_URL = '/api/v2/dashboard/graphs/jobs/';
 
 /** count(*) and conditional counts over the visible rows of a resource. */
 async function counts(services: Services, request: FastifyRequest, resource: string, conditions: Record<string, string>, query: Query = {}): Promise<Record<string, number>> {
@@ -99,9 +100,9 @@ export function dashboardRoutes(app: FastifyInstance, services: Services): void 
   routeMethods(app, DASHBOARD_URL, AUTHENTICATED, {
     GET: async (request) => dashboard(services, request),
     OPTIONS: async () => viewOptions('Dashboard', 'Counts of what you may see: inventories, hosts, projects, users, teams, credentials and templates, with failures.'),
-  });
+  }, dashboardSchemas);
   routeMethods(app, GRAPH_URL, AUTHENTICATED, {
     GET: async (request) => jobsGraph(services, request),
     OPTIONS: async () => viewOptions('Dashboard Jobs Graphs', 'Finished runs per day (per hour for period=day) by status; period month, two_weeks, week or day; job_type all, playbook_run, scm_update or inv_sync.'),
-  });
+  }, jobsGraphSchemas);
 }

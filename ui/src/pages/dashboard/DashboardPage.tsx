@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Card, CardBody, CardHeader, CardTitle, FormSelect, FormSelectOption, Gallery, Grid, GridItem, PageSection, Title, Flex } from '@patternfly/react-core';
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../api/client';
+import { api, must } from '../../api/client';
 import type { ApiObject } from '../../api/types';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -11,20 +11,8 @@ import { StatusLabel, formatDate } from '../../components/cells';
 import { runPath, templatePath } from '../../resources/run-paths';
 import { JobsChart } from './JobsChart';
 
-interface Count {
-  total: number;
-  failed?: number;
-  job_failed?: number;
-  inventory_failed?: number;
-}
-interface Dashboard {
-  hosts: Count;
-  inventories: Count;
-  projects: Count;
-  job_templates: Count;
-  organizations: Count;
-  users: Count;
-}
+type Period = 'month' | 'two_weeks' | 'week' | 'day';
+type JobType = 'all' | 'playbook_run' | 'scm_update' | 'inv_sync';
 
 function CountCard({ label, value, to, failed, failedTo, failedLabel }: { label: string; value: number; to: string; failed?: number; failedTo?: string; failedLabel?: string }) {
   return (
@@ -71,11 +59,14 @@ function RunList({ title, url, empty }: { title: string; url: string; empty: str
 }
 
 export default function DashboardPage() {
-  const [period, setPeriod] = useState('month');
-  const [jobType, setJobType] = useState('all');
-  const counts = useQuery({ queryKey: ['/api/v2/dashboard/'], queryFn: () => http.get<Dashboard>('/api/v2/dashboard/'), refetchInterval: 15_000 });
-  const graphUrl = `/api/v2/dashboard/graphs/jobs/?period=${period}&job_type=${jobType}`;
-  const graph = useQuery({ queryKey: [graphUrl], queryFn: () => http.get<{ jobs: Parameters<typeof JobsChart>[0]['jobs'] }>(graphUrl), refetchInterval: 30_000 });
+  const [period, setPeriod] = useState<Period>('month');
+  const [jobType, setJobType] = useState<JobType>('all');
+  const counts = useQuery({ queryKey: ['/api/v2/dashboard/'], queryFn: () => must(api.GET('/api/v2/dashboard/')), refetchInterval: 15_000 });
+  const graph = useQuery({
+    queryKey: ['/api/v2/dashboard/graphs/jobs/', period, jobType],
+    queryFn: () => must(api.GET('/api/v2/dashboard/graphs/jobs/', { params: { query: { period, job_type: jobType } } })),
+    refetchInterval: 30_000,
+  });
   const c = counts.data;
   return (
     <>
@@ -101,13 +92,13 @@ export default function DashboardPage() {
             <Flex justifyContent={{ default: 'justifyContentSpaceBetween' }} style={{ width: '100%' }}>
               <CardTitle>Job status</CardTitle>
               <Flex flexWrap={{ default: 'wrap' }} spaceItems={{ default: 'spaceItemsSm' }}>
-                <FormSelect aria-label="Period" value={period} onChange={(_e, v) => setPeriod(v)} style={{ width: 'auto' }}>
+                <FormSelect aria-label="Period" value={period} onChange={(_e, v) => setPeriod(v as Period)} style={{ width: 'auto' }}>
                   <FormSelectOption value="month" label="Past month" />
                   <FormSelectOption value="two_weeks" label="Past two weeks" />
                   <FormSelectOption value="week" label="Past week" />
                   <FormSelectOption value="day" label="Past 24 hours" />
                 </FormSelect>
-                <FormSelect aria-label="Job type" value={jobType} onChange={(_e, v) => setJobType(v)} style={{ width: 'auto' }}>
+                <FormSelect aria-label="Job type" value={jobType} onChange={(_e, v) => setJobType(v as JobType)} style={{ width: 'auto' }}>
                   <FormSelectOption value="all" label="All job types" />
                   <FormSelectOption value="playbook_run" label="Playbook runs" />
                   <FormSelectOption value="scm_update" label="Project syncs" />

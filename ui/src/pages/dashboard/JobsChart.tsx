@@ -1,4 +1,4 @@
-type Series = Record<'successful' | 'failed' | 'canceled' | 'error', [number, number][]>;
+type Series = Record<'successful' | 'failed' | 'canceled' | 'error', number[][]>;
 
 const COLORS = { successful: 'var(--pf-t--global--color--status--success--default)', failed: 'var(--pf-t--global--color--status--danger--default)', error: 'var(--pf-t--global--color--status--warning--default)', canceled: 'var(--pf-t--global--color--nonstatus--gray--default)' };
 const ORDER = ['successful', 'failed', 'error', 'canceled'] as const;

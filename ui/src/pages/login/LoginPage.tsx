@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Alert, Button, Form, FormGroup, LoginPage as PfLoginPage, TextInput, Divider, Stack } from '@patternfly/react-core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../../api/client';
+import { api, http, must } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { safeNext } from '../../app/login-path';
 
@@ -48,7 +48,7 @@ export default function LoginPage() {
     setError(null);
     try {
       await http.get('/api/');
-      await http.post('/api/login/', { username, password });
+      await must(api.POST('/api/login/', { body: { username, password } }));
       queryClient.clear();
       navigate(next, { replace: true });
     } catch (err) {
