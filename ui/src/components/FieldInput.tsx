@@ -3,6 +3,7 @@ import { Checkbox, FormGroup, FormHelperText, FormSelect, FormSelectOption, Help
 import type { FieldMeta } from '../api/types';
 import { referencedResource } from '../resources/references';
 import { ReferenceSelect } from './ReferenceSelect';
+import { PlaybookSelect } from './PlaybookSelect';
 import { VariablesEditor } from './VariablesEditor';
 
 const LONG_TEXT = /(^|_)(description|body|message|script|inputs_help)$|^(limit|job_tags|skip_tags)$/;
@@ -18,10 +19,12 @@ export interface FieldInputProps {
   error?: string;
   /** Query for a reference's lookup (an organization's objects only, say). */
   lookupQuery?: Record<string, string | number>;
+  /** The other values of the form, for fields that depend on them (a playbook on its project). */
+  values?: Record<string, unknown>;
 }
 
 /** One form control for a field of OPTIONS (its type, choices, label and help), with its error. */
-export function FieldInput({ name, meta, value, onChange, error, lookupQuery }: FieldInputProps) {
+export function FieldInput({ name, meta, value, onChange, error, lookupQuery, values }: FieldInputProps) {
   const id = `field-${name}`;
   const label = meta.label ?? name;
   const validated = error ? 'error' : 'default';
@@ -57,7 +60,9 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery }: 
     );
   }
   const reference = referencedResource(name);
-  if ((meta.type === 'id' || meta.type === 'field') && reference) {
+  if (name === 'playbook' && values && 'project' in values) {
+    control = <PlaybookSelect id={id} project={values.project} value={value} onChange={onChange} validated={validated} />;
+  } else if ((meta.type === 'id' || meta.type === 'field') && reference) {
     control = (
       <ReferenceSelect id={id} label={label} listUrl={`/api/v2/${reference}/`} value={value as number | null} onChange={onChange} query={lookupQuery} validated={validated} />
     );

@@ -100,7 +100,7 @@ function FormBody({ config, object, url, initial, fields, hidden, extra, onSaved
       <Grid hasGutter md={6}>
         {shown.map(([name, meta]) => (
           <GridItem key={name} span={12} md={WIDE_TYPES.has(meta.type) ? 12 : 6}>
-            <FieldInput name={name} meta={meta} value={values[name]} onChange={(v) => set(name, v)} error={errors[name]} />
+            <FieldInput name={name} meta={meta} value={values[name]} onChange={(v) => set(name, v)} error={errors[name]} values={values} />
           </GridItem>
         ))}
       </Grid>

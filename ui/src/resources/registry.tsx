@@ -4,6 +4,7 @@ import { StatusLabel, dateColumn, formatDate, modifiedColumn, nameColumn, refCol
 import { templatePath } from './run-paths';
 import { CapacityCell } from '../components/CapacityCell';
 import { SummaryTemplate } from '../components/SummaryTemplate';
+import { ActivityObjects } from '../components/ActivityObjects';
 
 const runs = (key: string, label: string, singular: string, extra: Partial<ResourceConfig> = {}): ResourceConfig => ({
   key,
@@ -298,7 +299,7 @@ const RESOURCES: ResourceConfig[] = [
     columns: [
       { field: 'timestamp', label: 'Time', sort: true, render: (o) => <Link to={`/activity_stream/${o.id}`}>{formatDate(o.timestamp)}</Link> },
       { field: 'operation', label: 'Operation', sort: true },
-      { field: 'object1', label: 'Object', render: (o) => `${String(o.object1 ?? '')}${o.object2 ? ` → ${String(o.object2)}` : ''}` },
+      { field: 'object1', label: 'Object', render: (o) => <ActivityObjects entry={o} /> },
       { field: 'changes', label: 'Actor', wide: true, render: (o) => String((o.summary_fields?.actor as { username?: string } | undefined)?.username ?? 'system') },
     ],
   },

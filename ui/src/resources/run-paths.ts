@@ -23,3 +23,8 @@ const TEMPLATE_SEGMENTS: Record<string, string> = {
   workflow_approval_template: 'workflow_approval_templates',
 };
 export const templatePath = (t: Pick<ApiObject, 'id' | 'type'>) => `/${TEMPLATE_SEGMENTS[t.type] ?? 'job_templates'}/${t.id}`;
+
+const PLURALS: Record<string, string> = { inventory: 'inventories', activity_stream: 'activity_stream', ...RUN_SEGMENTS, ...TEMPLATE_SEGMENTS };
+
+/** Console path of an object of any type. */
+export const objectPath = (type: string, id: number) => `/${PLURALS[type] ?? `${type}s`}/${id}`;

@@ -57,3 +57,30 @@ describe('web console: ad hoc commands', () => {
     await c.close();
   });
 });
+
+describe('web console: job template form', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+    await createDemoData(t.services);
+  });
+  after(() => t.close());
+
+  it('offers the playbooks of the chosen project, and shows the API\'s message on the field it names', async () => {
+    const jt = (await t.get('/api/v2/job_templates/?name=Demo+Job+Template')).body.results[0];
+    const c = await consolePage(t, undefined, `/job_templates/${jt.id}/edit`);
+    const playbook = c.page.getByRole('combobox', { name: 'Playbook' });
+    await playbook.locator('option', { hasText: 'hello_world.yml' }).waitFor({ state: 'attached' });
+    assert.equal(await playbook.inputValue(), 'hello_world.yml');
+    await c.page.locator('#field-name').fill('');
+    await c.page.getByRole('button', { name: 'Save' }).click();
+    await c.page.getByText('This field may not be blank.').waitFor();
+    assert.equal((await t.get(`/api/v2/job_templates/${jt.id}/`)).body.name, 'Demo Job Template');
+    await c.page.locator('#field-name').fill('Renamed Template');
+    await c.page.getByRole('button', { name: 'Save' }).click();
+    await c.page.waitForURL(new RegExp(`/job_templates/${jt.id}$`));
+    assert.equal((await t.get(`/api/v2/job_templates/${jt.id}/`)).body.name, 'Renamed Template');
+    await c.shot('job-template-detail');
+    await c.close();
+  });
+});
