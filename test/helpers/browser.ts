@@ -80,7 +80,12 @@ export async function consolePage(t: TestApp, who: { username: string; password:
     async shot(name) {
       const dir = path.join(ARTIFACTS, 'screenshots');
       mkdirSync(dir, { recursive: true });
+      // The console scrolls inside its main area: the window grows to it for the picture, then goes back.
+      const size = page.viewportSize() ?? { width: 1280, height: 860 };
+      const height = await page.evaluate(() => document.querySelector('main')?.scrollHeight ?? 0);
+      if (height > size.height) await page.setViewportSize({ width: size.width, height: Math.min(height + 80, 6000) });
       await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+      if (height > size.height) await page.setViewportSize(size);
     },
     close: () => context.close(),
   };

@@ -7,14 +7,24 @@ import { formatDate } from './cells';
 import { StatusLabel } from './cells';
 
 const INTERNAL = new Set(['id', 'type', 'url', 'related', 'summary_fields']);
+const ASK = /^ask_(\w+?)_on_launch$/;
 
 /** The fields of an object as OPTIONS labels them; references by name, linked; variables as text. */
 export function ResourceDetail({ object, fields }: { object: ApiObject; fields?: string[] }) {
   const options = useOptions(object.url);
   const meta = options.data?.actions?.GET ?? {};
-  const names = fields ?? Object.keys(meta).filter((n) => !INTERNAL.has(n) && n in object);
+  const names = (fields ?? Object.keys(meta).filter((n) => !INTERNAL.has(n) && n in object)).filter((n) => !ASK.test(n));
+  // AWX's many ask_*_on_launch switches read better as one list of what is prompted.
+  const asked = Object.keys(object).filter((n) => ASK.test(n));
+  const prompted = asked.filter((n) => object[n] === true).map((n) => n.replace(ASK, '$1').replace(/_/g, ' '));
   return (
-    <DescriptionList isHorizontal isCompact columnModifier={{ default: '1Col', lg: '2Col' }} aria-label="Details">
+    <DescriptionList isCompact columnModifier={{ default: '1Col', md: '2Col', xl: '3Col' }} aria-label="Details">
+      {asked.length > 0 && (
+        <DescriptionListGroup>
+          <DescriptionListTerm>Prompted on launch</DescriptionListTerm>
+          <DescriptionListDescription data-field="prompted_on_launch">{prompted.length ? prompted.join(', ') : 'Nothing'}</DescriptionListDescription>
+        </DescriptionListGroup>
+      )}
       {names.map((name) => (
         <DescriptionListGroup key={name}>
           <DescriptionListTerm>{meta[name]?.label ?? name}</DescriptionListTerm>
