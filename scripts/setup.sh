@@ -27,39 +27,25 @@ else
   echo "  sudo apt-get install -y $ANSIBLE_PACKAGES" >&2
 fi
 
+# A Debian package the tests need: installed when `path` is missing (as root), or the command to do it printed.
+ensure_test_package() {
+  local path=$1 package=$2 what=$3
+  [ -e "$path" ] && return
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing $what for the tests: $package"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$package"
+  else
+    echo "$what is missing (the tests need it). Install it with:" >&2
+    echo "  sudo apt-get install -y $package" >&2
+  fi
+}
+
 # The tests clone over SSH from a local sshd (loopback only).
-if [ ! -x /usr/sbin/sshd ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing sshd for the tests: openssh-server"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openssh-server
-  else
-    echo "sshd is missing (the tests need it). Install it with:" >&2
-    echo "  sudo apt-get install -y openssh-server" >&2
-  fi
-fi
-
+ensure_test_package /usr/sbin/sshd openssh-server sshd
 # The tests drive the service with AWX's own Ansible collection (awx.awx), shipped by Debian's ansible package.
-AWX_COLLECTION=/usr/lib/python3/dist-packages/ansible_collections/awx/awx
-if [ ! -d "$AWX_COLLECTION" ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing AWX's Ansible collection for the tests: ansible"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ansible
-  else
-    echo "The awx.awx collection is missing (the tests need it). Install it with:" >&2
-    echo "  sudo apt-get install -y ansible" >&2
-  fi
-fi
-
+ensure_test_package /usr/lib/python3/dist-packages/ansible_collections/awx/awx ansible "AWX's Ansible collection"
 # The browser tests drive Debian's Chromium with playwright-core (no browser download).
-if [ ! -x /usr/bin/chromium ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing Chromium for the browser tests: chromium"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
-  else
-    echo "Chromium is missing (the browser tests need it). Install it with:" >&2
-    echo "  sudo apt-get install -y chromium" >&2
-  fi
-fi
+ensure_test_package /usr/bin/chromium chromium Chromium
 
 # The web console, served at /.
 npm run -s build
