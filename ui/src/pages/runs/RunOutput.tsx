@@ -22,6 +22,7 @@ export default function RunOutput({ run }: { run: ApiObject }) {
   const live = isActive(run) || run.event_processing_finished === false;
   const [following, setFollowing] = useState(live);
   const [target, setTarget] = useState<number | null>(null);
+  const [focusLine, setFocusLine] = useState(-1);
   const [detail, setDetail] = useState<number | null>(null);
   const [notice, setNotice] = useState('');
   const [actionError, setActionError] = useState<unknown>(null);
@@ -38,11 +39,11 @@ export default function RunOutput({ run }: { run: ApiObject }) {
       store.reveal(line);
       setFollowing(false);
       setTarget(line);
+      setFocusLine(line);
     },
     [store],
   );
   const search = useOutputSearch(store, showLine);
-  const currentMatch = search.index >= 0 ? search.matches[search.index] : -1;
 
   useEffect(() => {
     if (rowCount) store.ensureLines(store.rowToLine(firstRow), store.rowToLine(lastRow) + 1);
@@ -92,6 +93,7 @@ export default function RunOutput({ run }: { run: ApiObject }) {
           onChange={(_e, value) => search.setTerm(value)}
           onClear={() => search.setTerm('')}
           onSearch={() => search.next()}
+          resultsCountContext=" matches"
           resultsCount={search.term ? (search.searching && !search.matches.length ? '…' : `${search.matches.length ? search.index + 1 : 0} / ${search.matches.length}${search.more ? '+' : ''}`) : undefined}
           onNextClick={() => search.next()}
           onPreviousClick={() => search.previous()}
@@ -133,7 +135,7 @@ export default function RunOutput({ run }: { run: ApiObject }) {
                   line={line}
                   top={item.start}
                   term={search.term.trim()}
-                  current={number === currentMatch}
+                  current={number === focusLine}
                   fold={fold}
                   onToggle={toggle}
                   onOpen={setDetail}
