@@ -11,8 +11,8 @@ import { ResourceDetail } from '../../components/ResourceDetail';
 import { RunHeader } from './RunHeader';
 import { RunActions } from './RunActions';
 import { isActive } from './run-kinds';
+import RunOutput from './RunOutput';
 
-const RunOutput = lazy(() => import('./RunOutput'));
 const WorkflowJobGraph = lazy(() => import('../workflows/WorkflowJobGraph') as Promise<{ default: ComponentType<{ job: ApiObject }> }>);
 
 const HIDDEN_DETAILS = new Set(['id', 'type', 'url', 'related', 'summary_fields', 'job_env', 'host_status_counts', 'playbook_counts']);

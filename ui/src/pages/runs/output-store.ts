@@ -130,6 +130,11 @@ export class OutputStore {
     this.changed();
   }
 
+  /** Reads the first chunk of lines before the run's length is known. */
+  loadStart() {
+    if (!this.inflight.has(0) && !this.complete.has(0)) void this.loadChunk(0);
+  }
+
   /** Reads the chunks of lines [from, to) not read yet (again later when a running run had not written them). */
   ensureLines(from: number, to: number) {
     const first = Math.floor(Math.max(0, from) / CHUNK_LINES);

@@ -36,16 +36,23 @@ export function useRunOutput(run: ApiObject): OutputStore {
   useEffect(() => {
     if (live) return;
     store.finished = true;
+    // The first lines are read beside the last event, not after it: the first screen waits for one round trip.
+    store.loadStart();
     void store.loadEnd();
-    if (hasEventTree(run))
-      http
-        .get<ChildrenSummary>(`${store.eventsUrl}children_summary/`)
-        .then((tree) => {
-          store.tree = tree;
-          store.changed();
-        })
-        .catch(() => undefined);
   }, [live, store]);
+
+  // The tree of a big job takes the service a while the first time: asked for once the first lines are in.
+  const wantTree = !live && hasEventTree(run) && store.lines.has(0);
+  useEffect(() => {
+    if (!wantTree) return;
+    http
+      .get<ChildrenSummary>(`${store.eventsUrl}children_summary/`)
+      .then((tree) => {
+        store.tree = tree;
+        store.changed();
+      })
+      .catch(() => undefined);
+  }, [wantTree, store]);
 
   return store;
 }
