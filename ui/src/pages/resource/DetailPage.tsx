@@ -19,6 +19,8 @@ export default function DetailPage() {
   const { resource = '', id = '' } = useParams();
   const config = resourceConfig(resource);
   const object = useObject(config ? `/api/v2/${config.key}/${id}/` : undefined);
+  // A page of its own starts loading beside the object rather than after it.
+  if (config?.detailPage) void config.detailPage();
   if (!config) return <NotFound />;
   if (object.isPending) return <Loading />;
   if (object.error || !object.data) return <PageSection><ErrorAlert error={object.error} /></PageSection>;

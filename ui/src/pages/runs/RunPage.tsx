@@ -1,4 +1,81 @@
-// PLACEHOLDER: replaced by its real page.
-export default function Placeholder() {
-  return null;
+import { Suspense, lazy, type ComponentType } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { Alert, Flex, FlexItem, PageSection, Tab, TabTitleText, Tabs, Title } from '@patternfly/react-core';
+import type { ApiObject } from '../../api/types';
+import type { ResourceConfig } from '../../resources/types';
+import { useObject } from '../../hooks/api-hooks';
+import { Breadcrumbs } from '../../components/Breadcrumbs';
+import { StatusLabel } from '../../components/cells';
+import { Loading } from '../../components/Loading';
+import { ResourceDetail } from '../../components/ResourceDetail';
+import { RunHeader } from './RunHeader';
+import { RunActions } from './RunActions';
+import { isActive } from './run-kinds';
+import RunOutput from './RunOutput';
+
+const WorkflowJobGraph = lazy(() => import('../workflows/WorkflowJobGraph') as Promise<{ default: ComponentType<{ job: ApiObject }> }>);
+
+const HIDDEN_DETAILS = new Set(['id', 'type', 'url', 'related', 'summary_fields', 'job_env', 'host_status_counts', 'playbook_counts']);
+/** While a run is active its record is read again this often (host counts, elapsed, status). */
+const ACTIVE_REFRESH_MS = 5_000;
+
+/** /<runs>/<id>[/details]: a run's header, cancel and relaunch, its output (or workflow graph) and details. */
+export default function RunPage({ object, config }: { object: ApiObject; config: ResourceConfig }) {
+  const { tab = 'output' } = useParams();
+  const navigate = useNavigate();
+  const fresh = useObject(object.url, isActive(object) ? ACTIVE_REFRESH_MS : false);
+  const run = fresh.data ?? object;
+  const tabPath = (key: string | number) => `/${config.key}/${run.id}${key === 'output' ? '' : `/${key}`}`;
+  const explanation = [run.job_explanation, run.status === 'error' ? run.result_traceback : ''].filter(Boolean).join('\n');
+  return (
+    <>
+      <PageSection>
+        <Breadcrumbs config={config} object={run} />
+        <Flex justifyContent={{ default: 'justifyContentSpaceBetween' }} alignItems={{ default: 'alignItemsFlexStart' }} spaceItems={{ default: 'spaceItemsMd' }}>
+          <FlexItem>
+            <Flex alignItems={{ default: 'alignItemsCenter' }} spaceItems={{ default: 'spaceItemsSm' }}>
+              <Title headingLevel="h1">{`${run.id} - ${String(run.name ?? '')}`}</Title>
+              <span data-testid="run-status">
+                <StatusLabel status={run.status} />
+              </span>
+            </Flex>
+          </FlexItem>
+          <FlexItem>
+            <RunActions run={run} />
+          </FlexItem>
+        </Flex>
+        <div style={{ marginTop: '0.75rem' }}>
+          <RunHeader run={run} />
+        </div>
+        {explanation && (
+          <Alert isInline variant={run.status === 'error' || run.status === 'failed' ? 'danger' : 'info'} title="Explanation" style={{ marginTop: '0.75rem' }}>
+            <pre className="drover-mono" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{explanation}</pre>
+          </Alert>
+        )}
+      </PageSection>
+      <PageSection>
+        <Tabs
+          activeKey={tab}
+          aria-label={`${config.singular} sections`}
+          mountOnEnter
+          unmountOnExit
+          onSelect={(event, key) => {
+            event.preventDefault();
+            navigate(tabPath(key));
+          }}
+        >
+          <Tab eventKey="output" title={<TabTitleText>Output</TabTitleText>} href={tabPath('output')}>
+            <div style={{ paddingTop: '1rem' }}>
+              <Suspense fallback={<Loading />}>{run.type === 'workflow_job' ? <WorkflowJobGraph job={run} /> : <RunOutput run={run} />}</Suspense>
+            </div>
+          </Tab>
+          <Tab eventKey="details" title={<TabTitleText>Details</TabTitleText>} href={tabPath('details')}>
+            <div style={{ paddingTop: '1rem' }}>
+              <ResourceDetail object={run} fields={Object.keys(run).filter((name) => !HIDDEN_DETAILS.has(name))} />
+            </div>
+          </Tab>
+        </Tabs>
+      </PageSection>
+    </>
+  );
 }

@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm } from '@patternfly/react-core';
+import type { ApiObject } from '../../api/types';
+import { formatDate } from '../../components/cells';
+import { templatePath } from '../../resources/run-paths';
+import { isActive } from './run-kinds';
+
+/** The template each kind of run comes from: its summary field and the template's type. */
+const TEMPLATE_OF: Record<string, [field: string, type: string]> = {
+  job: ['job_template', 'job_template'],
+  workflow_job: ['workflow_job_template', 'workflow_job_template'],
+  project_update: ['project', 'project'],
+  inventory_update: ['inventory_source', 'inventory_source'],
+  system_job: ['system_job_template', 'system_job_template'],
+};
+
+type Summary = { id?: number; name?: string } | undefined;
+
+export function formatElapsed(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+}
+
+/** Seconds the run has taken: its elapsed once finished, counted from its start while it runs. */
+function useElapsed(run: ApiObject): number | null {
+  const active = isActive(run) && typeof run.started === 'string';
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [active]);
+  if (active) return (now - new Date(run.started as string).getTime()) / 1000;
+  return typeof run.elapsed === 'number' && run.started ? run.elapsed : null;
+}
+
+function Item({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <DescriptionListGroup>
+      <DescriptionListTerm>{term}</DescriptionListTerm>
+      <DescriptionListDescription>{children}</DescriptionListDescription>
+    </DescriptionListGroup>
+  );
+}
+
+const linked = (summary: Summary, to: string) => (summary?.id ? <Link to={to}>{summary.name ?? `#${summary.id}`}</Link> : null);
+
+/** When the run ran, what it ran and who started it. */
+export function RunHeader({ run }: { run: ApiObject }) {
+  const elapsed = useElapsed(run);
+  const s = run.summary_fields;
+  const [templateField, templateType] = TEMPLATE_OF[run.type] ?? [];
+  const template = templateField ? (s[templateField] as Summary) : undefined;
+  const inventory = s.inventory as Summary;
+  const project = run.type === 'project_update' ? undefined : (s.project as Summary);
+  const launchedBy = run.launched_by as { id?: number; name?: string; type?: string } | undefined;
+  return (
+    <DescriptionList isCompact isHorizontal isAutoFit autoFitMinModifier={{ default: '16rem' }} aria-label="Run summary" className="drover-run-summary">
+      <Item term="Started">{formatDate(run.started)}</Item>
+      <Item term="Finished">{formatDate(run.finished)}</Item>
+      <Item term="Elapsed">
+        <span data-field="elapsed">{elapsed === null ? '–' : formatElapsed(elapsed)}</span>
+      </Item>
+      {template?.id && <Item term="Template">{linked(template, templatePath({ id: template.id, type: templateType }))}</Item>}
+      {inventory?.id && <Item term="Inventory">{linked(inventory, `/inventories/${inventory.id}`)}</Item>}
+      {project?.id && <Item term="Project">{linked(project, `/projects/${project.id}`)}</Item>}
+      <Item term="Launched by">
+        {launchedBy?.type === 'user' && launchedBy.id ? <Link to={`/users/${launchedBy.id}`}>{launchedBy.name}</Link> : launchedBy?.name || String(run.launch_type ?? '–')}
+      </Item>
+    </DescriptionList>
+  );
+}

@@ -1,0 +1,19 @@
+import type { ApiObject } from '../../api/types';
+
+/** The run kinds whose output is a stream of events (all but workflow jobs). */
+export const EVENT_GROUPS: Record<string, string> = {
+  job: 'job_events',
+  ad_hoc_command: 'ad_hoc_command_events',
+  project_update: 'project_update_events',
+  inventory_update: 'inventory_update_events',
+  system_job: 'system_job_events',
+};
+
+export const FINAL_STATUSES = new Set(['successful', 'failed', 'error', 'canceled']);
+export const isActive = (run: ApiObject) => !FINAL_STATUSES.has(String(run.status));
+
+/** Where a run's events are listed: job_events/ for jobs, events/ for the other kinds. */
+export const eventsUrlOf = (run: ApiObject): string => run.related.job_events ?? run.related.events ?? `${run.url}events/`;
+
+/** Playbook runs carry plays and tasks whose output folds (AWX serves their tree for jobs). */
+export const hasEventTree = (run: ApiObject) => run.type === 'job';
