@@ -48,8 +48,8 @@ export function AppLayout() {
     [navigate, queryClient],
   );
 
-  if (me.isPending) return <Loading label="Checking your session" />;
-  if (me.error || !me.data) return <Navigate to={loginPath(location)} replace />;
+  // The page starts loading beside the session check (its requests are refused the same way without one).
+  if (me.error) return <Navigate to={loginPath(location)} replace />;
 
   const logout = async () => {
     await http.post('/api/logout/').catch(() => undefined);
@@ -74,7 +74,7 @@ export function AppLayout() {
         <Toolbar isFullHeight>
           <ToolbarContent>
             <ToolbarItem align={{ default: 'alignEnd' }}>
-              <Link to={`/users/${me.data.id}`} aria-label="Your account">{me.data.username}</Link>
+              {me.data && <Link to={`/users/${me.data.id}`} aria-label="Your account">{me.data.username}</Link>}
             </ToolbarItem>
             <ToolbarItem>
               <Button variant="link" onClick={logout}>Log out</Button>
