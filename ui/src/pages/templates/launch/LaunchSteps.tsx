@@ -103,7 +103,7 @@ export function InstanceGroupsStep({ values, set, errors }: StepProps) {
 }
 
 /** How each of the other prompts is edited (FieldInput's metadata). */
-const PROMPT_META: Record<string, FieldMeta> = {
+export const PROMPT_META: Record<string, FieldMeta> = {
   job_type: { type: 'choice', label: 'Job type', required: true, choices: [['run', 'Run'], ['check', 'Check']] },
   limit: { type: 'string', label: 'Limit', help_text: 'A host pattern that narrows the inventory.' },
   scm_branch: { type: 'string', label: 'Source control branch' },

@@ -6,6 +6,7 @@ import {
   DescriptionListDescription,
   DescriptionListGroup,
   DescriptionListTerm,
+  Form,
   Modal,
   Wizard,
   WizardFooterWrapper,
@@ -124,7 +125,9 @@ export function LaunchWizard({ template, description, spec, initial, onClose, on
             {step === 'survey' && (
               <>
                 {errors.variables_needed_to_start && <Alert variant="danger" isInline title={errors.variables_needed_to_start} />}
-                <SurveyFields spec={spec} answers={values.survey} onChange={setAnswer} errors={surveyErrors} />
+                <Form onSubmit={(e) => e.preventDefault()} aria-label="Survey">
+                  <SurveyFields spec={spec} answers={values.survey} onChange={setAnswer} errors={surveyErrors} />
+                </Form>
               </>
             )}
             {step === 'preview' && <Preview body={launchBody(description, values, spec, parse)} spec={spec} failure={failure} />}

@@ -1,7 +1,7 @@
-import { Checkbox, Form, FormGroup, FormHelperText, FormSelect, FormSelectOption, HelperText, HelperTextItem, TextArea, TextInput } from '@patternfly/react-core';
+import { Checkbox, FormGroup, FormHelperText, FormSelect, FormSelectOption, HelperText, HelperTextItem, TextArea, TextInput } from '@patternfly/react-core';
 import { choicesOf, type SurveyQuestion } from './survey-types';
 
-/** The inputs of a survey's questions (a launch's answers, a schedule's extra_data), each with its problem. */
+/** The inputs of a survey's questions (inside a Form) (a launch's answers, a schedule's extra_data), each with its problem. */
 export function SurveyFields({ spec, answers, onChange, errors }: {
   spec: SurveyQuestion[];
   answers: Record<string, unknown>;
@@ -9,11 +9,11 @@ export function SurveyFields({ spec, answers, onChange, errors }: {
   errors: Record<string, string>;
 }) {
   return (
-    <Form onSubmit={(e) => e.preventDefault()} aria-label="Survey">
+    <>
       {spec.map((q) => (
         <SurveyField key={q.variable} question={q} value={answers[q.variable]} onChange={(v) => onChange(q.variable, v)} error={errors[q.variable]} />
       ))}
-    </Form>
+    </>
   );
 }
 
