@@ -106,7 +106,7 @@ export function LaunchWizard({ template, description, spec, initial, onClose, on
   const title = `Launch ${String(template.name ?? '')}`;
 
   return (
-    <Modal isOpen variant="large" onClose={onClose} aria-label={title}>
+    <Modal isOpen variant="large" onEscapePress={onClose} aria-label={title}>
       <Wizard
         height={560}
         header={<WizardHeader title={title} onClose={onClose} closeButtonAriaLabel="Close the launch wizard" />}

@@ -127,7 +127,7 @@ export function QuestionForm({ question, otherVariables, onSave, onClose }: {
     <Modal isOpen variant="medium" onClose={onClose} aria-labelledby="question-title">
       <ModalHeader title={question ? `Edit question ${question.question_name}` : 'Add a question'} labelId="question-title" />
       <ModalBody>
-        <Form onSubmit={save} id="question-form" aria-label="Question">
+        <Form onSubmit={save} id="question-form" aria-label="Survey question">
           <Grid hasGutter md={6}>
             <GridItem span={12} md={6}>{field('question_name', 'Question', input('question_name'), { required: true })}</GridItem>
             <GridItem span={12} md={6}>
