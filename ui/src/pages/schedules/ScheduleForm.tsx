@@ -241,12 +241,12 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
                   <TextInput id="schedule-date" type="date" value={repeat.date} onChange={(_e, v) => setRepeat({ ...repeat, date: v })} />
                 </FormGroup>
               </GridItem>
-              <GridItem span={12} md={3}>
+              <GridItem span={12} md={4}>
                 <FormGroup label="Start time" fieldId="schedule-time" isRequired>
                   <TextInput id="schedule-time" type="time" value={repeat.time} onChange={(_e, v) => setRepeat({ ...repeat, time: v })} />
                 </FormGroup>
               </GridItem>
-              <GridItem span={12} md={5}>
+              <GridItem span={12} md={4}>
                 <FormGroup label="Time zone" fieldId="schedule-timezone" isRequired>
                   <FormSelect id="schedule-timezone" value={repeat.timezone} onChange={(_e, v) => setRepeat({ ...repeat, timezone: v })}>
                     {zones.map((z) => <FormSelectOption key={z} value={z} label={z} />)}
