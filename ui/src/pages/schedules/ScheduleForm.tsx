@@ -1,4 +1,281 @@
-// PLACEHOLDER: replaced by its real page.
-export default function Placeholder() {
-  return null;
+import { useMemo, useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import {
+  ActionGroup, Button, Checkbox, Form, FormGroup, FormHelperText, FormSelect, FormSelectOption, Grid, GridItem, HelperText, HelperTextItem, Switch, TextArea, TextInput, Title,
+} from '@patternfly/react-core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { http, type Page } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import type { ApiObject } from '../../api/types';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { Loading } from '../../components/Loading';
+import { parseVariables } from '../../components/VariablesEditor';
+import { useObject } from '../../hooks/api-hooks';
+import type { ResourceConfig } from '../../resources/types';
+import type { LaunchDescription } from '../templates/launch/launch-plan';
+import { initialAnswer, placeSurveyMessages, surveyProblems, surveyValues, type SurveySpec, type SurveyQuestion } from '../templates/survey/survey-types';
+import { buildRrule, defaultRepeat, parseRepeat, type Repeat } from './rrule-builder';
+import { RepeatBuilder } from './RepeatBuilder';
+import { RunPreview } from './RunPreview';
+import { SCHEDULE_PROMPTS, SchedulePrompts, type PromptValues } from './SchedulePrompts';
+import { scheduledTemplate, templateUrl } from './schedule-template';
+import { TemplatePicker } from './TemplatePicker';
+
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** Add and edit of a schedule: its template, start, repeat (built or as rrule text) with the next runs, and the prompts its template asks. */
+export default function ScheduleForm({ object }: { config: ResourceConfig; object?: ApiObject }) {
+  const [query] = useSearchParams();
+  const named = useMemo(() => scheduledTemplate(object, query), [object, query]);
+  const unified = useQuery({
+    queryKey: ['/api/v2/unified_job_templates/', named?.id],
+    queryFn: async () => (await http.get<Page<ApiObject>>(`/api/v2/unified_job_templates/?id=${named!.id}`)).results[0] ?? null,
+    enabled: named?.kind === 'unified_job_template',
+  });
+  const given = named?.kind === 'unified_job_template' ? (unified.data ? { kind: unified.data.type, id: unified.data.id } : null) : named;
+  const [picked, setPicked] = useState<{ kind: string; id: number | null }>({ kind: 'job_template', id: null });
+  const target = given ?? (picked.id ? { kind: picked.kind, id: picked.id } : null);
+  const template = useObject(target ? templateUrl(target.kind, target.id) : undefined);
+  const prompting = target?.kind === 'job_template' || target?.kind === 'workflow_job_template';
+  const launch = useQuery({
+    queryKey: [`${template.data?.url}launch/`],
+    queryFn: () => http.get<LaunchDescription>(`${template.data!.url}launch/`),
+    enabled: !!template.data && prompting,
+    retry: false,
+  });
+  const surveyUrl = template.data && prompting && template.data.survey_enabled ? `${template.data.url}survey_spec/` : undefined;
+  const survey = useQuery({ queryKey: [surveyUrl], queryFn: () => http.get<Partial<SurveySpec>>(surveyUrl!), enabled: !!surveyUrl });
+  const zones = useQuery({
+    queryKey: ['/api/v2/schedules/zoneinfo/'],
+    queryFn: async () => {
+      const answer = await http.get<{ zones?: (string | { name: string })[] } | { name: string }[]>('/api/v2/schedules/zoneinfo/');
+      const list = Array.isArray(answer) ? answer : answer.zones ?? [];
+      return list.map((z) => (typeof z === 'string' ? z : z.name));
+    },
+    staleTime: Infinity,
+  });
+
+  // A picked template loads under the form, which keeps what was typed; a given one loads first.
+  if (unified.isLoading) return <Loading />;
+  if (zones.isPending || (given && (template.isPending || launch.isLoading || survey.isLoading))) return <Loading />;
+  const problem = zones.error ?? template.error ?? survey.error;
+  if (problem) return <ErrorAlert error={problem} />;
+  return (
+    <ScheduleFormBody
+      object={object}
+      fixedTemplate={!!given}
+      target={target}
+      onPick={(kind, id) => setPicked({ kind, id })}
+      template={template.data}
+      description={prompting ? launch.data ?? null : null}
+      spec={survey.data?.spec ?? []}
+      zones={zones.data ?? ['UTC']}
+    />
+  );
+}
+
+interface BodyProps {
+  object?: ApiObject;
+  fixedTemplate: boolean;
+  target: { kind: string; id: number } | null;
+  onPick: (kind: string, id: number | null) => void;
+  template?: ApiObject;
+  description: LaunchDescription | null;
+  spec: SurveyQuestion[];
+  zones: string[];
+}
+
+function initialPrompts(object: ApiObject | undefined, spec: SurveyQuestion[]): PromptValues {
+  const extra = (object?.extra_data ?? {}) as Record<string, unknown>;
+  const surveyVars = new Set(spec.map((q) => q.variable));
+  const rest = Object.fromEntries(Object.entries(extra).filter(([k]) => !surveyVars.has(k) && k !== 'days'));
+  return {
+    fields: Object.fromEntries(SCHEDULE_PROMPTS.map(([f]) => [f, object?.[f] ?? null])),
+    extraVars: Object.keys(rest).length ? JSON.stringify(rest, null, 2) : '',
+    extraVarsInvalid: false,
+    survey: Object.fromEntries(spec.map((q) => [q.variable, q.variable in extra ? (Array.isArray(extra[q.variable]) ? extra[q.variable] : String(extra[q.variable])) : initialAnswer(q)])),
+    days: extra.days !== undefined ? String(extra.days) : '30',
+  };
+}
+
+function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, description, spec, zones }: BodyProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const stored = typeof object?.rrule === 'string' ? object.rrule : '';
+  const [name, setName] = useState(String(object?.name ?? ''));
+  const [descriptionText, setDescriptionText] = useState(String(object?.description ?? ''));
+  const [enabled, setEnabled] = useState(object ? !!object.enabled : true);
+  const [repeat, setRepeat] = useState<Repeat>(() => (stored && parseRepeat(stored)) || defaultRepeat(new Date(), zones.includes(browserZone()) ? browserZone() : 'UTC'));
+  const [advanced, setAdvanced] = useState(!!stored && !parseRepeat(stored));
+  const [rruleText, setRruleText] = useState(stored || buildRrule(repeat));
+  const [prompts, setPrompts] = useState(() => initialPrompts(object, spec));
+  const questions = spec.map((q) => q.variable).join(',');
+  const [promptsFor, setPromptsFor] = useState(`${target?.id}:${questions}`);
+  if (promptsFor !== `${target?.id}:${questions}`) {
+    // Another template (or its survey, once loaded): its own prompts start afresh.
+    setPromptsFor(`${target?.id}:${questions}`);
+    setPrompts(initialPrompts(object, spec));
+  }
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<unknown>(null);
+  const [saving, setSaving] = useState(false);
+  const rrule = advanced ? rruleText : buildRrule(repeat);
+  const takesDays = target?.kind === 'system_job_template' && (template?.job_type === 'cleanup_jobs' || template?.job_type === 'cleanup_activitystream');
+
+  const switchMode = (toAdvanced: boolean) => {
+    if (toAdvanced) setRruleText(buildRrule(repeat));
+    else {
+      const parsed = parseRepeat(rruleText);
+      if (!parsed) {
+        setErrors((e) => ({ ...e, rrule: 'The builder cannot show this rule; edit it as text or start the builder afresh.' }));
+        return;
+      }
+      setRepeat(parsed);
+    }
+    setAdvanced(toAdvanced);
+  };
+
+  const body = (): Record<string, unknown> | null => {
+    const problems: Record<string, string> = {};
+    if (!name.trim()) problems.name = 'A name is required.';
+    if (!target) problems.unified_job_template = 'Pick the template to launch.';
+    if (!advanced && repeat.frequency === 'week' && !repeat.weekdays.length) problems.rrule = 'Pick at least one day of the week.';
+    if (!advanced && repeat.ends === 'on' && !repeat.until) problems.rrule = 'Pick the last day.';
+    if (prompts.extraVarsInvalid) problems.extra_data = 'Fix the syntax first.';
+    for (const [variable, message] of Object.entries(surveyProblems(spec, prompts.survey))) problems[`survey.${variable}`] = message;
+    setErrors(problems);
+    if (Object.keys(problems).length) return null;
+    const extra: Record<string, unknown> = {};
+    if (prompts.extraVars.trim()) Object.assign(extra, parseVariables(prompts.extraVars, 'yaml').value as object);
+    Object.assign(extra, surveyValues(spec, prompts.survey));
+    if (takesDays && prompts.days !== '') extra.days = Number(prompts.days);
+    const asked = Object.fromEntries(
+      SCHEDULE_PROMPTS.filter(([, flag]) => description?.[`ask_${flag}_on_launch`] === true).map(([f]) => [f, prompts.fields[f] === '' ? null : prompts.fields[f]]),
+    );
+    return { name: name.trim(), description: descriptionText, enabled, rrule, unified_job_template: target!.id, extra_data: extra, ...asked };
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const payload = body();
+    if (!payload) return;
+    setSaving(true);
+    setFailure(null);
+    try {
+      const saved = object ? await http.put<ApiObject>(object.url, payload) : await http.post<ApiObject>('/api/v2/schedules/', payload);
+      await queryClient.invalidateQueries();
+      navigate(`/schedules/${saved.id}`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) {
+        const placed: Record<string, string> = {};
+        for (const [field, message] of Object.entries(err.fieldErrors)) {
+          if (field === 'variables_needed_to_start') {
+            const list = Array.isArray((err.body as Record<string, unknown>)[field]) ? ((err.body as Record<string, unknown>)[field] as unknown[]).map(String) : [message];
+            const { placed: onQuestions, rest } = placeSurveyMessages(spec, list);
+            for (const [v, text] of Object.entries(onQuestions)) placed[`survey.${v}`] = text;
+            if (rest.length) placed[field] = rest.join(' ');
+          } else placed[field] = message;
+        }
+        setErrors(placed);
+        const known = new Set(['name', 'description', 'rrule', 'unified_job_template', 'extra_data', 'variables_needed_to_start', ...SCHEDULE_PROMPTS.map(([f]) => f)]);
+        if (!Object.keys(placed).length || Object.keys(placed).some((k) => !known.has(k) && !k.startsWith('survey.'))) setFailure(err);
+      } else setFailure(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const help = (id: string, error?: string, hint?: string) =>
+    error || hint ? (
+      <FormHelperText>
+        <HelperText>
+          <HelperTextItem variant={error ? 'error' : 'default'} id={`${id}-help`}>{error ?? hint}</HelperTextItem>
+        </HelperText>
+      </FormHelperText>
+    ) : null;
+
+  return (
+    <Form onSubmit={submit} aria-label={`${object ? 'Edit' : 'Add'} schedule`} noValidate>
+      <ErrorAlert error={failure} title="Not saved" />
+      <Grid hasGutter>
+        <GridItem span={12} md={6}>
+          <FormGroup label="Name" fieldId="schedule-name" isRequired>
+            <TextInput id="schedule-name" value={name} onChange={(_e, v) => setName(v)} validated={errors.name ? 'error' : 'default'} aria-describedby="schedule-name-help" />
+            {help('schedule-name', errors.name)}
+          </FormGroup>
+        </GridItem>
+        <GridItem span={12} md={6}>
+          <FormGroup label="Description" fieldId="schedule-description">
+            <TextArea id="schedule-description" value={descriptionText} onChange={(_e, v) => setDescriptionText(v)} rows={1} resizeOrientation="vertical" />
+            {help('schedule-description', errors.description)}
+          </FormGroup>
+        </GridItem>
+        <GridItem span={12}>
+          {fixedTemplate ? (
+            <FormGroup label="Template" fieldId="schedule-template">
+              <TextInput id="schedule-template" value={String(template?.name ?? `#${target?.id}`)} readOnlyVariant="default" />
+              {help('schedule-template', errors.unified_job_template)}
+            </FormGroup>
+          ) : (
+            <TemplatePicker kind={target?.kind ?? 'job_template'} id={target?.id ?? null} onChange={onPick} error={errors.unified_job_template} />
+          )}
+        </GridItem>
+        <GridItem span={12}>
+          <Switch id="schedule-enabled" label="Enabled" isChecked={enabled} onChange={(_e, on) => setEnabled(on)} />
+        </GridItem>
+      </Grid>
+
+      <Title headingLevel="h2" size="lg">When</Title>
+      <Checkbox id="schedule-advanced" label="Edit the rule as text (advanced)" isChecked={advanced} onChange={(_e, on) => switchMode(on)} />
+      <Grid hasGutter>
+        <GridItem span={12} lg={7}>
+          {advanced ? (
+            <FormGroup label="Recurrence rule" fieldId="schedule-rrule" isRequired>
+              <TextArea id="schedule-rrule" className="drover-mono" value={rruleText} onChange={(_e, v) => setRruleText(v)} validated={errors.rrule ? 'error' : 'default'} resizeOrientation="vertical" aria-describedby="schedule-rrule-help" />
+              {help('schedule-rrule', errors.rrule, 'DTSTART;TZID=<zone>:YYYYMMDDTHHMMSS RRULE:FREQ=…;INTERVAL=…')}
+            </FormGroup>
+          ) : (
+            <Grid hasGutter>
+              <GridItem span={12} md={4}>
+                <FormGroup label="Start date" fieldId="schedule-date" isRequired>
+                  <TextInput id="schedule-date" type="date" value={repeat.date} onChange={(_e, v) => setRepeat({ ...repeat, date: v })} />
+                </FormGroup>
+              </GridItem>
+              <GridItem span={12} md={4}>
+                <FormGroup label="Start time" fieldId="schedule-time" isRequired>
+                  <TextInput id="schedule-time" type="time" value={repeat.time} onChange={(_e, v) => setRepeat({ ...repeat, time: v })} />
+                </FormGroup>
+              </GridItem>
+              <GridItem span={12} md={4}>
+                <FormGroup label="Time zone" fieldId="schedule-timezone" isRequired>
+                  <FormSelect id="schedule-timezone" value={repeat.timezone} onChange={(_e, v) => setRepeat({ ...repeat, timezone: v })}>
+                    {zones.map((z) => <FormSelectOption key={z} value={z} label={z} />)}
+                  </FormSelect>
+                </FormGroup>
+              </GridItem>
+              <GridItem span={12}>
+                <RepeatBuilder repeat={repeat} onChange={setRepeat} />
+                {errors.rrule && help('schedule-rrule', errors.rrule)}
+              </GridItem>
+              <GridItem span={12}>
+                <FormGroup label="Rule" fieldId="schedule-rule-text">
+                  <code id="schedule-rule-text" className="drover-mono" data-testid="schedule-rrule" style={{ overflowWrap: 'anywhere' }}>{rrule}</code>
+                </FormGroup>
+              </GridItem>
+            </Grid>
+          )}
+        </GridItem>
+        <GridItem span={12} lg={5}>
+          <RunPreview rrule={rrule} timezone={advanced ? (/TZID=([^:\s]+)/.exec(rruleText)?.[1] ?? 'UTC') : repeat.timezone} />
+        </GridItem>
+      </Grid>
+
+      <SchedulePrompts description={description} spec={spec} takesDays={takesDays} values={prompts} onChange={setPrompts} errors={errors} />
+
+      <ActionGroup>
+        <Button type="submit" variant="primary" isLoading={saving} isDisabled={saving}>Save</Button>
+        <Button variant="link" onClick={() => navigate(-1)}>Cancel</Button>
+      </ActionGroup>
+    </Form>
+  );
 }
