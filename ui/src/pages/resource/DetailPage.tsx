@@ -92,7 +92,7 @@ function TabContent({ config, object, tabKey }: { config: ResourceConfig; object
   }
   const related = resourceConfig(tab.resource ?? tab.key);
   if (!related || !tab.related) return null;
-  // Adding from a parent's tab fills in the parent (an inventory's host, an organization's team).
-  const parentField = config.singular.toLowerCase().replace(/ /g, '_');
+  // Adding from a parent's tab fills in the parent, by its type (an inventory's host, an organization's team).
+  const parentField = object.type;
   return <ResourceList config={related} url={object.related[tab.related]} addQuery={{ [parentField]: object.id }} refetchInterval={related.detailPage ? 5_000 : false} />;
 }

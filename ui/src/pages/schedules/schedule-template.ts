@@ -18,14 +18,11 @@ const RUN_TO_TEMPLATE: Record<string, string> = {
 };
 
 /**
- * Query keys naming the template: the kinds themselves, the parent keys the Schedules tabs derive
- * from a resource's singular ("Workflow template", "Management job"), and unified_job_template
- * (its kind is then looked up).
+ * Query keys naming the template: the kinds themselves (a template's Schedules tab adds with its
+ * type), and unified_job_template (its kind is then looked up).
  */
 const QUERY_KEYS: [key: string, kind: string][] = [
   ...SCHEDULABLE.map(([kind]): [string, string] => [kind, kind]),
-  ['workflow_template', 'workflow_job_template'],
-  ['management_job', 'system_job_template'],
   ['unified_job_template', 'unified_job_template'],
 ];
 
