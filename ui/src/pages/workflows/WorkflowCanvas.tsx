@@ -10,7 +10,7 @@ export const START = 'start';
 export const EDGE_COLORS: Record<EdgeKind, string> = {
   success: 'var(--pf-t--global--color--status--success--default)',
   failure: 'var(--pf-t--global--color--status--danger--default)',
-  always: 'var(--pf-t--global--color--status--info--default)',
+  always: 'var(--pf-t--global--color--brand--default)',
 };
 
 export interface CanvasNode {

@@ -49,7 +49,7 @@ export default function WorkflowEditor({ object }: { object: ApiObject }) {
         if (id !== linkingFrom) setDialog({ mode: 'link', from: linkingFrom, to: id });
         return;
       }
-      setSelected((current) => (current === id ? null : id));
+      setSelected(id);
     },
     [linkingFrom],
   );

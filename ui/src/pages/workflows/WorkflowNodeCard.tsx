@@ -21,7 +21,7 @@ export type CardData = CardFields & { onActivate?: () => void } & Record<string,
 
 /** One node of the graph: a labelled button or link, with invisible handles for the edges. */
 export function WorkflowNodeCard({ data }: NodeProps<Node<CardData>>) {
-  const classes = ['drover-wf-node', data.start && 'is-start', data.selected && 'is-selected', data.muted && 'is-muted', data.target && 'is-target', data.status && `status-${data.status}`]
+  const classes = ['drover-wf-node', 'nodrag', 'nopan', data.start && 'is-start', data.selected && 'is-selected', data.muted && 'is-muted', data.target && 'is-target', data.status && `status-${data.status}`]
     .filter(Boolean)
     .join(' ');
   const body = (
