@@ -177,6 +177,46 @@ describe('workflow visualizer', () => {
     }
   });
 
+  it('edits, unlinks and deletes nodes from the keyboard, in a narrow window', async () => {
+    const flow = (await t.post('/api/v2/workflow_job_templates/', { name: 'Rework', organization: org })).body.id;
+    const a = (await t.post('/api/v2/workflow_job_template_nodes/', { workflow_job_template: flow, unified_job_template: first })).body.id;
+    const b = (await t.post(`/api/v2/workflow_job_template_nodes/${a}/failure_nodes/`, { unified_job_template: first })).body.id;
+    const { page, open, shot, errors, close } = await consolePage(t);
+    try {
+      await page.setViewportSize({ width: 420, height: 900 });
+      await open(`/workflow_job_templates/${flow}/visualizer`);
+      await page.getByRole('group', { name: /^Graph of/ }).getByText('On failure').waitFor();
+      // Select the second node by keyboard: focus it, then Enter.
+      const nodesShown = page.getByRole('group', { name: /^Graph of/ }).getByRole('button', { name: /^First play,/ });
+      await nodesShown.nth(1).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('list', { name: 'Links into First play' }).waitFor();
+      await page.getByRole('button', { name: 'Edit', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await pickTemplate(page, 'Job template', 'Second play');
+      await page.getByLabel('All parents must converge').check();
+      await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+      await nodeButton(page, 'Second play').waitFor();
+      const edited = (await t.get(`/api/v2/workflow_job_template_nodes/${b}/`)).body;
+      assert.equal(edited.unified_job_template, second);
+      assert.equal(edited.all_parents_must_converge, true);
+
+      await page.getByRole('button', { name: 'Remove link on failure from First play to Second play' }).click();
+      await page.getByRole('group', { name: /^Graph of/ }).getByText('On failure').waitFor({ state: 'detached' });
+      assert.deepEqual((await t.get(`/api/v2/workflow_job_template_nodes/${a}/`)).body.failure_nodes, []);
+      await shot('workflow-editor-narrow');
+
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete node' }).click();
+      await nodeButton(page, 'Second play').waitFor({ state: 'detached' });
+      assert.equal((await t.get(`/api/v2/workflow_job_template_nodes/${b}/`)).status, 404);
+      assert.equal((await t.get(`/api/v2/workflow_job_templates/${flow}/workflow_nodes/`)).body.count, 1);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
   async function nodes() {
     const res = await t.get(`/api/v2/workflow_job_templates/${workflow}/workflow_nodes/`);
     assert.equal(res.status, 200, res.text);
