@@ -40,6 +40,7 @@ describe('workflow access', () => {
     assert.equal(launched.body.summary_fields.created_by.username, executor.username);
     // The executor cannot approve; the approver can; nobody else sees the approval.
     const approval = await nodeRun(t, launched.body.workflow_job, 'gate');
+    assert.equal((await t.get(`/api/v2/workflow_approvals/${approval}/`, { as: executor })).body.can_approve_or_deny, false);
     assert.equal((await t.post(`/api/v2/workflow_approvals/${approval}/approve/`, {}, { as: executor })).status, 403);
     for (const who of [plain, otherAdmin]) {
       assert.equal((await t.get(`/api/v2/workflow_approvals/${approval}/`, { as: who })).status, 403);

@@ -1,4 +1,5 @@
 import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, objectsWithRole, seesEverything, type Capability, type ObjectAction } from '../api/access.ts';
+import type { RequestContext } from '../api/context.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
 import { ApiError, forbidden } from '../api/errors.ts';
 import type { Field } from '../api/fields.ts';
@@ -33,7 +34,7 @@ export interface RunResourceDeclaration {
   related?: Record<string, Relation>;
   /** Adds what this kind shows beyond the common links (after them), with what `prepare` loaded for the page. */
   decorate?(row: Row, out: Row, prepared?: unknown): void;
-  prepare?(db: Queryable, rows: readonly Row[]): Promise<unknown>;
+  prepare?(db: Queryable, rows: readonly Row[], ctx: RequestContext): Promise<unknown>;
   /** Adds what only the run's own page shows of this kind (see ResourceDeclaration.detail). */
   detail?(db: Queryable, row: Row, out: Row): Promise<void>;
   /** What else may be done with a run of this kind, by name (beyond view and cancel: see route-objects.ts). */

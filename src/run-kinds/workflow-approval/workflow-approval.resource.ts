@@ -1,6 +1,17 @@
 import { hasObjectRole } from '../../api/access.ts';
+import type { RequestContext } from '../../api/context.ts';
 import { boolean, datetime, ref } from '../../api/fields.ts';
+import type { Queryable, Row } from '../../db/database.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
+
+/** Which workflows of a page of approvals the caller may answer for (their approval_role). */
+async function answerableWorkflows(db: Queryable, rows: readonly Row[], ctx: RequestContext): Promise<Set<number>> {
+  const workflows = new Set(rows.map((r) => r.workflow_job_template_id).filter((id): id is number => id !== null));
+  const answerable = new Set<number>();
+  if (ctx.tokenScope === 'read') return answerable;
+  for (const id of workflows) if (await hasObjectRole(ctx, db, 'workflow_job_template', id, 'approval_role')) answerable.add(id);
+  return answerable;
+}
 
 /** Approvals: the runs of approval nodes, pending until someone with the workflow's approval_role answers or their time is up. */
 export const workflowApprovals = defineRunResource({
@@ -19,9 +30,11 @@ export const workflowApprovals = defineRunResource({
   actions: {
     approve: (ctx, tx, row) => row.workflow_job_template_id !== null && hasObjectRole(ctx, tx, 'workflow_job_template', row.workflow_job_template_id, 'approval_role'),
   },
-  decorate: (row, out) => {
+  prepare: answerableWorkflows,
+  decorate: (row, out, prepared) => {
     const base = `/api/v2/workflow_approvals/${row.id}/`;
     out.related = { ...(out.related as object), approve: `${base}approve/`, deny: `${base}deny/` };
-    out.can_approve_or_deny = row.status === 'pending';
+    // As AWX: whether the caller may answer it now, not only whether it waits.
+    out.can_approve_or_deny = row.status === 'pending' && (prepared as Set<number> | undefined)?.has(row.workflow_job_template_id) === true;
   },
 });
