@@ -5,6 +5,7 @@ import { ReferenceSelect } from './ReferenceSelect';
 import { VariablesEditor } from './VariablesEditor';
 
 const LONG_TEXT = /(^|_)(description|body|message|script|inputs_help)$|^(limit|job_tags|skip_tags)$/;
+const VARIABLES = /^(variables|extra_vars|source_vars)$/;
 const SECRET = /password|secret|token|ssh_key_data|ssh_key_unlock|key_data/;
 
 export interface FieldInputProps {
@@ -32,7 +33,8 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery }: 
     </FormHelperText>
   );
 
-  if (meta.type === 'json') {
+  // Variables are text to the API (YAML or JSON), so OPTIONS calls them strings.
+  if (meta.type === 'json' || VARIABLES.test(name)) {
     return <VariablesEditor id={id} label={label} value={value} onChange={(text) => onChange(text === undefined ? INVALID : text)} error={error} helperText={meta.help_text} />;
   }
   if (meta.type === 'boolean') {
