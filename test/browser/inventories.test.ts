@@ -68,7 +68,7 @@ describe('console: inventories, hosts and groups', () => {
       await page.getByRole('button', { name: 'Expand datacenter' }).click();
       const rack = tree.locator('li[data-group="rack-1"]');
       await rack.waitFor();
-      await rack.getByText('1 hosts').waitFor();
+      await rack.getByText('1 host', { exact: true }).waitFor();
 
       await page.getByRole('button', { name: 'Add a child group to rack-1' }).click();
       await page.locator('#child-name').fill('shelf-a');

@@ -18,6 +18,7 @@ export function GroupNode({ group, depth, canEdit, onAddChild }: { group: ApiObj
   const hasChildren = usePage(withQuery(group.related.children, { page_size: 1 }));
   const childCount = hasChildren.data?.count ?? 0;
   const name = String(group.name);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
   return (
     <li role="treeitem" aria-expanded={childCount ? open : undefined} aria-level={depth} aria-label={name} data-group={name}>
@@ -28,8 +29,8 @@ export function GroupNode({ group, depth, canEdit, onAddChild }: { group: ApiObj
           <span className="drover-tree-spacer" />
         )}
         <Link to={`/groups/${group.id}`}>{name}</Link>
-        <Label isCompact color="blue" aria-label={`${hosts.data?.count ?? 0} hosts`}>{hosts.data ? `${hosts.data.count} hosts` : '… hosts'}</Label>
-        {childCount > 0 && <Label isCompact color="grey">{childCount} child groups</Label>}
+        <Label isCompact color="blue" aria-label={plural(hosts.data?.count ?? 0, 'host')}>{hosts.data ? plural(hosts.data.count, 'host') : '… hosts'}</Label>
+        {childCount > 0 && <Label isCompact color="grey">{plural(childCount, 'child group')}</Label>}
         {canEdit && (
           <Button variant="link" size="sm" icon={<PlusCircleIcon />} aria-label={`Add a child group to ${name}`} onClick={() => onAddChild({ group })}>
             Child group
