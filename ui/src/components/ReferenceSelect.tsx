@@ -21,7 +21,7 @@ export function ReferenceSelect({ id, label, listUrl, value, onChange, query = {
   const [typed, setTyped] = useState<string | null>(null);
   const results = useQuery({
     queryKey: [listUrl, 'lookup', typed, query],
-    queryFn: () => http.get<Page<ApiObject>>(withQuery(listUrl, { ...query, search: typed ?? '', page_size: 20, order_by: 'name' })),
+    queryFn: () => http.get<Page<ApiObject>>(withQuery(listUrl, { order_by: 'name', ...query, search: typed ?? '', page_size: 20 })),
     enabled: open,
   });
   const current = useQuery({

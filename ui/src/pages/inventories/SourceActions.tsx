@@ -1,4 +1,7 @@
-// PLACEHOLDER: replaced by its real page.
-export default function Placeholder() {
-  return null;
+import type { ApiObject } from '../../api/types';
+import { UpdateButton } from '../../components/UpdateButton';
+
+/** Sync of an inventory source, for those who may update its inventory. */
+export default function SourceActions({ object, variant }: { object: ApiObject; variant: 'row' | 'detail' }) {
+  return <UpdateButton object={object} variant={variant} runType="inventory_update" />;
 }
