@@ -186,7 +186,8 @@ describe('workflow visualizer', () => {
       await nodesShown.nth(1).focus();
       await page.keyboard.press('Enter');
       await page.getByRole('list', { name: 'Links into First play' }).waitFor();
-      await page.getByRole('button', { name: 'Edit', exact: true }).focus();
+      const visualizer = page.getByRole('tabpanel', { name: 'Visualizer' });
+      await visualizer.getByRole('button', { name: 'Edit', exact: true }).focus();
       await page.keyboard.press('Enter');
       await pickTemplate(page, 'Job template', 'Second play');
       await page.getByLabel('All parents must converge').check();
@@ -201,7 +202,7 @@ describe('workflow visualizer', () => {
       assert.deepEqual((await t.get(`/api/v2/workflow_job_template_nodes/${a}/`)).body.failure_nodes, []);
       await shot('workflow-editor-narrow');
 
-      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await visualizer.getByRole('button', { name: 'Delete', exact: true }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Delete node' }).click();
       await nodeButton(page, 'Second play').waitFor({ state: 'detached' });
       assert.equal((await t.get(`/api/v2/workflow_job_template_nodes/${b}/`)).status, 404);
