@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
-import { useNavigate, useParams } from 'react-router';
-import { Flex, FlexItem, PageSection, Tab, TabTitleText, Tabs, Title } from '@patternfly/react-core';
+import { useParams } from 'react-router';
+import { Flex, FlexItem, PageSection, Title } from '@patternfly/react-core';
+import { RoutedTabs } from '../../components/RoutedTabs';
 import { resourceConfig } from '../../resources/registry';
 import type { ApiObject } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
@@ -38,10 +39,7 @@ export default function DetailPage() {
 const nameOf = (o: ApiObject) => String(o.name ?? o.username ?? o.hostname ?? `#${o.id}`);
 
 function GenericDetail({ config, object }: { config: ResourceConfig; object: ApiObject }) {
-  const { tab = 'details' } = useParams();
-  const navigate = useNavigate();
   const tabs = (config.tabs ?? []).filter((t) => !t.related || object.related?.[t.related]);
-  const tabPath = (key: string | number) => `/${config.key}/${object.id}${key === 'details' ? '' : `/${key}`}`;
   return (
     <>
       <PageSection>
@@ -56,24 +54,14 @@ function GenericDetail({ config, object }: { config: ResourceConfig; object: Api
         </Flex>
       </PageSection>
       <PageSection>
-        <Tabs
-          activeKey={tab}
-          aria-label={`${config.singular} sections`}
-          mountOnEnter
-          unmountOnExit
-          onSelect={(event, key) => {
-            event.preventDefault();
-            navigate(tabPath(key));
-          }}
-        >
-          {[{ key: 'details', label: 'Details' }, ...tabs].map((t) => (
-            <Tab key={t.key} eventKey={t.key} title={<TabTitleText>{t.label}</TabTitleText>} href={tabPath(t.key)}>
-              <div style={{ paddingTop: '1rem' }}>
-                {t.key === 'details' ? <ResourceDetail object={object} fields={config.detailFields} /> : <TabContent config={config} object={object} tabKey={t.key} />}
-              </div>
-            </Tab>
-          ))}
-        </Tabs>
+        <RoutedTabs
+          base={`/${config.key}/${object.id}`}
+          label={`${config.singular} sections`}
+          tabs={[
+            { key: 'details', label: 'Details', content: () => <ResourceDetail object={object} fields={config.detailFields} /> },
+            ...tabs.map((t) => ({ key: t.key, label: t.label, content: () => <TabContent config={config} object={object} tabKey={t.key} /> })),
+          ]}
+        />
       </PageSection>
     </>
   );

@@ -1,6 +1,6 @@
 import { Suspense, lazy, type ComponentType } from 'react';
-import { useNavigate, useParams } from 'react-router';
-import { Alert, Flex, FlexItem, PageSection, Tab, TabTitleText, Tabs, Title } from '@patternfly/react-core';
+import { Alert, Flex, FlexItem, PageSection, Title } from '@patternfly/react-core';
+import { RoutedTabs } from '../../components/RoutedTabs';
 import type { ApiObject } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { useObject } from '../../hooks/api-hooks';
@@ -21,11 +21,8 @@ const ACTIVE_REFRESH_MS = 5_000;
 
 /** /<runs>/<id>[/details]: a run's header, cancel and relaunch, its output (or workflow graph) and details. */
 export default function RunPage({ object, config }: { object: ApiObject; config: ResourceConfig }) {
-  const { tab = 'output' } = useParams();
-  const navigate = useNavigate();
   const fresh = useObject(object.url, isActive(object) ? ACTIVE_REFRESH_MS : false);
   const run = fresh.data ?? object;
-  const tabPath = (key: string | number) => `/${config.key}/${run.id}${key === 'output' ? '' : `/${key}`}`;
   const explanation = [run.job_explanation, run.status === 'error' ? run.result_traceback : ''].filter(Boolean).join('\n');
   return (
     <>
@@ -54,27 +51,14 @@ export default function RunPage({ object, config }: { object: ApiObject; config:
         )}
       </PageSection>
       <PageSection>
-        <Tabs
-          activeKey={tab}
-          aria-label={`${config.singular} sections`}
-          mountOnEnter
-          unmountOnExit
-          onSelect={(event, key) => {
-            event.preventDefault();
-            navigate(tabPath(key));
-          }}
-        >
-          <Tab eventKey="output" title={<TabTitleText>Output</TabTitleText>} href={tabPath('output')}>
-            <div style={{ paddingTop: '1rem' }}>
-              <Suspense fallback={<Loading />}>{run.type === 'workflow_job' ? <WorkflowJobGraph job={run} /> : <RunOutput run={run} />}</Suspense>
-            </div>
-          </Tab>
-          <Tab eventKey="details" title={<TabTitleText>Details</TabTitleText>} href={tabPath('details')}>
-            <div style={{ paddingTop: '1rem' }}>
-              <ResourceDetail object={run} fields={Object.keys(run).filter((name) => !HIDDEN_DETAILS.has(name))} />
-            </div>
-          </Tab>
-        </Tabs>
+        <RoutedTabs
+          base={`/${config.key}/${run.id}`}
+          label={`${config.singular} sections`}
+          tabs={[
+            { key: 'output', label: 'Output', content: () => <Suspense fallback={<Loading />}>{run.type === 'workflow_job' ? <WorkflowJobGraph job={run} /> : <RunOutput run={run} />}</Suspense> },
+            { key: 'details', label: 'Details', content: () => <ResourceDetail object={run} fields={Object.keys(run).filter((name) => !HIDDEN_DETAILS.has(name))} /> },
+          ]}
+        />
       </PageSection>
     </>
   );

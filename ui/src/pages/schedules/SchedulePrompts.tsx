@@ -3,7 +3,7 @@ import { FieldInput } from '../../components/FieldInput';
 import { ReferenceSelect } from '../../components/ReferenceSelect';
 import { VariablesEditor } from '../../components/VariablesEditor';
 import { PROMPT_META } from '../templates/launch/LaunchSteps';
-import { asks, type LaunchDescription } from '../templates/launch/launch-plan';
+import { OTHER_PROMPTS, asks, type LaunchDescription } from '../templates/launch/launch-plan';
 import { SurveyFields } from '../templates/survey/SurveyFields';
 import type { SurveyQuestion } from '../templates/survey/survey-types';
 
@@ -11,16 +11,8 @@ import type { SurveyQuestion } from '../templates/survey/survey-types';
 export const SCHEDULE_PROMPTS: [field: string, ask: string][] = [
   ['inventory', 'inventory'],
   ['execution_environment', 'execution_environment'],
-  ['job_type', 'job_type'],
-  ['limit', 'limit'],
-  ['scm_branch', 'scm_branch'],
-  ['verbosity', 'verbosity'],
-  ['forks', 'forks'],
-  ['timeout', 'timeout'],
-  ['job_slice_count', 'job_slice_count'],
-  ['job_tags', 'tags'],
-  ['skip_tags', 'skip_tags'],
-  ['diff_mode', 'diff_mode'],
+  // Labels and extra variables are saved apart (a related list, extra_data).
+  ...OTHER_PROMPTS.filter(([field]) => field !== 'labels' && field !== 'extra_vars'),
 ];
 
 export interface PromptValues {
