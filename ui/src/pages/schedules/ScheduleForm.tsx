@@ -1,7 +1,8 @@
 import { useMemo, useState, type FormEvent } from 'react';
+import { fieldHelp } from '../../components/field-help';
 import { useNavigate, useSearchParams } from 'react-router';
 import {
-  ActionGroup, Button, Checkbox, Form, FormGroup, FormHelperText, FormSelect, FormSelectOption, Grid, GridItem, HelperText, HelperTextItem, Switch, TextArea, TextInput, Title,
+  ActionGroup, Button, Checkbox, Form, FormGroup, FormSelect, FormSelectOption, Grid, GridItem, Switch, TextArea, TextInput, Title,
 } from '@patternfly/react-core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, type Page } from '../../api/client';
@@ -185,14 +186,6 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
     }
   };
 
-  const help = (id: string, error?: string, hint?: string) =>
-    error || hint ? (
-      <FormHelperText>
-        <HelperText>
-          <HelperTextItem variant={error ? 'error' : 'default'} id={`${id}-help`}>{error ?? hint}</HelperTextItem>
-        </HelperText>
-      </FormHelperText>
-    ) : null;
 
   return (
     <Form onSubmit={submit} aria-label={`${object ? 'Edit' : 'Add'} schedule`} noValidate>
@@ -201,20 +194,20 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
         <GridItem span={12} md={6}>
           <FormGroup label="Name" fieldId="schedule-name" isRequired>
             <TextInput id="schedule-name" value={name} onChange={(_e, v) => setName(v)} validated={errors.name ? 'error' : 'default'} aria-describedby="schedule-name-help" />
-            {help('schedule-name', errors.name)}
+            {fieldHelp('schedule-name', errors.name)}
           </FormGroup>
         </GridItem>
         <GridItem span={12} md={6}>
           <FormGroup label="Description" fieldId="schedule-description">
             <TextArea id="schedule-description" value={descriptionText} onChange={(_e, v) => setDescriptionText(v)} rows={1} resizeOrientation="vertical" />
-            {help('schedule-description', errors.description)}
+            {fieldHelp('schedule-description', errors.description)}
           </FormGroup>
         </GridItem>
         <GridItem span={12}>
           {fixedTemplate ? (
             <FormGroup label="Template" fieldId="schedule-template">
               <TextInput id="schedule-template" value={String(template?.name ?? `#${target?.id}`)} readOnlyVariant="default" />
-              {help('schedule-template', errors.unified_job_template)}
+              {fieldHelp('schedule-template', errors.unified_job_template)}
             </FormGroup>
           ) : (
             <TemplatePicker kind={target?.kind ?? 'job_template'} id={target?.id ?? null} onChange={onPick} error={errors.unified_job_template} />
@@ -232,7 +225,7 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
           {advanced ? (
             <FormGroup label="Recurrence rule" fieldId="schedule-rrule" isRequired>
               <TextArea id="schedule-rrule" className="drover-mono" value={rruleText} onChange={(_e, v) => setRruleText(v)} validated={errors.rrule ? 'error' : 'default'} resizeOrientation="vertical" aria-describedby="schedule-rrule-help" />
-              {help('schedule-rrule', errors.rrule, 'DTSTART;TZID=<zone>:YYYYMMDDTHHMMSS RRULE:FREQ=…;INTERVAL=…')}
+              {fieldHelp('schedule-rrule', errors.rrule, 'DTSTART;TZID=<zone>:YYYYMMDDTHHMMSS RRULE:FREQ=…;INTERVAL=…')}
             </FormGroup>
           ) : (
             <Grid hasGutter>
@@ -255,7 +248,7 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
               </GridItem>
               <GridItem span={12}>
                 <RepeatBuilder repeat={repeat} onChange={setRepeat} />
-                {errors.rrule && help('schedule-rrule', errors.rrule)}
+                {errors.rrule && fieldHelp('schedule-rrule', errors.rrule)}
               </GridItem>
               <GridItem span={12}>
                 <FormGroup label="Rule" fieldId="schedule-rule-text">

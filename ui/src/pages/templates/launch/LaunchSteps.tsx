@@ -1,4 +1,5 @@
-import { Form, FormGroup, FormHelperText, Grid, GridItem, HelperText, HelperTextItem, TextInput, Title } from '@patternfly/react-core';
+import { Form, FormGroup, Grid, GridItem, TextInput, Title } from '@patternfly/react-core';
+import { fieldHelp } from '../../../components/field-help';
 import type { FieldMeta } from '../../../api/types';
 import { FieldInput } from '../../../components/FieldInput';
 import { MultiReferenceSelect, type Picked } from '../../../components/MultiReferenceSelect';
@@ -13,14 +14,6 @@ export interface StepProps {
   errors: Record<string, string>;
 }
 
-const helper = (id: string, error?: string, hint?: string) =>
-  error || hint ? (
-    <FormHelperText>
-      <HelperText>
-        <HelperTextItem variant={error ? 'error' : 'default'} id={`${id}-help`}>{error ?? hint}</HelperTextItem>
-      </HelperText>
-    </FormHelperText>
-  ) : null;
 
 const noSubmit = (e: React.FormEvent) => e.preventDefault();
 
@@ -29,7 +22,7 @@ export function InventoryStep({ values, set, errors }: StepProps) {
     <Form onSubmit={noSubmit}>
       <FormGroup label="Inventory" fieldId="launch-inventory" isRequired>
         <ReferenceSelect id="launch-inventory" label="Inventory" listUrl="/api/v2/inventories/" value={values.inventory} onChange={(v) => set('inventory', v)} validated={errors.inventory ? 'error' : 'default'} />
-        {helper('launch-inventory', errors.inventory, 'The hosts the run acts on.')}
+        {fieldHelp('launch-inventory', errors.inventory, 'The hosts the run acts on.')}
       </FormGroup>
     </Form>
   );
@@ -43,7 +36,7 @@ export function CredentialsStep({ description, values, set, errors }: StepProps)
       {asks(description, 'credential') && (
         <FormGroup label="Credentials" fieldId="launch-credentials">
           <MultiReferenceSelect id="launch-credentials" label="Credentials" listUrl="/api/v2/credentials/" value={values.credentials} onChange={(v) => set('credentials', v)} validated={error ? 'error' : 'default'} />
-          {helper('launch-credentials', error)}
+          {fieldHelp('launch-credentials', error)}
         </FormGroup>
       )}
       {needed.length > 0 && <Title headingLevel="h3" size="md">Passwords the credentials ask for</Title>}
@@ -57,10 +50,10 @@ export function CredentialsStep({ description, values, set, errors }: StepProps)
             onChange={(_e, v) => set('passwords', { ...values.passwords, [name]: v })}
             validated={errors[`password.${name}`] ? 'error' : 'default'}
           />
-          {helper(`launch-password-${name}`, errors[`password.${name}`])}
+          {fieldHelp(`launch-password-${name}`, errors[`password.${name}`])}
         </FormGroup>
       ))}
-      {errors.passwords_needed_to_start && helper('launch-passwords', errors.passwords_needed_to_start)}
+      {errors.passwords_needed_to_start && fieldHelp('launch-passwords', errors.passwords_needed_to_start)}
     </Form>
   );
 }
@@ -85,7 +78,7 @@ export function ExecutionEnvironmentStep({ values, set, errors }: StepProps) {
           onChange={(v) => set('execution_environment', v)}
           validated={errors.execution_environment ? 'error' : 'default'}
         />
-        {helper('launch-execution-environment', errors.execution_environment, 'Empty: the template’s own.')}
+        {fieldHelp('launch-execution-environment', errors.execution_environment, 'Empty: the template’s own.')}
       </FormGroup>
     </Form>
   );
@@ -96,7 +89,7 @@ export function InstanceGroupsStep({ values, set, errors }: StepProps) {
     <Form onSubmit={noSubmit}>
       <FormGroup label="Instance groups" fieldId="launch-instance-groups">
         <MultiReferenceSelect id="launch-instance-groups" label="Instance groups" listUrl="/api/v2/instance_groups/" value={values.instance_groups} onChange={(v) => set('instance_groups', v)} validated={errors.instance_groups ? 'error' : 'default'} />
-        {helper('launch-instance-groups', errors.instance_groups, 'In order of preference.')}
+        {fieldHelp('launch-instance-groups', errors.instance_groups, 'In order of preference.')}
       </FormGroup>
     </Form>
   );
@@ -127,7 +120,7 @@ export function OtherPromptsStep({ description, values, set, errors }: StepProps
               <GridItem key={field} span={12}>
                 <FormGroup label="Labels" fieldId="launch-labels">
                   <MultiReferenceSelect id="launch-labels" label="Labels" listUrl="/api/v2/labels/" value={values.labels as Picked[]} onChange={(v) => set('labels', v)} validated={errors.labels ? 'error' : 'default'} />
-                  {helper('launch-labels', errors.labels)}
+                  {fieldHelp('launch-labels', errors.labels)}
                 </FormGroup>
               </GridItem>
             );
