@@ -42,12 +42,28 @@ stream.on('test:pass', (event) => {
 stream.on('test:fail', (event) => {
   if (isLeaf(event)) failed += 1;
 });
+const fileSeconds = new Map<string, number>();
+stream.on('test:pass', (event) => recordFileTime(event));
+stream.on('test:fail', (event) => recordFileTime(event));
 const report = stream.compose(new spec());
 report.pipe(process.stdout, { end: false });
 await finished(report);
+if (process.env.TEST_TIMINGS) printSlowestFiles(Number(process.env.TEST_TIMINGS) || 15);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;
 
 function isLeaf(event: { details: { type?: string } }): boolean {
   return event.details.type !== 'suite';
+}
+
+function recordFileTime(event: { nesting: number; file?: string; details: { duration_ms?: number } }): void {
+  if (!event.file || event.nesting !== 0) return;
+  const name = path.relative(root, event.file);
+  fileSeconds.set(name, (fileSeconds.get(name) ?? 0) + (event.details.duration_ms ?? 0) / 1000);
+}
+
+function printSlowestFiles(count: number): void {
+  const slowest = [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, count);
+  console.log(`slowest test files (seconds of top-level tests):`);
+  for (const [name, seconds] of slowest) console.log(`  ${seconds.toFixed(1).padStart(7)}  ${name}`);
 }

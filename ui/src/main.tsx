@@ -5,10 +5,14 @@ import { RouterProvider } from 'react-router';
 import '@patternfly/react-core/dist/styles/base.css';
 import './app/app.css';
 import { queryClient } from './app/query-client';
-import { router } from './app/router';
+import { createRouter } from './app/router';
 import { followSystemColorScheme } from './app/color-scheme';
+import { requestPageData } from './app/early-page-data';
 
+// Before the router, so the page's data is asked for ahead of its code.
+requestPageData(location.pathname);
 followSystemColorScheme();
+const router = createRouter();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

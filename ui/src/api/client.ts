@@ -8,6 +8,7 @@ import type { paths } from './schema';
 import { csrfToken, isSafeMethod } from './csrf';
 import { ApiError } from './errors';
 import { sessionExpired } from './session-events';
+import { takeEarly } from './early';
 
 const withCsrf: Middleware = {
   onRequest({ request }) {
@@ -41,7 +42,8 @@ async function send<T>(method: string, url: string, body?: unknown): Promise<T> 
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (!isSafeMethod(method)) headers['X-CSRFToken'] = csrfToken();
-  const response = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  const early = method === 'GET' ? takeEarly(url) : undefined;
+  const response = await (early ?? fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) }));
   const text = await response.text();
   let parsed: unknown = text;
   try {

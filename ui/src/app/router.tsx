@@ -4,8 +4,8 @@ import { NotFound } from '../pages/NotFound';
 
 const page = (loader: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await loader()).default });
 
-/** Every page is its own chunk, loaded when first visited. */
-export const router = createBrowserRouter([
+/** Every page is its own chunk, loaded when first visited (creating the router starts loading the first). */
+export const createRouter = () => createBrowserRouter([
   { path: '/login', lazy: page(() => import('../pages/login/LoginPage')) },
   {
     path: '/',

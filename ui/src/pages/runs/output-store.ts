@@ -1,4 +1,5 @@
-import { http, withQuery, type Page } from '../../api/client';
+import { http, type Page } from '../../api/client';
+import { CHUNK_LINES, PAGE_SIZE, chunkUrl, eventsQuery, lastEventUrl } from './output-queries';
 
 /** An output event as the events list serves it (the fields the output view uses). */
 export interface OutputEvent {
@@ -27,9 +28,6 @@ export interface OutputLine {
   last: boolean;
 }
 
-/** Lines read per request: fewer than a page of events (every event in the range has a line in it). */
-export const CHUNK_LINES = 150;
-const PAGE_SIZE = 200;
 const REFETCH_AFTER_MS = 1_000;
 
 export interface ChildrenSummary {
@@ -110,13 +108,13 @@ export class OutputStore {
   }
 
   private query(params: Record<string, string | number>) {
-    return http.get<Page<OutputEvent>>(withQuery(this.eventsUrl, { no_truncate: 1, ...params }));
+    return http.get<Page<OutputEvent>>(eventsQuery(this.eventsUrl, params));
   }
 
   /** Reads the last event: how many lines and events there are so far. */
   async loadEnd() {
     try {
-      const page = await this.query({ order_by: '-counter', page_size: 1 });
+      const page = await http.get<Page<OutputEvent>>(lastEventUrl(this.eventsUrl));
       this.eventCount = Math.max(this.eventCount, page.count);
       this.add(page.results);
       this.changed();
@@ -171,8 +169,7 @@ export class OutputStore {
     this.inflight.add(chunk);
     this.fetchedAt.set(chunk, Date.now());
     try {
-      const start = chunk * CHUNK_LINES;
-      const page = await this.query({ order_by: 'counter', start_line__lt: start + CHUNK_LINES, end_line__gt: start, page_size: PAGE_SIZE });
+      const page = await http.get<Page<OutputEvent>>(chunkUrl(this.eventsUrl, chunk));
       this.add(page.results);
     } catch (err) {
       this.fail(err);
