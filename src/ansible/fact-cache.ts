@@ -4,8 +4,8 @@ import type { Queryable } from '../db/database.ts';
 
 export interface FactCache {
   dir: string;
-  /** Stores the facts of hosts whose cache file the run wrote or changed. Answers how many hosts. */
-  save(db: Queryable): Promise<number>;
+  /** Stores the facts of hosts whose cache file the run wrote or changed. Answers those hosts' ids. */
+  save(db: Queryable): Promise<number[]>;
 }
 
 const safeName = (host: string) => !host.includes('/') && host !== '.' && host !== '..';
@@ -45,14 +45,14 @@ export async function prepareFactCache(db: Queryable, inventoryId: number, dir: 
           // A file Ansible did not finish writing is left out.
         }
       }
-      if (!facts.length) return 0;
-      const rows = await target.query(
+      if (!facts.length) return [];
+      const rows = await target.query<{ id: number }>(
         `UPDATE hosts SET ansible_facts = f.facts, ansible_facts_modified = now()
          FROM jsonb_to_recordset($2::jsonb) AS f(name text, facts jsonb)
          WHERE hosts.inventory_id = $1 AND hosts.name = f.name RETURNING hosts.id`,
         [inventoryId, JSON.stringify(facts)],
       );
-      return rows.length;
+      return rows.map((row) => row.id);
     },
   };
 }

@@ -145,10 +145,8 @@ async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Re
         related,
         summary_fields: summary,
       };
-      if (resource.allFields.created) {
-        out.created = resource.allFields.created.serialize(row.created);
-        out.modified = resource.allFields.modified.serialize(row.modified);
-      }
+      if (resource.allFields.created) out.created = resource.allFields.created.serialize(row.created);
+      if (resource.allFields.modified) out.modified = resource.allFields.modified.serialize(row.modified);
       // Generated credentials (tokens, client secrets) show in full only in their create response.
       const shown = revealedSecrets(row);
       for (const [name, field] of Object.entries(resource.fields)) out[name] = shown?.[name] ?? field.serialize(row[field.column]);

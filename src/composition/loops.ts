@@ -6,6 +6,8 @@ import { registerInstance } from '../resources/instances/registration.ts';
 import { reapLostNodes } from '../task-manager/lost-nodes.ts';
 import { startScheduler } from '../task-manager/scheduler.ts';
 import { postCommitStatuses } from '../runs/webhooks/commit-status.ts';
+import { startCaptureLoop } from '../drift/capture-loop.ts';
+import { pruneFactSnapshots } from '../drift/retention.ts';
 
 export interface BackgroundLoop {
   name: string;
@@ -81,7 +83,36 @@ export const scheduler: BackgroundLoop = {
   },
 };
 
+/** Takes the fact snapshots and drift of hosts whose facts jobs saved (woken by NOTIFY). */
+export const factCapture: BackgroundLoop = {
+  name: 'fact capture',
+  async start(services) {
+    const loop = await startCaptureLoop(services.db);
+    return () => loop.stop();
+  },
+};
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Removes old fact snapshots once a day (and once at start). */
+export const snapshotRetention: BackgroundLoop = {
+  name: 'fact snapshot retention',
+  async start(services) {
+    const prune = () => void pruneFactSnapshots(services.db).catch((err) => console.error('fact snapshot retention failed:', err instanceof Error ? err.message : err));
+    const first = setTimeout(prune, 60_000);
+    first.unref();
+    const timer = setInterval(prune, DAY_MS);
+    timer.unref();
+    return async () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
+  },
+};
+
 export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, commitStatuses,
   notificationSender,
   scheduler,
+  factCapture,
+  snapshotRetention,
 ];

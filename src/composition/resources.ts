@@ -39,6 +39,11 @@ import { workflowApprovals } from '../run-kinds/workflow-approval/workflow-appro
 import { workflowJobNodes } from '../run-kinds/workflow-job/workflow-job-node.resource.ts';
 import { workflowJobs } from '../run-kinds/workflow-job/workflow-job.resource.ts';
 
+import { factSnapshots } from '../resources/drift/fact-snapshot.resource.ts';
+import { driftDetections } from '../resources/drift/drift-detection.resource.ts';
+import { driftAlertRules } from '../resources/drift/drift-alert-rule.resource.ts';
+import { driftAlerts } from '../resources/drift/drift-alert.resource.ts';
+
 export const RESOURCES: readonly Resource[] = [
   organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
   inventories, hosts, groups, executionEnvironments, projects, projectUpdates, unifiedJobEvents, unifiedJobs, unifiedJobTemplates,
@@ -46,4 +51,5 @@ export const RESOURCES: readonly Resource[] = [
   schedules, systemJobTemplates, systemJobs,
   workflowJobTemplates, workflowNodes, workflowApprovalTemplates, workflowJobs, workflowJobNodes, workflowApprovals,
   notificationTemplates, notifications,
+  factSnapshots, driftDetections, driftAlertRules, driftAlerts,
 ];

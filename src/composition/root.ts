@@ -25,6 +25,7 @@ import { inventorySourceRoutes } from '../resources/inventory-sources/source-rou
 import { jobTemplateRoutes } from '../resources/job-templates/job-template-routes.ts';
 import { surveyPasswordSecrets } from '../resources/job-templates/survey-rotation.ts';
 import { notificationTemplateSecrets } from '../resources/notification-templates/notification-rotation.ts';
+import { driftRoutes } from '../resources/drift/drift-routes.ts';
 import { notificationTemplateRoutes } from '../resources/notification-templates/notification-template-routes.ts';
 import { projectRoutes } from '../resources/projects/project-routes.ts';
 import { scheduleRoutes } from '../resources/schedules/schedule-routes.ts';
@@ -98,6 +99,7 @@ export const ROUTES: readonly RouteModule[] = [
   scheduleRoutes,
   workflowTemplateRoutes, nodeEdgeRoutes,
   notificationTemplateRoutes,
+  driftRoutes,
   runKindRoutes,
   templateWebhooks(jobTemplates, jobWebhookLauncher),
   templateWebhooks(workflowJobTemplates, workflowWebhookLauncher),

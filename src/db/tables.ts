@@ -205,6 +205,64 @@ export type CredentialRow = {
   organization_id: number | null;
 };
 
+/** A row of the table drift_alert_rules. */
+export type DriftAlertRuleRow = {
+  categories: unknown;
+  cooldown_minutes: number;
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  enabled: boolean;
+  host_filter: string;
+  id: number;
+  inventory_id: number | null;
+  last_fired_at: Date | null;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  notification_template_id: number | null;
+  organization_id: number;
+  severity_min: string;
+  threshold_count: number;
+  threshold_window_minutes: number;
+};
+
+/** A row of the table drift_alerts. */
+export type DriftAlertRow = {
+  alert_rule_id: number;
+  created: Date;
+  drift_count: number;
+  host_id: number | null;
+  id: number;
+  notification_error: string;
+  notification_id: number | null;
+  notification_status: string;
+  organization_id: number;
+  summary: string;
+};
+
+/** A row of the table drift_detections. */
+export type DriftDetectionRow = {
+  acknowledged: boolean;
+  acknowledged_at: Date | null;
+  acknowledged_by_id: number | null;
+  category: string;
+  created: Date;
+  detail: unknown;
+  diff_type: string;
+  fact_path: string;
+  host_id: number;
+  id: number;
+  inventory_id: number;
+  job_id: number | null;
+  organization_id: number | null;
+  severity: string;
+  severity_rank: number;
+  snapshot_after_id: number | null;
+  snapshot_before_id: number | null;
+  summary: string;
+};
+
 /** A row of the table execution_environments. */
 export type ExecutionEnvironmentRow = {
   created: Date;
@@ -219,6 +277,16 @@ export type ExecutionEnvironmentRow = {
   name: string;
   organization_id: number | null;
   pull: string;
+};
+
+/** A row of the table fact_capture_queue. */
+export type FactCaptureQueueRow = {
+  attempts: number;
+  claimed_at: Date | null;
+  created: Date;
+  host_ids: number[];
+  id: number;
+  job_id: number | null;
 };
 
 /** A row of the table group_children. */
@@ -250,6 +318,18 @@ export type GroupRow = {
   modified_by_id: number | null;
   name: string;
   variables: string;
+};
+
+/** A row of the table host_fact_snapshots. */
+export type HostFactSnapshotRow = {
+  captured_at: Date;
+  facts: unknown;
+  facts_hash: string;
+  host_id: number;
+  id: number;
+  inventory_id: number;
+  job_id: number | null;
+  organization_id: number | null;
 };
 
 /** A row of the table host_inventory_sources. */
@@ -1731,11 +1811,16 @@ export interface Tables {
   audit_events: AuditEventRow;
   credential_types: CredentialTypeRow;
   credentials: CredentialRow;
+  drift_alert_rules: DriftAlertRuleRow;
+  drift_alerts: DriftAlertRow;
+  drift_detections: DriftDetectionRow;
   execution_environments: ExecutionEnvironmentRow;
+  fact_capture_queue: FactCaptureQueueRow;
   group_children: GroupChildrenRow;
   group_hosts: GroupHostRow;
   group_inventory_sources: GroupInventorySourceRow;
   groups: GroupRow;
+  host_fact_snapshots: HostFactSnapshotRow;
   host_inventory_sources: HostInventorySourceRow;
   hosts: HostRow;
   installation: InstallationRow;

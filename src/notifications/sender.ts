@@ -79,6 +79,13 @@ async function sendOne(services: Services, notification: Row): Promise<void> {
     `UPDATE notifications SET ${columns.map((c, i) => `${c} = $${i + 2}${c === 'body' ? '::jsonb' : ''}`).join(', ')}, modified = now() WHERE id = $1`,
     [notification.id, ...columns.map((c) => outcome[c])],
   );
+  // A drift alert shows how its notification went.
+  if (notification.event === 'drift_alert') {
+    await services.db.query(
+      `UPDATE drift_alerts SET notification_status = $2, notification_error = $3 WHERE notification_id = $1`,
+      [notification.id, outcome.status === 'successful' ? 'sent' : 'failed', outcome.status === 'successful' ? '' : String(outcome.error ?? '')],
+    );
+  }
 }
 
 export async function startNotificationSender(services: Services): Promise<NotificationSender> {

@@ -1,5 +1,6 @@
 import type { Row } from '../../db/database.ts';
 import type { ListExport } from '../../api/resource.ts';
+import { csvCell } from '../../api/csv.ts';
 
 /** The columns of every export, in order: stable names a SIEM rule or a spreadsheet can rely on. */
 export const AUDIT_COLUMNS = [
@@ -41,17 +42,6 @@ export function flatten(row: Row): Record<string, unknown> {
     out[name] = value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
   }
   return out;
-}
-
-/**
- * A CSV cell. Text that a spreadsheet would run as a formula (=, +, -, @, tab, carriage return
- * first) is prefixed with an apostrophe; usernames and user agents come from clients.
- */
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export const csvExport: ListExport = {

@@ -3,6 +3,7 @@ import { badRequest, ValidationError } from '../../api/errors.ts';
 import type { Params } from '../../api/sql.ts';
 import { compileHostFilter, HostFilterError } from '../../inventory/host-filter.ts';
 import { defineResource, type Values } from '../../api/resource.ts';
+import { reverse } from '../../api/relations.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
 import { HOST_ALL_GROUPS } from '../../inventory/group-graph.ts';
@@ -80,6 +81,9 @@ export const hosts = defineResource({
     smart_inventories: { target: 'inventory', from: 'smart_inventory_memberships', parentColumn: 'host_id', targetColumn: 'inventory_id', attachable: false },
     // The inventory sources whose syncs produced the host.
     inventory_sources: { target: 'inventory_source', from: 'host_inventory_sources', parentColumn: 'host_id', targetColumn: 'inventory_source_id', attachable: false },
+    // What drift detection recorded of the host (src/drift).
+    drift: reverse('drift_detection', 'drift_detections', 'host_id'),
+    fact_snapshots: reverse('fact_snapshot', 'host_fact_snapshots', 'host_id'),
   },
   access: inventoryMemberAccess('host'),
   // ?host_filter= selects hosts as a smart inventory's filter does (AWX's HostList).

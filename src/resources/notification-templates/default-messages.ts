@@ -13,6 +13,9 @@ const APPROVAL: Record<string, string> = {
   denied: 'The approval node "{{ approval_node_name }}" was denied. {{ workflow_url }}',
 };
 
+const DRIFT_ALERT = 'Drift alert "{{ rule_name }}": {{ summary }}';
+const DRIFT_ALERT_JSON = '{{ drift_alert | tojson }}';
+
 /** Kinds whose default body is the message followed by the run's metadata (email), or the metadata alone. */
 const BODY_KIND: Record<string, 'full' | 'metadata' | 'json'> = { email: 'full', grafana: 'metadata', pagerduty: 'metadata', webhook: 'json' };
 
@@ -24,6 +27,7 @@ export interface Pair {
 /** The kind's default pair for an event ("started", "workflow_approval.denied"...). */
 export function defaultPair(type: string, event: string): Pair {
   const kind = BODY_KIND[type];
+  if (event === 'drift_alert') return { message: DRIFT_ALERT, body: kind === 'json' ? DRIFT_ALERT_JSON : kind ? `${DRIFT_ALERT}\n\n${DRIFT_ALERT_JSON}` : null };
   const sub = event.startsWith('workflow_approval.') ? event.slice('workflow_approval.'.length) : null;
   if (sub) {
     const text = APPROVAL[sub];

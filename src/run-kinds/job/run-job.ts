@@ -4,6 +4,7 @@ import { baseEnvironment } from '../../runs/exec.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
 import { recordHostSummaries } from '../../ansible/host-summaries.ts';
 import { prepareFactCache } from '../../ansible/fact-cache.ts';
+import { queueFactCapture } from '../../drift/capture-queue.ts';
 import { preparePlaybookRun } from '../../ansible/private-data-dir.ts';
 import { trustedJobVars } from '../../ansible/extra-vars-file.ts';
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansible/runner-stream.ts';
@@ -43,7 +44,8 @@ export async function runPlaybookJob(job: UnifiedJobRow, run: RunContext): Promi
     const stats = ingester.stats;
     await run.db.transaction((tx) => recordHostSummaries(tx, job, stats));
   }
-  if (factCache) await factCache.save(run.db);
+  // Their snapshots and drift are taken in the background (src/drift), not before the job ends.
+  if (factCache) await queueFactCapture(run.db, job.id, await factCache.save(run.db));
   // set_stats values of the play (AWX's artifacts), which workflows pass on to the nodes after this one.
   const artifacts = (ingester.stats as Record<string, unknown> | null)?.artifact_data;
   const kept = artifacts && typeof artifacts === 'object' && Object.keys(artifacts).length ? { artifacts: JSON.stringify(artifacts) } : {};

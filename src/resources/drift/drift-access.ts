@@ -1,0 +1,51 @@
+import { hasObjectRole, isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
+import type { RequestContext } from '../../api/context.ts';
+import type { Queryable } from '../../db/database.ts';
+import { isOrgAdmin } from '../organizations/organization.resource.ts';
+
+const refuse = () => false;
+
+/**
+ * Snapshots and drift are read by whoever reads their inventory; only the service writes them.
+ * `acknowledge` needs the inventory's admin role.
+ */
+export const inventoryReaders: AccessPolicy = {
+  visible: (ctx, alias, params) =>
+    seesEverything(ctx) ? null : `${alias}.inventory_id IN (${objectsWithRole('inventory', ['read_role'], params.add(ctx.user?.id ?? 0))})`,
+  canCreate: refuse,
+  canChange: refuse,
+  canDelete: refuse,
+  canAttach: refuse,
+};
+
+export const mayAcknowledge = (ctx: RequestContext, tx: Queryable, inventoryId: number) => hasObjectRole(ctx, tx, 'inventory', inventoryId, 'admin_role');
+
+/** Alert rules and alerts belong to an organization: its admins and auditors see them, its admins manage the rules. */
+const organizationAdminsOrAuditors: AccessPolicy['visible'] = (ctx, alias, params) =>
+  seesEverything(ctx) ? null : `${alias}.organization_id IN (${objectsWithRole('organization', ['admin_role', 'auditor_role'], params.add(ctx.user?.id ?? 0))})`;
+
+export const alertRuleAccess: AccessPolicy = {
+  visible: organizationAdminsOrAuditors,
+  canCreate: async (ctx, tx, values) => {
+    if (isSuperuser(ctx)) return true;
+    if (typeof values.organization === 'number') return isOrgAdmin(ctx, tx, values.organization);
+    if (!ctx.user) return false;
+    const held = await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS held LIMIT 1`, [ctx.user.id]);
+    return held.length > 0;
+  },
+  canChange: async (ctx, tx, row, values) => {
+    if (!(await isOrgAdmin(ctx, tx, row.organization_id))) return false;
+    return values.organization === undefined || values.organization === row.organization_id || isOrgAdmin(ctx, tx, values.organization as number);
+  },
+  canDelete: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id),
+  canAttach: refuse,
+  actions: { enable: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id) },
+};
+
+export const alertAccess: AccessPolicy = {
+  visible: organizationAdminsOrAuditors,
+  canCreate: refuse,
+  canChange: refuse,
+  canDelete: refuse,
+  canAttach: refuse,
+};

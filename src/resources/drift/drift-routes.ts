@@ -1,0 +1,156 @@
+/**
+ * Drift endpoints beyond the lists (document 2; BEHAVIOUR.md "Drift detection"): acknowledge, compare,
+ * export, summary, and enable/disable of alert rules.
+ */
+import { Type } from 'typebox';
+import { recordActivity } from '../../activity/record.ts';
+import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import { csvText } from '../../api/csv.ts';
+import { badRequest, notFound, ValidationError } from '../../api/errors.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
+import { isVisible, listAll, visibleFrom, type Query } from '../../api/list.ts';
+import { actionOptions, viewOptions } from '../../api/options.ts';
+import { AUTHENTICATED, objectPermission } from '../../api/permissions.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
+import { serializeRow } from '../../api/serialize.ts';
+import { CATEGORIES, SEVERITIES } from '../../drift/categories.ts';
+import { diffFacts } from '../../drift/fact-diff.ts';
+import { driftAlertRules } from './drift-alert-rule.resource.ts';
+import { driftDetections } from './drift-detection.resource.ts';
+import { factSnapshots } from './fact-snapshot.resource.ts';
+
+const EXPORT_COLUMNS = ['ID', 'Host', 'Detected At', 'Category', 'Severity', 'Fact Path', 'Summary', 'Diff Type', 'Acknowledged'];
+const EXPORT_MAX_ROWS = 100_000;
+const SUMMARY_DEFAULT_DAYS = 7;
+
+/** A YYYY-MM-DD query value as the start of that day (UTC), or a 400 naming the parameter. */
+function dayOf(query: Query, name: string): Date | null {
+  const value = query[name];
+  if (value === undefined || value === '') return null;
+  const text = String(value);
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : null;
+  if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text) throw badRequest(`${name} must be a date as YYYY-MM-DD, not "${text}".`);
+  return day;
+}
+
+function without(query: Query, ...names: string[]): Query {
+  const rest = { ...query };
+  for (const name of names) delete rest[name];
+  return rest;
+}
+
+function snapshotId(body: Record<string, unknown>, name: string): number {
+  const value = body[name];
+  if (value === undefined || value === null || value === '') throw ValidationError.field(name, 'This field is required.');
+  const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw ValidationError.field(name, 'A snapshot id (a positive integer) is required.');
+  return id;
+}
+
+export const driftRoutes: RouteModule = (app, services) => {
+  const { db } = services;
+
+  routeMethods(app, '/api/v2/drift_detections/:id/acknowledge/', objectPermission('drift_detection', { POST: 'acknowledge' }), {
+    GET: async () => ({}),
+    POST: async (request) => {
+      const row = await db.transaction(async (tx) => {
+        const [updated] = await tx.query(
+          `UPDATE drift_detections SET acknowledged = true, acknowledged_by_id = $2, acknowledged_at = now() WHERE id = $1 AND NOT acknowledged RETURNING *`,
+          [request.object.id, request.ctx.user!.id],
+        );
+        if (!updated) return request.object;
+        await recordActivity(tx, request.ctx, { operation: 'update', object1: 'drift_detection', object1Id: updated.id, changes: { acknowledged: [false, true] } });
+        return updated;
+      });
+      return serializeRow(db, request.ctx, driftDetections, row);
+    },
+    OPTIONS: async () => actionOptions('Drift Detection Acknowledge', 'POST (no body): marks the drift as reviewed; alert rules no longer count it.', { GET: {}, POST: {} }),
+  }, { GET: { summary: 'What acknowledging a drift detection takes' }, POST: { summary: 'Acknowledge a drift detection' }, OPTIONS: OPTIONS_RESPONSE });
+
+  routeMethods(app, '/api/v2/drift_detections/compare/', AUTHENTICATED, {
+    GET: async () => ({ snapshot_a: null, snapshot_b: null }),
+    POST: async (request) => {
+      const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+      const ids = [snapshotId(body, 'snapshot_a'), snapshotId(body, 'snapshot_b')];
+      const snapshots = [];
+      for (const id of ids) {
+        const [row] = await db.query('SELECT id, facts FROM host_fact_snapshots WHERE id = $1', [id]);
+        // One the caller may not see is not found either: its existence is not told.
+        if (!row || !(await isVisible(db, request.ctx, factSnapshots, id))) throw notFound(`Fact snapshot ${id} not found.`);
+        snapshots.push(row);
+      }
+      const diffs = diffFacts(snapshots[0].facts, snapshots[1].facts).map(({ fact_path, category, severity, summary, detail }) => ({ fact_path, category, severity, summary, detail }));
+      return { snapshot_a: ids[0], snapshot_b: ids[1], diff_count: diffs.length, diffs };
+    },
+    OPTIONS: async () => actionOptions('Drift Compare', 'POST {snapshot_a, snapshot_b}: the changes of every top-level fact from snapshot_a to snapshot_b.', { GET: {}, POST: {} }),
+  }, {
+    GET: { summary: 'What comparing two fact snapshots takes' },
+    POST: { summary: 'Compare two fact snapshots', body: Type.Object({ snapshot_a: Type.Integer(), snapshot_b: Type.Integer() }) },
+    OPTIONS: OPTIONS_RESPONSE,
+  });
+
+  routeMethods(app, '/api/v2/drift_detections/export/', AUTHENTICATED, {
+    GET: async (request, reply) => {
+      const query = request.query as Query;
+      const from = dayOf(query, 'date_from');
+      const to = dayOf(query, 'date_to');
+      const rows = await listAll(db, request.ctx, driftDetections, without(query, 'date_from', 'date_to', 'format'), EXPORT_MAX_ROWS, (alias, params) => {
+        const conditions = ['true'];
+        if (from) conditions.push(`${alias}.created >= ${params.add(from.toISOString())}::timestamptz`);
+        // date_to names the last day included.
+        if (to) conditions.push(`${alias}.created < ${params.add(to.toISOString())}::timestamptz + interval '1 day'`);
+        return conditions.join(' AND ');
+      });
+      const hostIds = [...new Set(rows.map((r) => r.host_id))];
+      const names = new Map((await db.query<{ id: number; name: string }>('SELECT id, name FROM hosts WHERE id = ANY($1::int[])', [hostIds])).map((h) => [h.id, h.name]));
+      const lines = rows.map((r) => [r.id, names.get(r.host_id) ?? '', new Date(r.created).toISOString(), r.category, r.severity, r.fact_path, r.summary, r.diff_type, r.acknowledged ? 'Yes' : 'No']);
+      return reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', 'attachment; filename="drift_detections.csv"')
+        .send(csvText([EXPORT_COLUMNS, ...lines]));
+    },
+    OPTIONS: async () => viewOptions('Drift Export', 'GET: the drift the caller may see as CSV; filters host, inventory, category, severity, date_from and date_to (YYYY-MM-DD, both included).'),
+  }, { GET: { summary: 'Drift detections as CSV' }, OPTIONS: OPTIONS_RESPONSE });
+
+  routeMethods(app, '/api/v2/drift_detections/summary/', AUTHENTICATED, {
+    GET: async (request) => {
+      const query = request.query as Query;
+      const daysText = query.days === undefined || query.days === '' ? String(SUMMARY_DEFAULT_DAYS) : String(query.days);
+      if (!/^\d{1,5}$/.test(daysText) || Number(daysText) < 1) throw badRequest(`days must be a whole number of days (1 or more), not "${daysText}".`);
+      const days = Number(daysText);
+      const visible = await visibleFrom(db, request.ctx, driftDetections, without(query, 'days'));
+      const windowParam = `$${visible.params.length + 1}`;
+      const recent = `(SELECT ${visible.alias}.* ${visible.from}) AS d WHERE d.created >= now() - make_interval(days => ${windowParam}::int)`;
+      const [totals] = await db.query(
+        `SELECT count(*)::int AS total, count(*) FILTER (WHERE NOT d.acknowledged)::int AS unacknowledged, count(DISTINCT d.host_id)::int AS hosts FROM ${recent}`,
+        [...visible.params, days],
+      );
+      const grouped = await db.query(`SELECT d.category, d.severity, count(*)::int AS n FROM ${recent} GROUP BY d.category, d.severity`, [...visible.params, days]);
+      const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, 0]));
+      const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
+      for (const row of grouped) {
+        byCategory[row.category] += row.n;
+        bySeverity[row.severity] += row.n;
+      }
+      return { days, total: totals.total, unacknowledged: totals.unacknowledged, by_category: byCategory, by_severity: bySeverity, total_hosts_with_drift: totals.hosts };
+    },
+    OPTIONS: async () => viewOptions('Drift Summary', 'GET: counts of the drift of the last ?days= (7) days the caller may see, by category and severity.'),
+  }, { GET: { summary: 'Counts of recent drift' }, OPTIONS: OPTIONS_RESPONSE });
+
+  for (const [action, enabled] of [['enable', true], ['disable', false]] as const) {
+    routeMethods(app, `/api/v2/drift_alert_rules/:id/${action}/`, objectPermission('drift_alert_rule', { POST: 'enable' }), {
+      GET: async () => ({}),
+      POST: async (request) => {
+        const row = await db.transaction(async (tx) => {
+          const [updated] = await tx.query('UPDATE drift_alert_rules SET enabled = $2, modified = now(), modified_by_id = $3 WHERE id = $1 RETURNING *', [request.object.id, enabled, request.ctx.user!.id]);
+          if (request.object.enabled !== enabled) {
+            await recordActivity(tx, request.ctx, { operation: 'update', object1: 'drift_alert_rule', object1Id: updated.id, changes: { enabled: [request.object.enabled, enabled] } });
+          }
+          return updated;
+        });
+        return serializeRow(db, request.ctx, driftAlertRules, row);
+      },
+      OPTIONS: async () => actionOptions(`Drift Alert Rule ${enabled ? 'Enable' : 'Disable'}`, `POST (no body): ${enabled ? 'resumes' : 'pauses'} the rule.`, { GET: {}, POST: {} }),
+    }, { GET: { summary: `What ${action}ing a drift alert rule takes` }, POST: { summary: `${enabled ? 'Enable' : 'Disable'} a drift alert rule` }, OPTIONS: OPTIONS_RESPONSE });
+  }
+};
