@@ -59,6 +59,16 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   // A webhook to a loopback address the outbound guard refuses: a test sent by the route checks reaches nothing.
   const hook = await created('/api/v2/notification_templates/', { name: 'router-nt', organization, notification_type: 'webhook', notification_configuration: { url: 'http://127.0.0.1:9/', headers: {} } });
   await t.db.query(`INSERT INTO notifications (notification_template_id, notification_type, event, status) VALUES ($1, 'webhook', 'test', 'failed')`, [hook]);
+  // Drift: two snapshots of the host, a detection between them, a rule and an alert it raised.
+  const [{ id: host }] = await t.db.query(`SELECT id FROM hosts WHERE name = 'router-host'`);
+  const [a, b] = await t.db.query(`INSERT INTO host_fact_snapshots (host_id, inventory_id, organization_id, facts, facts_hash) VALUES ($1, $2, $3, '{"v": 1}', 'a'), ($1, $2, $3, '{"v": 2}', 'b') RETURNING id`, [host, inventory, organization]);
+  await t.db.query(
+    `INSERT INTO drift_detections (host_id, inventory_id, organization_id, snapshot_before_id, snapshot_after_id, category, severity, severity_rank, fact_path, summary, diff_type, detail)
+     VALUES ($1, $2, $3, $4, $5, 'other', 'low', 1, 'v', '1 -> 2', 'changed', '{}')`,
+    [host, inventory, organization, a.id, b.id],
+  );
+  const rule = await created('/api/v2/drift_alert_rules/', { name: 'router-rule', organization, notification_template: hook });
+  await t.db.query(`INSERT INTO drift_alerts (alert_rule_id, organization_id, host_id, drift_count, summary) VALUES ($1, $2, $3, 1, 'router')`, [rule, organization, host]);
 }
 
 describe('routes', () => {
