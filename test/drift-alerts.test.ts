@@ -180,6 +180,15 @@ describe('drift alert rules and alerts', () => {
     assert.equal((await alertsOf(disabled.id)).length, 0);
   });
 
+  it('matches a host filter built to make a matcher backtrack without hanging the capture', async () => {
+    const h = await host('a'.repeat(400));
+    const hostile = await rule({ host_filter: `${'*a'.repeat(40)}*b`, severity_min: 'low' });
+    const matching = await rule({ host_filter: `${'*a'.repeat(40)}*`, severity_min: 'low' });
+    await drifts(h, 1);
+    assert.equal((await alertsOf(hostile.id)).length, 0);
+    assert.equal((await alertsOf(matching.id)).length, 1);
+  });
+
   it('records a failed notification with its error', async () => {
     const h = await host('delta');
     const r = await rule({ host_filter: 'delta', severity_min: 'low', notification_template: brokenHook });
