@@ -7,6 +7,7 @@
  */
 import type { Services } from '../api/context.ts';
 import type { Row } from '../db/database.ts';
+import { startWokenLoop, type WokenLoop } from '../db/woken-loop.ts';
 import { outboundPolicy } from '../net/outbound.ts';
 import { clearConfiguration, type Configuration } from '../resources/notification-templates/configuration.ts';
 import { NOTIFICATION_TYPES } from '../resources/notification-templates/notification-types.ts';
@@ -21,12 +22,7 @@ const SWEEP_MS = 15_000;
 const CLAIM_EXPIRY = '5 minutes';
 const MAX_ATTEMPTS = 3;
 
-export interface NotificationSender {
-  wake(): void;
-  /** Waits until nothing is being sent. */
-  idle(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type NotificationSender = WokenLoop;
 
 /** Claims up to BATCH pending rows: never tried, or claimed long ago by a node that did not finish. */
 async function claim(services: Services): Promise<Row[]> {
@@ -88,48 +84,15 @@ async function sendOne(services: Services, notification: Row): Promise<void> {
   }
 }
 
-export async function startNotificationSender(services: Services): Promise<NotificationSender> {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  let again = false;
-
-  const drain = async () => {
-    do {
-      again = false;
+export function startNotificationSender(services: Services): Promise<NotificationSender> {
+  return startWokenLoop(services.db, {
+    name: 'notification sender',
+    channel: NOTIFICATIONS_CHANNEL,
+    sweepMs: SWEEP_MS,
+    async step() {
       const claimed = await claim(services);
       await Promise.all(claimed.map((n) => sendOne(services, n).catch((err) => console.error(`notification ${n.id} not sent:`, err instanceof Error ? err.message : err))));
-      if (claimed.length === BATCH) again = true;
-    } while (again && !stopped);
-  };
-  const wake = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .catch((err) => console.error('notification sender failed:', err instanceof Error ? err.message : err))
-      .finally(() => {
-        running = null;
-        // A wake that came as the last claim found nothing is answered now.
-        if (again) wake();
-      });
-  };
-
-  const sweeper = setInterval(wake, SWEEP_MS);
-  sweeper.unref();
-  const unlisten = await services.db.listen(NOTIFICATIONS_CHANNEL, () => wake());
-  queueMicrotask(wake);
-  return {
-    wake,
-    idle: async () => {
-      while (running) await running;
+      return claimed.length === BATCH;
     },
-    stop: async () => {
-      stopped = true;
-      clearInterval(sweeper);
-      await unlisten().catch(() => undefined);
-      await running;
-    },
-  };
+  });
 }
