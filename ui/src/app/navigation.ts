@@ -22,6 +22,14 @@ export const NAVIGATION: { group: string; items: { label: string; path: string }
     ],
   },
   {
+    group: 'Drift',
+    items: [
+      { label: 'Drift', path: '/drift_detections' },
+      { label: 'Alert rules', path: '/drift_alert_rules' },
+      { label: 'Alerts', path: '/drift_alerts' },
+    ],
+  },
+  {
     group: 'Access',
     items: [
       { label: 'Organizations', path: '/organizations' },

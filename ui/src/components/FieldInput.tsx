@@ -5,6 +5,7 @@ import { referencedResource } from '../resources/references';
 import { ReferenceSelect } from './ReferenceSelect';
 import { PlaybookSelect } from './PlaybookSelect';
 import { VariablesEditor } from './VariablesEditor';
+import { ChoiceListInput } from './ChoiceListInput';
 
 const LONG_TEXT = /(^|_)(description|body|message|script|inputs_help)$|^(limit|job_tags|skip_tags)$/;
 /** Text fields holding YAML or JSON variables (OPTIONS calls them strings). */
@@ -38,6 +39,9 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery, va
     </FormHelperText>
   );
 
+  if (meta.choices && (meta.type === 'list' || meta.type === 'json' || Array.isArray(meta.default))) {
+    return <ChoiceListInput id={id} label={label} meta={meta} value={value} onChange={onChange} error={error} />;
+  }
   if (meta.type === 'json' || VARIABLES.test(name)) {
     return <VariablesEditor id={id} label={label} value={value} onChange={(text) => onChange(text === undefined ? INVALID : text)} error={error} helperText={meta.help_text} />;
   }

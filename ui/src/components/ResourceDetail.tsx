@@ -45,7 +45,9 @@ function Value({ object, name, meta }: { object: ApiObject; name: string; meta?:
   if (name === 'status') return <StatusLabel status={value} />;
   if (value === null || value === undefined || value === '') return <>–</>;
   if (meta?.type === 'datetime') return <>{formatDate(value)}</>;
-  if (meta?.choices) return <>{meta.choices.find(([v]) => v === value)?.[1] ?? String(value)}</>;
+  const choiceText = (v: unknown) => meta?.choices?.find(([c]) => c === v)?.[1] ?? String(v);
+  if (meta?.choices && Array.isArray(value)) return <>{value.length ? value.map(choiceText).join(', ') : '–'}</>;
+  if (meta?.choices) return <>{choiceText(value)}</>;
   if (typeof value === 'boolean') return <>{value ? 'Yes' : 'No'}</>;
   if (meta?.type === 'json' || typeof value === 'object' || (typeof value === 'string' && value.includes('\n'))) {
     return <pre className="drover-mono" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>;

@@ -7,6 +7,7 @@ import { runPath } from '../resources/run-paths';
 const STATUS_COLORS: Record<string, 'green' | 'red' | 'blue' | 'orange' | 'grey' | 'purple'> = {
   successful: 'green',
   ok: 'green',
+  sent: 'green',
   failed: 'red',
   error: 'red',
   canceled: 'orange',

@@ -25,6 +25,10 @@ const REFERENCES: Record<string, string> = {
   application: 'applications',
   inventory_source: 'inventory_sources',
   system_job_template: 'system_job_templates',
+  job: 'jobs',
+  alert_rule: 'drift_alert_rules',
+  snapshot_before: 'fact_snapshots',
+  snapshot_after: 'fact_snapshots',
 };
 
 export const referencedResource = (field: string): string | undefined => REFERENCES[field];

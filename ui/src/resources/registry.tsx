@@ -5,6 +5,17 @@ import { templatePath } from './run-paths';
 import { CapacityCell } from '../components/CapacityCell';
 import { SummaryTemplate } from '../components/SummaryTemplate';
 import { ActivityObjects } from '../components/ActivityObjects';
+import {
+  acknowledgedColumn,
+  alertCreatedColumn,
+  categoryColumn,
+  detectedColumn,
+  factPathColumn,
+  notificationStatusColumn,
+  ruleCategoriesColumn,
+  ruleThresholdColumn,
+  severityColumn,
+} from '../pages/drift/drift-cells';
 
 const runs = (key: string, label: string, singular: string, extra: Partial<ResourceConfig> = {}): ResourceConfig => ({
   key,
@@ -122,6 +133,7 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'facts', label: 'Facts', component: () => import('../pages/inventories/HostFacts') },
       { key: 'groups', label: 'Groups', related: 'groups', resource: 'groups' },
       { key: 'job_host_summaries', label: 'Jobs', component: () => import('../pages/inventories/HostJobs') },
+      { key: 'drift', label: 'Drift', component: () => import('../pages/drift/HostDrift') },
     ],
   },
   {
@@ -290,6 +302,51 @@ const RESOURCES: ResourceConfig[] = [
     label: 'Labels',
     singular: 'Label',
     columns: [nameColumn('labels'), refColumn('organization', 'Organization', 'organizations')],
+  },
+  {
+    key: 'drift_detections',
+    label: 'Drift',
+    singular: 'Drift detection',
+    creatable: false,
+    columns: [detectedColumn, refColumn('host', 'Host', 'hosts'), factPathColumn, severityColumn, categoryColumn, { field: 'summary', label: 'Summary', wide: true }, acknowledgedColumn],
+    listHeader: () => import('../pages/drift/DriftListHeader'),
+    detailPage: () => import('../pages/drift/DriftDetectionPage'),
+    actions: () => import('../pages/drift/AcknowledgeAction'),
+    emptyHint: "Drift appears when a job with fact caching finds a host's facts changed since its previous snapshot.",
+  },
+  {
+    key: 'fact_snapshots',
+    label: 'Fact snapshots',
+    singular: 'Fact snapshot',
+    creatable: false,
+    columns: [
+      { field: 'captured_at', label: 'Captured', sort: true, render: (o) => <Link to={`/fact_snapshots/${o.id}`}>{formatDate(o.captured_at)}</Link> },
+      refColumn('host', 'Host', 'hosts'),
+      { field: 'facts_hash', label: 'Hash', wide: true, render: (o) => <span className="drover-mono">{String(o.facts_hash ?? '').slice(0, 12)}</span> },
+    ],
+  },
+  {
+    key: 'drift_alert_rules',
+    label: 'Drift alert rules',
+    singular: 'Drift alert rule',
+    columns: [
+      nameColumn('drift_alert_rules'),
+      { field: 'enabled', label: 'Enabled', render: (o) => (o.enabled ? 'On' : 'Off') },
+      ruleThresholdColumn,
+      ruleCategoriesColumn,
+      refColumn('organization', 'Organization', 'organizations'),
+      dateColumn('last_fired_at', 'Last fired'),
+    ],
+    actions: () => import('../pages/drift/AlertRuleActions'),
+    emptyHint: 'Alert rules raise an alert, and send a notification, when a host drifts enough within a time window.',
+  },
+  {
+    key: 'drift_alerts',
+    label: 'Drift alerts',
+    singular: 'Drift alert',
+    creatable: false,
+    columns: [alertCreatedColumn, refColumn('alert_rule', 'Rule', 'drift_alert_rules'), refColumn('host', 'Host', 'hosts'), { field: 'drift_count', label: 'Drift', sort: true }, notificationStatusColumn],
+    emptyHint: 'Alerts appear when an enabled drift alert rule fires.',
   },
   {
     key: 'activity_stream',

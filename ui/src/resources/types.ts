@@ -39,6 +39,8 @@ export interface ResourceConfig {
   formPage?: () => Promise<{ default: ComponentType<{ object?: ApiObject; config: ResourceConfig }> }>;
   /** Buttons on a row and on the detail page (launch, sync, test...). */
   actions?: () => Promise<{ default: ComponentType<{ object: ApiObject; variant: 'row' | 'detail' }> }>;
+  /** Shown above the list on the resource's own list page (summaries, filters of its own). */
+  listHeader?: () => Promise<{ default: ComponentType }>;
   /** What an empty list tells the user to do. */
   emptyHint?: string;
 }

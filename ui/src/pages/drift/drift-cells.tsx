@@ -1,0 +1,52 @@
+import { Link } from 'react-router';
+import type { ApiObject } from '../../api/types';
+import type { Column } from '../../resources/types';
+import { StatusLabel, formatDate } from '../../components/cells';
+import { CategoryLabel, SeverityLabel, categoryName } from './DriftLabels';
+
+/** Columns of the drift resources' lists. */
+export const detectedColumn: Column = {
+  field: 'created',
+  label: 'Detected at',
+  sort: true,
+  render: (o) => <Link to={`/drift_detections/${o.id}`}>{formatDate(o.created)}</Link>,
+};
+export const factPathColumn: Column = { field: 'fact_path', label: 'Fact', sort: true, render: (o) => <span className="drover-mono">{String(o.fact_path)}</span> };
+export const categoryColumn: Column = { field: 'category', label: 'Category', sort: true, wide: true, render: (o) => <CategoryLabel category={o.category} /> };
+export const severityColumn: Column = { field: 'severity', label: 'Severity', render: (o) => <SeverityLabel severity={o.severity} /> };
+export const acknowledgedColumn: Column = {
+  field: 'acknowledged',
+  label: 'Acknowledged',
+  render: (o) => (o.acknowledged ? `By ${(o.summary_fields?.acknowledged_by as { username?: string } | undefined)?.username ?? '–'}` : 'No'),
+};
+
+export const ruleCategoriesColumn: Column = {
+  field: 'categories',
+  label: 'Categories',
+  wide: true,
+  render: (o) => (Array.isArray(o.categories) && o.categories.length ? o.categories.map(categoryName).join(', ') : 'All'),
+};
+export const ruleThresholdColumn: Column = {
+  field: 'threshold_count',
+  label: 'Threshold',
+  wide: true,
+  render: (o) => `${String(o.threshold_count)} at or above ${String(o.severity_min)} in ${String(o.threshold_window_minutes)} min`,
+};
+
+export const alertCreatedColumn: Column = {
+  field: 'created',
+  label: 'Raised',
+  sort: true,
+  render: (o) => <Link to={`/drift_alerts/${o.id}`}>{formatDate(o.created)}</Link>,
+};
+export const notificationStatusColumn: Column = {
+  field: 'notification_status',
+  label: 'Notification',
+  sort: true,
+  render: (o: ApiObject) => (
+    <>
+      <StatusLabel status={o.notification_status} />
+      {o.notification_status === 'failed' && o.notification_error ? <span className="drover-error-text" data-notification-error>{String(o.notification_error)}</span> : null}
+    </>
+  ),
+};
