@@ -13,7 +13,7 @@ export function DriftSummaryCards() {
   const data = summary.data;
   const count = (value: number | undefined) => (value === undefined ? '…' : String(value));
   return (
-    <Gallery hasGutter minWidths={{ default: '10rem' }} aria-label={`Drift of the last ${DAYS} days`} style={{ marginBottom: '1rem' }}>
+    <Gallery role="group" hasGutter minWidths={{ default: '10rem' }} aria-label={`Drift of the last ${DAYS} days`} style={{ marginBottom: '1rem' }}>
       <Count name="total" title={`Drift, last ${DAYS} days`} value={count(data?.total)} note={data ? `${data.total_hosts_with_drift} hosts` : undefined} />
       <Count name="unacknowledged" title="Unacknowledged" value={count(data?.unacknowledged)} />
       {SEVERITIES.map((severity) => (
