@@ -60,6 +60,7 @@ describe('console: drift', () => {
       await page.locator('[data-summary="unacknowledged"] [data-count]').filter({ hasText: /^4$/ }).waitFor();
       const rows = page.locator('table[aria-label="Drift"] tbody tr');
       await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Drift"] tbody tr').length === 4);
+      await page.getByRole('button', { name: 'Acknowledge app_version on web2' }).waitFor();
       await c.shot('drift-list');
 
       await page.locator('#drift-filter-severity').selectOption('critical');
@@ -75,6 +76,11 @@ describe('console: drift', () => {
       assert.match(csv, /^ID,Host,Detected At,Category,Severity,Fact Path,Summary,Diff Type,Acknowledged/);
       assert.match(csv, /web1,.*,kernel,critical,ansible_kernel,/);
       assert.doesNotMatch(csv, /app_version|ansible_packages/, 'the export carries the list filter');
+      await page.getByLabel('Export from').fill('2026-01-02');
+      await page.getByLabel('Export to').fill('2026-01-31');
+      const ranged = new URL(String(await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')), c.base);
+      assert.deepEqual(Object.fromEntries(ranged.searchParams), { severity: 'critical', date_from: '2026-01-02', date_to: '2026-01-31' });
+      assert.match((await t.get(`${ranged.pathname}${ranged.search}`)).text, /^ID,Host[^\n]*\n?$/, 'nothing was detected in that range');
 
       await rows.first().getByRole('link').first().click();
       await page.getByRole('heading', { name: 'ansible_kernel', level: 1 }).waitFor();

@@ -8,7 +8,6 @@ import { ActivityObjects } from '../components/ActivityObjects';
 import {
   acknowledgedColumn,
   alertCreatedColumn,
-  categoryColumn,
   detectedColumn,
   factPathColumn,
   notificationStatusColumn,
@@ -308,7 +307,7 @@ const RESOURCES: ResourceConfig[] = [
     label: 'Drift',
     singular: 'Drift detection',
     creatable: false,
-    columns: [detectedColumn, refColumn('host', 'Host', 'hosts'), factPathColumn, severityColumn, categoryColumn, { field: 'summary', label: 'Summary', wide: true }, acknowledgedColumn],
+    columns: [detectedColumn, refColumn('host', 'Host', 'hosts'), factPathColumn, severityColumn, { field: 'summary', label: 'Summary', wide: true }, acknowledgedColumn],
     listHeader: () => import('../pages/drift/DriftListHeader'),
     detailPage: () => import('../pages/drift/DriftDetectionPage'),
     actions: () => import('../pages/drift/AcknowledgeAction'),

@@ -26,19 +26,14 @@ export default function AcknowledgeAction({ object, variant }: { object: ApiObje
       setBusy(false);
     }
   };
-  const compact = variant === 'row';
+  const label = `Acknowledge ${String(object.fact_path)} on ${host}`;
   return (
     <>
-      <Button
-        variant={compact ? 'secondary' : 'primary'}
-        size={compact ? 'sm' : 'default'}
-        icon={<CheckIcon />}
-        isDisabled={busy}
-        onClick={acknowledge}
-        aria-label={compact ? `Acknowledge ${String(object.fact_path)} on ${host}` : undefined}
-      >
-        Acknowledge
-      </Button>
+      {variant === 'row' ? (
+        <Button variant="plain" icon={<CheckIcon />} isDisabled={busy} onClick={acknowledge} aria-label={label} title={label} />
+      ) : (
+        <Button variant="primary" icon={<CheckIcon />} isDisabled={busy} onClick={acknowledge}>Acknowledge</Button>
+      )}
       <ErrorAlert error={error} title="Not acknowledged" />
     </>
   );

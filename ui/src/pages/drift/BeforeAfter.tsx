@@ -25,6 +25,14 @@ export function BeforeAfter({ detail, label }: { detail: DriftDetail; label: str
       )}
       <div className="drover-diff-frame">
         <table className="drover-diff" aria-label={label}>
+          <colgroup>
+            <col className="drover-diff-number" />
+            <col className="drover-diff-sign" />
+            <col />
+            <col className="drover-diff-number" />
+            <col className="drover-diff-sign" />
+            <col />
+          </colgroup>
           <thead>
             <tr>
               <th colSpan={3}>Before{absent(detail.before) ? ' (not present)' : ''}</th>

@@ -13,11 +13,17 @@ export function DriftExport() {
   const href = exportUrl({ ...filters, date_from: from, date_to: to });
   return (
     <ToolbarGroup>
-      <ToolbarItem>
-        <TextInput type="date" aria-label="Export from" value={from} onChange={(_e, v) => setFrom(v)} max={to || undefined} />
+      <ToolbarItem className="drover-toolbar-label">
+        <label htmlFor="drift-export-from">Export from</label>
       </ToolbarItem>
       <ToolbarItem>
-        <TextInput type="date" aria-label="Export to" value={to} onChange={(_e, v) => setTo(v)} min={from || undefined} />
+        <TextInput id="drift-export-from" aria-label="Export from" type="date" value={from} onChange={(_e, v) => setFrom(v)} max={to || undefined} />
+      </ToolbarItem>
+      <ToolbarItem className="drover-toolbar-label">
+        <label htmlFor="drift-export-to">to</label>
+      </ToolbarItem>
+      <ToolbarItem>
+        <TextInput id="drift-export-to" aria-label="Export to" type="date" value={to} onChange={(_e, v) => setTo(v)} min={from || undefined} />
       </ToolbarItem>
       <ToolbarItem>
         <Button variant="secondary" component="a" href={href} download icon={<DownloadIcon />}>Export CSV</Button>

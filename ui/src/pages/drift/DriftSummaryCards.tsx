@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card, CardBody, CardTitle, Gallery } from '@patternfly/react-core';
+import { Card, CardBody, CardTitle, Flex, FlexItem, Grid, GridItem } from '@patternfly/react-core';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SEVERITIES, fetchSummary, summaryUrl } from './drift-api';
 import { SeverityLabel } from './DriftLabels';
@@ -13,24 +13,42 @@ export function DriftSummaryCards() {
   const data = summary.data;
   const count = (value: number | undefined) => (value === undefined ? '…' : String(value));
   return (
-    <Gallery role="group" hasGutter minWidths={{ default: '10rem' }} aria-label={`Drift of the last ${DAYS} days`} style={{ marginBottom: '1rem' }}>
-      <Count name="total" title={`Drift, last ${DAYS} days`} value={count(data?.total)} note={data ? `${data.total_hosts_with_drift} hosts` : undefined} />
-      <Count name="unacknowledged" title="Unacknowledged" value={count(data?.unacknowledged)} />
-      {SEVERITIES.map((severity) => (
-        <Count key={severity} name={severity} title={<SeverityLabel severity={severity} />} value={count(data?.by_severity[severity])} />
-      ))}
-    </Gallery>
+    <Grid role="group" hasGutter md={6} xl={3} aria-label={`Drift of the last ${DAYS} days`} style={{ marginBottom: '1rem' }}>
+      <GridItem>
+        <Card isCompact isFullHeight data-summary="total">
+          <CardTitle>Drift, last {DAYS} days</CardTitle>
+          <CardBody>
+            <Figure value={count(data?.total)} />
+            {data && <span className="drover-subtle"> on {data.total_hosts_with_drift === 1 ? '1 host' : `${data.total_hosts_with_drift} hosts`}</span>}
+          </CardBody>
+        </Card>
+      </GridItem>
+      <GridItem>
+        <Card isCompact isFullHeight data-summary="unacknowledged">
+          <CardTitle>Unacknowledged</CardTitle>
+          <CardBody>
+            <Figure value={count(data?.unacknowledged)} />
+          </CardBody>
+        </Card>
+      </GridItem>
+      <GridItem md={12} xl={6}>
+        <Card isCompact isFullHeight>
+          <CardTitle>By severity</CardTitle>
+          <CardBody>
+            <Flex spaceItems={{ default: 'spaceItemsXl' }}>
+              {SEVERITIES.map((severity) => (
+                <FlexItem key={severity} data-summary={severity}>
+                  <SeverityLabel severity={severity} /> <Figure value={count(data?.by_severity[severity])} />
+                </FlexItem>
+              ))}
+            </Flex>
+          </CardBody>
+        </Card>
+      </GridItem>
+    </Grid>
   );
 }
 
-function Count({ name, title, value, note }: { name: string; title: React.ReactNode; value: string; note?: string }) {
-  return (
-    <Card isCompact data-summary={name}>
-      <CardTitle>{title}</CardTitle>
-      <CardBody>
-        <span style={{ fontSize: '1.5rem', fontWeight: 600 }} data-count>{value}</span>
-        {note && <span className="drover-subtle"> · {note}</span>}
-      </CardBody>
-    </Card>
-  );
+function Figure({ value }: { value: string }) {
+  return <span className="drover-figure" data-count>{value}</span>;
 }

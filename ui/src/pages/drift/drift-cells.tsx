@@ -3,6 +3,7 @@ import type { ApiObject } from '../../api/types';
 import type { Column } from '../../resources/types';
 import { StatusLabel, formatDate } from '../../components/cells';
 import { CategoryLabel, SeverityLabel, categoryName } from './DriftLabels';
+import './drift.css';
 
 /** Columns of the drift resources' lists. */
 export const detectedColumn: Column = {
@@ -11,12 +12,22 @@ export const detectedColumn: Column = {
   sort: true,
   render: (o) => <Link to={`/drift_detections/${o.id}`}>{formatDate(o.created)}</Link>,
 };
-export const factPathColumn: Column = { field: 'fact_path', label: 'Fact', sort: true, render: (o) => <span className="drover-mono">{String(o.fact_path)}</span> };
-export const categoryColumn: Column = { field: 'category', label: 'Category', sort: true, wide: true, render: (o) => <CategoryLabel category={o.category} /> };
+/** The fact with its category under it (one column less than a category of its own, which the list filters by). */
+export const factPathColumn: Column = {
+  field: 'fact_path',
+  label: 'Fact',
+  sort: true,
+  render: (o) => (
+    <>
+      <span className="drover-mono">{String(o.fact_path)}</span> <CategoryLabel category={o.category} />
+    </>
+  ),
+};
 export const severityColumn: Column = { field: 'severity', label: 'Severity', render: (o) => <SeverityLabel severity={o.severity} /> };
 export const acknowledgedColumn: Column = {
   field: 'acknowledged',
   label: 'Acknowledged',
+  wide: true,
   render: (o) => (o.acknowledged ? `By ${(o.summary_fields?.acknowledged_by as { username?: string } | undefined)?.username ?? '–'}` : 'No'),
 };
 
