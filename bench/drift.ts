@@ -10,7 +10,7 @@
 //   npm run bench:drift -- --db=both       both
 //
 // BENCH_HOSTS (5000), BENCH_KEYS (300 top-level facts), BENCH_CHANGE_PERCENT (1), BENCH_ROUNDS (3).
-// BENCH_EXPLAIN=1 prints the plans of one batch's queries after the rounds.
+// BENCH_EXPLAIN=1 prints the plan of one batch's prefilter after the rounds.
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Database, Queryable } from '../src/db/database.ts';
@@ -88,9 +88,15 @@ interface Phases {
   [phase: string]: number;
 }
 
+interface SeenQuery {
+  text: string;
+  params: readonly unknown[] | undefined;
+}
+
 /** Splits the database time of captures by statement, and the rest of each transaction into Node's share. */
-function timePhases(db: Database): { phases: Phases; stop: () => void } {
+function timePhases(db: Database): { phases: Phases; prefilter: () => SeenQuery | undefined; stop: () => void } {
   const phases: Phases = {};
+  let prefilter: SeenQuery | undefined;
   const add = (phase: string, ms: number) => (phases[phase] = (phases[phase] ?? 0) + ms);
   const phaseOf = (text: string) =>
     /LEFT JOIN LATERAL/.test(text) ? 'select changed hosts (prefilter)' : /^\s*INSERT INTO host_fact_snapshots/.test(text) ? 'insert snapshots' : /^\s*INSERT INTO drift_detections/.test(text) ? 'insert detections' : 'alert rules';
@@ -110,6 +116,7 @@ function timePhases(db: Database): { phases: Phases; stop: () => void } {
             const took = performance.now() - sent;
             inQueries += took;
             add(phaseOf(text), took);
+            if (!prefilter && phaseOf(text).startsWith('select')) prefilter = { text, params };
           }
         },
         queryMany: (statements) => tx.queryMany(statements),
@@ -124,7 +131,7 @@ function timePhases(db: Database): { phases: Phases; stop: () => void } {
       }
     }).finally(() => add('begin and commit', performance.now() - started - inFn));
   }) as Database['transaction'];
-  return { phases, stop: () => (db.transaction = original) };
+  return { phases, prefilter: () => prefilter, stop: () => (db.transaction = original) };
 }
 
 /** Seconds to read every host's facts and hash each in Node. */
@@ -143,17 +150,11 @@ async function timedCapture(db: Database, ids: number[]): Promise<{ seconds: num
   return { seconds: (performance.now() - started) / 1000, outcome };
 }
 
-/** The plan of the first batch's prefilter on the current data. */
-async function explainBatch(db: Database, ids: number[]) {
-  const batch = ids.slice(0, READ_BATCH);
-  const prefilter = `SELECT h.id, h.ansible_facts AS facts, last.id AS last_id, last.facts_hash AS last_hash, last.facts AS last_facts
-     FROM hosts h
-     LEFT JOIN LATERAL (SELECT s.id, s.facts_hash, s.facts FROM host_fact_snapshots s WHERE s.host_id = h.id ORDER BY s.captured_at DESC, s.id DESC LIMIT 1) last ON true
-     WHERE h.id = ANY($1::int[]) AND h.ansible_facts <> '{}'::jsonb AND (last.id IS NULL OR last.facts <> h.ansible_facts)
-     ORDER BY h.id`;
-  const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${prefilter}`, [batch]);
-  const shown = plan.map((r) => `    | ${r['QUERY PLAN'].replace(/'\{[\d,]+\}'/g, `'{…${batch.length} ids}'`)}`);
-  console.log(`\n  The prefilter of capture.ts (without FOR UPDATE) on ${batch.length} hosts:\n${shown.join('\n')}`);
+/** The plan of a capture's prefilter on the current data (FOR UPDATE included: it locks only the rows it returns). */
+async function explainPrefilter(db: Database, query: SeenQuery) {
+  const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${query.text}`, query.params);
+  const shown = plan.map((r) => `    | ${r['QUERY PLAN'].replace(/'\{[\d,]+\}'/g, "'{…ids}'")}`);
+  console.log(`\n  The prefilter of one batch of a capture:\n${shown.join('\n')}`);
 }
 
 async function runOn(choice: DbChoice) {
@@ -169,7 +170,7 @@ async function runOn(choice: DbChoice) {
     await t.db.query('VACUUM ANALYZE host_fact_snapshots');
     const rounds: { seconds: number; outcome: CaptureOutcome; changed: number }[] = [];
     const naive: number[] = [];
-    const { phases, stop } = timePhases(t.db);
+    const { phases, prefilter, stop } = timePhases(t.db);
     try {
       for (let round = 1; round <= ROUNDS; round++) {
         const changed = await changeSome(t.db, ids, round);
@@ -179,7 +180,8 @@ async function runOn(choice: DbChoice) {
     } finally {
       stop();
     }
-    if (EXPLAIN) await explainBatch(t.db, ids);
+    const seen = prefilter();
+    if (EXPLAIN && seen) await explainPrefilter(t.db, seen);
     return { db, choice, ids, first, rounds, naive, phases };
   } finally {
     await t.close();
