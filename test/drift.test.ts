@@ -56,6 +56,17 @@ describe('drift detection', () => {
     assert.equal((await drift(`host=${web1}`)).count, 0);
   });
 
+  it('takes no snapshot of empty facts, whether the host has a snapshot or not', async () => {
+    const bare = await host('bare');
+    await saveFacts(t, { [bare]: {} });
+    assert.equal((await t.get(`/api/v2/fact_snapshots/?host=${bare}`)).body.count, 0, 'no facts, no baseline');
+    const cleared = await host('cleared');
+    await saveFacts(t, { [cleared]: baseFacts() });
+    await saveFacts(t, { [cleared]: {} });
+    assert.equal((await t.get(`/api/v2/fact_snapshots/?host=${cleared}`)).body.count, 1, 'cleared facts are not a change');
+    assert.equal((await drift(`host=${cleared}`)).count, 0);
+  });
+
   it('records one detection per changed top-level fact with category, severity, diff type and summary', async () => {
     const [{ ansible_facts: current }] = await t.db.query('SELECT ansible_facts FROM hosts WHERE id = $1', [web2]);
     const changed = { ...current };

@@ -42,11 +42,15 @@ export async function captureFacts(db: Database, jobId: number | null, hostIds: 
 }
 
 async function captureBatch(tx: Queryable, jobId: number | null, hostIds: readonly number[]) {
+  // Every test of the facts involves the last snapshot, so it runs on the batch's rows only: a test of
+  // hosts alone (facts <> '{}') may be run by a sequential scan on every row of the table, before the
+  // id test, and read every host's facts (which the planner does not count as costly).
   const changed = await tx.query<ChangedHost>(
     `SELECT h.id, h.ansible_facts AS facts, last.id AS last_id, last.facts_hash AS last_hash, last.facts AS last_facts
      FROM hosts h
      LEFT JOIN LATERAL (SELECT s.id, s.facts_hash, s.facts FROM host_fact_snapshots s WHERE s.host_id = h.id ORDER BY s.captured_at DESC, s.id DESC LIMIT 1) last ON true
-     WHERE h.id = ANY($1::int[]) AND h.ansible_facts <> '{}'::jsonb AND (last.id IS NULL OR last.facts <> h.ansible_facts)
+     WHERE h.id = ANY($1::int[])
+       AND CASE WHEN last.id IS NULL THEN h.ansible_facts <> '{}'::jsonb ELSE last.facts <> h.ansible_facts AND h.ansible_facts <> '{}'::jsonb END
      ORDER BY h.id
      FOR UPDATE OF h`,
     [hostIds],

@@ -1,4 +1,4 @@
-import { sortedJson } from './canonical-json.ts';
+import { sameJson, sortedJson } from './canonical-json.ts';
 import { classifyFact, VOLATILE_FACTS, type Category, type Severity } from './categories.ts';
 
 export type DiffType = 'added' | 'removed' | 'changed';
@@ -26,7 +26,7 @@ export function diffFacts(before: Record<string, unknown>, after: Record<string,
     const old = before[key];
     const now = after[key];
     if (missing(old) && missing(now)) continue;
-    if (sortedJson(old) === sortedJson(now)) continue;
+    if (sameJson(old, now)) continue;
     const diffType: DiffType = missing(old) ? 'added' : missing(now) ? 'removed' : 'changed';
     diffs.push({ fact_path: key, ...classifyFact(key), diff_type: diffType, summary: summarize(old, now), detail: detailOf(old ?? null, now ?? null, diffType) });
   }
@@ -44,7 +44,7 @@ export function summarize(old: unknown, now: unknown): string {
     const b = (now as Record<string, unknown> | undefined) ?? {};
     const added = Object.keys(b).filter((k) => !(k in a)).length;
     const removed = Object.keys(a).filter((k) => !(k in b)).length;
-    const changed = Object.keys(b).filter((k) => k in a && sortedJson(a[k]) !== sortedJson(b[k])).length;
+    const changed = Object.keys(b).filter((k) => k in a && !sameJson(a[k], b[k])).length;
     return `+${added} keys, -${removed} keys, ~${changed} keys`;
   }
   return `${scalarText(old)} -> ${scalarText(now)}`;
