@@ -1,4 +1,5 @@
-import { Checkbox, FormGroup, FormHelperText, HelperText, HelperTextItem } from '@patternfly/react-core';
+import { Checkbox, FormGroup } from '@patternfly/react-core';
+import { fieldHelp } from './field-help';
 import type { FieldMeta } from '../api/types';
 
 /** A list whose items come from the field's choices: one checkbox per choice, kept in the choices' order. */
@@ -11,13 +12,7 @@ export function ChoiceListInput({ id, label, meta, value, onChange, error }: { i
       {choices.map(([v, text]) => (
         <Checkbox key={String(v)} id={`${id}-${String(v)}`} label={text} isChecked={picked.includes(v)} onChange={(_e, on) => toggle(v, on)} />
       ))}
-      <FormHelperText>
-        <HelperText>
-          <HelperTextItem variant={error ? 'error' : 'default'} id={`${id}-help`}>
-            {error ?? meta.help_text ?? ''}
-          </HelperTextItem>
-        </HelperText>
-      </FormHelperText>
+      {fieldHelp(id, error, meta.help_text)}
     </FormGroup>
   );
 }

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Checkbox, FormGroup, FormHelperText, FormSelect, FormSelectOption, HelperText, HelperTextItem, NumberInput, TextArea, TextInput } from '@patternfly/react-core';
+import { Checkbox, FormGroup, FormSelect, FormSelectOption, NumberInput, TextArea, TextInput } from '@patternfly/react-core';
 import type { FieldMeta } from '../api/types';
 import { referencedResource } from '../resources/references';
 import { ReferenceSelect } from './ReferenceSelect';
 import { PlaybookSelect } from './PlaybookSelect';
 import { VariablesEditor } from './VariablesEditor';
 import { ChoiceListInput } from './ChoiceListInput';
+import { fieldHelp } from './field-help';
 
 const LONG_TEXT = /(^|_)(description|body|message|script|inputs_help)$|^(limit|job_tags|skip_tags)$/;
 /** Text fields holding YAML or JSON variables (OPTIONS calls them strings). */
@@ -29,15 +30,8 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery, va
   const id = `field-${name}`;
   const label = meta.label ?? name;
   const validated = error ? 'error' : 'default';
-  const help = (
-    <FormHelperText>
-      <HelperText>
-        <HelperTextItem variant={error ? 'error' : 'default'} id={`${id}-help`}>
-          {error ?? meta.help_text ?? ''}
-        </HelperTextItem>
-      </HelperText>
-    </FormHelperText>
-  );
+  const help = fieldHelp(id, error, meta.help_text);
+  const describedBy = help ? `${id}-help` : undefined;
 
   if (meta.choices && (meta.type === 'list' || meta.type === 'json' || Array.isArray(meta.default))) {
     return <ChoiceListInput id={id} label={label} meta={meta} value={value} onChange={onChange} error={error} />;
@@ -72,7 +66,7 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery, va
     );
   } else if (meta.choices) {
     control = (
-      <FormSelect id={id} value={value === null || value === undefined ? '' : String(value)} onChange={(_e, v) => onChange(choiceValue(meta, v))} validated={validated} aria-describedby={`${id}-help`}>
+      <FormSelect id={id} value={value === null || value === undefined ? '' : String(value)} onChange={(_e, v) => onChange(choiceValue(meta, v))} validated={validated} aria-describedby={describedBy}>
         {(!meta.required || meta.allow_null) && <FormSelectOption value="" label="—" />}
         {meta.choices.map(([v, l]) => (
           <FormSelectOption key={String(v)} value={String(v)} label={l} />
@@ -98,11 +92,11 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery, va
       />
     );
   } else if (LONG_TEXT.test(name)) {
-    control = <TextArea id={id} value={String(value ?? '')} onChange={(_e, v) => onChange(v)} validated={validated} aria-describedby={`${id}-help`} resizeOrientation="vertical" />;
+    control = <TextArea id={id} value={String(value ?? '')} onChange={(_e, v) => onChange(v)} validated={validated} aria-describedby={describedBy} resizeOrientation="vertical" />;
   } else {
     const type = meta.type === 'datetime' ? 'datetime-local' : SECRET.test(name) ? 'password' : 'text';
     control = (
-      <TextInput id={id} type={type} value={String(value ?? '')} onChange={(_e, v) => onChange(v)} validated={validated} aria-describedby={`${id}-help`} autoComplete={type === 'password' ? 'new-password' : 'off'} />
+      <TextInput id={id} type={type} value={String(value ?? '')} onChange={(_e, v) => onChange(v)} validated={validated} aria-describedby={describedBy} autoComplete={type === 'password' ? 'new-password' : 'off'} />
     );
   }
   return (
@@ -129,7 +123,7 @@ function ListInput({ id, value, onChange, validated }: { id: string; value: unkn
     <TextArea
       id={id}
       value={text}
-      aria-describedby={`${id}-help`}
+      aria-describedby={describedBy}
       validated={validated}
       resizeOrientation="vertical"
       onChange={(_e, next) => {
