@@ -52,7 +52,7 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery, va
   if (meta.type === 'list' || (Array.isArray(value) && meta.type !== 'json')) {
     return (
       <FormGroup label={label} fieldId={id} isRequired={!!meta.required}>
-        <ListInput id={id} value={value} onChange={onChange} validated={validated} />
+        <ListInput id={id} value={value} onChange={onChange} validated={validated} describedBy={describedBy} />
         {help}
       </FormGroup>
     );
@@ -117,7 +117,7 @@ function choiceValue(meta: FieldMeta, text: string): unknown {
 }
 
 /** A list of strings, one per line; the text is kept as typed (blank lines too) while editing. */
-function ListInput({ id, value, onChange, validated }: { id: string; value: unknown; onChange: (value: string[]) => void; validated: 'error' | 'default' }) {
+function ListInput({ id, value, onChange, validated, describedBy }: { id: string; value: unknown; onChange: (value: string[]) => void; validated: 'error' | 'default'; describedBy?: string }) {
   const [text, setText] = useState(() => (Array.isArray(value) ? value.map(String).join('\n') : String(value ?? '')));
   return (
     <TextArea
