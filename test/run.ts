@@ -36,15 +36,15 @@ await prepareTemplate(env);
 let passed = 0;
 let failed = 0;
 const stream = run({ files, concurrency: Number(process.env.TEST_CONCURRENCY ?? 2), timeout: 10 * 60_000 });
+const fileSeconds = new Map<string, number>();
 stream.on('test:pass', (event) => {
   if (event.details.type !== 'suite' && event.nesting >= 0 && !event.skip && !event.todo) passed += isLeaf(event) ? 1 : 0;
+  recordFileTime(event);
 });
 stream.on('test:fail', (event) => {
   if (isLeaf(event)) failed += 1;
+  recordFileTime(event);
 });
-const fileSeconds = new Map<string, number>();
-stream.on('test:pass', (event) => recordFileTime(event));
-stream.on('test:fail', (event) => recordFileTime(event));
 const report = stream.compose(new spec());
 report.pipe(process.stdout, { end: false });
 await finished(report);

@@ -89,6 +89,14 @@ export function visibleThroughRole(ctx: RequestContext, alias: string, params: P
   return `${alias}.id IN (${objectsWithRole(contentType, [roleField], params.add(ctx.user?.id ?? 0))})`;
 }
 
+/** Whether the caller holds `roleField` on some object of `contentType` (OPTIONS asks before any object is named). */
+export async function holdsRoleSomewhere(ctx: RequestContext, tx: Queryable, contentType: string, roleField: string): Promise<boolean> {
+  if (isSuperuser(ctx)) return true;
+  if (!ctx.user) return false;
+  const rows = await tx.query(`SELECT 1 FROM (${objectsWithRole(contentType, [roleField], '$1')}) AS held LIMIT 1`, [ctx.user.id]);
+  return rows.length > 0;
+}
+
 /**
  * Object ids among `objectIds` on which the user holds one of `roleFields`, in one query (for a
  * page of rows: see hasObjectRoleOnRow).

@@ -11,7 +11,7 @@ export async function saveFacts(t: TestApp, facts: Record<number, Record<string,
   await eventually(async () => (await t.db.query('SELECT 1 FROM fact_capture_queue')).length === 0, 30_000, 'fact capture done');
 }
 
-/** Base facts of a host, with 300-key-like breadth left out: what the tests change one key at a time. */
+/** A host's facts in miniature: one fact of a few categories, and volatile ones that differ at every call. */
 export const baseFacts = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   ansible_kernel: '6.1.0-1',
   ansible_packages: { openssl: [{ version: '3.0.1' }], curl: [{ version: '7.88' }] },

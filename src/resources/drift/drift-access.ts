@@ -1,7 +1,7 @@
-import { hasObjectRole, isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
+import { hasObjectRole, holdsRoleSomewhere, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
-import { isOrgAdmin } from '../organizations/organization.resource.ts';
+import { administersOrganizations, isOrgAdmin } from '../organizations/organization.resource.ts';
 
 const refuse = () => false;
 
@@ -26,17 +26,9 @@ const organizationAdminsOrAuditors: AccessPolicy['visible'] = (ctx, alias, param
 
 export const alertRuleAccess: AccessPolicy = {
   visible: organizationAdminsOrAuditors,
-  canCreate: async (ctx, tx, values) => {
-    if (isSuperuser(ctx)) return true;
-    if (typeof values.organization === 'number') return isOrgAdmin(ctx, tx, values.organization);
-    if (!ctx.user) return false;
-    const held = await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS held LIMIT 1`, [ctx.user.id]);
-    return held.length > 0;
-  },
-  canChange: async (ctx, tx, row, values) => {
-    if (!(await isOrgAdmin(ctx, tx, row.organization_id))) return false;
-    return values.organization === undefined || values.organization === row.organization_id || isOrgAdmin(ctx, tx, values.organization as number);
-  },
+  canCreate: (ctx, tx, values) =>
+    typeof values.organization === 'number' ? isOrgAdmin(ctx, tx, values.organization) : holdsRoleSomewhere(ctx, tx, 'organization', 'admin_role'),
+  canChange: administersOrganizations,
   canDelete: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id),
   canAttach: refuse,
   actions: { enable: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id) },

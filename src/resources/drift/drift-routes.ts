@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { recordActivity } from '../../activity/record.ts';
 import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
 import { csvText } from '../../api/csv.ts';
+import { FieldProblem, ref } from '../../api/fields.ts';
 import { badRequest, notFound, ValidationError } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { isVisible, listAll, visibleFrom, type Query } from '../../api/list.ts';
@@ -39,12 +40,18 @@ function without(query: Query, ...names: string[]): Query {
   return rest;
 }
 
+const SNAPSHOT = ref('fact_snapshot', { required: true });
+
+/** A snapshot id of the body, read as every reference field is. */
 function snapshotId(body: Record<string, unknown>, name: string): number {
   const value = body[name];
   if (value === undefined || value === null || value === '') throw ValidationError.field(name, 'This field is required.');
-  const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw ValidationError.field(name, 'A snapshot id (a positive integer) is required.');
-  return id;
+  try {
+    return SNAPSHOT.parse(value) as number;
+  } catch (err) {
+    if (err instanceof FieldProblem) throw ValidationError.field(name, err.message);
+    throw err;
+  }
 }
 
 export const driftRoutes: RouteModule = (app, services) => {

@@ -1,6 +1,7 @@
 import {
   hasObjectRole,
   hasObjectRoleOnRow,
+  holdsRoleSomewhere,
   isSuperuser,
   objectsWithRole,
   seesEverything,
@@ -23,14 +24,6 @@ export const mayAdministerInventory = (ctx: RequestContext, tx: Queryable, inven
 const administersInventoriesOf = (ctx: RequestContext, tx: Queryable, organizationId: number) =>
   hasObjectRole(ctx, tx, 'organization', organizationId, 'inventory_admin_role');
 
-/** Whether the caller holds `roleField` on some object of `contentType` (OPTIONS asks before any object is named). */
-async function holdsSomewhere(ctx: RequestContext, tx: Queryable, contentType: string, roleField: string): Promise<boolean> {
-  if (isSuperuser(ctx)) return true;
-  if (!ctx.user) return false;
-  const rows = await tx.query(`SELECT 1 FROM (${objectsWithRole(contentType, [roleField], '$1')}) AS held LIMIT 1`, [ctx.user.id]);
-  return rows.length > 0;
-}
-
 export async function assertInventoryAdmin(ctx: RequestContext, tx: Queryable, inventoryId: number): Promise<void> {
   if (!(await mayAdministerInventory(ctx, tx, inventoryId))) throw forbidden();
 }
@@ -40,7 +33,7 @@ export const inventoryAccess: AccessPolicy = {
   canCreate: (ctx, tx, values) => {
     if (isSuperuser(ctx)) return true;
     if (typeof values.organization === 'number') return administersInventoriesOf(ctx, tx, values.organization);
-    return holdsSomewhere(ctx, tx, 'organization', 'inventory_admin_role');
+    return holdsRoleSomewhere(ctx, tx, 'organization', 'inventory_admin_role');
   },
   canChange: async (ctx, tx, row, values, page) => {
     if (isSuperuser(ctx)) return true;
@@ -99,7 +92,7 @@ export function inventoryMemberAccess(kind: 'host' | 'group'): AccessPolicy {
     canCreate: (ctx, tx, values) => {
       if (typeof values.inventory === 'number') return mayAdministerInventory(ctx, tx, values.inventory);
       // Without an inventory named (OPTIONS): hosts may be created by whoever administers one; groups only through one (as AWX).
-      return kind === 'host' ? holdsSomewhere(ctx, tx, 'inventory', 'admin_role') : isSuperuser(ctx);
+      return kind === 'host' ? holdsRoleSomewhere(ctx, tx, 'inventory', 'admin_role') : isSuperuser(ctx);
     },
     canChange: (ctx, tx, row, values, page) => {
       if (values.inventory !== undefined && values.inventory !== row.inventory_id) throw forbidden(`Unable to change inventory on ${label}.`);

@@ -1,7 +1,7 @@
 import { hasObjectRole, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
 import { ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
-import { isOrgAdmin } from '../organizations/organization.resource.ts';
+import { administersOrganizations, isOrgAdmin } from '../organizations/organization.resource.ts';
 
 /**
  * Labels belong to an organization: its members (anyone holding its read_role) see and create
@@ -15,10 +15,7 @@ const labelAccess: AccessPolicy = {
       OR ${alias}.id IN (SELECT label_id FROM job_template_labels WHERE job_template_id IN (${objectsWithRole('job_template', ['read_role'], me)})))`;
   },
   canCreate: (ctx, tx, values) => typeof values.organization === 'number' ? hasObjectRole(ctx, tx, 'organization', values.organization, 'read_role') : ctx.user !== null,
-  canChange: async (ctx, tx, row, values) => {
-    if (!(await isOrgAdmin(ctx, tx, row.organization_id))) return false;
-    return values.organization === undefined || values.organization === row.organization_id || isOrgAdmin(ctx, tx, values.organization as number);
-  },
+  canChange: administersOrganizations,
   canDelete: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id),
   canAttach: () => false,
 };

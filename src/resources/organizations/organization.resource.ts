@@ -1,6 +1,6 @@
 import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, manageOrganizationAuth, visibleThroughRole, type AccessPolicy } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, Row } from '../../db/database.ts';
 import { choice, integer, ref, text } from '../../api/fields.ts';
 import { isVisible } from '../../api/list.ts';
 import { reverse } from '../../api/relations.ts';
@@ -41,6 +41,12 @@ export const ORGANIZATION_ROLES = {
 };
 
 export const isOrgAdmin = (ctx: RequestContext, tx: Queryable, orgId: number) => hasObjectRole(ctx, tx, 'organization', orgId, 'admin_role');
+
+/** Whether the caller administers the object's organization and, when `values` move it, the new one too. */
+export async function administersOrganizations(ctx: RequestContext, tx: Queryable, row: Row, values: Values): Promise<boolean> {
+  if (!(await isOrgAdmin(ctx, tx, row.organization_id))) return false;
+  return values.organization === undefined || values.organization === row.organization_id || isOrgAdmin(ctx, tx, values.organization as number);
+}
 
 /** As AWX: a default execution environment must be one the caller can see. */
 const mayUseEnvironment = async (ctx: RequestContext, tx: Queryable, values: Values) =>
