@@ -1,32 +1,17 @@
-import { useState } from 'react';
 import { Button } from '@patternfly/react-core';
 import { PauseIcon, PlayIcon } from '@patternfly/react-icons';
-import { useQueryClient } from '@tanstack/react-query';
-import { http } from '../../api/client';
 import type { ApiObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { usePostAction } from '../../hooks/use-post-action';
 
 /** Enable or Disable of a drift alert rule, for those who may change it (its organization's admins). */
 export default function AlertRuleActions({ object, variant }: { object: ApiObject; variant: 'row' | 'detail' }) {
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, post } = usePostAction();
   if (!object.summary_fields?.user_capabilities?.edit) return null;
   const action = object.enabled ? 'disable' : 'enable';
   const label = object.enabled ? 'Disable' : 'Enable';
 
-  const toggle = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await http.post(object.related?.[action] ?? `${object.url}${action}/`);
-      await queryClient.invalidateQueries();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const toggle = () => post(object.related?.[action] ?? `${object.url}${action}/`);
   const compact = variant === 'row';
   return (
     <>

@@ -5,13 +5,16 @@ import { StatusLabel, formatDate } from '../../components/cells';
 import { CategoryLabel, SeverityLabel, categoryName } from './DriftLabels';
 import './drift.css';
 
-/** Columns of the drift resources' lists. */
-export const detectedColumn: Column = {
+/** When the object was made, linked to its page. */
+const createdLinkColumn = (resource: string, label: string): Column => ({
   field: 'created',
-  label: 'Detected at',
+  label,
   sort: true,
-  render: (o) => <Link to={`/drift_detections/${o.id}`}>{formatDate(o.created)}</Link>,
-};
+  render: (o) => <Link to={`/${resource}/${o.id}`}>{formatDate(o.created)}</Link>,
+});
+
+/** Columns of the drift resources' lists. */
+export const detectedColumn = createdLinkColumn('drift_detections', 'Detected at');
 /** The fact with its category under it (one column less than a category of its own, which the list filters by). */
 export const factPathColumn: Column = {
   field: 'fact_path',
@@ -44,12 +47,7 @@ export const ruleThresholdColumn: Column = {
   render: (o) => `${String(o.threshold_count)} at or above ${String(o.severity_min)} in ${String(o.threshold_window_minutes)} min`,
 };
 
-export const alertCreatedColumn: Column = {
-  field: 'created',
-  label: 'Raised',
-  sort: true,
-  render: (o) => <Link to={`/drift_alerts/${o.id}`}>{formatDate(o.created)}</Link>,
-};
+export const alertCreatedColumn = createdLinkColumn('drift_alerts', 'Raised');
 export const notificationStatusColumn: Column = {
   field: 'notification_status',
   label: 'Notification',

@@ -1,33 +1,19 @@
-import { useState } from 'react';
 import { Button } from '@patternfly/react-core';
 import { CheckIcon, TimesIcon } from '@patternfly/react-icons';
-import { useQueryClient } from '@tanstack/react-query';
-import { http } from '../../api/client';
 import type { ApiObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { usePostAction } from '../../hooks/use-post-action';
 
 /**
  * Approve and deny of a workflow approval, shown while it waits and only to those the API says may
  * answer it (can_approve_or_deny: the workflow's approval_role, and still pending).
  */
 export default function ApprovalActions({ object, variant }: { object: ApiObject; variant: 'row' | 'detail' }) {
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, post } = usePostAction();
   if (object.status !== 'pending' || object.can_approve_or_deny !== true) return null;
   const name = String(object.name ?? `approval ${object.id}`);
 
-  const answer = async (action: 'approve' | 'deny') => {
-    setBusy(true);
-    setError(null);
-    try {
-      await http.post(object.related[action] ?? `${object.url}${action}/`, {});
-      await queryClient.invalidateQueries();
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
-  };
+  const answer = (action: 'approve' | 'deny') => post(object.related[action] ?? `${object.url}${action}/`);
   const compact = variant === 'row';
   return (
     <>
