@@ -6,6 +6,7 @@
  *   resources                               plain resources (declarations, access, routes)
  *   ansible, projects, inventory*           libraries runs use (ansible-runner, git, inventories)
  *   runs                                    the run lifecycle and the launch service (no HTTP in launch)
+ *   eda                                     the event receiver and rule evaluation (launches through runs)
  *   run-kinds                               one folder per kind of run
  *   task-manager, dispatcher                placing and executing runs
  *   composition                             the composition root: lists everything
@@ -18,9 +19,11 @@ const layer = (name, from, to) => ({ name, severity: 'error', from: { path: from
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'No import circle.', from: {}, to: { circular: true, viaOnly: runtime } },
-    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', '^src/(resources|runs|run-kinds|task-manager|dispatcher|composition|server|cli)/'),
+    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', '^src/(resources|eda|runs|run-kinds|task-manager|dispatcher|composition|server|cli)/'),
       // The OAuth2 token endpoint creates tokens, a resource.
       from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
+    layer('resources-below-eda', '^src/(resources|runs)/', '^src/eda/'),
+    layer('eda-below-run-kinds', '^src/eda/', '^src/(run-kinds|task-manager|dispatcher|composition|server/|cli)'),
     layer('resources-below-runs', '^src/resources/', '^src/(runs/(?!launch\\.ts|lifecycle\\.ts|run-kind\\.ts|run-resource\\.ts|run-fields\\.ts|exec\\.ts)|task-manager|dispatcher|composition|server|cli)'),
     {
       name: 'resources-start-runs-only-through-queues',

@@ -4,7 +4,7 @@
  * safe_dump do. Which of a job's variables may stay templates follows ALLOW_JINJA_IN_EXTRA_VARS:
  * `always` all of them, `template` those a job template's current extra_vars give with the same
  * value (only its admins write them), `never` none. Credential injector variables never, nor
- * the variables of a webhook delivery (awx_webhook_*, tower_webhook_*: the sender's data).
+ * the variables of a webhook delivery or event (awx_webhook_*, tower_webhook_*, svc_eda_*: the sender's data).
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Queryable, Row } from '../db/database.ts';
@@ -30,8 +30,8 @@ function unsafeValue(value: unknown): string {
   return yamlJson(value);
 }
 
-/** Variables a webhook delivery sets (src/runs/webhooks/delivery-launch.ts): always unsafe. */
-const WEBHOOK_VARIABLE = /^(awx|tower)_webhook_/;
+/** Variables a webhook delivery or an event rule's event sets (src/runs/webhooks/delivery-launch.ts, src/eda/actions.ts): always unsafe. */
+const WEBHOOK_VARIABLE = /^((awx|tower)_webhook_|svc_eda_)/;
 
 /** The run's extra vars: credential variables (always unsafe) under the job's, whose trusted ones stay plain. */
 export function extraVarsYaml(jobVars: Record<string, unknown>, credentialVars: Record<string, unknown>, trusted: TrustedVars): string {

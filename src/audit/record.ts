@@ -17,6 +17,7 @@ export type AuditEventType =
   | 'application.created'
   | 'application.deleted'
   | 'credential.read'
+  | 'eda.rule_fired'
   | 'setting.changed'
   | 'user.password_changed';
 
@@ -38,25 +39,36 @@ export interface AuditEvent {
  * events about refusals (a failed login) pass the database itself.
  */
 export async function recordAudit(q: Queryable, event: AuditEvent): Promise<void> {
-  const user = event.ctx.user;
+  await recordAudits(q, [event]);
+}
+
+/** Appends several audit events in one statement (an evaluation's firings). */
+export async function recordAudits(q: Queryable, events: readonly AuditEvent[]): Promise<void> {
+  if (!events.length) return;
+  const rows = events.map((event) => {
+    const user = event.ctx.user;
+    return {
+      event_type: event.type,
+      outcome: event.outcome ?? 'success',
+      actor_id: user && user.id > 0 ? user.id : null,
+      actor_username: event.actorUsername ?? user?.username ?? '',
+      target_type: event.target?.type ?? '',
+      target_id: event.target?.id ?? null,
+      target_name: event.target?.name ?? '',
+      remote_addr: event.client?.remoteAddr ?? '',
+      user_agent: (event.client?.userAgent ?? '').slice(0, 512),
+      auth_method: event.ctx.authMethod ?? '',
+      node: event.ctx.service.env.nodeName,
+      detail: event.detail ?? {},
+    };
+  });
   await q.query(
     `INSERT INTO audit_events (event_type, outcome, actor_id, actor_username, target_type, target_id, target_name,
        remote_addr, user_agent, auth_method, node, detail)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)`,
-    [
-      event.type,
-      event.outcome ?? 'success',
-      user && user.id > 0 ? user.id : null,
-      event.actorUsername ?? user?.username ?? '',
-      event.target?.type ?? '',
-      event.target?.id ?? null,
-      event.target?.name ?? '',
-      event.client?.remoteAddr ?? '',
-      (event.client?.userAgent ?? '').slice(0, 512),
-      event.ctx.authMethod ?? '',
-      event.ctx.service.env.nodeName,
-      JSON.stringify(event.detail ?? {}),
-    ],
+     SELECT event_type, outcome, actor_id, actor_username, target_type, target_id, target_name, remote_addr, user_agent, auth_method, node, detail
+     FROM jsonb_to_recordset($1::jsonb) AS e(event_type text, outcome text, actor_id integer, actor_username text, target_type text, target_id integer,
+       target_name text, remote_addr text, user_agent text, auth_method text, node text, detail jsonb)`,
+    [JSON.stringify(rows)],
   );
 }
 

@@ -8,6 +8,10 @@ import { startScheduler } from '../task-manager/scheduler.ts';
 import { postCommitStatuses } from '../runs/webhooks/commit-status.ts';
 import { startCaptureLoop } from '../drift/capture-loop.ts';
 import { pruneFactSnapshots } from '../drift/retention.ts';
+import { startEventEvaluation } from '../eda/evaluation-loop.ts';
+import { jobWebhookLauncher } from '../run-kinds/job/webhook-launch.ts';
+import { workflowWebhookLauncher } from '../run-kinds/workflow-job/webhook-launch.ts';
+import type { EdaLaunchers } from '../eda/actions.ts';
 
 export interface BackgroundLoop {
   name: string;
@@ -110,9 +114,22 @@ export const snapshotRetention: BackgroundLoop = {
   },
 };
 
+/** Event rules launch their targets as a webhook delivery would. */
+const EDA_LAUNCHERS: EdaLaunchers = { launch_job_template: jobWebhookLauncher as EdaLaunchers['launch_job_template'], launch_workflow: workflowWebhookLauncher };
+
+/** Evaluates the events the receiver stored and fires the rules they match (woken by NOTIFY). */
+export const eventEvaluation: BackgroundLoop = {
+  name: 'event evaluation',
+  async start(services) {
+    const loop = await startEventEvaluation(services, EDA_LAUNCHERS);
+    return () => loop.stop();
+  },
+};
+
 export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, commitStatuses,
   notificationSender,
   scheduler,
   factCapture,
   snapshotRetention,
+  eventEvaluation,
 ];

@@ -43,6 +43,8 @@ import { factSnapshots } from '../resources/drift/fact-snapshot.resource.ts';
 import { driftDetections } from '../resources/drift/drift-detection.resource.ts';
 import { driftAlertRules } from '../resources/drift/drift-alert-rule.resource.ts';
 import { driftAlerts } from '../resources/drift/drift-alert.resource.ts';
+import { eventRules } from '../resources/event-rules/event-rule.resource.ts';
+import { eventLogs } from '../resources/event-rules/event-log.resource.ts';
 
 export const RESOURCES: readonly Resource[] = [
   organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
@@ -52,4 +54,5 @@ export const RESOURCES: readonly Resource[] = [
   workflowJobTemplates, workflowNodes, workflowApprovalTemplates, workflowJobs, workflowJobNodes, workflowApprovals,
   notificationTemplates, notifications,
   factSnapshots, driftDetections, driftAlertRules, driftAlerts,
+  eventRules, eventLogs,
 ];

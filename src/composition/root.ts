@@ -26,6 +26,9 @@ import { jobTemplateRoutes } from '../resources/job-templates/job-template-route
 import { surveyPasswordSecrets } from '../resources/job-templates/survey-rotation.ts';
 import { notificationTemplateSecrets } from '../resources/notification-templates/notification-rotation.ts';
 import { driftRoutes } from '../resources/drift/drift-routes.ts';
+import { eventRuleRoutes } from '../resources/event-rules/event-rule-routes.ts';
+import { EVENT_RULE_KEY_PURPOSE } from '../resources/event-rules/receiving-rules.ts';
+import { edaReceiverRoutes } from '../eda/receiver-routes.ts';
 import { notificationTemplateRoutes } from '../resources/notification-templates/notification-template-routes.ts';
 import { projectRoutes } from '../resources/projects/project-routes.ts';
 import { scheduleRoutes } from '../resources/schedules/schedule-routes.ts';
@@ -100,6 +103,7 @@ export const ROUTES: readonly RouteModule[] = [
   workflowTemplateRoutes, nodeEdgeRoutes,
   notificationTemplateRoutes,
   driftRoutes,
+  eventRuleRoutes, edaReceiverRoutes,
   runKindRoutes,
   templateWebhooks(jobTemplates, jobWebhookLauncher),
   templateWebhooks(workflowJobTemplates, workflowWebhookLauncher),
@@ -113,6 +117,7 @@ export const GATES: readonly Gate[] = [];
 export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets, surveyPasswordSecrets,
   webhookKeySecrets('job_templates', 'job template webhook keys'),
   webhookKeySecrets('workflow_job_templates', 'workflow job template webhook keys'),
+  webhookKeySecrets('event_rules', 'event rule webhook keys', EVENT_RULE_KEY_PURPOSE),
   notificationTemplateSecrets,
 ];
 

@@ -263,6 +263,49 @@ export type DriftDetectionRow = {
   summary: string;
 };
 
+/** A row of the table event_logs. */
+export type EventLogRow = {
+  actions_triggered: unknown;
+  claimed_at: Date | null;
+  condition_results: unknown;
+  conditions_matched: boolean | null;
+  created: Date;
+  event_guid: string;
+  event_rule_id: number | null;
+  event_rule_name: string;
+  event_type: string;
+  headers: unknown;
+  id: number;
+  job_id: number | null;
+  organization_id: number | null;
+  payload: unknown;
+  processed_at: Date | null;
+  source_ip: string;
+  source_type: string;
+  status: string;
+};
+
+/** A row of the table event_rules. */
+export type EventRuleRow = {
+  actions: unknown;
+  conditions: unknown;
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  enabled: boolean;
+  fire_count: number;
+  id: number;
+  last_fired_at: Date | null;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  organization_id: number;
+  source_type: string;
+  throttle_seconds: number;
+  webhook_key: string;
+  webhook_path: string;
+};
+
 /** A row of the table execution_environments. */
 export type ExecutionEnvironmentRow = {
   created: Date;
@@ -1814,6 +1857,8 @@ export interface Tables {
   drift_alert_rules: DriftAlertRuleRow;
   drift_alerts: DriftAlertRow;
   drift_detections: DriftDetectionRow;
+  event_logs: EventLogRow;
+  event_rules: EventRuleRow;
   execution_environments: ExecutionEnvironmentRow;
   fact_capture_queue: FactCaptureQueueRow;
   group_children: GroupChildrenRow;

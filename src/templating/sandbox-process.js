@@ -6,13 +6,56 @@ import { Template } from '@huggingface/jinja';
 // Nothing is left to do once the service that started this process is gone.
 process.on('disconnect', () => process.exit(0));
 
-process.on('message', ({ id, source, context, maxOutputChars }) => {
+const MAX_CACHED = 2_000;
+const MAX_CACHED_SOURCE = 8_192;
+const parsed = new Map();
+
+/** The parsed template of `source`: conditions of a rule are parsed once, not at every event. */
+function templateOf(source) {
+  let template = parsed.get(source);
+  if (!template) {
+    template = new Template(source);
+    if (source.length > MAX_CACHED_SOURCE) return template;
+    if (parsed.size >= MAX_CACHED) parsed.clear();
+    parsed.set(source, template);
+  }
+  return template;
+}
+
+const messageOf = (err) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Each expression's truth over `context`. The parent checked that each is a single expression, so
+ * they may be joined into one template, rendered once; when that fails, each is tried alone so that
+ * the error belongs to the expression that made it.
+ */
+function conditionResults(expressions, context) {
+  if (!expressions.length) return [];
+  try {
+    const text = templateOf(expressions.map((e) => `{% if ${e} %}1{% else %}0{% endif %}`).join('')).render(context);
+    if (text.length === expressions.length) return [...text].map((c) => ({ matched: c === '1' }));
+  } catch {
+    // Found below, expression by expression.
+  }
+  return expressions.map((e) => {
+    try {
+      return { matched: templateOf(`{% if ${e} %}1{% endif %}`).render(context) === '1' };
+    } catch (err) {
+      return { matched: false, error: `Template error: ${messageOf(err)}` };
+    }
+  });
+}
+
+process.on('message', ({ id, source, context, maxOutputChars, conditionSets }) => {
   let answer;
   try {
-    const text = new Template(source).render(context);
-    answer = text.length > maxOutputChars ? { id, error: `output is longer than ${maxOutputChars} characters` } : { id, text };
+    if (conditionSets) answer = { id, results: conditionSets.map((set) => conditionResults(set.expressions, set.context)) };
+    else {
+      const text = templateOf(source).render(context);
+      answer = text.length > maxOutputChars ? { id, error: `output is longer than ${maxOutputChars} characters` } : { id, text };
+    }
   } catch (err) {
-    answer = { id, error: err instanceof Error ? err.message : String(err) };
+    answer = { id, error: messageOf(err) };
   }
   process.send(answer);
 });

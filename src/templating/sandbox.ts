@@ -66,12 +66,79 @@ export async function evaluateCondition(expression: string, context: Record<stri
   return (await pool.render(`{% if ${expression} %}1{% endif %}`, context, limits)) === '1';
 }
 
+/** One condition's outcome: an expression that fails to evaluate counts as not matched, with its error. */
+export interface ConditionOutcome {
+  matched: boolean;
+  error?: string;
+}
+
+/** Expressions to evaluate over one context (the conditions of a rule over one event). */
+export interface ConditionSet {
+  expressions: readonly string[];
+  context: Record<string, unknown>;
+}
+
+/**
+ * The truth of each set's expressions, sets sent to the sandbox together (what one message costs is
+ * shared). A set the sandbox stops (time, memory) is tried again alone, so that only its own
+ * expressions carry the error. Expressions are checked first: one that does not parse is an error.
+ */
+export async function evaluateConditionSets(sets: readonly ConditionSet[], limits: SandboxLimits = {}): Promise<ConditionOutcome[][]> {
+  const checked = sets.map((set) => set.expressions.map(checkedExpression));
+  const runnable = sets.map((set, i) => ({ expressions: set.expressions.filter((_, j) => checked[i][j] === null), context: set.context }));
+  const answers: ConditionOutcome[][] = [];
+  for (const group of bySize(runnable)) {
+    try {
+      answers.push(...await pool.conditions(group, limits));
+    } catch (err) {
+      if (!(err instanceof SandboxError)) throw err;
+      if (group.length === 1) answers.push(group[0].expressions.map(() => ({ matched: false, error: err.message })));
+      else for (const set of group) answers.push((await evaluateConditionSets([set], limits))[0]);
+    }
+  }
+  return checked.map((problems, i) => {
+    const answered = answers[i][Symbol.iterator]();
+    return problems.map((problem) => (problem === null ? answered.next().value as ConditionOutcome : { matched: false, error: problem }));
+  });
+}
+
+/** Most context sent in one message (a set larger than this goes alone): the sandbox's heap is small. */
+const MAX_MESSAGE_CONTEXT = 2 * 1024 * 1024;
+
+/** The sets in consecutive groups whose contexts together stay under MAX_MESSAGE_CONTEXT. */
+function bySize<T extends ConditionSet>(sets: readonly T[]): T[][] {
+  const groups: T[][] = [];
+  let size = Infinity;
+  for (const set of sets) {
+    const own = JSON.stringify(set.context)?.length ?? 0;
+    if (size + own > MAX_MESSAGE_CONTEXT) {
+      groups.push([]);
+      size = 0;
+    }
+    groups[groups.length - 1].push(set);
+    size += own;
+  }
+  return groups;
+}
+
+const checkedExpressions = new Map<string, string | null>();
+
+/** checkExpressionSyntax, remembered: the same conditions are checked at every event. */
+function checkedExpression(expression: string): string | null {
+  let problem = checkedExpressions.get(expression);
+  if (problem === undefined) {
+    problem = checkExpressionSyntax(expression);
+    if (checkedExpressions.size >= 10_000) checkedExpressions.clear();
+    checkedExpressions.set(expression, problem);
+  }
+  return problem;
+}
+
 interface Pending {
   id: number;
-  source: string;
-  context: Record<string, unknown>;
-  limits: Required<SandboxLimits>;
-  resolve(text: string): void;
+  message: Record<string, unknown>;
+  timeoutMs: number;
+  resolve(answer: { text?: string; results?: ConditionOutcome[][] }): void;
   reject(err: SandboxError): void;
 }
 
@@ -82,10 +149,19 @@ class SandboxProcess {
   private current: { job: Pending; timer: NodeJS.Timeout } | null = null;
   private nextId = 1;
 
-  render(source: string, context: Record<string, unknown>, limits: SandboxLimits): Promise<string> {
+  async render(source: string, context: Record<string, unknown>, limits: SandboxLimits): Promise<string> {
+    const answer = await this.send({ source, context, maxOutputChars: limits.maxOutputChars ?? DEFAULT_MAX_OUTPUT }, limits);
+    return answer.text ?? '';
+  }
+
+  async conditions(conditionSets: readonly ConditionSet[], limits: SandboxLimits): Promise<ConditionOutcome[][]> {
+    if (!conditionSets.some((set) => set.expressions.length)) return conditionSets.map(() => []);
+    return (await this.send({ conditionSets }, limits)).results ?? [];
+  }
+
+  private send(message: Record<string, unknown>, limits: SandboxLimits): Promise<{ text?: string; results?: ConditionOutcome[][] }> {
     return new Promise((resolve, reject) => {
-      const full = { timeoutMs: limits.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxOutputChars: limits.maxOutputChars ?? DEFAULT_MAX_OUTPUT };
-      this.queue.push({ id: this.nextId++, source, context, limits: full, resolve, reject });
+      this.queue.push({ id: this.nextId++, message, timeoutMs: limits.timeoutMs ?? DEFAULT_TIMEOUT_MS, resolve, reject });
       this.pump();
     });
   }
@@ -94,9 +170,9 @@ class SandboxProcess {
     if (this.current || !this.queue.length) return;
     const job = this.queue.shift()!;
     const child = this.ensureChild();
-    const timer = setTimeout(() => this.fail(`took longer than ${job.limits.timeoutMs} ms and was stopped`, true), job.limits.timeoutMs);
+    const timer = setTimeout(() => this.fail(`took longer than ${job.timeoutMs} ms and was stopped`, true), job.timeoutMs);
     this.current = { job, timer };
-    child.send({ id: job.id, source: job.source, context: job.context, maxOutputChars: job.limits.maxOutputChars }, (err) => {
+    child.send({ id: job.id, ...job.message }, (err) => {
       if (err && this.current?.job === job) this.fail(`context could not be passed to the template (${err.message})`, true);
     });
   }
@@ -112,13 +188,13 @@ class SandboxProcess {
     });
     child.unref();
     child.channel?.unref();
-    child.on('message', (answer: { id: number; text?: string; error?: string }) => {
+    child.on('message', (answer: { id: number; text?: string; results?: ConditionOutcome[][]; error?: string }) => {
       const current = this.current;
       if (!current || current.job.id !== answer.id) return;
       clearTimeout(current.timer);
       this.current = null;
       if (answer.error !== undefined) current.job.reject(new SandboxError(`Template error: ${answer.error}`));
-      else current.job.resolve(answer.text ?? '');
+      else current.job.resolve(answer);
       this.pump();
     });
     child.on('error', (err) => {

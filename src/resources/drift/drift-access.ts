@@ -1,7 +1,7 @@
-import { hasObjectRole, holdsRoleSomewhere, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
+import { hasObjectRole, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
-import { administersOrganizations, isOrgAdmin } from '../organizations/organization.resource.ts';
+import { organizationAdminsManage, organizationRecords } from '../organizations/organization-scoped-access.ts';
 
 const refuse = () => false;
 
@@ -21,23 +21,6 @@ export const inventoryReaders: AccessPolicy = {
 export const mayAcknowledge = (ctx: RequestContext, tx: Queryable, inventoryId: number) => hasObjectRole(ctx, tx, 'inventory', inventoryId, 'admin_role');
 
 /** Alert rules and alerts belong to an organization: its admins and auditors see them, its admins manage the rules. */
-const organizationAdminsOrAuditors: AccessPolicy['visible'] = (ctx, alias, params) =>
-  seesEverything(ctx) ? null : `${alias}.organization_id IN (${objectsWithRole('organization', ['admin_role', 'auditor_role'], params.add(ctx.user?.id ?? 0))})`;
+export const alertRuleAccess = organizationAdminsManage(['enable']);
 
-export const alertRuleAccess: AccessPolicy = {
-  visible: organizationAdminsOrAuditors,
-  canCreate: (ctx, tx, values) =>
-    typeof values.organization === 'number' ? isOrgAdmin(ctx, tx, values.organization) : holdsRoleSomewhere(ctx, tx, 'organization', 'admin_role'),
-  canChange: administersOrganizations,
-  canDelete: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id),
-  canAttach: refuse,
-  actions: { enable: (ctx, tx, row) => isOrgAdmin(ctx, tx, row.organization_id) },
-};
-
-export const alertAccess: AccessPolicy = {
-  visible: organizationAdminsOrAuditors,
-  canCreate: refuse,
-  canChange: refuse,
-  canDelete: refuse,
-  canAttach: refuse,
-};
+export const alertAccess = organizationRecords;

@@ -14,6 +14,7 @@ import { actionOptions, viewOptions } from '../../api/options.ts';
 import { AUTHENTICATED, objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
+import { enableDisableRoutes } from '../../api/toggle-routes.ts';
 import { CATEGORIES, SEVERITIES } from '../../drift/categories.ts';
 import { diffFacts } from '../../drift/fact-diff.ts';
 import { driftAlertRules } from './drift-alert-rule.resource.ts';
@@ -144,20 +145,5 @@ export const driftRoutes: RouteModule = (app, services) => {
     OPTIONS: async () => viewOptions('Drift Summary', 'GET: counts of the drift of the last ?days= (7) days the caller may see, by category and severity.'),
   }, { GET: { summary: 'Counts of recent drift' }, OPTIONS: OPTIONS_RESPONSE });
 
-  for (const [action, enabled] of [['enable', true], ['disable', false]] as const) {
-    routeMethods(app, `/api/v2/drift_alert_rules/:id/${action}/`, objectPermission('drift_alert_rule', { POST: 'enable' }), {
-      GET: async () => ({}),
-      POST: async (request) => {
-        const row = await db.transaction(async (tx) => {
-          const [updated] = await tx.query('UPDATE drift_alert_rules SET enabled = $2, modified = now(), modified_by_id = $3 WHERE id = $1 RETURNING *', [request.object.id, enabled, request.ctx.user!.id]);
-          if (request.object.enabled !== enabled) {
-            await recordActivity(tx, request.ctx, { operation: 'update', object1: 'drift_alert_rule', object1Id: updated.id, changes: { enabled: [request.object.enabled, enabled] } });
-          }
-          return updated;
-        });
-        return serializeRow(db, request.ctx, driftAlertRules, row);
-      },
-      OPTIONS: async () => actionOptions(`Drift Alert Rule ${enabled ? 'Enable' : 'Disable'}`, `POST (no body): ${enabled ? 'resumes' : 'pauses'} the rule.`, { GET: {}, POST: {} }),
-    }, { GET: { summary: `What ${action}ing a drift alert rule takes` }, POST: { summary: `${enabled ? 'Enable' : 'Disable'} a drift alert rule` }, OPTIONS: OPTIONS_RESPONSE });
-  }
+  enableDisableRoutes(app, services, driftAlertRules);
 };

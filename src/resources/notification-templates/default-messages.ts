@@ -15,6 +15,8 @@ const APPROVAL: Record<string, string> = {
 
 const DRIFT_ALERT = 'Drift alert "{{ rule_name }}": {{ summary }}';
 const DRIFT_ALERT_JSON = '{{ drift_alert | tojson }}';
+const EVENT_RULE = 'Event rule "{{ rule_name }}" fired on a {{ event_type }} event ({{ event_guid }})';
+const EVENT_RULE_JSON = '{{ eda_event | tojson }}';
 
 /** Kinds whose default body is the message followed by the run's metadata (email), or the metadata alone. */
 const BODY_KIND: Record<string, 'full' | 'metadata' | 'json'> = { email: 'full', grafana: 'metadata', pagerduty: 'metadata', webhook: 'json' };
@@ -28,6 +30,7 @@ export interface Pair {
 export function defaultPair(type: string, event: string): Pair {
   const kind = BODY_KIND[type];
   if (event === 'drift_alert') return { message: DRIFT_ALERT, body: kind === 'json' ? DRIFT_ALERT_JSON : kind ? `${DRIFT_ALERT}\n\n${DRIFT_ALERT_JSON}` : null };
+  if (event === 'event_rule') return { message: EVENT_RULE, body: kind === 'json' ? EVENT_RULE_JSON : kind ? `${EVENT_RULE}\n\n${EVENT_RULE_JSON}` : null };
   const sub = event.startsWith('workflow_approval.') ? event.slice('workflow_approval.'.length) : null;
   if (sub) {
     const text = APPROVAL[sub];

@@ -10,8 +10,8 @@ import type { Queryable } from '../../db/database.ts';
 export const NOTIFICATIONS_CHANNEL = 'drover_notifications';
 
 export type RunEvent = 'started' | 'success' | 'error';
-/** What a notification is sent for: a run event, a workflow approval's (workflow_approval.running...), a drift alert, or a test. */
-export type NotificationEvent = RunEvent | `workflow_approval.${'running' | 'approved' | 'denied' | 'timed_out'}` | 'drift_alert' | 'test';
+/** What a notification is sent for: a run event, a workflow approval's (workflow_approval.running...), a drift alert, an event rule's firing, or a test. */
+export type NotificationEvent = RunEvent | `workflow_approval.${'running' | 'approved' | 'denied' | 'timed_out'}` | 'drift_alert' | 'event_rule' | 'test';
 
 /** The run facts that decide which templates are attached to it. */
 export interface RunForNotifications {

@@ -26,7 +26,7 @@ export const MAX_DELIVERY_BYTES = 1024 * 1024;
 const MAX_GUID = 128;
 
 /** The body's bytes, kept out of sight of checks that walk a parsed body's properties. */
-class RawBody {
+export class RawBody {
   readonly #bytes: Buffer;
   constructor(bytes: Buffer) {
     this.#bytes = bytes;
@@ -37,7 +37,7 @@ class RawBody {
 }
 
 /** The payload: the JSON body, or GitHub's form encoding (payload=<JSON>); 400 when it is neither. */
-function parsePayload(raw: Buffer, contentType: string): Record<string, unknown> {
+export function parsePayload(raw: Buffer, contentType: string): Record<string, unknown> {
   let text = raw.toString('utf8');
   if (/^application\/x-www-form-urlencoded\b/i.test(contentType)) text = new URLSearchParams(text).get('payload') ?? '';
   let value: unknown;

@@ -1,0 +1,78 @@
+/**
+ * What a firing rule does (document 2, Conditions and actions), each action inside the evaluation's
+ * transaction: launches go through the launch service as the system would launch the target (its own
+ * settings, launch_type webhook, the event's svc_eda_* variables, which reach Ansible unsafe), refused
+ * when the target has left the rule's organization; notifications are queued through their template.
+ */
+import { systemContextIn, type Services } from '../api/context.ts';
+import type { Queryable, Row } from '../db/database.ts';
+import { queueTemplateNotification } from '../resources/notification-templates/queue.ts';
+import { ACTION_TARGETS, type Action } from '../resources/event-rules/actions.ts';
+import type { Launcher } from '../runs/launch.ts';
+import type { WebhookLaunch } from '../runs/webhooks/delivery-launch.ts';
+
+/** The launchers of the two launching action types (the composition root gives the run kinds'). */
+export interface EdaLaunchers {
+  launch_job_template: Launcher<WebhookLaunch>;
+  launch_workflow: Launcher<WebhookLaunch>;
+}
+
+export interface FiredEvent {
+  logId: number;
+  rule: Row;
+  eventType: string;
+  guid: string;
+  payload: unknown;
+}
+
+export interface ActionOutcome {
+  action_type: string;
+  target_id: number;
+  description: string;
+  ok: boolean;
+  job?: number;
+  workflow_job?: number;
+  notification?: number;
+  error?: string;
+}
+
+/** The variables every launched playbook gets (document 2). */
+export const edaVariables = (event: FiredEvent) => ({
+  svc_eda_event_type: event.eventType,
+  svc_eda_event_guid: event.guid,
+  svc_eda_rule_name: String(event.rule.name),
+  svc_eda_payload: event.payload,
+});
+
+const refusalText = (body: Record<string, unknown>) =>
+  Object.entries(body).map(([field, value]) => `${field === 'detail' ? '' : `${field}: `}${Array.isArray(value) ? value.join(' ') : String(value)}`).join('; ');
+
+export async function runAction(tx: Queryable, services: Services, launchers: EdaLaunchers, event: FiredEvent, action: Action): Promise<ActionOutcome> {
+  const outcome = { action_type: action.action_type, target_id: action.target_id, description: action.description };
+  const target = ACTION_TARGETS[action.action_type];
+  const [row] = await tx.query(`SELECT * FROM ${target.table} WHERE id = $1`, [action.target_id]);
+  if (!row || row.organization_id !== event.rule.organization_id) {
+    return { ...outcome, ok: false, error: `There is no ${target.label} ${action.target_id} in the rule's organization.` };
+  }
+  if (action.action_type === 'send_notification') {
+    const notification = await queueTemplateNotification(tx, action.target_id, 'event_rule', {
+      extraContext: {
+        rule_name: event.rule.name,
+        event_type: event.eventType,
+        event_guid: event.guid,
+        eda_event: { rule: event.rule.name, rule_id: event.rule.id, event_log_id: event.logId, event_type: event.eventType, event_guid: event.guid, payload: event.payload },
+      },
+    });
+    return { ...outcome, ok: true, notification };
+  }
+  const input: WebhookLaunch = { service: '', guid: event.guid, extraVars: { ...action.extra_vars, ...edaVariables(event) }, columns: {} };
+  let launched;
+  try {
+    launched = await services.launches.launchWithin(tx, systemContextIn(services), launchers[action.action_type], row, input);
+  } catch (err) {
+    // The launch's savepoint was rolled back: the evaluation goes on and keeps the reason.
+    return { ...outcome, ok: false, error: `The launch failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (!launched.ok) return { ...outcome, ok: false, error: refusalText(launched.refusal.body) };
+  return { ...outcome, ok: true, [action.action_type === 'launch_workflow' ? 'workflow_job' : 'job']: launched.run.id };
+}

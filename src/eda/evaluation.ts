@@ -1,0 +1,137 @@
+/**
+ * Evaluates received events (document 2, Event-driven automation; BEHAVIOUR.md gives the statuses), a
+ * batch at a time: the batch is claimed (claimed_at, SKIP LOCKED: nodes share the work, a claim left by
+ * a stopped node is taken again after CLAIM_EXPIRY), its conditions are evaluated in the sandbox all
+ * together, then one transaction locks the logs still received, fires the rules that matched (throttle,
+ * actions, fire_count, an audit event each) and writes every outcome. A failure rolls the whole batch
+ * back, launches included, so an event fires at most once and is never lost.
+ */
+import { systemContextIn, type Services } from '../api/context.ts';
+import { recordAudits, type AuditEvent } from '../audit/record.ts';
+import type { Queryable, Row } from '../db/database.ts';
+import type { Action } from '../resources/event-rules/actions.ts';
+import { evaluateConditions, type Condition, type ConditionResult } from '../resources/event-rules/conditions.ts';
+import { runAction, type ActionOutcome, type EdaLaunchers } from './actions.ts';
+
+const BATCH = 200;
+const CLAIM_EXPIRY = '2 minutes';
+
+interface ReceivedLog {
+  id: number;
+  event_rule_id: number | null;
+  event_type: string;
+  event_guid: string;
+  payload: unknown;
+  headers: Record<string, string>;
+}
+
+interface Outcome {
+  id: number;
+  status: string;
+  conditions_matched: boolean | null;
+  condition_results: ConditionResult[];
+  actions_triggered: ActionOutcome[];
+  job_id: number | null;
+}
+
+async function claim(db: Queryable): Promise<ReceivedLog[]> {
+  return db.query<ReceivedLog>(
+    `UPDATE event_logs SET claimed_at = now()
+     WHERE id IN (SELECT id FROM event_logs WHERE status = 'received' AND (claimed_at IS NULL OR claimed_at < now() - interval '${CLAIM_EXPIRY}')
+                  ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+     RETURNING id, event_rule_id, event_type, event_guid, payload, headers`,
+  );
+}
+
+/** Evaluates the next batch of received events; answers whether there was one. */
+export async function evaluateNextBatch(services: Services, launchers: EdaLaunchers): Promise<boolean> {
+  const { db } = services;
+  const logs = (await claim(db)).map((log) => ({ ...log, id: Number(log.id) })).sort((a, b) => a.id - b.id);
+  if (!logs.length) return false;
+  const ruleIds = [...new Set(logs.map((l) => l.event_rule_id).filter((id): id is number => id !== null))];
+  const rules = new Map((await db.query('SELECT * FROM event_rules WHERE id = ANY($1::int[])', [ruleIds])).map((r) => [r.id as number, r]));
+  const live = logs.filter((log) => rules.get(log.event_rule_id ?? -1)?.enabled);
+  const results = await evaluateConditions(live.map((log) => ({ conditions: rules.get(log.event_rule_id!)!.conditions as Condition[], payload: log.payload, headers: log.headers })));
+  const conditionResults = new Map(live.map((log, i) => [log.id, results[i]]));
+
+  await db.transaction(async (tx) => {
+    const locked = new Set((await tx.query<{ id: number }>(
+      `SELECT id FROM event_logs WHERE id = ANY($1::bigint[]) AND status = 'received' ORDER BY id FOR UPDATE SKIP LOCKED`, [logs.map((l) => l.id)],
+    )).map((r) => Number(r.id)));
+    const firing = new Firing(tx, services, launchers);
+    const outcomes: Outcome[] = [];
+    for (const log of logs) {
+      if (!locked.has(log.id)) continue;
+      outcomes.push(await firing.decide(log, rules.get(log.event_rule_id ?? -1), conditionResults.get(log.id)));
+    }
+    await firing.finish();
+    await writeOutcomes(tx, outcomes);
+  });
+  return true;
+}
+
+/** The firings of one batch: throttled rules claim each firing; unthrottled ones are counted and updated once. */
+class Firing {
+  private counts = new Map<number, number>();
+  private audits: AuditEvent[] = [];
+
+  constructor(private tx: Queryable, private services: Services, private launchers: EdaLaunchers) {}
+
+  async decide(log: ReceivedLog, rule: Row | undefined, results: ConditionResult[] | undefined): Promise<Outcome> {
+    const outcome: Outcome = { id: log.id, status: 'unmatched', conditions_matched: null, condition_results: results ?? [], actions_triggered: [], job_id: null };
+    if (!rule) return { ...outcome, status: 'error', actions_triggered: [{ action_type: '', target_id: 0, description: '', ok: false, error: 'The rule was deleted before the event was evaluated.' }] };
+    if (!rule.enabled || !results) return outcome;
+    outcome.conditions_matched = results.every((r) => r.matched);
+    if (!outcome.conditions_matched) return outcome;
+    if (!(await this.claim(rule))) return { ...outcome, status: 'throttled' };
+    const event = { logId: log.id, rule, eventType: log.event_type, guid: log.event_guid, payload: log.payload };
+    for (const action of rule.actions as Action[]) outcome.actions_triggered.push(await runAction(this.tx, this.services, this.launchers, event, action));
+    const launched = outcome.actions_triggered.find((a) => a.job ?? a.workflow_job);
+    outcome.job_id = launched ? (launched.job ?? launched.workflow_job)! : null;
+    outcome.status = outcome.actions_triggered.every((a) => a.ok) ? 'action_fired' : 'action_failed';
+    this.audits.push({
+      type: 'eda.rule_fired',
+      outcome: outcome.status === 'action_fired' ? 'success' : 'failure',
+      ctx: systemContextIn(this.services),
+      target: { type: 'event_rule', id: rule.id, name: rule.name },
+      detail: { event_log_id: log.id, event_type: log.event_type, event_guid: log.event_guid, actions: outcome.actions_triggered },
+    });
+    return outcome;
+  }
+
+  /** Whether the rule may fire now: a throttled rule's firing is claimed at once (the row stays locked until commit). */
+  private async claim(rule: Row): Promise<boolean> {
+    if (!rule.throttle_seconds) {
+      this.counts.set(rule.id, (this.counts.get(rule.id) ?? 0) + 1);
+      return true;
+    }
+    const claimed = await this.tx.query(
+      `UPDATE event_rules SET last_fired_at = now(), fire_count = fire_count + 1
+       WHERE id = $1 AND (last_fired_at IS NULL OR last_fired_at <= now() - make_interval(secs => throttle_seconds)) RETURNING id`,
+      [rule.id],
+    );
+    return claimed.length > 0;
+  }
+
+  async finish(): Promise<void> {
+    if (this.counts.size) {
+      await this.tx.query(
+        `UPDATE event_rules r SET last_fired_at = now(), fire_count = r.fire_count + c.n
+         FROM unnest($1::int[], $2::int[]) AS c(id, n) WHERE r.id = c.id`,
+        [[...this.counts.keys()], [...this.counts.values()]],
+      );
+    }
+    await recordAudits(this.tx, this.audits);
+  }
+}
+
+async function writeOutcomes(tx: Queryable, outcomes: Outcome[]): Promise<void> {
+  if (!outcomes.length) return;
+  await tx.query(
+    `UPDATE event_logs l SET status = o.status, conditions_matched = o.conditions_matched, condition_results = o.condition_results,
+       actions_triggered = o.actions_triggered, job_id = o.job_id, processed_at = now()
+     FROM jsonb_to_recordset($1::jsonb) AS o(id bigint, status text, conditions_matched boolean, condition_results jsonb, actions_triggered jsonb, job_id integer)
+     WHERE l.id = o.id`,
+    [JSON.stringify(outcomes)],
+  );
+}

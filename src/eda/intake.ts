@@ -1,0 +1,96 @@
+/**
+ * Stores the events the receiver accepts, many deliveries to one INSERT: while one statement runs,
+ * the deliveries arriving meanwhile wait for the next, so the cost of a round trip and a commit is
+ * shared. A delivery is answered only once its event is stored (a restart loses nothing that was
+ * answered 202); the unique index on (rule, event_guid) finds repeated deliveries, including two
+ * arriving in the same statement, and the evaluation loop is woken once per statement.
+ */
+import type { Database } from '../db/database.ts';
+import { replaceNulDeep } from '../db/nul.ts';
+
+export const EVENTS_CHANNEL = 'drover_eda_events';
+const MAX_BATCH = 500;
+
+export interface IncomingEvent {
+  ruleId: number;
+  ruleName: string;
+  organizationId: number;
+  sourceType: string;
+  sourceIp: string;
+  eventType: string;
+  guid: string;
+  payload: unknown;
+  headers: Record<string, string>;
+  status: 'received' | 'signature_failed';
+}
+
+/** The stored log's id, or null when the rule had already received this event. */
+export type Stored = { id: number } | null;
+
+interface Waiting {
+  event: IncomingEvent;
+  resolve(stored: Stored): void;
+  reject(err: unknown): void;
+}
+
+export class EventIntake {
+  private waiting: Waiting[] = [];
+  private flushing: Promise<void> | null = null;
+
+  constructor(private readonly db: Database) {}
+
+  store(event: IncomingEvent): Promise<Stored> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ event, resolve, reject });
+      if (!this.flushing) this.flushing = this.flush();
+    });
+  }
+
+  /** Waits until every event handed in so far is stored. */
+  async drained(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    while (this.waiting.length) {
+      const batch = this.waiting.splice(0, MAX_BATCH);
+      try {
+        const ids = await this.insert(batch.map((w) => w.event));
+        for (const w of batch) w.resolve(ids(w.event));
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+      }
+    }
+    this.flushing = null;
+  }
+
+  /** Inserts the events; answers each event's id, or null for a repeat (the first of a key in the batch wins). */
+  private async insert(events: IncomingEvent[]): Promise<(event: IncomingEvent) => Stored> {
+    const rows = events.map((e) => ({
+      event_rule_id: e.ruleId, event_rule_name: e.ruleName, organization_id: e.organizationId, source_type: e.sourceType, source_ip: e.sourceIp,
+      event_type: e.eventType, event_guid: e.guid, payload: replaceNulDeep(e.payload), headers: replaceNulDeep(e.headers), status: e.status,
+    }));
+    const received = events.some((e) => e.status === 'received');
+    const stored = await this.db.query<{ id: number; event_rule_id: number; event_guid: string; status: string }>(
+      `WITH made AS (
+         INSERT INTO event_logs (event_rule_id, event_rule_name, organization_id, source_type, source_ip, event_type, event_guid, payload, headers, status)
+         SELECT event_rule_id, event_rule_name, organization_id, source_type, source_ip, event_type, event_guid, payload, headers, status
+         FROM jsonb_to_recordset($1::jsonb) AS e(event_rule_id integer, event_rule_name text, organization_id integer, source_type text, source_ip text,
+           event_type text, event_guid text, payload jsonb, headers jsonb, status text)
+         ON CONFLICT (event_rule_id, event_guid) WHERE status <> 'signature_failed' DO NOTHING
+         RETURNING id, event_rule_id, event_guid, status)
+       SELECT made.*${received ? `, (SELECT pg_notify('${EVENTS_CHANNEL}', '') FROM made WHERE status = 'received' LIMIT 1) AS woke` : ''} FROM made`,
+      [JSON.stringify(rows)],
+    );
+    const byKey = new Map<string, number>();
+    for (const row of stored) if (row.status === 'received') byKey.set(`${row.event_rule_id}:${row.event_guid}`, Number(row.id));
+    return (event) => {
+      if (event.status !== 'received') return null;
+      const key = `${event.ruleId}:${event.guid}`;
+      const id = byKey.get(key);
+      if (id === undefined) return null;
+      byKey.delete(key);
+      return { id };
+    };
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * POST /api/v2/eda_webhooks/{webhook_path}/: the public receiver of event rules (document 2, Public
+ * receiver; BEHAVIOUR.md "Event-driven automation" gives the order). It reads no login: the signature
+ * over the body's raw bytes, made with the rule's key, is the authentication. An accepted event is
+ * stored (src/eda/intake.ts) and answered 202 at once; the evaluation loop does the rest.
+ */
+import { forbidden } from '../api/errors.ts';
+import type { RouteModule } from '../api/extra-routes.ts';
+import { viewOptions } from '../api/options.ts';
+import { PUBLIC } from '../api/permissions.ts';
+import { routeMethods } from '../api/resource-routes.ts';
+import { exemptFromCsrf } from '../auth/csrf.ts';
+import { listenForRuleChanges, receivingRule } from '../resources/event-rules/receiving-rules.ts';
+import { MAX_DELIVERY_BYTES, parsePayload, RawBody } from '../runs/webhooks/receiver-routes.ts';
+import { EventIntake } from './intake.ts';
+import { authentic, eventGuid, eventType, keptHeaders } from './sources.ts';
+
+export const RECEIVER_PATH = '/api/v2/eda_webhooks/:path/';
+/** What a refused delivery keeps of its body. */
+const MAX_REFUSED_PAYLOAD = 64 * 1024;
+
+/** The body of a refused delivery, as far as it is kept: its JSON when small and whole, else its first 64 KiB as text. */
+function refusedPayload(raw: Buffer): unknown {
+  if (raw.length <= MAX_REFUSED_PAYLOAD) {
+    try {
+      const value = JSON.parse(raw.toString('utf8'));
+      if (value && typeof value === 'object' && !Array.isArray(value)) return value;
+    } catch {
+      // Kept as text below.
+    }
+  }
+  return { raw: raw.subarray(0, MAX_REFUSED_PAYLOAD).toString('utf8'), truncated: raw.length > MAX_REFUSED_PAYLOAD };
+}
+
+export const edaReceiverRoutes: RouteModule = async (app, services) => {
+  const intake = new EventIntake(services.db);
+  const unlisten = await listenForRuleChanges(services.db);
+  app.addHook('onClose', async () => {
+    await intake.drained();
+    await unlisten().catch(() => undefined);
+  });
+
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_DELIVERY_BYTES }, (_request, body, done) => done(null, new RawBody(body as Buffer)));
+    // The signature is the authentication: a login cookie or token the sender might carry is not read.
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...(route.config as object), ownAuthentication: true } as typeof route.config;
+    });
+    exemptFromCsrf(RECEIVER_PATH);
+    routeMethods(scope, RECEIVER_PATH, PUBLIC, {
+      POST: async (request, reply) => {
+        const raw = request.body instanceof RawBody ? request.body.bytes : Buffer.alloc(0);
+        const rule = await receivingRule(services.db, (request.params as { path: string }).path);
+        if (!rule || !rule.enabled) throw forbidden();
+        const base = { ruleId: rule.id, ruleName: rule.name, organizationId: rule.organization_id, sourceType: rule.source_type, sourceIp: request.ip, headers: keptHeaders(request.headers) };
+        if (!authentic(rule.source_type, request.headers, raw, rule.key)) {
+          const payload = refusedPayload(raw);
+          await intake.store({ ...base, payload, eventType: '', guid: eventGuid(rule.source_type, request.headers, {}, raw), status: 'signature_failed' });
+          throw forbidden();
+        }
+        const payload = parsePayload(raw, String(request.headers['content-type'] ?? ''));
+        const stored = await intake.store({
+          ...base, payload, eventType: eventType(rule.source_type, request.headers, payload), guid: eventGuid(rule.source_type, request.headers, payload, raw), status: 'received',
+        });
+        return reply.code(202).send(stored ? { event_log_id: stored.id } : { detail: 'Event previously received.' });
+      },
+      OPTIONS: async () => ({
+        ...viewOptions('Event Receiver', "POST: an event for the rule at this path, signed with the rule's key; answered 202 and evaluated in the background."),
+        parses: ['application/json', 'application/x-www-form-urlencoded'],
+      }),
+    }, { POST: { summary: 'Receive an event for an event rule' } });
+  });
+};

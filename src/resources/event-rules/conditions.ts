@@ -1,0 +1,69 @@
+/**
+ * An event rule's conditions: Jinja2 expressions over `event` (the payload) and `headers`, evaluated in
+ * the sandbox (src/templating/sandbox.ts) with a time limit per event. All must hold; an expression that
+ * fails counts as not matched and keeps its error.
+ */
+import { FieldProblem } from '../../api/fields.ts';
+import { checkExpressionSyntax, evaluateConditionSets } from '../../templating/sandbox.ts';
+
+export interface Condition {
+  jinja2_expression: string;
+  description: string;
+}
+
+export interface ConditionResult {
+  expression: string;
+  description: string;
+  matched: boolean;
+  error?: string;
+}
+
+const MAX_CONDITIONS = 100;
+const MAX_EXPRESSION = 4_096;
+const MAX_DESCRIPTION = 1_024;
+/** What evaluating one event's conditions may take. */
+export const CONDITION_TIMEOUT_MS = 500;
+
+const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'list' : typeof value);
+
+/** A list of conditions as stored, or a FieldProblem naming the first bad one ("Condition 2: ..."). */
+export function parseConditions(value: unknown): Condition[] {
+  if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of conditions but got type "${typeName(value)}".`);
+  if (value.length > MAX_CONDITIONS) throw new FieldProblem(`Ensure this list has no more than ${MAX_CONDITIONS} conditions.`);
+  return value.map((item, i) => {
+    const where = `Condition ${i + 1}`;
+    if (!item || typeof item !== 'object' || Array.isArray(item)) throw new FieldProblem(`${where}: expected an object with jinja2_expression and description.`);
+    const { jinja2_expression: expression, description = '' } = item as Record<string, unknown>;
+    if (typeof expression !== 'string' || !expression.trim()) throw new FieldProblem(`${where}: jinja2_expression is required.`);
+    if (expression.length > MAX_EXPRESSION) throw new FieldProblem(`${where}: jinja2_expression is longer than ${MAX_EXPRESSION} characters.`);
+    if (typeof description !== 'string' && description !== null) throw new FieldProblem(`${where}: description must be a string.`);
+    if ((description ?? '').length > MAX_DESCRIPTION) throw new FieldProblem(`${where}: description is longer than ${MAX_DESCRIPTION} characters.`);
+    const problem = checkExpressionSyntax(expression);
+    if (problem) throw new FieldProblem(`${where}: ${problem}`);
+    return { jinja2_expression: expression, description: description ?? '' };
+  });
+}
+
+/** What conditions see of one event. */
+export const conditionContext = (payload: unknown, headers: Record<string, string>) => ({ event: payload, headers });
+
+/** Each event's conditions evaluated, events sent to the sandbox together. */
+export async function evaluateConditions(items: readonly { conditions: readonly Condition[]; payload: unknown; headers: Record<string, string> }[]): Promise<ConditionResult[][]> {
+  const outcomes = await evaluateConditionSets(
+    items.map((item) => ({ expressions: item.conditions.map((c) => c.jinja2_expression), context: conditionContext(item.payload, item.headers) })),
+    { timeoutMs: CONDITION_TIMEOUT_MS },
+  );
+  return items.map((item, i) => item.conditions.map((c, j) => ({
+    expression: c.jinja2_expression,
+    description: c.description,
+    matched: outcomes[i][j].matched,
+    ...(outcomes[i][j].error !== undefined && { error: outcomes[i][j].error }),
+  })));
+}
+
+/** Header names as conditions read them (lower case), values as text: for the test endpoint's headers. */
+export function conditionHeaders(headers: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== null && value !== undefined) out[name.toLowerCase()] = typeof value === 'string' ? value : JSON.stringify(value);
+  return out;
+}

@@ -1,0 +1,65 @@
+/**
+ * Event rule endpoints beyond CRUD (document 2, Event rules): enable/disable, the key at webhook_key/
+ * (organization admins; POST rotates) and test/, a dry run of the conditions over a payload that
+ * launches nothing.
+ */
+import { Type } from 'typebox';
+import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import { FieldProblem } from '../../api/fields.ts';
+import { ValidationError } from '../../api/errors.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
+import { actionOptions } from '../../api/options.ts';
+import { objectPermission } from '../../api/permissions.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
+import { enableDisableRoutes } from '../../api/toggle-routes.ts';
+import { decryptSecret } from '../../secrets/encryption.ts';
+import { webhookKeyRoutes } from '../webhooks/webhook-key-routes.ts';
+import { conditionHeaders, evaluateConditions, parseConditions, type Condition } from './conditions.ts';
+import { eventRules, newStoredRuleKey } from './event-rule.resource.ts';
+import { EVENT_RULE_KEY_PURPOSE, rulesChanged } from './receiving-rules.ts';
+
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+
+const TestBody = Type.Object({
+  payload: Type.Object({}, { additionalProperties: true, description: 'The event as the sender would post it.' }),
+  headers: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Headers the conditions see (names in lower case).' })),
+  conditions: Type.Optional(Type.Array(Type.Object({ jinja2_expression: Type.String(), description: Type.Optional(Type.String()) }), { description: "Conditions to try instead of the rule's own." })),
+});
+
+/** Whether a firing now would be throttled. */
+const throttled = (rule: Record<string, unknown>) =>
+  Number(rule.throttle_seconds) > 0 && rule.last_fired_at instanceof Date && Date.now() - rule.last_fired_at.getTime() < Number(rule.throttle_seconds) * 1000;
+
+export const eventRuleRoutes: RouteModule = async (app, services) => {
+  enableDisableRoutes(app, services, eventRules, (tx) => rulesChanged(tx));
+  await webhookKeyRoutes(eventRules, {
+    action: 'webhook_key',
+    newStoredKey: newStoredRuleKey,
+    keyOf: (row) => decryptSecret(EVENT_RULE_KEY_PURPOSE, String(row.webhook_key)),
+    afterRotate: rulesChanged,
+  })(app, services);
+
+  routeMethods(app, '/api/v2/event_rules/:id/test/', objectPermission('event_rule', { POST: 'test' }), {
+    GET: async () => ({}),
+    POST: async (request) => {
+      const body = (isObject(request.body) ? request.body : {}) as Record<string, unknown>;
+      if (!isObject(body.payload)) throw ValidationError.field('payload', 'Expected a JSON object: the event as the sender would post it.');
+      if (body.headers !== undefined && body.headers !== null && !isObject(body.headers)) throw ValidationError.field('headers', 'Expected a JSON object of header names and values.');
+      let conditions: Condition[];
+      try {
+        conditions = body.conditions === undefined || body.conditions === null ? parseConditions(request.object.conditions) : parseConditions(body.conditions);
+      } catch (err) {
+        if (err instanceof FieldProblem) throw ValidationError.field('conditions', err.message);
+        throw err;
+      }
+      const [results] = await evaluateConditions([{ conditions, payload: body.payload, headers: conditionHeaders((body.headers ?? {}) as Record<string, unknown>) }]);
+      const matched = results.every((r) => r.matched);
+      return { matched, condition_results: results, would_fire: matched && request.object.enabled === true && !throttled(request.object), actions: request.object.actions };
+    },
+    OPTIONS: async () => actionOptions('Event Rule Test', 'POST {payload, headers?, conditions?}: evaluates the conditions over the payload and says whether the rule would fire; launches nothing.', { GET: {}, POST: {} }),
+  }, {
+    GET: { summary: 'What testing an event rule takes' },
+    POST: { summary: "Dry run of an event rule's conditions", body: TestBody },
+    OPTIONS: OPTIONS_RESPONSE,
+  });
+};
