@@ -2,6 +2,7 @@
 import type { Services } from '../api/context.ts';
 import { startDispatcher } from '../dispatcher/dispatcher.ts';
 import { startNotificationSender } from '../notifications/sender.ts';
+import { startOutboundWebhookSender } from '../notifications/outbound-webhook-sender.ts';
 import { registerInstance } from '../resources/instances/registration.ts';
 import { reapLostNodes } from '../task-manager/lost-nodes.ts';
 import { startScheduler } from '../task-manager/scheduler.ts';
@@ -78,6 +79,15 @@ export const notificationSender: BackgroundLoop = {
   },
 };
 
+/** Sends queued outbound webhook deliveries (woken by NOTIFY and when a retry falls due); what a stop leaves pending is sent after the next start. */
+export const outboundWebhookSender: BackgroundLoop = {
+  name: 'outbound webhooks',
+  async start(services) {
+    const sender = await startOutboundWebhookSender(services);
+    return () => sender.stop();
+  },
+};
+
 /** Launches due schedules (woken at the earliest next_run and by NOTIFY when schedules change). */
 export const scheduler: BackgroundLoop = {
   name: 'scheduler',
@@ -128,6 +138,7 @@ export const eventEvaluation: BackgroundLoop = {
 
 export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, commitStatuses,
   notificationSender,
+  outboundWebhookSender,
   scheduler,
   factCapture,
   snapshotRetention,

@@ -45,6 +45,8 @@ import { driftAlertRules } from '../resources/drift/drift-alert-rule.resource.ts
 import { driftAlerts } from '../resources/drift/drift-alert.resource.ts';
 import { eventRules } from '../resources/event-rules/event-rule.resource.ts';
 import { eventLogs } from '../resources/event-rules/event-log.resource.ts';
+import { outboundWebhooks } from '../resources/outbound-webhooks/outbound-webhook.resource.ts';
+import { outboundWebhookDeliveries } from '../resources/outbound-webhooks/delivery.resource.ts';
 
 export const RESOURCES: readonly Resource[] = [
   organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
@@ -55,4 +57,5 @@ export const RESOURCES: readonly Resource[] = [
   notificationTemplates, notifications,
   factSnapshots, driftDetections, driftAlertRules, driftAlerts,
   eventRules, eventLogs,
+  outboundWebhooks, outboundWebhookDeliveries,
 ];

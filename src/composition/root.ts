@@ -29,6 +29,8 @@ import { driftRoutes } from '../resources/drift/drift-routes.ts';
 import { eventRuleRoutes } from '../resources/event-rules/event-rule-routes.ts';
 import { EVENT_RULE_KEY_PURPOSE } from '../resources/event-rules/receiving-rules.ts';
 import { edaReceiverRoutes } from '../eda/receiver-routes.ts';
+import { outboundWebhookRoutes } from '../resources/outbound-webhooks/outbound-webhook-routes.ts';
+import { OUTBOUND_WEBHOOK_KEY_PURPOSE } from '../resources/outbound-webhooks/signing-key.ts';
 import { notificationTemplateRoutes } from '../resources/notification-templates/notification-template-routes.ts';
 import { projectRoutes } from '../resources/projects/project-routes.ts';
 import { scheduleRoutes } from '../resources/schedules/schedule-routes.ts';
@@ -104,6 +106,7 @@ export const ROUTES: readonly RouteModule[] = [
   notificationTemplateRoutes,
   driftRoutes,
   eventRuleRoutes, edaReceiverRoutes,
+  outboundWebhookRoutes,
   runKindRoutes,
   templateWebhooks(jobTemplates, jobWebhookLauncher),
   templateWebhooks(workflowJobTemplates, workflowWebhookLauncher),
@@ -118,6 +121,7 @@ export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jo
   webhookKeySecrets('job_templates', 'job template webhook keys'),
   webhookKeySecrets('workflow_job_templates', 'workflow job template webhook keys'),
   webhookKeySecrets('event_rules', 'event rule webhook keys', EVENT_RULE_KEY_PURPOSE),
+  webhookKeySecrets('outbound_webhooks', 'outbound webhook signing keys', OUTBOUND_WEBHOOK_KEY_PURPOSE),
   notificationTemplateSecrets,
 ];
 

@@ -944,6 +944,43 @@ export type OrganizationRow = {
   policy_enforcement: string;
 };
 
+/** A row of the table outbound_webhook_deliveries. */
+export type OutboundWebhookDeliveryRow = {
+  attempts: number;
+  created: Date;
+  error: string;
+  event_type: string;
+  id: number;
+  next_attempt_at: Date;
+  payload: unknown;
+  response_status: number | null;
+  run_id: number | null;
+  sent_at: Date | null;
+  status: string;
+  webhook_id: number;
+};
+
+/** A row of the table outbound_webhooks. */
+export type OutboundWebhookRow = {
+  created: Date;
+  created_by_id: number | null;
+  custom_headers: unknown;
+  description: string;
+  enabled: boolean;
+  events: unknown;
+  id: number;
+  last_error: string;
+  last_sent_at: Date | null;
+  last_status: number | null;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  organization_id: number;
+  ssl_verify: boolean;
+  url: string;
+  webhook_key: string;
+};
+
 /** A row of the view project_updates. */
 export type ProjectUpdateRow = {
   allow_simultaneous: boolean;
@@ -1894,6 +1931,8 @@ export interface Tables {
   organization_instance_groups: OrganizationInstanceGroupRow;
   organization_notification_templates: OrganizationNotificationTemplateRow;
   organizations: OrganizationRow;
+  outbound_webhook_deliveries: OutboundWebhookDeliveryRow;
+  outbound_webhooks: OutboundWebhookRow;
   project_updates: ProjectUpdateRow;
   projects: ProjectRow;
   role_ancestors: RoleAncestorRow;

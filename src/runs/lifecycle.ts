@@ -7,6 +7,7 @@ import type { FinalStatus, RunKind, RunKindRef, RunKinds } from './run-kind.ts';
 import { LIVE_CHANNEL, publishFinal, publishStatusChanges, statusNoticePayload } from '../live/notices.ts';
 import { replaceNul } from '../db/nul.ts';
 import { queueRunNotifications } from '../resources/notification-templates/queue.ts';
+import { queueRunWebhooks } from '../resources/outbound-webhooks/queue.ts';
 
 export const ACTIVE_STATUSES = ['new', 'pending', 'waiting', 'running'] as const;
 export const FINAL_STATUSES = ['successful', 'failed', 'error', 'canceled'] as const;
@@ -105,6 +106,7 @@ export async function markRunning(
     await followTemplate(tx, kind, row, { status: 'running' });
     await publishStatusChanges(tx, [row]);
     if (kind.runNotifications !== false) await queueRunNotifications(tx, row, 'started');
+    await queueRunWebhooks(tx, row);
   }
   return row;
 }
@@ -145,6 +147,7 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
   });
   await kind.afterFinish?.(tx, row);
   if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success');
+  await queueRunWebhooks(tx, row);
   await publishFinal(tx, row);
   // Runs blocked behind this one (its template's next job, dependents of an update) may start now.
   await wakeDispatchers(tx);

@@ -12,6 +12,7 @@ import type { UnifiedJobRow } from '../db/tables.ts';
 import { parseVariables } from '../inventory/variables.ts';
 import { publishStatusChanges } from '../live/notices.ts';
 import { queueRunNotifications } from '../resources/notification-templates/queue.ts';
+import { queueRunWebhooks } from '../resources/outbound-webhooks/queue.ts';
 import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from '../runs/lifecycle.ts';
 import { evaluateCondition } from '../templating/sandbox.ts';
 import { lookAtGraph, type GraphEdge, type GraphNode } from './workflow-graph.ts';
@@ -54,6 +55,7 @@ async function startPendingWorkflows(tx: Queryable): Promise<void> {
     if (template !== null) await tx.query(`UPDATE workflow_job_templates SET status = 'running', current_job_id = $2 WHERE id = $1`, [template, run.id]);
     // Workflow jobs start here, not through markRunning: their "started" notifications too.
     await queueRunNotifications(tx, row, 'started');
+    await queueRunWebhooks(tx, row);
     started.push(row);
   }
   await publishStatusChanges(tx, started);

@@ -1,0 +1,46 @@
+/**
+ * Queues outbound webhook deliveries of a run's status change: rows of outbound_webhook_deliveries
+ * written in the transaction of the change (so they exist exactly when it commits), then a NOTIFY
+ * that wakes the sender (src/notifications/outbound-webhook-sender.ts). Nothing here waits for a
+ * send, so a webhook never holds a run up.
+ */
+import type { Queryable } from '../../db/database.ts';
+import { eventOfRun, summarizeRun } from './events.ts';
+
+/** The channel the sender listens to. */
+export const OUTBOUND_WEBHOOKS_CHANNEL = 'drover_outbound_webhooks';
+
+export interface RunForWebhooks {
+  id: number;
+  kind: string;
+  status: string;
+  name: string;
+  organization_id: number | null;
+  started: unknown;
+  finished: unknown;
+  elapsed: number | string;
+  launch_type: string;
+  execution_node: string;
+}
+
+/**
+ * Queues a delivery of the run's current status (running is started) to every enabled webhook of the
+ * run's organization listening for it: one statement, none at all for runs no event stands for.
+ * Answers how many.
+ */
+export async function queueRunWebhooks(tx: Queryable, run: RunForWebhooks): Promise<number> {
+  const event = eventOfRun(run);
+  if (!event || run.organization_id === null) return 0;
+  const payload = { event_type: event, timestamp: new Date().toISOString(), job: summarizeRun(run) };
+  const [row] = await tx.query<{ made: number }>(
+    `WITH made AS (
+       INSERT INTO outbound_webhook_deliveries (webhook_id, event_type, run_id, payload)
+       SELECT w.id, $2, $3, $4::jsonb FROM outbound_webhooks w
+       WHERE w.organization_id = $1 AND w.enabled AND w.events @> jsonb_build_array($2::text)
+       ORDER BY w.id
+       RETURNING id)
+     SELECT count(*)::integer AS made, (SELECT pg_notify('${OUTBOUND_WEBHOOKS_CHANNEL}', '') FROM made LIMIT 1) AS notified FROM made`,
+    [run.organization_id, event, run.id, JSON.stringify(payload)],
+  );
+  return row?.made ?? 0;
+}
