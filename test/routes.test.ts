@@ -69,6 +69,8 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   );
   const rule = await created('/api/v2/drift_alert_rules/', { name: 'router-rule', organization, notification_template: hook });
   await t.db.query(`INSERT INTO drift_alerts (alert_rule_id, organization_id, host_id, drift_count, summary) VALUES ($1, $2, $3, 1, 'router')`, [rule, organization, host]);
+  // An outbound webhook to a loopback address the guard refuses: its test/ reaches nothing.
+  await created('/api/v2/outbound_webhooks/', { name: 'router-outbound', organization, url: 'http://127.0.0.1:9/', events: ['job.failed'] });
 }
 
 describe('routes', () => {
