@@ -7,7 +7,7 @@ export const URL_MAX_LENGTH = 1024;
 
 /** An http or https URL with a host; credentials belong in a header, not in the URL everyone who reads the webhook sees. */
 export function urlField(): Field {
-  const field = text({ required: true, maxLength: URL_MAX_LENGTH, allowBlank: false, helpText: 'Where deliveries are posted: an http or https URL.' });
+  const field = text({ required: true, maxLength: URL_MAX_LENGTH, allowBlank: false, label: 'URL', helpText: 'Where deliveries are posted: an http or https URL.' });
   return {
     ...field,
     parse: (value) => {
@@ -72,7 +72,7 @@ function headersOf(value: unknown): Record<string, unknown> {
 /** custom_headers: names and values as strings, at most MAX_HEADERS, none the service sets itself. */
 export function customHeadersField(): Field {
   return {
-    ...json({ default: {}, helpText: `Headers sent with every delivery, as a JSON object of names and values (at most ${MAX_HEADERS}); Content-Type, Content-Length, Host and X-Svc-Signature are set by the service.` }),
+    ...json({ default: {}, helpText: `Headers sent with every delivery: names and values (at most ${MAX_HEADERS}), as a JSON object or YAML. Content-Type, Content-Length, Host and X-Svc-Signature are set by the service.` }),
     parse: (value) => {
       const headers = headersOf(value);
       const entries = Object.entries(headers);

@@ -30,6 +30,10 @@ export const NAVIGATION: { group: string; items: { label: string; path: string }
     ],
   },
   {
+    group: 'Event-driven',
+    items: [{ label: 'Outbound webhooks', path: '/outbound_webhooks' }],
+  },
+  {
     group: 'Access',
     items: [
       { label: 'Organizations', path: '/organizations' },

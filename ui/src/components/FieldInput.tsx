@@ -11,7 +11,7 @@ import { fieldHelp } from './field-help';
 const LONG_TEXT = /(^|_)(description|body|message|script|inputs_help)$|^(limit|job_tags|skip_tags)$/;
 /** Text fields holding YAML or JSON variables (OPTIONS calls them strings). */
 const VARIABLES = /^(variables|extra_vars|source_vars|extra_data)$/;
-const SECRET = /password|secret|token|ssh_key_data|ssh_key_unlock|key_data/;
+const SECRET = /password|secret|token|ssh_key_data|ssh_key_unlock|key_data|webhook_key/;
 
 export interface FieldInputProps {
   name: string;

@@ -5,13 +5,14 @@ import { useOptions } from '../hooks/api-hooks';
 import { referencedResource } from '../resources/references';
 import { formatDate } from './cells';
 import { StatusLabel } from './cells';
+import { objectUrl } from '../api/object-url';
 
 const INTERNAL = new Set(['id', 'type', 'url', 'related', 'summary_fields']);
 const ASK = /^ask_(\w+?)_on_launch$/;
 
 /** The fields of an object as OPTIONS labels them; references by name, linked; variables as text. */
 export function ResourceDetail({ object, fields }: { object: ApiObject; fields?: string[] }) {
-  const options = useOptions(object.url);
+  const options = useOptions(objectUrl(object));
   const meta = options.data?.actions?.GET ?? {};
   const names = (fields ?? Object.keys(meta).filter((n) => !INTERNAL.has(n) && n in object)).filter((n) => !ASK.test(n));
   // AWX's many ask_*_on_launch switches read better as one list of what is prompted.

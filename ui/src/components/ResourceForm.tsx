@@ -10,6 +10,7 @@ import type { ResourceConfig } from '../resources/types';
 import { FieldInput, INVALID } from './FieldInput';
 import { ErrorAlert } from './ErrorAlert';
 import { Loading } from './Loading';
+import { objectUrl } from '../api/object-url';
 
 const WIDE_TYPES = new Set(['json']);
 
@@ -29,7 +30,7 @@ export function ResourceForm({ config, object, hidden = [], extra, onSaved, crea
   extra?: (values: Record<string, unknown>, set: (name: string, value: unknown) => void, errors: Record<string, string>) => React.ReactNode;
   onSaved?: (saved: ApiObject) => void;
 }) {
-  const url = object ? object.url : createUrl ?? `/api/v2/${config.key}/`;
+  const url = object ? objectUrl(object) : createUrl ?? `/api/v2/${config.key}/`;
   const options = useOptions(url);
   const fields = object ? options.data?.actions?.PUT : options.data?.actions?.POST;
   if (options.isPending) return <Loading />;
@@ -79,7 +80,7 @@ function FormBody({ config, object, url, initial, fields, hidden, extra, onSaved
     setFailure(null);
     try {
       const body = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== undefined && (object || v !== '' || fields[k]?.required)));
-      const saved = object ? await http.put<ApiObject>(object.url, body) : await http.post<ApiObject>(url, body);
+      const saved = object ? await http.put<ApiObject>(objectUrl(object), body) : await http.post<ApiObject>(url, body);
       await queryClient.invalidateQueries();
       if (onSaved) onSaved(saved);
       else navigate(`/${config.key}/${saved.id}`);

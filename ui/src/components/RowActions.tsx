@@ -8,6 +8,7 @@ import type { ApiObject } from '../api/types';
 import type { ResourceConfig } from '../resources/types';
 import { lazyOnce } from './lazy-cache';
 import { ErrorAlert } from './ErrorAlert';
+import { objectUrl } from '../api/object-url';
 
 const displayName = (o: ApiObject) => String(o.name ?? o.username ?? o.hostname ?? `#${o.id}`);
 
@@ -23,7 +24,7 @@ export function RowActions({ config, object, listUrl, variant = 'row' }: { confi
 
   const remove = async () => {
     try {
-      await http.delete(object.url);
+      await http.delete(objectUrl(object));
       setConfirming(false);
       await queryClient.invalidateQueries();
       if (variant === 'detail') navigate(`/${config.key}`);
@@ -33,7 +34,7 @@ export function RowActions({ config, object, listUrl, variant = 'row' }: { confi
   };
   const copy = async () => {
     try {
-      const copied = await http.post<ApiObject>(`${object.url}copy/`, { name: `${label} @ ${new Date().toLocaleTimeString()}` });
+      const copied = await http.post<ApiObject>(`${objectUrl(object)}copy/`, { name: `${label} @ ${new Date().toLocaleTimeString()}` });
       await queryClient.invalidateQueries({ queryKey: [listUrl] });
       navigate(`/${config.key}/${copied.id}`);
     } catch (err) {

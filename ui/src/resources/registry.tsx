@@ -15,6 +15,7 @@ import {
   ruleThresholdColumn,
   severityColumn,
 } from '../pages/drift/drift-cells';
+import { enabledColumn, lastStatusColumn } from '../pages/outbound-webhooks/webhook-cells';
 
 const runs = (key: string, label: string, singular: string, extra: Partial<ResourceConfig> = {}): ResourceConfig => ({
   key,
@@ -346,6 +347,24 @@ const RESOURCES: ResourceConfig[] = [
     creatable: false,
     columns: [alertCreatedColumn, refColumn('alert_rule', 'Rule', 'drift_alert_rules'), refColumn('host', 'Host', 'hosts'), { field: 'drift_count', label: 'Drift', sort: true }, notificationStatusColumn],
     emptyHint: 'Alerts appear when an enabled drift alert rule fires.',
+  },
+  {
+    key: 'outbound_webhooks',
+    label: 'Outbound webhooks',
+    singular: 'Outbound webhook',
+    columns: [
+      nameColumn('outbound_webhooks'),
+      enabledColumn,
+      { field: 'url', label: 'URL', wide: true, render: (o) => <span className="drover-mono">{String(o.url)}</span> },
+      lastStatusColumn,
+      dateColumn('last_sent_at', 'Last sent'),
+      refColumn('organization', 'Organization', 'organizations'),
+    ],
+    // `url` is the target here, which the generic details leave out as the object's own address.
+    detailFields: ['name', 'description', 'organization', 'url', 'webhook_key', 'events', 'custom_headers', 'enabled', 'ssl_verify', 'last_status', 'last_sent_at', 'last_error', 'created', 'modified'],
+    actions: () => import('../pages/outbound-webhooks/SendTestAction'),
+    tabs: [{ key: 'deliveries', label: 'Deliveries', component: () => import('../pages/outbound-webhooks/WebhookDeliveries') }],
+    emptyHint: 'Outbound webhooks post a signed JSON message to a URL when a job or workflow of the organization starts or ends.',
   },
   {
     key: 'activity_stream',
