@@ -93,6 +93,33 @@ describe('console: outbound webhooks', () => {
     }
   });
 
+  it('shows a generated signing key once after the add, to copy into the receiver', async () => {
+    const c = await consolePage(t, undefined, '/outbound_webhooks/add');
+    try {
+      const { page } = c;
+      await page.locator('#field-name').fill('Generated');
+      await pickReference(page, 'field-organization', 'Hook org');
+      await page.locator('#field-url').fill(`${receiver.base}/generated`);
+      await page.getByRole('checkbox', { name: 'job.started' }).check();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      const shown = page.getByLabel('Generated signing key');
+      await shown.waitFor();
+      const key = await shown.inputValue();
+      assert.match(key, /^[A-Za-z0-9_-]{40,}$/);
+      await c.shot('outbound-webhook-generated-key');
+      await page.getByRole('button', { name: 'Done' }).click();
+      await page.waitForURL(/\/outbound_webhooks\/\d+$/);
+      assert.equal(await page.locator('[data-field="webhook_key"]').innerText(), '$encrypted$');
+      assert.equal(await page.getByLabel('Generated signing key').count(), 0);
+      await page.getByRole('button', { name: 'Send test to Generated' }).click();
+      await page.locator('[data-test-answer="ok"]').waitFor();
+      assert.ok(signatureValid(receiver.at('/generated')[0], key), 'deliveries are signed with the key shown');
+      assert.deepEqual(c.errors, []);
+    } finally {
+      await c.close();
+    }
+  });
+
   it("shows an organization's auditor the webhooks and their deliveries, with nothing to send or change", async () => {
     const hook = await t.post('/api/v2/outbound_webhooks/', { name: 'Audited', organization: org, url: `${receiver.base}/audited`, events: ['job.started'] });
     assert.equal(hook.status, 201, hook.text);

@@ -362,6 +362,7 @@ const RESOURCES: ResourceConfig[] = [
     ],
     // `url` is the target here, which the generic details leave out as the object's own address.
     detailFields: ['name', 'description', 'organization', 'url', 'webhook_key', 'events', 'custom_headers', 'enabled', 'ssl_verify', 'last_status', 'last_sent_at', 'last_error', 'created', 'modified'],
+    formPage: () => import('../pages/outbound-webhooks/OutboundWebhookForm'),
     actions: () => import('../pages/outbound-webhooks/SendTestAction'),
     tabs: [{ key: 'deliveries', label: 'Deliveries', component: () => import('../pages/outbound-webhooks/WebhookDeliveries') }],
     emptyHint: 'Outbound webhooks post a signed JSON message to a URL when a job or workflow of the organization starts or ends.',
