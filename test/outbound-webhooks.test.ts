@@ -3,6 +3,11 @@
 // the test endpoint, the delivery history and its retention.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { newOrg, newUser, type User } from './helpers/factories.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
@@ -10,6 +15,7 @@ import { eventually, firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 import { answer, finished, launchWorkflow, makeWorkflow } from './helpers/workflows.ts';
 import { signatureValid, startWebhookReceiver, type Delivered, type WebhookReceiver } from './helpers/webhook-receiver.ts';
 import { configureOutboundWebhookRetry, pruneDeliveries } from '../src/notifications/outbound-webhook-sender.ts';
+import { codeBlocks } from './helpers/docs.ts';
 
 const KEY = 'a-shared-signing-key-0123456789';
 const FAST_RETRIES = [100, 100, 100, 100];
@@ -274,6 +280,31 @@ describe('outbound webhooks', () => {
     assert.match(refusedConnection.body.error, /ECONNREFUSED/);
   });
 
+  it("the documentation's signature checks accept a real delivery and refuse a changed one", async () => {
+    const hook = await webhook({});
+    assert.equal((await t.post(`/api/v2/outbound_webhooks/${hook.id}/test/`, {})).body.ok, true);
+    const [delivered] = receiver.at(pathOf(hook));
+    const header = String(delivered.headers['x-svc-signature']);
+    const dir = await mkdtemp(path.join(tmpdir(), 'signature-'));
+    const run = promisify(execFile);
+
+    const python = `${codeBlocks('outbound-webhooks.md', 'python')[0]}
+import sys
+print(signed_by(sys.argv[1], open(sys.argv[2], 'rb').read(), sys.argv[3]))
+`;
+    const shell = codeBlocks('outbound-webhooks.md', 'sh').find((block) => block.includes('openssl'))!;
+    const check = async (body: Buffer) => {
+      const file = path.join(dir, 'body.json');
+      await writeFile(file, body);
+      const fromPython = (await run('python3', ['-c', python, KEY, file, header])).stdout.trim();
+      const fromShell = (await run('bash', ['-c', shell], { cwd: dir, env: { ...process.env, KEY } })).stdout.trim();
+      return { python: fromPython, shell: fromShell === header };
+    };
+    assert.deepEqual(await check(delivered.raw), { python: 'True', shell: true });
+    const changed = Buffer.from(delivered.raw.toString('utf8').replace('"test"', '"job.failed"'));
+    assert.deepEqual(await check(changed), { python: 'False', shell: false });
+  });
+
   it('a workflow delivers workflow.started and workflow.succeeded, or workflow.failed, to the webhooks listening', async () => {
     const all = await webhook({ events: ['workflow.started', 'workflow.succeeded', 'workflow.failed'] });
     const endsOnly = await webhook({ events: ['workflow.failed'] });
@@ -448,6 +479,7 @@ describe('outbound webhooks', () => {
       repo = await makeRepository({
         'ok.yml': '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg=hello\n',
         'fail.yml': '- hosts: all\n  gather_facts: false\n  tasks:\n    - fail: msg=boom\n',
+        'slow.yml': '- hosts: all\n  gather_facts: false\n  tasks:\n    - command: sleep 60\n',
       });
       projectId = (await t.post('/api/v2/projects/', { name: 'Hooked plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
       await firstProjectUpdate(t, projectId);
@@ -456,7 +488,7 @@ describe('outbound webhooks', () => {
     });
     after(() => repo.remove());
 
-    it('delivers job.started and job.succeeded, signed, with the custom headers; job.failed for a failing one', async () => {
+    it('delivers job.started and job.succeeded, signed, with the custom headers; job.failed for a failing one, job.canceled for a canceled one', async () => {
       const hook = await webhook({ events: ['job.started', 'job.succeeded', 'job.failed'], custom_headers: { 'X-Team': 'ops', 'X-Trace': 'abc-123' } });
       const failuresOnly = await webhook({ events: ['job.failed'] });
       const jt = (await t.post('/api/v2/job_templates/', { name: 'hooked job', project: projectId, inventory: inventoryId, playbook: 'ok.yml' })).body;
@@ -496,6 +528,18 @@ describe('outbound webhooks', () => {
       assert.equal(failure.body.job.status, 'failed');
       const all = await receivedAt(pathOf(hook), 4);
       assert.deepEqual(all.map((d) => d.body.event_type).sort(), ['job.failed', 'job.started', 'job.started', 'job.succeeded']);
+
+      const canceledHook = await webhook({ events: ['job.started', 'job.canceled'] });
+      const slow = (await t.post('/api/v2/job_templates/', { name: 'slow job', project: projectId, inventory: inventoryId, playbook: 'slow.yml' })).body;
+      const slowJob = (await t.post(`/api/v2/job_templates/${slow.id}/launch/`, {})).body;
+      const [slowStarted] = await receivedAt(pathOf(canceledHook), 1);
+      assert.equal(slowStarted.body.event_type, 'job.started');
+      assert.equal((await t.post(`/api/v2/jobs/${slowJob.id}/cancel/`, {})).status, 202);
+      assert.equal((await waitForRun(t, `/api/v2/jobs/${slowJob.id}/`, 60_000)).status, 'canceled');
+      const [, canceled] = await receivedAt(pathOf(canceledHook), 2);
+      assert.equal(canceled.body.event_type, 'job.canceled');
+      assert.equal(canceled.body.job.id, slowJob.id);
+      assert.equal(canceled.body.job.status, 'canceled');
       // The project's syncs are runs too, but no event stands for them.
       assert.ok(receiver.received.every((d) => d.body?.job?.type !== 'project_update'));
     });
