@@ -44,11 +44,11 @@ describe('outbound webhooks', () => {
     assert.equal(res.status, 200, res.text);
     return res.body.results as any[];
   };
-  const settled = (id: number, count: number) =>
+  const settled = (id: number, count: number): Promise<any[]> =>
     eventually(async () => {
       const list = await deliveriesOf(id);
-      return list.length === count && list.every((d) => d.status !== 'pending') && list;
-    }, 30_000, `${count} deliveries of webhook ${id} settled`);
+      return list.length === count && list.every((d) => d.status !== 'pending') ? list : null;
+    }, 30_000, `${count} deliveries of webhook ${id} settled`) as Promise<any[]>;
   const receivedAt = (path: string, count: number) =>
     eventually(async () => (receiver.at(path).length >= count ? receiver.at(path) : null), 30_000, `${count} deliveries at ${path}`) as Promise<Delivered[]>;
   const pathOf = (hook: { url: string }) => new URL(hook.url).pathname;
