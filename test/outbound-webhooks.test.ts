@@ -16,6 +16,7 @@ import { answer, finished, launchWorkflow, makeWorkflow } from './helpers/workfl
 import { signatureValid, startWebhookReceiver, type Delivered, type WebhookReceiver } from './helpers/webhook-receiver.ts';
 import { configureOutboundWebhookRetry, pruneDeliveries } from '../src/notifications/outbound-webhook-sender.ts';
 import { codeBlocks } from './helpers/docs.ts';
+import { selfSignedCert, startHttpPeer } from './helpers/notification-peers.ts';
 
 const KEY = 'a-shared-signing-key-0123456789';
 const FAST_RETRIES = [100, 100, 100, 100];
@@ -278,6 +279,24 @@ describe('outbound webhooks', () => {
     assert.equal(refusedConnection.body.ok, false);
     assert.equal(refusedConnection.body.status, null);
     assert.match(refusedConnection.body.error, /ECONNREFUSED/);
+  });
+
+  it('checks the certificate of an https URL unless ssl_verify is off', async () => {
+    const tlsPeer = await startHttpPeer(await selfSignedCert());
+    try {
+      const hook = await webhook({ url: `${tlsPeer.base}/tls` });
+      const verified = await t.post(`/api/v2/outbound_webhooks/${hook.id}/test/`, {});
+      assert.equal(verified.body.ok, false, verified.text);
+      assert.equal(verified.body.status, null);
+      assert.match(verified.body.error, /certificate/i);
+      assert.equal(tlsPeer.received.length, 0);
+      assert.equal((await t.patch(`/api/v2/outbound_webhooks/${hook.id}/`, { ssl_verify: false })).status, 200);
+      const unverified = await t.post(`/api/v2/outbound_webhooks/${hook.id}/test/`, {});
+      assert.deepEqual(unverified.body, { status: 200, ok: true, error: '' });
+      assert.equal(tlsPeer.received.length, 1);
+    } finally {
+      await tlsPeer.close();
+    }
   });
 
   it("the documentation's signature checks accept a real delivery and refuse a changed one", async () => {

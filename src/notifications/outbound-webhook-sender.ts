@@ -30,6 +30,7 @@ const SWEEP_MS = 15_000;
 const CLAIM_MS = 120_000;
 export const DELIVERY_RETENTION_DAYS = 30;
 const PRUNE_EVERY_MS = 6 * 60 * 60_000;
+const MIN_WAKE_MS = 100;
 
 type Delivery = Row & { id: number; webhook_id: number; attempts: number; payload: Parameters<typeof deliveryBody>[0] };
 
@@ -123,7 +124,6 @@ export async function pruneDeliveries(db: Database): Promise<number> {
 }
 
 export interface OutboundWebhookSender {
-  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -134,7 +134,8 @@ export async function startOutboundWebhookSender(services: Services): Promise<Ou
     const ms = await nextDueInMs(services.db);
     clearTimeout(retryTimer);
     if (ms === null) return;
-    retryTimer = setTimeout(() => loop?.wake(), Math.max(0, Math.ceil(ms)) + 10);
+    // At least MIN_WAKE_MS: rows already due that this round did not get are being claimed by another node.
+    retryTimer = setTimeout(() => loop?.wake(), Math.max(MIN_WAKE_MS, Math.ceil(ms) + 10));
     retryTimer.unref();
   };
   loop = await startWokenLoop(services.db, {
@@ -153,7 +154,6 @@ export async function startOutboundWebhookSender(services: Services): Promise<Ou
   const firstPrune = setTimeout(prune, 60_000);
   firstPrune.unref();
   return {
-    idle: () => loop!.idle(),
     stop: async () => {
       clearInterval(pruner);
       clearTimeout(firstPrune);
