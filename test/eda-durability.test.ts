@@ -1,0 +1,43 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from './helpers/app.ts';
+import { newOrg } from './helpers/factories.ts';
+import { eventually } from './helpers/jobs.ts';
+import { sendEvent } from './helpers/eda.ts';
+import { eventEvaluation } from '../src/composition/loops.ts';
+
+describe('received events survive a stop', () => {
+  let t: TestApp;
+  let rule: { id: number; webhook_path: string; key: string };
+
+  before(async () => {
+    // No background loops: events are received while nothing evaluates them, as when a node stops.
+    t = await createTestApp({}, { dispatcher: false });
+    const org = (await newOrg(t)).id;
+    const notification = (await t.post('/api/v2/notification_templates/', {
+      name: 'n', organization: org, notification_type: 'webhook', notification_configuration: { url: 'http://127.0.0.1:9/x', headers: {} },
+    })).body.id;
+    const res = await t.post('/api/v2/event_rules/', {
+      name: 'r', organization: org, webhook_path: 'durable', conditions: [{ jinja2_expression: 'event.n > 1' }], actions: [{ action_type: 'send_notification', target_id: notification }],
+    });
+    rule = { ...res.body, key: (await t.get(`/api/v2/event_rules/${res.body.id}/webhook_key/`)).body.webhook_key };
+  });
+  after(() => t.close());
+
+  it('evaluates what was received before the evaluation started, and claims a stopped node left', async () => {
+    const ids: number[] = [];
+    for (let n = 0; n < 5; n++) ids.push((await sendEvent(t, rule.webhook_path, rule.key, { n })).body.event_log_id);
+    // A node that claimed the last one and stopped before writing its outcome.
+    await t.db.query("UPDATE event_logs SET claimed_at = now() - interval '10 minutes' WHERE id = $1", [ids[4]]);
+    const statuses = async () => (await t.db.query('SELECT status FROM event_logs WHERE id = ANY($1::bigint[]) ORDER BY id', [ids])).map((r) => r.status);
+    assert.deepEqual(await statuses(), Array(5).fill('received'));
+    const stop = await eventEvaluation.start(t.services);
+    try {
+      await eventually(async () => !(await statuses()).includes('received'), 20_000, 'evaluated');
+      assert.deepEqual(await statuses(), ['unmatched', 'unmatched', 'action_fired', 'action_fired', 'action_fired']);
+      assert.equal((await t.get(`/api/v2/event_rules/${rule.id}/`)).body.fire_count, 3);
+    } finally {
+      await stop();
+    }
+  });
+});
