@@ -30,6 +30,13 @@ export const NAVIGATION: { group: string; items: { label: string; path: string }
     ],
   },
   {
+    group: 'Event-driven',
+    items: [
+      { label: 'Event rules', path: '/event_rules' },
+      { label: 'Event logs', path: '/event_logs' },
+    ],
+  },
+  {
     group: 'Access',
     items: [
       { label: 'Organizations', path: '/organizations' },
