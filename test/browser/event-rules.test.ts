@@ -43,6 +43,8 @@ describe('console: event rules and event logs', () => {
     [{ id: template }] = await t.db.query<{ id: number }>(
       "INSERT INTO job_templates (name, organization_id, project_id, inventory_id, playbook) VALUES ('Deploy app', $1, $2, $3, 'deploy.yml') RETURNING id", [org, project, inventory],
     );
+    const theirProject = (await t.post('/api/v2/projects/', { name: 'Their plays', organization: other, scm_type: '' })).body.id;
+    await t.db.query("INSERT INTO job_templates (name, organization_id, project_id, playbook) VALUES ('Deploy theirs', $1, $2, 'deploy.yml')", [other, theirProject]);
     workflow = (await makeWorkflow(t, org, 'Empty flow', {}, [])).id;
     const made = await t.post('/api/v2/event_rules/', {
       name: 'Catch all', organization: org, webhook_path: 'catch-all',
@@ -72,6 +74,11 @@ describe('console: event rules and event logs', () => {
       await page.locator('#field-conditions-1-description').fill('critical only');
       await page.getByRole('button', { name: 'Move Condition 2 up' }).click();
       assert.equal(await page.locator('#field-conditions-0-description').inputValue(), 'critical only');
+      // Targets are offered from the rule's organization only.
+      await page.locator('#field-actions-0-target').fill('Deploy');
+      await page.getByRole('option', { name: 'Deploy app', exact: true }).waitFor();
+      assert.equal(await page.getByRole('option', { name: 'Deploy theirs' }).count(), 0);
+      await page.locator('#field-actions-0-target').fill('');
       await pickReference(page, 'field-actions-0-target', 'Deploy app');
       await page.locator('#field-actions-0-description').fill('deploy it');
       await page.locator('#field-actions-0-extra_vars').fill('region: eu\nretries: 2');
@@ -287,6 +294,48 @@ describe('console: event rules and event logs', () => {
       await ruleLogs.locator('[data-status="unmatched"]').waitFor();
       assert.equal(await ruleLogs.count(), 1);
       assert.deepEqual(dialogs, []);
+      assert.deepEqual(c.errors, []);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('edits the rule: the editors start from what is saved, an action outside the organization is refused on its row', async () => {
+    const before = (await t.get(`/api/v2/event_rules/${ruleId}/`)).body;
+    const c = await consolePage(t, undefined, `/event_rules/${ruleId}/edit`);
+    try {
+      const { page } = c;
+      await page.waitForFunction(() => (document.getElementById('field-actions-0-target') as HTMLInputElement | null)?.value === 'Deploy app');
+      assert.equal(await page.locator('#field-conditions-1-expression').inputValue(), 'event.team == "ops"');
+      assert.match(await page.locator('#field-actions-0-extra_vars').inputValue(), /region: eu\nretries: 2/);
+
+      await pickReference(page, 'field-organization', 'Other org');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.locator('li[data-action="1"] [data-row-error]').filter({ hasText: "There is no job template" }).waitFor();
+      assert.deepEqual((await t.get(`/api/v2/event_rules/${ruleId}/`)).body, before, 'nothing changed');
+
+      await pickReference(page, 'field-organization', 'Events org');
+      await page.getByRole('button', { name: 'Remove Condition 2' }).click();
+      await page.locator('#field-actions-0-extra_vars').fill('{');
+      await page.getByRole('button', { name: 'Add action' }).click();
+      await page.locator('#field-actions-1-type').selectOption('launch_workflow');
+      await pickReference(page, 'field-actions-1-target', 'Empty flow');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.locator('li[data-action="1"] [data-row-error]').filter({ hasText: 'Fix the extra variables' }).waitFor();
+      assert.deepEqual((await t.get(`/api/v2/event_rules/${ruleId}/`)).body, before, 'variables that do not parse are not sent');
+
+      await page.locator('#field-actions-0-extra_vars').fill('{"region": "us"}');
+      await page.getByRole('button', { name: 'Move Action 2 up' }).click();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.waitForURL(new RegExp(`/event_rules/${ruleId}$`));
+      const saved = (await t.get(`/api/v2/event_rules/${ruleId}/`)).body;
+      assert.deepEqual(saved.conditions, [before.conditions[0]]);
+      assert.deepEqual(saved.actions, [
+        { action_type: 'launch_workflow', target_id: workflow, extra_vars: {}, description: '' },
+        { action_type: 'launch_job_template', target_id: template, extra_vars: { region: 'us' }, description: 'deploy it' },
+      ]);
+      assert.equal(saved.organization, org);
+      await page.locator('table[aria-label="Rule actions"]').getByRole('link', { name: 'Empty flow' }).waitFor();
       assert.deepEqual(c.errors, []);
     } finally {
       await c.close();

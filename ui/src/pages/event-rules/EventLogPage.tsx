@@ -23,7 +23,7 @@ export default function EventLogPage({ object, config }: { object: ApiObject; co
   const organization = object.summary_fields?.organization as { id: number; name?: string } | undefined;
   const conditionsMatched = object.conditions_matched === null || object.conditions_matched === undefined ? '–' : object.conditions_matched ? 'Yes' : 'No';
   const headers = (object.headers && typeof object.headers === 'object' ? object.headers : {}) as Record<string, unknown>;
-  const payloadSize = (JSON.stringify(object.payload) ?? '').length;
+  const payloadSize = new TextEncoder().encode(JSON.stringify(object.payload) ?? '').length;
   const title = `${String(object.event_type || 'Event')} #${object.id}`;
   return (
     <>
