@@ -197,7 +197,7 @@ describe('console: event rules and event logs', () => {
       const url = page.locator('#event-rule-webhook-url');
       await page.waitForFunction(() => (document.getElementById('event-rule-webhook-url') as HTMLInputElement | null)?.value.endsWith('/critical-alerts/'));
       assert.equal(await url.inputValue(), `${c.base}/api/v2/eda_webhooks/critical-alerts/`);
-      await page.getByRole('button', { name: 'Copy webhook url' }).click();
+      await page.getByRole('button', { name: 'Copy Webhook URL' }).click();
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${c.base}/api/v2/eda_webhooks/critical-alerts/`);
       assert.equal(await page.locator('#event-rule-webhook-key').count(), 0, 'the key is not shown until asked for');
 

@@ -10,9 +10,11 @@ import { conditionsOf, parseJsonObject, rowMessages, testRule, type TestAnswer }
 import { withoutKey } from './keyed-rows';
 
 const SAMPLE_PAYLOAD = '{\n  \n}';
+/** Fields whose 400 messages show next to their input. */
+const PLACED = new Set(['payload', 'headers', 'conditions']);
 
 /** Why a rule whose conditions all hold would still not fire. */
-const heldBack = (rule: ApiObject) => (rule.enabled ? 'it fired less than throttle seconds ago' : 'the rule is disabled');
+const heldBack = (rule: ApiObject) => (rule.enabled ? `it fired less than ${String(rule.throttle_seconds)} seconds ago (its throttle)` : 'the rule is disabled');
 
 /**
  * A dry run of the rule: a payload (and headers) typed as JSON, the rule's conditions as a start to
@@ -54,7 +56,8 @@ export default function ConditionTester({ object }: { object: ApiObject }) {
   };
 
   const conditionMessages = rowMessages(failure, 'conditions', 'Condition');
-  const unplaced = failure instanceof ApiError && failure.status === 400 && Object.keys(failure.fieldErrors).every((k) => ['payload', 'headers', 'conditions'].includes(k)) ? null : failure;
+  const placed = failure instanceof ApiError && failure.status === 400 && Object.keys(failure.fieldErrors).length > 0 && Object.keys(failure.fieldErrors).every((k) => PLACED.has(k));
+  const unplaced = placed ? null : failure;
   return (
     <>
       <Form onSubmit={run} aria-label="Condition tester" noValidate>

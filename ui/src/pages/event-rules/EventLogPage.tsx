@@ -5,6 +5,7 @@ import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import type { ApiObject } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
+import { useObject } from '../../hooks/api-hooks';
 import { formatDate } from '../../components/cells';
 import { EventStatusLabel, RuleOfLog, SourceType } from './event-cells';
 import { ActionOutcomesTable, ConditionResultsTable } from './ResultTables';
@@ -20,6 +21,8 @@ const OPEN_PAYLOAD = 64 * 1024;
 
 /** One received event: where it came from, what each condition made of it, what its actions did, and its payload and headers. */
 export default function EventLogPage({ object, config }: { object: ApiObject; config: ResourceConfig }) {
+  // The page's own query, read again until the event has been evaluated.
+  useObject(object.url, object.status === 'received' ? 2_000 : false);
   const organization = object.summary_fields?.organization as { id: number; name?: string } | undefined;
   const conditionsMatched = object.conditions_matched === null || object.conditions_matched === undefined ? '–' : object.conditions_matched ? 'Yes' : 'No';
   const headers = (object.headers && typeof object.headers === 'object' ? object.headers : {}) as Record<string, unknown>;
@@ -55,6 +58,8 @@ export default function EventLogPage({ object, config }: { object: ApiObject; co
         <DetailSection title="Conditions">
           {object.status === 'signature_failed' ? (
             <p className="drover-subtle">Not evaluated: the signature did not verify.</p>
+          ) : object.status === 'received' ? (
+            <p className="drover-subtle">Waiting to be evaluated.</p>
           ) : object.conditions_matched === null || object.conditions_matched === undefined ? (
             <p className="drover-subtle">Not evaluated.</p>
           ) : (

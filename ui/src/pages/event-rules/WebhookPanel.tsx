@@ -12,7 +12,7 @@ const copy = (_event: unknown, text: unknown) => {
 
 function Copyable({ id, label, text }: { id: string; label: string; text: string }) {
   return (
-    <ClipboardCopy key={text} isReadOnly inputId={id} textAriaLabel={label} copyAriaLabel={`Copy ${label.toLowerCase()}`} hoverTip="Copy" clickTip="Copied" onCopy={copy}>
+    <ClipboardCopy key={text} isReadOnly inputId={id} textAriaLabel={label} copyAriaLabel={`Copy ${label}`} hoverTip="Copy" clickTip="Copied" onCopy={copy}>
       {text}
     </ClipboardCopy>
   );
@@ -49,8 +49,12 @@ export function WebhookPanel({ rule }: { rule: ApiObject }) {
       </FormGroup>
       <p className="drover-subtle" style={{ margin: '0.5rem 0' }}>{signingHint(rule.source_type)}</p>
       {mayManage ? (
-        <FormGroup label="Key" fieldId="event-rule-webhook-key">
-          {key !== null && <Copyable id="event-rule-webhook-key" label="Webhook key" text={key} />}
+        <>
+          {key !== null && (
+            <FormGroup label="Webhook key" fieldId="event-rule-webhook-key">
+              <Copyable id="event-rule-webhook-key" label="Webhook key" text={key} />
+            </FormGroup>
+          )}
           <Flex spaceItems={{ default: 'spaceItemsSm' }} style={{ marginTop: '0.5rem' }}>
             <FlexItem>
               {key === null ? (
@@ -64,7 +68,7 @@ export function WebhookPanel({ rule }: { rule: ApiObject }) {
             </FlexItem>
           </Flex>
           {!confirming && <ErrorAlert error={error} title="The key could not be read" />}
-        </FormGroup>
+        </>
       ) : (
         <p className="drover-subtle">The key is shown to the organization's admins only.</p>
       )}
