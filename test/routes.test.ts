@@ -10,7 +10,7 @@ import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 
 const KINDS = ['public', 'authenticated', 'superuser', 'admin_or_auditor', 'resource', 'object'];
 
-const WEBHOOK_RECEIVER = /^\/api\/v2\/(workflow_)?job_templates\/:id\/(github|gitlab|bitbucket_dc|gitea|azure_devops)\/$/;
+const WEBHOOK_RECEIVER = /^\/api\/v2\/((workflow_)?job_templates\/:id\/(github|gitlab|bitbucket_dc|gitea|azure_devops)|eda_webhooks\/:path)\/$/;
 
 /** A concrete URL for a route pattern: every :param becomes a value that exists or at least parses. */
 let settingsSlug = 'system';
@@ -69,6 +69,9 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   );
   const rule = await created('/api/v2/drift_alert_rules/', { name: 'router-rule', organization, notification_template: hook });
   await t.db.query(`INSERT INTO drift_alerts (alert_rule_id, organization_id, host_id, drift_count, summary) VALUES ($1, $2, $3, 1, 'router')`, [rule, organization, host]);
+  // An event rule and an event it received.
+  const eventRule = await created('/api/v2/event_rules/', { name: 'router-event-rule', organization, webhook_path: 'router', actions: [{ action_type: 'send_notification', target_id: hook }] });
+  await t.db.query(`INSERT INTO event_logs (event_rule_id, event_rule_name, organization_id, event_guid, status) VALUES ($1, 'router-event-rule', $2, 'router', 'unmatched')`, [eventRule, organization]);
   // An outbound webhook to a loopback address the guard refuses: its test/ reaches nothing.
   await created('/api/v2/outbound_webhooks/', { name: 'router-outbound', organization, url: 'http://127.0.0.1:9/', events: ['job.failed'] });
 }
@@ -121,9 +124,9 @@ describe('routes', () => {
 
   it('only the entry points are public', () => {
     const publicUrls = [...new Set(apiRoutes.filter((r) => r.permission!.kind === 'public').map((r) => r.url))].sort();
-    // The login, the OAuth2 endpoints, provisioning callbacks (by host_config_key) and webhook receivers (by webhook key) authenticate their callers themselves.
+    // The login, the OAuth2 endpoints, provisioning callbacks (by host_config_key) and webhook and event receivers (by key) authenticate their callers themselves.
     assert.deepEqual(publicUrls, [
-      '/api/', '/api/login/', '/api/logout/', '/api/o/', '/api/o/revoke_token/', '/api/o/token/', '/api/v2/',
+      '/api/', '/api/login/', '/api/logout/', '/api/o/', '/api/o/revoke_token/', '/api/o/token/', '/api/v2/', '/api/v2/eda_webhooks/:path/',
       '/api/v2/job_templates/:id/azure_devops/', '/api/v2/job_templates/:id/bitbucket_dc/', '/api/v2/job_templates/:id/callback/',
       '/api/v2/job_templates/:id/gitea/', '/api/v2/job_templates/:id/github/', '/api/v2/job_templates/:id/gitlab/', '/api/v2/ping/',
       '/api/v2/workflow_job_templates/:id/azure_devops/', '/api/v2/workflow_job_templates/:id/bitbucket_dc/', '/api/v2/workflow_job_templates/:id/gitea/',
@@ -167,7 +170,7 @@ describe('routes', () => {
   it('every endpoint answers each method with a meaningful status, 405 with Allow', async () => {
     const failures: string[] = [];
     for (const url of new Set(apiRoutes.map((r) => r.url))) {
-      // Webhook receivers take deliveries only (POST, tested in template-webhooks.test.ts): 404 for a template without their service.
+      // Webhook and event receivers take deliveries only (POST, tested in template-webhooks.test.ts and eda-receiver.test.ts).
       if (WEBHOOK_RECEIVER.test(url)) continue;
       const methods = ['GET', 'POST', 'PUT', 'PATCH', ...(url.includes(':') ? [] : ['DELETE'])];
       for (const method of methods) {

@@ -6,6 +6,7 @@ import { CommandError, processIo, UsageError, type Command, type Io } from './co
 import { cleanupJobs } from './commands/cleanup-jobs.ts';
 import { cleanupSessions } from './commands/cleanup-sessions.ts';
 import { cleanupFactSnapshots } from './commands/cleanup-fact-snapshots.ts';
+import { cleanupEventLogs } from './commands/cleanup-event-logs.ts';
 import { cleanupTokens } from './commands/cleanup-tokens.ts';
 import { createOAuth2Token } from './commands/create-oauth2-token.ts';
 import { createsuperuser } from './commands/createsuperuser.ts';
@@ -19,7 +20,7 @@ import { regenerateSecretKey } from './commands/regenerate-secret-key.ts';
 import { updatePassword } from './commands/update-password.ts';
 
 /** Every management command, in the order help lists them. */
-export const COMMANDS: readonly Command[] = [help, createsuperuser, updatePassword, printSetting, listInstances, provisionInstance, deprovisionInstance, checkInstanceReady, cleanupSessions, createOAuth2Token, cleanupTokens, cleanupJobs, cleanupFactSnapshots, regenerateSecretKey];
+export const COMMANDS: readonly Command[] = [help, createsuperuser, updatePassword, printSetting, listInstances, provisionInstance, deprovisionInstance, checkInstanceReady, cleanupSessions, createOAuth2Token, cleanupTokens, cleanupJobs, cleanupFactSnapshots, cleanupEventLogs, regenerateSecretKey];
 
 /** A validation problem on one line: "username: Enter a valid username.; email: ...". */
 function describeValidation(err: ValidationError): string {

@@ -10,6 +10,7 @@ import { postCommitStatuses } from '../runs/webhooks/commit-status.ts';
 import { startCaptureLoop } from '../drift/capture-loop.ts';
 import { pruneFactSnapshots } from '../drift/retention.ts';
 import { startEventEvaluation } from '../eda/evaluation-loop.ts';
+import { pruneEventLogs } from '../eda/retention.ts';
 import { jobWebhookLauncher } from '../run-kinds/job/webhook-launch.ts';
 import { workflowWebhookLauncher } from '../run-kinds/workflow-job/webhook-launch.ts';
 import type { EdaLaunchers } from '../eda/actions.ts';
@@ -108,21 +109,29 @@ export const factCapture: BackgroundLoop = {
 
 const DAY_MS = 24 * 60 * 60_000;
 
-/** Removes old fact snapshots once a day (and once at start). */
-export const snapshotRetention: BackgroundLoop = {
-  name: 'fact snapshot retention',
-  async start(services) {
-    const prune = () => void pruneFactSnapshots(services.db).catch((err) => console.error('fact snapshot retention failed:', err instanceof Error ? err.message : err));
-    const first = setTimeout(prune, 60_000);
-    first.unref();
-    const timer = setInterval(prune, DAY_MS);
-    timer.unref();
-    return async () => {
-      clearTimeout(first);
-      clearInterval(timer);
-    };
-  },
-};
+/** A loop removing old rows once a day (and once a minute after start). */
+function dailyRetention(name: string, prune: (services: Services) => Promise<unknown>): BackgroundLoop {
+  return {
+    name,
+    async start(services) {
+      const run = () => void prune(services).catch((err) => console.error(`${name} failed:`, err instanceof Error ? err.message : err));
+      const first = setTimeout(run, 60_000);
+      first.unref();
+      const timer = setInterval(run, DAY_MS);
+      timer.unref();
+      return async () => {
+        clearTimeout(first);
+        clearInterval(timer);
+      };
+    },
+  };
+}
+
+/** Removes old fact snapshots. */
+export const snapshotRetention = dailyRetention('fact snapshot retention', (services) => pruneFactSnapshots(services.db));
+
+/** Removes old evaluated event logs. */
+export const eventLogRetention = dailyRetention('event log retention', (services) => pruneEventLogs(services.db));
 
 /** Event rules launch their targets as a webhook delivery would. */
 const EDA_LAUNCHERS: EdaLaunchers = { launch_job_template: jobWebhookLauncher as EdaLaunchers['launch_job_template'], launch_workflow: workflowWebhookLauncher };
@@ -143,4 +152,5 @@ export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, commitSt
   factCapture,
   snapshotRetention,
   eventEvaluation,
+  eventLogRetention,
 ];

@@ -266,7 +266,6 @@ export type DriftDetectionRow = {
 /** A row of the table event_logs. */
 export type EventLogRow = {
   actions_triggered: unknown;
-  claimed_at: Date | null;
   condition_results: unknown;
   conditions_matched: boolean | null;
   created: Date;

@@ -1,10 +1,10 @@
 /**
  * Evaluates received events (document 2, Event-driven automation; BEHAVIOUR.md gives the statuses), a
- * batch at a time: the batch is claimed (claimed_at, SKIP LOCKED: nodes share the work, a claim left by
- * a stopped node is taken again after CLAIM_EXPIRY), its conditions are evaluated in the sandbox all
- * together, then one transaction locks the logs still received, fires the rules that matched (throttle,
+ * batch at a time, oldest first: the batch's conditions are evaluated in the sandbox all together, then
+ * one transaction locks the logs still received (SKIP LOCKED), fires the rules that matched (throttle,
  * actions, fire_count, an audit event each) and writes every outcome. A failure rolls the whole batch
- * back, launches included, so an event fires at most once and is never lost.
+ * back, launches included, so an event fires at most once and is never lost; a log another node wrote
+ * meanwhile is left to it. Evaluation is pure, so reading the batch needs no claim of its own.
  */
 import { systemContextIn, type Services } from '../api/context.ts';
 import { recordAudits, type AuditEvent } from '../audit/record.ts';
@@ -14,7 +14,6 @@ import { evaluateConditions, type Condition, type ConditionResult } from '../res
 import { runAction, type ActionOutcome, type EdaLaunchers } from './actions.ts';
 
 const BATCH = 200;
-const CLAIM_EXPIRY = '2 minutes';
 
 interface ReceivedLog {
   id: number;
@@ -34,19 +33,13 @@ interface Outcome {
   job_id: number | null;
 }
 
-async function claim(db: Queryable): Promise<ReceivedLog[]> {
-  return db.query<ReceivedLog>(
-    `UPDATE event_logs SET claimed_at = now()
-     WHERE id IN (SELECT id FROM event_logs WHERE status = 'received' AND (claimed_at IS NULL OR claimed_at < now() - interval '${CLAIM_EXPIRY}')
-                  ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
-     RETURNING id, event_rule_id, event_type, event_guid, payload, headers`,
-  );
-}
+const received = (db: Queryable) =>
+  db.query<ReceivedLog>(`SELECT id, event_rule_id, event_type, event_guid, payload, headers FROM event_logs WHERE status = 'received' ORDER BY id LIMIT ${BATCH}`);
 
 /** Evaluates the next batch of received events; answers whether there was one. */
 export async function evaluateNextBatch(services: Services, launchers: EdaLaunchers): Promise<boolean> {
   const { db } = services;
-  const logs = (await claim(db)).map((log) => ({ ...log, id: Number(log.id) })).sort((a, b) => a.id - b.id);
+  const logs = (await received(db)).map((log) => ({ ...log, id: Number(log.id) }));
   if (!logs.length) return false;
   const ruleIds = [...new Set(logs.map((l) => l.event_rule_id).filter((id): id is number => id !== null))];
   const rules = new Map((await db.query('SELECT * FROM event_rules WHERE id = ANY($1::int[])', [ruleIds])).map((r) => [r.id as number, r]));

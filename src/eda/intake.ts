@@ -1,6 +1,6 @@
 /**
- * Stores the events the receiver accepts, many deliveries to one INSERT: while one statement runs,
- * the deliveries arriving meanwhile wait for the next, so the cost of a round trip and a commit is
+ * Stores the events the receiver accepts, many deliveries to one INSERT: while IN_FLIGHT statements
+ * run, the deliveries arriving meanwhile wait for the next, so the cost of a round trip and a commit is
  * shared. A delivery is answered only once its event is stored (a restart loses nothing that was
  * answered 202); the unique index on (rule, event_guid) finds repeated deliveries, including two
  * arriving in the same statement, and the evaluation loop is woken once per statement.
@@ -10,6 +10,7 @@ import { replaceNulDeep } from '../db/nul.ts';
 
 export const EVENTS_CHANNEL = 'drover_eda_events';
 const MAX_BATCH = 500;
+const IN_FLIGHT = 2;
 
 export interface IncomingEvent {
   ruleId: number;
@@ -35,33 +36,36 @@ interface Waiting {
 
 export class EventIntake {
   private waiting: Waiting[] = [];
-  private flushing: Promise<void> | null = null;
+  private running = 0;
+  private idle: Array<() => void> = [];
 
   constructor(private readonly db: Database) {}
 
   store(event: IncomingEvent): Promise<Stored> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ event, resolve, reject });
-      if (!this.flushing) this.flushing = this.flush();
+      this.pump();
     });
   }
 
   /** Waits until every event handed in so far is stored. */
-  async drained(): Promise<void> {
-    while (this.flushing) await this.flushing;
+  drained(): Promise<void> {
+    if (!this.running && !this.waiting.length) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 
-  private async flush(): Promise<void> {
-    while (this.waiting.length) {
+  private pump(): void {
+    while (this.running < IN_FLIGHT && this.waiting.length) {
       const batch = this.waiting.splice(0, MAX_BATCH);
-      try {
-        const ids = await this.insert(batch.map((w) => w.event));
-        for (const w of batch) w.resolve(ids(w.event));
-      } catch (err) {
-        for (const w of batch) w.reject(err);
-      }
+      this.running++;
+      this.insert(batch.map((w) => w.event))
+        .then((ids) => batch.forEach((w) => w.resolve(ids(w.event))), (err) => batch.forEach((w) => w.reject(err)))
+        .finally(() => {
+          this.running--;
+          this.pump();
+          if (!this.running && !this.waiting.length) this.idle.splice(0).forEach((resolve) => resolve());
+        });
     }
-    this.flushing = null;
   }
 
   /** Inserts the events; answers each event's id, or null for a repeat (the first of a key in the batch wins). */

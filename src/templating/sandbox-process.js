@@ -59,3 +59,5 @@ process.on('message', ({ id, source, context, maxOutputChars, conditionSets }) =
   }
   process.send(answer);
 });
+
+process.send({ ready: true });

@@ -18,6 +18,7 @@ export interface SandboxLimits {
 }
 
 const DEFAULT_TIMEOUT_MS = 1_000;
+const STARTUP_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_OUTPUT = 100_000;
 export const MAX_SOURCE_LENGTH = 65_536;
 // The parser's cost grows with the square of the longest run of blanks: runs are kept short.
@@ -145,6 +146,10 @@ interface Pending {
 /** One process, one render at a time; a render past its time ends the process, and the next render starts a new one. */
 class SandboxProcess {
   private child: ChildProcess | null = null;
+  /** The child has loaded: a render's time starts only then, not while a busy machine starts the process. */
+  private ready = false;
+  /** While the child starts with renders waiting (it also keeps the event loop alive: the child does not). */
+  private starting: NodeJS.Timeout | null = null;
   private queue: Pending[] = [];
   private current: { job: Pending; timer: NodeJS.Timeout } | null = null;
   private nextId = 1;
@@ -168,8 +173,15 @@ class SandboxProcess {
 
   private pump(): void {
     if (this.current || !this.queue.length) return;
-    const job = this.queue.shift()!;
     const child = this.ensureChild();
+    if (!this.ready) {
+      this.starting ??= setTimeout(() => {
+        this.starting = null;
+        this.fail(`sandbox did not start within ${STARTUP_TIMEOUT_MS} ms`, true);
+      }, STARTUP_TIMEOUT_MS);
+      return;
+    }
+    const job = this.queue.shift()!;
     const timer = setTimeout(() => this.fail(`took longer than ${job.timeoutMs} ms and was stopped`, true), job.timeoutMs);
     this.current = { job, timer };
     child.send({ id: job.id, ...job.message }, (err) => {
@@ -188,7 +200,14 @@ class SandboxProcess {
     });
     child.unref();
     child.channel?.unref();
-    child.on('message', (answer: { id: number; text?: string; results?: ConditionOutcome[][]; error?: string }) => {
+    child.on('message', (answer: { id: number; ready?: boolean; text?: string; results?: ConditionOutcome[][]; error?: string }) => {
+      if (answer.ready && this.child === child) {
+        this.ready = true;
+        if (this.starting) clearTimeout(this.starting);
+        this.starting = null;
+        this.pump();
+        return;
+      }
       const current = this.current;
       if (!current || current.job.id !== answer.id) return;
       clearTimeout(current.timer);
@@ -204,11 +223,14 @@ class SandboxProcess {
       if (this.child === child) this.fail(signal === 'SIGABRT' || code === 134 ? 'used too much memory and was stopped' : 'stopped unexpectedly', true);
     });
     this.child = child;
+    this.ready = false;
     return child;
   }
 
   private fail(message: string, restart: boolean): void {
     const current = this.current;
+    if (this.starting) clearTimeout(this.starting);
+    this.starting = null;
     if (restart && this.child) {
       const child = this.child;
       this.child = null;
@@ -218,6 +240,9 @@ class SandboxProcess {
       clearTimeout(current.timer);
       this.current = null;
       current.job.reject(new SandboxError(`Template ${message}.`));
+    } else {
+      // The process ended before it was ready: the next render fails rather than waiting for ever.
+      this.queue.shift()?.reject(new SandboxError(`Template ${message}.`));
     }
     this.pump();
   }

@@ -17,11 +17,11 @@ export async function waitForRun(t: TestApp, url: string, timeoutMs = 60_000): P
 }
 
 /** Polls until `check` answers something truthy; `what` names the awaited condition in the error on timeout. */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000, what = 'condition'): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`${what}: not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

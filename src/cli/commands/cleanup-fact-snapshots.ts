@@ -1,7 +1,8 @@
 import { pruneFactSnapshots, SNAPSHOT_RETENTION_DAYS, SNAPSHOTS_KEPT_PER_HOST } from '../../drift/retention.ts';
 import { parseOptions, UsageError, withServices, type Command } from '../command.ts';
 
-function wholeNumber(value: string | undefined, name: string, fallback: number, min: number): number {
+/** A --name option's whole number, at least `min`, or `fallback` when it is not given. */
+export function wholeNumber(value: string | undefined, name: string, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${name} must be a whole number (${min} or more), got "${value}"`);
   return Number(value);

@@ -22,7 +22,7 @@ const MAX_CONDITIONS = 100;
 const MAX_EXPRESSION = 4_096;
 const MAX_DESCRIPTION = 1_024;
 /** What evaluating one event's conditions may take. */
-export const CONDITION_TIMEOUT_MS = 500;
+export const CONDITION_TIMEOUT_MS = 1_000;
 
 const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'list' : typeof value);
 

@@ -19,7 +19,7 @@ export const receiverPath = (webhookPath: string) => `/api/v2/eda_webhooks/${web
 
 /** A json field whose value `parse` checks and normalizes. */
 function listField(parse: (value: unknown) => unknown, helpText: string, required = false): Field {
-  return { ...json({ helpText, required, ...(required ? {} : { default: [] }) }), parse };
+  return { ...json({ helpText, required, default: required ? undefined : [] }), parse };
 }
 
 /** Actions name targets of the rule's organization the author may launch: checked when either changes. */

@@ -31,7 +31,11 @@ export const NAVIGATION: { group: string; items: { label: string; path: string }
   },
   {
     group: 'Event-driven',
-    items: [{ label: 'Outbound webhooks', path: '/outbound_webhooks' }],
+    items: [
+      { label: 'Event rules', path: '/event_rules' },
+      { label: 'Event logs', path: '/event_logs' },
+      { label: 'Outbound webhooks', path: '/outbound_webhooks' },
+    ],
   },
   {
     group: 'Access',

@@ -27,6 +27,7 @@ const REFERENCES: Record<string, string> = {
   system_job_template: 'system_job_templates',
   job: 'jobs',
   alert_rule: 'drift_alert_rules',
+  event_rule: 'event_rules',
   snapshot_before: 'fact_snapshots',
   snapshot_after: 'fact_snapshots',
 };

@@ -15,7 +15,18 @@ import {
   ruleThresholdColumn,
   severityColumn,
 } from '../pages/drift/drift-cells';
-import { enabledColumn, lastStatusColumn } from '../pages/outbound-webhooks/webhook-cells';
+import {
+  enabledColumn,
+  fireCountColumn,
+  logEventTypeColumn,
+  logGuidColumn,
+  logReceivedColumn,
+  logRuleColumn,
+  logSourceIpColumn,
+  logStatusColumn,
+  sourceTypeColumn,
+} from '../pages/event-rules/event-cells';
+import { lastStatusColumn } from '../pages/outbound-webhooks/webhook-cells';
 
 const runs = (key: string, label: string, singular: string, extra: Partial<ResourceConfig> = {}): ResourceConfig => ({
   key,
@@ -337,7 +348,7 @@ const RESOURCES: ResourceConfig[] = [
       refColumn('organization', 'Organization', 'organizations'),
       dateColumn('last_fired_at', 'Last fired'),
     ],
-    actions: () => import('../pages/drift/AlertRuleActions'),
+    actions: () => import('../components/EnableDisableAction'),
     emptyHint: 'Alert rules raise an alert, and send a notification, when a host drifts enough within a time window.',
   },
   {
@@ -347,6 +358,26 @@ const RESOURCES: ResourceConfig[] = [
     creatable: false,
     columns: [alertCreatedColumn, refColumn('alert_rule', 'Rule', 'drift_alert_rules'), refColumn('host', 'Host', 'hosts'), { field: 'drift_count', label: 'Drift', sort: true }, notificationStatusColumn],
     emptyHint: 'Alerts appear when an enabled drift alert rule fires.',
+  },
+  {
+    key: 'event_rules',
+    label: 'Event rules',
+    singular: 'Event rule',
+    columns: [nameColumn('event_rules'), refColumn('organization', 'Organization', 'organizations'), sourceTypeColumn, enabledColumn, fireCountColumn, dateColumn('last_fired_at', 'Last fired')],
+    formPage: () => import('../pages/event-rules/EventRuleForm'),
+    detailPage: () => import('../pages/event-rules/EventRulePage'),
+    actions: () => import('../components/EnableDisableAction'),
+    emptyHint: 'Event rules turn webhooks that other systems send into launches and notifications.',
+  },
+  {
+    key: 'event_logs',
+    label: 'Event logs',
+    singular: 'Event log',
+    creatable: false,
+    columns: [logReceivedColumn, logStatusColumn, logRuleColumn, logEventTypeColumn, logSourceIpColumn, logGuidColumn],
+    listHeader: () => import('../pages/event-rules/EventLogFilters'),
+    detailPage: () => import('../pages/event-rules/EventLogPage'),
+    emptyHint: 'An event log is written for every webhook delivery an event rule receives.',
   },
   {
     key: 'outbound_webhooks',

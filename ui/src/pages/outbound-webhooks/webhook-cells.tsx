@@ -18,7 +18,6 @@ export const lastStatusColumn: Column = {
   ) : 'Never sent'),
 };
 
-export const enabledColumn: Column = { field: 'enabled', label: 'Enabled', render: (o) => (o.enabled ? 'On' : 'Off') };
 
 /** The run a delivery is about, linked to its output. */
 const runLink = (o: ApiObject) => {

@@ -1,0 +1,23 @@
+/**
+ * Removes event logs older than `days` (30 by default) that were evaluated: a log still waiting for its
+ * evaluation is never removed. In chunks, so that a large backlog of old logs does not hold one long
+ * transaction.
+ */
+import type { Queryable } from '../db/database.ts';
+
+export const EVENT_LOG_RETENTION_DAYS = 30;
+const CHUNK = 10_000;
+
+export async function pruneEventLogs(db: Queryable, days = EVENT_LOG_RETENTION_DAYS): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const removed = await db.query(
+      `DELETE FROM event_logs WHERE id IN (
+         SELECT id FROM event_logs WHERE created < now() - make_interval(days => $1::int) AND status <> 'received' ORDER BY id LIMIT ${CHUNK})
+       RETURNING id`,
+      [days],
+    );
+    total += removed.length;
+    if (removed.length < CHUNK) return total;
+  }
+}
