@@ -109,7 +109,11 @@ describe('event rule actions', () => {
     const unmatched = await fire(r, { kind: 'other', hosts: ['a'] });
     assert.equal(unmatched.status, 'unmatched');
     assert.equal(unmatched.conditions_matched, false);
-    assert.deepEqual(unmatched.condition_results.map((c: any) => c.matched), [false, true]);
+    // All must hold: once one does not, the rest are not evaluated (a dry run evaluates them all).
+    assert.deepEqual(unmatched.condition_results, [
+      { expression: 'event.kind == "deploy"', description: '', matched: false },
+      { expression: 'event.hosts | length > 0', description: 'needs hosts', matched: false, skipped: true },
+    ]);
     const erroring = await fire(r, { kind: 'deploy' });
     assert.equal(erroring.status, 'unmatched');
     assert.equal(erroring.condition_results[1].matched, false);

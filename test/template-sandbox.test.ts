@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkExpressionSyntax, checkSyntax, evaluateCondition, renderSandboxed, SandboxError } from '../src/templating/sandbox.ts';
+import { checkExpressionSyntax, checkSyntax, evaluateCondition, evaluateConditionSets, renderSandboxed, SandboxError } from '../src/templating/sandbox.ts';
 
 const sandboxError = (pattern: RegExp) => (err: Error) => err instanceof SandboxError && pattern.test(err.message);
 
@@ -14,6 +14,25 @@ describe('Jinja sandbox', () => {
     assert.equal(await evaluateCondition('artifacts.changed_hosts | length > 0', { artifacts: { changed_hosts: [] } }), false);
     assert.equal(await evaluateCondition('status == "failed" and not artifacts.ok', { status: 'failed', artifacts: {} }), true);
     await assert.rejects(evaluateCondition('artifacts.missing | length > 0', { artifacts: {} }), sandboxError(/length/));
+  });
+
+  it('evaluates sets of conditions together, each error kept with its own expression, stopping at the first failure when asked', async () => {
+    const expressions = ['event.a == 1', 'event.missing | length > 0', 'event.b', 'a }} {{ b', 'event.c == 3'];
+    const context = { event: { a: 1, b: 'yes', c: 3 } };
+    const [all, stopping, passing] = await evaluateConditionSets([
+      { expressions, context },
+      { expressions, context, stopAtFirstFailure: true },
+      { expressions: ['event.a == 1', 'event.b', 'event.c == 3'], context, stopAtFirstFailure: true },
+    ]);
+    assert.deepEqual(all.map((r) => r.matched), [true, false, true, false, true]);
+    assert.match(all[1].error!, /Template error/);
+    assert.match(all[3].error!, /single Jinja expression/);
+    assert.deepEqual(stopping.map((r) => [r.matched, r.skipped ?? false]), [[true, false], [false, false], [false, true], [false, true], [false, true]]);
+    assert.match(stopping[1].error!, /Template error/);
+    assert.deepEqual(passing, [{ matched: true }, { matched: true }, { matched: true }]);
+    const [syntaxFirst] = await evaluateConditionSets([{ expressions: ['event.a ==', 'event.a == 1'], context, stopAtFirstFailure: true }]);
+    assert.match(syntaxFirst[0].error!, /syntax/);
+    assert.equal(syntaxFirst[1].skipped, true);
   });
 
   it('refuses expressions that would end themselves and start a template', () => {

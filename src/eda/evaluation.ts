@@ -1,6 +1,7 @@
 /**
  * Evaluates received events (document 2, Event-driven automation; BEHAVIOUR.md gives the statuses), a
- * batch at a time, oldest first: the batch's conditions are evaluated in the sandbox all together, then
+ * batch at a time, oldest first: the batch's conditions are evaluated in the sandbox all together (each
+ * event's up to the first that does not hold), then
  * one transaction locks the logs still received (SKIP LOCKED), fires the rules that matched (throttle,
  * actions, fire_count, an audit event each) and writes every outcome. A failure rolls the whole batch
  * back, launches included, so an event fires at most once and is never lost; a log another node wrote
@@ -44,7 +45,7 @@ export async function evaluateNextBatch(services: Services, launchers: EdaLaunch
   const ruleIds = [...new Set(logs.map((l) => l.event_rule_id).filter((id): id is number => id !== null))];
   const rules = new Map((await db.query('SELECT * FROM event_rules WHERE id = ANY($1::int[])', [ruleIds])).map((r) => [r.id as number, r]));
   const live = logs.filter((log) => rules.get(log.event_rule_id ?? -1)?.enabled);
-  const results = await evaluateConditions(live.map((log) => ({ conditions: rules.get(log.event_rule_id!)!.conditions as Condition[], payload: log.payload, headers: log.headers })));
+  const results = await evaluateConditions(live.map((log) => ({ conditions: rules.get(log.event_rule_id!)!.conditions as Condition[], payload: log.payload, headers: log.headers })), true);
   const conditionResults = new Map(live.map((log, i) => [log.id, results[i]]));
 
   await db.transaction(async (tx) => {

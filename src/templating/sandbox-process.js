@@ -24,32 +24,42 @@ function templateOf(source) {
 
 const messageOf = (err) => (err instanceof Error ? err.message : String(err));
 
+/** `{% if e1 %}1{% if e2 %}1...{% else %}0{% endif %}{% else %}0{% endif %}`: stops at the first that does not hold. */
+const nested = (expressions) => expressions.reduceRight((inner, e) => `{% if ${e} %}1${inner}{% else %}0{% endif %}`, '');
+const flat = (expressions) => expressions.map((e) => `{% if ${e} %}1{% else %}0{% endif %}`).join('');
+
 /**
- * Each expression's truth over `context`. The parent checked that each is a single expression, so
- * they may be joined into one template, rendered once; when that fails, each is tried alone so that
- * the error belongs to the expression that made it.
+ * Each expression's truth over `context`: of all of them, or, with `stop`, of those up to the first
+ * that does not hold (the answer is then shorter). The parent checked that each is a single
+ * expression, so they may be joined into one template, rendered once; when that fails, each is tried
+ * alone so that the error belongs to the expression that made it.
  */
-function conditionResults(expressions, context) {
+function conditionResults(expressions, context, stop) {
   if (!expressions.length) return [];
   try {
-    const text = templateOf(expressions.map((e) => `{% if ${e} %}1{% else %}0{% endif %}`).join('')).render(context);
-    if (text.length === expressions.length) return [...text].map((c) => ({ matched: c === '1' }));
+    const text = templateOf(stop ? nested(expressions) : flat(expressions)).render(context);
+    if (stop ? /^1*0?$/.test(text) && text.length <= expressions.length : text.length === expressions.length) return [...text].map((c) => ({ matched: c === '1' }));
   } catch {
     // Found below, expression by expression.
   }
-  return expressions.map((e) => {
+  const results = [];
+  for (const e of expressions) {
+    let result;
     try {
-      return { matched: templateOf(`{% if ${e} %}1{% endif %}`).render(context) === '1' };
+      result = { matched: templateOf(`{% if ${e} %}1{% endif %}`).render(context) === '1' };
     } catch (err) {
-      return { matched: false, error: `Template error: ${messageOf(err)}` };
+      result = { matched: false, error: `Template error: ${messageOf(err)}` };
     }
-  });
+    results.push(result);
+    if (stop && !result.matched) break;
+  }
+  return results;
 }
 
 process.on('message', ({ id, source, context, maxOutputChars, conditionSets }) => {
   let answer;
   try {
-    if (conditionSets) answer = { id, results: conditionSets.map((set) => conditionResults(set.expressions, set.context)) };
+    if (conditionSets) answer = { id, results: conditionSets.map((set) => conditionResults(set.expressions, set.context, set.stopAtFirstFailure === true)) };
     else {
       const text = templateOf(source).render(context);
       answer = text.length > maxOutputChars ? { id, error: `output is longer than ${maxOutputChars} characters` } : { id, text };

@@ -71,13 +71,19 @@ export async function evaluateCondition(expression: string, context: Record<stri
 export interface ConditionOutcome {
   matched: boolean;
   error?: string;
+  /** Not evaluated: an earlier condition of a set that stops at the first failure did not hold. */
+  skipped?: true;
 }
 
 /** Expressions to evaluate over one context (the conditions of a rule over one event). */
 export interface ConditionSet {
   expressions: readonly string[];
   context: Record<string, unknown>;
+  /** Evaluate no further than the first expression that does not hold (all must hold: the rest cannot change that). */
+  stopAtFirstFailure?: boolean;
 }
+
+const SKIPPED: ConditionOutcome = { matched: false, skipped: true };
 
 /**
  * The truth of each set's expressions, sets sent to the sandbox together (what one message costs is
@@ -86,7 +92,12 @@ export interface ConditionSet {
  */
 export async function evaluateConditionSets(sets: readonly ConditionSet[], limits: SandboxLimits = {}): Promise<ConditionOutcome[][]> {
   const checked = sets.map((set) => set.expressions.map(checkedExpression));
-  const runnable = sets.map((set, i) => ({ expressions: set.expressions.filter((_, j) => checked[i][j] === null), context: set.context }));
+  // A set that stops at its first failure stops at an expression that does not parse, too.
+  const evaluable = (set: ConditionSet, problems: (string | null)[]) => {
+    const upTo = set.stopAtFirstFailure ? problems.findIndex((p) => p !== null) : -1;
+    return set.expressions.filter((_, j) => problems[j] === null && (upTo < 0 || j < upTo));
+  };
+  const runnable = sets.map((set, i) => ({ ...set, expressions: evaluable(set, checked[i]) }));
   const answers: ConditionOutcome[][] = [];
   for (const group of bySize(runnable)) {
     try {
@@ -99,7 +110,13 @@ export async function evaluateConditionSets(sets: readonly ConditionSet[], limit
   }
   return checked.map((problems, i) => {
     const answered = answers[i][Symbol.iterator]();
-    return problems.map((problem) => (problem === null ? answered.next().value as ConditionOutcome : { matched: false, error: problem }));
+    let stopped = false;
+    return problems.map((problem) => {
+      if (stopped) return SKIPPED;
+      const outcome = problem === null ? answered.next().value as ConditionOutcome | undefined ?? SKIPPED : { matched: false, error: problem };
+      if (sets[i].stopAtFirstFailure && !outcome.matched) stopped = true;
+      return outcome;
+    });
   });
 }
 

@@ -16,6 +16,8 @@ export interface ConditionResult {
   description: string;
   matched: boolean;
   error?: string;
+  /** Not evaluated: an earlier condition did not hold. */
+  skipped?: true;
 }
 
 const MAX_CONDITIONS = 100;
@@ -47,18 +49,20 @@ export function parseConditions(value: unknown): Condition[] {
 /** What conditions see of one event. */
 export const conditionContext = (payload: unknown, headers: Record<string, string>) => ({ event: payload, headers });
 
-/** Each event's conditions evaluated, events sent to the sandbox together. */
-export async function evaluateConditions(items: readonly { conditions: readonly Condition[]; payload: unknown; headers: Record<string, string> }[]): Promise<ConditionResult[][]> {
+/**
+ * Each event's conditions evaluated, events sent to the sandbox together. With `stopAtFirstFailure`
+ * (what firing does: all must hold), the conditions after the first that does not hold are skipped;
+ * a dry run evaluates them all.
+ */
+export async function evaluateConditions(
+  items: readonly { conditions: readonly Condition[]; payload: unknown; headers: Record<string, string> }[],
+  stopAtFirstFailure = false,
+): Promise<ConditionResult[][]> {
   const outcomes = await evaluateConditionSets(
-    items.map((item) => ({ expressions: item.conditions.map((c) => c.jinja2_expression), context: conditionContext(item.payload, item.headers) })),
+    items.map((item) => ({ expressions: item.conditions.map((c) => c.jinja2_expression), context: conditionContext(item.payload, item.headers), stopAtFirstFailure })),
     { timeoutMs: CONDITION_TIMEOUT_MS },
   );
-  return items.map((item, i) => item.conditions.map((c, j) => ({
-    expression: c.jinja2_expression,
-    description: c.description,
-    matched: outcomes[i][j].matched,
-    ...(outcomes[i][j].error !== undefined && { error: outcomes[i][j].error }),
-  })));
+  return items.map((item, i) => item.conditions.map((c, j) => ({ expression: c.jinja2_expression, description: c.description, ...outcomes[i][j] })));
 }
 
 /** Header names as conditions read them (lower case), values as text: for the test endpoint's headers. */
