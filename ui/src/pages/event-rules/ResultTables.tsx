@@ -9,6 +9,7 @@ import { actionKind, type ActionOutcome, type ConditionResult } from './event-ru
 /** A condition's result as a word and a colour; an error counts as not matched. */
 function ConditionLabel({ result }: { result: ConditionResult }) {
   if (result.error) return <Label isCompact color="red">Error</Label>;
+  if (result.skipped) return <Label isCompact variant="outline">Not evaluated</Label>;
   return result.matched ? <Label isCompact color="green">Matched</Label> : <Label isCompact color="grey">Not matched</Label>;
 }
 
@@ -28,7 +29,7 @@ export function ConditionResultsTable({ results, label }: { results: ConditionRe
       </Thead>
       <Tbody>
         {results.map((r, i) => (
-          <Tr key={i} data-result={r.error ? 'error' : r.matched ? 'matched' : 'not-matched'}>
+          <Tr key={i} data-result={r.error ? 'error' : r.skipped ? 'skipped' : r.matched ? 'matched' : 'not-matched'}>
             <Td dataLabel="#">{i + 1}</Td>
             <Td dataLabel="Expression"><span className="drover-mono">{r.expression}</span></Td>
             <Td dataLabel="Description">{r.description || '–'}</Td>

@@ -32,6 +32,8 @@ export interface ConditionResult {
   description: string;
   matched: boolean;
   error?: string;
+  /** Not evaluated: an earlier condition did not hold. */
+  skipped?: boolean;
 }
 
 export interface TestAnswer {
