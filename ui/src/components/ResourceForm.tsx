@@ -1,15 +1,14 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ActionGroup, Alert, Button, Form, Grid, GridItem } from '@patternfly/react-core';
+import { ActionGroup, Button, Form, Grid, GridItem } from '@patternfly/react-core';
 import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { ApiObject, FieldMeta } from '../api/types';
-import { useOptions } from '../hooks/api-hooks';
 import type { ResourceConfig } from '../resources/types';
 import { FieldInput, INVALID } from './FieldInput';
 import { ErrorAlert } from './ErrorAlert';
-import { Loading } from './Loading';
+import { WritableFields } from './WritableFields';
 import { objectUrl } from '../api/object-url';
 
 const WIDE_TYPES = new Set(['json']);
@@ -31,12 +30,11 @@ export function ResourceForm({ config, object, hidden = [], extra, onSaved, crea
   onSaved?: (saved: ApiObject) => void;
 }) {
   const url = object ? objectUrl(object) : createUrl ?? `/api/v2/${config.key}/`;
-  const options = useOptions(url);
-  const fields = object ? options.data?.actions?.PUT : options.data?.actions?.POST;
-  if (options.isPending) return <Loading />;
-  if (options.error) return <ErrorAlert error={options.error} />;
-  if (!fields) return <Alert variant="warning" isInline title={object ? 'You may not change this object.' : `You may not add ${config.label.toLowerCase()}.`} />;
-  return <FormBody config={config} object={object} url={url} initial={initial} fields={fields} hidden={[...(config.hiddenFormFields ?? []), ...hidden]} extra={extra} onSaved={onSaved} />;
+  return (
+    <WritableFields url={url} editing={!!object} refusal={object ? 'You may not change this object.' : `You may not add ${config.label.toLowerCase()}.`}>
+      {(fields) => <FormBody config={config} object={object} url={url} initial={initial} fields={fields} hidden={[...(config.hiddenFormFields ?? []), ...hidden]} extra={extra} onSaved={onSaved} />}
+    </WritableFields>
+  );
 }
 
 function initialValues(fields: Record<string, FieldMeta>, object: ApiObject | undefined, query: URLSearchParams, initial: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Label } from '@patternfly/react-core';
+import { Label, type LabelProps } from '@patternfly/react-core';
 import type { ApiObject } from '../api/types';
 import type { Column } from '../resources/types';
 import { runPath } from '../resources/run-paths';
@@ -20,11 +20,12 @@ const STATUS_COLORS: Record<string, 'green' | 'red' | 'blue' | 'orange' | 'grey'
   timed_out: 'red',
 };
 
-export function StatusLabel({ status }: { status?: unknown }) {
+/** A status as a coloured label (a run's by default; `colors` for other kinds of status). */
+export function StatusLabel({ status, colors = STATUS_COLORS }: { status?: unknown; colors?: Record<string, LabelProps['color']> }) {
   if (!status) return <>–</>;
   const text = String(status);
   return (
-    <Label color={STATUS_COLORS[text] ?? 'grey'} isCompact data-status={text}>
+    <Label color={colors[text] ?? 'grey'} isCompact data-status={text}>
       {text.replace(/_/g, ' ')}
     </Label>
   );

@@ -3,22 +3,21 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Alert, Button, Form, Grid, GridItem } from '@patternfly/react-core';
 import type { ApiObject, FieldMeta } from '../../api/types';
 import { nestedErrors } from '../../api/validation';
-import { useObject, useOptions } from '../../hooks/api-hooks';
+import { useObject } from '../../hooks/api-hooks';
 import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { Loading } from '../../components/Loading';
+import { WritableFields } from '../../components/WritableFields';
 import { CredentialInputs, type TypeInputs } from './CredentialInputs';
 
 /** Add or edit a credential: its own fields, then the typed inputs of its credential type. */
 export default function CredentialForm({ config, object }: { config: ResourceConfig; object?: ApiObject }) {
-  const options = useOptions(object ? object.url : `/api/v2/${config.key}/`);
-  const fields = object ? options.data?.actions?.PUT : options.data?.actions?.POST;
-  if (options.isPending) return <Loading />;
-  if (options.error) return <ErrorAlert error={options.error} />;
-  if (!fields) return <Alert variant="warning" isInline title={object ? 'You may not change this credential.' : 'You may not add credentials.'} />;
-  return <CredentialFormBody config={config} object={object} fields={fields} />;
+  return (
+    <WritableFields url={object ? object.url : `/api/v2/${config.key}/`} editing={!!object} refusal={object ? 'You may not change this credential.' : 'You may not add credentials.'}>
+      {(fields) => <CredentialFormBody config={config} object={object} fields={fields} />}
+    </WritableFields>
+  );
 }
 
 function initialValues(fields: Record<string, FieldMeta>, object: ApiObject | undefined, query: URLSearchParams) {

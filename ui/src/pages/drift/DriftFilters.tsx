@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useFilterParam } from '../../hooks/use-filter-param';
 import { FormGroup, FormSelect, FormSelectOption, Grid, GridItem } from '@patternfly/react-core';
 import { ReferenceSelect } from '../../components/ReferenceSelect';
 import { CATEGORIES, SEVERITIES } from './drift-api';
@@ -9,14 +9,7 @@ import { CATEGORY_NAMES } from './DriftLabels';
  * and the export all read the same values.
  */
 export function DriftFilters() {
-  const [params, setParams] = useSearchParams();
-  const set = (name: string, value: string | number | null) => {
-    const next = new URLSearchParams(params);
-    if (value === null || value === '') next.delete(name);
-    else next.set(name, String(value));
-    next.delete('page');
-    setParams(next);
-  };
+  const [params, set] = useFilterParam();
   const idOf = (name: string) => (params.get(name) && /^\d+$/.test(params.get(name)!) ? Number(params.get(name)) : null);
   const inventory = idOf('inventory');
   return (

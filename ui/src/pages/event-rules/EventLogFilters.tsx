@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useFilterParam } from '../../hooks/use-filter-param';
 import { FormGroup, FormSelect, FormSelectOption, Grid, GridItem } from '@patternfly/react-core';
 import { ReferenceSelect } from '../../components/ReferenceSelect';
 import { useOptions } from '../../hooks/api-hooks';
@@ -8,16 +8,9 @@ import { useOptions } from '../../hooks/api-hooks';
  * other filter (so the chips and a shared link show them too).
  */
 export default function EventLogFilters() {
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useFilterParam();
   const options = useOptions('/api/v2/event_logs/');
   const statuses = options.data?.actions?.GET?.status?.choices ?? [];
-  const set = (name: string, value: string | number | null) => {
-    const next = new URLSearchParams(params);
-    if (value === null || value === '') next.delete(name);
-    else next.set(name, String(value));
-    next.delete('page');
-    setParams(next);
-  };
   const rule = params.get('event_rule');
   return (
     <Grid hasGutter md={6} xl={3} style={{ marginBottom: '0.5rem' }}>

@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ActionGroup, Alert, Button, Form, FormSection, Grid, GridItem } from '@patternfly/react-core';
+import { ActionGroup, Button, Form, FormSection, Grid, GridItem } from '@patternfly/react-core';
 import type { ApiObject, FieldMeta } from '../../api/types';
-import { useOptions } from '../../hooks/api-hooks';
 import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { Loading } from '../../components/Loading';
+import { WritableFields } from '../../components/WritableFields';
 import { ConditionsEditor, conditionRows, type ConditionRow } from './ConditionsEditor';
 import { ActionsEditor, actionRows, actionsOfRows, newActionRow, type ActionRow } from './ActionsEditor';
 import { actionsOf, conditionsOf, rowMessages } from './event-rules-api';
@@ -18,12 +17,11 @@ const OWN_FIELDS = new Set(['conditions', 'actions']);
 
 /** Add or edit an event rule: the plain fields from OPTIONS, then its conditions and its actions. */
 export default function EventRuleForm({ config, object }: { config: ResourceConfig; object?: ApiObject }) {
-  const options = useOptions(object ? object.url : `/api/v2/${config.key}/`);
-  const fields = object ? options.data?.actions?.PUT : options.data?.actions?.POST;
-  if (options.isPending) return <Loading />;
-  if (options.error) return <ErrorAlert error={options.error} />;
-  if (!fields) return <Alert variant="warning" isInline title={object ? 'You may not change this event rule.' : 'You may not add event rules.'} />;
-  return <FormBody config={config} object={object} fields={fields} />;
+  return (
+    <WritableFields url={object ? object.url : `/api/v2/${config.key}/`} editing={!!object} refusal={object ? 'You may not change this event rule.' : 'You may not add event rules.'}>
+      {(fields) => <FormBody config={config} object={object} fields={fields} />}
+    </WritableFields>
+  );
 }
 
 function FormBody({ config, object, fields }: { config: ResourceConfig; object?: ApiObject; fields: Record<string, FieldMeta> }) {

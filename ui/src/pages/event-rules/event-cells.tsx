@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { Label } from '@patternfly/react-core';
 import type { ApiObject } from '../../api/types';
 import type { Column } from '../../resources/types';
-import { formatDate } from '../../components/cells';
+import { formatDate, StatusLabel } from '../../components/cells';
 import { useOptions } from '../../hooks/api-hooks';
 
 type Color = 'green' | 'red' | 'blue' | 'orange' | 'orangered' | 'grey' | 'purple' | 'teal';
@@ -20,13 +20,7 @@ const STATUS_COLORS: Record<string, Color> = {
 
 /** What became of an event, coloured: fired green, failures red, refused signatures orange-red. */
 export function EventStatusLabel({ status }: { status: unknown }) {
-  if (!status) return <>–</>;
-  const text = String(status);
-  return (
-    <Label color={STATUS_COLORS[text] ?? 'grey'} isCompact data-status={text}>
-      {text.replace(/_/g, ' ')}
-    </Label>
-  );
+  return <StatusLabel status={status} colors={STATUS_COLORS} />;
 }
 
 /** A source type by its label (the choices OPTIONS gives), else as stored. */

@@ -3,12 +3,11 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Alert, Button, Form, Grid, GridItem } from '@patternfly/react-core';
 import { ApiError } from '../../api/errors';
 import type { ApiObject, FieldMeta } from '../../api/types';
-import { useOptions } from '../../hooks/api-hooks';
 import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { Loading } from '../../components/Loading';
+import { WritableFields } from '../../components/WritableFields';
 import { ConfigurationFields, configurationOf, draftOf, placeMessages, type ConfigDraft, type ConfigFieldMeta } from './ConfigurationFields';
 import { CustomMessages, hasCustomMessages, type Messages } from './CustomMessages';
 
@@ -17,12 +16,11 @@ const NO_MESSAGES = { started: null, success: null, error: null, workflow_approv
 
 /** Add or edit a notification template: its kind, then that kind's settings, then optional messages. */
 export default function NotificationTemplateForm({ config, object }: { config: ResourceConfig; object?: ApiObject }) {
-  const options = useOptions(object ? object.url : `/api/v2/${config.key}/`);
-  const fields = object ? options.data?.actions?.PUT : options.data?.actions?.POST;
-  if (options.isPending) return <Loading />;
-  if (options.error) return <ErrorAlert error={options.error} />;
-  if (!fields) return <Alert variant="warning" isInline title={object ? 'You may not change this notification template.' : 'You may not add notification templates.'} />;
-  return <FormBody config={config} object={object} fields={fields} />;
+  return (
+    <WritableFields url={object ? object.url : `/api/v2/${config.key}/`} editing={!!object} refusal={object ? 'You may not change this notification template.' : 'You may not add notification templates.'}>
+      {(fields) => <FormBody config={config} object={object} fields={fields} />}
+    </WritableFields>
+  );
 }
 
 function FormBody({ config, object, fields }: { config: ResourceConfig; object?: ApiObject; fields: Record<string, FieldMeta> }) {
