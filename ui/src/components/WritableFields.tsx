@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Alert } from '@patternfly/react-core';
-import type { FieldMeta } from '../api/types';
+import type { ApiObject, FieldMeta } from '../api/types';
 import { useOptions } from '../hooks/api-hooks';
 import { ErrorAlert } from './ErrorAlert';
 import { Loading } from './Loading';
@@ -21,4 +21,19 @@ export function WritableFields({ url, editing, refusal, children }: {
   if (options.error) return <ErrorAlert error={options.error} />;
   if (!fields) return <Alert variant="warning" isInline title={refusal} />;
   return <>{children(fields)}</>;
+}
+
+/**
+ * A form's starting values of the fields it renders plainly (not those in `own`): the object's when
+ * editing, else a value the query string gives (a number when it reads as one), else the default.
+ */
+export function plainFieldValues(fields: Record<string, FieldMeta>, object: ApiObject | undefined, query: URLSearchParams, own: ReadonlySet<string>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [name, meta] of Object.entries(fields)) {
+    if (own.has(name)) continue;
+    if (object) values[name] = object[name];
+    else if (query.has(name)) values[name] = Number(query.get(name)) || query.get(name);
+    else if (meta.default !== undefined) values[name] = meta.default;
+  }
+  return values;
 }

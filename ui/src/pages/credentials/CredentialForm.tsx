@@ -8,8 +8,11 @@ import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { WritableFields } from '../../components/WritableFields';
+import { plainFieldValues, WritableFields } from '../../components/WritableFields';
 import { CredentialInputs, type TypeInputs } from './CredentialInputs';
+
+/** Rendered by CredentialInputs, not as a plain field. */
+const TYPED_INPUTS = new Set(['inputs']);
 
 /** Add or edit a credential: its own fields, then the typed inputs of its credential type. */
 export default function CredentialForm({ config, object }: { config: ResourceConfig; object?: ApiObject }) {
@@ -20,22 +23,12 @@ export default function CredentialForm({ config, object }: { config: ResourceCon
   );
 }
 
-function initialValues(fields: Record<string, FieldMeta>, object: ApiObject | undefined, query: URLSearchParams) {
-  const values: Record<string, unknown> = {};
-  for (const [name, meta] of Object.entries(fields)) {
-    if (name === 'inputs') continue;
-    if (object) values[name] = object[name];
-    else if (query.has(name)) values[name] = Number(query.get(name)) || query.get(name);
-    else if (meta.default !== undefined) values[name] = meta.default;
-  }
-  return values;
-}
 
 function CredentialFormBody({ config, object, fields }: { config: ResourceConfig; object?: ApiObject; fields: Record<string, FieldMeta> }) {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const storedInputs = (object?.inputs ?? {}) as Record<string, unknown>;
-  const [values, setValues] = useState(() => initialValues(fields, object, query));
+  const [values, setValues] = useState(() => plainFieldValues(fields, object, query, TYPED_INPUTS));
   const [inputs, setInputs] = useState<Record<string, unknown>>(storedInputs);
   const typeId = values.credential_type as number | null | undefined;
   const type = useObject(typeId ? `/api/v2/credential_types/${typeId}/` : undefined);

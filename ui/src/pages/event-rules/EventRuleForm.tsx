@@ -6,7 +6,7 @@ import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { WritableFields } from '../../components/WritableFields';
+import { plainFieldValues, WritableFields } from '../../components/WritableFields';
 import { ConditionsEditor, conditionRows, type ConditionRow } from './ConditionsEditor';
 import { ActionsEditor, actionRows, actionsOfRows, newActionRow, type ActionRow } from './ActionsEditor';
 import { actionsOf, conditionsOf, rowMessages } from './event-rules-api';
@@ -27,14 +27,7 @@ export default function EventRuleForm({ config, object }: { config: ResourceConf
 function FormBody({ config, object, fields }: { config: ResourceConfig; object?: ApiObject; fields: Record<string, FieldMeta> }) {
   const [query] = useSearchParams();
   const navigate = useNavigate();
-  const [values, setValues] = useState<Record<string, unknown>>(() => {
-    const v: Record<string, unknown> = {};
-    for (const [name, meta] of Object.entries(fields)) {
-      if (OWN_FIELDS.has(name)) continue;
-      v[name] = object ? object[name] : query.has(name) ? Number(query.get(name)) || query.get(name) : meta.default;
-    }
-    return v;
-  });
+  const [values, setValues] = useState<Record<string, unknown>>(() => plainFieldValues(fields, object, query, OWN_FIELDS));
   const [conditions, setConditions] = useState<ConditionRow[]>(() => conditionRows(conditionsOf(object)));
   const [actions, setActions] = useState<ActionRow[]>(() => (object ? actionRows(actionsOf(object)) : [newActionRow()]));
   const [problems, setProblems] = useState<Record<number, string>>({});

@@ -7,7 +7,7 @@ import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { WritableFields } from '../../components/WritableFields';
+import { plainFieldValues, WritableFields } from '../../components/WritableFields';
 import { ConfigurationFields, configurationOf, draftOf, placeMessages, type ConfigDraft, type ConfigFieldMeta } from './ConfigurationFields';
 import { CustomMessages, hasCustomMessages, type Messages } from './CustomMessages';
 
@@ -27,14 +27,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const kinds = fields.notification_configuration as unknown as Record<string, Record<string, ConfigFieldMeta> | unknown>;
-  const [values, setValues] = useState<Record<string, unknown>>(() => {
-    const v: Record<string, unknown> = {};
-    for (const [name, meta] of Object.entries(fields)) {
-      if (OWN_FIELDS.has(name)) continue;
-      v[name] = object ? object[name] : query.has(name) ? Number(query.get(name)) || query.get(name) : meta.default;
-    }
-    return v;
-  });
+  const [values, setValues] = useState<Record<string, unknown>>(() => plainFieldValues(fields, object, query, OWN_FIELDS));
   const type = String(values.notification_type ?? '');
   const meta = (type && typeof kinds?.[type] === 'object' ? kinds[type] : {}) as Record<string, ConfigFieldMeta>;
   const storedConfig = (type === object?.notification_type ? object?.notification_configuration ?? {} : {}) as Record<string, unknown>;
