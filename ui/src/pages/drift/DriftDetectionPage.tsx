@@ -4,8 +4,6 @@ import {
   DescriptionListDescription,
   DescriptionListGroup,
   DescriptionListTerm,
-  Flex,
-  FlexItem,
   Label,
   LabelGroup,
   PageSection,
@@ -14,6 +12,7 @@ import {
 import type { ApiObject } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
+import { DetailHeader } from '../../components/DetailHeader';
 import { formatDate } from '../../components/cells';
 import { BeforeAfter } from './BeforeAfter';
 import { CategoryLabel, SeverityLabel } from './DriftLabels';
@@ -40,19 +39,17 @@ export default function DriftDetectionPage({ object, config }: { object: ApiObje
     <>
       <PageSection>
         <Breadcrumbs config={config} object={{ ...object, name: `${factPath} on ${host?.name ?? `host ${String(object.host)}`}` }} />
-        <Flex justifyContent={{ default: 'justifyContentSpaceBetween' }} alignItems={{ default: 'alignItemsCenter' }}>
-          <FlexItem>
-            <Title headingLevel="h1">{factPath}</Title>
+        <DetailHeader
+          title={factPath}
+          labels={
             <LabelGroup aria-label="Classification">
               <SeverityLabel severity={object.severity} />
               <CategoryLabel category={object.category} />
               <Label isCompact variant="outline">{String(object.diff_type)}</Label>
             </LabelGroup>
-          </FlexItem>
-          <FlexItem>
-            <AcknowledgeAction object={object} variant="detail" />
-          </FlexItem>
-        </Flex>
+          }
+          actions={<AcknowledgeAction object={object} variant="detail" />}
+        />
       </PageSection>
       <PageSection>
         <DescriptionList isCompact columnModifier={{ default: '1Col', md: '2Col', xl: '3Col' }} aria-label="Details">

@@ -1,18 +1,12 @@
 import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
-import {
-  DescriptionList,
-  Flex,
-  FlexItem,
-  LabelGroup,
-  PageSection,
-  Title,
-} from '@patternfly/react-core';
+import { DescriptionList, LabelGroup, PageSection } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import type { ApiObject } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { resourceConfig } from '../../resources/registry';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
+import { DetailHeader } from '../../components/DetailHeader';
 import { Loading } from '../../components/Loading';
 import { ResourceList } from '../../components/ResourceList';
 import { RoutedTabs } from '../../components/RoutedTabs';
@@ -40,17 +34,15 @@ export default function EventRulePage({ object, config }: { object: ApiObject; c
     <>
       <PageSection>
         <Breadcrumbs config={config} object={object} />
-        <Flex justifyContent={{ default: 'justifyContentSpaceBetween' }} alignItems={{ default: 'alignItemsCenter' }}>
-          <FlexItem>
-            <Title headingLevel="h1">{String(object.name)}</Title>
+        <DetailHeader
+          title={String(object.name)}
+          labels={
             <LabelGroup aria-label="State">
               <EnabledLabel enabled={object.enabled} />
             </LabelGroup>
-          </FlexItem>
-          <FlexItem>
-            <RowActions config={config} object={object} variant="detail" />
-          </FlexItem>
-        </Flex>
+          }
+          actions={<RowActions config={config} object={object} variant="detail" />}
+        />
       </PageSection>
       <PageSection>
         <RoutedTabs

@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { useParams } from 'react-router';
-import { Flex, FlexItem, PageSection, Title } from '@patternfly/react-core';
+import { PageSection } from '@patternfly/react-core';
 import { RoutedTabs } from '../../components/RoutedTabs';
 import { resourceConfig } from '../../resources/registry';
 import type { ApiObject } from '../../api/types';
@@ -13,6 +13,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { lazyOnce } from '../../components/lazy-cache';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
+import { DetailHeader } from '../../components/DetailHeader';
 import { NotFound } from '../NotFound';
 
 /** /<resource>/<id>[/<tab>]: details, actions the caller may take, and the resource's tabs. */
@@ -44,14 +45,7 @@ function GenericDetail({ config, object }: { config: ResourceConfig; object: Api
     <>
       <PageSection>
         <Breadcrumbs config={config} object={object} />
-        <Flex justifyContent={{ default: 'justifyContentSpaceBetween' }} alignItems={{ default: 'alignItemsCenter' }}>
-          <FlexItem>
-            <Title headingLevel="h1">{nameOf(object)}</Title>
-          </FlexItem>
-          <FlexItem>
-            <RowActions config={config} object={object} variant="detail" />
-          </FlexItem>
-        </Flex>
+        <DetailHeader title={nameOf(object)} actions={<RowActions config={config} object={object} variant="detail" />} />
       </PageSection>
       <PageSection>
         <RoutedTabs
