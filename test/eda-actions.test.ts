@@ -131,6 +131,10 @@ describe('event rule actions', () => {
     assert.equal(second.conditions_matched, true);
     assert.equal((await t.get(`/api/v2/event_rules/${r.id}/`)).body.fire_count, 1);
     assert.equal((await t.get(`/api/v2/event_rules/${r.id}/event_logs/?status=throttled`)).body.count, 1);
+    // A dry run says so too.
+    const dry = await t.post(`/api/v2/event_rules/${r.id}/test/`, { payload: { kind: 'deploy' } });
+    assert.equal(dry.body.matched, true);
+    assert.equal(dry.body.would_fire, false);
   });
 
   it('launches a workflow and sends a notification with the event summary', async () => {

@@ -12,6 +12,7 @@ import { recordAudits, type AuditEvent } from '../audit/record.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import type { Action } from '../resources/event-rules/actions.ts';
 import { evaluateConditions, type Condition, type ConditionResult } from '../resources/event-rules/conditions.ts';
+import { OUTSIDE_THROTTLE } from '../resources/event-rules/receiving-rules.ts';
 import { runAction, type ActionOutcome, type EdaLaunchers } from './actions.ts';
 
 const BATCH = 200;
@@ -101,7 +102,7 @@ class Firing {
     }
     const claimed = await this.tx.query(
       `UPDATE event_rules SET last_fired_at = now(), fire_count = fire_count + 1
-       WHERE id = $1 AND (last_fired_at IS NULL OR last_fired_at <= now() - make_interval(secs => throttle_seconds)) RETURNING id`,
+       WHERE id = $1 AND (${OUTSIDE_THROTTLE}) RETURNING id`,
       [rule.id],
     );
     return claimed.length > 0;

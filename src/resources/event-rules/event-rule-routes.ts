@@ -16,7 +16,7 @@ import { decryptSecret } from '../../secrets/encryption.ts';
 import { webhookKeyRoutes } from '../webhooks/webhook-key-routes.ts';
 import { conditionHeaders, evaluateConditions, parseConditions, type Condition } from './conditions.ts';
 import { eventRules, newStoredRuleKey } from './event-rule.resource.ts';
-import { EVENT_RULE_KEY_PURPOSE, rulesChanged } from './receiving-rules.ts';
+import { EVENT_RULE_KEY_PURPOSE, OUTSIDE_THROTTLE, rulesChanged } from './receiving-rules.ts';
 
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
@@ -25,10 +25,6 @@ const TestBody = Type.Object({
   headers: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Headers the conditions see (names in lower case).' })),
   conditions: Type.Optional(Type.Array(Type.Object({ jinja2_expression: Type.String(), description: Type.Optional(Type.String()) }), { description: "Conditions to try instead of the rule's own." })),
 });
-
-/** Whether a firing now would be throttled. */
-const throttled = (rule: Record<string, unknown>) =>
-  Number(rule.throttle_seconds) > 0 && rule.last_fired_at instanceof Date && Date.now() - rule.last_fired_at.getTime() < Number(rule.throttle_seconds) * 1000;
 
 export const eventRuleRoutes: RouteModule = async (app, services) => {
   enableDisableRoutes(app, services, eventRules, (tx) => rulesChanged(tx));
@@ -54,7 +50,9 @@ export const eventRuleRoutes: RouteModule = async (app, services) => {
       }
       const [results] = await evaluateConditions([{ conditions, payload: body.payload, headers: conditionHeaders((body.headers ?? {}) as Record<string, unknown>) }]);
       const matched = results.every((r) => r.matched);
-      return { matched, condition_results: results, would_fire: matched && request.object.enabled === true && !throttled(request.object), actions: request.object.actions };
+      const wouldFire = matched && request.object.enabled === true
+        && (await services.db.query(`SELECT 1 FROM event_rules WHERE id = $1 AND (${OUTSIDE_THROTTLE})`, [request.object.id])).length > 0;
+      return { matched, condition_results: results, would_fire: wouldFire, actions: request.object.actions };
     },
     OPTIONS: async () => actionOptions('Event Rule Test', 'POST {payload, headers?, conditions?}: evaluates the conditions over the payload and says whether the rule would fire; launches nothing.', { GET: {}, POST: {} }),
   }, {

@@ -10,6 +10,9 @@ import { decryptSecret } from '../../secrets/encryption.ts';
 export const RULES_CHANNEL = 'drover_event_rules';
 export const EVENT_RULE_KEY_PURPOSE = 'event_rule.webhook_key';
 
+/** SQL over an event_rules row: whether it may fire now, outside its throttle interval (the database's clock decides). */
+export const OUTSIDE_THROTTLE = 'throttle_seconds = 0 OR last_fired_at IS NULL OR last_fired_at <= now() - make_interval(secs => throttle_seconds)';
+
 const BYPASS_AFTER_CHANGE_MS = 2_000;
 const MAX_CACHED = 10_000;
 
