@@ -22,6 +22,7 @@ import { instanceRoutes } from '../resources/instances/instance-routes.ts';
 import { ownerGroupRoutes } from '../resources/instance-groups/owner-group-routes.ts';
 import { inventoryRoutes } from '../resources/inventories/inventory-routes.ts';
 import { inventorySourceRoutes } from '../resources/inventory-sources/source-routes.ts';
+import { dynamicChoicesRoutes } from '../resources/job-templates/dynamic-choices/choices-routes.ts';
 import { jobTemplateRoutes } from '../resources/job-templates/job-template-routes.ts';
 import { surveyPasswordSecrets } from '../resources/job-templates/survey-rotation.ts';
 import { notificationTemplateSecrets } from '../resources/notification-templates/notification-rotation.ts';
@@ -102,7 +103,7 @@ export const ROUTES: readonly RouteModule[] = [
   resourceRoutes,
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   scheduleRoutes,
-  workflowTemplateRoutes, nodeEdgeRoutes,
+  workflowTemplateRoutes, nodeEdgeRoutes, dynamicChoicesRoutes,
   notificationTemplateRoutes,
   driftRoutes,
   eventRuleRoutes, edaReceiverRoutes,

@@ -5,6 +5,7 @@
 import type { FieldErrors } from '../../api/errors.ts';
 import { ENCRYPTED } from '../../api/fields.ts';
 import { decryptSecret, encryptSecret, isEncryptedSecret } from '../../secrets/encryption.ts';
+import { dynamicChoicesProblem, dynamicSource } from './dynamic-choices/source-spec.ts';
 
 export const QUESTION_TYPES = ['text', 'textarea', 'password', 'integer', 'float', 'multiplechoice', 'multiselect'] as const;
 const TEXT_TYPES = new Set(['text', 'textarea', 'password']);
@@ -57,9 +58,18 @@ function questionProblem(item: unknown, index: number, seen: Set<string>): strin
   if (def === ENCRYPTED && type !== 'password') {
     return `$encrypted$ is a reserved keyword for password question defaults, survey question ${index} is type ${type}.`;
   }
+  if (item.dynamic_choices !== undefined && item.dynamic_choices !== null) {
+    if (!CHOICE_TYPES.has(type)) return `'dynamic_choices' in survey question ${index} ('${item.variable}') is only allowed on multiplechoice and multiselect questions.`;
+    const problem = dynamicChoicesProblem(item.dynamic_choices);
+    if (problem) return `'dynamic_choices' in survey question ${index} ('${item.variable}'): ${problem}.`;
+  }
   if (CHOICE_TYPES.has(type)) {
     const choices = choicesOf(item);
+    // Choices from a source need no static list; one given anyway is only a fallback the console may show.
+    const dynamic = dynamicSource(item) !== null;
+    if (dynamic && (item.choices === undefined || item.choices === null || item.choices === '')) return dynamicDefaultProblem(type, def, index);
     if (!Array.isArray(item.choices) && typeof item.choices !== 'string') return `'choices' in survey question ${index} expected to be a list or a newline-separated string.`;
+    if (dynamic) return dynamicDefaultProblem(type, def, index);
     if (!choices.length) return `'choices' in survey question ${index} must not be empty.`;
     if (hasDefault) {
       const defaults = type === 'multiselect' ? (Array.isArray(def) ? def.map(String) : String(def).split('\n').filter((d) => d !== '')) : [String(def)];
@@ -72,6 +82,13 @@ function questionProblem(item: unknown, index: number, seen: Set<string>): strin
   if (type === 'integer' && !isInteger(def)) return `Default value ${show(def)} in survey question ${index} expected to be int.`;
   if (type === 'float' && !isNumber(def)) return `Default value ${show(def)} in survey question ${index} expected to be float.`;
   return null;
+}
+
+/** A dynamic question's default cannot be checked against choices that exist only at launch: only its type is. */
+function dynamicDefaultProblem(type: string, def: unknown, index: number): string | null {
+  if (def === undefined || def === null || def === '') return null;
+  const ok = type === 'multiselect' ? typeof def === 'string' || (Array.isArray(def) && def.every((d) => typeof d === 'string')) : typeof def === 'string';
+  return ok ? null : `Default value ${show(def)} in survey question ${index} expected to be ${type === 'multiselect' ? 'a list of strings or a newline-separated string' : 'string'}.`;
 }
 
 /** AWX's survey spec rules; null when the spec is acceptable, else {error: [message]}. */
@@ -147,6 +164,7 @@ function answerProblem(q: Question, value: unknown): string | null {
     if (max !== undefined && (value as number) > max) return `'${name}' value ${show(value)} is too large (must be no more than ${max}).`;
     return null;
   }
+  if (dynamicSource(q)) return dynamicAnswerProblem(q, value, min, max);
   const choices = choicesOf(q);
   if (q.type === 'multiselect') {
     if (!Array.isArray(value)) return `'${name}' value is expected to be a list.`;
@@ -154,6 +172,28 @@ function answerProblem(q: Question, value: unknown): string | null {
     return bad === undefined ? null : `Value ${show(bad)} for '${name}' expected to be one of ${JSON.stringify(choices)}.`;
   }
   return choices.includes(String(value)) ? null : `Value ${show(value)} for '${name}' expected to be one of ${JSON.stringify(choices)}.`;
+}
+
+const MAX_DYNAMIC_ANSWER = 1024;
+const MAX_DYNAMIC_PICKS = 500;
+
+/**
+ * An answer to a question whose choices come from a source: not checked against choices (they may
+ * have changed since they were shown), but strings of bounded length, a list of them for multiselect.
+ */
+function dynamicAnswerProblem(q: Question, value: unknown, min: number | undefined, max: number | undefined): string | null {
+  const name = q.variable;
+  if (q.type === 'multiselect' && !Array.isArray(value)) return `'${name}' value is expected to be a list.`;
+  if (value === '' && q.required) return `'${name}' value missing`;
+  const picked = Array.isArray(value) ? value : [value];
+  if (picked.length > MAX_DYNAMIC_PICKS) return `'${name}' value has more than ${MAX_DYNAMIC_PICKS} items.`;
+  for (const item of picked) {
+    if (typeof item !== 'string') return `Value ${show(item)} for '${name}' expected to be a string.`;
+    const limit = max ?? MAX_DYNAMIC_ANSWER;
+    if (min !== undefined && item.length < min) return `'${name}' value ${item} is too small (length is ${item.length} must be at least ${min}).`;
+    if (item.length > limit) return `'${name}' value ${item.slice(0, 40)}... is too large (must be no more than ${limit}).`;
+  }
+  return null;
 }
 
 /**
