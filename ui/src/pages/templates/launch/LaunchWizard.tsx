@@ -21,6 +21,7 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { parseVariables } from '../../../components/VariablesEditor';
 import { placeSurveyMessages, surveyProblems, type SurveyQuestion } from '../survey/survey-types';
 import { SurveyFields } from '../survey/SurveyFields';
+import { useDynamicChoices } from '../survey/use-dynamic-choices';
 import { launchBody, launchSteps, passwordsNeeded, STEP_NAMES, stepOfField, type LaunchDescription, type LaunchValues, type StepId } from './launch-plan';
 import { CredentialsStep, ExecutionEnvironmentStep, InstanceGroupsStep, InventoryStep, OtherPromptsStep, type StepProps } from './LaunchSteps';
 
@@ -57,6 +58,7 @@ export function LaunchWizard({ template, description, spec, initial, onClose, on
   const [failure, setFailure] = useState<unknown>(null);
   const [launching, setLaunching] = useState(false);
   const steps = launchSteps(description);
+  const dynamicChoices = useDynamicChoices(String(template.url), spec);
   const set = (field: string, value: unknown) => {
     setValues((v) => ({ ...v, [field]: value }));
     setErrors((e) => {
@@ -126,7 +128,7 @@ export function LaunchWizard({ template, description, spec, initial, onClose, on
               <>
                 {errors.variables_needed_to_start && <Alert variant="danger" isInline title={errors.variables_needed_to_start} />}
                 <Form onSubmit={(e) => e.preventDefault()} aria-label="Survey">
-                  <SurveyFields spec={spec} answers={values.survey} onChange={setAnswer} errors={surveyErrors} />
+                  <SurveyFields spec={spec} answers={values.survey} onChange={setAnswer} errors={surveyErrors} dynamic={dynamicChoices} />
                 </Form>
               </>
             )}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Checkbox, Form, FormGroup, FormHelperText, FormSelect, FormSelectOption, Grid, GridItem, HelperText, HelperTextItem, Modal, ModalBody, ModalFooter, ModalHeader, TextArea, TextInput } from '@patternfly/react-core';
-import { choicesOf, isChoiceType, isNumberType, QUESTION_TYPES, type QuestionType, type SurveyQuestion } from './survey-types';
+import { choicesOf, isChoiceType, isNumberType, QUESTION_TYPES, type DynamicChoices, type QuestionType, type SurveyQuestion } from './survey-types';
+import { DynamicChoicesFields, dynamicChoicesOf, dynamicDraftOf, dynamicProblems, type DynamicDraft } from './DynamicChoicesFields';
 
 /** The question as the form edits it: numbers and choices as text. */
 interface Draft {
@@ -15,6 +16,7 @@ interface Draft {
   default: string;
   /** Multiselect defaults. */
   defaults: string[];
+  dynamic: DynamicDraft;
 }
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
@@ -32,6 +34,7 @@ function draftOf(q?: SurveyQuestion): Draft {
     choices: q ? choicesOf(q).join('\n') : '',
     default: q?.type === 'multiselect' ? '' : text(q?.default),
     defaults: multiDefault,
+    dynamic: dynamicDraftOf(q?.dynamic_choices as DynamicChoices | undefined),
   };
 }
 
@@ -50,8 +53,10 @@ function problemsOf(d: Draft, others: string[]): Record<string, string> {
   if (isNumberType(d.type) && d.default && !number.test(d.default)) problems.default = d.type === 'integer' ? 'A whole number.' : 'A number.';
   if (isChoiceType(d.type)) {
     const choices = d.choices.split('\n').map((c) => c.trim()).filter(Boolean);
-    if (!choices.length) problems.choices = 'At least one choice.';
-    if (d.type === 'multiplechoice' && d.default && !choices.includes(d.default)) problems.default = 'One of the choices.';
+    // Choices from a source need no list here, and a default need not be among those listed.
+    if (!d.dynamic.enabled && !choices.length) problems.choices = 'At least one choice.';
+    if (!d.dynamic.enabled && d.type === 'multiplechoice' && d.default && !choices.includes(d.default)) problems.default = 'One of the choices.';
+    for (const [key, problem] of Object.entries(dynamicProblems(d.dynamic))) problems[`dynamic.${key}`] = problem;
   }
   return problems;
 }
@@ -69,10 +74,13 @@ function questionOf(d: Draft, original?: SurveyQuestion): SurveyQuestion {
     default: '',
   };
   delete q.choices;
+  delete q.dynamic_choices;
   if (isChoiceType(d.type)) {
+    const dynamic = dynamicChoicesOf(d.dynamic);
+    if (dynamic) q.dynamic_choices = dynamic;
     const choices = d.choices.split('\n').map((c) => c.trim()).filter(Boolean);
     q.choices = choices;
-    q.default = d.type === 'multiselect' ? d.defaults.filter((c) => choices.includes(c)).join('\n') : d.default;
+    q.default = d.type === 'multiselect' ? d.defaults.filter((c) => choices.includes(c)).join('\n') : d.dynamic.enabled && !choices.includes(d.default) ? '' : d.default;
   } else {
     q.min = d.min === '' ? null : Number(d.min);
     q.max = d.max === '' ? null : Number(d.max);
@@ -163,8 +171,17 @@ export function QuestionForm({ question, otherVariables, onSave, onClose }: {
                   'choices',
                   'Choices',
                   <TextArea id="question-choices" value={draft.choices} onChange={(_e, v) => set('choices', v)} validated={shown.choices ? 'error' : 'default'} resizeOrientation="vertical" />,
-                  { required: true, hint: 'One choice a line.' },
+                  { required: !draft.dynamic.enabled, hint: draft.dynamic.enabled ? 'Optional with dynamic choices.' : 'One choice a line.' },
                 )}
+              </GridItem>
+            )}
+            {isChoiceType(draft.type) && (
+              <GridItem span={12}>
+                <DynamicChoicesFields
+                  draft={draft.dynamic}
+                  onChange={(dynamic) => set('dynamic', dynamic)}
+                  problems={Object.fromEntries(Object.entries(shown).filter(([k]) => k.startsWith('dynamic.')).map(([k, v]) => [k.slice('dynamic.'.length), v]))}
+                />
               </GridItem>
             )}
             <GridItem span={12}>

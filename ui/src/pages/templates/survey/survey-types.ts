@@ -24,6 +24,21 @@ export interface SurveyQuestion {
   [key: string]: unknown;
 }
 
+/** Where a multiple-choice question's choices come from at launch (survey_spec/dynamic_choices/). */
+export interface DynamicChoices {
+  enabled: boolean;
+  source_type?: 'db_query' | 'api_endpoint' | 'jinja2';
+  cache_ttl?: number;
+  [setting: string]: unknown;
+}
+
+/** One dynamic question's choices as the API resolved them; `error` when its source failed. */
+export interface ResolvedChoices {
+  choices: string[];
+  source_type: string;
+  error?: string;
+}
+
 export interface SurveySpec {
   name: string;
   description: string;
@@ -33,6 +48,8 @@ export interface SurveySpec {
 export const isChoiceType = (type: string) => type === 'multiplechoice' || type === 'multiselect';
 export const isNumberType = (type: string) => type === 'integer' || type === 'float';
 export const isTextType = (type: string) => type === 'text' || type === 'textarea' || type === 'password';
+
+export const isDynamic = (q: SurveyQuestion): boolean => isChoiceType(q.type) && (q.dynamic_choices as DynamicChoices | undefined)?.enabled === true;
 
 export function choicesOf(q: Pick<SurveyQuestion, 'choices'>): string[] {
   if (Array.isArray(q.choices)) return q.choices.map(String);
@@ -71,6 +88,8 @@ export function answerProblem(q: SurveyQuestion, value: unknown): string | null 
     if (max !== undefined && n > max) return `At most ${max}.`;
     return null;
   }
+  // Choices from a source are checked by the API only for their type: they may change between showing and launching.
+  if (isDynamic(q)) return null;
   const choices = choicesOf(q);
   const picked = Array.isArray(value) ? value.map(String) : [String(value)];
   return picked.every((p) => choices.includes(p)) ? null : 'Pick from the choices.';
