@@ -88,7 +88,7 @@ function SurveyField({ question: q, value, onChange, error, dynamic }: { questio
       <span id={`${id}-label`} hidden>{q.question_name}</span>
       {control}
       {fromSource && (
-        <Button variant="link" isInline icon={<SyncAltIcon />} onClick={dynamic.refresh} isDisabled={dynamic.loading} aria-label={`Refresh the choices of ${q.question_name}`}>
+        <Button variant="link" isInline icon={<SyncAltIcon />} onClick={dynamic.refresh} isDisabled={dynamic.loading} aria-label={`Refresh the choices of ${q.variable}`}>
           Refresh choices
         </Button>
       )}
