@@ -10,6 +10,8 @@ import { createTestApp, type TestApp } from './helpers/app.ts';
 import { grant, newOrg, newUser, type User } from './helpers/factories.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually, firstProjectUpdate } from './helpers/jobs.ts';
+import { SECRET_STORES } from '../src/composition/root.ts';
+import { reencryptAll } from '../src/secrets/rotation.ts';
 
 interface Peer {
   base: string;
@@ -282,6 +284,28 @@ describe('dynamic survey choices', () => {
         assert.equal(seen.headers['x-token'], 'abc');
         assert.equal(seen.headers['content-type'], 'application/json');
       }
+    });
+
+    it('keeps header values encrypted, never shows them, and sends them again when $encrypted$ comes back', async () => {
+      for (const [, base] of bases()) {
+        const token = 'Bearer tok-s3cr3t-value';
+        await setSurvey(base, dynamic('secured', api('/post', { headers: { Authorization: token, 'X-Plain': 'p' }, cache_ttl: 0 })));
+        const shown = (await t.get(`${base}survey_spec/`)).body;
+        assert.deepEqual(shown.spec[0].dynamic_choices.headers, { Authorization: '$encrypted$', 'X-Plain': '$encrypted$' });
+        const table = base.includes('workflow') ? 'workflow_job_templates' : 'job_templates';
+        assert.doesNotMatch(JSON.stringify((await t.db.query(`SELECT survey_spec FROM ${table}`)).map((r) => r.survey_spec)), /s3cr3t/);
+        assert.equal((await t.post(`${base}survey_spec/`, shown)).status, 200);
+        assert.deepEqual((await choices(base, { variables: ['secured'] })).secured.choices, ['posted']);
+        assert.equal(peer.last.get('/post')!.headers.authorization, token);
+        assert.equal(peer.last.get('/post')!.headers['x-plain'], 'p');
+        assert.doesNotMatch((await t.get(`${base}activity_stream/`)).text, /s3cr3t/);
+      }
+      // regenerate_secret_key re-encrypts them, on both kinds of template.
+      const counts = await t.db.transaction((tx) => reencryptAll(tx, SECRET_STORES, t.env.secretKey, 'another-key'));
+      assert.equal(counts['survey passwords'], 4);
+      await t.db.transaction((tx) => reencryptAll(tx, SECRET_STORES, 'another-key', t.env.secretKey));
+      assert.deepEqual((await choices(bases()[1][1], { variables: ['secured'] })).secured.choices, ['posted']);
+      assert.equal(peer.last.get('/post')!.headers.authorization, 'Bearer tok-s3cr3t-value');
     });
 
     it('answers each failure as an error for that variable, with no choices', async () => {

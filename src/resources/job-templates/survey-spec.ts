@@ -5,6 +5,7 @@
 import type { FieldErrors } from '../../api/errors.ts';
 import { ENCRYPTED } from '../../api/fields.ts';
 import { decryptSecret, encryptSecret, isEncryptedSecret } from '../../secrets/encryption.ts';
+import { encryptHeaders, maskHeaders } from './dynamic-choices/header-secrets.ts';
 import { dynamicChoicesProblem, dynamicSource } from './dynamic-choices/source-spec.ts';
 
 export const QUESTION_TYPES = ['text', 'textarea', 'password', 'integer', 'float', 'multiplechoice', 'multiselect'] as const;
@@ -109,12 +110,13 @@ export function validateSurveySpec(spec: unknown): FieldErrors | null {
 }
 
 /**
- * The spec as stored: password defaults encrypted; a default of $encrypted$ keeps the default the
- * same variable had in `previous`.
+ * The spec as stored: password defaults and the header values of dynamic sources encrypted; a
+ * default or header of $encrypted$ keeps what the same variable had in `previous`.
  */
 export function encryptSurveyPasswords(spec: SurveySpec, previous: SurveySpec | null): SurveySpec {
   const before = new Map((previous?.spec ?? []).map((q) => [q.variable, q]));
-  const questions = (spec.spec ?? []).map((q) => {
+  const questions = (spec.spec ?? []).map((asked) => {
+    const q = encryptHeaders(asked, before.get(asked.variable)) as Question;
     if (q.type !== 'password' || q.default === undefined || q.default === null || q.default === '') return q;
     if (q.default === ENCRYPTED) {
       const old = before.get(q.variable);
@@ -125,10 +127,10 @@ export function encryptSurveyPasswords(spec: SurveySpec, previous: SurveySpec | 
   return { ...spec, spec: questions };
 }
 
-/** The spec as shown: password defaults as $encrypted$. */
+/** The spec as shown: password defaults and the header values of dynamic sources as $encrypted$. */
 export function maskSurveyPasswords(spec: SurveySpec): SurveySpec {
   if (!Array.isArray(spec.spec)) return spec;
-  return { ...spec, spec: spec.spec.map((q) => (q.type === 'password' && q.default ? { ...q, default: ENCRYPTED } : q)) };
+  return { ...spec, spec: spec.spec.map((q) => maskHeaders(q.type === 'password' && q.default ? { ...q, default: ENCRYPTED } : q) as Question) };
 }
 
 /** A question's default in clear (password defaults decrypted), or undefined for none. */

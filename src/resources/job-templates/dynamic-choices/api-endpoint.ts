@@ -2,6 +2,7 @@
 import type { RequestContext } from '../../../api/context.ts';
 import { OutboundFailed, OutboundRefused, outboundPolicy, sendOutbound } from '../../../net/outbound.ts';
 import { SourceError, toChoices } from './choices.ts';
+import { clearHeaders } from './header-secrets.ts';
 import { DEFAULT_TIMEOUT, pathSegments } from './source-spec.ts';
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -16,9 +17,9 @@ function at(value: unknown, segments: readonly string[]): unknown {
   return current;
 }
 
-export async function endpointChoices(ctx: RequestContext, d: Record<string, unknown>): Promise<string[]> {
+export async function endpointChoices(ctx: RequestContext, variable: string, d: Record<string, unknown>): Promise<string[]> {
   const method = typeof d.method === 'string' ? d.method.toUpperCase() : 'GET';
-  const headers: Record<string, string> = { accept: 'application/json', ...(d.headers as Record<string, string> | undefined) };
+  const headers: Record<string, string> = { accept: 'application/json', ...clearHeaders(variable, d.headers as Record<string, string> | undefined) };
   let body: string | undefined;
   if (method === 'POST') {
     body = JSON.stringify(d.body ?? {});

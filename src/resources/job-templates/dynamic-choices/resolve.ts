@@ -43,10 +43,10 @@ function scopeOf(d: DynamicChoices, ctx: RequestContext, template: Row): string 
   return usesTemplateInventory(d) ? `${reader} ${inventory}` : reader;
 }
 
-function fetchChoices(request: ResolveRequest, d: DynamicChoices): Promise<string[]> {
+function fetchChoices(request: ResolveRequest, variable: string, d: DynamicChoices): Promise<string[]> {
   switch (d.source_type) {
     case 'db_query': return queryChoices(request.db, request.ctx, request.template, d);
-    case 'api_endpoint': return endpointChoices(request.ctx, d);
+    case 'api_endpoint': return endpointChoices(request.ctx, variable, d);
     case 'jinja2': return jinjaChoices(request.db, request.template, d);
   }
 }
@@ -56,7 +56,7 @@ async function resolveOne(request: ResolveRequest, variable: string, d: DynamicC
   const cached = request.cache.get(key);
   if (cached) return { choices: cached, source_type: d.source_type };
   try {
-    const choices = await fetchChoices(request, d);
+    const choices = await fetchChoices(request, variable, d);
     request.cache.set(key, choices, (d.cache_ttl as number | undefined) ?? DEFAULT_CACHE_TTL);
     return { choices, source_type: d.source_type };
   } catch (err) {
