@@ -30,8 +30,8 @@ describe('dynamic survey choices in the console', () => {
     await dialog.getByLabel(/^Question/).fill('Which host?');
     await dialog.getByLabel('Answer variable name').fill('target');
     await dialog.getByLabel('Answer type').selectOption('multiplechoice');
-    await dialog.getByLabel('Load the choices at launch').check();
-    await dialog.getByLabel('Source').selectOption('jinja2');
+    await dialog.getByLabel('Loaded at launch from a source').check();
+    await dialog.getByLabel('Source', { exact: true }).selectOption('jinja2');
     await dialog.getByRole('button', { name: 'Add question' }).click();
     await dialog.getByText('A template that outputs a JSON list.').waitFor();
     await dialog.getByLabel('Template').fill('{{ hosts | tojson }}');

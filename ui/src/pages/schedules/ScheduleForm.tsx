@@ -263,7 +263,7 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
         </GridItem>
       </Grid>
 
-      <SchedulePrompts description={description} spec={spec} takesDays={takesDays} values={prompts} onChange={setPrompts} errors={errors} />
+      <SchedulePrompts templateUrl={template?.url ? String(template.url) : undefined} description={description} spec={spec} takesDays={takesDays} values={prompts} onChange={setPrompts} errors={errors} />
 
       <ActionGroup>
         <Button type="submit" variant="primary" isLoading={saving} isDisabled={saving}>Save</Button>

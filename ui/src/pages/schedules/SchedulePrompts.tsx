@@ -5,6 +5,7 @@ import { VariablesEditor } from '../../components/VariablesEditor';
 import { PROMPT_META } from '../templates/launch/LaunchSteps';
 import { OTHER_PROMPTS, asks, type LaunchDescription } from '../templates/launch/launch-plan';
 import { SurveyFields } from '../templates/survey/SurveyFields';
+import { useDynamicChoices } from '../templates/survey/use-dynamic-choices';
 import type { SurveyQuestion } from '../templates/survey/survey-types';
 
 /** Prompt fields a schedule saves, with the ask_*_on_launch flag of each. */
@@ -24,7 +25,9 @@ export interface PromptValues {
 }
 
 /** What the schedule's runs are launched with where the template asks on launch: its prompts, survey answers, or the days a cleanup keeps. */
-export function SchedulePrompts({ description, spec, takesDays, values, onChange, errors }: {
+export function SchedulePrompts({ templateUrl, description, spec, takesDays, values, onChange, errors }: {
+  /** The template's URL, to load the choices of dynamic survey questions from. */
+  templateUrl?: string;
   description: LaunchDescription | null;
   spec: SurveyQuestion[];
   takesDays: boolean;
@@ -35,6 +38,7 @@ export function SchedulePrompts({ description, spec, takesDays, values, onChange
   const asked = description ? SCHEDULE_PROMPTS.filter(([, flag]) => asks(description, flag)).map(([f]) => f) : [];
   const askVariables = !!description && asks(description, 'variables');
   const setField = (field: string, value: unknown) => onChange({ ...values, fields: { ...values.fields, [field]: value } });
+  const dynamic = useDynamicChoices(templateUrl ?? '', templateUrl ? spec : []);
   if (!asked.length && !askVariables && !spec.length && !takesDays) return null;
   const surveyErrors = Object.fromEntries(Object.entries(errors).filter(([k]) => k.startsWith('survey.')).map(([k, v]) => [k.slice(7), v]));
   return (
@@ -86,7 +90,7 @@ export function SchedulePrompts({ description, spec, takesDays, values, onChange
         <>
           <Title headingLevel="h3" size="md" style={{ margin: '1rem 0 0.5rem' }}>Survey</Title>
           {errors.variables_needed_to_start && <Helper error={errors.variables_needed_to_start} />}
-          <SurveyFields spec={spec} answers={values.survey} onChange={(variable, v) => onChange({ ...values, survey: { ...values.survey, [variable]: v } })} errors={surveyErrors} />
+          <SurveyFields spec={spec} answers={values.survey} onChange={(variable, v) => onChange({ ...values, survey: { ...values.survey, [variable]: v } })} errors={surveyErrors} dynamic={dynamic} />
         </>
       )}
     </section>

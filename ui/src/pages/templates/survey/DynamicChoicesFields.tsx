@@ -126,7 +126,7 @@ export function DynamicChoicesFields({ draft, onChange, problems }: { draft: Dyn
     <Grid hasGutter>
       <GridItem span={12}>
         <Title headingLevel="h3" size="md">Dynamic choices</Title>
-        <Checkbox id="question-dynamic-enabled" label="Load the choices at launch" isChecked={draft.enabled} onChange={(_e, v) => set('enabled', v)} />
+        <Checkbox id="question-dynamic-enabled" label="Loaded at launch from a source" isChecked={draft.enabled} onChange={(_e, v) => set('enabled', v)} />
       </GridItem>
       {draft.enabled && (
         <>
