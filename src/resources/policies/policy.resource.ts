@@ -1,4 +1,4 @@
-import { boolean, choice, datetime, FieldProblem, integer, json, ref, text, type Field } from '../../api/fields.ts';
+import { boolean, choice, choiceList, datetime, integer, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import { RESOURCE_TYPES } from '../../policy/context.ts';
 import { policyAccess } from './policy-access.ts';
@@ -6,21 +6,6 @@ import { syncPolicy, unsyncPolicy } from './policy-sync.ts';
 
 export const ENFORCEMENTS = ['none', 'warn', 'enforce'] as const;
 const MAX_REGO = 256 * 1024;
-
-/** applies_to: resource types without repeats; empty applies to every launch. */
-function appliesTo(): Field {
-  const field = json({ default: [], helpText: `What the policy gates (${RESOURCE_TYPES.join(', ')}); empty for every launch.` });
-  return {
-    ...field,
-    choices: RESOURCE_TYPES.map((c) => [c, c] as const),
-    parse: (value) => {
-      if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${value === null ? 'null' : typeof value}".`);
-      const unknown = value.filter((v) => typeof v !== 'string' || !(RESOURCE_TYPES as readonly string[]).includes(v));
-      if (unknown.length) throw new FieldProblem(`"${String(unknown[0])}" is not a valid choice. Choose from ${RESOURCE_TYPES.join(', ')}.`);
-      return [...new Set(value as string[])];
-    },
-  };
-}
 
 const readOnly = { readOnly: true } as const;
 
@@ -44,7 +29,7 @@ export const policies = defineResource({
     }),
     enforcement: choice(ENFORCEMENTS, { default: 'enforce', helpText: "none: not evaluated; warn: violations are recorded and shown on the job; enforce: a deny blocks the launch. The organization's policy_enforcement caps it." }),
     enabled: boolean({ default: true, helpText: 'Disabled policies are not evaluated.' }),
-    applies_to: appliesTo(),
+    applies_to: choiceList(RESOURCE_TYPES, { helpText: `What the policy gates (${RESOURCE_TYPES.join(', ')}); empty for every launch.` }),
     trigger_count: integer({ ...readOnly, default: 0, helpText: 'Launches the policy warned about or denied.' }),
     last_triggered_at: datetime(readOnly),
     last_evaluated_at: datetime(readOnly),

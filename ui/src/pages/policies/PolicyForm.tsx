@@ -6,7 +6,7 @@ import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { plainFieldValues, WritableFields } from '../../components/WritableFields';
+import { plainFieldValues, WritableFields, sentFieldValues } from '../../components/WritableFields';
 import { RegoEditor } from './RegoEditor';
 
 /** The Rego module has an editor of its own below the plain fields. */
@@ -31,7 +31,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const body: Record<string, unknown> = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== undefined && (object || v !== '' || fields[k]?.required)));
+    const body: Record<string, unknown> = sentFieldValues(values, fields, !!object);
     body.rego_module = rego;
     void save(body);
   };
