@@ -25,6 +25,8 @@ export interface RequestContext {
   tokenScope: 'read' | 'write' | null;
   /** The service asked: policies, hooks and records read its settings and node name here. */
   service: ServiceView;
+  /** The client's address, for a request (launch policies see it); absent for what the service does itself. */
+  clientIp?: string;
 }
 
 /** What a request's policies, hooks and records read of the service it reaches. */

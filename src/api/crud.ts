@@ -103,8 +103,12 @@ async function checkUnique(tx: Queryable, resource: Resource, values: Values, ex
     for (const f of fields) {
       const column = resource.fields[f].column;
       const value = f in values ? values[f] : existing?.[column];
+      if (value === null || value === undefined) {
+        conditions.push(`${ident(column)} IS NULL`);
+        continue;
+      }
       params.push(value);
-      conditions.push(value === null ? `${ident(column)} IS NULL` : `${ident(column)} = $${params.length}`);
+      conditions.push(`${ident(column)} = $${params.length}`);
     }
     if (existing) {
       params.push(existing.id);

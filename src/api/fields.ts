@@ -346,6 +346,21 @@ export function json(opts: FieldOptions = {}): Field {
   return field;
 }
 
+/** A JSON list of some of `choices`, without repeats (drift categories, policy applies_to). */
+export function choiceList(choices: readonly string[], opts: FieldOptions = {}): Field {
+  const field = json({ default: [], ...opts });
+  return {
+    ...field,
+    choices: choices.map((c) => [c, c] as const),
+    parse: (value) => {
+      if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${value === null ? 'null' : typeof value}".`);
+      const unknown = value.filter((v) => typeof v !== 'string' || !choices.includes(v));
+      if (unknown.length) throw new FieldProblem(`"${String(unknown[0])}" is not a valid choice. Choose from ${choices.join(', ')}.`);
+      return [...new Set(value as string[])];
+    },
+  };
+}
+
 /** A reference to another resource by id; the column is <name>_id. */
 export function ref(resource: string, opts: FieldOptions = {}): Field {
   const field: Field = {

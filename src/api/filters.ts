@@ -271,7 +271,8 @@ export function buildFilters(ctx: RequestContext | null, resource: Resource, ali
   const regexes = Object.entries(query).filter(([key]) => /__i?regex$/.test(key)).flatMap(([, value]) => [value ?? []].flat());
   if (regexes.length > MAX_FILTER_REGEXES) throw badRequest(`A request may use at most ${MAX_FILTER_REGEXES} regular expression filters.`);
   for (const [key, value] of Object.entries(query)) {
-    if (RESERVED_PARAMS.has(key) || value === undefined) continue;
+    // A resource's own query filters (queryFilters) read their parameters themselves.
+    if (RESERVED_PARAMS.has(key) || key in resource.queryFilters || value === undefined) continue;
     for (const raw of Array.isArray(value) ? value : [value]) {
       const { sql, group } = filterCondition(ctx, resource, alias, key, raw, params);
       (group === 'or' ? or : and).push(sql);

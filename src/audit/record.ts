@@ -18,6 +18,7 @@ export type AuditEventType =
   | 'application.deleted'
   | 'credential.read'
   | 'eda.rule_fired'
+  | 'policy.launch_denied'
   | 'setting.changed'
   | 'user.password_changed';
 

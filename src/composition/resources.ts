@@ -47,6 +47,8 @@ import { eventRules } from '../resources/event-rules/event-rule.resource.ts';
 import { eventLogs } from '../resources/event-rules/event-log.resource.ts';
 import { outboundWebhooks } from '../resources/outbound-webhooks/outbound-webhook.resource.ts';
 import { outboundWebhookDeliveries } from '../resources/outbound-webhooks/delivery.resource.ts';
+import { policies } from '../resources/policies/policy.resource.ts';
+import { policyDecisions } from '../resources/policies/policy-decision.resource.ts';
 
 export const RESOURCES: readonly Resource[] = [
   organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
@@ -58,4 +60,5 @@ export const RESOURCES: readonly Resource[] = [
   factSnapshots, driftDetections, driftAlertRules, driftAlerts,
   eventRules, eventLogs,
   outboundWebhooks, outboundWebhookDeliveries,
+  policies, policyDecisions,
 ];

@@ -32,6 +32,8 @@ import { EVENT_RULE_KEY_PURPOSE } from '../resources/event-rules/receiving-rules
 import { edaReceiverRoutes } from '../eda/receiver-routes.ts';
 import { outboundWebhookRoutes } from '../resources/outbound-webhooks/outbound-webhook-routes.ts';
 import { OUTBOUND_WEBHOOK_KEY_PURPOSE } from '../resources/outbound-webhooks/signing-key.ts';
+import { policyRoutes } from '../resources/policies/policy-routes.ts';
+import { policyGate } from '../policy/gate.ts';
 import { notificationTemplateRoutes } from '../resources/notification-templates/notification-template-routes.ts';
 import { projectRoutes } from '../resources/projects/project-routes.ts';
 import { scheduleRoutes } from '../resources/schedules/schedule-routes.ts';
@@ -108,14 +110,15 @@ export const ROUTES: readonly RouteModule[] = [
   driftRoutes,
   eventRuleRoutes, edaReceiverRoutes,
   outboundWebhookRoutes,
+  policyRoutes,
   runKindRoutes,
   templateWebhooks(jobTemplates, jobWebhookLauncher),
   templateWebhooks(workflowJobTemplates, workflowWebhookLauncher),
   registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerLiveOutput,
 ];
 
-/** The checks every launch passes, in this order (quotas, policy and scanners join here). */
-export const GATES: readonly Gate[] = [];
+/** The checks every launch passes, in this order (quotas and scanners join here, before and after policy). */
+export const GATES: readonly Gate[] = [policyGate];
 
 /** Everything regenerate_secret_key re-encrypts besides secret settings. */
 export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets, surveyPasswordSecrets,

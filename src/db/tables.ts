@@ -980,6 +980,44 @@ export type OutboundWebhookRow = {
   webhook_key: string;
 };
 
+/** A row of the table policies. */
+export type PolicyRow = {
+  applies_to: unknown;
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  enabled: boolean;
+  enforcement: string;
+  id: number;
+  last_evaluated_at: Date | null;
+  last_sync_error: string;
+  last_sync_status: string;
+  last_triggered_at: Date | null;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  organization_id: number | null;
+  package_path: string;
+  rego_module: string;
+  trigger_count: number;
+};
+
+/** A row of the table policy_decisions. */
+export type PolicyDecisionRow = {
+  context: unknown;
+  created: Date;
+  decision: string;
+  id: number;
+  message: string;
+  organization_id: number | null;
+  policy_id: number | null;
+  policy_name: string;
+  resource_type: string;
+  unified_job_id: number | null;
+  unified_job_template_id: number | null;
+  user_id: number | null;
+};
+
 /** A row of the view project_updates. */
 export type ProjectUpdateRow = {
   allow_simultaneous: boolean;
@@ -1932,6 +1970,8 @@ export interface Tables {
   organizations: OrganizationRow;
   outbound_webhook_deliveries: OutboundWebhookDeliveryRow;
   outbound_webhooks: OutboundWebhookRow;
+  policies: PolicyRow;
+  policy_decisions: PolicyDecisionRow;
   project_updates: ProjectUpdateRow;
   projects: ProjectRow;
   role_ancestors: RoleAncestorRow;

@@ -9,7 +9,15 @@ import { BlockList, isIP } from 'node:net';
 export interface OutboundPolicy {
   /** Host names (`*.` for every subdomain), addresses and CIDR networks allowed although private. */
   allowed: readonly string[];
+  /**
+   * Every address may be reached: for peers an administrator configured in settings (the policy
+   * engine sidecar on localhost), never for URLs users supply.
+   */
+  anyAddress?: boolean;
 }
+
+/** The policy for an operator-configured peer: any address, still http(s) only, bounded in time and size. */
+export const OPERATOR_CONFIGURED: OutboundPolicy = { allowed: [], anyAddress: true };
 
 /** The policy of the settings in force. */
 export const outboundPolicy = (settings: { get(key: 'OUTBOUND_URL_ALLOWLIST'): string[] }): OutboundPolicy => ({
@@ -62,6 +70,7 @@ function addressAllowedByList(address: string, family: 'ipv4' | 'ipv6', policy: 
 
 /** Null when `hostname`, resolved to `address`, may be reached; otherwise why not. */
 export function refusalOf(hostname: string, address: string, policy: OutboundPolicy): string | null {
+  if (policy.anyAddress) return null;
   const plain = plainAddress(address);
   if (!REFUSED.check(plain.address, plain.family)) return null;
   if (hostAllowed(hostname, policy) || addressAllowedByList(plain.address, plain.family, policy)) return null;

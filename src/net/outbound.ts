@@ -10,7 +10,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import { refusalOf, type OutboundPolicy } from './address-policy.ts';
 
-export { outboundPolicy, type OutboundPolicy } from './address-policy.ts';
+export { OPERATOR_CONFIGURED, outboundPolicy, type OutboundPolicy } from './address-policy.ts';
 
 /** The guard refused the URL or the address it leads to. */
 export class OutboundRefused extends Error {}

@@ -2,11 +2,19 @@ import type { RequestContext } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 
-/** A gate's answer about one launch. */
-export type Verdict =
+/**
+ * Stores what a gate found (a policy's decisions): run in the launch's transaction when the launch
+ * goes on, and in a transaction of its own after the rollback when a gate refused it, so a record
+ * of a refusal survives the refusal.
+ */
+export type GateRecord = (q: Queryable) => Promise<void>;
+
+/** A gate's answer about one launch; a denial may give the whole body of the error (else {detail: message}). */
+export type Verdict = (
   | { decision: 'allow' }
   | { decision: 'warn'; message: string }
-  | { decision: 'deny'; status: number; message: string };
+  | { decision: 'deny'; status: number; message: string; body?: Record<string, unknown> }
+) & { record?: GateRecord };
 
 /** What a gate sees: who launches what, and the run as it would be queued (stored, not yet visible to anyone else). */
 export interface GateInput {
@@ -30,15 +38,28 @@ export interface Gate {
   check(tx: Queryable, launch: GateInput): Promise<Verdict>;
 }
 
-/** The gates' outcome: the warnings of those that warned, or the first denial (later gates are not asked). */
-export type GateOutcome = { denied: null; warnings: string[] } | { denied: { gate: string; status: number; message: string }; warnings: string[] };
+export interface Denial {
+  gate: string;
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * The gates' outcome: the warnings of those that warned, or the first denial (later gates are not
+ * asked), and the records of every gate asked.
+ */
+export type GateOutcome = { denied: Denial | null; warnings: string[]; records: GateRecord[] };
 
 export async function passGates(tx: Queryable, gates: readonly Gate[], launch: GateInput): Promise<GateOutcome> {
   const warnings: string[] = [];
+  const records: GateRecord[] = [];
   for (const gate of gates) {
     const verdict = await gate.check(tx, launch);
-    if (verdict.decision === 'deny') return { denied: { gate: gate.name, status: verdict.status, message: verdict.message }, warnings };
+    if (verdict.record) records.push(verdict.record);
+    if (verdict.decision === 'deny') {
+      return { denied: { gate: gate.name, status: verdict.status, body: verdict.body ?? { detail: verdict.message } }, warnings, records };
+    }
     if (verdict.decision === 'warn') warnings.push(verdict.message);
   }
-  return { denied: null, warnings };
+  return { denied: null, warnings, records };
 }

@@ -7,7 +7,7 @@ import { ApiError } from '../api/errors.ts';
 import type { RequestContext } from '../api/context.ts';
 import type { Database, Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
-import { passGates, type Gate } from './gates.ts';
+import { passGates, type Gate, type GateRecord } from './gates.ts';
 import { insertRun, queueRun } from './lifecycle.ts';
 import type { RunKindRef } from './run-kind.ts';
 
@@ -15,7 +15,7 @@ import type { RunKindRef } from './run-kind.ts';
 export interface RunPlan<Template extends Row = Row> {
   /** Column values of the new run (its kind, status and creator are added). */
   values: Record<string, unknown>;
-  /** Stores what belongs to the run (credentials, labels...) once it exists, before it is queued. */
+  /** Stores what belongs to the run (credentials, labels...) once it exists, before the gates look at it. */
   link?(tx: Queryable, run: UnifiedJobRow): Promise<void>;
   /** Input the template does not let the launcher choose, reported back as AWX does (ignored_fields). */
   ignored?: Record<string, unknown>;
@@ -51,6 +51,17 @@ export interface LaunchService {
   launchWithin<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input): Promise<LaunchResult>;
 }
 
+/** A launch a gate refused, with what the gates asked want stored once the launch has rolled back. */
+class GateRefusal extends ApiError {
+  constructor(status: number, body: Record<string, unknown>, readonly records: GateRecord[]) {
+    super(status, body);
+  }
+}
+
+const storeRecords = async (q: Queryable, records: readonly GateRecord[]) => {
+  for (const record of records) await record(q);
+};
+
 /**
  * Each launch is one transaction: plan (permission, prompts, passwords), store the run, pass the
  * gates in their order, then queue it. A refusal anywhere rolls everything back, so a denied
@@ -61,12 +72,15 @@ export function createLaunchService(db: Database, gates: readonly Gate[]): Launc
   async function launchIn<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input) {
     const plan = await launcher.plan(tx, ctx, template, input);
     let row = await insertRun(tx, ctx, launcher.kind, plan.values);
+    // What belongs to the run (its credentials) is stored before the gates, which look at it.
+    await plan.link?.(tx, row);
     const gated = await passGates(tx, gates, { ctx, kind: launcher.kind.name, template: plan.template ?? template, run: row, launchType: String(row.launch_type) });
-    if (gated.denied) throw new ApiError(gated.denied.status, { detail: gated.denied.message });
+    if (gated.denied) throw new GateRefusal(gated.denied.status, gated.denied.body, gated.records);
     if (gated.warnings.length) {
       [row] = await tx.query<UnifiedJobRow>('UPDATE unified_jobs SET job_explanation = $2 WHERE id = $1 RETURNING *', [row.id, gated.warnings.join('\n')]);
     }
-    await queueRun(tx, launcher.kind, row, plan.link && ((created) => plan.link!(tx, created)));
+    await storeRecords(tx, gated.records);
+    await queueRun(tx, launcher.kind, row);
     return { ok: true as const, run: row, ignored: plan.ignored ?? {}, warnings: gated.warnings };
   }
   const refusal = (err: unknown): LaunchResult => {
@@ -78,6 +92,7 @@ export function createLaunchService(db: Database, gates: readonly Gate[]): Launc
       try {
         return await db.transaction((tx) => launchIn(tx, ctx, launcher, template, input));
       } catch (err) {
+        if (err instanceof GateRefusal && err.records.length) await db.transaction((tx) => storeRecords(tx, err.records));
         return refusal(err);
       }
     },
@@ -89,6 +104,7 @@ export function createLaunchService(db: Database, gates: readonly Gate[]): Launc
         return launched;
       } catch (err) {
         await tx.query('ROLLBACK TO SAVEPOINT drover_launch');
+        if (err instanceof GateRefusal) await storeRecords(tx, err.records);
         return refusal(err);
       }
     },

@@ -77,7 +77,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.addHook('preHandler', async (request, reply) => {
     // An unknown path is a 404 for everyone, as AWX resolves URLs before it authenticates.
     if (request.is404) return;
-    request.ctx = await authenticate(services, request, reply);
+    request.ctx = { ...(await authenticate(services, request, reply)), clientIp: request.ip };
     enforceRoutePermission(request);
     await authorizeRouteObject(services, request);
   });

@@ -1,24 +1,9 @@
 import { ValidationError } from '../../api/errors.ts';
-import { boolean, choice, datetime, FieldProblem, integer, json, ref, text, type Field } from '../../api/fields.ts';
+import { boolean, choice, choiceList, datetime, integer, ref, text } from '../../api/fields.ts';
 import { defineResource, type Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { CATEGORIES, SEVERITIES } from '../../drift/categories.ts';
 import { alertRuleAccess } from './drift-access.ts';
-
-/** categories: a list of drift categories without repeats; empty means all. */
-function categoryList(): Field {
-  const field = json({ default: [], helpText: `Drift categories that count (${CATEGORIES.join(', ')}); empty counts every category.` });
-  return {
-    ...field,
-    choices: CATEGORIES.map((c) => [c, c] as const),
-    parse: (value) => {
-      if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${value === null ? 'null' : typeof value}".`);
-      const unknown = value.filter((v) => typeof v !== 'string' || !(CATEGORIES as readonly string[]).includes(v));
-      if (unknown.length) throw new FieldProblem(`"${String(unknown[0])}" is not a valid choice. Choose from ${CATEGORIES.join(', ')}.`);
-      return [...new Set(value as string[])];
-    },
-  };
-}
 
 /** The inventory and the notification template must be the rule's organization's. */
 async function checkRule(tx: Queryable, values: Values, existing: Row | null): Promise<void> {
@@ -48,7 +33,7 @@ export const driftAlertRules = defineResource({
     enabled: boolean({ default: true, helpText: 'Paused rules raise no alerts.' }),
     inventory: ref('inventory', { helpText: 'Only drift of hosts in this inventory counts; empty for every inventory of the organization.' }),
     host_filter: text({ maxLength: 512, helpText: 'Only hosts whose name matches this pattern (*, ?, [abc]) count; empty for every host.' }),
-    categories: categoryList(),
+    categories: choiceList(CATEGORIES, { helpText: `Drift categories that count (${CATEGORIES.join(', ')}); empty counts every category.` }),
     severity_min: choice(SEVERITIES, { default: 'medium', helpText: 'The lowest severity that counts.' }),
     threshold_count: integer({ default: 1, min: 1, max: 1_000_000, helpText: "Drift items of one host that raise the alert." }),
     threshold_window_minutes: integer({ default: 60, min: 1, max: 525_600, helpText: 'Drift of the last this many minutes counts.' }),

@@ -38,6 +38,13 @@ export const NAVIGATION: { group: string; items: { label: string; path: string }
     ],
   },
   {
+    group: 'Policies',
+    items: [
+      { label: 'Policies', path: '/policies' },
+      { label: 'Decisions', path: '/policy_decisions' },
+    ],
+  },
+  {
     group: 'Access',
     items: [
       { label: 'Organizations', path: '/organizations' },

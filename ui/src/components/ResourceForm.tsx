@@ -8,7 +8,7 @@ import type { ApiObject, FieldMeta } from '../api/types';
 import type { ResourceConfig } from '../resources/types';
 import { FieldInput, INVALID } from './FieldInput';
 import { ErrorAlert } from './ErrorAlert';
-import { WritableFields } from './WritableFields';
+import { WritableFields, sentFieldValues } from './WritableFields';
 import { objectUrl } from '../api/object-url';
 
 const WIDE_TYPES = new Set(['json']);
@@ -77,7 +77,7 @@ function FormBody({ config, object, url, initial, fields, hidden, extra, onSaved
     setSaving(true);
     setFailure(null);
     try {
-      const body = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== undefined && (object || v !== '' || fields[k]?.required)));
+      const body = sentFieldValues(values, fields, !!object);
       const saved = object ? await http.put<ApiObject>(objectUrl(object), body) : await http.post<ApiObject>(url, body);
       await queryClient.invalidateQueries();
       if (onSaved) onSaved(saved);

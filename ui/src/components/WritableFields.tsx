@@ -37,3 +37,8 @@ export function plainFieldValues(fields: Record<string, FieldMeta>, object: ApiO
   }
   return values;
 }
+
+/** What a form sends of its plain fields: set values; on create, blank ones only where the field is required (so the API says so). */
+export function sentFieldValues(values: Record<string, unknown>, fields: Record<string, FieldMeta>, editing: boolean): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== undefined && (editing || v !== '' || fields[k]?.required)));
+}

@@ -27,6 +27,16 @@ import {
   sourceTypeColumn,
 } from '../pages/event-rules/event-cells';
 import { lastStatusColumn } from '../pages/outbound-webhooks/webhook-cells';
+import {
+  decisionColumn,
+  decisionCreatedColumn,
+  decisionMessageColumn,
+  decisionPolicyColumn,
+  decisionResourceColumn,
+  enforcementColumn,
+  syncColumn,
+  triggerColumn,
+} from '../pages/policies/policy-cells';
 
 const runs = (key: string, label: string, singular: string, extra: Partial<ResourceConfig> = {}): ResourceConfig => ({
   key,
@@ -397,6 +407,33 @@ const RESOURCES: ResourceConfig[] = [
     actions: () => import('../pages/outbound-webhooks/SendTestAction'),
     tabs: [{ key: 'deliveries', label: 'Deliveries', component: () => import('../pages/outbound-webhooks/WebhookDeliveries') }],
     emptyHint: 'Outbound webhooks post a signed JSON message to a URL when a job or workflow of the organization starts or ends.',
+  },
+  {
+    key: 'policies',
+    label: 'Policies',
+    singular: 'Policy',
+    columns: [nameColumn('policies'), refColumn('organization', 'Organization', 'organizations'), enforcementColumn, enabledColumn, syncColumn, triggerColumn, dateColumn('last_triggered_at', 'Last triggered')],
+    detailFields: [
+      'name', 'description', 'organization', 'package_path', 'enforcement', 'enabled', 'applies_to', 'last_sync_status', 'last_sync_error',
+      'trigger_count', 'last_triggered_at', 'last_evaluated_at', 'created', 'modified',
+    ],
+    formPage: () => import('../pages/policies/PolicyForm'),
+    actions: () => import('../components/EnableDisableAction'),
+    tabs: [
+      { key: 'rego', label: 'Rego', component: () => import('../pages/policies/PolicyRego') },
+      { key: 'test', label: 'Test', component: () => import('../pages/policies/PolicyTester') },
+    ],
+    emptyHint: 'Policies are Rego modules the policy engine evaluates before every job, workflow job and ad hoc command starts.',
+  },
+  {
+    key: 'policy_decisions',
+    label: 'Policy decisions',
+    singular: 'Policy decision',
+    creatable: false,
+    columns: [decisionCreatedColumn, decisionColumn, decisionPolicyColumn, decisionResourceColumn, refColumn('organization', 'Organization', 'organizations'), decisionMessageColumn],
+    listHeader: () => import('../pages/policies/DecisionFilters'),
+    detailPage: () => import('../pages/policies/DecisionPage'),
+    emptyHint: 'A decision is recorded each time a policy warns about or denies a launch.',
   },
   {
     key: 'activity_stream',

@@ -1,4 +1,4 @@
-import { boolean, choice } from '../../../api/fields.ts';
+import { boolean, choice, integer, text } from '../../../api/fields.ts';
 import { hostOrNetwork, stringList } from '../shapes.ts';
 import { category, setting } from '../types.ts';
 
@@ -22,6 +22,40 @@ export const security = category({
         label: 'Enable Policy Evaluation',
         helpText: 'Evaluate launch-time policies before jobs start. Organizations choose with policy_enforcement whether a violation warns or blocks.',
       }),
+    ),
+    OPA_SERVER_URL: setting<string>(
+      text({
+        default: 'http://127.0.0.1:8181',
+        label: 'Policy Engine URL',
+        helpText: 'Base address of the OPA-compatible policy engine (a sidecar on this host by default). Policies are uploaded to <url>/v1/policies/ and evaluated at <url>/v1/data/.',
+        allowBlank: false,
+        pattern: /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i,
+        patternMessage: 'Enter a valid URL starting with http:// or https://.',
+        maxLength: 2048,
+      }),
+    ),
+    OPA_EVALUATION_TIMEOUT_MS: setting<number>(
+      integer({
+        default: 2000,
+        min: 100,
+        max: 30_000,
+        label: 'Policy Evaluation Timeout',
+        helpText: 'Milliseconds the policy engine has to answer one evaluation (or one upload); past it the engine counts as unreachable.',
+      }),
+      { unit: 'milliseconds' },
+    ),
+    OPA_FAIL_MODE: setting<'allow' | 'deny'>(
+      choice(
+        [
+          ['allow', 'Allow: launch when the policy engine cannot be reached (a warning is recorded)'],
+          ['deny', 'Deny: refuse the launch when the policy engine cannot be reached'],
+        ],
+        {
+          default: 'allow',
+          label: 'Policy Engine Failure Mode',
+          helpText: 'What happens when the policy engine is unreachable, times out or fails: allow lets the launch go on with a warning, deny refuses it.',
+        },
+      ),
     ),
     SCANNER_ENABLED: setting<boolean>(
       boolean({

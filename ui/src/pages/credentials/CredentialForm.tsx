@@ -8,7 +8,7 @@ import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { plainFieldValues, WritableFields } from '../../components/WritableFields';
+import { plainFieldValues, WritableFields, sentFieldValues } from '../../components/WritableFields';
 import { CredentialInputs, type TypeInputs } from './CredentialInputs';
 
 /** Rendered by CredentialInputs, not as a plain field. */
@@ -50,7 +50,7 @@ function CredentialFormBody({ config, object, fields }: { config: ResourceConfig
       const value = inputs[field.id] ?? field.default;
       if (value !== undefined) sent[field.id] = value;
     }
-    const body = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== undefined && (object || v !== '' || fields[k]?.required)));
+    const body = sentFieldValues(values, fields, !!object);
     void save({ ...body, inputs: sent });
   };
 

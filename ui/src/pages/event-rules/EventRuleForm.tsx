@@ -6,7 +6,7 @@ import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { plainFieldValues, WritableFields } from '../../components/WritableFields';
+import { plainFieldValues, WritableFields, sentFieldValues } from '../../components/WritableFields';
 import { ConditionsEditor, conditionRows, type ConditionRow } from './ConditionsEditor';
 import { ActionsEditor, actionRows, actionsOfRows, newActionRow, type ActionRow } from './ActionsEditor';
 import { actionsOf, conditionsOf, rowMessages } from './event-rules-api';
@@ -40,7 +40,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
     const built = actionsOfRows(actions);
     setProblems(built.problems);
     if (!built.actions) return;
-    const body: Record<string, unknown> = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== undefined && (object || v !== '' || fields[k]?.required)));
+    const body: Record<string, unknown> = sentFieldValues(values, fields, !!object);
     body.conditions = conditions.map(withoutKey);
     body.actions = built.actions;
     void save(body);

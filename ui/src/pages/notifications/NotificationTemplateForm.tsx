@@ -7,7 +7,7 @@ import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { plainFieldValues, WritableFields } from '../../components/WritableFields';
+import { plainFieldValues, WritableFields, sentFieldValues } from '../../components/WritableFields';
 import { ConfigurationFields, configurationOf, draftOf, placeMessages, type ConfigDraft, type ConfigFieldMeta } from './ConfigurationFields';
 import { CustomMessages, hasCustomMessages, type Messages } from './CustomMessages';
 
@@ -54,7 +54,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
     const built = configurationOf(meta, draft);
     setProblems(built.problems);
     if (Object.keys(built.problems).length) return;
-    const body: Record<string, unknown> = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== undefined && (object || v !== '' || fields[k]?.required)));
+    const body: Record<string, unknown> = sentFieldValues(values, fields, !!object);
     body.notification_configuration = built.value;
     if (customize) body.messages = messages ?? NO_MESSAGES;
     else if (hasCustomMessages((object?.messages ?? null) as Messages)) body.messages = NO_MESSAGES;

@@ -1,0 +1,59 @@
+/** The context document a policy evaluates (document 3): what is launched, by whom, with what. */
+import { ENCRYPTED } from '../api/fields.ts';
+import type { Queryable, Row } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
+import { parseVariables } from '../inventory/variables.ts';
+import type { GateInput } from '../runs/gates.ts';
+
+/** What a launch is, in the words of a policy's applies_to. */
+export const RESOURCE_TYPES = ['job_template', 'workflow_job_template', 'ad_hoc_command'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+/** The resource type of a run policies gate, or null for runs they do not (project updates, system jobs...). */
+export function resourceTypeOf(run: UnifiedJobRow): ResourceType | null {
+  if (run.kind === 'ad_hoc_command') return 'ad_hoc_command';
+  // A sliced job template launch makes a workflow job: it is still a job template's launch.
+  if (run.kind === 'job' || (run.kind === 'workflow_job' && run.is_sliced_job)) return 'job_template';
+  if (run.kind === 'workflow_job') return 'workflow_job_template';
+  return null;
+}
+
+/** Extra vars as launched, with survey password answers shown as $encrypted$. */
+function maskedExtraVars(run: UnifiedJobRow): Record<string, unknown> {
+  const vars = parseVariables(run.extra_vars);
+  const passwords = run.survey_passwords && typeof run.survey_passwords === 'object' ? Object.keys(run.survey_passwords) : [];
+  for (const name of passwords) if (name in vars) vars[name] = ENCRYPTED;
+  return vars;
+}
+
+export interface LaunchOrganization {
+  id: number;
+  name: string;
+}
+
+export async function contextDocument(
+  tx: Queryable, launch: GateInput, resourceType: ResourceType, organization: LaunchOrganization,
+): Promise<Record<string, unknown>> {
+  const { run, template, ctx } = launch;
+  const [inventory] = run.inventory_id ? await tx.query<Row>('SELECT id, name, kind FROM inventories WHERE id = $1', [run.inventory_id]) : [];
+  const credentials = await tx.query<Row>(
+    `SELECT c.id, c.name, t.kind FROM credentials c JOIN credential_types t ON t.id = c.credential_type_id
+     WHERE c.id IN (SELECT credential_id FROM unified_job_credentials WHERE unified_job_id = $1) OR c.id = $2 ORDER BY c.id`,
+    [run.id, run.credential_id],
+  );
+  const resource = resourceType === 'ad_hoc_command' || !template ? { id: run.id, name: run.name } : { id: Number(template.id), name: String(template.name) };
+  return {
+    resource_type: resourceType,
+    resource_id: resource.id,
+    resource_name: resource.name,
+    organization_id: organization.id,
+    organization_name: organization.name,
+    user: { id: ctx.user?.id ?? null, username: ctx.user?.username ?? '', is_superuser: ctx.user?.isSuperuser === true },
+    extra_vars: maskedExtraVars(run),
+    inventory: inventory ? { id: inventory.id, name: inventory.name, kind: inventory.kind } : null,
+    credentials: credentials.map((c) => ({ id: c.id, name: c.name, kind: c.kind })),
+    playbook: run.playbook ?? '',
+    now_iso: new Date().toISOString(),
+    client_ip: ctx.clientIp ?? '',
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Policy endpoints beyond CRUD (document 3, Policies): enable/disable (enabling uploads the policy
+ * again) and test/, which evaluates the policy's package over a given input and says what the
+ * verdict would be, without launching anything or recording a decision.
+ */
+import { Type } from 'typebox';
+import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import { ApiError, ValidationError } from '../../api/errors.ts';
+import type { RouteModule } from '../../api/extra-routes.ts';
+import { actionOptions } from '../../api/options.ts';
+import { objectPermission } from '../../api/permissions.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
+import { enableDisableRoutes } from '../../api/toggle-routes.ts';
+import { EngineError, engineOf, evaluate } from '../../policy/engine.ts';
+import { parseVerdict } from '../../policy/verdict.ts';
+import { policies } from './policy.resource.ts';
+import { syncPolicy } from './policy-sync.ts';
+
+const TestBody = Type.Object({
+  input: Type.Object({}, { additionalProperties: true, description: 'The context document to evaluate, as a launch would send it.' }),
+});
+
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+
+export const policyRoutes: RouteModule = (app, services) => {
+  enableDisableRoutes(app, services, policies, async (tx, row) => {
+    if (row.enabled) await syncPolicy(tx, services, row);
+  });
+
+  routeMethods(app, '/api/v2/policies/:id/test/', objectPermission('policy', { POST: 'test' }), {
+    GET: async () => ({}),
+    POST: async (request) => {
+      const body = isObject(request.body) ? request.body : {};
+      if (!isObject(body.input)) throw ValidationError.field('input', 'Expected a JSON object: the context document to evaluate.');
+      let raw: unknown;
+      try {
+        raw = await evaluate(engineOf(services.settings), String(request.object.package_path), body.input);
+      } catch (err) {
+        if (err instanceof EngineError) throw new ApiError(503, { detail: `Policy engine unavailable: ${err.message}` });
+        throw err;
+      }
+      const { denies, warnings } = parseVerdict(raw, `Denied by policy "${String(request.object.name)}".`);
+      return { allowed: denies.length === 0, warnings, denies, raw: raw === undefined ? null : raw };
+    },
+    OPTIONS: async () => actionOptions('Policy Test', 'POST {input}: evaluates the policy over input and answers {allowed, warnings, denies, raw}; launches nothing.', { GET: {}, POST: {} }),
+  }, {
+    GET: { summary: 'What testing a policy takes' },
+    POST: { summary: 'Evaluate a policy over an input', body: TestBody },
+    OPTIONS: OPTIONS_RESPONSE,
+  });
+};

@@ -1,0 +1,62 @@
+import { boolean, choice, choiceList, datetime, integer, ref, text } from '../../api/fields.ts';
+import { defineResource } from '../../api/resource.ts';
+import { RESOURCE_TYPES } from '../../policy/context.ts';
+import { policyAccess } from './policy-access.ts';
+import { syncPolicy, unsyncPolicy } from './policy-sync.ts';
+
+export const ENFORCEMENTS = ['none', 'warn', 'enforce'] as const;
+const MAX_REGO = 256 * 1024;
+
+const readOnly = { readOnly: true } as const;
+
+/** Rego policies evaluated at every launch (document 3, Policy). */
+export const policies = defineResource({
+  name: 'policy',
+  plural: 'policies',
+  table: 'policies',
+  label: 'Policy List',
+  description: 'Rego policies the policy engine evaluates before jobs, workflow jobs and ad hoc commands start: each may allow, warn or deny a launch.',
+  fields: {
+    name: text({ required: true, maxLength: 512, allowBlank: false }),
+    description: text(),
+    organization: ref('organization', { default: null, helpText: 'The organization whose launches the policy gates; empty for a global policy (superusers only).' }),
+    rego_module: text({ required: true, allowBlank: false, maxLength: MAX_REGO, filterable: false, helpText: 'The Rego source, uploaded to the policy engine when saved.' }),
+    package_path: text({
+      required: true, allowBlank: false, maxLength: 256,
+      pattern: /^[A-Za-z_][A-Za-z0-9_]*([./][A-Za-z_][A-Za-z0-9_]*)*$/,
+      patternMessage: 'Enter a package path of Rego names separated by dots or slashes, such as drover.launch.',
+      helpText: 'The data path evaluated, such as drover.launch (queried at /v1/data/drover/launch).',
+    }),
+    enforcement: choice(ENFORCEMENTS, { default: 'enforce', helpText: "none: not evaluated; warn: violations are recorded and shown on the job; enforce: a deny blocks the launch. The organization's policy_enforcement caps it." }),
+    enabled: boolean({ default: true, helpText: 'Disabled policies are not evaluated.' }),
+    applies_to: choiceList(RESOURCE_TYPES, { helpText: `What the policy gates (${RESOURCE_TYPES.join(', ')}); empty for every launch.` }),
+    trigger_count: integer({ ...readOnly, default: 0, helpText: 'Launches the policy warned about or denied.' }),
+    last_triggered_at: datetime(readOnly),
+    last_evaluated_at: datetime(readOnly),
+    last_sync_status: choice(['', 'ok', 'failed'], { ...readOnly, helpText: 'Whether the policy engine accepted the last upload.' }),
+    last_sync_error: text({ ...readOnly, helpText: 'Why the last upload failed.' }),
+  },
+  namedUrl: ['name', 'organization'],
+  search: ['name', 'description', 'package_path'],
+  ordering: 'name',
+  unique: [['organization', 'name']],
+  summaryColumns: ['id', 'name', 'enabled', 'enforcement'],
+  access: policyAccess,
+  queryFilters: {
+    // A policy with no applies_to applies to everything.
+    applies_to: (value, alias, params) => `(${alias}.applies_to = '[]'::jsonb OR ${alias}.applies_to @> jsonb_build_array(${params.add(value)}::text))`,
+  },
+  hooks: {
+    afterWrite: async (tx, ctx, row, existing) => {
+      if (!existing || existing.rego_module !== row.rego_module || (row.enabled && !existing.enabled)) await syncPolicy(tx, ctx.service, row);
+    },
+    beforeDelete: (_tx, ctx, row) => unsyncPolicy(ctx.service, row),
+  },
+  decorate: (row, out) => {
+    const url = `/api/v2/policies/${row.id}/`;
+    out.related = {
+      ...(out.related as object), test: `${url}test/`, enable: `${url}enable/`, disable: `${url}disable/`,
+      policy_decisions: `/api/v2/policy_decisions/?policy=${row.id}`,
+    };
+  },
+});

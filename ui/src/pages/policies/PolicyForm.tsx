@@ -1,0 +1,67 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ActionGroup, Button, Form, FormGroup, FormHelperText, Grid, GridItem, HelperText, HelperTextItem } from '@patternfly/react-core';
+import type { ApiObject, FieldMeta } from '../../api/types';
+import { useSave } from '../../hooks/use-save';
+import type { ResourceConfig } from '../../resources/types';
+import { FieldInput } from '../../components/FieldInput';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { plainFieldValues, WritableFields, sentFieldValues } from '../../components/WritableFields';
+import { RegoEditor } from './RegoEditor';
+
+/** The Rego module has an editor of its own below the plain fields. */
+const OWN_FIELDS = new Set(['rego_module']);
+const STARTER = 'package drover.launch\n\nimport rego.v1\n\n# Each message denies the launch.\ndeny contains msg if {\n  input.extra_vars.environment == "production"\n  not input.user.is_superuser\n  msg := "Only administrators launch to production."\n}\n';
+
+/** Add or edit a policy: the plain fields from OPTIONS, then its Rego with highlighting. */
+export default function PolicyForm({ config, object }: { config: ResourceConfig; object?: ApiObject }) {
+  return (
+    <WritableFields url={object ? object.url : `/api/v2/${config.key}/`} editing={!!object} refusal={object ? 'You may not change this policy.' : 'You may not add policies.'}>
+      {(fields) => <FormBody config={config} object={object} fields={fields} />}
+    </WritableFields>
+  );
+}
+
+function FormBody({ config, object, fields }: { config: ResourceConfig; object?: ApiObject; fields: Record<string, FieldMeta> }) {
+  const [query] = useSearchParams();
+  const navigate = useNavigate();
+  const [values, setValues] = useState<Record<string, unknown>>(() => plainFieldValues(fields, object, query, OWN_FIELDS));
+  const [rego, setRego] = useState<string>(() => (object ? String(object.rego_module ?? '') : STARTER));
+  const { save, saving, failure, errors } = useSave(config.key, object, (k) => k in fields);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const body: Record<string, unknown> = sentFieldValues(values, fields, !!object);
+    body.rego_module = rego;
+    void save(body);
+  };
+
+  const shown = Object.entries(fields).filter(([name]) => !OWN_FIELDS.has(name));
+  const regoError = errors.rego_module;
+  return (
+    <Form onSubmit={submit} aria-label={`${object ? 'Edit' : 'Add'} policy`} noValidate>
+      <ErrorAlert error={failure} title="Not saved" />
+      <Grid hasGutter>
+        {shown.map(([name, meta]) => (
+          <GridItem key={name} span={12} md={6}>
+            <FieldInput name={name} meta={meta} value={values[name]} onChange={(v) => setValues((old) => ({ ...old, [name]: v }))} error={errors[name]} />
+          </GridItem>
+        ))}
+      </Grid>
+      <FormGroup label="Rego module" isRequired fieldId="field-rego_module">
+        <RegoEditor id="field-rego_module" value={rego} onChange={setRego} invalid={!!regoError} />
+        <FormHelperText>
+          <HelperText>
+            <HelperTextItem variant={regoError ? 'error' : 'default'}>
+              {regoError ?? 'Uploaded to the policy engine when saved; the package path above names what launches evaluate.'}
+            </HelperTextItem>
+          </HelperText>
+        </FormHelperText>
+      </FormGroup>
+      <ActionGroup>
+        <Button type="submit" variant="primary" isLoading={saving} isDisabled={saving}>Save</Button>
+        <Button variant="link" onClick={() => navigate(-1)}>Cancel</Button>
+      </ActionGroup>
+    </Form>
+  );
+}

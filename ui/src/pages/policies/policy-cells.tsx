@@ -1,0 +1,33 @@
+import { Link } from 'react-router';
+import { Label } from '@patternfly/react-core';
+import type { ApiObject } from '../../api/types';
+import type { Column } from '../../resources/types';
+import { formatDate, StatusLabel } from '../../components/cells';
+
+const SYNC_COLORS = { ok: 'green', failed: 'red' } as const;
+const DECISION_COLORS = { warn: 'orange', deny: 'red' } as const;
+
+/** Whether the engine took the last upload. */
+export function SyncStatus({ object }: { object: ApiObject }) {
+  if (!object.last_sync_status) return <>Not synced</>;
+  return <span title={String(object.last_sync_error || '')}><StatusLabel status={object.last_sync_status} colors={SYNC_COLORS} /></span>;
+}
+
+export function DecisionLabel({ decision }: { decision: unknown }) {
+  return <StatusLabel status={decision} colors={DECISION_COLORS} />;
+}
+
+export const syncColumn: Column = { field: 'last_sync_status', label: 'Sync', render: (o) => <SyncStatus object={o} /> };
+export const enforcementColumn: Column = { field: 'enforcement', label: 'Enforcement', sort: true, render: (o) => <Label isCompact>{String(o.enforcement)}</Label> };
+export const triggerColumn: Column = { field: 'trigger_count', label: 'Triggered', sort: true, wide: true };
+
+export const decisionCreatedColumn: Column = {
+  field: 'created', label: 'When', sort: 'id', render: (o) => <Link to={`/policy_decisions/${o.id}`}>{formatDate(o.created)}</Link>,
+};
+export const decisionColumn: Column = { field: 'decision', label: 'Decision', sort: true, render: (o) => <DecisionLabel decision={o.decision} /> };
+export const decisionPolicyColumn: Column = {
+  field: 'policy_name', label: 'Policy', sort: true,
+  render: (o) => (o.policy ? <Link to={`/policies/${o.policy}`}>{String(o.policy_name)}</Link> : String(o.policy_name)),
+};
+export const decisionResourceColumn: Column = { field: 'resource_type', label: 'Launch of', wide: true, render: (o) => String(o.resource_type).replace(/_/g, ' ') };
+export const decisionMessageColumn: Column = { field: 'message', label: 'Message', wide: true };
