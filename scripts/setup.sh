@@ -44,6 +44,9 @@ ensure_test_package() {
 ensure_test_package /usr/sbin/sshd openssh-server sshd
 # The tests drive the service with AWX's own Ansible collection (awx.awx), shipped by Debian's ansible package.
 ensure_test_package /usr/lib/python3/dist-packages/ansible_collections/awx/awx ansible "AWX's Ansible collection"
+# The LDAP sign-in tests start their own slapd (loopback, a seeded directory) and seed it with ldapadd.
+ensure_test_package /usr/sbin/slapd slapd slapd
+ensure_test_package /usr/bin/ldapadd ldap-utils "LDAP client tools"
 # The browser tests drive Debian's Chromium with playwright-core (no browser download).
 ensure_test_package /usr/bin/chromium chromium Chromium
 
