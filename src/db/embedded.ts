@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { restrictTree } from '../config/file-modes.ts';
+import { blankClusterImage, keepBlankClusterImage } from './blank-cluster.ts';
 import type { Database, NotificationHandler, Queryable, Row } from './database.ts';
 
 /** PGlite: PostgreSQL compiled to WebAssembly, one connection, data in a local directory. */
@@ -10,8 +11,11 @@ export class EmbeddedDatabase implements Database {
   private constructor(private readonly pg: PGlite) {}
 
   static async open(options: { dataDir?: string; loadDataDir?: Blob | File }): Promise<EmbeddedDatabase> {
+    // A new cluster is a copy of a blank one made before, as initdb in WebAssembly takes many seconds.
+    const image = options.loadDataDir ? null : await blankClusterImage(options.dataDir);
     // pg_trgm backs the trigram indexes of searches (migration 0002); a database using it needs it loaded.
-    const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } });
+    const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir ?? image?.blob ?? undefined, extensions: { pg_trgm } });
+    if (image && !image.blob) await keepBlankClusterImage(image, () => pg.dumpDataDir('gzip'));
     // PGlite sets modes of its own on some files (those of initdb 0666, pg_internal.init 0644,
     // whatever the umask): the database is for drover's user only.
     if (options.dataDir) await restrictTree(options.dataDir);
