@@ -272,7 +272,7 @@ export function buildFilters(ctx: RequestContext | null, resource: Resource, ali
   if (regexes.length > MAX_FILTER_REGEXES) throw badRequest(`A request may use at most ${MAX_FILTER_REGEXES} regular expression filters.`);
   for (const [key, value] of Object.entries(query)) {
     // A resource's own query filters (queryFilters) read their parameters themselves.
-    if (RESERVED_PARAMS.has(key) || key in resource.queryFilters || value === undefined) continue;
+    if (RESERVED_PARAMS.has(key) || Object.hasOwn(resource.queryFilters, key) || value === undefined) continue;
     for (const raw of Array.isArray(value) ? value : [value]) {
       const { sql, group } = filterCondition(ctx, resource, alias, key, raw, params);
       (group === 'or' ? or : and).push(sql);
