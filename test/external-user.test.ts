@@ -7,6 +7,7 @@ import { routeMethods } from '../src/api/resource-routes.ts';
 import { signInExternalUser, type ExternalIdentity } from '../src/auth/external/external-user.ts';
 import { membershipsFromMaps, userMatcher, groupMatcher, decide } from '../src/auth/external/mapping.ts';
 import { completeSsoLogin, failSsoLogin } from '../src/auth/external/sso-session.ts';
+import { addSsoMethod } from '../src/auth/external/sso-methods.ts';
 import { createTestApp, newUser, setCookies, type TestApp } from './helpers/app.ts';
 
 const client = { remoteAddr: '127.0.0.1', userAgent: 'test' };
@@ -200,6 +201,28 @@ describe('external users (the shared sign-in core)', () => {
       assert.equal(setCookies(res).get('svc_sessionid'), undefined);
       const failed = await t.get('/sso/complete/fake/?fail=1', { as: null });
       assert.equal(new URL(failed.headers.location as string, 'http://x').searchParams.get('sso_error'), 'The identity provider refused the sign-in.');
+    });
+  });
+
+  describe('GET /api/v2/auth/', () => {
+    it('is public and empty while no browser method is configured', async () => {
+      const res = await t.get('/api/v2/auth/', { as: null });
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, {});
+    });
+
+    it('lists what the methods enable, in AWX order, with absolute callbacks from SVC_URL_BASE', async () => {
+      addSsoMethod({
+        entries: (_services, base) => ({
+          'saml:okta': { login_url: '/sso/login/saml/?idp=okta', complete_url: `${base}/sso/complete/saml/`, metadata_url: '/sso/metadata/saml/' },
+          'google-oauth2': { login_url: '/sso/login/google-oauth2/', complete_url: `${base}/sso/complete/google-oauth2/` },
+        }),
+      });
+      assert.equal((await t.patch('/api/v2/settings/system/', { SVC_URL_BASE: 'https://drover.example' })).status, 200);
+      const res = await t.get('/api/v2/auth/', { as: null });
+      assert.deepEqual(Object.keys(res.body), ['google-oauth2', 'saml:okta']);
+      assert.equal(res.body['saml:okta'].complete_url, 'https://drover.example/sso/complete/saml/');
+      assert.equal(res.body['saml:okta'].metadata_url, '/sso/metadata/saml/');
     });
   });
 });
