@@ -14,10 +14,12 @@ export interface PasswordBackend {
   /** Whether the settings configure it; an unconfigured backend is not asked. */
   configured(services: SignInServices): boolean;
   /**
-   * The identity of good credentials; null when the source refuses them. Throws SourceUnavailable
-   * when no server of the source answered in time.
+   * The identity of good credentials; null when the source does not know them (no such user,
+   * wrong password); `refused` with a reason for the audit log when it knows them but a rule
+   * refuses the sign-in (a required or denied group). Throws SourceUnavailable when no server of
+   * the source answered in time.
    */
-  authenticate(services: SignInServices, username: string, password: string): Promise<ExternalIdentity | null>;
+  authenticate(services: SignInServices, username: string, password: string): Promise<ExternalIdentity | { refused: string } | null>;
 }
 
 /** No server of a source could be reached (or none answered in time): the sign-in fails closed. */
@@ -47,7 +49,7 @@ export async function externalPasswordLogin(
   let unreachable: string | null = null;
   for (const backend of backends) {
     if ((source !== undefined && source !== backend.name) || !backend.configured(services)) continue;
-    let identity: ExternalIdentity | null;
+    let identity: ExternalIdentity | { refused: string } | null;
     try {
       identity = await backend.authenticate(services, username, password);
     } catch (err) {
@@ -57,6 +59,10 @@ export async function externalPasswordLogin(
       continue;
     }
     if (!identity) continue;
+    if ('refused' in identity) {
+      await recordExternalLoginFailure(services, backend.name, username, client, identity.refused);
+      continue;
+    }
     try {
       return await signInExternalUser(services, identity, client, { authMethod });
     } catch (err) {
