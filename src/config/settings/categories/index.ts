@@ -4,13 +4,14 @@ import { authentication } from './authentication.ts';
 import { bulk } from './bulk.ts';
 import { debug } from './debug.ts';
 import { jobs } from './jobs.ts';
+import { ldapCategories } from './ldap.ts';
 import { logging } from './logging.ts';
 import { namedUrl } from './named-url.ts';
 import { security } from './security.ts';
 import { system } from './system.ts';
 import { ui } from './ui.ts';
 
-export const BUILTIN_CATEGORIES = [system, jobs, authentication, logging, security, ui, namedUrl, debug, bulk];
+export const BUILTIN_CATEGORIES = [system, jobs, authentication, ...ldapCategories, logging, security, ui, namedUrl, debug, bulk];
 
 /** The type of every built-in setting, so `settings.get('MAX_FORKS')` is a number. */
 export type SettingValues = ValuesOf<typeof system> &
