@@ -6,11 +6,12 @@ import { debug } from './debug.ts';
 import { jobs } from './jobs.ts';
 import { logging } from './logging.ts';
 import { namedUrl } from './named-url.ts';
+import { saml } from './saml.ts';
 import { security } from './security.ts';
 import { system } from './system.ts';
 import { ui } from './ui.ts';
 
-export const BUILTIN_CATEGORIES = [system, jobs, authentication, logging, security, ui, namedUrl, debug, bulk];
+export const BUILTIN_CATEGORIES = [system, jobs, authentication, logging, security, ui, namedUrl, debug, bulk, saml];
 
 /** The type of every built-in setting, so `settings.get('MAX_FORKS')` is a number. */
 export type SettingValues = ValuesOf<typeof system> &
@@ -21,6 +22,7 @@ export type SettingValues = ValuesOf<typeof system> &
   ValuesOf<typeof ui> &
   ValuesOf<typeof namedUrl> &
   ValuesOf<typeof debug> &
-  ValuesOf<typeof bulk>;
+  ValuesOf<typeof bulk> &
+  ValuesOf<typeof saml>;
 
 export type SettingName = keyof SettingValues & string;
