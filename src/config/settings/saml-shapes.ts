@@ -80,8 +80,9 @@ const email: Check = (where, value) => {
   return s;
 };
 const cert: Check = (where, value) => {
+  if (typeof value !== 'string' || value.trim() === '') throw new FieldProblem(`${where}: expected a PEM-encoded certificate.`);
   try {
-    return certificatePem(nonBlank(where, value) as string);
+    return certificatePem(value);
   } catch (err) {
     throw new FieldProblem(`${where}: ${(err as Error).message}`);
   }

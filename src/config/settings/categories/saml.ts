@@ -17,6 +17,7 @@ import {
   type SamlTeamAttr,
   type SamlUserFlags,
 } from '../saml-shapes.ts';
+import { organizationMapField, teamMapField, type OrganizationMap, type TeamMap } from '../sso-maps.ts';
 import { category, computedSetting, setting } from '../types.ts';
 
 export const SAML_ACS_PATH = '/sso/complete/saml/';
@@ -111,6 +112,21 @@ export const saml = category({
       extraData({
         label: 'SAML IDP to extra_data attribute mapping',
         helpText: 'A list of [attribute, name] pairs of identity provider attributes to keep, kept for AWX compatibility; the service does not store them.',
+      }),
+    ),
+    SOCIAL_AUTH_SAML_ORGANIZATION_MAP: setting<OrganizationMap>(
+      organizationMapField({
+        regexAllowed: true,
+        label: 'SAML Organization Map',
+        helpText:
+          'Organizations of SAML users by username or email: {"organization": {"users", "admins", "auditors": true, false, a name, a "/regex/" or a list of them, "remove_users", "remove_admins", "remove_auditors"}}. Organizations named here are created when missing.',
+      }),
+    ),
+    SOCIAL_AUTH_SAML_TEAM_MAP: setting<TeamMap>(
+      teamMapField({
+        regexAllowed: true,
+        label: 'SAML Team Map',
+        helpText: 'Teams of SAML users by username or email: {"team": {"organization", "users", "remove"}}. Teams named here are created when missing.',
       }),
     ),
     SOCIAL_AUTH_SAML_ORGANIZATION_ATTR: setting<SamlOrganizationAttr>(
