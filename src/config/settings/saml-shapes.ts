@@ -3,8 +3,9 @@
  * write, so what is stored is what the sign-in code can apply, and a mistake is answered with the
  * key it concerns.
  */
-import { FieldProblem, json, type Field, type FieldOptions } from '../../api/fields.ts';
+import { FieldProblem, type FieldOptions } from '../../api/fields.ts';
 import { certificatePem } from './pem.ts';
+import { shaped } from './shapes.ts';
 
 export interface SamlIdp {
   entity_id: string;
@@ -105,21 +106,6 @@ function dict(where: string, value: unknown, keys: Record<string, Check>, requir
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keys[k](prefix + k, v)]));
 }
 
-/** A JSON setting checked by `check`; `nullable` keeps null (AWX's "not set" for a few of these). */
-function shapedJson(opts: FieldOptions, check: (value: unknown) => unknown): Field {
-  const field = json(opts);
-  return {
-    ...field,
-    parse: (value) => {
-      if (value === null) {
-        if (field.nullable) return null;
-        throw new FieldProblem('This field may not be null.');
-      }
-      return check(value);
-    },
-  };
-}
-
 const IDP_KEYS: Record<string, Check> = {
   entity_id: nonBlank,
   url,
@@ -133,7 +119,7 @@ const IDP_KEYS: Record<string, Check> = {
 
 /** {name: {entity_id, url, x509cert, attr_*}}: the identity providers users may sign in with. */
 export const enabledIdps = (opts: FieldOptions) =>
-  shapedJson({ default: {}, ...opts }, (value) => {
+  shaped({ default: {}, ...opts }, (value) => {
     if (!isObject(value)) throw new FieldProblem('Expected a dictionary of identity providers.');
     if (Object.keys(value).length > 100) throw new FieldProblem('At most 100 identity providers.');
     return Object.fromEntries(
@@ -146,7 +132,7 @@ export const enabledIdps = (opts: FieldOptions) =>
 
 /** {"en-US": {name, displayname, url}}. */
 export const orgInfo = (opts: FieldOptions) =>
-  shapedJson({ default: {}, ...opts }, (value) => {
+  shaped({ default: {}, ...opts }, (value) => {
     if (!isObject(value)) throw new FieldProblem('Expected a dictionary of languages.');
     return Object.fromEntries(
       Object.entries(value).map(([lang, info]) => {
@@ -158,7 +144,7 @@ export const orgInfo = (opts: FieldOptions) =>
 
 /** {givenName, emailAddress}. */
 export const contact = (opts: FieldOptions) =>
-  shapedJson({ default: {}, ...opts }, (value) =>
+  shaped({ default: {}, ...opts }, (value) =>
     isObject(value) && Object.keys(value).length === 0 ? {} : dict('', value, { givenName: nonBlank, emailAddress: email }, ['givenName', 'emailAddress']),
   );
 
@@ -200,11 +186,11 @@ export type SamlSecurityConfig = {
   digestAlgorithm?: 'sha256' | 'sha512' | 'sha1';
 };
 
-export const securityConfig = (opts: FieldOptions) => shapedJson(opts, (value) => dict('', value, SECURITY_KEYS));
+export const securityConfig = (opts: FieldOptions) => shaped(opts, (value) => dict('', value, SECURITY_KEYS));
 
 /** SP_EXTRA: free-form additions to the service provider's description, kept as given. */
 export const spExtra = (opts: FieldOptions) =>
-  shapedJson({ nullable: true, default: null, ...opts }, (value) => {
+  shaped({ nullable: true, default: null, ...opts }, (value) => {
     if (!isObject(value)) throw new FieldProblem('Expected a dictionary.');
     if (JSON.stringify(value).length > 64 * 1024) throw new FieldProblem('At most 64 KiB.');
     return value;
@@ -212,7 +198,7 @@ export const spExtra = (opts: FieldOptions) =>
 
 /** EXTRA_DATA: [[attribute, name], ...] (or attribute names). */
 export const extraData = (opts: FieldOptions) =>
-  shapedJson({ nullable: true, default: null, ...opts }, (value) => {
+  shaped({ nullable: true, default: null, ...opts }, (value) => {
     if (!Array.isArray(value) || value.length > MAX_ITEMS) throw new FieldProblem('Expected a list of attribute names or [attribute, name] pairs.');
     return value.map((item, i) => {
       if (typeof item === 'string') return nonBlank(`Item ${i + 1}`, item);
@@ -222,7 +208,7 @@ export const extraData = (opts: FieldOptions) =>
   });
 
 export const organizationAttr = (opts: FieldOptions) =>
-  shapedJson({ default: {}, ...opts }, (value) =>
+  shaped({ default: {}, ...opts }, (value) =>
     dict('', value, {
       saml_attr: nonBlank,
       saml_admin_attr: nonBlank,
@@ -239,10 +225,10 @@ const teamOrgMap: Check = (where, value) => {
 };
 
 export const teamAttr = (opts: FieldOptions) =>
-  shapedJson({ default: {}, ...opts }, (value) => dict('', value, { saml_attr: nonBlank, remove: bool, team_org_map: teamOrgMap }));
+  shaped({ default: {}, ...opts }, (value) => dict('', value, { saml_attr: nonBlank, remove: bool, team_org_map: teamOrgMap }));
 
 export const userFlagsByAttr = (opts: FieldOptions) =>
-  shapedJson({ default: {}, ...opts }, (value) =>
+  shaped({ default: {}, ...opts }, (value) =>
     dict('', value, {
       is_superuser_attr: nonBlank,
       is_superuser_value: strings,
