@@ -134,6 +134,13 @@ describe('SAML sign-in', () => {
       }
     });
 
+    it('lists one sign-in method per identity provider at /api/v2/auth/', async () => {
+      const res = await t.get('/api/v2/auth/', { as: null });
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body['saml:corp'], { login_url: '/sso/login/saml/?idp=corp', complete_url: ACS, metadata_url: '/sso/metadata/saml/', name: 'corp' });
+      assert.ok(res.body['saml:partner']);
+    });
+
     it('answers the ACS URL as a read-only setting', async () => {
       const res = await t.get('/api/v2/settings/saml/');
       assert.equal(res.body.SOCIAL_AUTH_SAML_CALLBACK_URL, ACS);

@@ -4,6 +4,8 @@ import { ApiError } from '../api/errors.ts';
 import type { Queryable } from '../db/database.ts';
 import { recordAudit } from '../audit/record.ts';
 import { passwordLookup, userByNameJson, type UserRow } from './basic.ts';
+import { PASSWORD_BACKENDS } from './external/backend-order.ts';
+import { externalPasswordLogin } from './external/password-backends.ts';
 import { checkThrottleAlso, clearUsernameFailures, pruneFailures, reserveAttempt, type Throttled } from './throttle.ts';
 
 export type PasswordLoginResult = { user: CurrentUser } | { throttled: Throttled } | { invalid: true };
@@ -83,7 +85,7 @@ export async function attemptPasswordLogin(
     await reserved.release();
     return refuse(reserved.throttled);
   }
-  const user = await found.verify();
+  const user = (await found.verify()) ?? (await externalPasswordLogin(PASSWORD_BACKENDS, services, username, password, client, row, authMethod));
   if (!user) {
     await pruneFailures(db);
     await recordAudit(db, { type: 'auth.login', outcome: 'failure', ctx: attempt, actorUsername: username, client, detail: { reason: 'invalid_credentials', ...detail } });

@@ -4,6 +4,7 @@
  */
 import { generateServiceProviderMetadata, SAML, ValidateInResponseTo, type CacheProvider, type SamlConfig } from '@node-saml/node-saml';
 import type { Settings } from '../../config/settings/store.ts';
+import type { SsoMethod } from '../external/sso-methods.ts';
 import type { SamlIdp, SamlSecurityConfig } from '../../config/settings/saml-shapes.ts';
 import { REQUEST_LIFETIME_MS } from './saml-requests.ts';
 
@@ -61,14 +62,15 @@ export function samlEnabledIdps(settings: Settings): string[] {
 }
 
 /** The entries of GET /api/v2/auth/ for SAML: one per enabled identity provider, as AWX lists them. */
-export function samlAuthMethods(settings: Settings): Record<string, { login_url: string; complete_url: string; metadata_url: string }> {
-  return Object.fromEntries(
-    samlEnabledIdps(settings).map((idp) => [
-      `saml:${idp}`,
-      { login_url: `${SAML_LOGIN_URL}?idp=${encodeURIComponent(idp)}`, complete_url: SAML_COMPLETE_URL, metadata_url: SAML_METADATA_URL },
-    ]),
-  );
-}
+export const samlSsoMethod: SsoMethod = {
+  entries: (services, baseUrl) =>
+    Object.fromEntries(
+      samlEnabledIdps(services.settings).map((idp) => [
+        `saml:${idp}`,
+        { login_url: `${SAML_LOGIN_URL}?idp=${encodeURIComponent(idp)}`, complete_url: `${baseUrl}${SAML_COMPLETE_URL}`, metadata_url: SAML_METADATA_URL, name: idp },
+      ]),
+    ),
+};
 
 const signing = (sp: ServiceProvider) => ({
   privateKey: sp.key,

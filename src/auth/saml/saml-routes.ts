@@ -13,10 +13,11 @@ import { clientOf } from '../../audit/record.ts';
 import { IDP_NAME } from '../../config/settings/saml-shapes.ts';
 import { exemptFromCsrf } from '../csrf.ts';
 import { recordExternalLoginFailure } from '../external/external-user.ts';
+import { addSsoMethod } from '../external/sso-methods.ts';
 import { completeSsoLogin, failSsoLogin } from '../external/sso-session.ts';
 import { safeNext } from '../login-routes.ts';
 import { checkAnswer, SamlRefused } from './saml-answer.ts';
-import { metadataXml, SAML_COMPLETE_URL, SAML_LOGIN_URL, SAML_METADATA_URL, samlFor, SamlNotConfigured, serviceProvider } from './saml-config.ts';
+import { metadataXml, SAML_COMPLETE_URL, SAML_LOGIN_URL, SAML_METADATA_URL, samlFor, SamlNotConfigured, samlSsoMethod, serviceProvider } from './saml-config.ts';
 import { samlIdentity, type ExistingGroups } from './saml-identity.ts';
 import { REQUEST_LIFETIME_MS, requestStore, useAssertionOnce } from './saml-requests.ts';
 
@@ -146,6 +147,7 @@ export async function registerSamlRoutes(app: FastifyInstance, services: Service
   // The identity provider's POST comes from another site, with neither session nor CSRF token:
   // RelayState bound to the browser's state cookie and InResponseTo bound to both stand for it.
   exemptFromCsrf(SAML_COMPLETE_URL);
+  addSsoMethod(samlSsoMethod);
 
   routeMethods(app, SAML_METADATA_URL, PUBLIC, {
     GET: async (_request, reply) => {
