@@ -9,6 +9,7 @@ import { registerResourceRoutes } from '../api/resource-routes.ts';
 import { registerLoginRoutes } from '../auth/login-routes.ts';
 import { authMethodsRoutes } from '../auth/external/sso-methods.ts';
 import { registerOAuth2Routes } from '../auth/oauth2-routes.ts';
+import { registerSamlRoutes } from '../auth/saml/saml-routes.ts';
 import { registerSettingsRoutes } from '../config/settings/routes.ts';
 import { registerLiveOutput } from '../live/routes.ts';
 import { registerRootRoutes } from '../server/root-routes.ts';
@@ -115,7 +116,7 @@ export const ROUTES: readonly RouteModule[] = [
   runKindRoutes,
   templateWebhooks(jobTemplates, jobWebhookLauncher),
   templateWebhooks(workflowJobTemplates, workflowWebhookLauncher),
-  registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerLiveOutput,
+  registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerSamlRoutes, registerLiveOutput,
   authMethodsRoutes,
 ];
 

@@ -1170,6 +1170,22 @@ export type RoleRow = {
   singleton_name: string | null;
 };
 
+/** A row of the table saml_requests. */
+export type SamlRequestRow = {
+  created: Date;
+  expires: Date;
+  id: string;
+  idp: string;
+  state_hash: string;
+};
+
+/** A row of the table saml_used_assertions. */
+export type SamlUsedAssertionRow = {
+  assertion_id: string;
+  expires: Date;
+  idp: string;
+};
+
 /** A row of the table schedule_credentials. */
 export type ScheduleCredentialRow = {
   credential_id: number;
@@ -1978,6 +1994,8 @@ export interface Tables {
   role_parents: RoleParentRow;
   role_users: RoleUserRow;
   roles: RoleRow;
+  saml_requests: SamlRequestRow;
+  saml_used_assertions: SamlUsedAssertionRow;
   schedule_credentials: ScheduleCredentialRow;
   schedule_instance_groups: ScheduleInstanceGroupRow;
   schedule_labels: ScheduleLabelRow;

@@ -15,7 +15,8 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
-function shaped(opts: FieldOptions, parse: (value: unknown) => unknown): Field {
+/** A JSON setting whose value `parse` checks (null only when the field is nullable). */
+export function shaped(opts: FieldOptions, parse: (value: unknown) => unknown): Field {
   const field = json(opts);
   return {
     ...field,

@@ -159,7 +159,7 @@ class SettingsStore implements Settings {
 
   private layered(stored: ReadonlyMap<string, unknown>, definition: SettingDefinition): unknown {
     const { canonical: name, field } = definition;
-    if (field.compute) return field.compute(this.facts);
+    if (field.compute) return field.compute(this.facts, (other) => this.layered(stored, findSetting(other)!));
     if (stored.has(name)) return stored.get(name);
     return this.file.has(name) ? this.file.get(name) : defaultOf(field);
   }

@@ -11,8 +11,11 @@ export interface SettingField<T = unknown> extends Field {
   readonly __value?: T;
   /** Extra OPTIONS metadata (the item type of a list, a unit). */
   readonly meta?: Record<string, unknown>;
-  /** A read-only setting whose value the service knows rather than stores (the installation's id, say). */
-  readonly compute?: (facts: SettingFacts) => unknown;
+  /**
+   * A read-only setting whose value the service knows rather than stores (the installation's id,
+   * say), or makes from other settings (a callback URL from the base URL).
+   */
+  readonly compute?: (facts: SettingFacts, value: SettingLookup) => unknown;
 }
 
 /** What computed settings are made from: facts of the installation, read once when settings load. */
@@ -26,7 +29,7 @@ export function setting<T>(field: Field, meta?: Record<string, unknown>): Settin
 }
 
 /** A read-only setting answered by `compute` (never stored, never in a settings file). */
-export function computedSetting<T>(field: Field, compute: (facts: SettingFacts) => T, meta?: Record<string, unknown>): SettingField<T> {
+export function computedSetting<T>(field: Field, compute: (facts: SettingFacts, value: SettingLookup) => T, meta?: Record<string, unknown>): SettingField<T> {
   return { ...field, readOnly: true, compute, ...(meta && { meta }) };
 }
 

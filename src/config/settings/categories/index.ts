@@ -7,11 +7,12 @@ import { jobs } from './jobs.ts';
 import { ldapCategories } from './ldap.ts';
 import { logging } from './logging.ts';
 import { namedUrl } from './named-url.ts';
+import { saml } from './saml.ts';
 import { security } from './security.ts';
 import { system } from './system.ts';
 import { ui } from './ui.ts';
 
-export const BUILTIN_CATEGORIES = [system, jobs, authentication, ...ldapCategories, logging, security, ui, namedUrl, debug, bulk];
+export const BUILTIN_CATEGORIES = [system, jobs, authentication, ...ldapCategories, saml, logging, security, ui, namedUrl, debug, bulk];
 
 /** The type of every built-in setting, so `settings.get('MAX_FORKS')` is a number. */
 export type SettingValues = ValuesOf<typeof system> &
@@ -22,6 +23,7 @@ export type SettingValues = ValuesOf<typeof system> &
   ValuesOf<typeof ui> &
   ValuesOf<typeof namedUrl> &
   ValuesOf<typeof debug> &
-  ValuesOf<typeof bulk>;
+  ValuesOf<typeof bulk> &
+  ValuesOf<typeof saml>;
 
 export type SettingName = keyof SettingValues & string;
