@@ -218,7 +218,7 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
     reply.header('Retry-After', String(result.throttled.retryAfter));
     return refuse(429, TOO_MANY_ATTEMPTS(result.throttled.retryAfter), username, body.next);
   }
-  if ('invalid' in result) return refuse(401, 'Invalid username or password.', username, body.next);
+  if ('invalid' in result) return refuse(401, result.message ?? 'Invalid username or password.', username, body.next);
   const { user } = result;
   const session = await createSession(services, user, client, request.cookies[SESSION_COOKIE]);
   const ctx = sessionContext(services, user);

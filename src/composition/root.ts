@@ -8,6 +8,7 @@ import { registerResources, type Resource } from '../api/resource.ts';
 import { registerResourceRoutes } from '../api/resource-routes.ts';
 import { registerLoginRoutes } from '../auth/login-routes.ts';
 import { registerOAuth2Routes } from '../auth/oauth2-routes.ts';
+import { registerSsoRoutes } from '../auth/sso/sso-routes.ts';
 import { registerSettingsRoutes } from '../config/settings/routes.ts';
 import { registerLiveOutput } from '../live/routes.ts';
 import { registerRootRoutes } from '../server/root-routes.ts';
@@ -114,7 +115,7 @@ export const ROUTES: readonly RouteModule[] = [
   runKindRoutes,
   templateWebhooks(jobTemplates, jobWebhookLauncher),
   templateWebhooks(workflowJobTemplates, workflowWebhookLauncher),
-  registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerLiveOutput,
+  registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerSsoRoutes, registerLiveOutput,
 ];
 
 /** The checks every launch passes, in this order (quotas and scanners join here, before and after policy). */
