@@ -91,10 +91,10 @@ describe('RADIUS sign-in', () => {
     server.mode = { kind: 'secret', secret: 'not-the-secret' };
     try {
       const res = await login('rad-bob', 'bob-pass');
-      assert.equal(res.status, 401);
-      assert.match(res.body.detail, /RADIUS server did not answer/);
+      assert.equal(res.status, 503);
+      assert.match(res.body.detail, /RADIUS server could not be reached/);
       assert.equal((await t.db.query(`SELECT 1 FROM users WHERE username = 'rad-bob'`)).length, 0);
-      assert.equal((await audits('auth.login', 'rad-bob')).at(-1)!.detail.reason, 'backend_unavailable');
+      assert.equal((await audits('auth.login', 'rad-bob')).at(-1)!.detail.reason, 'source_unavailable');
     } finally {
       server.mode = { kind: 'answer' };
     }
@@ -106,8 +106,8 @@ describe('RADIUS sign-in', () => {
     try {
       const started = Date.now();
       const res = await login('rad-bob', 'bob-pass');
-      assert.equal(res.status, 401);
-      assert.match(res.body.detail, /RADIUS server did not answer/);
+      assert.equal(res.status, 503);
+      assert.match(res.body.detail, /RADIUS server could not be reached/);
       assert.ok(Date.now() - started < 5000);
       assert.ok(server.requests.length - before >= 2, 'the request was sent again');
     } finally {

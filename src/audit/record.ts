@@ -10,6 +10,8 @@ export type AuditEventType =
   | 'auth.logout'
   | 'auth.session_expired'
   | 'auth.throttled'
+  | 'auth.external_login'
+  | 'auth.mapping_changed'
   | 'rbac.role_granted'
   | 'rbac.role_revoked'
   | 'token.created'

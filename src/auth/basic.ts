@@ -10,6 +10,8 @@ export interface UserRow {
   is_superuser: boolean;
   is_system_auditor: boolean;
   is_active: boolean;
+  ldap_dn?: string;
+  external_account?: string | null;
 }
 
 // Remembers which credentials already verified against which stored hash, so repeated requests
@@ -36,7 +38,7 @@ const timingDecoy = () => (decoy ??= hash(randomBytes(16).toString('hex')));
  */
 export type PasswordLookup = { cached: CurrentUser } | { verify: () => Promise<CurrentUser | null> };
 
-const USER_COLUMNS = 'id, username, password, is_superuser, is_system_auditor, is_active';
+const USER_COLUMNS = 'id, username, password, is_superuser, is_system_auditor, is_active, ldap_dn, external_account';
 
 /**
  * The user row a username names as an SQL expression (json, null when none) whose one parameter,

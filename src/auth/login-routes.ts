@@ -15,18 +15,14 @@ import { checkCsrfOrigin, checkCsrfToken, exemptFromCsrf, originTrusted } from '
 import {
   clearCsrfCookie,
   clearSessionCookie,
-  createSession,
   CSRF_COOKIE,
   endSession,
   ensureCsrfCookie,
-  newCsrfToken,
   SESSION_COOKIE,
   SESSION_COOKIE_HEADER,
-  sessionCookieAge,
-  setCsrfCookie,
-  setSessionCookie,
 } from './sessions.ts';
 import { attemptPasswordLogin, TOO_MANY_ATTEMPTS } from './password-login.ts';
+import { insecureLoginMessage, loginInsecure, startSession } from './session-start.ts';
 import { loginSchemas, logoutSchemas } from './auth-schemas.ts';
 
 export const LOGIN_URL = '/api/login/';
@@ -79,9 +75,6 @@ ${opts.next ? `<input type="hidden" name="next" value="${escapeHtml(opts.next)}"
 
 const isForm = (request: FastifyRequest) => /^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '');
 const wantsHtml = (request: FastifyRequest) => /\btext\/html\b/i.test(request.headers.accept ?? '');
-const insecureMessage = (services: Services) =>
-  `Login over plain HTTP is refused because SESSION_COOKIE_SECURE is true and the session cookie would not travel back: ` +
-  `use HTTPS (port ${services.env.httpsPort}) or set SESSION_COOKIE_SECURE=false.`;
 
 interface LoginBody {
   username: string;
@@ -144,7 +137,7 @@ export async function registerLoginRoutes(app: FastifyInstance, services: Servic
       GET: async (request, reply) => {
         const csrfToken = ensureCsrfCookie(services, request, reply);
         reply.header(SESSION_COOKIE_HEADER, SESSION_COOKIE);
-        const notice = services.env.sessionCookieSecure && request.protocol !== 'https' ? insecureMessage(services) : undefined;
+        const notice = loginInsecure(services, request) ? insecureLoginMessage(services) : undefined;
         const next = safeNext(firstValue((request.query as Record<string, unknown>).next));
         return reply.type('text/html; charset=utf-8').send(loginPage({ csrfToken, next, notice }));
       },
@@ -196,7 +189,7 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
   };
 
   reply.header(SESSION_COOKIE_HEADER, SESSION_COOKIE);
-  if (services.env.sessionCookieSecure && request.protocol !== 'https') {
+  if (loginInsecure(services, request)) {
     const username = firstValue((request.body as Record<string, unknown> | undefined)?.username);
     await recordAudit(db, {
       type: 'auth.login',
@@ -206,7 +199,7 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
       client,
       detail: { reason: 'insecure_transport' },
     });
-    return refuse(400, insecureMessage(services));
+    return refuse(400, insecureLoginMessage(services));
   }
 
   const body = readLoginBody(request.body);
@@ -218,26 +211,10 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
     reply.header('Retry-After', String(result.throttled.retryAfter));
     return refuse(429, TOO_MANY_ATTEMPTS(result.throttled.retryAfter), username, body.next);
   }
-  if ('invalid' in result) return refuse(401, result.message ?? 'Invalid username or password.', username, body.next);
+  if ('invalid' in result) return refuse(401, 'Invalid username or password.', username, body.next);
   const { user } = result;
-  const session = await createSession(services, user, client, request.cookies[SESSION_COOKIE]);
+  await startSession(services, request, reply, user);
   const ctx = sessionContext(services, user);
-  await recordAudit(db, { type: 'auth.login', ctx, target: { type: 'user', id: user.id, name: user.username }, client });
-  if (session.evicted) {
-    await recordAudit(db, {
-      type: 'auth.session_expired',
-      ctx,
-      target: { type: 'user', id: user.id, name: user.username },
-      client,
-      detail: { reason: 'session_limit', sessions: session.evicted, limit: services.settings.get<number>('SESSIONS_PER_USER') },
-    });
-  }
-
-  const age = sessionCookieAge(services.settings);
-  setSessionCookie(services, reply, session.key, age);
-  // A new token with every login, so one seen before the login is of no use after it.
-  setCsrfCookie(services, reply, newCsrfToken());
-  reply.header('Session-Timeout', String(age));
   if (form) return reply.code(302).header('Location', body.next ?? DEFAULT_NEXT).send();
   const users = getResource('user');
   return reply.send(await serializeRow(db, ctx, users, await loadRow(db, users, user.id)));

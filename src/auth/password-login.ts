@@ -4,11 +4,11 @@ import { ApiError } from '../api/errors.ts';
 import type { Queryable } from '../db/database.ts';
 import { recordAudit } from '../audit/record.ts';
 import { passwordLookup, userByNameJson, type UserRow } from './basic.ts';
-import { externalPasswordLogin } from './password-backends.ts';
+import { PASSWORD_BACKENDS } from './external/backend-order.ts';
+import { externalPasswordLogin } from './external/password-backends.ts';
 import { checkThrottleAlso, clearUsernameFailures, pruneFailures, reserveAttempt, type Throttled } from './throttle.ts';
 
-/** `message`: why, when it is more than wrong credentials (an external source could not be reached). */
-export type PasswordLoginResult = { user: CurrentUser } | { throttled: Throttled } | { invalid: true; message?: string };
+export type PasswordLoginResult = { user: CurrentUser } | { throttled: Throttled } | { invalid: true };
 
 export interface PasswordAttemptOptions {
   /** How the credentials came, recorded in the audit events (`basic` for Authorization: Basic). */
@@ -85,17 +85,11 @@ export async function attemptPasswordLogin(
     await reserved.release();
     return refuse(reserved.throttled);
   }
-  let user = await found.verify();
+  const user = (await found.verify()) ?? (await externalPasswordLogin(PASSWORD_BACKENDS, services, username, password, client, row, authMethod));
   if (!user) {
-    // Then the external sources (PASSWORD_BACKENDS), within the same reserved attempt.
-    const external = await externalPasswordLogin(services, username, password, client, { authMethod });
-    if ('user' in external) user = external.user;
-    else {
-      await pruneFailures(db);
-      const reason = external.message ? 'backend_unavailable' : 'invalid_credentials';
-      await recordAudit(db, { type: 'auth.login', outcome: 'failure', ctx: attempt, actorUsername: username, client, detail: { reason, ...detail } });
-      return external.message ? { invalid: true, message: external.message } : { invalid: true };
-    }
+    await pruneFailures(db);
+    await recordAudit(db, { type: 'auth.login', outcome: 'failure', ctx: attempt, actorUsername: username, client, detail: { reason: 'invalid_credentials', ...detail } });
+    return { invalid: true };
   }
   await reserved.release();
   if (clearOnSuccess) await clearUsernameFailures(db, username);

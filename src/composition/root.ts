@@ -7,6 +7,7 @@ import type { RouteModule } from '../api/extra-routes.ts';
 import { registerResources, type Resource } from '../api/resource.ts';
 import { registerResourceRoutes } from '../api/resource-routes.ts';
 import { registerLoginRoutes } from '../auth/login-routes.ts';
+import { authMethodsRoutes } from '../auth/external/sso-methods.ts';
 import { registerOAuth2Routes } from '../auth/oauth2-routes.ts';
 import { registerSsoRoutes } from '../auth/sso/sso-routes.ts';
 import { registerSettingsRoutes } from '../config/settings/routes.ts';
@@ -116,6 +117,7 @@ export const ROUTES: readonly RouteModule[] = [
   templateWebhooks(jobTemplates, jobWebhookLauncher),
   templateWebhooks(workflowJobTemplates, workflowWebhookLauncher),
   registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerSsoRoutes, registerLiveOutput,
+  authMethodsRoutes,
 ];
 
 /** The checks every launch passes, in this order (quotas and scanners join here, before and after policy). */

@@ -10,6 +10,7 @@ import { PUBLIC } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { clientOf } from '../../audit/record.ts';
 import { ExternalSignInRefused, recordExternalLoginFailure } from '../external/external-user.ts';
+import { addSsoMethod, type SsoEntry, type SsoMethod } from '../external/sso-methods.ts';
 import { completeSsoLogin, failSsoLogin } from '../external/sso-session.ts';
 import { safeNext } from '../login-routes.ts';
 import type { ClaimMap } from '../../config/settings/claim-map.ts';
@@ -125,7 +126,19 @@ async function complete(services: Services, flow: Flow, request: FastifyRequest,
   }
 }
 
+/** The entries of GET /api/v2/auth/: each configured OIDC or social backend. */
+const ssoMethod: SsoMethod = {
+  entries(services, base) {
+    const out: Record<string, SsoEntry> = {};
+    for (const flow of SSO_FLOWS.filter((f) => f.configured(services))) {
+      out[flow.backend] = { login_url: ssoLoginPath(flow.backend), complete_url: base + ssoCompletePath(flow.backend), name: flow.name };
+    }
+    return out;
+  },
+};
+
 export async function registerSsoRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  addSsoMethod(ssoMethod);
   for (const flow of SSO_FLOWS) {
     routeMethods(app, ssoLoginPath(flow.backend), PUBLIC, { GET: (request, reply) => login(services, flow, request, reply) });
     routeMethods(app, ssoCompletePath(flow.backend), PUBLIC, { GET: (request, reply) => complete(services, flow, request, reply) });

@@ -9,7 +9,8 @@ import {
   seesEverything,
   type AccessPolicy,
 } from '../../api/access.ts';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError, ValidationError } from '../../api/errors.ts';
+import { externalAccount } from '../../auth/oauth2.ts';
 import { boolean, datetime, email, secret, text } from '../../api/fields.ts';
 import { roleHeldOn } from '../../api/relations.ts';
 import { recordAudit } from '../../audit/record.ts';
@@ -158,6 +159,11 @@ export const users = defineResource({
         if (flag in values && values[flag] !== (existing?.[flag] ?? false) && !ctx.user?.isSuperuser) {
           throw new ApiError(403, { detail: `Only a system administrator may change ${flag}.` });
         }
+      }
+      const source = existing ? externalAccount(existing) : null;
+      // As AWX: the external source owns the account's password; a local one would be a second way in.
+      if (source && typeof values.password === 'string') {
+        throw new ValidationError({ password: [`Unable to change password for a user managed by an external authentication source (${source}).`] });
       }
       if (typeof values.password === 'string') values.password = await hashPassword(values.password);
     },

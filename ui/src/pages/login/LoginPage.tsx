@@ -38,6 +38,8 @@ export default function LoginPage() {
   const root = useQuery({ queryKey: ['/api/'], queryFn: () => http.get<{ custom_login_info?: string }>('/api/'), retry: false });
   const methods = useAuthMethods();
   const next = safeNext(params.get('next'));
+  // Set by a failed SSO sign-in (SAML, OIDC, social login), which comes back here.
+  const ssoError = params.get('sso_error');
 
   // The API root sets the csrftoken cookie the login needs.
   useEffect(() => void root.refetch(), []); // eslint-disable-line react-hooks/exhaustive-deps
@@ -61,8 +63,9 @@ export default function LoginPage() {
   return (
     <PfLoginPage loginTitle="Log in to Drover" loginSubtitle={root.data?.custom_login_info || undefined}>
       <Stack hasGutter>
-        {params.get('next') && !error && <Alert variant="info" isInline isPlain title="Log in to continue where you were." />}
+        {params.get('next') && !error && !ssoError && <Alert variant="info" isInline isPlain title="Log in to continue where you were." />}
         {error && <Alert variant="danger" isInline title={error} role="alert" />}
+        {ssoError && !error && <Alert variant="danger" isInline title={ssoError} role="alert" />}
         <Form onSubmit={submit} aria-label="Log in">
           <FormGroup label="Username" isRequired fieldId="login-username">
             <TextInput id="login-username" name="username" autoComplete="username" value={username} onChange={(_e, v) => setUsername(v)} isRequired autoFocus />

@@ -1,0 +1,245 @@
+/**
+ * The local side of every external sign-in (LDAP, SAML, OIDC, social providers, RADIUS): the
+ * local user is created or updated from what the source says, its flags and memberships are
+ * applied, and each step is audited, all in one transaction.
+ */
+import { callerIn, systemContextIn, type AuthMethod, type CurrentUser, type RequestContext, type Services } from '../../api/context.ts';
+import { createObject, loadRow, parseBody, updateObject } from '../../api/crud.ts';
+import { ApiError } from '../../api/errors.ts';
+import { FieldProblem } from '../../api/fields.ts';
+import { getResource } from '../../api/resource.ts';
+import { recordAudit, recordAudits, type AuditEvent } from '../../audit/record.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import { loadRole, grantToUser } from '../../rbac/grants.ts';
+import { roleId } from '../../rbac/graph.ts';
+import { toCurrentUser, type UserRow } from '../basic.ts';
+import type { MembershipChanges } from './mapping.ts';
+
+export type { MembershipChanges } from './mapping.ts';
+
+export interface ExternalIdentity {
+  /** Where the user comes from: 'ldap', 'saml', 'oidc', 'github', 'google-oauth2', 'azuread-oauth2', 'radius'. */
+  backend: string;
+  /** Stable id at the source (LDAP DN, SAML NameID + idp, OIDC sub, provider user id, RADIUS username). */
+  uid: string;
+  username: string;
+  email?: string;
+  first_name?: string;
+  last_name?: string;
+  /** Flags to set (true/false); a flag left undefined is not changed. */
+  flags?: { is_superuser?: boolean; is_system_auditor?: boolean };
+  /** Memberships to apply (see mapping.ts for how maps turn into these). */
+  memberships?: MembershipChanges;
+}
+
+export interface SignInClient {
+  remoteAddr: string;
+  userAgent: string;
+}
+
+export interface SignInOptions {
+  /** How the caller will be authenticated from now on (`session` for a browser sign-in, `basic` for Basic). */
+  authMethod?: AuthMethod | null;
+}
+
+/** Why an external sign-in was refused; `reason` goes to the audit log, `message` to the user. */
+export class ExternalSignInRefused extends ApiError {
+  constructor(
+    readonly reason: string,
+    readonly message: string,
+    status = 403,
+  ) {
+    super(status, { detail: message });
+  }
+}
+
+const USERNAME = /^[\w.@+-]{1,150}$/;
+
+/** The column saying where an existing user comes from: ldap for ldap_dn, else external_account. */
+function sourceOf(row: Row): string | null {
+  if (row.ldap_dn) return 'ldap';
+  return row.external_account ?? null;
+}
+
+/** A profile value from the source, kept only if the user field accepts it (an invalid email becomes ''). */
+function profileValue(name: 'email' | 'first_name' | 'last_name', value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const field = getResource('user').fields[name];
+  try {
+    const parsed = field.parse(String(value).slice(0, 254));
+    return typeof parsed === 'string' ? parsed.slice(0, 150) : '';
+  } catch (err) {
+    if (err instanceof FieldProblem) return '';
+    throw err;
+  }
+}
+
+function checkIdentity(identity: ExternalIdentity): void {
+  if (!USERNAME.test(identity.username)) {
+    throw new ExternalSignInRefused(
+      'invalid_username',
+      `The ${identity.backend} account's username "${identity.username.slice(0, 150)}" is not a valid username (letters, digits and @/./+/-/_ only, at most 150).`,
+      400,
+    );
+  }
+}
+
+/** Refuses a username taken by a local user or a user of another source (as AWX: they are different people). */
+function checkOwnership(identity: ExternalIdentity, row: Row): void {
+  const source = sourceOf(row);
+  if (source === null) {
+    throw new ExternalSignInRefused('local_user_exists', `A local user named "${identity.username}" exists; it cannot sign in through ${identity.backend}.`);
+  }
+  if (source !== identity.backend) {
+    throw new ExternalSignInRefused('other_source', `The user "${identity.username}" signs in through ${source}, not ${identity.backend}.`);
+  }
+  if (!row.is_active) throw new ExternalSignInRefused('inactive', 'Your account is disabled.');
+}
+
+/** The columns saying where the user comes from. */
+const sourceColumns = (identity: ExternalIdentity) =>
+  identity.backend === 'ldap' ? { ldap_dn: identity.uid } : { external_account: identity.backend };
+
+function profileOf(identity: ExternalIdentity): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const name of ['email', 'first_name', 'last_name'] as const) {
+    const value = profileValue(name, identity[name]);
+    if (value !== undefined) values[name] = value;
+  }
+  for (const flag of ['is_superuser', 'is_system_auditor'] as const) {
+    const value = identity.flags?.[flag];
+    if (typeof value === 'boolean') values[flag] = value;
+  }
+  return values;
+}
+
+async function createOrUpdateUser(tx: Queryable, system: RequestContext, identity: ExternalIdentity): Promise<{ row: Row; created: boolean }> {
+  const users = getResource('user');
+  const [existing] = await tx.query('SELECT * FROM users WHERE username = $1 FOR UPDATE', [identity.username]);
+  const wanted = { ...profileOf(identity), ...sourceColumns(identity) };
+  if (!existing) {
+    const row = await createObject(tx, system, users, { username: identity.username, ...wanted });
+    return { row, created: true };
+  }
+  checkOwnership(identity, existing);
+  const changed = Object.fromEntries(Object.entries(wanted).filter(([name, value]) => existing[users.fields[name].column] !== value));
+  if (!Object.keys(changed).length) return { row: existing, created: false };
+  return { row: await updateObject(tx, system, users, existing, changed), created: false };
+}
+
+type Change = { kind: 'organization' | 'team'; name: string; organization?: string; role: string; granted: boolean };
+
+async function findOrCreate(tx: Queryable, system: RequestContext, type: 'organization' | 'team', name: string, organizationId?: number): Promise<number> {
+  const find = () =>
+    type === 'organization'
+      ? tx.query<{ id: number }>('SELECT id FROM organizations WHERE name = $1', [name])
+      : tx.query<{ id: number }>('SELECT id FROM teams WHERE name = $1 AND organization_id = $2', [name, organizationId]);
+  let [found] = await find();
+  if (found) return found.id;
+  // Serializes the sign-ins that create objects, so two first sign-ins cannot both create one.
+  await tx.query("SELECT pg_advisory_xact_lock(hashtext('external-sign-in-mapping'))");
+  [found] = await find();
+  if (found) return found.id;
+  const resource = getResource(type);
+  const values = parseBody(resource, type === 'organization' ? { name } : { name, organization: organizationId }, 'create', null);
+  return (await createObject(tx, system, resource, values)).id;
+}
+
+async function setRole(tx: Queryable, system: RequestContext, type: 'organization' | 'team', objectId: number, field: string, userId: number, wanted: boolean): Promise<boolean> {
+  const id = await roleId(tx, type, objectId, field);
+  if (id === null) return false;
+  return grantToUser(tx, system, await loadRole(tx, id), userId, !wanted);
+}
+
+async function applyMemberships(tx: Queryable, system: RequestContext, userId: number, memberships: MembershipChanges): Promise<Change[]> {
+  const changes: Change[] = [];
+  const organizationIds = new Map<string, number>();
+  const organization = async (name: string) => {
+    let id = organizationIds.get(name);
+    if (id === undefined) organizationIds.set(name, (id = await findOrCreate(tx, system, 'organization', name)));
+    return id;
+  };
+  for (const entry of memberships.organizations ?? []) {
+    const id = await organization(entry.name);
+    for (const [key, field] of [['member', 'member_role'], ['admin', 'admin_role'], ['auditor', 'auditor_role']] as const) {
+      const wanted = entry[key];
+      if (wanted === undefined) continue;
+      if (await setRole(tx, system, 'organization', id, field, userId, wanted)) changes.push({ kind: 'organization', name: entry.name, role: field, granted: wanted });
+    }
+  }
+  for (const entry of memberships.teams ?? []) {
+    const teamId = await findOrCreate(tx, system, 'team', entry.name, await organization(entry.organization));
+    if (entry.member === undefined) continue;
+    if (await setRole(tx, system, 'team', teamId, 'member_role', userId, entry.member)) {
+      changes.push({ kind: 'team', name: entry.name, organization: entry.organization, role: 'member_role', granted: entry.member });
+    }
+  }
+  return changes;
+}
+
+/**
+ * Creates or updates the local user of an external identity (marked external: no usable local
+ * password; ldap_dn for LDAP, else external_account), applies its flags and memberships, records
+ * auth.external_login and one auth.mapping_changed per change, and answers the user. Throws
+ * ExternalSignInRefused when the username belongs to a local user or one of another source, or
+ * the user is disabled.
+ */
+export async function signInExternalUser(
+  services: Pick<Services, 'db' | 'settings' | 'env'>,
+  identity: ExternalIdentity,
+  client: SignInClient,
+  options: SignInOptions = {},
+): Promise<CurrentUser> {
+  checkIdentity(identity);
+  const system = systemContextIn(services);
+  try {
+    return await services.db.transaction(async (tx) => {
+      const before = (await tx.query('SELECT is_superuser, is_system_auditor FROM users WHERE username = $1', [identity.username]))[0];
+      const { row, created } = await createOrUpdateUser(tx, system, identity);
+      const changes = identity.memberships ? await applyMemberships(tx, system, row.id, identity.memberships) : [];
+      const user = toCurrentUser((await loadRow(tx, getResource('user'), row.id)) as UserRow);
+      const ctx = callerIn(services, user, options.authMethod ?? null);
+      const target = { type: 'user', id: user.id, name: user.username };
+      const events: AuditEvent[] = [
+        { type: 'auth.external_login', ctx, target, client, detail: { backend: identity.backend, uid: identity.uid, created } },
+      ];
+      for (const flag of ['is_superuser', 'is_system_auditor'] as const) {
+        if ((before?.[flag] ?? false) !== row[flag]) {
+          events.push({ type: 'auth.mapping_changed', ctx, target, client, detail: { backend: identity.backend, flag, value: row[flag] } });
+        }
+      }
+      for (const change of changes) {
+        events.push({
+          type: 'auth.mapping_changed',
+          ctx,
+          target,
+          client,
+          detail: { backend: identity.backend, [change.kind]: change.name, ...(change.organization && { organization: change.organization }), role: change.role, granted: change.granted },
+        });
+      }
+      await recordAudits(tx, events);
+      return user;
+    });
+  } catch (err) {
+    if (err instanceof ExternalSignInRefused) await recordExternalLoginFailure(services, identity.backend, identity.username, client, err.reason);
+    throw err;
+  }
+}
+
+/** Records a refused external sign-in (auth.login, outcome failure) with the backend and a reason; never secrets. */
+export async function recordExternalLoginFailure(
+  services: Pick<Services, 'db' | 'settings' | 'env'>,
+  backend: string,
+  username: string,
+  client: SignInClient,
+  reason: string,
+): Promise<void> {
+  await recordAudit(services.db, {
+    type: 'auth.login',
+    outcome: 'failure',
+    ctx: callerIn(services, null),
+    actorUsername: username.slice(0, 150),
+    client,
+    detail: { backend, reason },
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * The browser sign-in methods (SAML, OIDC, social providers) GET /api/v2/auth/ lists and the
+ * console's login page shows as buttons.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Services } from '../../api/context.ts';
+import { viewOptions } from '../../api/options.ts';
+import { PUBLIC } from '../../api/permissions.ts';
+import { routeMethods } from '../../api/resource-routes.ts';
+
+export const AUTH_METHODS_URL = '/api/v2/auth/';
+
+/** One entry of GET /api/v2/auth/ (AWX's AuthView). */
+export interface SsoEntry {
+  login_url: string;
+  /** The absolute callback address to register with the provider. */
+  complete_url: string;
+  /** SAML: where the service provider metadata is served. */
+  metadata_url?: string;
+  /** A name for the button (AWX has none; the console falls back to the key). */
+  name?: string;
+}
+
+export interface SsoMethod {
+  /** The entries of the method, keyed by backend name ('saml:<idp>' for each enabled SAML IdP); none when its settings do not enable it. */
+  entries(services: Services, baseUrl: string): Record<string, SsoEntry>;
+}
+
+const methods: SsoMethod[] = [];
+
+/** Adds a method to GET /api/v2/auth/; each SSO protocol's routes module adds its own when registered. */
+export function addSsoMethod(method: SsoMethod): void {
+  if (!methods.includes(method)) methods.push(method);
+}
+
+/**
+ * The address the service is reached at, for callbacks: SVC_URL_BASE (TOWER_URL_BASE) when set,
+ * else the request's own scheme and host.
+ */
+export function serviceBaseUrl(services: Services, request: FastifyRequest): string {
+  const configured = String(services.settings.get('SVC_URL_BASE') ?? '').replace(/\/+$/, '');
+  return configured || `${request.protocol}://${request.host}`;
+}
+
+/** Backend names in AWX's order: google-oauth2 first, then by name. */
+const awxOrder = (a: string, b: string) => (a.startsWith('google-oauth2') ? 'g' : a).localeCompare(b.startsWith('google-oauth2') ? 'g' : b);
+
+/** GET /api/v2/auth/: public, the configured browser sign-in methods. */
+export function authMethodsRoutes(app: FastifyInstance, services: Services): void {
+  routeMethods(app, AUTH_METHODS_URL, PUBLIC, {
+    GET: async (request) => {
+      const base = serviceBaseUrl(services, request);
+      const all: Record<string, SsoEntry> = {};
+      for (const method of methods) Object.assign(all, method.entries(services, base));
+      return Object.fromEntries(Object.entries(all).sort(([a], [b]) => awxOrder(a, b)));
+    },
+    OPTIONS: async () => viewOptions('Auth', 'The browser sign-in methods (SAML, OIDC, social login) the settings enable; LDAP and RADIUS use the password form.'),
+  });
+}
