@@ -87,6 +87,17 @@ describe('Generic OIDC sign-in', () => {
     assert.equal((await t.get('/api/v2/settings/oidc/')).body.SOCIAL_AUTH_OIDC_OIDC_ENDPOINT, op.issuer);
   });
 
+  it('is listed by GET /api/v2/auth/ while configured', async () => {
+    const res = await t.get('/api/v2/auth/', { as: null });
+    assert.deepEqual({ login_url: res.body.oidc.login_url, complete_url: res.body.oidc.complete_url }, { login_url: '/sso/login/oidc/', complete_url: `${BASE}/sso/complete/oidc/` });
+    await t.patch('/api/v2/settings/oidc/', { SOCIAL_AUTH_OIDC_OIDC_ENDPOINT: '' });
+    try {
+      assert.ok(!('oidc' in (await t.get('/api/v2/auth/', { as: null })).body));
+    } finally {
+      await t.patch('/api/v2/settings/oidc/', settings());
+    }
+  });
+
   it('refuses invalid settings naming the field', async () => {
     for (const body of [
       { SOCIAL_AUTH_OIDC_OIDC_ENDPOINT: 'ftp://x' },

@@ -127,9 +127,9 @@ describe('routes', () => {
 
   it('only the entry points are public', () => {
     const publicUrls = [...new Set(apiRoutes.filter((r) => r.permission!.kind === 'public').map((r) => r.url))].sort();
-    // The login, the OAuth2 endpoints, provisioning callbacks (by host_config_key) and webhook and event receivers (by key) authenticate their callers themselves.
+    // The login, the sign-in methods, the OAuth2 endpoints, provisioning callbacks (by host_config_key) and webhook and event receivers (by key) authenticate their callers themselves.
     assert.deepEqual(publicUrls, [
-      '/api/', '/api/login/', '/api/logout/', '/api/o/', '/api/o/revoke_token/', '/api/o/token/', '/api/v2/', '/api/v2/eda_webhooks/:path/',
+      '/api/', '/api/login/', '/api/logout/', '/api/o/', '/api/o/revoke_token/', '/api/o/token/', '/api/v2/', '/api/v2/auth/', '/api/v2/eda_webhooks/:path/',
       '/api/v2/job_templates/:id/azure_devops/', '/api/v2/job_templates/:id/bitbucket_dc/', '/api/v2/job_templates/:id/callback/',
       '/api/v2/job_templates/:id/gitea/', '/api/v2/job_templates/:id/github/', '/api/v2/job_templates/:id/gitlab/', '/api/v2/ping/',
       '/api/v2/workflow_job_templates/:id/azure_devops/', '/api/v2/workflow_job_templates/:id/bitbucket_dc/', '/api/v2/workflow_job_templates/:id/gitea/',

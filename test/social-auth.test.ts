@@ -92,6 +92,17 @@ describe('social sign-in (GitHub, Google, Azure AD)', () => {
     assert.equal(fields.status, 400);
   });
 
+  it('lists the configured providers in GET /api/v2/auth/, for anyone', async () => {
+    const res = await t.get('/api/v2/auth/', { as: null });
+    assert.equal(res.status, 200);
+    for (const p of PROVIDERS) {
+      assert.equal(res.body[p.slug].login_url, `/sso/login/${p.slug}/`);
+      assert.equal(res.body[p.slug].complete_url, `${BASE}/sso/complete/${p.slug}/`);
+    }
+    assert.ok(!('oidc' in res.body), 'OIDC is not configured here');
+    assert.ok(!JSON.stringify(res.body).includes('secret-value'));
+  });
+
   for (const [i, p] of PROVIDERS.entries()) {
     it(`signs in with ${p.slug}: an external user with mapped memberships`, async () => {
       const login = `${p.slug.split('-')[0]}-friend${i}`;
