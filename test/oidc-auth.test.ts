@@ -1,8 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { createTestApp, setCookies, type Response, type TestApp } from './helpers/app.ts';
+import { createTestApp, setCookies, type TestApp } from './helpers/app.ts';
 import { newOrg, newUser, type User } from './helpers/factories.ts';
+import { lastLoginFailure, returnFromProvider, ssoFailure, startSso } from './helpers/sso-browser.ts';
 import { startOidcProvider, startSilentServer, type TestOidcProvider } from './helpers/oidc-provider.ts';
 
 const BASE = 'http://drover.test';
@@ -29,26 +30,14 @@ describe('Generic OIDC sign-in', () => {
 
   /** Starts a sign-in as a browser: the provider URL and the state cookie. */
   const start = async (query = '') => {
-    const res = await t.get(`/sso/login/oidc/${query}`, { as: null });
-    assert.equal(res.status, 302, res.text);
-    const cookie = setCookies(res).get('svc_sso_state')?.value;
-    return { location: String(res.headers.location), cookie };
+    const { location, cookie } = await startSso(t, 'oidc', query);
+    return { location: location.toString(), cookie };
   };
-  const back = (url: URL, cookie: string | null | undefined): Promise<Response> =>
-    t.get(url.pathname + url.search, { as: null, headers: cookie ? { cookie: `svc_sso_state=${cookie}` } : {} });
   const signIn = async (account: string, query = '') => {
     const { location, cookie } = await start(query);
     const answer = await op.signIn(location, account, `${BASE}/sso/complete/oidc/`);
-    return { answer, cookie, res: await back(answer, cookie) };
+    return { answer, cookie, res: await returnFromProvider(t, answer, cookie) };
   };
-  const failed = (res: Response) => {
-    assert.equal(res.status, 302);
-    const location = new URL(String(res.headers.location), BASE);
-    assert.equal(location.pathname, '/login');
-    assert.ok(!setCookies(res).get('svc_sessionid')?.value, 'no session');
-    return location.searchParams.get('sso_error') ?? '';
-  };
-  const lastFailure = async () => (await t.db.query(`SELECT detail FROM audit_events WHERE event_type = 'auth.login' AND outcome = 'failure' ORDER BY id DESC LIMIT 1`))[0]?.detail;
 
   before(async () => {
     t = await createTestApp();
@@ -151,26 +140,26 @@ describe('Generic OIDC sign-in', () => {
     const { answer, cookie, res } = await signIn('alice');
     assert.equal(res.status, 302);
     assert.ok(setCookies(res).get('svc_sessionid')?.value);
-    assert.match(failed(await back(answer, cookie)), /could not be verified/);
-    assert.equal((await lastFailure()).reason, 'unknown_state');
+    assert.match(ssoFailure(await returnFromProvider(t, answer, cookie)), /could not be verified/);
+    assert.equal((await lastLoginFailure(t)).reason, 'unknown_state');
   });
 
   it('refuses an answer whose state is not the browser\'s', async () => {
     const first = await start();
     const answer = await op.signIn(first.location, 'alice', `${BASE}/sso/complete/oidc/`);
     const other = await start();
-    assert.match(failed(await back(answer, other.cookie)), /could not be verified/);
-    assert.equal((await lastFailure()).reason, 'state_mismatch');
-    failed(await back(answer, null));
-    assert.equal((await lastFailure()).reason, 'state_mismatch');
+    assert.match(ssoFailure(await returnFromProvider(t, answer, other.cookie)), /could not be verified/);
+    assert.equal((await lastLoginFailure(t)).reason, 'state_mismatch');
+    ssoFailure(await returnFromProvider(t, answer, null));
+    assert.equal((await lastLoginFailure(t)).reason, 'state_mismatch');
   });
 
   it('refuses an error answer from the provider', async () => {
     const { location, cookie } = await start();
     const state = new URL(location).searchParams.get('state');
-    const res = await back(new URL(`${BASE}/sso/complete/oidc/?error=access_denied&state=${state}`), cookie);
-    assert.match(failed(res), /did not sign you in/);
-    assert.equal((await lastFailure()).reason, 'provider_error:access_denied');
+    const res = await returnFromProvider(t, new URL(`${BASE}/sso/complete/oidc/?error=access_denied&state=${state}`), cookie);
+    assert.match(ssoFailure(res), /did not sign you in/);
+    assert.equal((await lastLoginFailure(t)).reason, 'provider_error:access_denied');
   });
 
   for (const [name, tamper] of [
@@ -183,8 +172,8 @@ describe('Generic OIDC sign-in', () => {
       op.tamper = tamper;
       try {
         const { res } = await signIn('alice');
-        assert.match(failed(res), /could not be verified/);
-        assert.match((await lastFailure()).reason, /^verification_failed/);
+        assert.match(ssoFailure(res), /could not be verified/);
+        assert.match((await lastLoginFailure(t)).reason, /^verification_failed/);
       } finally {
         op.tamper = null;
       }
@@ -196,11 +185,11 @@ describe('Generic OIDC sign-in', () => {
     try {
       await t.patch('/api/v2/settings/oidc/', { SOCIAL_AUTH_OIDC_OIDC_ENDPOINT: `http://127.0.0.1:${await closedPort()}` });
       const down = await t.get('/sso/login/oidc/', { as: null });
-      assert.match(failed(down), /could not be reached/);
-      assert.equal((await lastFailure()).reason, 'provider_unreachable');
+      assert.match(ssoFailure(down), /could not be reached/);
+      assert.equal((await lastLoginFailure(t)).reason, 'provider_unreachable');
       await t.patch('/api/v2/settings/oidc/', { SOCIAL_AUTH_OIDC_OIDC_ENDPOINT: silent.url });
       const started = Date.now();
-      assert.match(failed(await t.get('/sso/login/oidc/', { as: null })), /could not be reached/);
+      assert.match(ssoFailure(await t.get('/sso/login/oidc/', { as: null })), /could not be reached/);
       assert.ok(Date.now() - started < 5000);
     } finally {
       await silent.close();
@@ -210,14 +199,14 @@ describe('Generic OIDC sign-in', () => {
 
   it('does not sign in a local user of the same name', async () => {
     const { res } = await signIn('local');
-    failed(res);
+    ssoFailure(res);
     assert.equal((await t.db.query(`SELECT external_account FROM users WHERE username = 'oidc-local'`))[0].external_account, null);
   });
 
   it('answers the login page when OIDC is not configured', async () => {
     await t.patch('/api/v2/settings/oidc/', { SOCIAL_AUTH_OIDC_KEY: '' });
     try {
-      assert.match(failed(await t.get('/sso/login/oidc/', { as: null })), /not configured/);
+      assert.match(ssoFailure(await t.get('/sso/login/oidc/', { as: null })), /not configured/);
     } finally {
       await t.patch('/api/v2/settings/oidc/', settings());
     }

@@ -1,7 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, setCookies, type Response, type TestApp } from './helpers/app.ts';
+import { createTestApp, setCookies, type TestApp } from './helpers/app.ts';
 import { newOrg, newUser, type User } from './helpers/factories.ts';
+import { lastLoginFailure, returnFromProvider, ssoFailure, startSso } from './helpers/sso-browser.ts';
 import { startOAuthStandIn, type OAuthStandIn } from './helpers/oauth-provider.ts';
 
 const BASE = 'http://drover.test';
@@ -17,32 +18,18 @@ describe('social sign-in (GitHub, Google, Azure AD)', () => {
   let plain: User;
   let orgAdmin: User;
 
-  const start = async (slug: string) => {
-    const res = await t.get(`/sso/login/${slug}/`, { as: null });
-    assert.equal(res.status, 302, res.text);
-    return { location: new URL(String(res.headers.location)), cookie: setCookies(res).get('svc_sso_state')?.value };
-  };
+  const start = (slug: string) => startSso(t, slug);
   /** The provider's redirect back to the service, as the browser would get it. */
   const authorize = async (location: URL) => {
     const res = await fetch(location, { redirect: 'manual' });
     assert.equal(res.status, 302);
     return new URL(res.headers.get('location')!);
   };
-  const back = (url: URL, cookie: string | null | undefined): Promise<Response> =>
-    t.get(url.pathname + url.search, { as: null, headers: cookie ? { cookie: `svc_sso_state=${cookie}` } : {} });
   const signIn = async (slug: string) => {
     const { location, cookie } = await start(slug);
     const answer = await authorize(location);
-    return { answer, cookie, res: await back(answer, cookie) };
+    return { answer, cookie, res: await returnFromProvider(t, answer, cookie) };
   };
-  const failed = (res: Response) => {
-    assert.equal(res.status, 302);
-    const location = new URL(String(res.headers.location), BASE);
-    assert.equal(location.pathname, '/login');
-    assert.ok(!setCookies(res).get('svc_sessionid')?.value, 'no session');
-    return location.searchParams.get('sso_error') ?? '';
-  };
-  const lastFailure = async () => (await t.db.query(`SELECT detail FROM audit_events WHERE event_type = 'auth.login' AND outcome = 'failure' ORDER BY id DESC LIMIT 1`))[0]?.detail;
   const orgsOf = async (username: string) => {
     const [row] = await t.db.query('SELECT id FROM users WHERE username = $1', [username]);
     return (await t.get(`/api/v2/users/${row.id}/organizations/`)).body.results.map((o: { name: string }) => o.name);
@@ -146,26 +133,26 @@ describe('social sign-in (GitHub, Google, Azure AD)', () => {
     provider.user = { id: '400', login: 'replayer', email: 'replayer@example.org' };
     const { answer, cookie, res } = await signIn('github');
     assert.equal(res.status, 302);
-    assert.match(failed(await back(answer, cookie)), /could not be verified/);
-    assert.equal((await lastFailure()).reason, 'unknown_state');
+    assert.match(ssoFailure(await returnFromProvider(t, answer, cookie)), /could not be verified/);
+    assert.equal((await lastLoginFailure(t)).reason, 'unknown_state');
     // The same code with a fresh state: the provider refuses it.
     const fresh = await start('github');
     const replay = new URL(answer);
     replay.searchParams.set('state', fresh.location.searchParams.get('state')!);
-    assert.match(failed(await back(replay, fresh.cookie)), /refused the authorization code/);
-    assert.equal((await lastFailure()).reason, 'provider_answer_refused');
+    assert.match(ssoFailure(await returnFromProvider(t, replay, fresh.cookie)), /refused the authorization code/);
+    assert.equal((await lastLoginFailure(t)).reason, 'provider_answer_refused');
   });
 
   it('refuses an answer whose state is not the browser\'s, and an error from the provider', async () => {
     const first = await start('google-oauth2');
     const answer = await authorize(first.location);
     const other = await start('google-oauth2');
-    failed(await back(answer, other.cookie));
-    assert.equal((await lastFailure()).reason, 'state_mismatch');
+    ssoFailure(await returnFromProvider(t, answer, other.cookie));
+    assert.equal((await lastLoginFailure(t)).reason, 'state_mismatch');
     const denied = await start('azuread-oauth2');
     const url = new URL(`${BASE}/sso/complete/azuread-oauth2/?error=access_denied&error_description=User+said+no&state=${denied.location.searchParams.get('state')}`);
-    assert.match(failed(await back(url, denied.cookie)), /did not sign you in/);
-    assert.equal((await lastFailure()).reason, 'provider_error:access_denied');
+    assert.match(ssoFailure(await returnFromProvider(t, url, denied.cookie)), /did not sign you in/);
+    assert.equal((await lastLoginFailure(t)).reason, 'provider_error:access_denied');
   });
 
   it('refuses an Azure AD ID token meant for another application or expired', async () => {
@@ -173,8 +160,8 @@ describe('social sign-in (GitHub, Google, Azure AD)', () => {
     for (const tamper of [(c: Record<string, unknown>) => ({ ...c, aud: 'another-app' }), (c: Record<string, unknown>) => ({ ...c, exp: 1000 })]) {
       provider.azureClaims = tamper;
       try {
-        failed((await signIn('azuread-oauth2')).res);
-        assert.equal((await lastFailure()).reason, 'provider_answer_refused');
+        ssoFailure((await signIn('azuread-oauth2')).res);
+        assert.equal((await lastLoginFailure(t)).reason, 'provider_answer_refused');
       } finally {
         provider.azureClaims = null;
       }
@@ -186,7 +173,7 @@ describe('social sign-in (GitHub, Google, Azure AD)', () => {
     await t.patch('/api/v2/settings/google-oauth2/', { SOCIAL_AUTH_GOOGLE_OAUTH2_WHITELISTED_DOMAINS: ['corp.example'] });
     try {
       provider.user = { id: '600', login: 'outsider', email: 'outsider@gmail.example' };
-      assert.match(failed((await signIn('google-oauth2')).res), /domain is not allowed/);
+      assert.match(ssoFailure((await signIn('google-oauth2')).res), /domain is not allowed/);
       provider.user = { id: '601', login: 'insider', email: 'insider@corp.example' };
       assert.equal((await signIn('google-oauth2')).res.status, 302);
       assert.equal((await t.db.query(`SELECT 1 FROM users WHERE username = 'outsider'`)).length, 0);
@@ -199,8 +186,8 @@ describe('social sign-in (GitHub, Google, Azure AD)', () => {
     await t.patch('/api/v2/settings/authentication/', { SOCIAL_AUTH_USER_FIELDS: [] });
     try {
       provider.user = { id: '700', login: 'newcomer', email: 'newcomer@example.org' };
-      assert.match(failed((await signIn('github')).res), /new accounts are not created/);
-      assert.equal((await lastFailure()).reason, 'account_creation_disabled');
+      assert.match(ssoFailure((await signIn('github')).res), /new accounts are not created/);
+      assert.equal((await lastLoginFailure(t)).reason, 'account_creation_disabled');
       provider.user = { id: '400', login: 'replayer', email: 'replayer@example.org' };
       assert.equal((await signIn('github')).res.status, 302);
     } finally {
@@ -212,9 +199,9 @@ describe('social sign-in (GitHub, Google, Azure AD)', () => {
     provider.silent = true;
     try {
       const started = Date.now();
-      assert.match(failed((await signIn('github')).res), /could not be reached/);
+      assert.match(ssoFailure((await signIn('github')).res), /could not be reached/);
       assert.ok(Date.now() - started < 5000);
-      assert.equal((await lastFailure()).reason, 'provider_unreachable');
+      assert.equal((await lastLoginFailure(t)).reason, 'provider_unreachable');
     } finally {
       provider.silent = false;
     }
@@ -223,7 +210,7 @@ describe('social sign-in (GitHub, Google, Azure AD)', () => {
   it('answers the login page when a provider is not configured', async () => {
     await t.patch('/api/v2/settings/github/', { SOCIAL_AUTH_GITHUB_SECRET: '' });
     try {
-      assert.match(failed(await t.get('/sso/login/github/', { as: null })), /not configured/);
+      assert.match(ssoFailure(await t.get('/sso/login/github/', { as: null })), /not configured/);
     } finally {
       await t.patch('/api/v2/settings/github/', { SOCIAL_AUTH_GITHUB_SECRET: PROVIDERS[0].secret });
     }
