@@ -180,6 +180,19 @@ describe('Generic OIDC sign-in', () => {
     });
   }
 
+  it('refuses an ID token signed with a key the provider does not publish', async () => {
+    op.tamper = (c) => ({ ...c, sub: 'admin' });
+    op.forgeSignature = true;
+    try {
+      const { res } = await signIn('alice');
+      assert.match(ssoFailure(res), /could not be verified/);
+      assert.match((await lastLoginFailure(t)).reason, /^verification_failed/);
+    } finally {
+      op.tamper = null;
+      op.forgeSignature = false;
+    }
+  });
+
   it('fails closed, with a message, when the provider is unreachable or silent', async () => {
     const silent = await startSilentServer();
     try {

@@ -19,8 +19,10 @@ export interface TestOidcProvider {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  /** Changes the claims of the next ID tokens (null: none); `resign: false` keeps the old signature. */
+  /** Changes the claims of the next ID tokens (null: none); they are signed again with the provider's key. */
   tamper: ((claims: Record<string, unknown>) => Record<string, unknown>) | null;
+  /** Signs the next ID tokens with a key the provider does not publish (with tamper). */
+  forgeSignature: boolean;
   /** Follows the provider's pages from `authorizeUrl` as `account` until it redirects to `until`; answers that URL. */
   signIn(authorizeUrl: string, account: string, until: string): Promise<URL>;
   close(): Promise<void>;
@@ -34,6 +36,7 @@ function signJwt(header: Record<string, unknown>, claims: Record<string, unknown
 
 export async function startOidcProvider(redirectUri: string, accounts: Record<string, OidcAccount>): Promise<TestOidcProvider> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const forgerKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'test-key', use: 'sig', alg: 'RS256' };
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
   const server: Server = createServer((req, res) => handler(req, res));
@@ -55,6 +58,7 @@ export async function startOidcProvider(redirectUri: string, accounts: Record<st
     clientId,
     clientSecret,
     tamper: null,
+    forgeSignature: false,
     async signIn(authorizeUrl, account, until) {
       const cookies = new Map<string, string>();
       let url = authorizeUrl;
@@ -106,7 +110,7 @@ export async function startOidcProvider(redirectUri: string, accounts: Record<st
           const answer = JSON.parse(text);
           if (answer.id_token) {
             const [header, payload] = answer.id_token.split('.').slice(0, 2).map((p: string) => JSON.parse(Buffer.from(p, 'base64url').toString('utf8')));
-            answer.id_token = signJwt(header, tamper(payload), privateKey);
+            answer.id_token = signJwt(header, tamper(payload), test.forgeSignature ? forgerKey : privateKey);
             text = JSON.stringify(answer);
             res.setHeader('content-length', Buffer.byteLength(text));
           }
