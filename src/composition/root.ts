@@ -10,6 +10,7 @@ import { registerLoginRoutes } from '../auth/login-routes.ts';
 import { authMethodsRoutes } from '../auth/external/sso-methods.ts';
 import { registerOAuth2Routes } from '../auth/oauth2-routes.ts';
 import { registerSamlRoutes } from '../auth/saml/saml-routes.ts';
+import { registerSsoRoutes } from '../auth/sso/sso-routes.ts';
 import { registerSettingsRoutes } from '../config/settings/routes.ts';
 import { registerLiveOutput } from '../live/routes.ts';
 import { registerRootRoutes } from '../server/root-routes.ts';
@@ -116,7 +117,7 @@ export const ROUTES: readonly RouteModule[] = [
   runKindRoutes,
   templateWebhooks(jobTemplates, jobWebhookLauncher),
   templateWebhooks(workflowJobTemplates, workflowWebhookLauncher),
-  registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerSamlRoutes, registerLiveOutput,
+  registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerSamlRoutes, registerSsoRoutes, registerLiveOutput,
   authMethodsRoutes,
 ];
 

@@ -35,6 +35,8 @@ export interface EnvConfig {
   localSourceDirs: string[];
   /** Create the demo project, inventory, credential and job template at first start (SVC_CREATE_DEMO_DATA). */
   createDemoData: boolean;
+  /** Replaces the scheme and host of the social sign-in providers' endpoints (SVC_SOCIAL_AUTH_PROVIDER_URL): a stand-in or a mirror. */
+  socialAuthProviderUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -131,9 +133,13 @@ export async function loadEnvConfig(env: Env = process.env): Promise<EnvConfig> 
     localSourceDirs: [],
     trustedProxies: list(present(env, 'SVC_TRUSTED_PROXIES'), ['loopback']),
     createDemoData: parseBoolean('SVC_CREATE_DEMO_DATA', present(env, 'SVC_CREATE_DEMO_DATA'), true, problems),
+    socialAuthProviderUrl: present(env, 'SVC_SOCIAL_AUTH_PROVIDER_URL') ?? null,
   };
   config.projectsRoot = path.resolve(present(env, 'SVC_PROJECTS_ROOT') ?? path.join(config.dataDir, 'projects'));
   config.localSourceDirs = [path.join(config.dataDir, 'demo')];
+  if (config.socialAuthProviderUrl !== null && !/^https?:\/\/[^\s/?#]+\/?$/i.test(config.socialAuthProviderUrl)) {
+    problems.push(`SVC_SOCIAL_AUTH_PROVIDER_URL must be a scheme and host such as http://127.0.0.1:8080, got "${config.socialAuthProviderUrl}"`);
+  }
   if (problems.length) throw new ConfigError(`drover cannot start: ${problems.join('; ')}`);
   if (mode === 'embedded') {
     await mkdir(config.dataDir, { recursive: true, mode: 0o700 });

@@ -1273,6 +1273,18 @@ export type SmartInventoryMembershipRow = {
   inventory_id: number;
 };
 
+/** A row of the table sso_login_states. */
+export type SsoLoginStateRow = {
+  backend: string;
+  code_verifier: string;
+  created: Date;
+  expires: Date;
+  id: number;
+  next: string | null;
+  nonce: string;
+  state_hash: string;
+};
+
 /** A row of the table system_job_templates. */
 export type SystemJobTemplateRow = {
   created: Date;
@@ -2005,6 +2017,7 @@ export interface Tables {
   sessions: SessionRow;
   settings: SettingRow;
   smart_inventory_memberships: SmartInventoryMembershipRow;
+  sso_login_states: SsoLoginStateRow;
   system_job_templates: SystemJobTemplateRow;
   system_jobs: SystemJobRow;
   teams: TeamRow;
