@@ -212,7 +212,7 @@ describe('external users (the shared sign-in core)', () => {
     });
 
     it('lists what the methods enable, in AWX order, with absolute callbacks from SVC_URL_BASE', async () => {
-      addSsoMethod({
+      const removeStandIn = addSsoMethod({
         entries: (_services, base) => ({
           'saml:okta': { login_url: '/sso/login/saml/?idp=okta', complete_url: `${base}/sso/complete/saml/`, metadata_url: '/sso/metadata/saml/' },
           'google-oauth2': { login_url: '/sso/login/google-oauth2/', complete_url: `${base}/sso/complete/google-oauth2/` },
@@ -223,6 +223,7 @@ describe('external users (the shared sign-in core)', () => {
       assert.deepEqual(Object.keys(res.body), ['google-oauth2', 'saml:okta']);
       assert.equal(res.body['saml:okta'].complete_url, 'https://drover.example/sso/complete/saml/');
       assert.equal(res.body['saml:okta'].metadata_url, '/sso/metadata/saml/');
+      removeStandIn();
     });
   });
 });

@@ -6,18 +6,22 @@ import { browser, serve } from '../helpers/browser.ts';
 
 describe('console: the login page lists the SSO methods', () => {
   let t: TestApp;
+  let removeStandIn: () => void;
 
   before(async () => {
     t = await createTestApp();
     // Stands for configured SAML and OIDC settings: the same entries their methods list.
-    addSsoMethod({
+    removeStandIn = addSsoMethod({
       entries: (_services, base) => ({
         oidc: { login_url: '/sso/login/oidc/', complete_url: `${base}/sso/complete/oidc/` },
         'saml:okta': { login_url: '/sso/login/saml/?idp=okta', complete_url: `${base}/sso/complete/saml/`, metadata_url: '/sso/metadata/saml/' },
       }),
     });
   });
-  after(() => t.close());
+  after(async () => {
+    removeStandIn();
+    await t.close();
+  });
 
   it('shows one button per entry of /api/v2/auth/, carrying next, and the message of a failed sign-in', async () => {
     const base = await serve(t);

@@ -28,9 +28,13 @@ export interface SsoMethod {
 
 const methods: SsoMethod[] = [];
 
-/** Adds a method to GET /api/v2/auth/; each SSO protocol's routes module adds its own when registered. */
-export function addSsoMethod(method: SsoMethod): void {
+/** Adds a method to GET /api/v2/auth/ (each SSO protocol's routes module adds its own when registered); answers how to take it away. */
+export function addSsoMethod(method: SsoMethod): () => void {
   if (!methods.includes(method)) methods.push(method);
+  return () => {
+    const index = methods.indexOf(method);
+    if (index >= 0) methods.splice(index, 1);
+  };
 }
 
 /**
