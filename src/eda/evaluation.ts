@@ -13,7 +13,8 @@ import type { Queryable, Row } from '../db/database.ts';
 import type { Action } from '../resources/event-rules/actions.ts';
 import { evaluateConditions, type Condition, type ConditionResult } from '../resources/event-rules/conditions.ts';
 import { OUTSIDE_THROTTLE } from '../resources/event-rules/receiving-rules.ts';
-import { runAction, type ActionOutcome, type EdaLaunchers } from './actions.ts';
+import { LaunchMemo } from '../runs/launch-memo.ts';
+import { launchFiring, runAction, type ActionOutcome, type EdaLaunchers, type PendingLaunch } from './actions.ts';
 
 const BATCH = 200;
 
@@ -65,10 +66,15 @@ export async function evaluateNextBatch(services: Services, launchers: EdaLaunch
   return true;
 }
 
-/** The firings of one batch: throttled rules claim each firing; unthrottled ones are counted and updated once. */
+/**
+ * The firings of one batch: throttled rules claim each firing; unthrottled ones are counted and
+ * updated once. Launches wait for the end of the batch, where those of one target are made together.
+ */
 class Firing {
   private counts = new Map<number, number>();
-  private audits: AuditEvent[] = [];
+  private fired: { outcome: Outcome; rule: Row; log: ReceivedLog }[] = [];
+  private launches: PendingLaunch[] = [];
+  private memo = new LaunchMemo();
 
   constructor(private tx: Queryable, private services: Services, private launchers: EdaLaunchers) {}
 
@@ -80,17 +86,12 @@ class Firing {
     if (!outcome.conditions_matched) return outcome;
     if (!(await this.claim(rule))) return { ...outcome, status: 'throttled' };
     const event = { logId: log.id, rule, eventType: log.event_type, guid: log.event_guid, payload: log.payload };
-    for (const action of rule.actions as Action[]) outcome.actions_triggered.push(await runAction(this.tx, this.services, this.launchers, event, action));
-    const launched = outcome.actions_triggered.find((a) => a.job ?? a.workflow_job);
-    outcome.job_id = launched ? (launched.job ?? launched.workflow_job)! : null;
-    outcome.status = outcome.actions_triggered.every((a) => a.ok) ? 'action_fired' : 'action_failed';
-    this.audits.push({
-      type: 'eda.rule_fired',
-      outcome: outcome.status === 'action_fired' ? 'success' : 'failure',
-      ctx: systemContextIn(this.services),
-      target: { type: 'event_rule', id: rule.id, name: rule.name },
-      detail: { event_log_id: log.id, event_type: log.event_type, event_guid: log.event_guid, actions: outcome.actions_triggered },
-    });
+    for (const action of rule.actions as Action[]) {
+      const { outcome: done, launch } = await runAction(this.tx, event, action, this.memo);
+      outcome.actions_triggered.push(done);
+      if (launch) this.launches.push(launch);
+    }
+    this.fired.push({ outcome, rule, log });
     return outcome;
   }
 
@@ -108,7 +109,22 @@ class Firing {
     return claimed.length > 0;
   }
 
+  /** Makes the launches, settles each firing's outcome, counts the unthrottled firings and records an audit event per firing. */
   async finish(): Promise<void> {
+    await launchFiring(this.tx, this.services, this.launchers, this.launches);
+    const audits: AuditEvent[] = [];
+    for (const { outcome, rule, log } of this.fired) {
+      const launched = outcome.actions_triggered.find((a) => a.job ?? a.workflow_job);
+      outcome.job_id = launched ? (launched.job ?? launched.workflow_job)! : null;
+      outcome.status = outcome.actions_triggered.every((a) => a.ok) ? 'action_fired' : 'action_failed';
+      audits.push({
+        type: 'eda.rule_fired',
+        outcome: outcome.status === 'action_fired' ? 'success' : 'failure',
+        ctx: systemContextIn(this.services),
+        target: { type: 'event_rule', id: rule.id, name: rule.name },
+        detail: { event_log_id: log.id, event_type: log.event_type, event_guid: log.event_guid, actions: outcome.actions_triggered },
+      });
+    }
     if (this.counts.size) {
       await this.tx.query(
         `UPDATE event_rules r SET last_fired_at = now(), fire_count = r.fire_count + c.n
@@ -116,7 +132,7 @@ class Firing {
         [[...this.counts.keys()], [...this.counts.values()]],
       );
     }
-    await recordAudits(this.tx, this.audits);
+    await recordAudits(this.tx, audits);
   }
 }
 
