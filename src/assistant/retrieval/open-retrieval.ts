@@ -59,13 +59,14 @@ export function openRetrieval({ db, embed, corpus }: RetrievalOptions): Retrieva
     return { indexed_chunks: texts.length, rebuild };
   };
 
-  const queryVector = async (query: string): Promise<number[] | null> => {
+  /** The chunks nearest the question's embedding; none when the model offers none, or fails. */
+  const nearestToQuestion = async (mode: VectorMode, query: string, n: number) => {
     try {
       const [vector] = (await embed([query])) ?? [];
-      return isVector(vector) ? vector : null;
+      return isVector(vector) ? await nearest(mode, vector, n) : [];
     } catch (err) {
-      console.error('assistant: embedding the question failed, searching by words only:', err instanceof Error ? err.message : err);
-      return null;
+      console.error('assistant: the vector ranking failed, searching by words only:', err instanceof Error ? err.message : err);
+      return [];
     }
   };
 
@@ -76,7 +77,7 @@ export function openRetrieval({ db, embed, corpus }: RetrievalOptions): Retrieva
       if (!text || n < 1) return [];
       const mode = await ready();
       const pool = Math.max(n * 4, 20);
-      const [lexical, vector] = await Promise.all([lexicalSearch(db, text, pool), queryVector(text).then((v) => (v ? nearest(mode, v, pool) : []))]);
+      const [lexical, vector] = await Promise.all([lexicalSearch(db, text, pool), nearestToQuestion(mode, text, pool)]);
       return fuse([lexical, vector], n);
     },
     index(options) {
