@@ -18,6 +18,8 @@ const SATURATION = 0.5;
 const RRF_K = 60;
 /** Passages sharing more than this part of their word triples with a better one are left out. */
 const DUPLICATE_SHARE = 0.6;
+/** Passages with fewer word triples than this are duplicates only when equal. */
+const MIN_TRIPLES = 8;
 
 export interface Candidate {
   id: number;
@@ -119,11 +121,15 @@ function wordTriples(text: string): Set<string> {
   return triples;
 }
 
-/** The part of the smaller set found in the other. */
+/**
+ * The part of the smaller set found in the other. Short passages (the API reference's "Read a Job.
+ * Path parameters: id.") count as duplicates only when equal: a few shared words say little.
+ */
 function shared(a: Set<string>, b: Set<string>): number {
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   if (!small.size) return 0;
   let common = 0;
   for (const t of small) if (large.has(t)) common++;
+  if (small.size < MIN_TRIPLES) return common === small.size && small.size === large.size ? 1 : 0;
   return common / small.size;
 }
