@@ -11,7 +11,7 @@ import { systemContextIn, type Services } from '../api/context.ts';
 import { recordAudits, type AuditEvent } from '../audit/record.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import type { Action } from '../resources/event-rules/actions.ts';
-import { evaluateConditions, type Condition, type ConditionResult } from '../resources/event-rules/conditions.ts';
+import { conditionContextJson, evaluateConditions, type Condition, type ConditionResult } from '../resources/event-rules/conditions.ts';
 import { OUTSIDE_THROTTLE } from '../resources/event-rules/receiving-rules.ts';
 import { LaunchMemo } from '../runs/launch-memo.ts';
 import { launchFiring, runAction, type ActionOutcome, type EdaLaunchers, type PendingLaunch } from './actions.ts';
@@ -19,13 +19,14 @@ import { launchFiring, runAction, type ActionOutcome, type EdaLaunchers, type Pe
 /** Most events evaluated in one transaction. */
 export const BATCH = 200;
 
+/** A log waiting for evaluation, its payload and headers as JSON text: only a firing needs them parsed. */
 interface ReceivedLog {
   id: number;
   event_rule_id: number | null;
   event_type: string;
   event_guid: string;
-  payload: unknown;
-  headers: Record<string, string>;
+  payload_json: string;
+  headers_json: string;
 }
 
 interface Outcome {
@@ -38,7 +39,10 @@ interface Outcome {
 }
 
 const received = (db: Queryable) =>
-  db.query<ReceivedLog>(`SELECT id, event_rule_id, event_type, event_guid, payload, headers FROM event_logs WHERE status = 'received' ORDER BY id LIMIT ${BATCH}`);
+  db.query<ReceivedLog>(
+    `SELECT id, event_rule_id, event_type, event_guid, payload::text AS payload_json, headers::text AS headers_json
+     FROM event_logs WHERE status = 'received' ORDER BY id LIMIT ${BATCH}`,
+  );
 
 /** Evaluates the next batch of received events; answers how many there were. */
 export async function evaluateNextBatch(services: Services, launchers: EdaLaunchers): Promise<number> {
@@ -48,7 +52,10 @@ export async function evaluateNextBatch(services: Services, launchers: EdaLaunch
   const ruleIds = [...new Set(logs.map((l) => l.event_rule_id).filter((id): id is number => id !== null))];
   const rules = new Map((await db.query('SELECT * FROM event_rules WHERE id = ANY($1::int[])', [ruleIds])).map((r) => [r.id as number, r]));
   const live = logs.filter((log) => rules.get(log.event_rule_id ?? -1)?.enabled);
-  const results = await evaluateConditions(live.map((log) => ({ conditions: rules.get(log.event_rule_id!)!.conditions as Condition[], payload: log.payload, headers: log.headers })), true);
+  const results = await evaluateConditions(
+    live.map((log) => ({ conditions: rules.get(log.event_rule_id!)!.conditions as Condition[], contextJson: conditionContextJson(log.payload_json, log.headers_json) })),
+    true,
+  );
   const conditionResults = new Map(live.map((log, i) => [log.id, results[i]]));
 
   await db.transaction(async (tx) => {
@@ -86,7 +93,7 @@ class Firing {
     outcome.conditions_matched = results.every((r) => r.matched);
     if (!outcome.conditions_matched) return outcome;
     if (!(await this.claim(rule))) return { ...outcome, status: 'throttled' };
-    const event = { logId: log.id, rule, eventType: log.event_type, guid: log.event_guid, payload: log.payload };
+    const event = { logId: log.id, rule, eventType: log.event_type, guid: log.event_guid, payload: JSON.parse(log.payload_json) as unknown };
     for (const action of rule.actions as Action[]) {
       const { outcome: done, launch } = await runAction(this.tx, event, action, this.memo);
       outcome.actions_triggered.push(done);

@@ -22,6 +22,9 @@ function templateOf(source) {
   return template;
 }
 
+/** A set's variables: sent as JSON text when the service had them as text (a stored event). */
+const contextOf = (set) => (typeof set.context === 'string' ? JSON.parse(set.context) : set.context);
+
 const messageOf = (err) => (err instanceof Error ? err.message : String(err));
 
 /** `{% if e1 %}1{% if e2 %}1...{% else %}0{% endif %}{% else %}0{% endif %}`: stops at the first that does not hold. */
@@ -59,7 +62,7 @@ function conditionResults(expressions, context, stop) {
 process.on('message', ({ id, source, context, maxOutputChars, conditionSets }) => {
   let answer;
   try {
-    if (conditionSets) answer = { id, results: conditionSets.map((set) => conditionResults(set.expressions, set.context, set.stopAtFirstFailure === true)) };
+    if (conditionSets) answer = { id, results: conditionSets.map((set) => conditionResults(set.expressions, contextOf(set), set.stopAtFirstFailure === true)) };
     else {
       const text = templateOf(source).render(context);
       answer = text.length > maxOutputChars ? { id, error: `output is longer than ${maxOutputChars} characters` } : { id, text };

@@ -78,7 +78,8 @@ export interface ConditionOutcome {
 /** Expressions to evaluate over one context (the conditions of a rule over one event). */
 export interface ConditionSet {
   expressions: readonly string[];
-  context: Record<string, unknown>;
+  /** The variables, or the same as JSON text (a stored event's, passed on without being parsed here). */
+  context: Record<string, unknown> | string;
   /** Evaluate no further than the first expression that does not hold (all must hold: the rest cannot change that). */
   stopAtFirstFailure?: boolean;
 }
@@ -128,7 +129,7 @@ function bySize<T extends ConditionSet>(sets: readonly T[]): T[][] {
   const groups: T[][] = [];
   let size = Infinity;
   for (const set of sets) {
-    const own = JSON.stringify(set.context)?.length ?? 0;
+    const own = typeof set.context === 'string' ? set.context.length : JSON.stringify(set.context)?.length ?? 0;
     if (size + own > MAX_MESSAGE_CONTEXT) {
       groups.push([]);
       size = 0;

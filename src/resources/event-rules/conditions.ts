@@ -49,17 +49,24 @@ export function parseConditions(value: unknown): Condition[] {
 /** What conditions see of one event. */
 export const conditionContext = (payload: unknown, headers: Record<string, string>) => ({ event: payload, headers });
 
+/** conditionContext as JSON text, from the payload's and headers' JSON text (a stored event's, unparsed). */
+export const conditionContextJson = (payloadJson: string, headersJson: string) => `{"event":${payloadJson},"headers":${headersJson}}`;
+
+/** One event's conditions and what they see: its payload and headers, or conditionContextJson's text of them. */
+export type ConditionItem = { conditions: readonly Condition[] } & ({ payload: unknown; headers: Record<string, string> } | { contextJson: string });
+
 /**
  * Each event's conditions evaluated, events sent to the sandbox together. With `stopAtFirstFailure`
  * (what firing does: all must hold), the conditions after the first that does not hold are skipped;
  * a dry run evaluates them all.
  */
-export async function evaluateConditions(
-  items: readonly { conditions: readonly Condition[]; payload: unknown; headers: Record<string, string> }[],
-  stopAtFirstFailure = false,
-): Promise<ConditionResult[][]> {
+export async function evaluateConditions(items: readonly ConditionItem[], stopAtFirstFailure = false): Promise<ConditionResult[][]> {
   const outcomes = await evaluateConditionSets(
-    items.map((item) => ({ expressions: item.conditions.map((c) => c.jinja2_expression), context: conditionContext(item.payload, item.headers), stopAtFirstFailure })),
+    items.map((item) => ({
+      expressions: item.conditions.map((c) => c.jinja2_expression),
+      context: 'contextJson' in item ? item.contextJson : conditionContext(item.payload, item.headers),
+      stopAtFirstFailure,
+    })),
     { timeoutMs: CONDITION_TIMEOUT_MS },
   );
   return items.map((item, i) => item.conditions.map((c, j) => ({ expression: c.jinja2_expression, description: c.description, ...outcomes[i][j] })));
