@@ -30,7 +30,10 @@ function proxyError(reply: FastifyReply<RouteGenericInterface, RawServerBase>, {
 
 export async function registerAssistantProxy(app: FastifyInstance, services: Services): Promise<void> {
   const target = () => services.env.assistant.url;
-  await app.register(proxy, {
+  // Bodies go on as they came (the proxy reads them as streams): the service's own parsers stay outside.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    await scope.register(proxy, {
     prefix: ASSISTANT_PREFIX,
     // The address is read at each request: the child's changes when it starts again.
     upstream: '',
@@ -49,5 +52,6 @@ export async function registerAssistantProxy(app: FastifyInstance, services: Ser
       }),
     },
     httpMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    });
   });
 }
