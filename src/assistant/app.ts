@@ -50,6 +50,8 @@ export async function buildAssistant(deps: AssistantDeps): Promise<FastifyInstan
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.trustedProxies ?? ['loopback'],
     routerOptions: { ignoreTrailingSlash: true },
+    // Stopping ends the answers being streamed (their requests to the model are cancelled) and kept-alive connections.
+    forceCloseConnections: true,
   });
   const llm = new LlmClient(deps.llm);
   const openApi = deps.openApi ?? new MainOpenApi(deps.mainUrl);
