@@ -7,6 +7,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { ANY_SECURITY, SECURITY_SCHEMES } from '../auth/openapi-security.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
 import { requireAccess } from './access.ts';
 import { CALLER_TTL_MS, MainServiceCallers } from './callers.ts';
@@ -73,14 +74,9 @@ export async function buildAssistant(deps: AssistantDeps): Promise<FastifyInstan
         version: VERSION,
         description: `Questions about ${PRODUCT_NAME} answered from its documentation, streamed. Served by the main service under /assistant.`,
       },
-      components: {
-        securitySchemes: {
-          basic: { type: 'http', scheme: 'basic' },
-          token: { type: 'http', scheme: 'bearer', description: 'A Drover personal access token or OAuth2 access token.' },
-          session: { type: 'apiKey', in: 'cookie', name: 'svc_sessionid', description: 'A Drover browser session (writes also need X-CSRFToken).' },
-        },
-      },
-      security: [{ basic: [] }, { token: [] }, { session: [] }],
+      // Checked by the main service: its credentials.
+      components: { securitySchemes: SECURITY_SCHEMES },
+      security: ANY_SECURITY,
     },
   });
   // The explorer's page, scripts and document are public, as the document is.
