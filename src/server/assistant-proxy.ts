@@ -28,6 +28,21 @@ function proxyError(reply: FastifyReply<RouteGenericInterface, RawServerBase>, {
   reply.code(failure.status).send(failure.body);
 }
 
+/** In the main service's document: one entry for everything under the prefix (the assistant's own document lists its endpoints). */
+function describeProxy({ url }: { url: string }) {
+  const rest = url.endsWith('*');
+  return {
+    url: rest ? `${ASSISTANT_PREFIX}/{path}` : url,
+    schema: {
+      summary: 'The assistant service',
+      description: `The assistant service's API (see docs/assistant.md and ${ASSISTANT_PREFIX}/api/v1/openapi.json), passed on with the caller's credentials: ${ASSISTANT_PREFIX}/api/v1/chat is its /api/v1/chat.`,
+      tags: ['assistant'],
+      security: [],
+      ...(rest && { params: { type: 'object', properties: { path: { type: 'string', description: 'The path on the assistant service, such as api/v1/health.' } }, required: ['path'] } }),
+    },
+  };
+}
+
 export async function registerAssistantProxy(app: FastifyInstance, services: Services): Promise<void> {
   const target = () => services.env.assistant.url;
   // Bodies go on as they came (the proxy reads them as streams): the service's own parsers stay outside.
@@ -37,7 +52,7 @@ export async function registerAssistantProxy(app: FastifyInstance, services: Ser
     prefix: ASSISTANT_PREFIX,
     // The address is read at each request: the child's changes when it starts again.
     upstream: '',
-    config: { permission: PUBLIC },
+    config: { permission: PUBLIC, swaggerTransform: describeProxy },
     preHandler: async () => {
       if (!target()) throw unavailable('The assistant service is not running (it is starting, or SVC_ASSISTANT_ENABLED is false and SVC_ASSISTANT_URL is unset).');
     },
