@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { startAssistant, type TestAssistant } from './helpers/assistant.ts';
 import { newUser, type User } from './helpers/factories.ts';
-import { startLlmServer, type LlmServer } from './helpers/llm-server.ts';
+import { hashedEmbedding, startLlmServer, type LlmServer } from './helpers/llm-server.ts';
+import { LlmClient } from '../src/assistant/llm-client.ts';
 import { refusingUrl } from './helpers/opa-server.ts';
 
 const frame = (event: object) => `data: ${JSON.stringify(event)}\n\n`;
@@ -218,6 +219,24 @@ describe('assistant chat', { timeout: 120_000 }, () => {
     const res = await chat({ message: 'hi' }, { cookie, 'x-csrftoken': csrf });
     assert.equal(res.status, 200);
     assert.equal(await res.text(), frame({ token: 'hi' }) + frame({ done: true, sources: [] }));
+  });
+
+  it('embeds through POST /v1/embeddings with the embedding model and the key, and answers null where the server offers none', async () => {
+    const client = (baseUrl: string) => new LlmClient({ baseUrl, model: 'llama3.1', embeddingModel: 'nomic-embed-text', apiKey: API_KEY });
+    const texts = ['How do I relaunch a job?', 'Schedules use RFC 5545 rules'];
+    assert.deepEqual(await client(llm.url).embed(texts), texts.map((text) => hashedEmbedding(text)));
+    const sent = llm.requests.filter((r) => r.path === '/v1/embeddings').at(-1)!;
+    assert.deepEqual(sent.body, { model: 'nomic-embed-text', input: texts });
+    assert.equal(sent.headers.authorization, `Bearer ${API_KEY}`);
+    llm.embeddings = false;
+    try {
+      assert.equal(await client(llm.url).embed(texts), null);
+    } finally {
+      llm.embeddings = true;
+    }
+    assert.equal(await client(`${await refusingUrl()}/v1`).embed(texts), null);
+    // A server without such a route (a chat-only server) answers 404: none either.
+    assert.equal(await client(mainUrl).embed(texts), null);
   });
 
   it('cancels the request to the model when the caller goes away', { timeout: 15_000 }, async () => {

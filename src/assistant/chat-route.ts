@@ -55,6 +55,7 @@ export function chatRoute(app: FastifyInstance, deps: { retrieval: Retrieval; ll
         const passages = await passagesFor(deps.retrieval, message);
         const messages = buildMessages(message, passages, history, context?.page);
         for await (const token of deps.llm.streamChat(messages, upstream.signal)) send({ token });
+        if (upstream.signal.aborted) request.log.info('the caller went away: the request to the model is cancelled');
         send({ done: true, sources: sourcesOf(passages) });
       } catch (err) {
         const known = err instanceof LlmError || err instanceof RetrievalFailed;

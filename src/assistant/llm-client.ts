@@ -18,6 +18,8 @@ export class LlmError extends Error {}
 
 /** How long the health check waits for GET /models. */
 export const MODELS_TIMEOUT_MS = 2000;
+/** How long one batch of embeddings may take (a model is loaded on first use). */
+const EMBEDDINGS_TIMEOUT_MS = 120_000;
 
 const unreachable = () => new LlmError('The language model server is not reachable.');
 const cutOff = () => new LlmError('The answer of the language model server was cut off.');
@@ -114,7 +116,8 @@ export class LlmClient {
 
   /**
    * Embeddings through POST /embeddings with the embedding model: null when the server or the model
-   * offers none (an error status, no server, or an answer without one vector per text).
+   * offers none (an error status, no server or no answer in time, or an answer without one finite
+   * vector per text, all of one length).
    */
   readonly embed: Embedder = async (texts) => {
     if (texts.length === 0) return [];
@@ -124,6 +127,7 @@ export class LlmClient {
         method: 'POST',
         headers: this.headers(true),
         body: JSON.stringify({ model: this.config.embeddingModel, input: texts }),
+        signal: AbortSignal.timeout(EMBEDDINGS_TIMEOUT_MS),
       });
     } catch {
       return null;
