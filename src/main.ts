@@ -3,8 +3,8 @@ import { restrictNewFiles } from './config/file-modes.ts';
 import { runManageCommand } from './cli/manage.ts';
 import { startService } from './server/start.ts';
 import { superviseAssistant } from './server/assistant-child.ts';
+import { documentationIndex } from './assistant/compose.ts';
 import { runAssistant } from './assistant/process.ts';
-import { unindexedRetrieval } from './assistant/unindexed.ts';
 
 const USAGE = `usage: drover [serve]            run the service (and the assistant service, unless SVC_ASSISTANT_ENABLED=false)
        drover assistant          run only the assistant service
@@ -35,8 +35,7 @@ async function main(argv: string[]): Promise<number> {
   const env = await loadEnvConfig(process.env, command === 'assistant' ? 'assistant' : 'service');
   if (command === 'manage') return runManageCommand(env, rest);
   if (command === 'assistant') {
-    // Retrieval: the factory that makes the assistant's documentation index.
-    const assistant = await runAssistant(env, unindexedRetrieval);
+    const assistant = await runAssistant(env, documentationIndex);
     stopOnSignals(() => assistant.close());
     return -1;
   }

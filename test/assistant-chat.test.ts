@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { startAssistant, type TestAssistant } from './helpers/assistant.ts';
 import { newUser, type User } from './helpers/factories.ts';
-import { hashedEmbedding, startLlmServer, type LlmServer } from './helpers/llm-server.ts';
+import { bagOfWordsVector } from './helpers/bag-of-words.ts';
+import { startLlmServer, type LlmServer } from './helpers/llm-server.ts';
 import { LlmClient } from '../src/assistant/llm-client.ts';
 import { refusingUrl } from './helpers/opa-server.ts';
 
@@ -37,6 +38,9 @@ describe('assistant chat', { timeout: 120_000 }, () => {
     mainUrl = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     llm = await startLlmServer();
     assistant = await startAssistant({ mainUrl, llmUrl: llm.url, db: t.db, apiKey: API_KEY });
+    // The database is new: the service indexes docs/ at start.
+    await assistant.firstIndex;
+    assert.ok(assistant.log.some((line) => /^Indexed the documentation for the assistant: [1-9]\d* passages/.test(line)), assistant.log.join('\n'));
     user = await newUser(t);
     const made = await t.post('/api/v2/tokens/', { scope: 'write' }, { as: user });
     assert.equal(made.status, 201, made.text);
@@ -218,13 +222,13 @@ describe('assistant chat', { timeout: 120_000 }, () => {
     assert.equal(wrong.status, 403);
     const res = await chat({ message: 'hi' }, { cookie, 'x-csrftoken': csrf });
     assert.equal(res.status, 200);
-    assert.equal(await res.text(), frame({ token: 'hi' }) + frame({ done: true, sources: [] }));
+    assert.equal(await res.text(), frame({ token: 'hi' }) + frame({ done: true, sources: lastSources() }));
   });
 
   it('embeds through POST /v1/embeddings with the embedding model and the key, and answers null where the server offers none', async () => {
     const client = (baseUrl: string) => new LlmClient({ baseUrl, model: 'llama3.1', embeddingModel: 'nomic-embed-text', apiKey: API_KEY });
     const texts = ['How do I relaunch a job?', 'Schedules use RFC 5545 rules'];
-    assert.deepEqual(await client(llm.url).embed(texts), texts.map((text) => hashedEmbedding(text)));
+    assert.deepEqual(await client(llm.url).embed(texts), texts.map((text) => bagOfWordsVector(text)));
     const sent = llm.requests.filter((r) => r.path === '/v1/embeddings').at(-1)!;
     assert.deepEqual(sent.body, { model: 'nomic-embed-text', input: texts });
     assert.equal(sent.headers.authorization, `Bearer ${API_KEY}`);

@@ -58,7 +58,7 @@ describe('assistant service', { timeout: 240_000 }, () => {
     mainPort = (t.app.server.address() as { port: number }).port;
     mainUrl = `http://127.0.0.1:${mainPort}`;
     llm = await startLlmServer();
-    assistant = await startAssistant({ mainUrl, llmUrl: llm.url, db: t.db, emptyIndex: true, holdIndex: true });
+    assistant = await startAssistant({ mainUrl, llmUrl: llm.url, db: t.db, holdIndex: true });
     t.env.assistant.url = assistant.url;
     user = await newUser(t);
     token = (await t.post('/api/v2/tokens/', { scope: 'write' }, { as: user })).body.token;
@@ -69,16 +69,26 @@ describe('assistant service', { timeout: 240_000 }, () => {
     await t?.close();
   });
 
-  it('indexes at first start when the index is empty, in the background: health answers meanwhile', async () => {
+  it('indexes at first start when the index is empty, in the background: health and chat answer meanwhile', async () => {
     assert.deepEqual(assistant.retrieval.indexCalls, [{ rebuild: false }]);
+    assert.equal(await assistant.retrieval.isEmpty(), true);
     const health = await call(assistant.url, '/api/v1/health');
     assert.equal(health.status, 200);
     assert.equal((await health.json()).status, 'ok');
+    llm.answer({ tokens: ['Not indexed yet.'] });
+    const early = await call(assistant.url, '/api/v1/chat', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"message":"How do I relaunch a job?"}' });
+    assert.equal(await early.text(), frame({ token: 'Not indexed yet.' }) + frame({ done: true, sources: [] }));
+    assert.match(llm.chats.at(-1)!.body.messages[0].content, /No documentation passage matches this question/);
+
     assistant.retrieval.holdIndex = false;
-    assistant.retrieval.emptyAnswer = null;
     assistant.retrieval.releaseIndex();
     await assistant.firstIndex;
-    assert.ok(assistant.log.some((line) => /^Indexed the documentation for the assistant: \d+ passages/.test(line)), assistant.log.join('\n'));
+    assert.equal(await assistant.retrieval.isEmpty(), false);
+    assert.ok(assistant.log.some((line) => /^Indexed the documentation for the assistant: [1-9]\d* passages/.test(line)), assistant.log.join('\n'));
+    // Embeddings came from the language model server, with the chat model (no embedding model set).
+    const embedded = llm.requests.filter((r) => r.path === '/v1/embeddings');
+    assert.ok(embedded.length > 0);
+    assert.equal(embedded[0].body.model, 'llama3.1');
   });
 
   it('health: ok while the model is listed and the store answers, degraded otherwise; no credentials needed', async () => {
@@ -125,12 +135,20 @@ describe('assistant service', { timeout: 240_000 }, () => {
     }
     assert.equal(assistant.retrieval.indexCalls.length, before);
 
+    // The first start indexed docs/ alone: the main service's API reference needs a signed-in reader, which this call brings.
+    const searchApi = async () => (await assistant.retrieval.search('relaunch a job endpoint', 10)).map((p) => p.source);
+    assert.ok(!(await searchApi()).some((source) => source.startsWith('openapi:')));
     let res = await index('', admin);
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { indexed_chunks: 0, rebuild: false });
+    const added = await res.json();
+    assert.equal(added.rebuild, false);
+    assert.ok(added.indexed_chunks > 0, JSON.stringify(added));
+    assert.ok((await searchApi()).includes('openapi:jobs'), (await searchApi()).join(', '));
     res = await index('?rebuild=true', admin);
-    assert.deepEqual(await res.json(), { indexed_chunks: 4, rebuild: true });
-    res = await index('?rebuild=false', { authorization: basicAuth(ADMIN) });
+    const rebuilt = await res.json();
+    assert.equal(rebuilt.rebuild, true);
+    assert.ok(rebuilt.indexed_chunks > added.indexed_chunks, JSON.stringify(rebuilt));
+    res = await index('?rebuild=false', admin);
     assert.deepEqual(await res.json(), { indexed_chunks: 0, rebuild: false });
     assert.deepEqual(assistant.retrieval.indexCalls.slice(before), [{ rebuild: false }, { rebuild: true }, { rebuild: false }]);
 
@@ -208,7 +226,8 @@ describe('assistant service', { timeout: 240_000 }, () => {
 
     const res = await post({ origin: mainUrl, 'x-csrftoken': session.cookies.get('csrftoken')! });
     assert.equal(res.status, 200);
-    assert.equal(await res.text(), frame({ token: 'hi' }) + frame({ done: true, sources: [] }));
+    const sources = assistant.retrieval.searches.at(-1)!.answer.map(({ source, title, heading }) => ({ source, title, heading }));
+    assert.equal(await res.text(), frame({ token: 'hi' }) + frame({ done: true, sources }));
     // Anonymous through the proxy: the assistant refuses.
     const anonymous = await call(mainUrl, '/assistant/api/v1/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message":"hi"}' });
     assert.equal(anonymous.status, 401);
@@ -313,6 +332,13 @@ describe('assistant service', { timeout: 240_000 }, () => {
       const health = await service.api('GET', '/assistant/api/v1/health');
       assert.equal(health.status, 200, health.text);
       assert.deepEqual(health.body, { status: 'ok', version: VERSION, llm_backend: true, vector_store: true, model: 'llama3.1' });
+      // Its first index holds docs/ and, from the parent, the main service's API reference.
+      await waitFor(/Indexed the documentation for the assistant: \d+ passages/);
+      llm.answer({ tokens: ['POST [1]'] });
+      const chat = await service.api('POST', '/assistant/api/v1/chat', { message: 'Which endpoint relaunches a job?' });
+      assert.equal(chat.status, 200);
+      assert.match(chat.text, /^data: \{"token":"POST \[1\]"\}\n\ndata: \{"done":true,"sources":\[.*"source":"openapi:jobs"/s);
+      assert.equal(llm.chats.at(-1)!.headers.authorization, 'Bearer sk-process-secret');
 
       const mark = service.output.join('').length;
       process.kill(Number(first[1]), 'SIGKILL');

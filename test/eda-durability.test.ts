@@ -11,15 +11,51 @@ import { eventEvaluation } from '../src/composition/loops.ts';
 import { pruneEventLogs } from '../src/eda/retention.ts';
 import { runManageCommand } from '../src/cli/manage.ts';
 import { loadEnvConfig } from '../src/config/env.ts';
+import { GATES } from '../src/composition/root.ts';
+import type { Gate } from '../src/runs/gates.ts';
+import { mkdir, writeFile } from 'node:fs/promises';
+
+/** A gate that follows the `verdict` of the event a run was launched for (other runs pass). */
+const eventVerdict: Gate = {
+  name: 'event verdict',
+  check: async (_tx, { run }) => {
+    const verdict = (JSON.parse(String(run.extra_vars || '{}')).svc_eda_payload ?? {}).verdict;
+    if (verdict === 'deny') return { decision: 'deny', status: 403, message: 'Denied for this event.' };
+    if (verdict === 'warn') return { decision: 'warn', message: 'Warned for this event.' };
+    return { decision: 'allow' };
+  },
+};
 
 describe('event log durability and retention', () => {
   let t: TestApp;
   let rule: { id: number; webhook_path: string; key: string };
+  let launcher: { id: number; webhook_path: string; key: string };
+  let template: number;
+
+  /** Evaluates what was received, with the evaluation loop running until nothing waits. */
+  const evaluateReceived = async () => {
+    const stop = await eventEvaluation.start(t.services);
+    try {
+      await eventually(async () => (await t.db.query("SELECT 1 FROM event_logs WHERE status = 'received'")).length === 0, 20_000, 'evaluated');
+    } finally {
+      await stop();
+    }
+  };
 
   before(async () => {
     // No background loops: events are received while nothing evaluates them, as when a node stops.
-    t = await createTestApp({}, { dispatcher: false });
+    t = await createTestApp({}, { dispatcher: false, gates: [...GATES, eventVerdict] });
     const org = (await newOrg(t)).id;
+    await mkdir(path.join(t.env.projectsRoot, 'reactions'), { recursive: true });
+    await writeFile(path.join(t.env.projectsRoot, 'reactions', 'react.yml'), '- hosts: all\n  tasks: []\n');
+    const project = (await t.post('/api/v2/projects/', { name: 'Reactions', organization: org, local_path: 'reactions' })).body.id;
+    const inventory = (await t.post('/api/v2/inventories/', { name: 'Fleet', organization: org })).body.id;
+    template = (await t.post('/api/v2/job_templates/', { name: 'React', project, inventory, playbook: 'react.yml', allow_simultaneous: true })).body.id;
+    const launching = await t.post('/api/v2/event_rules/', {
+      name: 'l', organization: org, webhook_path: 'launching', conditions: [{ jinja2_expression: 'event.n > 1' }], actions: [{ action_type: 'launch_job_template', target_id: template }],
+    });
+    assert.equal(launching.status, 201, launching.text);
+    launcher = { ...launching.body, key: (await t.get(`/api/v2/event_rules/${launching.body.id}/webhook_key/`)).body.webhook_key };
     const notification = (await t.post('/api/v2/notification_templates/', {
       name: 'n', organization: org, notification_type: 'webhook', notification_configuration: { url: 'http://127.0.0.1:9/x', headers: {} },
     })).body.id;
@@ -43,6 +79,33 @@ describe('event log durability and retention', () => {
     } finally {
       await stop();
     }
+  });
+
+  it('launches the runs a batch of events fires, each for its own event, and a gate that refuses one leaves the others launched', async () => {
+    const send = async (payload: Record<string, unknown>) => (await sendEvent(t, launcher.webhook_path, launcher.key, payload)).body.event_log_id as number;
+    const runsBefore = (await t.db.query('SELECT count(*)::int AS n FROM unified_jobs'))[0].n;
+    const allowed = [await send({ n: 2, tag: 'a' }), await send({ n: 3, tag: 'b' }), await send({ n: 4, tag: 'c' })];
+    await evaluateReceived();
+    const logs = await Promise.all(allowed.map(async (id) => (await t.get(`/api/v2/event_logs/${id}/`)).body));
+    assert.deepEqual(logs.map((l) => l.status), ['action_fired', 'action_fired', 'action_fired']);
+    const jobs = await Promise.all(logs.map(async (l) => (await t.get(`/api/v2/jobs/${l.job_id}/`)).body));
+    assert.equal(new Set(jobs.map((j) => j.id)).size, 3, 'one job per event');
+    assert.deepEqual(jobs.map((j) => JSON.parse(j.extra_vars).svc_eda_payload.tag), ['a', 'b', 'c']);
+    assert.deepEqual(jobs.map((j) => [j.status, j.launch_type]), Array(3).fill(['pending', 'webhook']));
+    assert.equal((await t.get(`/api/v2/job_templates/${template}/`)).body.related.current_job, `/api/v2/jobs/${jobs[2].id}/`, 'the template follows its last job');
+
+    const mixed = [await send({ n: 5, tag: 'd', verdict: 'deny' }), await send({ n: 6, tag: 'e', verdict: 'warn' }), await send({ n: 7, tag: 'f' })];
+    await evaluateReceived();
+    const [denied, warned, plain] = await Promise.all(mixed.map(async (id) => (await t.get(`/api/v2/event_logs/${id}/`)).body));
+    assert.equal(denied.status, 'action_failed');
+    assert.equal(denied.job_id, null);
+    assert.match(denied.actions_triggered[0].error, /Denied for this event/);
+    assert.equal(warned.status, 'action_fired');
+    assert.match((await t.get(`/api/v2/jobs/${warned.job_id}/`)).body.job_explanation, /Warned for this event/);
+    assert.equal(plain.status, 'action_fired');
+    assert.equal(JSON.parse((await t.get(`/api/v2/jobs/${plain.job_id}/`)).body.extra_vars).svc_eda_payload.tag, 'f');
+    assert.equal((await t.db.query('SELECT count(*)::int AS n FROM unified_jobs'))[0].n, runsBefore + 5, 'no run is left of the refused launch');
+    assert.equal((await t.get(`/api/v2/event_rules/${launcher.id}/`)).body.fire_count, 6);
   });
 
   it('removes evaluated logs older than 30 days, never one still waiting', async () => {

@@ -1,8 +1,8 @@
 /**
- * The assistant's parts in its own process: its database, the language model server, retrieval.
- * Retrieval comes from the factory the caller names (src/main.ts), the one place to change when
- * another index is plugged in.
+ * The assistant's parts: the language model server, the main service's API document, retrieval
+ * over the documentation; and, for its own process, its database.
  */
+import path from 'node:path';
 import type { EnvConfig } from '../config/env.ts';
 import type { Database } from '../db/database.ts';
 import { openDatabase } from '../db/open.ts';
@@ -10,6 +10,8 @@ import type { AssistantDeps } from './app.ts';
 import type { AssistantConfig } from './config.ts';
 import { LlmClient } from './llm-client.ts';
 import { MainOpenApi, type OpenApiDocument } from './main-openapi.ts';
+import { droverCorpus } from './retrieval/corpus.ts';
+import { openRetrieval } from './retrieval/open-retrieval.ts';
 import type { Embedder, Retrieval } from './retrieval/retrieval.ts';
 
 /** What retrieval is made from. */
@@ -24,29 +26,44 @@ export interface RetrievalDeps {
 
 export type RetrievalFactory = (deps: RetrievalDeps) => Retrieval | Promise<Retrieval>;
 
+/** The documentation the assistant answers from. */
+export const DOCS_DIR = path.resolve(import.meta.dirname, '../../docs');
+
+/** Retrieval over docs/ and the main service's API reference, indexed in the database. */
+export const documentationIndex: RetrievalFactory = ({ db, embed, openApi }) =>
+  openRetrieval({ db, embed, corpus: droverCorpus({ docsDir: DOCS_DIR, openapi: openApi }) });
+
 /** The embedded database of the assistant, beside the main service's pgdata/ (one PGlite directory serves one process). */
 export const ASSISTANT_PGDATA = 'assistant-pgdata';
 
-export interface ComposedAssistant {
-  deps: AssistantDeps;
-  db: Database;
+export interface PartsOptions {
+  logger?: AssistantDeps['logger'];
+  trustedProxies?: string[];
+  /** How to get the main service's document from the process that started this one, if any. */
+  askParent?: () => Promise<unknown>;
+  callerTtlMs?: number;
 }
 
-/** `askParent`: how to get the main service's document from the process that started this one, if any. */
-export async function composeAssistant(
-  env: EnvConfig,
-  config: AssistantConfig,
-  openRetrieval: RetrievalFactory,
-  options: { logger?: AssistantDeps['logger']; askParent?: () => Promise<unknown> } = {},
-): Promise<ComposedAssistant> {
+/** The app's parts on a database that is open. */
+export async function assistantParts(db: Database, config: AssistantConfig, makeRetrieval: RetrievalFactory, options: PartsOptions = {}): Promise<AssistantDeps> {
+  const openApi = new MainOpenApi(config.mainUrl, options.askParent);
+  const retrieval = await makeRetrieval({ db, embed: new LlmClient(config.llm).embed, openApi: () => openApi.get() });
+  return {
+    retrieval,
+    llm: config.llm,
+    mainUrl: config.mainUrl,
+    openApi,
+    logger: options.logger,
+    trustedProxies: options.trustedProxies,
+    callerTtlMs: options.callerTtlMs,
+  };
+}
+
+/** The parts of `drover assistant`, with the database it opens (closed by the caller when done). */
+export async function composeAssistant(env: EnvConfig, config: AssistantConfig, makeRetrieval: RetrievalFactory, options: PartsOptions = {}): Promise<{ deps: AssistantDeps; db: Database }> {
   const db = await openDatabase(env, { embeddedDir: ASSISTANT_PGDATA });
   try {
-    const openApi = new MainOpenApi(config.mainUrl, options.askParent);
-    const retrieval = await openRetrieval({ db, embed: new LlmClient(config.llm).embed, openApi: () => openApi.get() });
-    return {
-      db,
-      deps: { retrieval, llm: config.llm, mainUrl: config.mainUrl, openApi, logger: options.logger, trustedProxies: env.trustedProxies },
-    };
+    return { db, deps: await assistantParts(db, config, makeRetrieval, { trustedProxies: env.trustedProxies, ...options }) };
   } catch (err) {
     await db.close().catch(() => undefined);
     throw err;

@@ -9,6 +9,7 @@ import type { Queryable, Row } from '../db/database.ts';
 import { queueTemplateNotification } from '../resources/notification-templates/queue.ts';
 import { ACTION_TARGETS, type Action } from '../resources/event-rules/actions.ts';
 import type { Launcher } from '../runs/launch.ts';
+import type { LaunchMemo } from '../runs/launch-memo.ts';
 import type { WebhookLaunch } from '../runs/webhooks/delivery-launch.ts';
 
 /** The launchers of the two launching action types (the composition root gives the run kinds'). */
@@ -47,12 +48,27 @@ export const edaVariables = (event: FiredEvent) => ({
 const refusalText = (body: Record<string, unknown>) =>
   Object.entries(body).map(([field, value]) => `${field === 'detail' ? '' : `${field}: `}${Array.isArray(value) ? value.join(' ') : String(value)}`).join('; ');
 
-export async function runAction(tx: Queryable, services: Services, launchers: EdaLaunchers, event: FiredEvent, action: Action): Promise<ActionOutcome> {
-  const outcome = { action_type: action.action_type, target_id: action.target_id, description: action.description };
+/** A launch an action asks for, made with the other launches of its batch (launchFiring). */
+export interface PendingLaunch {
+  action: Action & { action_type: keyof EdaLaunchers };
+  target: Row;
+  input: WebhookLaunch;
+  /** Filled in once the batch's launches are made. */
+  outcome: ActionOutcome;
+}
+
+/**
+ * Runs one action of a firing: a notification is queued at once; a launch is answered as pending,
+ * to be made with the batch's other launches of its target. `memo` shares reads across the batch.
+ */
+export async function runAction(
+  tx: Queryable, event: FiredEvent, action: Action, memo: LaunchMemo,
+): Promise<{ outcome: ActionOutcome; launch?: PendingLaunch }> {
+  const base = { action_type: action.action_type, target_id: action.target_id, description: action.description };
   const target = ACTION_TARGETS[action.action_type];
-  const [row] = await tx.query(`SELECT * FROM ${target.table} WHERE id = $1`, [action.target_id]);
+  const [row] = await memo.once(`${target.table}:${action.target_id}`, () => tx.query(`SELECT * FROM ${target.table} WHERE id = $1`, [action.target_id]));
   if (!row || row.organization_id !== event.rule.organization_id) {
-    return { ...outcome, ok: false, error: `There is no ${target.label} ${action.target_id} in the rule's organization.` };
+    return { outcome: { ...base, ok: false, error: `There is no ${target.label} ${action.target_id} in the rule's organization.` } };
   }
   if (action.action_type === 'send_notification') {
     const notification = await queueTemplateNotification(tx, action.target_id, 'event_rule', {
@@ -63,16 +79,29 @@ export async function runAction(tx: Queryable, services: Services, launchers: Ed
         eda_event: { rule: event.rule.name, rule_id: event.rule.id, event_log_id: event.logId, event_type: event.eventType, event_guid: event.guid, payload: event.payload },
       },
     });
-    return { ...outcome, ok: true, notification };
+    return { outcome: { ...base, ok: true, notification } };
   }
-  const input: WebhookLaunch = { service: '', guid: event.guid, extraVars: { ...action.extra_vars, ...edaVariables(event) }, columns: {} };
-  let launched;
-  try {
-    launched = await services.launches.launchWithin(tx, systemContextIn(services), launchers[action.action_type], row, input);
-  } catch (err) {
-    // The launch's savepoint was rolled back: the evaluation goes on and keeps the reason.
-    return { ...outcome, ok: false, error: `The launch failed: ${err instanceof Error ? err.message : String(err)}` };
+  const outcome: ActionOutcome = { ...base, ok: false };
+  const input: WebhookLaunch = { service: '', guid: event.guid, extraVars: { ...action.extra_vars, ...edaVariables(event) }, columns: {}, memo };
+  return { outcome, launch: { action: { ...action, action_type: action.action_type }, target: row, input, outcome } };
+}
+
+/** Makes a batch's pending launches through the launch service, those of one target together, and fills in their outcomes. */
+export async function launchFiring(tx: Queryable, services: Services, launchers: EdaLaunchers, pending: readonly PendingLaunch[]): Promise<void> {
+  const byTarget = new Map<string, PendingLaunch[]>();
+  for (const launch of pending) {
+    const key = `${launch.action.action_type}:${launch.action.target_id}`;
+    const group = byTarget.get(key);
+    if (group) group.push(launch);
+    else byTarget.set(key, [launch]);
   }
-  if (!launched.ok) return { ...outcome, ok: false, error: refusalText(launched.refusal.body) };
-  return { ...outcome, ok: true, [action.action_type === 'launch_workflow' ? 'workflow_job' : 'job']: launched.run.id };
+  for (const group of byTarget.values()) {
+    const { action_type: type } = group[0].action;
+    const results = await services.launches.launchAllWithin(tx, systemContextIn(services), launchers[type], group[0].target, group.map((l) => l.input));
+    group.forEach(({ outcome }, i) => {
+      const launched = results[i];
+      if (!launched.ok) Object.assign(outcome, { ok: false, error: refusalText(launched.refusal.body) });
+      else Object.assign(outcome, { ok: true, [type === 'launch_workflow' ? 'workflow_job' : 'job']: launched.run.id });
+    });
+  }
 }

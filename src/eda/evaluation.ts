@@ -13,9 +13,11 @@ import type { Queryable, Row } from '../db/database.ts';
 import type { Action } from '../resources/event-rules/actions.ts';
 import { evaluateConditions, type Condition, type ConditionResult } from '../resources/event-rules/conditions.ts';
 import { OUTSIDE_THROTTLE } from '../resources/event-rules/receiving-rules.ts';
-import { runAction, type ActionOutcome, type EdaLaunchers } from './actions.ts';
+import { LaunchMemo } from '../runs/launch-memo.ts';
+import { launchFiring, runAction, type ActionOutcome, type EdaLaunchers, type PendingLaunch } from './actions.ts';
 
-const BATCH = 200;
+/** Most events evaluated in one transaction. */
+export const BATCH = 200;
 
 interface ReceivedLog {
   id: number;
@@ -38,11 +40,11 @@ interface Outcome {
 const received = (db: Queryable) =>
   db.query<ReceivedLog>(`SELECT id, event_rule_id, event_type, event_guid, payload, headers FROM event_logs WHERE status = 'received' ORDER BY id LIMIT ${BATCH}`);
 
-/** Evaluates the next batch of received events; answers whether there was one. */
-export async function evaluateNextBatch(services: Services, launchers: EdaLaunchers): Promise<boolean> {
+/** Evaluates the next batch of received events; answers how many there were. */
+export async function evaluateNextBatch(services: Services, launchers: EdaLaunchers): Promise<number> {
   const { db } = services;
   const logs = (await received(db)).map((log) => ({ ...log, id: Number(log.id) }));
-  if (!logs.length) return false;
+  if (!logs.length) return 0;
   const ruleIds = [...new Set(logs.map((l) => l.event_rule_id).filter((id): id is number => id !== null))];
   const rules = new Map((await db.query('SELECT * FROM event_rules WHERE id = ANY($1::int[])', [ruleIds])).map((r) => [r.id as number, r]));
   const live = logs.filter((log) => rules.get(log.event_rule_id ?? -1)?.enabled);
@@ -62,13 +64,18 @@ export async function evaluateNextBatch(services: Services, launchers: EdaLaunch
     await firing.finish();
     await writeOutcomes(tx, outcomes);
   });
-  return true;
+  return logs.length;
 }
 
-/** The firings of one batch: throttled rules claim each firing; unthrottled ones are counted and updated once. */
+/**
+ * The firings of one batch: throttled rules claim each firing; unthrottled ones are counted and
+ * updated once. Launches wait for the end of the batch, where those of one target are made together.
+ */
 class Firing {
   private counts = new Map<number, number>();
-  private audits: AuditEvent[] = [];
+  private fired: { outcome: Outcome; rule: Row; log: ReceivedLog }[] = [];
+  private launches: PendingLaunch[] = [];
+  private memo = new LaunchMemo();
 
   constructor(private tx: Queryable, private services: Services, private launchers: EdaLaunchers) {}
 
@@ -80,17 +87,12 @@ class Firing {
     if (!outcome.conditions_matched) return outcome;
     if (!(await this.claim(rule))) return { ...outcome, status: 'throttled' };
     const event = { logId: log.id, rule, eventType: log.event_type, guid: log.event_guid, payload: log.payload };
-    for (const action of rule.actions as Action[]) outcome.actions_triggered.push(await runAction(this.tx, this.services, this.launchers, event, action));
-    const launched = outcome.actions_triggered.find((a) => a.job ?? a.workflow_job);
-    outcome.job_id = launched ? (launched.job ?? launched.workflow_job)! : null;
-    outcome.status = outcome.actions_triggered.every((a) => a.ok) ? 'action_fired' : 'action_failed';
-    this.audits.push({
-      type: 'eda.rule_fired',
-      outcome: outcome.status === 'action_fired' ? 'success' : 'failure',
-      ctx: systemContextIn(this.services),
-      target: { type: 'event_rule', id: rule.id, name: rule.name },
-      detail: { event_log_id: log.id, event_type: log.event_type, event_guid: log.event_guid, actions: outcome.actions_triggered },
-    });
+    for (const action of rule.actions as Action[]) {
+      const { outcome: done, launch } = await runAction(this.tx, event, action, this.memo);
+      outcome.actions_triggered.push(done);
+      if (launch) this.launches.push(launch);
+    }
+    this.fired.push({ outcome, rule, log });
     return outcome;
   }
 
@@ -108,7 +110,22 @@ class Firing {
     return claimed.length > 0;
   }
 
+  /** Makes the launches, settles each firing's outcome, counts the unthrottled firings and records an audit event per firing. */
   async finish(): Promise<void> {
+    await launchFiring(this.tx, this.services, this.launchers, this.launches);
+    const audits: AuditEvent[] = [];
+    for (const { outcome, rule, log } of this.fired) {
+      const launched = outcome.actions_triggered.find((a) => a.job ?? a.workflow_job);
+      outcome.job_id = launched ? (launched.job ?? launched.workflow_job)! : null;
+      outcome.status = outcome.actions_triggered.every((a) => a.ok) ? 'action_fired' : 'action_failed';
+      audits.push({
+        type: 'eda.rule_fired',
+        outcome: outcome.status === 'action_fired' ? 'success' : 'failure',
+        ctx: systemContextIn(this.services),
+        target: { type: 'event_rule', id: rule.id, name: rule.name },
+        detail: { event_log_id: log.id, event_type: log.event_type, event_guid: log.event_guid, actions: outcome.actions_triggered },
+      });
+    }
     if (this.counts.size) {
       await this.tx.query(
         `UPDATE event_rules r SET last_fired_at = now(), fire_count = r.fire_count + c.n
@@ -116,7 +133,7 @@ class Firing {
         [[...this.counts.keys()], [...this.counts.values()]],
       );
     }
-    await recordAudits(this.tx, this.audits);
+    await recordAudits(this.tx, audits);
   }
 }
 

@@ -8,7 +8,7 @@ import type { RequestContext } from '../api/context.ts';
 import type { Database, Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { passGates, type Gate, type GateRecord } from './gates.ts';
-import { insertRun, queueRun } from './lifecycle.ts';
+import { insertRun, insertRuns, queueRun, queueRuns } from './lifecycle.ts';
 import type { RunKindRef } from './run-kind.ts';
 
 /** What a launch makes: the new run's columns and what belongs to it. */
@@ -49,6 +49,14 @@ export interface LaunchService {
    * refusal rolls back only what this launch did (a savepoint), and is answered, not thrown.
    */
   launchWithin<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input): Promise<LaunchResult>;
+  /**
+   * Several launches of one template inside the caller's transaction (event rules firing a batch of
+   * events), each answered as launchWithin would answer it, stored and queued together; a launch
+   * that fails with an error (not a refusal) is answered as a refusal with status 500.
+   */
+  launchAllWithin<Input, Template extends Row>(
+    tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, inputs: readonly Input[],
+  ): Promise<LaunchResult[]>;
 }
 
 /** A launch a gate refused, with what the gates asked want stored once the launch has rolled back. */
@@ -57,6 +65,9 @@ class GateRefusal extends ApiError {
     super(status, body);
   }
 }
+
+/** A launch of a group that needs the one-by-one path (a gate warned or refused). */
+class NotTogether extends Error {}
 
 const storeRecords = async (q: Queryable, records: readonly GateRecord[]) => {
   for (const record of records) await record(q);
@@ -87,6 +98,45 @@ export function createLaunchService(db: Database, gates: readonly Gate[]): Launc
     if (err instanceof ApiError) return { ok: false, refusal: { status: err.status, body: err.body as Record<string, unknown> } };
     throw err;
   };
+  /**
+   * launchIn for a group: each input planned (a plan's refusal answers that input), the runs stored
+   * in one statement and queued in one. A gate that does not simply allow throws NotTogether.
+   */
+  async function launchAllIn<Input, Template extends Row>(
+    tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, inputs: readonly Input[],
+  ): Promise<LaunchResult[]> {
+    const results: LaunchResult[] = [];
+    const planned: { at: number; plan: RunPlan<Template> }[] = [];
+    for (const [at, input] of inputs.entries()) {
+      try {
+        planned.push({ at, plan: await launcher.plan(tx, ctx, template, input) });
+      } catch (err) {
+        results[at] = refusal(err);
+      }
+    }
+    const rows = planned.length ? await insertRuns(tx, ctx, launcher.kind, planned.map((p) => p.plan.values)) : [];
+    for (const [i, { at, plan }] of planned.entries()) {
+      await plan.link?.(tx, rows[i]);
+      const gated = await passGates(tx, gates, { ctx, kind: launcher.kind.name, template: plan.template ?? template, run: rows[i], launchType: String(rows[i].launch_type) });
+      if (gated.denied || gated.warnings.length) throw new NotTogether();
+      await storeRecords(tx, gated.records);
+      results[at] = { ok: true, run: rows[i], ignored: plan.ignored ?? {}, warnings: [] };
+    }
+    await queueRuns(tx, launcher.kind, rows);
+    return results;
+  }
+  async function launchWithin<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input): Promise<LaunchResult> {
+    await tx.query('SAVEPOINT drover_launch');
+    try {
+      const launched = await launchIn(tx, ctx, launcher, template, input);
+      await tx.query('RELEASE SAVEPOINT drover_launch');
+      return launched;
+    } catch (err) {
+      await tx.query('ROLLBACK TO SAVEPOINT drover_launch');
+      if (err instanceof GateRefusal) await storeRecords(tx, err.records);
+      return refusal(err);
+    }
+  }
   return {
     async launch(ctx, launcher, template, input) {
       try {
@@ -96,17 +146,29 @@ export function createLaunchService(db: Database, gates: readonly Gate[]): Launc
         return refusal(err);
       }
     },
-    async launchWithin(tx, ctx, launcher, template, input) {
-      await tx.query('SAVEPOINT drover_launch');
-      try {
-        const launched = await launchIn(tx, ctx, launcher, template, input);
-        await tx.query('RELEASE SAVEPOINT drover_launch');
-        return launched;
-      } catch (err) {
-        await tx.query('ROLLBACK TO SAVEPOINT drover_launch');
-        if (err instanceof GateRefusal) await storeRecords(tx, err.records);
-        return refusal(err);
+    launchWithin,
+    async launchAllWithin(tx, ctx, launcher, template, inputs) {
+      if (inputs.length > 1) {
+        await tx.query('SAVEPOINT drover_launch_all');
+        try {
+          const launched = await launchAllIn(tx, ctx, launcher, template, inputs);
+          await tx.query('RELEASE SAVEPOINT drover_launch_all');
+          return launched;
+        } catch {
+          // A gate had more to say than allow, or a statement failed: one by one, each answered on its own.
+          await tx.query('ROLLBACK TO SAVEPOINT drover_launch_all');
+        }
       }
+      const launched: LaunchResult[] = [];
+      for (const input of inputs) {
+        try {
+          launched.push(await launchWithin(tx, ctx, launcher, template, input));
+        } catch (err) {
+          // Rolled back to its savepoint: the others go on.
+          launched.push({ ok: false, refusal: { status: 500, body: { detail: `The launch failed: ${err instanceof Error ? err.message : String(err)}` } } });
+        }
+      }
+      return launched;
     },
   };
 }

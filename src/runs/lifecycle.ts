@@ -43,17 +43,23 @@ export async function createRun(
  * nothing runs it until it is queued.
  */
 export async function insertRun(tx: Queryable, ctx: RequestContext, kind: RunKindRef, values: Record<string, unknown>): Promise<UnifiedJobRow> {
-  const columns = Object.keys(values);
-  const params = columns.map((c) => values[c]);
-  columns.push('kind', 'status', 'created_by_id', 'modified_by_id');
-  params.push(kind.name, 'pending', actorId(ctx), actorId(ctx));
-  const insert = `INSERT INTO unified_jobs (${columns.map(ident).join(', ')}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`;
+  return (await insertRuns(tx, ctx, kind, [values]))[0];
+}
+
+/** insertRun for several runs of one kind in one statement; the rows answer in the order of `runs`. */
+export async function insertRuns(tx: Queryable, ctx: RequestContext, kind: RunKindRef, runs: readonly Record<string, unknown>[]): Promise<UnifiedJobRow[]> {
+  const columns = [...new Set(runs.flatMap((values) => Object.keys(values)))];
+  const params: unknown[] = [kind.name, 'pending', actorId(ctx)];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const tuples = runs.map((values) => `(${columns.map((c) => (Object.hasOwn(values, c) ? param(values[c]) : 'DEFAULT')).join(', ')}, $1, $2, $3, $3)`);
+  const insert = `INSERT INTO unified_jobs (${[...columns, 'kind', 'status', 'created_by_id', 'modified_by_id'].map(ident).join(', ')}) VALUES ${tuples.join(', ')} RETURNING *`;
   const activity = activityOfCreated(ctx, { operation: 'create', object1: kind.name }, 'run', `jsonb_build_object('name', run.name, 'status', 'pending')`, params.length + 1);
-  const [row] = await tx.query<UnifiedJobRow>(
+  const rows = await tx.query<UnifiedJobRow>(
     activity ? `WITH run AS (${insert}), activity AS (${activity.sql}) SELECT * FROM run` : insert,
     [...params, ...(activity?.params ?? [])],
   );
-  return row;
+  // Ids are drawn in the order of the VALUES list.
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 /**
@@ -64,8 +70,15 @@ export async function insertRun(tx: Queryable, ctx: RequestContext, kind: RunKin
  */
 export async function queueRun(tx: Queryable, kind: Pick<RunKind, 'templateTable'>, row: UnifiedJobRow, link?: (row: UnifiedJobRow) => Promise<void>): Promise<void> {
   await link?.(row);
-  const notices = [[LIVE_CHANNEL, statusNoticePayload(row)], [DISPATCH_CHANNEL, '']];
-  const follow = followTemplateUpdate(kind, row, { current_job_id: row.id, status: 'pending' }, 3);
+  await queueRuns(tx, kind, [row]);
+}
+
+/** queueRun for stored runs of one template, in one statement: the template follows the last. */
+export async function queueRuns(tx: Queryable, kind: Pick<RunKind, 'templateTable'>, rows: readonly UnifiedJobRow[]): Promise<void> {
+  if (!rows.length) return;
+  const last = rows[rows.length - 1];
+  const notices = [...rows.map((row) => [LIVE_CHANNEL, statusNoticePayload(row)]), [DISPATCH_CHANNEL, '']];
+  const follow = followTemplateUpdate(kind, last, { current_job_id: last.id, status: 'pending' }, 3);
   await tx.query(
     `${follow ? `WITH follow AS (${follow.sql}) ` : ''}SELECT pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) AS n(channel, payload)`,
     [notices.map(([channel]) => channel), notices.map(([, payload]) => payload), ...(follow?.params ?? [])],

@@ -1,15 +1,16 @@
 /**
  * The assistant service for tests: its HTTP app listening on 127.0.0.1, checking credentials
- * against a main service (a TestApp listening on 127.0.0.1) and asking a language model server
- * (test/helpers/llm-server.ts). Retrieval is made in one place below; the controls around it
- * (failing on demand, an index held open, what each search answered) work whatever it is.
+ * against a main service (a TestApp listening on 127.0.0.1), asking a language model server
+ * (test/helpers/llm-server.ts), with the real retrieval over docs/ in the main service's database.
+ * Controls around retrieval let tests make it fail, hold an index open, and read what each
+ * search answered.
  */
 import { EventEmitter, once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import type { Retrieval, RetrievedChunk } from '../../src/assistant/retrieval/retrieval.ts';
+import { assistantParts, documentationIndex } from '../../src/assistant/compose.ts';
 import { listenAssistant } from '../../src/assistant/serve.ts';
 import type { Database } from '../../src/db/database.ts';
-import { fakeRetrieval } from './fake-retrieval.ts';
 
 /** Retrieval as the tests see it: the one made below, with controls. */
 export interface ControlledRetrieval extends Retrieval {
@@ -20,8 +21,6 @@ export interface ControlledRetrieval extends Retrieval {
   failing: boolean;
   /** What healthy() answers (null: what the retrieval says). */
   healthAnswer: boolean | null;
-  /** Whether isEmpty() answers true (null: what the retrieval says). */
-  emptyAnswer: boolean | null;
   /** Indexing waits until released while set. */
   holdIndex: boolean;
   releaseIndex(): void;
@@ -38,8 +37,7 @@ export interface AssistantOptions {
   apiKey?: string;
   /** 0 keeps no caller between requests. */
   callerTtlMs?: number;
-  /** Set before the service starts (the first-start index). */
-  emptyIndex?: boolean;
+  /** Whether the first-start index waits until released. */
   holdIndex?: boolean;
 }
 
@@ -48,7 +46,7 @@ export interface TestAssistant {
   /** http://127.0.0.1:<port> */
   url: string;
   retrieval: ControlledRetrieval;
-  /** Settles when the first-start index has ended or was not needed. */
+  /** Settles when the first-start index (when the database held none) has ended or was not needed. */
   firstIndex: Promise<void>;
   /** What the service logged of its first start. */
   log: string[];
@@ -65,7 +63,6 @@ function controlled(inner: Retrieval): ControlledRetrieval {
     indexCalls: [],
     failing: false,
     healthAnswer: null,
-    emptyAnswer: null,
     holdIndex: false,
     releaseIndex: () => events.emit('release'),
     async search(query, limit) {
@@ -81,26 +78,22 @@ function controlled(inner: Retrieval): ControlledRetrieval {
       return inner.index(options);
     },
     healthy: async () => retrieval.healthAnswer ?? inner.healthy(),
-    isEmpty: async () => retrieval.emptyAnswer ?? inner.isEmpty(),
+    isEmpty: () => inner.isEmpty(),
   };
   return retrieval;
 }
 
 export async function startAssistant(options: AssistantOptions): Promise<TestAssistant> {
-  const retrieval = controlled(fakeRetrieval());
-  retrieval.emptyAnswer = options.emptyIndex ?? false;
+  const model = options.model ?? 'llama3.1';
+  const config = {
+    llm: { baseUrl: options.llmUrl.replace(/\/v1\/?$/, '') + '/v1', model, embeddingModel: model, apiKey: options.apiKey ?? null },
+    mainUrl: options.mainUrl,
+  };
+  const deps = await assistantParts(options.db, config, documentationIndex, { callerTtlMs: options.callerTtlMs });
+  const retrieval = controlled(deps.retrieval);
   retrieval.holdIndex = options.holdIndex ?? false;
   const log: string[] = [];
-  const model = options.model ?? 'llama3.1';
-  const running = await listenAssistant(
-    {
-      retrieval,
-      llm: { baseUrl: options.llmUrl.replace(/\/v1\/?$/, '') + '/v1', model, embeddingModel: model, apiKey: options.apiKey ?? null },
-      mainUrl: options.mainUrl,
-      callerTtlMs: options.callerTtlMs,
-    },
-    { host: '127.0.0.1', port: 0, log: (line) => log.push(line) },
-  );
+  const running = await listenAssistant({ ...deps, retrieval }, { host: '127.0.0.1', port: 0, log: (line) => log.push(line) });
   const paths: string[] = [];
   running.app.server.on('request', (req: { url?: string }) => paths.push(req.url ?? ''));
   return { app: running.app, url: running.url, retrieval, firstIndex: running.firstIndex, log, paths, close: running.close };

@@ -3,12 +3,13 @@
  * of Ollama, vLLM and the llama.cpp server: GET /v1/models, POST /v1/chat/completions streamed as
  * server-sent events (`data: {chunk}` ... `data: [DONE]`), POST /v1/embeddings. It answers as
  * programmed: tokens, an error status, a stream cut midway, or a stream held open after its first
- * tokens (until released, or until the client goes away, which it reports). Every request is recorded.
+ * tokens (until released, or until the client goes away, which it reports). Its embeddings are the
+ * hashed bag of words of test/helpers/bag-of-words.ts. Every request is recorded.
  */
-import { createHash } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bagOfWordsVector } from './bag-of-words.ts';
 
 export type ChatAnswer =
   /** The tokens, then [DONE]. */
@@ -44,16 +45,6 @@ export interface LlmServer {
   /** Resolves when the client of a chat completion closes it before the answer ended. */
   nextClientClose(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** A deterministic embedding: a bag of lower-cased words hashed into `dims` buckets, normalized. */
-export function hashedEmbedding(text: string, dims = 64): number[] {
-  const vector = new Array<number>(dims).fill(0);
-  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-    vector[createHash('sha256').update(word).digest().readUInt32BE(0) % dims] += 1;
-  }
-  const norm = Math.hypot(...vector) || 1;
-  return vector.map((x) => x / norm);
 }
 
 const chunk = (delta: Record<string, string>, finish: string | null = null) =>
@@ -120,7 +111,7 @@ export async function startLlmServer(options: { models?: string[] } = {}): Promi
       if (!state.embeddings) return json(404, { error: { message: 'no embeddings here' } });
       const input = (parsed as { input?: string | string[] })?.input ?? [];
       const texts = Array.isArray(input) ? input : [input];
-      return json(200, { object: 'list', data: texts.map((t, index) => ({ object: 'embedding', index, embedding: hashedEmbedding(String(t)) })) });
+      return json(200, { object: 'list', data: texts.map((t, index) => ({ object: 'embedding', index, embedding: bagOfWordsVector(String(t)) })) });
     }
     json(404, { error: { message: `no route ${req.method} ${path}` } });
   });

@@ -4,6 +4,7 @@ import type { JobTemplateRow } from '../../db/tables.ts';
 import type { RunPlan } from '../../runs/launch.ts';
 import { sealCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { taskImpact } from '../../task-manager/task-impact.ts';
+import { memoized, type LaunchMemo } from '../../runs/launch-memo.ts';
 
 /** Job columns a template gives and a launch may override (job column -> template column). */
 export const TEMPLATE_COLUMNS = [
@@ -25,6 +26,8 @@ export interface JobSpec {
   credentialPasswords: Record<string, string>;
   labelIds: readonly number[];
   instanceGroupIds: readonly number[];
+  /** Reads shared with the other launches of a batch. */
+  memo?: LaunchMemo;
 }
 
 /** The template's labels, which a job carries unless the launch chose others. */
@@ -40,6 +43,9 @@ export async function jobPlan(tx: Queryable, spec: JobSpec): Promise<RunPlan<Job
   const { template } = spec;
   const columns: Record<string, unknown> = Object.fromEntries(TEMPLATE_COLUMNS.map((c) => [c, template[c]]));
   Object.assign(columns, spec.values);
+  const limit = String(columns.limit ?? '');
+  const forks = columns.forks as number;
+  const impact = await memoized(spec.memo, `task_impact:${spec.inventoryId}:${forks}:${limit}`, () => taskImpact(tx, spec.inventoryId, limit, forks));
   return {
     values: {
       ...columns,
@@ -51,7 +57,7 @@ export async function jobPlan(tx: Queryable, spec: JobSpec): Promise<RunPlan<Job
       extra_vars: JSON.stringify(spec.extraVars),
       survey_passwords: JSON.stringify(spec.surveyPasswords),
       credential_passwords: sealCredentialPasswords(spec.credentialPasswords),
-      task_impact: await taskImpact(tx, spec.inventoryId, String(columns.limit ?? ''), columns.forks as number),
+      task_impact: impact,
     },
     link: async (q, row) => {
       if (spec.credentialIds.length) {

@@ -11,14 +11,17 @@ import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
 import { JOB, jobPlan, templateLabelIds } from './create-job.ts';
 import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
+import { memoized } from '../../runs/launch-memo.ts';
 
 export const jobWebhookLauncher: Launcher<WebhookLaunch, JobTemplateRow> = {
   kind: JOB,
   async plan(tx, _ctx, template, input) {
     if (!template) throw new Error('a webhook launch needs its template');
     if (!template.inventory_id) throw new ApiError(400, { detail: "Job Template 'inventory' is missing or undefined." });
-    const credentialIds = await templateCredentialIds(tx, template.id);
-    if ((await passwordsNeededFor(tx, credentialIds)).length) throw new ApiError(400, { detail: 'Cannot start automatically, user input required!' });
+    const { memo } = input;
+    const credentialIds = await memoized(memo, `credentials:${template.id}`, () => templateCredentialIds(tx, template.id));
+    const passwordsNeeded = await memoized(memo, `passwords:${template.id}`, () => passwordsNeededFor(tx, credentialIds));
+    if (passwordsNeeded.length) throw new ApiError(400, { detail: 'Cannot start automatically, user input required!' });
     return jobPlan(tx, {
       template,
       launchType: 'webhook',
@@ -27,8 +30,9 @@ export const jobWebhookLauncher: Launcher<WebhookLaunch, JobTemplateRow> = {
       ...templateExtraVars(template, input.extraVars),
       credentialIds,
       credentialPasswords: {},
-      labelIds: await templateLabelIds(tx, template.id),
+      labelIds: await memoized(memo, `labels:${template.id}`, () => templateLabelIds(tx, template.id)),
       instanceGroupIds: [],
+      memo,
     });
   },
 };

@@ -6,6 +6,7 @@
 import { ApiError } from '../../api/errors.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import type { Launcher } from '../launch.ts';
+import type { LaunchMemo } from '../launch-memo.ts';
 
 /**
  * What a kind's webhook launcher is given. The launcher plans the run as the system would (no
@@ -19,6 +20,8 @@ export interface WebhookLaunch {
   extraVars: Record<string, unknown>;
   /** The run's columns webhook_service, webhook_credential_id and webhook_guid. */
   columns: Record<string, unknown>;
+  /** Reads shared with the other launches of a batch (event rules firing). */
+  memo?: LaunchMemo;
 }
 
 /**
