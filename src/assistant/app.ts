@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerO
 import { ANY_SECURITY, SECURITY_SCHEMES } from '../auth/openapi-security.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
 import { requireAccess } from './access.ts';
-import { CALLER_TTL_MS, MainServiceCallers } from './callers.ts';
+import { MainServiceCallers } from './callers.ts';
 import { chatRoute } from './chat-route.ts';
 import type { LlmConfig } from './config.ts';
 import { LlmClient } from './llm-client.ts';
@@ -30,8 +30,6 @@ export interface AssistantDeps {
   openApi?: MainOpenApi;
   /** Addresses whose X-Forwarded-For is believed (the main service's proxy on loopback by default). */
   trustedProxies?: string[];
-  /** How long a caller the main service accepted is believed without asking again. */
-  callerTtlMs?: number;
 }
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -64,7 +62,7 @@ export async function buildAssistant(deps: AssistantDeps): Promise<FastifyInstan
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
   app.decorateRequest('caller', null);
   await app.register(cookie);
-  app.addHook('onRequest', requireAccess(new MainServiceCallers(deps.mainUrl, deps.callerTtlMs ?? CALLER_TTL_MS)));
+  app.addHook('onRequest', requireAccess(new MainServiceCallers(deps.mainUrl)));
 
   await app.register(swagger, {
     openapi: {

@@ -43,7 +43,7 @@ export class CallerCheckFailed extends Error {}
 export class MainServiceCallers {
   private readonly kept = new Map<string, { caller: Caller; until: number }>();
 
-  constructor(private readonly mainUrl: string, private readonly ttlMs = CALLER_TTL_MS) {}
+  constructor(private readonly mainUrl: string) {}
 
   /** Throws CallerCheckFailed when the main service cannot be asked (down, or an answer it should not give). */
   async check(credentials: CallerCredentials): Promise<CallerCheck> {
@@ -69,7 +69,7 @@ export class MainServiceCallers {
     }
     const caller: Caller = { id: user.id, username: user.username, isSuperuser: user.is_superuser === true };
     if (this.kept.size >= MAX_KEPT) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(key, { caller, until: Date.now() + this.ttlMs });
+    this.kept.set(key, { caller, until: Date.now() + CALLER_TTL_MS });
     return { caller };
   }
 }

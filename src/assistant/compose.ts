@@ -41,7 +41,6 @@ export interface PartsOptions {
   trustedProxies?: string[];
   /** How to get the main service's document from the process that started this one, if any. */
   askParent?: () => Promise<unknown>;
-  callerTtlMs?: number;
 }
 
 /** The app's parts on a database that is open. */
@@ -55,7 +54,6 @@ export async function assistantParts(db: Database, config: AssistantConfig, make
     openApi,
     logger: options.logger,
     trustedProxies: options.trustedProxies,
-    callerTtlMs: options.callerTtlMs,
   };
 }
 

@@ -9,6 +9,7 @@ import { EventEmitter, once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import type { Retrieval, RetrievedChunk } from '../../src/assistant/retrieval/retrieval.ts';
 import { assistantParts, documentationIndex } from '../../src/assistant/compose.ts';
+import { llmBaseUrl } from '../../src/assistant/config.ts';
 import { listenAssistant } from '../../src/assistant/serve.ts';
 import type { Database } from '../../src/db/database.ts';
 
@@ -35,8 +36,6 @@ export interface AssistantOptions {
   db: Database;
   model?: string;
   apiKey?: string;
-  /** 0 keeps no caller between requests. */
-  callerTtlMs?: number;
   /** Whether the first-start index waits until released. */
   holdIndex?: boolean;
 }
@@ -86,10 +85,10 @@ function controlled(inner: Retrieval): ControlledRetrieval {
 export async function startAssistant(options: AssistantOptions): Promise<TestAssistant> {
   const model = options.model ?? 'llama3.1';
   const config = {
-    llm: { baseUrl: options.llmUrl.replace(/\/v1\/?$/, '') + '/v1', model, embeddingModel: model, apiKey: options.apiKey ?? null },
+    llm: { baseUrl: llmBaseUrl(options.llmUrl)!, model, embeddingModel: model, apiKey: options.apiKey ?? null },
     mainUrl: options.mainUrl,
   };
-  const deps = await assistantParts(options.db, config, documentationIndex, { callerTtlMs: options.callerTtlMs });
+  const deps = await assistantParts(options.db, config, documentationIndex);
   const retrieval = controlled(deps.retrieval);
   retrieval.holdIndex = options.holdIndex ?? false;
   const log: string[] = [];
