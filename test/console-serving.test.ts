@@ -26,11 +26,15 @@ describe('web console serving', () => {
   });
 
   it('keeps unknown API, websocket and sign-in paths a JSON 404', async () => {
-    for (const url of ['/api/v2/nothing_here/', '/api/nothing', '/sso/nothing/', '/assistant/x']) {
+    for (const url of ['/api/v2/nothing_here/', '/api/nothing', '/sso/nothing/']) {
       const res = await t.get(url, { as: null });
       assert.equal(res.status, 404, url);
       assert.deepEqual(res.body, { detail: 'Not found.' });
     }
+    // /assistant/ belongs to the assistant service (none runs here): JSON, never the console's page.
+    const assistant = await t.get('/assistant/x', { as: null });
+    assert.equal(assistant.status, 503);
+    assert.match(assistant.body.detail, /assistant service is not running/);
     const post = await t.post('/inventories', {}, { as: null });
     assert.equal(post.status, 404);
   });

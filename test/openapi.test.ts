@@ -6,8 +6,8 @@ import { VERSION } from '../src/version.ts';
 type Operation = { requestBody?: { content: Record<string, { schema: Schema }> }; parameters?: { name: string; in: string }[]; tags?: string[]; security?: unknown[] };
 type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[] };
 
-/** Fastify's /:id/ as OpenAPI's /{id}/. */
-const openapiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+/** Fastify's /:id/ as OpenAPI's /{id}/ (and the assistant proxy's /assistant/* as /assistant/{path}). */
+const openapiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{path}');
 
 describe('OpenAPI document', () => {
   let t: TestApp;

@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { describeOnly } from '../api/route-schemas.ts';
 import { awxSchemaError } from '../api/schema-errors.ts';
-import { SESSION_COOKIE } from '../auth/sessions.ts';
+import { ANY_SECURITY, SECURITY_SCHEMES } from '../auth/openapi-security.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
 
 export const OPENAPI_URL = '/api/v2/openapi.json';
@@ -42,14 +42,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         version: VERSION,
         description: `The ${PRODUCT_NAME} API, compatible with Ansible AWX's /api/v2/. Lists take page, page_size, search, order_by and field filters (see docs/api.md).`,
       },
-      components: {
-        securitySchemes: {
-          basic: { type: 'http', scheme: 'basic' },
-          token: { type: 'http', scheme: 'bearer', description: 'A personal access token or an OAuth2 access token.' },
-          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'A browser session from POST /api/login/ (writes also need X-CSRFToken).' },
-        },
-      },
-      security: [{ basic: [] }, { token: [] }, { session: [] }],
+      components: { securitySchemes: SECURITY_SCHEMES },
+      security: ANY_SECURITY,
     },
     transform: describeRoute,
   });
