@@ -11,6 +11,8 @@
  *   task-manager, dispatcher                placing and executing runs
  *   composition                             the composition root: lists everything
  *   server, cli, main                       processes
+ * Beside them, the assistant service (assistant): a process of its own using only the storage,
+ * configuration and framework layers; only the processes (server, main) start it.
  * Type-only imports do not count: they make no module depend on another at run time.
  */
 const runtime = { dependencyTypesNot: ['type-only'] };
@@ -19,7 +21,7 @@ const layer = (name, from, to) => ({ name, severity: 'error', from: { path: from
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'No import circle.', from: {}, to: { circular: true, viaOnly: runtime } },
-    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', '^src/(resources|eda|runs|run-kinds|task-manager|dispatcher|composition|server|cli)/'),
+    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', '^src/(resources|eda|runs|run-kinds|task-manager|dispatcher|composition|server|cli|assistant)/'),
       // The OAuth2 token endpoint creates tokens, a resource.
       from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
     layer('resources-below-eda', '^src/(resources|runs)/', '^src/eda/'),
@@ -39,6 +41,14 @@ module.exports = {
     // The notification sender: above resources (it reads templates), below composition (which starts it); runs only queue notifications.
     layer('notifications-below-composition', '^src/notifications/', '^src/(runs|run-kinds|task-manager|dispatcher|composition|server|cli)/'),
     layer('resources-below-notifications', '^src/(db|config|secrets|api|rbac|activity|audit|auth|live|resources|runs|run-kinds)/', '^src/notifications/'),
+    {
+      name: 'assistant-uses-only-the-framework',
+      severity: 'error',
+      comment: 'The assistant service is its own process: storage, configuration and the framework, nothing of the domain.',
+      from: { path: '^src/assistant/' },
+      to: { path: '^src/', pathNot: '^src/(assistant|db|config|api|auth|version\\.ts)', ...runtime },
+    },
+    layer('only-processes-start-the-assistant', '^src/(?!assistant/|server/|main\\.ts)', '^src/assistant/'),
     layer('composition-below-processes', '^src/composition/', '^src/(server/(?!root-routes\\.ts)|cli)/'),
   ],
   options: {

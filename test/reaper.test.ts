@@ -44,6 +44,7 @@ function startService(dataDir: string): Promise<Service> {
     SVC_LISTEN_ADDRESS: '127.0.0.1',
     SVC_CREATE_DEMO_DATA: 'false',
     SVC_LOG_LEVEL: 'warn',
+    SVC_ASSISTANT_ENABLED: 'false',
     NGINX_HTTP_PORT: '0',
     NGINX_HTTPS_PORT: '0',
   });

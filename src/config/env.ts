@@ -37,7 +37,27 @@ export interface EnvConfig {
   createDemoData: boolean;
   /** Replaces the scheme and host of the social sign-in providers' endpoints (SVC_SOCIAL_AUTH_PROVIDER_URL): a stand-in or a mirror. */
   socialAuthProviderUrl: string | null;
+  /** The assistant service (docs/assistant.md). */
+  assistant: AssistantProcessConfig;
 }
+
+export interface AssistantProcessConfig {
+  /** `drover serve` starts the assistant as a child process (SVC_ASSISTANT_ENABLED, unless SVC_ASSISTANT_URL names one elsewhere). */
+  enabled: boolean;
+  /** Where `drover assistant` listens (SVC_ASSISTANT_HOST, SVC_ASSISTANT_PORT). */
+  host: string;
+  port: number;
+  /** The assistant running elsewhere (SVC_ASSISTANT_URL): no child is started, /assistant/ goes there. */
+  externalUrl: string | null;
+  /**
+   * Where the main service sends /assistant/ now: externalUrl, or the child's address once it
+   * listens (set by its supervisor); null while there is none.
+   */
+  url: string | null;
+}
+
+/** What a process of each role needs: `drover assistant` needs neither the main service's keys nor its admin. */
+export type ProcessRole = 'service' | 'assistant';
 
 export class ConfigError extends Error {}
 
@@ -86,11 +106,12 @@ function parsePort(name: string, value: string | undefined, fallback: number, pr
  * Reads the environment. Server mode (POSTGRES_HOST set) needs every required variable and
  * fails with one message naming all that are missing; embedded mode fills in what it can.
  */
-export async function loadEnvConfig(env: Env = process.env): Promise<EnvConfig> {
+export async function loadEnvConfig(env: Env = process.env, role: ProcessRole = 'service'): Promise<EnvConfig> {
   const mode = present(env, 'POSTGRES_HOST') ? 'server' : 'embedded';
   const problems: string[] = [];
   if (mode === 'server') {
-    const missing = REQUIRED_IN_SERVER_MODE.filter((name) => !present(env, name));
+    const required = role === 'service' ? REQUIRED_IN_SERVER_MODE : (['POSTGRES_PASSWORD'] as const);
+    const missing = required.filter((name) => !present(env, name));
     if (missing.length) problems.push(`missing required environment variables: ${missing.join(', ')}`);
   }
   const nodeType = (present(env, 'SVC_NODE_TYPE') ?? 'hybrid') as NodeType;
@@ -134,6 +155,7 @@ export async function loadEnvConfig(env: Env = process.env): Promise<EnvConfig> 
     trustedProxies: list(present(env, 'SVC_TRUSTED_PROXIES'), ['loopback']),
     createDemoData: parseBoolean('SVC_CREATE_DEMO_DATA', present(env, 'SVC_CREATE_DEMO_DATA'), true, problems),
     socialAuthProviderUrl: present(env, 'SVC_SOCIAL_AUTH_PROVIDER_URL') ?? null,
+    assistant: assistantProcessConfig(env, problems),
   };
   config.projectsRoot = path.resolve(present(env, 'SVC_PROJECTS_ROOT') ?? path.join(config.dataDir, 'projects'));
   config.localSourceDirs = [path.join(config.dataDir, 'demo')];
@@ -141,7 +163,7 @@ export async function loadEnvConfig(env: Env = process.env): Promise<EnvConfig> 
     problems.push(`SVC_SOCIAL_AUTH_PROVIDER_URL must be a scheme and host such as http://127.0.0.1:8080, got "${config.socialAuthProviderUrl}"`);
   }
   if (problems.length) throw new ConfigError(`drover cannot start: ${problems.join('; ')}`);
-  if (mode === 'embedded') {
+  if (mode === 'embedded' && role === 'service') {
     await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
     if (!config.secretKey) config.secretKey = await readOrCreateSecret(path.join(config.dataDir, 'secret_key'));
     if (!config.broadcastWebsocketSecret) {
@@ -152,6 +174,20 @@ export async function loadEnvConfig(env: Env = process.env): Promise<EnvConfig> 
     }
   }
   return config;
+}
+
+function assistantProcessConfig(env: Env, problems: string[]): AssistantProcessConfig {
+  const externalUrl = present(env, 'SVC_ASSISTANT_URL')?.replace(/\/+$/, '') ?? null;
+  if (externalUrl !== null && !/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(externalUrl)) {
+    problems.push(`SVC_ASSISTANT_URL must be an http(s) address such as http://127.0.0.1:8100, got "${externalUrl}"`);
+  }
+  return {
+    enabled: parseBoolean('SVC_ASSISTANT_ENABLED', present(env, 'SVC_ASSISTANT_ENABLED'), true, problems) && externalUrl === null,
+    host: present(env, 'SVC_ASSISTANT_HOST') ?? '127.0.0.1',
+    port: parsePort('SVC_ASSISTANT_PORT', present(env, 'SVC_ASSISTANT_PORT'), 8100, problems),
+    externalUrl,
+    url: externalUrl,
+  };
 }
 
 /** A random secret kept in a file readable only by its owner, made on first use. */

@@ -10,6 +10,7 @@ import { PRODUCT_NAME, VERSION } from '../version.ts';
 import { hostAllowed } from './allowed-hosts.ts';
 import { errorHandler } from './error-handler.ts';
 import { registerOpenApi } from './openapi.ts';
+import { registerAssistantProxy } from './assistant-proxy.ts';
 import { refuseNulBytes } from './nul-bytes.ts';
 import { enforceRoutePermission, recordRouteTable } from '../api/permissions.ts';
 import { authorizeRouteObject, unknownRouteActions } from '../api/route-objects.ts';
@@ -88,6 +89,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   configureSecretKey(services.env.secretKey);
   ensureProjectsRoot(services.env.projectsRoot);
   for (const register of [...ROUTES, ...(options.extraRoutes ?? [])]) await register(app, services);
+  await registerAssistantProxy(app, services);
   app.addHook('onReady', async () => {
     const unknown = unknownRouteActions(app.routeTable);
     if (unknown.length) throw new Error(`Routes name actions their access policies lack:\n${unknown.join('\n')}`);

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { ApiError, ValidationError } from '../api/errors.ts';
 import { containsNul } from '../db/nul.ts';
@@ -25,7 +26,8 @@ export function refuseNulBytes(request: FastifyRequest): void {
   for (const value of Object.values(request.headers)) if (containsNul(value)) throw refuse('request headers');
   if (containsNul(basicCredentials(request.headers.authorization)) || containsNul(request.cookies ?? {})) throw refuse('credentials');
   const body = request.body;
-  if (!containsNul(body)) return;
+  // A body passed on unread (to the assistant service, which checks its own) is not parsed here.
+  if (body instanceof Readable || !containsNul(body)) return;
   // A field whose value holds one answers as a field error, as AWX does for its text fields.
   if (body && typeof body === 'object' && !Array.isArray(body) && !Object.keys(body).some((key) => key.includes('\0'))) {
     const fields = Object.entries(body).filter(([, value]) => containsNul(value));

@@ -18,12 +18,13 @@ export interface ServiceProcess {
 /**
  * Starts the real service (`node --import tsx src/main.ts`) as a child process with `values` as
  * its only SVC_ and POSTGRES_ variables (see standaloneValues), resolving once it listens on
- * HTTP. Give it NGINX_HTTP_PORT=0, NGINX_HTTPS_PORT=0 and SVC_LISTEN_ADDRESS=127.0.0.1.
+ * HTTP. Give it NGINX_HTTP_PORT=0, NGINX_HTTPS_PORT=0 and SVC_LISTEN_ADDRESS=127.0.0.1. The
+ * assistant service is not started unless `values` say SVC_ASSISTANT_ENABLED=true.
  */
 export function spawnService(values: Record<string, string>, admin: { username: string; password: string }): Promise<ServiceProcess> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !/^(POSTGRES_|SVC_|NODE_TEST)/.test(name)) env[name] = value;
-  Object.assign(env, values);
+  Object.assign(env, { SVC_ASSISTANT_ENABLED: 'false' }, values);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
