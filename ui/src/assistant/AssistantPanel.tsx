@@ -9,7 +9,7 @@ import { Alert, Button, DrawerActions, DrawerCloseButton, DrawerHead, DrawerPane
 import { useQuery } from '@tanstack/react-query';
 import { assistantHealth, problemOf, type Health } from './assistant-api';
 import { ExchangeView } from './ExchangeView';
-import type { Conversation } from './use-conversation';
+import { useConversationState, type Conversation } from './conversation';
 import './assistant.css';
 
 /** Asked each time the panel opens (it is mounted only while open), at most every 30 seconds. */
@@ -33,7 +33,8 @@ function HealthNotice() {
 
 export default function AssistantPanel({ conversation, onClose }: { conversation: Conversation; onClose(): void }) {
   const { pathname } = useLocation();
-  const { exchanges, streaming, draft: question, setDraft: setQuestion, ask, stop, clear } = conversation;
+  const { exchanges, draft: question } = useConversationState(conversation);
+  const streaming = exchanges.some((e) => e.state === 'streaming');
   const input = useRef<HTMLTextAreaElement>(null);
   const log = useRef<HTMLDivElement>(null);
   const following = useRef(true);
@@ -55,8 +56,8 @@ export default function AssistantPanel({ conversation, onClose }: { conversation
     const text = question.trim();
     if (!text || streaming) return;
     following.current = true;
-    ask(text, pathname);
-    setQuestion('');
+    conversation.ask(text, pathname);
+    conversation.setDraft('');
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     // Enter sends; Shift+Enter is a new line; Enter that ends an input method's composition is not a send.
@@ -68,13 +69,13 @@ export default function AssistantPanel({ conversation, onClose }: { conversation
       <DrawerHead>
         <Title headingLevel="h2" size="xl" id="assistant-title">Assistant</Title>
         <DrawerActions>
-          <Button variant="link" isInline onClick={clear} isDisabled={!exchanges.length}>New conversation</Button>
+          <Button variant="link" isInline onClick={() => conversation.clear()} isDisabled={!exchanges.length}>New conversation</Button>
           <DrawerCloseButton onClick={onClose} aria-label="Close the assistant" />
         </DrawerActions>
       </DrawerHead>
       <DrawerPanelBody className="drover-assistant-body">
         <HealthNotice />
-        <div className="drover-assistant-log" role="log" aria-live="polite" aria-labelledby="assistant-title" ref={log} onScroll={onScroll} tabIndex={0}>
+        <div className="drover-assistant-log" role="log" aria-live="polite" aria-label="Conversation" ref={log} onScroll={onScroll} tabIndex={0}>
           {exchanges.length === 0 && (
             <p className="drover-subtle">
               Ask about Drover: how to do something, what a field or setting means, why a run failed. Answers come from Drover's
@@ -93,7 +94,7 @@ export default function AssistantPanel({ conversation, onClose }: { conversation
             id="assistant-question"
             ref={input}
             value={question}
-            onChange={(_e, value) => setQuestion(value)}
+            onChange={(_e, value) => conversation.setDraft(value)}
             onKeyDown={onKeyDown}
             rows={3}
             resizeOrientation="vertical"
@@ -103,7 +104,7 @@ export default function AssistantPanel({ conversation, onClose }: { conversation
             <span id="assistant-question-help" className="drover-subtle">
               Enter sends, Shift+Enter starts a new line. Asked from {pathname}.
             </span>
-            {streaming && <Button variant="secondary" isDanger onClick={stop}>Stop</Button>}
+            {streaming && <Button variant="secondary" isDanger onClick={() => conversation.stop()}>Stop</Button>}
             <Button type="submit" variant="primary" isDisabled={streaming || !question.trim()}>Send</Button>
           </div>
         </form>

@@ -1,7 +1,7 @@
 import { Alert, Spinner } from '@patternfly/react-core';
 import { AnswerMarkdown } from './AnswerMarkdown';
 import type { Source } from './assistant-api';
-import type { Exchange } from './use-conversation';
+import type { Exchange } from './conversation';
 
 /** A source as the answer cites it ([1], [2]... in this order): its title and heading, then where it comes from (docs/jobs.md). */
 function SourceList({ sources }: { sources: Source[] }) {
