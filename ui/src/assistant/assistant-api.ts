@@ -60,14 +60,20 @@ export async function askAssistant(question: Question, onToken: (token: string) 
     if (signal.aborted) throw err;
     throw new Error('The assistant could not be reached: the connection failed.');
   }
+  // Throws the service's (or the main service's) {detail} as an ApiError.
   if (!response.ok) await readAnswer(response);
   if (!response.body || !/^text\/event-stream\b/.test(response.headers.get('content-type') ?? '')) {
     throw new Error('The assistant answered with something other than an event stream.');
   }
-  for await (const event of jsonEvents(response.body) as AsyncGenerator<ChatEvent>) {
-    if (typeof event.error === 'string') throw new Error(event.error);
-    if (typeof event.token === 'string') onToken(event.token);
-    if (event.done === true) return Array.isArray(event.sources) ? (event.sources as Source[]) : [];
+  try {
+    for await (const event of jsonEvents(response.body) as AsyncGenerator<ChatEvent>) {
+      if (typeof event.error === 'string') throw new Error(event.error);
+      if (typeof event.token === 'string') onToken(event.token);
+      if (event.done === true) return Array.isArray(event.sources) ? (event.sources as Source[]) : [];
+    }
+  } catch (err) {
+    // fetch's TypeError: the connection failed while the answer was coming.
+    if (signal.aborted || !(err instanceof TypeError)) throw err;
   }
   throw new Error('The answer broke off before it ended.');
 }
