@@ -152,6 +152,19 @@ describe('event receiver', () => {
     assert.deepEqual((await sendEvent(t, rule.path, rule.key, { kind: 'deploy', event_id: 'same-event' })).body, { detail: 'Event previously received.' });
   });
 
+  it('keeps an event whose payload holds NUL characters, each replaced (jsonb cannot hold them)', async () => {
+    const rule = rules.get('webhook_generic')!;
+    const res = await sendEvent(t, rule.path, rule.key, { kind: 'a\u0000b', 'k\u0000ey': ['x\u0000'], plain: 'no nul here' });
+    assert.equal(res.status, 202, res.text);
+    const [{ payload }] = await t.db.query('SELECT payload FROM event_logs WHERE id = $1', [res.body.event_log_id]);
+    assert.deepEqual(payload, { kind: 'a\uFFFDb', 'k\uFFFDey': ['x\uFFFD'], plain: 'no nul here' });
+    // A refused delivery keeps its body too.
+    const forged = await postEvent(t, rule.path, JSON.stringify({ kind: 'forged\u0000' }), { 'x-svc-signature': 'sha256=00' });
+    assert.equal(forged.status, 403);
+    const [refused] = await t.db.query("SELECT payload FROM event_logs WHERE status = 'signature_failed' AND payload->>'kind' LIKE 'forged%'");
+    assert.deepEqual(refused.payload, { kind: 'forged\uFFFD' });
+  });
+
   it('takes the event id from X-Request-Id, then event_id, then the body digest', async () => {
     const rule = rules.get('monitoring_alerts')!;
     const withHeader = await sendEvent(t, rule.path, rule.key, { kind: 'a', event_id: 'payload-id' }, { source: 'monitoring_alerts', headers: { 'x-request-id': 'header-id' } });

@@ -16,7 +16,8 @@ import { OUTSIDE_THROTTLE } from '../resources/event-rules/receiving-rules.ts';
 import { LaunchMemo } from '../runs/launch-memo.ts';
 import { launchFiring, runAction, type ActionOutcome, type EdaLaunchers, type PendingLaunch } from './actions.ts';
 
-const BATCH = 200;
+/** Most events evaluated in one transaction. */
+export const BATCH = 200;
 
 interface ReceivedLog {
   id: number;
@@ -39,11 +40,11 @@ interface Outcome {
 const received = (db: Queryable) =>
   db.query<ReceivedLog>(`SELECT id, event_rule_id, event_type, event_guid, payload, headers FROM event_logs WHERE status = 'received' ORDER BY id LIMIT ${BATCH}`);
 
-/** Evaluates the next batch of received events; answers whether there was one. */
-export async function evaluateNextBatch(services: Services, launchers: EdaLaunchers): Promise<boolean> {
+/** Evaluates the next batch of received events; answers how many there were. */
+export async function evaluateNextBatch(services: Services, launchers: EdaLaunchers): Promise<number> {
   const { db } = services;
   const logs = (await received(db)).map((log) => ({ ...log, id: Number(log.id) }));
-  if (!logs.length) return false;
+  if (!logs.length) return 0;
   const ruleIds = [...new Set(logs.map((l) => l.event_rule_id).filter((id): id is number => id !== null))];
   const rules = new Map((await db.query('SELECT * FROM event_rules WHERE id = ANY($1::int[])', [ruleIds])).map((r) => [r.id as number, r]));
   const live = logs.filter((log) => rules.get(log.event_rule_id ?? -1)?.enabled);
@@ -63,7 +64,7 @@ export async function evaluateNextBatch(services: Services, launchers: EdaLaunch
     await firing.finish();
     await writeOutcomes(tx, outcomes);
   });
-  return true;
+  return logs.length;
 }
 
 /**

@@ -72,8 +72,11 @@ export class EventIntake {
   private async insert(events: IncomingEvent[]): Promise<(event: IncomingEvent) => Stored> {
     const rows = events.map((e) => ({
       event_rule_id: e.ruleId, event_rule_name: e.ruleName, organization_id: e.organizationId, source_type: e.sourceType, source_ip: e.sourceIp,
-      event_type: e.eventType, event_guid: e.guid, payload: replaceNulDeep(e.payload), headers: replaceNulDeep(e.headers), status: e.status,
+      event_type: e.eventType, event_guid: e.guid, payload: e.payload, headers: e.headers, status: e.status,
     }));
+    let text = JSON.stringify(rows);
+    // JSON writes a NUL as \u0000, which jsonb cannot hold: only then are the values walked for it.
+    if (text.includes('\\u0000')) text = JSON.stringify(rows.map((row) => ({ ...row, payload: replaceNulDeep(row.payload), headers: replaceNulDeep(row.headers) })));
     const received = events.some((e) => e.status === 'received');
     const stored = await this.db.query<{ id: number; event_rule_id: number; event_guid: string; status: string }>(
       `WITH made AS (
@@ -84,7 +87,7 @@ export class EventIntake {
          ON CONFLICT (event_rule_id, event_guid) WHERE status <> 'signature_failed' DO NOTHING
          RETURNING id, event_rule_id, event_guid, status)
        SELECT made.*${received ? `, (SELECT pg_notify('${EVENTS_CHANNEL}', '') FROM made WHERE status = 'received' LIMIT 1) AS woke` : ''} FROM made`,
-      [JSON.stringify(rows)],
+      [text],
     );
     const byKey = new Map<string, number>();
     for (const row of stored) if (row.status === 'received') byKey.set(`${row.event_rule_id}:${row.event_guid}`, Number(row.id));

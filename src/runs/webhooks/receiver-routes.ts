@@ -47,7 +47,8 @@ export function parsePayload(raw: Buffer, contentType: string): Record<string, u
     throw new ApiError(400, { detail: 'The webhook payload is not JSON.' });
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, { detail: 'The webhook payload is not a JSON object.' });
-  return replaceNulDeep(value as Record<string, unknown>);
+  // JSON can hold a NUL only written as \u0000: without one in the text, there is nothing to replace.
+  return text.includes('\\u0000') ? replaceNulDeep(value as Record<string, unknown>) : (value as Record<string, unknown>);
 }
 
 /** A delivery id fit for storage: the provider's, else the body's digest (as AWX does for GitLab). */
