@@ -44,6 +44,11 @@ export async function registerAssistantProxy(app: FastifyInstance, services: Ser
     replyOptions: {
       getUpstream: () => target() ?? '',
       onError: proxyError,
+      // Hop-by-hop: the assistant's connection to this service is not the caller's (Connection: close must still close).
+      rewriteHeaders: (headers) => {
+        const { connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+        return rest;
+      },
       rewriteRequestHeaders: (request, headers) => ({
         ...headers,
         // The assistant believes its loopback proxy: the caller's address reaches the main service's throttling again.
