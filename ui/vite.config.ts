@@ -31,6 +31,7 @@ export default defineConfig({
     proxy: {
       '/api': { target, changeOrigin: false },
       '/sso': { target, changeOrigin: false },
+      '/assistant': { target, changeOrigin: false },
       '/websocket': { target, ws: true, changeOrigin: false },
     },
   },

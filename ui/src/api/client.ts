@@ -38,12 +38,16 @@ export interface Page<T> {
   results: T[];
 }
 
-async function send<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+/** The headers of a request of the console: what it accepts, a JSON body, the CSRF token on writes. */
+export function requestHeaders(method: string, hasBody: boolean, accept = 'application/json'): Record<string, string> {
+  const headers: Record<string, string> = { Accept: accept };
+  if (hasBody) headers['Content-Type'] = 'application/json';
   if (!isSafeMethod(method)) headers['X-CSRFToken'] = csrfToken();
-  const early = method === 'GET' ? takeEarly(url) : undefined;
-  const response = await (early ?? fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) }));
+  return headers;
+}
+
+/** Reads an answer's body: JSON when it parses, otherwise its text; a 401 ends the session; not 2xx throws an ApiError. */
+export async function readAnswer<T>(response: Response): Promise<T> {
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -54,6 +58,13 @@ async function send<T>(method: string, url: string, body?: unknown): Promise<T> 
   if (response.status === 401) sessionExpired();
   if (!response.ok) throw new ApiError(response.status, parsed);
   return parsed as T;
+}
+
+async function send<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const headers = requestHeaders(method, body !== undefined);
+  const early = method === 'GET' ? takeEarly(url) : undefined;
+  const response = await (early ?? fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) }));
+  return readAnswer<T>(response);
 }
 
 export const http = {

@@ -28,6 +28,7 @@ import { useMe } from '../hooks/api-hooks';
 import { Loading } from '../components/Loading';
 import { NAVIGATION } from './navigation';
 import { loginPath } from './login-path';
+import { useAssistantDrawer } from '../assistant/AssistantDrawer';
 
 const isActive = (path: string, current: string) => (path === '/' ? current === '/' : current === path || current.startsWith(`${path}/`));
 
@@ -36,6 +37,7 @@ export function AppLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const assistant = useAssistantDrawer();
 
   // An expired session (any 401) goes to the login page, which comes back here after.
   useEffect(
@@ -73,7 +75,8 @@ export function AppLayout() {
       <MastheadContent>
         <Toolbar isFullHeight>
           <ToolbarContent>
-            <ToolbarItem align={{ default: 'alignEnd' }}>
+            <ToolbarItem align={{ default: 'alignEnd' }}>{assistant.toggle}</ToolbarItem>
+            <ToolbarItem>
               {me.data && <Link to={`/users/${me.data.id}`} aria-label="Your account">{me.data.username}</Link>}
             </ToolbarItem>
             <ToolbarItem>
@@ -106,7 +109,16 @@ export function AppLayout() {
   );
 
   return (
-    <Page isManagedSidebar masthead={masthead} sidebar={sidebar} skipToContent={<SkipToContent href="#main">Skip to content</SkipToContent>} mainContainerId="main">
+    <Page
+      isManagedSidebar
+      masthead={masthead}
+      sidebar={sidebar}
+      skipToContent={<SkipToContent href="#main">Skip to content</SkipToContent>}
+      mainContainerId="main"
+      notificationDrawer={assistant.panel}
+      isNotificationDrawerExpanded={assistant.open}
+      drawerDefaultSize="30rem"
+    >
       <Suspense fallback={<Loading />}>
         <Outlet />
       </Suspense>
