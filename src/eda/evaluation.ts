@@ -16,8 +16,8 @@ import { OUTSIDE_THROTTLE } from '../resources/event-rules/receiving-rules.ts';
 import { LaunchMemo } from '../runs/launch-memo.ts';
 import { launchFiring, runAction, type ActionOutcome, type EdaLaunchers, type PendingLaunch } from './actions.ts';
 
-/** Most events evaluated in one transaction. */
-export const BATCH = 200;
+/** Most events evaluated in one transaction (a batch's costs, its transaction and sandbox message, are shared by more events). */
+export const BATCH = 500;
 
 /** A log waiting for evaluation, its payload and headers as JSON text: only a firing needs them parsed. */
 interface ReceivedLog {
