@@ -1,5 +1,5 @@
 /** What the assistant's endpoints take and answer: checked on the way in (validation.ts) and published in its OpenAPI document. */
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { HISTORY_MESSAGES } from './prompt.ts';
 
 export const MESSAGE_MAX = 4000;
@@ -26,11 +26,7 @@ export const ChatBody = Type.Object({
   ),
 });
 
-export interface ChatRequest {
-  message: string;
-  context?: { page?: string };
-  history?: Array<{ role: 'user' | 'assistant'; content: string }>;
-}
+export type ChatRequest = Static<typeof ChatBody>;
 
 const Source = Type.Object({ source: Type.String(), title: Type.String(), heading: Type.String() });
 

@@ -7,7 +7,8 @@ import { consolePage, serve } from '../helpers/browser.ts';
 import { newUser, type User } from '../helpers/factories.ts';
 import { startLlmServer, type LlmServer } from '../helpers/llm-server.ts';
 import { refusingUrl } from '../helpers/opa-server.ts';
-import { EventStreamParser, jsonEvents } from '../../ui/src/assistant/event-stream.ts';
+import { EventStreamParser } from '../../src/assistant/event-stream.ts';
+import { jsonEvents } from '../../ui/src/assistant/event-stream.ts';
 
 /** The panel's parts, as a user finds them. */
 function panel(page: Page) {
