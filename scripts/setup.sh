@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares a fresh checkout: Node packages, the Ansible runtime (ansible-core, ansible-runner) and the web console.
+# Prepares a fresh checkout: Node packages, the Ansible runtime (ansible-core, ansible-runner), the run sandbox (bubblewrap) and the web console.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,8 +16,9 @@ else
 fi
 
 # Runs, inventory updates and project requirements use the system's Ansible (Debian packages).
-ANSIBLE_PACKAGES="ansible-core python3-ansible-runner"
-if [ -x /usr/bin/ansible-playbook ] && [ -x /usr/bin/ansible-inventory ] && [ -x /usr/bin/ansible-runner ]; then
+# Every run executes inside a bubblewrap sandbox (docs/security.md).
+ANSIBLE_PACKAGES="ansible-core python3-ansible-runner bubblewrap"
+if [ -x /usr/bin/ansible-playbook ] && [ -x /usr/bin/ansible-inventory ] && [ -x /usr/bin/ansible-runner ] && [ -x /usr/bin/bwrap ]; then
   echo "Ansible runtime: $(/usr/bin/ansible-playbook --version | head -1)"
 elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "Installing the Ansible runtime: $ANSIBLE_PACKAGES"
