@@ -16,9 +16,10 @@ export async function writeCommandLine(prepared: PreparedRun, options: readonly 
 /**
  * Runs ansible-runner with `--json` (args name the run: `run <dir> ... --json --ident <id>`),
  * storing its events as they arrive, then the lines that were not events (runner's own
- * complaints) after them as the run's own output.
+ * complaints) after them as the run's own output. `readable`: directories of the service host the
+ * run reads besides its private directory (installed requirements, callback plugins).
  */
-export async function streamRunnerEvents(run: RunContext, runId: number, inventoryId: number, prepared: PreparedRun, args: string[]) {
+export async function streamRunnerEvents(run: RunContext, runId: number, inventoryId: number, prepared: PreparedRun, args: string[], readable: string[] = []) {
   const hostIds = new Map<string, number>(
     (await run.db.query<{ name: string; id: number }>('SELECT name, id FROM hosts WHERE inventory_id = $1', [inventoryId])).map((h) => [h.name, h.id]),
   );
@@ -29,6 +30,7 @@ export async function streamRunnerEvents(run: RunContext, runId: number, invento
     cwd: prepared.dir,
     env: prepared.env,
     secrets: prepared.secrets,
+    sandbox: { readable },
     onLine: (line, stream) => (stream === 'stdout' && line.startsWith('{') ? ingester.addLine(line) : others.push(line)),
   });
   await ingester.flush();

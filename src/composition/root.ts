@@ -37,6 +37,7 @@ import { outboundWebhookRoutes } from '../resources/outbound-webhooks/outbound-w
 import { OUTBOUND_WEBHOOK_KEY_PURPOSE } from '../resources/outbound-webhooks/signing-key.ts';
 import { policyRoutes } from '../resources/policies/policy-routes.ts';
 import { policyGate } from '../policy/gate.ts';
+import { connectionVariablesGate } from '../runs/connection-variables-gate.ts';
 import { notificationTemplateRoutes } from '../resources/notification-templates/notification-template-routes.ts';
 import { projectRoutes } from '../resources/projects/project-routes.ts';
 import { scheduleRoutes } from '../resources/schedules/schedule-routes.ts';
@@ -122,7 +123,7 @@ export const ROUTES: readonly RouteModule[] = [
 ];
 
 /** The checks every launch passes, in this order (quotas and scanners join here, before and after policy). */
-export const GATES: readonly Gate[] = [policyGate];
+export const GATES: readonly Gate[] = [connectionVariablesGate, policyGate];
 
 /** Everything regenerate_secret_key re-encrypts besides secret settings. */
 export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets, surveyPasswordSecrets,

@@ -4,6 +4,7 @@ import type { ExecutionEnvironmentRow, UnifiedJobRow } from '../db/tables.ts';
 import { baseEnvironment, execProcess } from '../runs/exec.ts';
 import { OutputWriter } from './output.ts';
 import { makeRunDirectory, recordRunProcess } from './run-directories.ts';
+import { runInvocation } from './sandbox-command.ts';
 import type { RunContext } from '../runs/run-kind.ts';
 import { finishRun, markRunning, type Finish } from '../runs/lifecycle.ts';
 import { publishFinal } from '../live/notices.ts';
@@ -41,10 +42,12 @@ export async function executeRun(services: Services, claimed: UnifiedJobRow, con
     output: (text) => output.write(text.endsWith('\n') ? text : `${text}\n`),
     position: () => output.position(),
     advance: (counter, line) => output.advance(counter, line),
-    exec: (command, args, options = {}) =>
-      execProcess(command, args, { ...options, env: baseEnvironment({ ...taskEnv, ...options.env }), onSpawn: (pid) => void recordRunProcess(privateDir, pid).catch(() => undefined) }, controller.signal, (line) =>
-        output.write(`${line}\n`),
-      ),
+    exec: async (command, args, options = {}) => {
+      const env = baseEnvironment({ ...taskEnv, ...options.env });
+      const started = await runInvocation(services, privateDir, command, args, options, env);
+      const onSpawn = (pid: number) => void recordRunProcess(privateDir, pid).catch(() => undefined);
+      return execProcess(started.command, started.args, { ...options, cwd: started.cwd, env, onSpawn }, controller.signal, (line) => output.write(`${line}\n`));
+    },
   };
   let finish: Finish;
   try {

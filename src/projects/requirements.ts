@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Row } from '../db/database.ts';
 import type { RunContext } from '../runs/run-kind.ts';
@@ -30,7 +30,8 @@ export async function installRequirements(job: Row, run: RunContext, dir: string
       continue;
     }
     await run.output(`$ ansible-galaxy ${step.args.join(' ')}`);
-    const result = await run.exec('ansible-galaxy', step.args, { cwd: dir, env });
+    await mkdir(target, { recursive: true, mode: 0o700 });
+    const result = await run.exec('ansible-galaxy', step.args, { cwd: dir, env, sandbox: { readable: [dir], writable: [target] } });
     if (run.signal.aborted) return null;
     if (result.code !== 0) {
       const reason = UNREACHABLE.test(result.stderr) ? ' the Galaxy server could not be reached' : ` ansible-galaxy exited with code ${result.code}`;

@@ -26,6 +26,14 @@ export interface ExecOptions {
   onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
   /** Told the process id (also its process group's) once it starts. */
   onSpawn?: (pid: number) => void;
+  /** What the process sees beyond the run's private directory (docs/security.md, "Runs are isolated"). */
+  sandbox?: SandboxMounts;
+}
+
+/** Directories of the service host a run's process sees; everything else of the service stays hidden. */
+export interface SandboxMounts {
+  readable?: string[];
+  writable?: string[];
 }
 
 export interface ExecResult {

@@ -3,6 +3,11 @@ import { objectsWithRole, seesEverything } from '../api/access.ts';
 import type { RequestContext, Services } from '../api/context.ts';
 import { CHECKOUT_NAME } from '../resources/projects/project-hooks.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
+import { nodeSandbox } from '../runtime/sandbox.ts';
+import { runIsolation, type RunIsolation } from '../runtime/run-isolation.ts';
+
+/** Whether this node isolates runs; why not only in the instance's errors (it names paths). */
+const isolationView = ({ enabled, available, isolates_runs }: RunIsolation) => ({ enabled, available, isolates_runs });
 
 const BECOME_METHODS = [
   ['sudo', 'Sudo'], ['su', 'Su'], ['pbrun', 'Pbrun'], ['pfexec', 'Pfexec'], ['dzdo', 'DZDO'], ['pmrun', 'Pmrun'], ['runas', 'Runas'],
@@ -50,6 +55,7 @@ export async function configFor(services: Services, ctx: RequestContext): Promis
     ui_next: uiNext === true || uiNext === false ? uiNext : false,
     node_name: env.nodeName,
     node_type: env.nodeType,
+    run_isolation: isolationView(runIsolation(settings, await nodeSandbox())),
   };
   // Paths on the controller only for superusers, stricter than AWX (which shows them to anyone
   // who administers or audits an organization): the layout of the controller's disk helps an

@@ -17,6 +17,8 @@ import { createDemoData } from './demo-data.ts';
 import { loadTls } from './tls.ts';
 import { reapOrphanedRuns } from '../dispatcher/dispatcher.ts';
 import { describeRuntime, nodeAnsibleRuntime } from '../runtime/ansible-runtime.ts';
+import { nodeSandbox } from '../runtime/sandbox.ts';
+import { describeIsolation, runIsolation } from '../runtime/run-isolation.ts';
 
 /** Opens and migrates the database and loads settings: what both the server and management commands need. */
 export async function openServices(env: EnvConfig): Promise<Services> {
@@ -61,6 +63,8 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
   }
   const runtime = await nodeAnsibleRuntime();
   log(describeRuntime(runtime));
+  const sandbox = await nodeSandbox();
+  log(describeIsolation(runIsolation(services.settings, sandbox), sandbox));
   const reaped = await reapOrphanedRuns(services);
   if (reaped) log(`Marked ${reaped} run(s) left running by a previous start of node ${env.nodeName} as failed`);
 

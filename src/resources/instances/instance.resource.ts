@@ -64,6 +64,7 @@ export const instances = defineResource({
     enabled: boolean({ default: true }),
     managed_by_policy: boolean({ default: true, helpText: 'Instance groups take this instance by their policy.' }),
     errors: text({ readOnly: true, helpText: 'Why the instance cannot run jobs, if it cannot.' }),
+    isolates_runs: boolean({ readOnly: true, helpText: 'The instance runs every job, ad hoc command and update inside its sandbox (bubblewrap).' }),
     last_seen: datetime({ readOnly: true }),
     last_health_check: datetime({ readOnly: true }),
     health_check_started: datetime({ readOnly: true }),

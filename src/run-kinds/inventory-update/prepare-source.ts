@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/database.ts';
 import type { ProjectRow, UnifiedJobRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { projectFilesDir, type ProjectSourcesView } from '../../projects/local-sources.ts';
-import { requirementsSearchPaths } from '../../projects/paths.ts';
+import { requirementsDir, requirementsSearchPaths } from '../../projects/paths.ts';
 import { decryptedInputs } from '../../resources/credentials/credential-use.ts';
 import { credentialInjection } from '../../resources/credentials/injection.ts';
 import { pluginConfig, pluginEnv } from '../../resources/inventory-sources/plugin-config.ts';
@@ -23,6 +23,8 @@ export interface PreparedSource {
   secrets: string[];
   /** Columns stored on the update (the project update and revision an scm source read). */
   updates: Record<string, unknown>;
+  /** Directories of the service host the update reads (a project's files and installed collections). */
+  readable?: string[];
 }
 
 /** What preparing an inventory update reads of it. */
@@ -105,6 +107,7 @@ async function prepareScm(db: Queryable, service: ProjectSourcesView, job: Sourc
     env,
     secrets: credential.secrets,
     updates,
+    readable: [root, requirementsDir(service.env.projectsRoot, project.local_path)],
   };
 }
 

@@ -46,6 +46,7 @@ export async function runInventoryUpdate(job: UnifiedJobRow, run: RunContext): P
     cwd: prepared.playbookDir,
     env: prepared.env,
     secrets: prepared.secrets,
+    sandbox: { readable: prepared.readable ?? [] },
   });
   if (run.signal.aborted) return { status: 'failed', explanation: 'The inventory update was stopped.', updates };
   if (result.code !== 0) {

@@ -9,7 +9,7 @@ export type ProjectCopy = { dir: string; revision: string } | { problem: string 
 /** The commit a branch, tag or commit id names in the project's checkout (which holds every branch and tag it fetched). */
 async function resolveRevision(run: RunContext, checkout: string, name: string): Promise<string | null> {
   for (const candidate of revisionCandidates(name)) {
-    const result = await run.exec('git', commitOf(candidate), { cwd: checkout, captureStdout: true });
+    const result = await run.exec('git', commitOf(candidate), { cwd: checkout, captureStdout: true, sandbox: { readable: [checkout] } });
     if (result.code === 0 && result.stdout.trim()) return result.stdout.trim();
   }
   return null;
@@ -35,7 +35,7 @@ export async function copyProject(
   const revision = await resolveRevision(run, checkout, branch);
   if (!revision) return { problem: `The branch, tag or commit "${branch}" is not in the project's last update: update the project, or check the name.` };
   await mkdir(dir, { recursive: true });
-  const extract = await run.exec('sh', ['-c', 'git -C "$1" archive --format=tar "$2" | tar -x -C "$3"', 'sh', checkout, revision, dir]);
+  const extract = await run.exec('sh', ['-c', 'git -C "$1" archive --format=tar "$2" | tar -x -C "$3"', 'sh', checkout, revision, dir], { sandbox: { readable: [checkout] } });
   if (extract.code !== 0) return { problem: `The files of "${branch}" could not be taken from the project: ${extract.stderr || `exit code ${extract.code}`}` };
   await run.output(`Running on ${branch} at revision ${revision} (the job's scm_branch).`);
   return { dir, revision };

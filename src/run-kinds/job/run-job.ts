@@ -11,7 +11,7 @@ import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansib
 import { copyProject } from './project-copy.ts';
 import { recordInvocation } from '../../runs/invocation.ts';
 import { projectFilesDir } from '../../projects/local-sources.ts';
-import { requirementsSearchPaths } from '../../projects/paths.ts';
+import { requirementsDir, requirementsSearchPaths } from '../../projects/paths.ts';
 
 /** What a job reads of its project. */
 type ProjectCheckout = Pick<ProjectRow, 'local_path' | 'scm_type' | 'scm_branch' | 'scm_revision'>;
@@ -39,7 +39,8 @@ export async function runPlaybookJob(job: UnifiedJobRow, run: RunContext): Promi
     ? await prepareFactCache(run.db, job.inventory_id, path.join(prepared.dir, 'artifacts', String(job.id), 'fact_cache'), run.services.settings.get('ANSIBLE_FACT_CACHE_TIMEOUT'))
     : null;
   const args = ['run', prepared.dir, '-p', job.playbook, '--project-dir', copy.dir, '--json', '--ident', String(job.id)];
-  const { code, ingester } = await streamRunnerEvents(run, job.id, job.inventory_id, prepared, args);
+  const readable = [requirementsDir(run.services.env.projectsRoot, project.local_path), ...run.services.settings.get<string[]>('AWX_ANSIBLE_CALLBACK_PLUGINS')];
+  const { code, ingester } = await streamRunnerEvents(run, job.id, job.inventory_id, prepared, args, readable);
   if (ingester.stats) {
     const stats = ingester.stats;
     await run.db.transaction((tx) => recordHostSummaries(tx, job, stats));

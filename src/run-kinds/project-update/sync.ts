@@ -59,10 +59,13 @@ export async function syncProject(job: UnifiedJobRow, run: RunContext): Promise<
   const inputs = await scmInputs(run.db, job.credential_id);
   const auth = await gitAuthentication(run.privateDir, inputs);
   const gitEnv = (allowFile: boolean) => ({ ...auth.env, GIT_PROTOCOL_FROM_USER: '0', GIT_ALLOW_PROTOCOL: allowFile ? `${REMOTE_PROTOCOLS}:file` : REMOTE_PROTOCOLS });
+  // The local repositories git may read, each checked by checkLocalSource: the only ones its sandbox shows.
+  const localReads: string[] = source.local ? [source.remote] : [];
   const git: Git = async (args, options = {}) => {
     const env = gitEnv(options.allowFile === true);
     if (!options.capture) await run.output(`$ git ${args.join(' ')}`);
-    const result = await run.exec('git', args, { cwd: options.cwd ?? dir, env, secrets: auth.secrets, captureStdout: options.capture });
+    const sandbox = { writable: [dir], readable: options.allowFile ? localReads : [] };
+    const result = await run.exec('git', args, { cwd: options.cwd ?? dir, env, secrets: auth.secrets, captureStdout: options.capture, sandbox });
     if (run.signal.aborted) throw new SyncFailure('stopped');
     if (result.code !== 0) throw new SyncFailure(`git ${args[0]} failed (exit code ${result.code}).`);
     return result.stdout.trim();
@@ -88,7 +91,7 @@ export async function syncProject(job: UnifiedJobRow, run: RunContext): Promise<
     if (job.scm_clean) await git(['clean', '-ffdx']);
     await git(['checkout', '--force', '--detach', target]);
     if (job.scm_clean) await git(['reset', '--hard', target]);
-    await updateSubmodules(run.services, git, dir, job.scm_track_submodules === true, 0);
+    await updateSubmodules(run.services, git, dir, job.scm_track_submodules === true, 0, localReads);
     const revision = await git(['rev-parse', 'HEAD'], { capture: true });
     await run.output(`Checked out ${job.scm_branch || 'the default branch'} at revision ${revision}.`);
     const problem = await installRequirements(job, run, dir);
@@ -141,7 +144,7 @@ async function configEntries(git: Git, args: string[], cwd: string): Promise<[st
  * project's own is before git fetches from it (a local one only from the allowed directories,
  * never another project's checkout), then the submodules' own submodules.
  */
-async function updateSubmodules(service: ProjectSourcesView, git: Git, dir: string, track: boolean, depth: number): Promise<void> {
+async function updateSubmodules(service: ProjectSourcesView, git: Git, dir: string, track: boolean, depth: number, localReads: string[]): Promise<void> {
   if (!(await hasSubmodules(dir))) return;
   if (depth >= MAX_SUBMODULE_DEPTH) throw new SyncFailure(`Submodules are nested more than ${MAX_SUBMODULE_DEPTH} deep.`);
   await git(['submodule', 'init'], { cwd: dir });
@@ -157,13 +160,14 @@ async function updateSubmodules(service: ProjectSourcesView, git: Git, dir: stri
     if ('problem' in checked) throw new SyncFailure(`Submodule "${name}": ${checked.problem}`);
     // git reads exactly the path that was checked.
     await git(['config', '--', key, checked.path], { cwd: dir });
+    localReads.push(checked.path);
     allowFile = true;
   }
   await git(['submodule', 'update', '--init', '--force', ...(track ? ['--remote'] : [])], { cwd: dir, allowFile });
   for (const [, subPath] of await configEntries(git, ['-f', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$'], dir)) {
     const subDir = path.resolve(dir, subPath);
     if (subDir.startsWith(dir + path.sep) && (await access(path.join(subDir, '.git')).then(() => true, () => false))) {
-      await updateSubmodules(service, git, subDir, track, depth + 1);
+      await updateSubmodules(service, git, subDir, track, depth + 1, localReads);
     }
   }
 }

@@ -39,6 +39,7 @@ export const awxJobSettings = {
       label: 'Paths to expose to isolated jobs',
       helpText:
         'List of paths that would otherwise be hidden to expose to isolated jobs. Enter one path per line. Volumes will be mounted from the execution node to the container. The supported format is HOST-DIR[:CONTAINER-DIR[:OPTIONS]]. ',
+      // Drover mounts them in the run's sandbox, read-only unless the item ends with :rw (docs/settings.md).
       item: isolatedPath,
     }),
     { child: { type: 'string' } },

@@ -121,6 +121,37 @@ export const jobs = category({
       }),
       { child: { type: 'string' } },
     ),
+    AWX_ISOLATION_ENABLED: setting<boolean>(
+      boolean({
+        default: true,
+        label: 'Isolate runs',
+        helpText:
+          'Run jobs, ad hoc commands, project and inventory updates inside a bubblewrap sandbox that sees the Ansible runtime, the run\'s own ' +
+          'files and the paths listed to expose, never the service\'s data directory (its key, database and other runs). Turn off only on a ' +
+          'node where bubblewrap cannot run and every user who may run a playbook may also act as the service user.',
+      }),
+    ),
+    AWX_ISOLATION_HIDE_PATHS: setting<string[]>(
+      stringList({
+        label: 'Paths to hide from isolated runs',
+        helpText:
+          'Absolute paths among those runs see (the system directories and the paths exposed) to make empty inside the sandbox. Enter one path per line.',
+        item: (dir) => {
+          if (!dir.startsWith('/')) throw new FieldProblem(`${dir} is not a valid path choice. You must provide an absolute path.`);
+        },
+      }),
+      { child: { type: 'string' } },
+    ),
+    ALLOW_CONNECTION_VARS_ON_LAUNCH: setting<boolean>(
+      boolean({
+        default: false,
+        label: 'Allow connection and interpreter variables at launch',
+        helpText:
+          'Let launch-time values (extra variables, survey answers) set Ansible\'s connection, interpreter and executable variables ' +
+          '(ansible_connection, ansible_python_interpreter, ansible_ssh_common_args...), which choose what runs where. When off, only the ' +
+          'template\'s own extra variables and the inventory may set them.',
+      }),
+    ),
     ...awxJobSettings,
   },
   aliases: { AWX_TASK_ENV: 'SVC_TASK_ENV', AWX_ROLES_ENABLED: 'SVC_ROLES_ENABLED', AWX_COLLECTIONS_ENABLED: 'SVC_COLLECTIONS_ENABLED' },
