@@ -152,15 +152,15 @@ interface ResolvedUser {
  */
 async function resolveUser(tx: Queryable, system: RequestContext, identity: ExternalIdentity): Promise<ResolvedUser> {
   const key = identityKey(identity);
-  let linked = await linkedUser(tx, key);
-  if (!linked) {
+  let user = await linkedUser(tx, key);
+  if (!user) {
     await lockNewLinks(tx);
-    linked = await linkedUser(tx, key);
+    user = await linkedUser(tx, key);
   }
-  if (linked) {
-    checkActive(linked);
+  if (user) {
+    checkActive(user);
     await noteLinkedLogin(tx, key);
-    return { row: await updateUser(tx, system, identity, linked), before: linked, created: false, linked: false };
+    return { row: await updateUser(tx, system, identity, user), before: user, created: false, linked: false };
   }
   const earlier = identity.backend === 'ldap' ? await unlinkedLdapUser(tx, identity.uid) : null;
   if (earlier) {
