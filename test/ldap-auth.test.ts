@@ -21,7 +21,8 @@ const DIRECTORY = [
   person('dave', 'Dave', 'Brown'),
   person('erin', 'Erin', 'Ops'),
   person('shared', 'Shared', 'Name'),
-  groupOf('staff', ['alice', 'bob', 'carol', 'erin', 'shared']),
+  person('gail', 'Gail', 'Early'),
+  groupOf('staff', ['alice', 'bob', 'carol', 'erin', 'shared', 'gail']),
   groupOf('engineers', ['alice', 'bob', 'erin']),
   groupOf('admins', ['alice']),
   groupOf('auditors', ['bob']),
@@ -65,7 +66,15 @@ describe('LDAP sign-in', () => {
     [t, slapd, second] = await Promise.all([
       createTestApp(),
       startSlapd(DIRECTORY),
-      startSlapd(`dn: ou=people,dc=second,dc=org\nobjectClass: organizationalUnit\nou: people\n\ndn: uid=frank,ou=people,dc=second,dc=org\nobjectClass: inetOrgPerson\nuid: frank\ncn: Frank\nsn: Second\nuserPassword: frank-pw\n`, 'dc=second,dc=org'),
+      startSlapd(
+        [
+          `dn: ou=people,dc=second,dc=org\nobjectClass: organizationalUnit\nou: people\n`,
+          `dn: uid=frank,ou=people,dc=second,dc=org\nobjectClass: inetOrgPerson\nuid: frank\ncn: Frank\nsn: Second\nuserPassword: frank-pw\n`,
+          // Another person with alice's username, in another directory.
+          `dn: uid=alice,ou=people,dc=second,dc=org\nobjectClass: inetOrgPerson\nuid: alice\ncn: Other Alice\nsn: Second\nuserPassword: second-alice-pw\n`,
+        ].join('\n'),
+        'dc=second,dc=org',
+      ),
     ]);
     const org = await newOrg(t, { name: 'Elsewhere' });
     plain = await newUser(t, { username: 'plain' });
@@ -153,7 +162,7 @@ describe('LDAP sign-in', () => {
       assert.deepEqual(await namesOf(`/api/v2/users/${alice.id}/organizations/`), ['Engineering']);
       assert.deepEqual(await namesOf(`/api/v2/users/${alice.id}/admin_of_organizations/`), ['Engineering']);
       const signedIn = await lastAudit('auth.external_login', 'alice');
-      assert.deepEqual(signedIn.detail, { backend: 'ldap', uid: dn('alice'), created: true });
+      assert.deepEqual(signedIn.detail, { backend: 'ldap', source: 'ldap', uid: dn('alice'), created: true });
     });
 
     it('bob: system auditor by group, member but not admin; erin: the team map', async () => {
@@ -303,6 +312,63 @@ describe('LDAP sign-in', () => {
       assert.equal((await login('bob', 'bob-ldap-pw')).status, 503);
       await configure({ AUTH_LDAP_BIND_PASSWORD: BIND_PASSWORD });
       assert.equal((await login('bob', 'bob-ldap-pw')).status, 200);
+    });
+  });
+
+  describe('users are linked by server and DN, not by username', () => {
+    const secondAlice = 'uid=alice,ou=people,dc=second,dc=org';
+
+    it("the second server's alice does not get the first one's account: 403 with the reason, audited as a conflict", async () => {
+      const alice = await userNamed('alice');
+      const res = await login('alice', 'second-alice-pw');
+      assert.equal(res.status, 403, res.text);
+      assert.match(res.body.detail, /username "alice" already belongs to another account/);
+      assert.ok(!/svc_sessionid=[^;]+/.test(String(res.headers['set-cookie'] ?? '')), 'no session');
+      const basic = await t.get('/api/v2/me/', { as: null, headers: { authorization: basicAuth({ username: 'alice', password: 'second-alice-pw' }) } });
+      assert.equal(basic.status, 403);
+      const conflicts = (await t.get('/api/v2/audit_events/?event_type=auth.identity_conflict&target_name=alice')).body.results;
+      assert.ok(conflicts.length >= 2);
+      assert.deepEqual(
+        { outcome: conflicts[0].outcome, actor: conflicts[0].actor_username, target: conflicts[0].target_id, ...conflicts[0].detail },
+        { outcome: 'denied', actor: 'alice', target: alice.id, backend: 'ldap', source: 'ldap1', subject: secondAlice, username: 'alice', holder: 'external' },
+      );
+      assert.ok(!JSON.stringify(conflicts).includes('second-alice-pw'));
+      assert.equal((await lastAudit('auth.login', 'alice')).detail.reason, 'identity_conflict');
+      const after = await userNamed('alice');
+      assert.deepEqual([after.ldap_dn, after.last_name], [dn('alice'), 'Smith']);
+      // Alice herself still signs in, through the first server.
+      const own = await login('alice', 'alice-ldap-pw');
+      assert.equal(own.status, 200);
+      assert.equal(own.body.id, alice.id);
+    });
+
+    it('the same DN signs in again to the same user, also under a new username at the directory', async () => {
+      const erin = await userNamed('erin');
+      await asDirectoryAdmin((c) => c.modify(dn('erin'), new Change({ operation: 'add', modification: new Attribute({ type: 'uid', values: ['erin.ops'] }) })));
+      const res = await login('erin.ops', 'erin-ldap-pw');
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.id, erin.id);
+      assert.equal(res.body.username, 'erin');
+      assert.equal(await userNamed('erin.ops'), undefined);
+      const links = await t.db.query('SELECT source, subject FROM user_identities WHERE user_id = $1', [erin.id]);
+      assert.deepEqual(links, [{ source: 'ldap', subject: dn('erin') }]);
+    });
+
+    it('a user signed in before links existed is linked by his recorded DN at his next sign-in', async () => {
+      // What an earlier version stored: the DN in ldap_dn, no local password, no link.
+      const [earlier] = await t.db.query(`INSERT INTO users (username, ldap_dn) VALUES ('gail', $1) RETURNING id`, [dn('gail')]);
+      const res = await login('gail', 'gail-ldap-pw');
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.id, earlier.id);
+      assert.deepEqual(await t.db.query('SELECT source, subject FROM user_identities WHERE user_id = $1', [earlier.id]), [{ source: 'ldap', subject: dn('gail') }]);
+      assert.equal((await lastAudit('auth.external_login', 'gail')).detail.linked, true);
+    });
+
+    it('a local user of the same name is neither linked nor taken over', async () => {
+      const shared = await userNamed('shared');
+      assert.equal((await login('shared', 'shared-ldap-pw')).status, 401);
+      assert.deepEqual(await t.db.query('SELECT 1 FROM user_identities WHERE user_id = $1', [shared.id]), []);
+      assert.equal((await userNamed('shared')).ldap_dn, '');
     });
   });
 });

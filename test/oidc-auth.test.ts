@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { createTestApp, setCookies, type TestApp } from './helpers/app.ts';
 import { newOrg, newUser, type User } from './helpers/factories.ts';
 import { lastLoginFailure, returnFromProvider, ssoFailure, startSso } from './helpers/sso-browser.ts';
-import { startOidcProvider, startSilentServer, type TestOidcProvider } from './helpers/oidc-provider.ts';
+import { startOidcProvider, startSilentServer, type OidcAccount, type TestOidcProvider } from './helpers/oidc-provider.ts';
 
 const BASE = 'http://drover.test';
 
@@ -17,6 +17,13 @@ async function closedPort(): Promise<number> {
 }
 
 describe('Generic OIDC sign-in', () => {
+  /** The provider's accounts by subject; a test changes a username here as the provider's admin would. */
+  const accounts: Record<string, OidcAccount> = {
+    alice: { email: 'alice@example.com', preferred_username: 'alice.oidc', given_name: 'Alice', family_name: 'Doe' },
+    mallory: { email: 'mallory@elsewhere.test', preferred_username: 'mallory' },
+    local: { email: 'local@example.com', preferred_username: 'oidc-local' },
+    impostor: { email: 'impostor@example.com', preferred_username: 'alice.oidc' },
+  };
   let t: TestApp;
   let op: TestOidcProvider;
   let plain: User;
@@ -41,11 +48,7 @@ describe('Generic OIDC sign-in', () => {
 
   before(async () => {
     t = await createTestApp();
-    op = await startOidcProvider(`${BASE}/sso/complete/oidc/`, {
-      alice: { email: 'alice@example.com', preferred_username: 'alice.oidc', given_name: 'Alice', family_name: 'Doe' },
-      mallory: { email: 'mallory@elsewhere.test', preferred_username: 'mallory' },
-      local: { email: 'local@example.com', preferred_username: 'oidc-local' },
-    });
+    op = await startOidcProvider(`${BASE}/sso/complete/oidc/`, accounts);
     assert.equal((await t.patch('/api/v2/settings/system/', { SVC_URL_BASE: BASE })).status, 200);
     const res = await t.patch('/api/v2/settings/oidc/', {
       ...settings(),
@@ -206,8 +209,35 @@ describe('Generic OIDC sign-in', () => {
 
   it('does not sign in a local user of the same name', async () => {
     const { res } = await signIn('local');
-    ssoFailure(res);
+    assert.match(ssoFailure(res), /username "oidc-local" already belongs to another account/);
     assert.equal((await t.db.query(`SELECT external_account FROM users WHERE username = 'oidc-local'`))[0].external_account, null);
+    assert.equal((await lastLoginFailure(t)).reason, 'identity_conflict');
+  });
+
+  it("another subject asserting alice's username does not get her account: refused and audited", async () => {
+    const [alice] = await t.db.query(`SELECT id, email FROM users WHERE username = 'alice.oidc'`);
+    const { res } = await signIn('impostor');
+    assert.match(ssoFailure(res), /username "alice.oidc" already belongs to another account/);
+    const conflicts = (await t.get(`/api/v2/audit_events/?event_type=auth.identity_conflict&target_id=${alice.id}`)).body.results;
+    assert.equal(conflicts.length, 1);
+    assert.deepEqual(conflicts[0].detail, { backend: 'oidc', source: 'oidc', subject: 'impostor', username: 'alice.oidc', holder: 'external' });
+    assert.equal((await t.db.query('SELECT email FROM users WHERE id = $1', [alice.id]))[0].email, 'alice@example.com');
+    assert.ok(!JSON.stringify(conflicts).includes(op.clientSecret));
+  });
+
+  it('the same subject reaches the same user after the provider renames him', async () => {
+    const [alice] = await t.db.query(`SELECT id FROM users WHERE username = 'alice.oidc'`);
+    accounts.alice = { ...accounts.alice, preferred_username: 'alice.renamed', email: 'alice@renamed.example.com' };
+    try {
+      const { res } = await signIn('alice');
+      assert.equal(res.status, 302, res.text);
+      const session = setCookies(res).get('svc_sessionid')?.value;
+      const me = (await t.get('/api/v2/me/', { as: null, headers: { cookie: `svc_sessionid=${session}` } })).body.results[0];
+      assert.deepEqual([me.id, me.username, me.email], [alice.id, 'alice.oidc', 'alice@renamed.example.com']);
+      assert.equal((await t.db.query(`SELECT 1 FROM users WHERE username = 'alice.renamed'`)).length, 0);
+    } finally {
+      accounts.alice = { ...accounts.alice, preferred_username: 'alice.oidc', email: 'alice@example.com' };
+    }
   });
 
   it('answers the login page when OIDC is not configured', async () => {

@@ -19,7 +19,7 @@ describe('RADIUS sign-in', () => {
 
   before(async () => {
     t = await createTestApp();
-    server = await startRadiusResponder(SECRET, { 'rad-alice': 'alice-pass', 'rad-bob': 'bob-pass', localname: 'radius-pass' });
+    server = await startRadiusResponder(SECRET, { 'rad-alice': 'alice-pass', 'rad-bob': 'bob-pass', 'rad-carol': 'carol-pass', localname: 'radius-pass' });
     const org = (await newOrg(t)).id;
     plain = await newUser(t);
     orgAdmin = await newUser(t, { admin: org });
@@ -70,6 +70,7 @@ describe('RADIUS sign-in', () => {
     // Again: the same user, updated, not a second one.
     assert.equal((await login('rad-alice', 'alice-pass')).status, 200);
     assert.equal((await t.db.query(`SELECT count(*)::int AS n FROM users WHERE username = 'rad-alice'`))[0].n, 1);
+    assert.deepEqual(await t.db.query(`SELECT source, subject FROM user_identities i JOIN users u ON u.id = i.user_id WHERE u.username = 'rad-alice'`), [{ source: 'radius', subject: 'rad-alice' }]);
   });
 
   it('refuses a password the RADIUS server rejects, creating no user', async () => {
@@ -78,6 +79,21 @@ describe('RADIUS sign-in', () => {
     assert.equal(res.body.detail, 'Invalid username or password.');
     assert.equal((await t.db.query(`SELECT 1 FROM users WHERE username = 'rad-bob'`)).length, 0);
     assert.equal((await audits('auth.login', 'rad-bob')).at(-1)!.detail.reason, 'invalid_credentials');
+  });
+
+  it("a RADIUS user with an existing external user's name gets a clear refusal, audited, never the account", async () => {
+    // A user an LDAP server signed in, stored as that sign-in stores him (ldap_dn, linked to his DN).
+    await t.db.query(`INSERT INTO users (username, ldap_dn) VALUES ('rad-carol', 'uid=rad-carol,dc=example,dc=org')`);
+    await t.db.query(`INSERT INTO user_identities (user_id, source, subject) SELECT id, 'ldap', 'uid=rad-carol,dc=example,dc=org' FROM users WHERE username = 'rad-carol'`);
+    const res = await login('rad-carol', 'carol-pass');
+    assert.equal(res.status, 403, res.text);
+    assert.match(res.body.detail, /username "rad-carol" already belongs to another account/);
+    const [carol] = await t.db.query(`SELECT id, ldap_dn, external_account FROM users WHERE username = 'rad-carol'`);
+    assert.deepEqual([carol.ldap_dn, carol.external_account], ['uid=rad-carol,dc=example,dc=org', null]);
+    const [conflict] = (await t.get(`/api/v2/audit_events/?event_type=auth.identity_conflict&target_id=${carol.id}`)).body.results;
+    assert.deepEqual(conflict.detail, { backend: 'radius', source: 'radius', subject: 'rad-carol', username: 'rad-carol', holder: 'external' });
+    assert.ok(!JSON.stringify(conflict).includes('carol-pass'));
+    assert.equal((await login('rad-carol', 'wrong')).status, 401);
   });
 
   it('does not sign in a local user of the same name through RADIUS', async () => {

@@ -253,8 +253,53 @@ describe('SAML sign-in', () => {
     it('refuses to take over a local user of the same name', async () => {
       const { browser, id, relayState } = await start('corp');
       const res = await post(browser, responseXml(corp, answer({ inResponseTo: id, nameId: plain.username, attributes: { uid: plain.username } })), relayState);
-      assertRefused(res, /local user/);
+      assertRefused(res, new RegExp(`username "${plain.username}" already belongs to another account`));
       assert.equal((await userNamed(plain.username)).external_account, null);
+      const [conflict] = (await t.get(`/api/v2/audit_events/?event_type=auth.identity_conflict&target_id=${plain.id}`)).body.results;
+      assert.deepEqual(conflict.detail, { backend: 'saml', source: 'saml:corp', subject: plain.username, username: plain.username, holder: 'local' });
+    });
+  });
+
+  describe('users are linked by identity provider and permanent id', () => {
+    it("the other identity provider asserting alice's username does not get her account", async () => {
+      const alice = await userNamed('alice');
+      const { browser, id, relayState } = await start('partner');
+      const xml = responseXml(partner, answer({ inResponseTo: id, attributes: { uid: 'alice', mail: 'alice@partner.example', Role: 'admins' } }));
+      assertRefused(await post(browser, xml, relayState), /username "alice" already belongs to another account/);
+      const after = await userNamed('alice');
+      assert.equal(after.email, alice.email, 'the account holding the name is left as it was');
+      const conflicts = (await t.get(`/api/v2/audit_events/?event_type=auth.identity_conflict&target_id=${alice.id}`)).body.results;
+      assert.equal(conflicts.length, 1);
+      assert.equal(conflicts[0].outcome, 'denied');
+      assert.deepEqual(conflicts[0].detail, { backend: 'saml', source: 'saml:partner', subject: 'alice', username: 'alice', holder: 'external' });
+      assert.ok(!JSON.stringify(conflicts).includes('SAMLResponse'));
+      const failure = (await t.get('/api/v2/audit_events/?event_type=auth.login&outcome=failure&actor_username=alice')).body.results[0];
+      assert.equal(failure.detail.reason, 'identity_conflict');
+      // Alice at her own identity provider is still herself.
+      const own = await start('corp');
+      assert.equal((await post(own.browser, responseXml(corp, answer({ inResponseTo: own.id })), own.relayState)).headers.location, '/');
+      assert.equal((await own.browser.get('/api/v2/me/')).body.results[0].id, alice.id);
+    });
+
+    it('the same permanent id reaches the same user when the username changes at the identity provider', async () => {
+      const idps = { corp: idpSetting(corp), partner: { ...idpSetting(partner), attr_user_permanent_id: 'name_id' } };
+      assert.equal((await t.patch('/api/v2/settings/saml/', { SOCIAL_AUTH_SAML_ENABLED_IDPS: idps })).status, 200);
+      try {
+        let flow = await start('partner');
+        await post(flow.browser, responseXml(partner, answer({ inResponseTo: flow.id, nameId: 'p-0001', attributes: { uid: 'pat', mail: 'pat@partner.example' } })), flow.relayState);
+        const pat = await userNamed('pat');
+        assert.ok(pat);
+        flow = await start('partner');
+        const res = await post(flow.browser, responseXml(partner, answer({ inResponseTo: flow.id, nameId: 'p-0001', attributes: { uid: 'patricia', mail: 'patricia@partner.example' } })), flow.relayState);
+        assert.equal(res.headers.location, '/');
+        const me = (await flow.browser.get('/api/v2/me/')).body.results[0];
+        assert.deepEqual([me.id, me.username, me.email], [pat.id, 'pat', 'patricia@partner.example']);
+        assert.equal(await userNamed('patricia'), undefined);
+        const [event] = (await t.get(`/api/v2/audit_events/?event_type=auth.external_login&target_id=${pat.id}`)).body.results;
+        assert.deepEqual(event.detail, { backend: 'saml', source: 'saml:partner', uid: 'p-0001', created: false });
+      } finally {
+        await t.patch('/api/v2/settings/saml/', { SOCIAL_AUTH_SAML_ENABLED_IDPS: { corp: idpSetting(corp), partner: idpSetting(partner) } });
+      }
     });
   });
 

@@ -129,6 +129,39 @@ describe('social sign-in (GitHub, Google, Azure AD)', () => {
     assert.deepEqual(await orgsOf('mover'), ['Social']);
   });
 
+  it("a GitHub account with a Google user's username does not get that account: refused and audited", async () => {
+    const [mover] = await t.db.query(`SELECT id, email FROM users WHERE username = 'mover'`);
+    provider.user = { id: '300', login: 'mover', email: 'mover@corp.example' };
+    assert.match(ssoFailure((await signIn('github')).res), /username "mover" already belongs to another account/);
+    assert.equal((await lastLoginFailure(t)).reason, 'identity_conflict');
+    const conflicts = (await t.get(`/api/v2/audit_events/?event_type=auth.identity_conflict&target_id=${mover.id}`)).body.results;
+    assert.equal(conflicts.length, 1);
+    // The same numeric id as the Google account: ids of different providers are different identities.
+    assert.deepEqual(conflicts[0].detail, { backend: 'github', source: 'github', subject: '300', username: 'mover', holder: 'external' });
+    assert.ok(!JSON.stringify(conflicts).includes(PROVIDERS[0].secret));
+    const [after] = await t.db.query(`SELECT external_account, email FROM users WHERE id = $1`, [mover.id]);
+    assert.deepEqual([after.external_account, after.email], ['google-oauth2', mover.email]);
+  });
+
+  it('the same provider id reaches the same user after the login changes at the provider', async () => {
+    provider.user = { id: '310', login: 'octo', email: 'octo@example.org' };
+    assert.equal((await signIn('github')).res.status, 302);
+    const [octo] = await t.db.query(`SELECT id FROM users WHERE username = 'octo'`);
+    provider.user = { id: '310', login: 'octo-renamed', email: 'octo@example.org' };
+    const { res } = await signIn('github');
+    assert.equal(res.status, 302);
+    const me = (await t.get('/api/v2/me/', { as: null, headers: { cookie: `svc_sessionid=${setCookies(res).get('svc_sessionid')?.value}` } })).body.results[0];
+    assert.deepEqual([me.id, me.username], [octo.id, 'octo']);
+    assert.equal((await t.db.query(`SELECT 1 FROM users WHERE username = 'octo-renamed'`)).length, 0);
+  });
+
+  it('does not sign in a local user of the same name', async () => {
+    provider.user = { id: '320', login: plain.username, email: 'plain@example.org' };
+    assert.match(ssoFailure((await signIn('github')).res), /already belongs to another account/);
+    const [row] = await t.db.query('SELECT external_account FROM users WHERE id = $1', [plain.id]);
+    assert.equal(row.external_account, null);
+  });
+
   it('refuses a replayed answer, and a code used twice', async () => {
     provider.user = { id: '400', login: 'replayer', email: 'replayer@example.org' };
     const { answer, cookie, res } = await signIn('github');

@@ -12,6 +12,7 @@ export type AuditEventType =
   | 'auth.throttled'
   | 'auth.external_login'
   | 'auth.mapping_changed'
+  | 'auth.identity_conflict'
   | 'rbac.role_granted'
   | 'rbac.role_revoked'
   | 'token.created'

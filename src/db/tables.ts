@@ -1583,6 +1583,16 @@ export type UnifiedJobRow = {
   workflow_job_template_id: number | null;
 };
 
+/** A row of the table user_identities. */
+export type UserIdentityRow = {
+  created: Date;
+  id: number;
+  last_login: Date;
+  source: string;
+  subject: string;
+  user_id: number;
+};
+
 /** A row of the table users. */
 export type UserRow = {
   created: Date;
@@ -2029,6 +2039,7 @@ export interface Tables {
   unified_job_template_notification_templates: UnifiedJobTemplateNotificationTemplateRow;
   unified_job_templates: UnifiedJobTemplateRow;
   unified_jobs: UnifiedJobRow;
+  user_identities: UserIdentityRow;
   users: UserRow;
   webhook_deliveries: WebhookDeliveryRow;
   workflow_approval_templates: WorkflowApprovalTemplateRow;

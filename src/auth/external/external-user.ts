@@ -1,7 +1,8 @@
 /**
  * The local side of every external sign-in (LDAP, SAML, OIDC, social providers, RADIUS): the
- * local user is created or updated from what the source says, its flags and memberships are
- * applied, and each step is audited, all in one transaction.
+ * local user linked to the identity is found (or created and linked), updated from what the
+ * source says, its flags and memberships are applied, and each step is audited, all in one
+ * transaction.
  */
 import { callerIn, systemContextIn, type AuthMethod, type CurrentUser, type RequestContext, type Services } from '../../api/context.ts';
 import { createObject, loadRow, parseBody, updateObject } from '../../api/crud.ts';
@@ -13,6 +14,7 @@ import type { Queryable, Row } from '../../db/database.ts';
 import { loadRole, grantToUser } from '../../rbac/grants.ts';
 import { roleId } from '../../rbac/graph.ts';
 import { toCurrentUser, type UserRow } from '../basic.ts';
+import { identityKey, linkedUser, linkIdentity, lockNewLinks, noteLinkedLogin, unlinkedLdapUser } from './identity-links.ts';
 import type { MembershipChanges } from './mapping.ts';
 
 export type { MembershipChanges } from './mapping.ts';
@@ -20,8 +22,11 @@ export type { MembershipChanges } from './mapping.ts';
 export interface ExternalIdentity {
   /** Where the user comes from: 'ldap', 'saml', 'oidc', 'github', 'google-oauth2', 'azuread-oauth2', 'radius'. */
   backend: string;
-  /** Stable id at the source (LDAP DN, SAML NameID + idp, OIDC sub, provider user id, RADIUS username). */
+  /** Which one of the backend's kind, when there can be several (ldap1, saml:<idp>); the backend when absent. */
+  source?: string;
+  /** The subject at the source, the user's link (LDAP DN, SAML permanent id, OIDC sub, provider user id, RADIUS username). */
   uid: string;
+  /** The username the source asserts: a new user's name; an existing user keeps his own (as AWX). */
   username: string;
   email?: string;
   first_name?: string;
@@ -30,6 +35,8 @@ export interface ExternalIdentity {
   flags?: { is_superuser?: boolean; is_system_auditor?: boolean };
   /** Memberships to apply (see mapping.ts for how maps turn into these). */
   memberships?: MembershipChanges;
+  /** false: an identity linked to no user is refused instead of creating one (SOCIAL_AUTH_USER_FIELDS []). */
+  createUsers?: boolean;
 }
 
 export interface SignInClient {
@@ -53,13 +60,20 @@ export class ExternalSignInRefused extends ApiError {
   }
 }
 
-const USERNAME = /^[\w.@+-]{1,150}$/;
-
-/** The column saying where an existing user comes from: ldap for ldap_dn, else external_account. */
-function sourceOf(row: Row): string | null {
-  if (row.ldap_dn) return 'ldap';
-  return row.external_account ?? null;
+/** The asserted username belongs to another account (a local user, or one linked to another identity). */
+export class IdentityConflict extends ExternalSignInRefused {
+  constructor(
+    identity: ExternalIdentity,
+    readonly holder: Row,
+  ) {
+    super(
+      'identity_conflict',
+      `The username "${identity.username}" already belongs to another account, so a sign-in through ${identity.backend} cannot use it. Ask an administrator.`,
+    );
+  }
 }
+
+const USERNAME = /^[\w.@+-]{1,150}$/;
 
 /** A profile value from the source, kept only if the user field accepts it (an invalid email becomes ''). */
 function profileValue(name: 'email' | 'first_name' | 'last_name', value: string | undefined): string | undefined {
@@ -75,6 +89,10 @@ function profileValue(name: 'email' | 'first_name' | 'last_name', value: string 
 }
 
 function checkIdentity(identity: ExternalIdentity): void {
+  // An empty subject would link every such sign-in to one user.
+  if (typeof identity.uid !== 'string' || identity.uid.trim() === '') {
+    throw new ExternalSignInRefused('no_subject', `The ${identity.backend} sign-in did not say who the user is.`);
+  }
   if (!USERNAME.test(identity.username)) {
     throw new ExternalSignInRefused(
       'invalid_username',
@@ -82,18 +100,6 @@ function checkIdentity(identity: ExternalIdentity): void {
       400,
     );
   }
-}
-
-/** Refuses a username taken by a local user or a user of another source (as AWX: they are different people). */
-function checkOwnership(identity: ExternalIdentity, row: Row): void {
-  const source = sourceOf(row);
-  if (source === null) {
-    throw new ExternalSignInRefused('local_user_exists', `A local user named "${identity.username}" exists; it cannot sign in through ${identity.backend}.`);
-  }
-  if (source !== identity.backend) {
-    throw new ExternalSignInRefused('other_source', `The user "${identity.username}" signs in through ${source}, not ${identity.backend}.`);
-  }
-  if (!row.is_active) throw new ExternalSignInRefused('inactive', 'Your account is disabled.');
 }
 
 /** The columns saying where the user comes from. */
@@ -113,18 +119,63 @@ function profileOf(identity: ExternalIdentity): Record<string, unknown> {
   return values;
 }
 
-async function createOrUpdateUser(tx: Queryable, system: RequestContext, identity: ExternalIdentity): Promise<{ row: Row; created: boolean }> {
+const holderKind = (row: Row) => (row.ldap_dn || row.external_account ? 'external' : 'local');
+
+function checkActive(row: Row): void {
+  if (!row.is_active) throw new ExternalSignInRefused('inactive', 'Your account is disabled.');
+}
+
+/** The user's profile, flags and source columns as the identity says; his username stays his own. */
+async function updateUser(tx: Queryable, system: RequestContext, identity: ExternalIdentity, existing: Row): Promise<Row> {
   const users = getResource('user');
-  const [existing] = await tx.query('SELECT * FROM users WHERE username = $1 FOR UPDATE', [identity.username]);
   const wanted = { ...profileOf(identity), ...sourceColumns(identity) };
-  if (!existing) {
-    const row = await createObject(tx, system, users, { username: identity.username, ...wanted });
-    return { row, created: true };
-  }
-  checkOwnership(identity, existing);
   const changed = Object.fromEntries(Object.entries(wanted).filter(([name, value]) => existing[users.fields[name].column] !== value));
-  if (!Object.keys(changed).length) return { row: existing, created: false };
-  return { row: await updateObject(tx, system, users, existing, changed), created: false };
+  if (!Object.keys(changed).length) return existing;
+  return updateObject(tx, system, users, existing, changed);
+}
+
+interface ResolvedUser {
+  row: Row;
+  /** The user before this sign-in changed him; null when created. */
+  before: Row | null;
+  created: boolean;
+  /** An existing user was linked to the identity now (an LDAP user from before links). */
+  linked: boolean;
+}
+
+/**
+ * The user of an identity: the one linked to it; else an LDAP user from before links whose DN
+ * it is; else a new user with the asserted username, linked to it. A username already taken is
+ * refused (IdentityConflict), whoever holds it: AWX makes a new user with a random suffix for
+ * social and SAML sign-ins, which leaves the real person to guess his name and an administrator
+ * to grant roles to whichever "alice" he finds; a refusal is seen and settled.
+ */
+async function resolveUser(tx: Queryable, system: RequestContext, identity: ExternalIdentity): Promise<ResolvedUser> {
+  const key = identityKey(identity);
+  let user = await linkedUser(tx, key);
+  if (!user) {
+    await lockNewLinks(tx);
+    user = await linkedUser(tx, key);
+  }
+  if (user) {
+    checkActive(user);
+    await noteLinkedLogin(tx, key);
+    return { row: await updateUser(tx, system, identity, user), before: user, created: false, linked: false };
+  }
+  const earlier = identity.backend === 'ldap' ? await unlinkedLdapUser(tx, identity.uid) : null;
+  if (earlier) {
+    checkActive(earlier);
+    await linkIdentity(tx, earlier.id, key);
+    return { row: await updateUser(tx, system, identity, earlier), before: earlier, created: false, linked: true };
+  }
+  if (identity.createUsers === false) {
+    throw new ExternalSignInRefused('account_creation_disabled', 'This account has not signed in before, and new accounts are not created (SOCIAL_AUTH_USER_FIELDS).');
+  }
+  const [holder] = await tx.query('SELECT id, username, ldap_dn, external_account FROM users WHERE username = $1', [identity.username]);
+  if (holder) throw new IdentityConflict(identity, holder);
+  const row = await createObject(tx, system, getResource('user'), { username: identity.username, ...profileOf(identity), ...sourceColumns(identity) });
+  await linkIdentity(tx, row.id, key);
+  return { row, before: null, created: true, linked: false };
 }
 
 type Change = { kind: 'organization' | 'team'; name: string; organization?: string; role: string; granted: boolean };
@@ -178,11 +229,12 @@ async function applyMemberships(tx: Queryable, system: RequestContext, userId: n
 }
 
 /**
- * Creates or updates the local user of an external identity (marked external: no usable local
- * password; ldap_dn for LDAP, else external_account), applies its flags and memberships, records
- * auth.external_login and one auth.mapping_changed per change, and answers the user. Throws
- * ExternalSignInRefused when the username belongs to a local user or one of another source, or
- * the user is disabled.
+ * Signs in the local user of an external identity, found by its link (identity-links.ts): created
+ * at the first sign-in (marked external: no usable local password; ldap_dn for LDAP, else
+ * external_account), updated from the source each time; applies its flags and memberships,
+ * records auth.external_login and one auth.mapping_changed per change, and answers the user.
+ * Throws ExternalSignInRefused when the user is disabled, and IdentityConflict (audited as
+ * auth.identity_conflict) when no user is linked and the username is taken.
  */
 export async function signInExternalUser(
   services: Pick<Services, 'db' | 'settings' | 'env'>,
@@ -192,16 +244,16 @@ export async function signInExternalUser(
 ): Promise<CurrentUser> {
   checkIdentity(identity);
   const system = systemContextIn(services);
+  const { source, subject } = identityKey(identity);
   try {
     return await services.db.transaction(async (tx) => {
-      const before = (await tx.query('SELECT is_superuser, is_system_auditor FROM users WHERE username = $1', [identity.username]))[0];
-      const { row, created } = await createOrUpdateUser(tx, system, identity);
+      const { row, before, created, linked } = await resolveUser(tx, system, identity);
       const changes = identity.memberships ? await applyMemberships(tx, system, row.id, identity.memberships) : [];
       const user = toCurrentUser((await loadRow(tx, getResource('user'), row.id)) as UserRow);
       const ctx = callerIn(services, user, options.authMethod ?? null);
       const target = { type: 'user', id: user.id, name: user.username };
       const events: AuditEvent[] = [
-        { type: 'auth.external_login', ctx, target, client, detail: { backend: identity.backend, uid: identity.uid, created } },
+        { type: 'auth.external_login', ctx, target, client, detail: { backend: identity.backend, source, uid: subject, created, ...(linked && { linked }) } },
       ];
       for (const flag of ['is_superuser', 'is_system_auditor'] as const) {
         if ((before?.[flag] ?? false) !== row[flag]) {
@@ -221,9 +273,24 @@ export async function signInExternalUser(
       return user;
     });
   } catch (err) {
+    if (err instanceof IdentityConflict) await recordIdentityConflict(services, identity, client, err.holder);
     if (err instanceof ExternalSignInRefused) await recordExternalLoginFailure(services, identity.backend, identity.username, client, err.reason);
     throw err;
   }
+}
+
+/** auth.identity_conflict: who asserted which username, and the account holding it (never a secret). */
+async function recordIdentityConflict(services: Pick<Services, 'db' | 'settings' | 'env'>, identity: ExternalIdentity, client: SignInClient, holder: Row): Promise<void> {
+  const { source, subject } = identityKey(identity);
+  await recordAudit(services.db, {
+    type: 'auth.identity_conflict',
+    outcome: 'denied',
+    ctx: callerIn(services, null),
+    actorUsername: identity.username,
+    target: { type: 'user', id: holder.id, name: holder.username },
+    client,
+    detail: { backend: identity.backend, source, subject: subject.slice(0, 1024), username: identity.username, holder: holderKind(holder) },
+  });
 }
 
 /** Records a refused external sign-in (auth.login, outcome failure) with the backend and a reason; never secrets. */

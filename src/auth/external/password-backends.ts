@@ -4,7 +4,7 @@
  */
 import type { AuthMethod, CurrentUser, Services } from '../../api/context.ts';
 import { ApiError } from '../../api/errors.ts';
-import { ExternalSignInRefused, recordExternalLoginFailure, signInExternalUser, type ExternalIdentity, type SignInClient } from './external-user.ts';
+import { ExternalSignInRefused, IdentityConflict, recordExternalLoginFailure, signInExternalUser, type ExternalIdentity, type SignInClient } from './external-user.ts';
 
 type SignInServices = Pick<Services, 'db' | 'settings' | 'env'>;
 
@@ -29,10 +29,13 @@ export const unavailableMessage = (backend: string) =>
   `Sign-in failed: the ${backend.toUpperCase()} server could not be reached. Try again later or ask an administrator.`;
 
 /**
- * Asks the password backends about credentials the local check refused. A user who exists
- * locally is asked only of his own source (AWX: a local account is never taken over by a
- * directory user of the same name). Answers the signed-in user or null; throws 503 when a
- * source that could have known the user was unreachable and no other accepted him.
+ * Asks the password backends about credentials the local check refused. The password of a
+ * local user goes to no backend (AWX: a local account is never taken over by a directory user
+ * of the same name). Any other username is asked of each backend in turn; the one that accepts
+ * the credentials signs in the user linked to its identity (external-user.ts), which need not
+ * be the user of that name. Answers the signed-in user or null; throws 403 with the reason when
+ * the identity's username belongs to another account (IdentityConflict), and 503 when a source
+ * that could have known the user was unreachable and no other accepted him.
  */
 export async function externalPasswordLogin(
   backends: readonly PasswordBackend[],
@@ -44,11 +47,10 @@ export async function externalPasswordLogin(
   authMethod: AuthMethod | null,
 ): Promise<CurrentUser | null> {
   if (password === '') return null;
-  const source = existing ? (existing.ldap_dn ? 'ldap' : existing.external_account ?? null) : undefined;
-  if (source === null) return null;
+  if (existing && !existing.ldap_dn && !existing.external_account) return null;
   let unreachable: string | null = null;
   for (const backend of backends) {
-    if ((source !== undefined && source !== backend.name) || !backend.configured(services)) continue;
+    if (!backend.configured(services)) continue;
     let identity: ExternalIdentity | { refused: string } | null;
     try {
       identity = await backend.authenticate(services, username, password);
@@ -66,6 +68,8 @@ export async function externalPasswordLogin(
     try {
       return await signInExternalUser(services, identity, client, { authMethod });
     } catch (err) {
+      // The source knew the credentials: its user is told why he cannot sign in.
+      if (err instanceof IdentityConflict) throw err;
       if (err instanceof ExternalSignInRefused) return null;
       throw err;
     }

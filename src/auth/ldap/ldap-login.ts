@@ -116,6 +116,7 @@ async function signInAt(config: LdapServerConfig, username: string, password: st
     }
     return {
       backend: 'ldap',
+      source: config.name,
       uid: dn,
       username,
       ...profile,

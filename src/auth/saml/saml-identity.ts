@@ -128,7 +128,8 @@ export function samlIdentity(settings: Settings, idpName: string, idp: SamlIdp, 
   const flags = settings.get<SamlUserFlags>('SOCIAL_AUTH_SAML_USER_FLAGS_BY_ATTR') ?? {};
   return {
     backend: 'saml',
-    uid: `${idpName}:${permanentId}`,
+    source: `saml:${idpName}`,
+    uid: permanentId,
     username,
     email,
     first_name: attribute(answer, idp, 'attr_first_name'),

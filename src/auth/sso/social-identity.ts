@@ -6,7 +6,7 @@
  */
 import type { Services } from '../../api/context.ts';
 import type { OrganizationMap, TeamMap } from '../../config/settings/sso-maps.ts';
-import { ExternalSignInRefused, type ExternalIdentity } from '../external/external-user.ts';
+import type { ExternalIdentity } from '../external/external-user.ts';
 import { membershipsFromMaps, userMatcher } from '../external/mapping.ts';
 
 export interface ProviderProfile {
@@ -20,15 +20,11 @@ export interface ProviderProfile {
 const nonEmpty = <T extends object>(map: T | null | undefined): T | null => (map && Object.keys(map).length ? map : null);
 
 /** `prefix`: the middle of the provider's settings (OIDC, GITHUB...). */
-export async function socialIdentity(services: Services, backend: string, prefix: string, profile: ProviderProfile): Promise<ExternalIdentity> {
+export function socialIdentity(services: Services, backend: string, prefix: string, profile: ProviderProfile): ExternalIdentity {
   const get = <T>(name: string) => services.settings.get<T>(name);
   const orgMap = nonEmpty(get<OrganizationMap>(`SOCIAL_AUTH_${prefix}_ORGANIZATION_MAP`)) ?? get<OrganizationMap>('SOCIAL_AUTH_ORGANIZATION_MAP') ?? {};
   const teamMap = nonEmpty(get<TeamMap>(`SOCIAL_AUTH_${prefix}_TEAM_MAP`)) ?? get<TeamMap>('SOCIAL_AUTH_TEAM_MAP') ?? {};
   const allowed = get<string[] | null>('SOCIAL_AUTH_USER_FIELDS');
-  if (allowed && allowed.length === 0) {
-    const [known] = await services.db.query('SELECT 1 FROM users WHERE username = $1 AND external_account = $2', [profile.username, backend]);
-    if (!known) throw new ExternalSignInRefused('account_creation_disabled', 'This account has not signed in before, and new accounts are not created (SOCIAL_AUTH_USER_FIELDS).');
-  }
   const field = (name: 'email' | 'first_name' | 'last_name') => (!allowed || allowed.includes(name) ? profile[name] : undefined);
   return {
     backend,
@@ -38,5 +34,7 @@ export async function socialIdentity(services: Services, backend: string, prefix
     first_name: field('first_name'),
     last_name: field('last_name'),
     memberships: membershipsFromMaps(orgMap, teamMap, userMatcher({ username: profile.username, email: profile.email })),
+    // An empty list: only identities that signed in before (linked to a user) may sign in.
+    createUsers: !(allowed && allowed.length === 0),
   };
 }
