@@ -447,6 +447,7 @@ export type InstanceRow = {
   hostname: string;
   id: number;
   ip_address: string;
+  isolates_runs: boolean;
   last_health_check: Date | null;
   last_seen: Date | null;
   listener_port: number | null;
