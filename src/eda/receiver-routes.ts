@@ -5,6 +5,7 @@
  * stored (src/eda/intake.ts) and answered 202 at once; the evaluation loop does the rest.
  */
 import { forbidden } from '../api/errors.ts';
+import { jsonTextTooDeep } from '../db/json-depth.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
 import { viewOptions } from '../api/options.ts';
 import { PUBLIC } from '../api/permissions.ts';
@@ -21,7 +22,7 @@ const MAX_REFUSED_PAYLOAD = 64 * 1024;
 
 /** The body of a refused delivery, as far as it is kept: its JSON when small and whole, else its first 64 KiB as text. */
 function refusedPayload(raw: Buffer): unknown {
-  if (raw.length <= MAX_REFUSED_PAYLOAD) {
+  if (raw.length <= MAX_REFUSED_PAYLOAD && !jsonTextTooDeep(raw.toString('utf8'))) {
     try {
       const value = JSON.parse(raw.toString('utf8'));
       if (value && typeof value === 'object' && !Array.isArray(value)) return value;
