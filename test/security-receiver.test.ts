@@ -54,7 +54,8 @@ describe('event receiver: replays, timestamps and floods', () => {
     const first = await postEvent(t, rule.path, body, { ...headers, 'x-request-id': 'delivery-1' });
     assert.equal(first.status, 202, first.text);
     assert.ok(first.body.event_log_id);
-    for (const changed of [{ 'x-request-id': 'delivery-2' }, { 'x-request-id': 'delivery-3', 'x-svc-event': 'other' }, {}]) {
+    const changes: Array<Record<string, string>> = [{ 'x-request-id': 'delivery-2' }, { 'x-request-id': 'delivery-3', 'x-svc-event': 'other' }, {}];
+    for (const changed of changes) {
       const copy = await postEvent(t, rule.path, body, { ...headers, ...changed });
       assert.equal(copy.status, 409, copy.text);
       assert.match(copy.body.detail, /already accepted/);
