@@ -24,7 +24,7 @@ const pyYamlBooleans = (tags: Tags): Tags => [
  * at it, plus compact `- - ` entries, plus the flow collections (`[`, `{`) open there: it may count a
  * level too many, never one too few.
  */
-function yamlTooDeep(source: string, max = MAX_JSON_DEPTH): boolean {
+export function yamlTooDeep(source: string, max = MAX_JSON_DEPTH): boolean {
   const indents: number[] = [];
   let flow = 0;
   let lineStart = true;
