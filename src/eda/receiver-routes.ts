@@ -78,7 +78,7 @@ export const edaReceiverRoutes: RouteModule = async (app, services) => {
           } finally {
             admission.release();
           }
-          // Only a sender holding the key can make a stale signature: it may learn why.
+          // A stale signature is a real one (its sender's, or a captured copy): saying so reveals nothing more.
           throw verdict.stale ? new ApiError(403, { detail: STALE }) : forbidden();
         }
         const payload = parsePayload(raw, String(request.headers['content-type'] ?? ''));
