@@ -9,6 +9,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Queryable, Row } from '../db/database.ts';
 import type { JinjaInExtraVars } from '../config/settings/categories/jobs.ts';
+import { descend } from '../db/json-depth.ts';
 import { parseVariables } from '../inventory/variables.ts';
 
 /** The job's variables that may stay templates: all, or top-level name/value pairs (a template's own). */
@@ -23,10 +24,10 @@ function yamlJson(value: unknown): string {
 }
 
 /** A value as flow YAML with every string tagged !unsafe. */
-function unsafeValue(value: unknown): string {
+function unsafeValue(value: unknown, depth = 0): string {
   if (typeof value === 'string') return `!unsafe ${yamlJson(value)}`;
-  if (Array.isArray(value)) return `[${value.map(unsafeValue).join(', ')}]`;
-  if (value && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${yamlJson(k)}: ${unsafeValue(v)}`).join(', ')}}`;
+  if (Array.isArray(value)) return `[${value.map((v) => unsafeValue(v, descend(depth))).join(', ')}]`;
+  if (value && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${yamlJson(k)}: ${unsafeValue(v, descend(depth))}`).join(', ')}}`;
   return yamlJson(value);
 }
 

@@ -279,6 +279,7 @@ export type EventLogRow = {
   organization_id: number | null;
   payload: unknown;
   processed_at: Date | null;
+  signature_digest: string | null;
   source_ip: string;
   source_type: string;
   status: string;

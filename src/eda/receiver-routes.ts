@@ -2,9 +2,13 @@
  * POST /api/v2/eda_webhooks/{webhook_path}/: the public receiver of event rules (document 2, Public
  * receiver; BEHAVIOUR.md "Event-driven automation" gives the order). It reads no login: the signature
  * over the body's raw bytes, made with the rule's key, is the authentication. An accepted event is
- * stored (src/eda/intake.ts) and answered 202 at once; the evaluation loop does the rest.
+ * stored (src/eda/intake.ts) and answered 202 at once; the evaluation loop does the rest. A copy of
+ * an accepted delivery is refused (409), a signed timestamp outside its tolerance too (403), and
+ * refused deliveries, which are stored, are throttled per rule and address (src/eda/refusal-throttle.ts).
  */
-import { forbidden } from '../api/errors.ts';
+import type { FastifyReply } from 'fastify';
+import { ApiError, forbidden } from '../api/errors.ts';
+import { jsonTextTooDeep } from '../db/json-depth.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
 import { viewOptions } from '../api/options.ts';
 import { PUBLIC } from '../api/permissions.ts';
@@ -13,7 +17,8 @@ import { exemptFromCsrf } from '../auth/csrf.ts';
 import { listenForRuleChanges, receivingRule } from '../resources/event-rules/receiving-rules.ts';
 import { MAX_DELIVERY_BYTES, parsePayload, RawBody } from '../runs/webhooks/receiver-routes.ts';
 import { EventIntake } from './intake.ts';
-import { authentic, eventGuid, eventType, keptHeaders } from './sources.ts';
+import { RefusalThrottle } from './refusal-throttle.ts';
+import { eventGuid, eventType, keptHeaders, TIMESTAMP_TOLERANCE_SECONDS, verifyDelivery } from './sources.ts';
 
 export const RECEIVER_PATH = '/api/v2/eda_webhooks/:path/';
 /** What a refused delivery keeps of its body. */
@@ -21,7 +26,7 @@ const MAX_REFUSED_PAYLOAD = 64 * 1024;
 
 /** The body of a refused delivery, as far as it is kept: its JSON when small and whole, else its first 64 KiB as text. */
 function refusedPayload(raw: Buffer): unknown {
-  if (raw.length <= MAX_REFUSED_PAYLOAD) {
+  if (raw.length <= MAX_REFUSED_PAYLOAD && !jsonTextTooDeep(raw.toString('utf8'))) {
     try {
       const value = JSON.parse(raw.toString('utf8'));
       if (value && typeof value === 'object' && !Array.isArray(value)) return value;
@@ -32,8 +37,17 @@ function refusedPayload(raw: Buffer): unknown {
   return { raw: raw.subarray(0, MAX_REFUSED_PAYLOAD).toString('utf8'), truncated: raw.length > MAX_REFUSED_PAYLOAD };
 }
 
+const STALE = `The delivery's X-Svc-Timestamp is more than ${TIMESTAMP_TOLERANCE_SECONDS} seconds from the service's clock.`;
+const REPLAYED = 'This delivery was already accepted: its signature may be used once.';
+
+function tooManyRefused(reply: FastifyReply, retryAfter: number): ApiError {
+  reply.header('Retry-After', String(retryAfter));
+  return new ApiError(429, { detail: `Too many deliveries with a missing or wrong signature. Try again in ${retryAfter} seconds.` });
+}
+
 export const edaReceiverRoutes: RouteModule = async (app, services) => {
   const intake = new EventIntake(services.db);
+  const refusals = new RefusalThrottle(services.db);
   const unlisten = await listenForRuleChanges(services.db);
   app.addHook('onClose', async () => {
     await intake.drained();
@@ -54,16 +68,27 @@ export const edaReceiverRoutes: RouteModule = async (app, services) => {
         const rule = await receivingRule(services.db, (request.params as { path: string }).path);
         if (!rule || !rule.enabled) throw forbidden();
         const base = { ruleId: rule.id, ruleName: rule.name, organizationId: rule.organization_id, sourceType: rule.source_type, sourceIp: request.ip, headers: keptHeaders(request.headers) };
-        if (!authentic(rule.source_type, request.headers, raw, rule.key)) {
-          const payload = refusedPayload(raw);
-          await intake.store({ ...base, payload, eventType: '', guid: eventGuid(rule.source_type, request.headers, {}, raw), status: 'signature_failed' });
-          throw forbidden();
+        const verdict = verifyDelivery(rule.source_type, request.headers, raw, rule.key);
+        if (!verdict.accepted) {
+          const admission = await refusals.admit(rule.id, request.ip);
+          if ('retryAfter' in admission) throw tooManyRefused(reply, admission.retryAfter);
+          try {
+            const payload = refusedPayload(raw);
+            await intake.store({ ...base, payload, eventType: '', guid: eventGuid(rule.source_type, request.headers, {}, raw), status: 'signature_failed' });
+          } finally {
+            admission.release();
+          }
+          // A stale signature is a real one (its sender's, or a captured copy): saying so reveals nothing more.
+          throw verdict.stale ? new ApiError(403, { detail: STALE }) : forbidden();
         }
         const payload = parsePayload(raw, String(request.headers['content-type'] ?? ''));
         const stored = await intake.store({
           ...base, payload, eventType: eventType(rule.source_type, request.headers, payload), guid: eventGuid(rule.source_type, request.headers, payload, raw), status: 'received',
+          signatureDigest: verdict.signedDigest,
         });
-        return reply.code(202).send(stored ? { event_log_id: stored.id } : { detail: 'Event previously received.' });
+        if ('id' in stored) return reply.code(202).send({ event_log_id: stored.id });
+        if (stored.already === 'signature') throw new ApiError(409, { detail: REPLAYED });
+        return reply.code(202).send({ detail: 'Event previously received.' });
       },
       OPTIONS: async () => ({
         ...viewOptions('Event Receiver', "POST: an event for the rule at this path, signed with the rule's key; answered 202 and evaluated in the background."),

@@ -2,6 +2,12 @@
  * What the public receiver reads from a delivery, per source type (document 2, Authentication; BEHAVIOUR.md
  * "Event-driven automation"): how the sender proves it holds the rule's key, the event's id (which a
  * repeated delivery shares) and its type, and which headers are kept with the log and offered to conditions.
+ *
+ * X-Svc-Signature signs the body (document 2). A sender may also sign the time it sends, as Stripe and
+ * Slack do: with `X-Svc-Timestamp: <unix seconds>`, the signature is the HMAC of `<timestamp>.<body>`,
+ * and the delivery is refused more than TIMESTAMP_TOLERANCE_SECONDS away from the service's clock.
+ * Either way an accepted delivery leaves the digest of what was signed, which the log keeps: a copy
+ * is refused however its unsigned headers (X-Request-Id, a delivery id) are changed.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -41,19 +47,40 @@ function sameToken(given: string, key: string): boolean {
   return given.length > 0 && timingSafeEqual(digest(given), digest(key));
 }
 
-/** Whether the delivery's raw bytes were signed with the rule's key, as its source type signs. */
-export function authentic(source: string, headers: IncomingHttpHeaders, body: Buffer, key: string): boolean {
-  if (!key) return false;
+/** How far a signed timestamp may be from the service's clock, either way. */
+export const TIMESTAMP_TOLERANCE_SECONDS = 300;
+const TIMESTAMP = /^\d{1,12}$/;
+
+/**
+ * Accepted, with the digest of the signed bytes (null for a token, which signs nothing); or refused,
+ * `stale` when the signature holds but its timestamp is outside the tolerance.
+ */
+export type Verdict = { accepted: true; signedDigest: string | null } | { accepted: false; stale: boolean };
+
+const refused: Verdict = { accepted: false, stale: false };
+const acceptedOver = (signed: Buffer): Verdict => ({ accepted: true, signedDigest: createHash('sha256').update(signed).digest('hex') });
+
+/** Whether the delivery was signed with the rule's key, as its source type signs, and what it signed. */
+export function verifyDelivery(source: string, headers: IncomingHttpHeaders, body: Buffer, key: string, now = Date.now()): Verdict {
+  if (!key) return refused;
   switch (source) {
     case 'webhook_codehost_a': {
+      // Both algorithms sign the same bytes: the digest is that of the body, so a copy stripped of one header is still a copy.
       const sha256 = header(headers, 'x-codehosta-signature-256');
-      if (sha256) return signedWith(sha256, 'sha256', key, body);
-      return signedWith(header(headers, 'x-codehosta-signature'), 'sha1', key, body);
+      const ok = sha256 ? signedWith(sha256, 'sha256', key, body) : signedWith(header(headers, 'x-codehosta-signature'), 'sha1', key, body);
+      return ok ? acceptedOver(body) : refused;
     }
     case 'webhook_codehost_b':
-      return sameToken(header(headers, 'x-codehostb-token'), key);
-    default:
-      return signedWith(header(headers, 'x-svc-signature'), 'sha256', key, body);
+      return sameToken(header(headers, 'x-codehostb-token'), key) ? { accepted: true, signedDigest: null } : refused;
+    default: {
+      const timestamp = header(headers, 'x-svc-timestamp');
+      if (!timestamp) return signedWith(header(headers, 'x-svc-signature'), 'sha256', key, body) ? acceptedOver(body) : refused;
+      if (!TIMESTAMP.test(timestamp)) return refused;
+      const signed = Buffer.concat([Buffer.from(`${timestamp}.`), body]);
+      if (!signedWith(header(headers, 'x-svc-signature'), 'sha256', key, signed)) return refused;
+      if (Math.abs(now / 1000 - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS) return { accepted: false, stale: true };
+      return acceptedOver(signed);
+    }
   }
 }
 

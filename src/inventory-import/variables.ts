@@ -1,3 +1,4 @@
+import { descend } from '../db/json-depth.ts';
 import { parseVariables } from '../inventory/variables.ts';
 import type { Variables } from './parse.ts';
 
@@ -11,19 +12,19 @@ export function variablesText(vars: Variables): string {
   return Object.keys(vars).length ? pythonJson(vars) : '';
 }
 
-function pythonJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(pythonJson).join(', ')}]`;
-  if (isMapping(value)) return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${pythonJson(v)}`).join(', ')}}`;
+function pythonJson(value: unknown, depth = 0): string {
+  if (Array.isArray(value)) return `[${value.map((v) => pythonJson(v, descend(depth))).join(', ')}]`;
+  if (isMapping(value)) return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${pythonJson(v, descend(depth))}`).join(', ')}}`;
   return JSON.stringify(value) ?? 'null';
 }
 
 /** Deep equality of two variable values (key order ignored). */
-export function sameVariables(a: unknown, b: unknown): boolean {
+export function sameVariables(a: unknown, b: unknown, depth = 0): boolean {
   if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameVariables(v, b[i]));
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameVariables(v, b[i], descend(depth)));
   if (isMapping(a) && isMapping(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => k in b && sameVariables(a[k], b[k]));
+    return keys.length === Object.keys(b).length && keys.every((k) => k in b && sameVariables(a[k], b[k], descend(depth)));
   }
   return false;
 }

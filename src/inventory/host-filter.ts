@@ -18,6 +18,9 @@ export class HostFilterError extends Error {
 type Token = { kind: 'open' | 'close' | 'equals' } | { kind: 'atom' | 'quoted'; text: string };
 
 const SPECIAL = new Set(['(', ')', '=', '"']);
+/** The parser and the SQL writer recurse once per operator and parenthesis: their count is bounded. */
+const MAX_OPERATORS = 200;
+const OPERATOR_WORDS = new Set(['and', 'or', 'not']);
 
 function tokenize(filter: string): Token[] {
   const tokens: Token[] = [];
@@ -167,6 +170,8 @@ export function compileHostFilter(filter: string, alias: string, params: Params)
   try {
     const tokens = tokenize(filter);
     if (!tokens.length) throw new HostFilterError('empty filter');
+    const operators = tokens.filter((t) => t.kind === 'open' || (t.kind === 'atom' && OPERATOR_WORDS.has(t.text))).length;
+    if (operators > MAX_OPERATORS) throw new HostFilterError(`more than ${MAX_OPERATORS} operators and parentheses`);
     return toSql(new Parser(tokens).parse(), alias, params);
   } catch (err) {
     if (err instanceof HostFilterError && !err.complete) throw new HostFilterError(`Invalid query ${filter}: ${err.message}`, true);

@@ -1,4 +1,5 @@
-import { parse as parseYaml, type ScalarTag, type Tags } from 'yaml';
+import { Lexer, parse as parseYaml, type ScalarTag, type Tags } from 'yaml';
+import { jsonTextTooDeep, MAX_JSON_DEPTH, nestsDeeperThan, TOO_DEEP, TooDeepError } from '../db/json-depth.ts';
 import { FieldProblem, text, type Field, type FieldOptions } from '../api/fields.ts';
 
 export type Variables = Record<string, unknown>;
@@ -18,6 +19,53 @@ const pyYamlBooleans = (tags: Tags): Tags => [
 ];
 
 /**
+ * Whether YAML text may nest deeper than `max`, judged from its tokens before it is parsed (the YAML
+ * library composes a document recursively). A line's depth is the number of indentation levels open
+ * at it, plus compact `- - ` entries, plus the flow collections (`[`, `{`) open there: it may count a
+ * level too many, never one too few.
+ */
+export function yamlTooDeep(source: string, max = MAX_JSON_DEPTH): boolean {
+  const indents: number[] = [];
+  let flow = 0;
+  let lineStart = true;
+  let indent = 0;
+  let compact = 0;
+  let leading = false;
+  for (const token of new Lexer().lex(source)) {
+    if (token === '[' || token === '{') flow++;
+    else if (token === ']' || token === '}') flow--;
+    if (token === '\n' || token === '\r\n' || (token.length > 1 && token.endsWith('\n'))) {
+      // A newline, or a block scalar's text (its lines are content, not structure).
+      lineStart = true;
+      indent = 0;
+      continue;
+    }
+    if (token.length === 1 && token < ' ') continue; // the lexer's markers (document, scalar)
+    if (lineStart && /^[ \t]+$/.test(token)) {
+      indent = token.length;
+      continue;
+    }
+    if (lineStart) {
+      lineStart = false;
+      if (token.startsWith('#')) {
+        lineStart = true;
+        continue;
+      }
+      if (flow === 0 || (flow === 1 && (token === '[' || token === '{'))) {
+        while (indents.length && indents[indents.length - 1] > indent) indents.pop();
+        if (indents[indents.length - 1] !== indent) indents.push(indent);
+      }
+      compact = 0;
+      leading = true;
+    }
+    if (leading && (token === '-' || token === '?')) compact++;
+    else if (leading && !/^[ \t]+$/.test(token)) leading = false;
+    if (indents.length + compact + flow > max) return true;
+  }
+  return false;
+}
+
+/**
  * Reads variables text as Ansible does (PyYAML is YAML 1.1: `yes` is true, `<<` merges, a repeated
  * key keeps the last value). Answers what the text holds, or throws when it is neither JSON nor YAML.
  */
@@ -25,13 +73,18 @@ function readDocument(source: string): unknown {
   const trimmed = source.trim();
   if (trimmed === '' || trimmed === '""') return null;
   if (trimmed.startsWith('{')) {
+    if (jsonTextTooDeep(trimmed)) throw new TooDeepError();
     try {
       return JSON.parse(trimmed);
     } catch {
       // YAML flow mappings also start with "{": fall through.
     }
   }
-  return parseYaml(source, { version: '1.1', customTags: pyYamlBooleans, uniqueKeys: false, merge: true, maxAliasCount: 100 });
+  if (yamlTooDeep(source)) throw new TooDeepError();
+  const value: unknown = parseYaml(source, { version: '1.1', customTags: pyYamlBooleans, uniqueKeys: false, merge: true, maxAliasCount: 100 });
+  // Aliases can nest what the text does not.
+  if (nestsDeeperThan(value)) throw new TooDeepError();
+  return value;
 }
 
 /** The variables a text holds as a mapping: {} when the text is empty or is not a mapping (as AWX's variables_dict). */
@@ -51,8 +104,8 @@ export function variablesProblem(source: string): string | null {
   try {
     const value = readDocument(source);
     return value === null || value === undefined || isMapping(value) ? null : INVALID;
-  } catch {
-    return INVALID;
+  } catch (err) {
+    return err instanceof TooDeepError ? TOO_DEEP : INVALID;
   }
 }
 

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { LiveClient } from './client.ts';
+import { jsonTextTooDeep, TooDeepError } from '../db/json-depth.ts';
 import { liveLimits } from './limits.ts';
 import { kindOfEventGroup } from './messages.ts';
 
@@ -26,6 +27,7 @@ function sameToken(given: unknown, expected: string): boolean {
 export async function handleClientMessage(client: LiveClient, text: string): Promise<void> {
   let data: unknown;
   try {
+    if (jsonTextTooDeep(text)) throw new TooDeepError();
     data = JSON.parse(text);
   } catch {
     client.send({ error: 'Messages must be JSON objects.' });

@@ -3,6 +3,7 @@
 import { lstat, open, opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { yamlTooDeep } from '../inventory/variables.ts';
 
 export interface DiscoveryLimits {
   /** Directories deeper than this below the project are not entered. */
@@ -59,6 +60,8 @@ export function skipDirectory(relativeDir: string): boolean {
 export function looksLikePlaybook(text: string): boolean {
   if (text.startsWith(VAULT_HEADER)) return true;
   if (!PLAYBOOK_LINE.test(text)) return false;
+  // Too deep to parse safely: as a file that does not parse, it still counts.
+  if (yamlTooDeep(text)) return true;
   try {
     return Array.isArray(parseYaml(text, YAML_OPTIONS));
   } catch {
@@ -76,6 +79,7 @@ function looksLikeIniInventory(text: string): boolean {
 /** A YAML inventory: a mapping of groups (each null or holding hosts, children or vars), or an inventory plugin configuration. */
 export function looksLikeYamlInventory(text: string): boolean {
   let data: unknown;
+  if (yamlTooDeep(text)) return false;
   try {
     data = parseYaml(text, YAML_OPTIONS);
   } catch {

@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import type { Services } from '../api/context.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
 import { ApiError } from '../api/errors.ts';
+import { jsonTextTooDeep, TOO_DEEP } from '../db/json-depth.ts';
 import { registerConsole } from './console.ts';
 import { anonymousIn } from '../api/context.ts';
 import { authenticate } from '../auth/authenticate.ts';
@@ -55,6 +56,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
+    if (jsonTextTooDeep(text)) return done(new ApiError(400, { detail: TOO_DEEP }), undefined);
     try {
       done(null, JSON.parse(text));
     } catch (err) {
@@ -66,6 +68,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-API-Product-Name', PRODUCT_NAME);
     reply.header('X-API-Product-Version', VERSION);
+    // On every answer, errors included: a browser never guesses another type than the one declared.
+    reply.header('X-Content-Type-Options', 'nosniff');
     // On every answer of the route, errors included: awxkit reads it to know what it may modify or delete.
     const allow = request.routeOptions.config?.allow;
     if (allow) reply.header('Allow', allow);

@@ -25,18 +25,29 @@ const TYPES: Record<string, string> = {
 };
 const COMPRESSIBLE = new Set(['.js', '.css', '.svg', '.json']);
 
-// Inline style attributes are PatternFly's (widths, positions); scripts only from this origin.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join('; ');
+/**
+ * The console's Content-Security-Policy: scripts, styles, fonts and requests only from this origin
+ * (the built index.html has no inline script or style: Vite links every file), its live output on
+ * this origin's websocket, images also as data: URLs (PatternFly's icons), no plugins, and no page
+ * may frame it. `'self'` covers ws:/wss: in CSP level 3; the websocket origin is named for browsers
+ * that predate it.
+ */
+function contentSecurityPolicy(request: FastifyRequest): string {
+  // The Host header is the client's: named only when it is a plain host[:port], so it can add no directive.
+  const websocket = /^[A-Za-z0-9.\-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(request.host) ? ` ${request.protocol === 'https' ? 'wss' : 'ws'}://${request.host}` : '';
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    `connect-src 'self'${websocket}`,
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; ');
+}
 
 interface Asset {
   body: Buffer;
@@ -60,7 +71,7 @@ function loadAssets(dist: string): Map<string, Asset> {
 const acceptsGzip = (request: FastifyRequest) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
 
 function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, cache: string) {
-  reply.header('Content-Type', asset.type).header('Cache-Control', cache).header('X-Content-Type-Options', 'nosniff').header('Vary', 'Accept-Encoding');
+  reply.header('Content-Type', asset.type).header('Cache-Control', cache).header('Vary', 'Accept-Encoding');
   if (asset.gzipped && acceptsGzip(request)) return reply.header('Content-Encoding', 'gzip').send(asset.gzipped);
   return reply.send(asset.body);
 }
@@ -92,7 +103,7 @@ export function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST): void
     const pathname = request.url.split('?')[0];
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !NOT_CONSOLE.test(pathname);
     if (!isPage) return reply.code(404).send(notFound().body);
-    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY).header('Referrer-Policy', 'same-origin').header('X-Frame-Options', 'DENY');
+    reply.header('Content-Security-Policy', contentSecurityPolicy(request)).header('Referrer-Policy', 'same-origin').header('X-Frame-Options', 'DENY');
     if (!index) return reply.code(503).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(NOT_BUILT);
     return sendAsset(request, reply, index, 'no-cache');
   });

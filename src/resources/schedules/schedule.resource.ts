@@ -1,3 +1,4 @@
+import { optionField } from '../../ansible/option-values.ts';
 import { boolean, choice, datetime, integer, json, ref, text } from '../../api/fields.ts';
 import { defineResource, getResource } from '../../api/resource.ts';
 import type { Relation } from '../../api/relations.ts';
@@ -46,9 +47,9 @@ export const schedules = defineResource({
     execution_environment: ref('execution_environment', { helpText: 'The container image to be used for execution.' }),
     scm_branch: text({ ...prompt }),
     job_type: choice([['run', 'Run'], ['check', 'Check']], { ...prompt }),
-    job_tags: text({ ...prompt }),
-    skip_tags: text({ ...prompt }),
-    limit: text({ ...prompt }),
+    job_tags: optionField('list', { ...prompt }),
+    skip_tags: optionField('list', { ...prompt }),
+    limit: optionField('pattern', { ...prompt }),
     diff_mode: boolean({ ...prompt }),
     verbosity: integer({ ...prompt, choices: VERBOSITY_CHOICES }),
     forks: integer({ ...prompt, min: 0 }),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { optionField } from '../../ansible/option-values.ts';
 import { boolean, choice, integer, json, ref, text } from '../../api/fields.ts';
 import { ValidationError } from '../../api/errors.ts';
 import { defineResource, type Values } from '../../api/resource.ts';
@@ -24,9 +25,9 @@ export function nodePromptFields() {
     inventory: ref('inventory', { helpText: 'Inventory applied as a prompt, assuming job template prompts for inventory' }),
     scm_branch: text({ ...nullable, maxLength: 1024 }),
     job_type: choice([['run', 'Run'], ['check', 'Check']], nullable),
-    job_tags: text(nullable),
-    skip_tags: text(nullable),
-    limit: text(nullable),
+    job_tags: optionField('list', nullable),
+    skip_tags: optionField('list', nullable),
+    limit: optionField('pattern', nullable),
     diff_mode: boolean(nullable),
     verbosity: integer({ ...nullable, choices: VERBOSITY_CHOICES }),
     forks: integer({ ...nullable, min: 0 }),

@@ -14,6 +14,7 @@ import type { Resource } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { ident } from '../../api/sql.ts';
 import type { Row } from '../../db/database.ts';
+import { jsonTextTooDeep, TOO_DEEP } from '../../db/json-depth.ts';
 import { replaceNulDeep } from '../../db/nul.ts';
 import { webhookKeyOf } from '../../resources/webhooks/webhook-fields.ts';
 import { launchOrRefuse, type Launcher } from '../launch.ts';
@@ -40,6 +41,7 @@ export class RawBody {
 export function parsePayload(raw: Buffer, contentType: string): Record<string, unknown> {
   let text = raw.toString('utf8');
   if (/^application\/x-www-form-urlencoded\b/i.test(contentType)) text = new URLSearchParams(text).get('payload') ?? '';
+  if (jsonTextTooDeep(text)) throw new ApiError(400, { detail: TOO_DEEP });
   let value: unknown;
   try {
     value = JSON.parse(text);

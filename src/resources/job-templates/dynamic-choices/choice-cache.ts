@@ -5,6 +5,7 @@
  * `maxEntries` answers; the oldest stored goes first.
  */
 import { createHash } from 'node:crypto';
+import { descend } from '../../../db/json-depth.ts';
 
 interface Entry {
   choices: string[];
@@ -12,10 +13,10 @@ interface Entry {
 }
 
 /** JSON with object keys sorted, so the same configuration always hashes the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+function canonical(value: unknown, depth = 0): string {
+  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, descend(depth))).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k], descend(depth))}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
