@@ -13,7 +13,8 @@ export interface ProjectSourcesView {
 
 export const LOCAL_SOURCE_SETTING = 'PROJECT_LOCAL_SOURCE_DIRS';
 
-function allowedDirs(service: ProjectSourcesView): string[] {
+/** The directories local repositories may be read from: PROJECT_LOCAL_SOURCE_DIRS and the demo repository's. */
+export function allowedDirs(service: ProjectSourcesView): string[] {
   const listed = service.settings.get<string[] | null>(LOCAL_SOURCE_SETTING) ?? [];
   return [...service.env.localSourceDirs, ...listed].filter((dir) => path.isAbsolute(dir));
 }

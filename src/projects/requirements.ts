@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Row } from '../db/database.ts';
 import type { RunContext } from '../runs/run-kind.ts';
 import { requirementsDir } from './paths.ts';
+import { allowedDirs } from './local-sources.ts';
 
 const exists = (p: string) => access(p).then(() => true, () => false);
 
@@ -31,7 +32,9 @@ export async function installRequirements(job: Row, run: RunContext, dir: string
     }
     await run.output(`$ ansible-galaxy ${step.args.join(' ')}`);
     await mkdir(target, { recursive: true, mode: 0o700 });
-    const result = await run.exec('ansible-galaxy', step.args, { cwd: dir, env, sandbox: { readable: [dir], writable: [target] } });
+    // Requirements may name local repositories (git+file://) in the directories allowed for them.
+    const sandbox = { readable: [dir, ...allowedDirs(run.services)], writable: [target] };
+    const result = await run.exec('ansible-galaxy', step.args, { cwd: dir, env, sandbox });
     if (run.signal.aborted) return null;
     if (result.code !== 0) {
       const reason = UNREACHABLE.test(result.stderr) ? ' the Galaxy server could not be reached' : ` ansible-galaxy exited with code ${result.code}`;

@@ -91,14 +91,17 @@ export function sandboxArgs(layout: SandboxLayout, command: string, args: readon
   out.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/var', '--tmpfs', '/var/tmp');
   if (layout.home && path.isAbsolute(layout.home)) out.push('--tmpfs', layout.home);
   for (const shown of layout.shown) if (exists(shown.source)) out.push(shown.writable ? '--bind' : '--ro-bind', shown.source, shown.target);
+  const readable = layout.readable.filter((dir) => !layout.writable.some((w) => isInside(dir, w)));
+  const bindReadable = (dirs: string[]) => dirs.forEach((dir) => out.push('--ro-bind-try', dir, dir));
+  bindReadable(readable);
   for (const hidden of layout.hidden) {
     if (!exists(hidden)) continue;
     if (statSync(hidden).isDirectory()) out.push('--tmpfs', hidden);
     else out.push('--ro-bind', '/dev/null', hidden);
   }
-  // The service's directories are emptied even where a shown directory holds them; the run's own parts come back after.
+  // The service's directories are emptied whatever shows them; the run's own parts inside come back after.
   for (const dir of layout.private) out.push('--tmpfs', dir);
-  for (const dir of layout.readable) if (!layout.writable.some((w) => isInside(dir, w))) out.push('--ro-bind-try', dir, dir);
+  bindReadable(readable.filter((dir) => layout.private.some((p) => isInside(dir, p))));
   for (const dir of layout.writable) out.push('--bind', dir, dir);
   out.push('--chdir', layout.cwd, '--', command, ...args);
   return out;
