@@ -82,7 +82,7 @@ export class SandboxPool {
     });
   }
 
-  /** Ends every process and fails what waits: for tests, and a service that stops. */
+  /** Ends every process and fails what waits (tests end their own pools so). */
   close(): void {
     this.closed = true;
     for (const queue of this.queues.values()) {
