@@ -1,7 +1,7 @@
 /**
  * Evaluates received events (document 2, Event-driven automation; BEHAVIOUR.md gives the statuses), a
- * batch at a time, oldest first: the batch's conditions are evaluated in the sandbox all together (each
- * event's up to the first that does not hold), then
+ * batch at a time, oldest first: the batch's conditions are evaluated in the sandbox together, one
+ * message per organization (each event's up to the first that does not hold), then
  * one transaction locks the logs still received (SKIP LOCKED), fires the rules that matched (throttle,
  * actions, fire_count, an audit event each) and writes every outcome. A failure rolls the whole batch
  * back, launches included, so an event fires at most once and is never lost; a log another node wrote
@@ -53,8 +53,11 @@ export async function evaluateNextBatch(services: Services, launchers: EdaLaunch
   const rules = new Map((await db.query('SELECT * FROM event_rules WHERE id = ANY($1::int[])', [ruleIds])).map((r) => [r.id as number, r]));
   const live = logs.filter((log) => rules.get(log.event_rule_id ?? -1)?.enabled);
   const results = await evaluateConditions(
-    live.map((log) => ({ conditions: rules.get(log.event_rule_id!)!.conditions as Condition[], contextJson: conditionContextJson(log.payload_json, log.headers_json) })),
-    true,
+    live.map((log) => {
+      const rule = rules.get(log.event_rule_id!)!;
+      return { conditions: rule.conditions as Condition[], organization: rule.organization_id as number, contextJson: conditionContextJson(log.payload_json, log.headers_json) };
+    }),
+    { stopAtFirstFailure: true, serviceWork: true },
   );
   const conditionResults = new Map(live.map((log, i) => [log.id, results[i]]));
 

@@ -13,22 +13,22 @@ export function customPair(messages: unknown, event: string): Pair {
   return { message: pair?.message || null, body: pair?.body || null };
 }
 
-/** Renders one template; a template that fails to render says why, in place of the text (as AWX). */
-async function renderOrExplain(source: string | null, context: Record<string, unknown>): Promise<string> {
+/** Renders one template for `organization` (the notification template's); a template that fails to render says why, in place of the text (as AWX). */
+async function renderOrExplain(source: string | null, context: Record<string, unknown>, organization: number | null): Promise<string> {
   if (!source) return '';
   try {
-    return await renderSandboxed(source, context, { timeoutMs: 2_000, maxOutputChars: 200_000 });
+    return await renderSandboxed(source, context, { organization, serviceWork: true, timeoutMs: 2_000, maxOutputChars: 200_000 });
   } catch (err) {
     if (err instanceof SandboxError) return `Unable to render the message template: ${err.message}`;
     throw err;
   }
 }
 
-export async function renderPair(type: string, messages: unknown, event: string, context: Record<string, unknown>): Promise<{ subject: string; body: string }> {
+export async function renderPair(type: string, messages: unknown, event: string, context: Record<string, unknown>, organization: number | null): Promise<{ subject: string; body: string }> {
   const custom = customPair(messages, event);
   const fallback = defaultPair(type, event);
-  const subject = await renderOrExplain(custom.message ?? fallback.message, context);
-  const body = await renderOrExplain(custom.body ?? fallback.body, context);
+  const subject = await renderOrExplain(custom.message ?? fallback.message, context, organization);
+  const body = await renderOrExplain(custom.body ?? fallback.body, context, organization);
   return { subject, body };
 }
 

@@ -49,7 +49,7 @@ async function deliver(services: Services, notification: Row): Promise<Record<st
   else {
     const [run] = notification.unified_job_id ? await services.db.query('SELECT * FROM unified_jobs WHERE id = $1', [notification.unified_job_id]) : [];
     const context = await messageContext(services, run ?? null, notification as unknown as NotificationFacts);
-    pair = await renderPair(type, template.messages, notification.event, context);
+    pair = await renderPair(type, template.messages, notification.event, context, template.organization_id as number | null);
   }
   const shown = { recipients, subject: pair.subject, body: JSON.stringify(jsonObjectOf(pair.body) ?? pair.body) };
   const backend = BACKENDS[type];

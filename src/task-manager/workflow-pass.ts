@@ -109,7 +109,7 @@ async function advanceWorkflow(tx: Queryable, services: Services, id: number): P
     const p = parent as WorkflowNode;
     const job = p.job_id === null ? null : { id: p.job_id, name: p.job_name, status: p.job_status, failed: p.job_failed };
     try {
-      return await evaluateCondition(edge.condition, { artifacts: p.job_artifacts ?? {}, status: p.job_status ?? outcome, job });
+      return await evaluateCondition(edge.condition, { artifacts: p.job_artifacts ?? {}, status: p.job_status ?? outcome, job }, { organization: workflowJob.organization_id, serviceWork: true });
     } catch (err) {
       conditionErrors.set(edge.child_id, { ...conditionErrors.get(edge.child_id), [String(edge.parent_id)]: err instanceof Error ? err.message : String(err) });
       return false;

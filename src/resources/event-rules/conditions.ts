@@ -52,22 +52,29 @@ export const conditionContext = (payload: unknown, headers: Record<string, strin
 /** conditionContext as JSON text, from the payload's and headers' JSON text (a stored event's, unparsed). */
 export const conditionContextJson = (payloadJson: string, headersJson: string) => `{"event":${payloadJson},"headers":${headersJson}}`;
 
-/** One event's conditions and what they see: its payload and headers, or conditionContextJson's text of them. */
-export type ConditionItem = { conditions: readonly Condition[] } & ({ payload: unknown; headers: Record<string, string> } | { contextJson: string });
-
 /**
- * Each event's conditions evaluated, events sent to the sandbox together. With `stopAtFirstFailure`
- * (what firing does: all must hold), the conditions after the first that does not hold are skipped;
- * a dry run evaluates them all.
+ * One event's conditions, the organization of their rule (the sandbox serves organizations in turn),
+ * and what they see: its payload and headers, or conditionContextJson's text of them.
  */
-export async function evaluateConditions(items: readonly ConditionItem[], stopAtFirstFailure = false): Promise<ConditionResult[][]> {
+export type ConditionItem = { conditions: readonly Condition[]; organization: number } & ({ payload: unknown; headers: Record<string, string> } | { contextJson: string });
+
+export interface EvaluationOptions {
+  /** What firing does (all must hold): the conditions after the first that does not hold are skipped; a dry run evaluates them all. */
+  stopAtFirstFailure?: boolean;
+  /** The evaluation loop's batches, never refused by the sandbox's queue (a dry run of the API is). */
+  serviceWork?: boolean;
+}
+
+/** Each event's conditions evaluated, the events of one organization sent to the sandbox together. */
+export async function evaluateConditions(items: readonly ConditionItem[], options: EvaluationOptions = {}): Promise<ConditionResult[][]> {
   const outcomes = await evaluateConditionSets(
     items.map((item) => ({
+      organization: item.organization,
       expressions: item.conditions.map((c) => c.jinja2_expression),
       context: 'contextJson' in item ? item.contextJson : conditionContext(item.payload, item.headers),
-      stopAtFirstFailure,
+      stopAtFirstFailure: options.stopAtFirstFailure,
     })),
-    { timeoutMs: CONDITION_TIMEOUT_MS },
+    { timeoutMs: CONDITION_TIMEOUT_MS, serviceWork: options.serviceWork },
   );
   return items.map((item, i) => item.conditions.map((c, j) => ({ expression: c.jinja2_expression, description: c.description, ...outcomes[i][j] })));
 }

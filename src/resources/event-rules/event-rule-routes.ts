@@ -48,7 +48,9 @@ export const eventRuleRoutes: RouteModule = async (app, services) => {
         if (err instanceof FieldProblem) throw ValidationError.field('conditions', err.message);
         throw err;
       }
-      const [results] = await evaluateConditions([{ conditions, payload: body.payload, headers: conditionHeaders((body.headers ?? {}) as Record<string, unknown>) }]);
+      const [results] = await evaluateConditions([{
+        conditions, organization: request.object.organization_id, payload: body.payload, headers: conditionHeaders((body.headers ?? {}) as Record<string, unknown>),
+      }]);
       const matched = results.every((r) => r.matched);
       const wouldFire = matched && request.object.enabled === true
         && (await services.db.query(`SELECT 1 FROM event_rules WHERE id = $1 AND (${OUTSIDE_THROTTLE})`, [request.object.id])).length > 0;

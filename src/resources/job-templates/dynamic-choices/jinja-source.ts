@@ -18,7 +18,7 @@ export async function jinjaChoices(db: Queryable, template: Row, d: Record<strin
   const context = { hosts: await namesOf(db, 'hosts', inventory), groups: await namesOf(db, 'groups', inventory) };
   let text: string;
   try {
-    text = await renderSandboxed(d.template as string, context, RENDER_LIMITS);
+    text = await renderSandboxed(d.template as string, context, { ...RENDER_LIMITS, organization: template.organization_id as number | null });
   } catch (err) {
     if (err instanceof SandboxError) throw new SourceError(err.message);
     throw err;
