@@ -58,6 +58,8 @@ describe('values that reach Ansible are data, not templates', () => {
   before(async () => {
     t = await createTestApp();
     markers = await mkdtemp(path.join(tmpdir(), 'values-markers-'));
+    // Runs see the markers directory (read-write), so a lookup that ran would leave its marker.
+    assert.equal((await t.patch('/api/v2/settings/jobs/', { AWX_ISOLATION_SHOW_PATHS: [`${markers}:${markers}:rw`] })).status, 200);
     repo = await makeRepository({ 'show.yml': SHOW });
     orgA = await newOrg(t);
     orgB = await newOrg(t);

@@ -52,6 +52,8 @@ describe('values that reach git', () => {
     allowed = await mkdtemp(path.join(tmpdir(), 'allowed-'));
     outside = await mkdtemp(path.join(tmpdir(), 'outside-'));
     markers = await mkdtemp(path.join(tmpdir(), 'markers-'));
+    // Runs see the markers directory (read-write), so a command that ran would leave its marker.
+    assert.equal((await t.patch('/api/v2/settings/jobs/', { AWX_ISOLATION_SHOW_PATHS: [`${markers}:${markers}:rw`] })).status, 200);
     assert.equal((await t.patch('/api/v2/settings/jobs/', { PROJECT_LOCAL_SOURCE_DIRS: [allowed] })).status, 200);
     repo = await makeRepository({ 'site.yml': PLAYBOOK }, { root: allowed, name: 'site' });
     await repo.branch('feature/slashes', { 'feature.yml': PLAYBOOK });

@@ -43,6 +43,8 @@ describe('template webhooks', () => {
   before(async () => {
     t = await createTestApp();
     markers = await mkdtemp(path.join(tmpdir(), 'webhook-markers-'));
+    // Runs see the markers directory (read-write), so a command that ran would leave its marker.
+    assert.equal((await t.patch('/api/v2/settings/jobs/', { AWX_ISOLATION_SHOW_PATHS: [`${markers}:${markers}:rw`] })).status, 200);
     repo = await makeRepository({ 'show.yml': SHOW });
     org = await newOrg(t);
     const other = await newOrg(t);

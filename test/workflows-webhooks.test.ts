@@ -116,7 +116,10 @@ describe('workflow webhooks', () => {
     await t.post('/api/v2/hosts/', { name: 'h1', inventory });
     const jt = (await t.post('/api/v2/job_templates/', { name: 'show', project, inventory, playbook: 'show.yml' })).body.id;
     const wf = await makeWorkflow(t, org, `hooked-play-${randomUUID()}`, { play: { template: jt } }, [], { webhook_service: 'github' });
-    const marker = path.join(await mkdtemp(path.join(tmpdir(), 'workflow-webhook-')), 'payload');
+    const markers = await mkdtemp(path.join(tmpdir(), 'workflow-webhook-'));
+    const marker = path.join(markers, 'payload');
+    // Runs see the markers directory (read-write), so a command that ran would leave its marker.
+    assert.equal((await t.patch('/api/v2/settings/jobs/', { AWX_ISOLATION_SHOW_PATHS: [`${markers}:${markers}:rw`] })).status, 200);
     const note = `{{ lookup('pipe', 'touch ${marker}') }}`;
     const body = JSON.stringify(pushPayload('github', 'c'.repeat(40), { note }));
     const res = await deliver(wf.id, 'github', body, pushHeaders('github', await keyOf(wf.id), body, randomUUID()));
