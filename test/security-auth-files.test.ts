@@ -241,6 +241,8 @@ describe('files the service creates are private to its user', () => {
     await chmod(projectDir, 0o700);
     await writeFile(path.join(projectDir, 'gate.yml'), GATE_PLAYBOOK(path.join(gateDir, 'open')), { mode: 0o600 });
     const org = (await api('GET', '/api/v2/organizations/Default/')).body;
+    // The playbook waits for a file the test makes: its directory is shown to runs.
+    assert.equal((await api('PATCH', '/api/v2/settings/jobs/', { AWX_ISOLATION_SHOW_PATHS: [gateDir] })).status, 200);
     const project = await api('POST', '/api/v2/projects/', { name: 'Gate', organization: org.id, scm_type: '', local_path: 'gate-project' });
     assert.equal(project.status, 201, project.text);
     const inventory = (await api('GET', '/api/v2/inventories/?name=Demo%20Inventory')).body.results[0];
