@@ -200,6 +200,9 @@ describe('policy confinement', () => {
     assert.ok(legacyTest.body.package_path && legacyTest.body.rego_module, legacyTest.text);
     const enabled = await t.post(`/api/v2/policies/${legacy.id}/enable/`, {}, { as: orgAdmin });
     assert.equal(enabled.status, 400, enabled.text);
+    const patched = await t.patch(`/api/v2/policies/${legacy.id}/`, { enabled: true }, { as: orgAdmin });
+    assert.equal(patched.status, 400, patched.text);
+    assert.equal((await t.patch(`/api/v2/policies/${legacy.id}/`, { enabled: false }, { as: orgAdmin })).status, 200, 'switching off is never refused');
     assert.equal((await t.get(`/api/v2/policies/${legacy.id}/`)).body.enabled, false);
     assert.equal(opa.policies.has(`svc_${legacy.id}`), false);
     assert.equal(opa.evaluations.length, evaluations + 1);

@@ -28,9 +28,11 @@ export function assertPolicyAllowed(policy: Row, bySuperuser: boolean): void {
 }
 
 export function checkPolicy(_tx: Queryable, ctx: RequestContext, values: Values, existing: Row | null): void {
-  if (existing && onlySwitches(values, existing)) return;
+  const switching = !!existing && onlySwitches(values, existing);
+  // Switching off is never refused; switching on checks the namespace only, as enable/ does.
+  if (switching && values.enabled !== true) return;
   const stored: Row = { ...existing };
   for (const [field, value] of Object.entries(values)) stored[columnOf(field)] = value;
   stored.organization_id ??= null;
-  assertPolicyAllowed(stored, isSuperuser(ctx));
+  assertPolicyAllowed(stored, switching || isSuperuser(ctx));
 }
