@@ -4,7 +4,8 @@ import { createTestApp, type TestApp } from './helpers/app.ts';
 import { newOrg, newUser, type User } from './helpers/factories.ts';
 import { refusingUrl, startOpaServer, type OpaServer } from './helpers/opa-server.ts';
 
-const REGO = 'package drover.launch\n\ndeny contains msg if {\n  input.extra_vars.env == "prod"\n  msg := "no prod"\n}\n';
+/** A module of `pkg`, the package path of a policy of the organization with that id (drover.org_<id>.launch). */
+const regoOf = (pkg: string) => `package ${pkg}\n\ndeny contains msg if {\n  input.extra_vars.env == "prod"\n  msg := "no prod"\n}\n`;
 
 /** Policies: CRUD with engine sync, enable/disable, test/, who may do what. */
 describe('policies', () => {
@@ -17,9 +18,11 @@ describe('policies', () => {
   let member: User;
   let otherAdmin: User;
   let serial = 0;
+  let launch: string;
+  let REGO: string;
 
   const fields = (extra: Record<string, unknown> = {}) => ({
-    name: `policy-${++serial}`, organization: org, rego_module: REGO, package_path: 'drover.launch', ...extra,
+    name: `policy-${++serial}`, organization: org, rego_module: REGO, package_path: launch, ...extra,
   });
   const create = async (extra: Record<string, unknown> = {}) => {
     const res = await t.post('/api/v2/policies/', fields(extra));
@@ -34,6 +37,8 @@ describe('policies', () => {
     await pointAt(opa.url);
     org = (await newOrg(t)).id;
     other = (await newOrg(t)).id;
+    launch = `drover.org_${org}.launch`;
+    REGO = regoOf(launch);
     orgAdmin = await newUser(t, { admin: org });
     auditor = await newUser(t, { auditor: org });
     member = await newUser(t, { member: org });
@@ -101,6 +106,7 @@ describe('policies', () => {
       [{ package_path: 'drover..launch' }, 'package_path'],
       [{ package_path: 'drover.launch?pretty=true' }, 'package_path'],
       [{ package_path: 'drover/launch#x' }, 'package_path'],
+      [{ package_path: 'drover.launch' }, 'package_path'],
       [{ enforcement: 'block' }, 'enforcement'],
       [{ applies_to: ['job'] }, 'applies_to'],
       [{ applies_to: 'job_template' }, 'applies_to'],
@@ -111,7 +117,7 @@ describe('policies', () => {
       assert.ok(res.body[field], `${JSON.stringify(extra)}: ${res.text}`);
     }
     assert.equal((await t.get('/api/v2/policies/')).body.count, before_);
-    assert.equal((await t.post('/api/v2/policies/', fields({ package_path: 'drover/launch' }))).status, 201);
+    assert.equal((await t.post('/api/v2/policies/', fields({ package_path: launch.replace(/\./g, '/') }))).status, 201);
   });
 
   it('filters by enabled, applies_to, organization and search', async () => {
@@ -127,17 +133,18 @@ describe('policies', () => {
   });
 
   it('test/ evaluates the package over the input and answers allowed, warnings, denies and raw', async () => {
-    const created = await create({ package_path: 'drover.tested' });
-    opa.answer('drover/tested', { result: ['no prod', { severity: 'low', message: 'small change' }] });
+    const created = await create({ package_path: `drover.org_${org}.tested` });
+    const tested = `drover/org_${org}/tested`;
+    opa.answer(tested, { result: ['no prod', { severity: 'low', message: 'small change' }] });
     const res = await t.post(`/api/v2/policies/${created.id}/test/`, { input: { extra_vars: { env: 'prod' } } });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, { allowed: false, warnings: ['small change'], denies: ['no prod'], raw: ['no prod', { severity: 'low', message: 'small change' }] });
-    assert.deepEqual(opa.evaluations.at(-1), { path: 'drover/tested', input: { extra_vars: { env: 'prod' } } });
-    opa.answer('drover/tested', { noResult: true });
+    assert.deepEqual(opa.evaluations.at(-1), { path: tested, input: { extra_vars: { env: 'prod' } } });
+    opa.answer(tested, { noResult: true });
     assert.deepEqual((await t.post(`/api/v2/policies/${created.id}/test/`, { input: {} })).body, { allowed: true, warnings: [], denies: [], raw: null });
     assert.equal((await t.post(`/api/v2/policies/${created.id}/test/`, { input: 'x' })).status, 400);
     assert.equal((await t.post(`/api/v2/policies/${created.id}/test/`, {})).status, 400);
-    opa.answer('drover/tested', { status: 500 });
+    opa.answer(tested, { status: 500 });
     const down = await t.post(`/api/v2/policies/${created.id}/test/`, { input: {} });
     assert.equal(down.status, 503, down.text);
     assert.match(down.body.detail, /Policy engine unavailable/);
@@ -148,9 +155,9 @@ describe('policies', () => {
     assert.equal(mine.status, 201, mine.text);
     const global = await t.post('/api/v2/policies/', fields({ organization: null }), { as: orgAdmin });
     assert.equal(global.status, 403, global.text);
-    const globalOmitted = await t.post('/api/v2/policies/', { name: 'g', rego_module: REGO, package_path: 'a.b' }, { as: orgAdmin });
+    const globalOmitted = await t.post('/api/v2/policies/', { name: 'g', rego_module: regoOf('a.b'), package_path: 'a.b' }, { as: orgAdmin });
     assert.equal(globalOmitted.status, 403, 'leaving out organization makes a global policy: superusers only');
-    const superGlobal = await create({ organization: null });
+    const superGlobal = await create({ organization: null, rego_module: regoOf('drover.launch'), package_path: 'drover.launch' });
     assert.equal(superGlobal.organization, null);
     assert.equal((await t.patch(`/api/v2/policies/${superGlobal.id}/`, { description: 'x' }, { as: orgAdmin })).status, 403);
     assert.equal((await t.patch(`/api/v2/policies/${mine.body.id}/`, { organization: null }, { as: orgAdmin })).status, 403);

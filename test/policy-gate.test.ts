@@ -33,12 +33,13 @@ describe('policy gate', () => {
   };
   const enforcement = async (organization: number, value: string) =>
     assert.equal((await t.patch(`/api/v2/organizations/${organization}/`, { policy_enforcement: value })).status, 200);
-  /** A policy of the organization (unless given) answering `answer` at its own package path. */
+  /** A policy of the organization (unless given) answering `answer` at its own package path, in its organization's namespace. */
   const policy = async (answer: DataAnswer, extra: Record<string, unknown> = {}) => {
-    const path = `gate.p${++serial}`;
-    const res = await t.post('/api/v2/policies/', { name: `gate-${serial}`, organization: org, rego_module: `package ${path}`, package_path: path, ...extra });
+    const organization = 'organization' in extra ? extra.organization : org;
+    const path = `${organization === null ? 'gate' : `drover.org_${organization}`}.p${++serial}`;
+    const res = await t.post('/api/v2/policies/', { name: `gate-${serial}`, organization, rego_module: `package ${path}`, package_path: path, ...extra });
     assert.equal(res.status, 201, res.text);
-    opa.answer(path.replace('.', '/'), answer);
+    opa.answer(path.replace(/\./g, '/'), answer);
     return res.body;
   };
   const runCount = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM unified_jobs'))[0].n;

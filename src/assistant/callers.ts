@@ -53,7 +53,8 @@ export class MainServiceCallers {
     this.kept.delete(key);
     let res: Response;
     try {
-      res = await fetch(`${this.mainUrl}/api/v2/me/`, { headers: credentialHeaders(credentials), signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+      // The caller's credentials go to the main service only: a redirect is an answer, not followed.
+      res = await fetch(`${this.mainUrl}/api/v2/me/`, { headers: credentialHeaders(credentials), redirect: 'manual', signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
     } catch {
       throw new CallerCheckFailed('The Drover service could not be reached to check the credentials.');
     }

@@ -19,7 +19,8 @@ export class MainOpenApi {
   /** Reads the document again with these credentials; keeps the one it had when that fails. */
   async refresh(credentials: CallerCredentials): Promise<void> {
     try {
-      const res = await fetch(`${this.mainUrl}/api/v2/openapi.json`, { headers: credentialHeaders(credentials), signal: AbortSignal.timeout(30_000) });
+      // As the credentials check: the caller's credentials are not carried through a redirect.
+      const res = await fetch(`${this.mainUrl}/api/v2/openapi.json`, { headers: credentialHeaders(credentials), redirect: 'manual', signal: AbortSignal.timeout(30_000) });
       const body: unknown = res.ok ? await res.json() : null;
       if (isDocument(body)) this.document = body;
     } catch {

@@ -2,7 +2,8 @@
  * Requests to URLs users supply (notification webhooks, commit statuses, outbound webhooks, dynamic
  * survey sources): only http and https, every connection's address checked after DNS resolution
  * (so a name cannot point the service at itself or a metadata service), redirects followed by hand
- * and checked again, a deadline for the whole exchange and a cap on the answer's size.
+ * and checked again, a deadline for the whole exchange and a cap on the answer's size. A redirect
+ * to another origin carries none of the caller's credentials or own headers (as curl and browsers).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -62,21 +63,38 @@ export async function resolveAllowedHost(hostname: string, policy: OutboundPolic
   return addresses[0];
 }
 
+/**
+ * The only headers that follow a redirect to another origin (scheme, host or port differ): they
+ * describe the request and carry nothing of the caller's. Authorization, Cookie,
+ * Proxy-Authorization and every header of the caller's own (API keys, tokens, X-...) stay behind.
+ */
+const CROSS_ORIGIN_HEADERS = new Set(['accept', 'accept-language', 'content-type', 'user-agent']);
+/** Headers that describe a body, dropped with it when a redirect turns the request into a GET. */
+const BODY_HEADERS = new Set(['content-type', 'content-encoding', 'content-language', 'content-location']);
+
+const keepOnly = (headers: Record<string, string>, keep: (name: string) => boolean) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => keep(name.toLowerCase())));
+
 /** Sends one request through the guard and answers the final response (after redirects). */
 export async function sendOutbound(request: OutboundRequest, policy: OutboundPolicy): Promise<OutboundResponse> {
   const deadline = AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   let url = parseUrl(request.url);
   let method = (request.method ?? 'GET').toUpperCase();
   let body = request.body;
+  let headers = request.headers ?? {};
   const maxRedirects = request.maxRedirects ?? 5;
   for (let hop = 0; ; hop++) {
-    const response = await exchange(url, method, request, body, policy, deadline);
+    const response = await exchange(url, method, headers, request, body, policy, deadline);
     const location = response.headers.location;
     if (![301, 302, 303, 307, 308].includes(response.status) || !location || hop >= maxRedirects) return response;
-    url = parseUrl(new URL(location, url).toString());
+    const next = parseUrl(new URL(location, url).toString());
+    // Once dropped they stay dropped, even if a later redirect comes back to the first origin.
+    if (next.origin !== url.origin) headers = keepOnly(headers, (name) => CROSS_ORIGIN_HEADERS.has(name));
+    url = next;
     if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
       method = 'GET';
       body = undefined;
+      headers = keepOnly(headers, (name) => !BODY_HEADERS.has(name));
     }
   }
 }
@@ -107,7 +125,7 @@ function guardedLookup(policy: OutboundPolicy): LookupFunction {
 }
 
 async function exchange(
-  url: URL, method: string, request: OutboundRequest, body: string | Buffer | undefined, policy: OutboundPolicy, signal: AbortSignal,
+  url: URL, method: string, headers: Record<string, string>, request: OutboundRequest, body: string | Buffer | undefined, policy: OutboundPolicy, signal: AbortSignal,
 ): Promise<OutboundResponse> {
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   // Node connects to an address literal without a lookup: it is checked here instead.
@@ -123,7 +141,7 @@ async function exchange(
     };
     const req = client.request(url, {
       method,
-      headers: { ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }), ...request.headers },
+      headers: { ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }), ...headers },
       lookup: guardedLookup(policy),
       signal,
       agent: false,

@@ -30,14 +30,14 @@ describe('console: policies and the decisions log', () => {
   });
 
   it('writes a policy with highlighted Rego, shows its sync status, and tests it in the test panel', async () => {
-    opa.answer('console/prod', { result: { deny: ['Production needs a ticket.'], warn: ['Friday deploy.'] } });
+    opa.answer(`drover/org_${org}/prod`, { result: { deny: ['Production needs a ticket.'], warn: ['Friday deploy.'] } });
     const c = await consolePage(t, undefined, '/policies/add');
     try {
       const { page } = c;
       await page.locator('#field-name').fill('No prod on Friday');
       await pickReference(page, 'field-organization', 'Policy org');
-      await page.locator('#field-package_path').fill('console.prod');
-      await page.locator('#field-rego_module').fill('package console.prod\n\n# the rule\ndeny contains "x" if { input.extra_vars.env == "prod" }\n');
+      await page.locator('#field-package_path').fill(`drover.org_${org}.prod`);
+      await page.locator('#field-rego_module').fill(`package drover.org_${org}.prod\n\n# the rule\ndeny contains "x" if { input.extra_vars.env == "prod" }\n`);
       await page.locator('.drover-rego-layer .drover-rego-keyword', { hasText: 'package' }).first().waitFor();
       await page.locator('.drover-rego-layer .drover-rego-comment', { hasText: '# the rule' }).waitFor();
       await page.locator('.drover-rego-layer .drover-rego-string', { hasText: '"prod"' }).waitFor();
@@ -47,7 +47,7 @@ describe('console: policies and the decisions log', () => {
       const saved = (await t.get(`/api/v2/policies/${id}/`)).body;
       assert.equal(saved.organization, org);
       assert.equal(saved.last_sync_status, 'ok');
-      assert.match(opa.policies.get(`svc_${id}`)!, /package console\.prod/);
+      assert.match(opa.policies.get(`svc_${id}`)!, new RegExp(`package drover\\.org_${org}\\.prod`));
       await page.getByRole('heading', { name: 'No prod on Friday', level: 1 }).waitFor();
       await c.shot('policy-detail');
 
@@ -74,8 +74,8 @@ describe('console: policies and the decisions log', () => {
   });
 
   it('lists decisions with filters and shows one with its context; a hostile message stays text; another org sees none', async () => {
-    const made = await t.post('/api/v2/policies/', { name: 'Hostile', organization: org, rego_module: 'package console.hostile', package_path: 'console.hostile' });
-    opa.answer('console/hostile', { result: [HOSTILE] });
+    const made = await t.post('/api/v2/policies/', { name: 'Hostile', organization: org, rego_module: `package drover.org_${org}.hostile`, package_path: `drover.org_${org}.hostile` });
+    opa.answer(`drover/org_${org}/hostile`, { result: [HOSTILE] });
     const denied = await t.post('/api/v2/ad_hoc_commands/', { inventory, module_name: 'ping' });
     assert.equal(denied.status, 403, denied.text);
     await t.post(`/api/v2/policies/${made.body.id}/disable/`, {});

@@ -16,8 +16,8 @@ export interface Received {
 export interface HttpPeer {
   base: string;
   received: Received[];
-  /** Answers of given paths (status and body); others answer 200 "ok". */
-  answers: Map<string, { status: number; body: string }>;
+  /** Answers of given paths (status, body and any headers, such as a redirect's location); others answer 200 "ok". */
+  answers: Map<string, { status: number; body: string; headers?: Record<string, string> }>;
   close(): Promise<void>;
 }
 
@@ -29,7 +29,7 @@ export async function selfSignedCert(): Promise<{ key: string; cert: string }> {
 /** An HTTP (or, given a certificate, HTTPS) server recording every request. */
 export async function startHttpPeer(tls?: { key: string; cert: string }): Promise<HttpPeer> {
   const received: Received[] = [];
-  const answers = new Map<string, { status: number; body: string }>();
+  const answers: HttpPeer['answers'] = new Map();
   const handler: http.RequestListener = (req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -37,7 +37,7 @@ export async function startHttpPeer(tls?: { key: string; cert: string }): Promis
     req.on('end', () => {
       received.push({ method: req.method!, url: req.url!, headers: req.headers, body });
       const answer = answers.get(req.url!.split('?')[0]) ?? { status: 200, body: 'ok' };
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body);
     });
   };
   const server = tls ? https.createServer(tls, handler) : http.createServer(handler);

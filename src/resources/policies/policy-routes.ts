@@ -4,6 +4,7 @@
  * verdict would be, without launching anything or recording a decision.
  */
 import { Type } from 'typebox';
+import { isSuperuser } from '../../api/access.ts';
 import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
 import { ApiError, ValidationError } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
@@ -14,6 +15,7 @@ import { enableDisableRoutes } from '../../api/toggle-routes.ts';
 import { EngineError, engineOf, evaluate } from '../../policy/engine.ts';
 import { parseVerdict } from '../../policy/verdict.ts';
 import { policies } from './policy.resource.ts';
+import { assertPolicyAllowed } from './policy-checks.ts';
 import { syncPolicy } from './policy-sync.ts';
 
 const TestBody = Type.Object({
@@ -24,14 +26,22 @@ const isObject = (value: unknown): value is Record<string, unknown> => !!value &
 
 export const policyRoutes: RouteModule = (app, services) => {
   enableDisableRoutes(app, services, policies, async (tx, row) => {
-    if (row.enabled) await syncPolicy(tx, services, row);
+    if (!row.enabled) return;
+    // Switching on changes no text: only the namespace is checked, for a policy stored before it was enforced.
+    assertPolicyAllowed(row, true);
+    await syncPolicy(tx, services, row);
   });
 
   routeMethods(app, '/api/v2/policies/:id/test/', objectPermission('policy', { POST: 'test' }), {
     GET: async () => ({}),
     POST: async (request) => {
       const body = isObject(request.body) ? request.body : {};
+      // The package evaluated is the policy's own: nothing in the request chooses another.
+      const others = Object.keys(body).filter((key) => key !== 'input');
+      if (others.length) throw new ValidationError(Object.fromEntries(others.map((key) => [key, ["Not accepted: test/ evaluates the policy's own package_path over input."]])));
       if (!isObject(body.input)) throw ValidationError.field('input', 'Expected a JSON object: the context document to evaluate.');
+      // Only a policy its tester could save as it is: an organization's namespace, and a superuser's built-ins for superusers.
+      assertPolicyAllowed(request.object, isSuperuser(request.ctx));
       let raw: unknown;
       try {
         raw = await evaluate(engineOf(services.settings), String(request.object.package_path), body.input);

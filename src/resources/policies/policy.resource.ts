@@ -2,6 +2,7 @@ import { boolean, choice, choiceList, datetime, integer, ref, text } from '../..
 import { defineResource } from '../../api/resource.ts';
 import { RESOURCE_TYPES } from '../../policy/context.ts';
 import { policyAccess } from './policy-access.ts';
+import { checkPolicy } from './policy-checks.ts';
 import { syncPolicy, unsyncPolicy } from './policy-sync.ts';
 
 export const ENFORCEMENTS = ['none', 'warn', 'enforce'] as const;
@@ -19,13 +20,16 @@ export const policies = defineResource({
   fields: {
     name: text({ required: true, maxLength: 512, allowBlank: false }),
     description: text(),
-    organization: ref('organization', { default: null, helpText: 'The organization whose launches the policy gates; empty for a global policy (superusers only).' }),
-    rego_module: text({ required: true, allowBlank: false, maxLength: MAX_REGO, filterable: false, helpText: 'The Rego source, uploaded to the policy engine when saved.' }),
+    organization: ref('organization', { default: null, helpText: "The organization whose launches the policy gates; empty for a global policy (superusers only). An organization's policies define and evaluate packages under drover.org_<organization id>." }),
+    rego_module: text({
+      required: true, allowBlank: false, maxLength: MAX_REGO, filterable: false,
+      helpText: "The Rego source, uploaded to the policy engine when saved. An organization's module defines packages and reads data under drover.org_<organization id> only; http.send, net.lookup_ip_addr and opa.runtime are for superusers' policies.",
+    }),
     package_path: text({
       required: true, allowBlank: false, maxLength: 256,
       pattern: /^[A-Za-z_][A-Za-z0-9_]*([./][A-Za-z_][A-Za-z0-9_]*)*$/,
-      patternMessage: 'Enter a package path of Rego names separated by dots or slashes, such as drover.launch.',
-      helpText: 'The data path evaluated, such as drover.launch (queried at /v1/data/drover/launch).',
+      patternMessage: 'Enter a package path of Rego names separated by dots or slashes, such as drover.org_1.launch.',
+      helpText: "The data path evaluated, such as drover.org_1.launch (queried at /v1/data/drover/org_1/launch); an organization's policy evaluates a path under drover.org_<organization id>.",
     }),
     enforcement: choice(ENFORCEMENTS, { default: 'enforce', helpText: "none: not evaluated; warn: violations are recorded and shown on the job; enforce: a deny blocks the launch. The organization's policy_enforcement caps it." }),
     enabled: boolean({ default: true, helpText: 'Disabled policies are not evaluated.' }),
@@ -47,6 +51,7 @@ export const policies = defineResource({
     applies_to: (value, alias, params) => `(${alias}.applies_to = '[]'::jsonb OR ${alias}.applies_to @> jsonb_build_array(${params.add(value)}::text))`,
   },
   hooks: {
+    beforeWrite: checkPolicy,
     afterWrite: async (tx, ctx, row, existing) => {
       if (!existing || existing.rego_module !== row.rego_module || (row.enabled && !existing.enabled)) await syncPolicy(tx, ctx.service, row);
     },

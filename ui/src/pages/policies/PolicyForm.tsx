@@ -11,7 +11,9 @@ import { RegoEditor } from './RegoEditor';
 
 /** The Rego module has an editor of its own below the plain fields. */
 const OWN_FIELDS = new Set(['rego_module']);
-const STARTER = 'package drover.launch\n\nimport rego.v1\n\n# Each message denies the launch.\ndeny contains msg if {\n  input.extra_vars.environment == "production"\n  not input.user.is_superuser\n  msg := "Only administrators launch to production."\n}\n';
+/** A first module, in the organization's namespace (drover.org_<id>) when one is chosen. */
+const starterFor = (organization: unknown) =>
+  `package ${typeof organization === 'number' ? `drover.org_${organization}` : 'drover'}.launch\n\nimport rego.v1\n\n# Each message denies the launch.\ndeny contains msg if {\n  input.extra_vars.environment == "production"\n  not input.user.is_superuser\n  msg := "Only administrators launch to production."\n}\n`;
 
 /** Add or edit a policy: the plain fields from OPTIONS, then its Rego with highlighting. */
 export default function PolicyForm({ config, object }: { config: ResourceConfig; object?: ApiObject }) {
@@ -26,7 +28,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const [values, setValues] = useState<Record<string, unknown>>(() => plainFieldValues(fields, object, query, OWN_FIELDS));
-  const [rego, setRego] = useState<string>(() => (object ? String(object.rego_module ?? '') : STARTER));
+  const [rego, setRego] = useState<string>(() => (object ? String(object.rego_module ?? '') : starterFor(values.organization)));
   const { save, saving, failure, errors } = useSave(config.key, object, (k) => k in fields);
 
   const submit = (e: FormEvent) => {
@@ -34,6 +36,12 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
     const body: Record<string, unknown> = sentFieldValues(values, fields, !!object);
     body.rego_module = rego;
     void save(body);
+  };
+
+  const change = (name: string, value: unknown) => {
+    // The untouched starter follows the organization into its namespace.
+    if (name === 'organization' && rego === starterFor(values.organization)) setRego(starterFor(value));
+    setValues((old) => ({ ...old, [name]: value }));
   };
 
   const shown = Object.entries(fields).filter(([name]) => !OWN_FIELDS.has(name));
@@ -44,7 +52,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
       <Grid hasGutter>
         {shown.map(([name, meta]) => (
           <GridItem key={name} span={12} md={6}>
-            <FieldInput name={name} meta={meta} value={values[name]} onChange={(v) => setValues((old) => ({ ...old, [name]: v }))} error={errors[name]} />
+            <FieldInput name={name} meta={meta} value={values[name]} onChange={(v) => change(name, v)} error={errors[name]} />
           </GridItem>
         ))}
       </Grid>
@@ -53,7 +61,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
         <FormHelperText>
           <HelperText>
             <HelperTextItem variant={regoError ? 'error' : 'default'}>
-              {regoError ?? 'Uploaded to the policy engine when saved; the package path above names what launches evaluate.'}
+              {regoError ?? "Uploaded to the policy engine when saved; the package path above names what launches evaluate. An organization's packages live under drover.org_<organization id>; http.send, net.lookup_ip_addr and opa.runtime are for superusers' policies."}
             </HelperTextItem>
           </HelperText>
         </FormHelperText>
