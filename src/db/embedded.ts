@@ -6,6 +6,10 @@ import { blankClusterImage, keepBlankClusterImage } from './blank-cluster.ts';
 import { quoteChannel, type Database, type NotificationHandler, type Queryable, type Row } from './database.ts';
 import { EmbeddedThread, type ThreadRequest } from './embedded-thread.ts';
 
+/** How often the write-ahead log since the last checkpoint is measured, and past what size a checkpoint is made. */
+const CHECKPOINT_CHECK_MS = 30_000;
+const CHECKPOINT_AFTER_BYTES = 32 * 1024 * 1024;
+
 /**
  * PGlite: PostgreSQL compiled to WebAssembly, one connection, data in a local directory. It runs in
  * a worker thread (embedded-thread.ts), so a long statement holds up the statements queued behind
@@ -21,12 +25,16 @@ export class EmbeddedDatabase implements Database {
   private turn: Promise<unknown> = Promise.resolve();
   private readonly handlers = new Map<string, Set<NotificationHandler>>();
   private closed = false;
+  private readonly checkpoints: NodeJS.Timeout;
 
   /** `temporary`: the data directory was made for this database (one opened from an image alone) and goes with it. */
   private constructor(
     private readonly dataDir: string,
     private readonly temporary: boolean,
-  ) {}
+  ) {
+    this.checkpoints = setInterval(() => void this.checkpointIfDue().catch(() => undefined), CHECKPOINT_CHECK_MS);
+    this.checkpoints.unref();
+  }
 
   /**
    * The database in `dataDir`, or, without one, in a temporary directory removed on close (a
@@ -124,6 +132,7 @@ export class EmbeddedDatabase implements Database {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.checkpoints);
     const closing = this.turn.then(async () => {
       await this.opening?.catch(() => undefined);
       const thread = this.thread;
@@ -133,6 +142,17 @@ export class EmbeddedDatabase implements Database {
     });
     this.turn = closing.catch(() => undefined);
     await closing;
+  }
+
+  /**
+   * PostgreSQL in a single process (PGlite) never makes a checkpoint by itself: its write-ahead log
+   * would grow until the database is closed, and a restart of the thread would replay all of it
+   * (seconds per hundred megabytes). A checkpoint keeps both small.
+   */
+  private async checkpointIfDue(): Promise<void> {
+    if (this.closed) return;
+    const [{ pending }] = await this.query<{ pending: number }>(`SELECT (pg_current_wal_insert_lsn() - redo_lsn)::float8 AS pending FROM pg_control_checkpoint()`);
+    if (pending >= CHECKPOINT_AFTER_BYTES) await this.exec('CHECKPOINT');
   }
 
   /** Runs `work` once every statement and transaction sent before it has ended. */
