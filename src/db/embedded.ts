@@ -5,6 +5,7 @@ import { restrictTree } from '../config/file-modes.ts';
 import { blankClusterImage, keepBlankClusterImage } from './blank-cluster.ts';
 import { quoteChannel, type Database, type NotificationHandler, type Queryable, type Row } from './database.ts';
 import { EmbeddedThread, type ThreadRequest } from './embedded-thread.ts';
+import { unpackImage } from './unpack-image.ts';
 
 /** How often the write-ahead log since the last checkpoint is measured, and past what size a checkpoint is made. */
 const CHECKPOINT_CHECK_MS = 30_000;
@@ -48,7 +49,8 @@ export class EmbeddedDatabase implements Database {
     const load = options.loadDataDir ?? image?.blob ?? undefined;
     const db = new EmbeddedDatabase(dataDir, temporary);
     try {
-      db.thread = await db.startThread(load && (await load.arrayBuffer()));
+      const unpacked = load ? await unpackImage(load, dataDir) : false;
+      db.thread = await db.startThread(load && !unpacked ? await load.arrayBuffer() : undefined);
       if (image && !image.blob) await keepBlankClusterImage(image, () => db.dump());
     } catch (err) {
       await db.close().catch(() => undefined);
