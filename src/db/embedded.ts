@@ -17,7 +17,7 @@ const CHECKPOINT_AFTER_BYTES = 32 * 1024 * 1024;
  * it, never the service's own thread. One statement or transaction runs at a time: each takes its
  * turn, as PGlite itself orders its callers. PGlite cannot cancel a statement (it ignores
  * statement_timeout), so one past its timeout ends the thread, and a new thread opens the data
- * directory again (crash recovery, as after a power cut, about a second) before the next turn.
+ * directory again (PostgreSQL's crash recovery, about a second) before the next turn.
  */
 export class EmbeddedDatabase implements Database {
   readonly kind = 'embedded' as const;
