@@ -1,4 +1,4 @@
-import { pgErrorCode, type Database, type Queryable, type Row } from '../db/database.ts';
+import { PgError, pgErrorCode, type Database, type Queryable, type Row } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 import { badRequest } from './errors.ts';
 import { buildFilters, buildOrdering, filterTargets } from './filters.ts';
@@ -13,32 +13,26 @@ export type Query = Record<string, string | string[] | undefined>;
 export type Scope = (alias: string, params: Params) => string;
 
 const DEFAULT_QUERY_TIMEOUT_SECONDS = 5;
-/** PostgreSQL's query_canceled, which a statement_timeout raises. */
-const QUERY_CANCELED = '57014';
 
-const isServer = (db: Queryable): db is Database => (db as Partial<Database>).kind === 'server';
+const isDatabase = (db: Queryable): db is Database => 'kind' in db;
 
 /**
- * Runs the queries of one list request. On a PostgreSQL server each runs under a statement
- * timeout (LIST_QUERY_TIMEOUT), so a filter that turns out expensive ends with a 400 and gives
- * its connection back. The embedded database runs queries in this process one at a time and
- * cannot stop one (PGlite ignores statement_timeout); there the filters are bounded before they
- * reach it (src/api/regex-guard.ts).
+ * Runs the queries of one list request, each stopped past LIST_QUERY_TIMEOUT, so that a filter
+ * that turns out expensive ends with a 400 instead of holding a connection (on the embedded
+ * database, the one connection) for long. Inside a transaction they run as they are.
  */
 async function runListQueries(db: Queryable, ctx: RequestContext, queries: readonly { sql: string; params: readonly unknown[] }[]): Promise<Row[][]> {
-  if (!isServer(db)) return Promise.all(queries.map(({ sql, params }) => db.query(sql, params)));
+  if (!isDatabase(db)) return Promise.all(queries.map(({ sql, params }) => db.query(sql, params)));
   const seconds = Number(ctx.service.settings.get('LIST_QUERY_TIMEOUT') ?? DEFAULT_QUERY_TIMEOUT_SECONDS);
+  const run = ({ sql, params }: { sql: string; params: readonly unknown[] }) => db.queryWithTimeout(sql, params, seconds * 1000);
   try {
-    return await Promise.all(
-      queries.map(({ sql, params }) =>
-        db.transaction(async (tx) => {
-          await tx.query(`SELECT set_config('statement_timeout', $1, true)`, [`${Math.round(seconds * 1000)}ms`]);
-          return tx.query(sql, params);
-        }),
-      ),
-    );
+    if (db.kind === 'server') return await Promise.all(queries.map(run));
+    // The embedded database runs one statement at a time anyway: the next is not started once one ran out of time.
+    const results: Row[][] = [];
+    for (const query of queries) results.push(await run(query));
+    return results;
   } catch (err) {
-    if (pgErrorCode(err) === QUERY_CANCELED) throw badRequest(`The filter took too long (over ${seconds} second${seconds === 1 ? '' : 's'}); make it simpler.`);
+    if (pgErrorCode(err) === PgError.queryCanceled) throw badRequest(`The filter took too long (over ${seconds} second${seconds === 1 ? '' : 's'}); make it simpler.`);
     throw err;
   }
 }

@@ -16,6 +16,11 @@ export type NotificationHandler = (payload: string) => void;
 
 export interface Database extends Queryable {
   readonly kind: 'embedded' | 'server';
+  /**
+   * Runs one statement (outside any transaction) that may take at most `timeoutMs`: a longer one is
+   * stopped and fails with PgError.queryCanceled, as under PostgreSQL's statement_timeout.
+   */
+  queryWithTimeout<T extends Row = Row>(text: string, params: readonly unknown[], timeoutMs: number): Promise<T[]>;
   /** Runs fn in one transaction: everything it does is committed together or not at all. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
@@ -41,11 +46,16 @@ export const PgError = {
   characterNotInRepertoire: '22021',
   /** \u0000 in a json value ("unsupported Unicode escape sequence"). */
   untranslatableCharacter: '22P05',
+  /** A statement stopped by its statement_timeout (or a cancel request). */
+  queryCanceled: '57014',
 } as const;
 
 export function pgErrorCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
 }
+
+/** A NOTIFY channel as an SQL identifier for LISTEN and UNLISTEN (pg_notify names it exactly, case included). */
+export const quoteChannel = (channel: string): string => `"${channel.replace(/"/g, '""')}"`;
 
 /** Integers as an SQL array literal ('{1,2}'::integer[]) for queryMany; throws on anything else. */
 export function sqlIntegers(values: readonly unknown[]): string {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, NotificationHandler, Queryable, Row } from './database.ts';
+import { quoteChannel, type Database, type NotificationHandler, type Queryable, type Row } from './database.ts';
 import { StatementNames } from './statement-names.ts';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -41,6 +41,15 @@ export class ServerDatabase implements Database {
 
   private statement(text: string, params: readonly unknown[]): pg.QueryConfig {
     return { text, values: params as unknown[], name: params.length ? this.names.nameFor(text) : undefined };
+  }
+
+  queryWithTimeout<T extends Row = Row>(text: string, params: readonly unknown[], timeoutMs: number): Promise<T[]> {
+    // In a transaction of its own, so that the timeout (set for this transaction only) stops this
+    // statement alone, and a stopped statement gives its connection back.
+    return this.transaction(async (tx) => {
+      await tx.query(`SELECT set_config('statement_timeout', $1, true)`, [`${Math.round(timeoutMs)}ms`]);
+      return tx.query<T>(text, params);
+    });
   }
 
   queryMany(statements: readonly string[]): Promise<Row[][]> {
@@ -96,7 +105,6 @@ async function queryMany(run: (text: string) => Promise<unknown>, statements: re
 
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 10_000;
-const quoteChannel = (channel: string) => `"${channel.replace(/"/g, '""')}"`;
 
 /**
  * LISTEN needs a connection of its own (pooled connections change hands). This one is opened on

@@ -83,7 +83,7 @@ export const system = category({
         max: 300,
         label: 'List Query Timeout',
         helpText:
-          'Longest time in seconds the database may spend on one list request (its filters, search and ordering). A request that takes longer is stopped and answered 400. Applies on a PostgreSQL server; the embedded database cannot stop a running query.',
+          'Longest time in seconds the database may spend on one list request (its filters, search and ordering). A request that takes longer is stopped and answered 400. On the embedded database, stopping it restarts the database, which holds up other requests for about a second.',
       }),
       { unit: 'seconds' },
     ),
