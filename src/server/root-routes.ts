@@ -11,6 +11,7 @@ import { ensureCsrfCookie } from '../auth/sessions.ts';
 import { OPENAPI_URL } from './openapi.ts';
 import { nodeAnsibleRuntime } from '../runtime/ansible-runtime.ts';
 import { configFor } from './config-view.ts';
+import { pingReading } from './ping-reading.ts';
 
 /** A read-only endpoint: GET, OPTIONS describing it, 405 with Allow for anything else. */
 function view(
@@ -53,7 +54,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
     return Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)));
   });
 
-  view(app, '/api/v2/ping/', PUBLIC, 'Ping', 'Health check: version, cluster instances, instance groups and the Ansible runtime; needs no authentication.', async () => {
+  const ping = pingReading(async () => {
     const [instances, groups, runtime] = await Promise.all([
       services.db.query('SELECT hostname AS node, node_type, uuid, last_seen AS heartbeat, capacity, version, errors FROM instances ORDER BY hostname'),
       services.db.query<{ name: string; capacity: number; instances: string[] }>(
@@ -74,6 +75,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
       database: services.db.kind === 'embedded' ? 'embedded' : 'postgresql',
     };
   });
+  view(app, '/api/v2/ping/', PUBLIC, 'Ping', 'Health check: version, cluster instances, instance groups and the Ansible runtime; needs no authentication.', () => ping.read());
 
   view(app, '/api/v2/config/', AUTHENTICATED, 'Configuration', 'Version, license and general settings of this installation.', async (request) =>
     configFor(services, request.ctx),
