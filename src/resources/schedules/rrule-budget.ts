@@ -13,7 +13,7 @@
 import { RRule, type Options } from './rrule-lib.ts';
 
 /** Steps one computation (first occurrence, next occurrences, last occurrence) may take. */
-export const RRULE_STEP_BUDGET = 400_000;
+export const RRULE_STEP_BUDGET = 200_000;
 /**
  * What one period costs on top of its reads: the package rebuilds a day set (up to 366 entries)
  * per period, which reads no option. Makes a step cost about the same time whatever the frequency.
