@@ -312,6 +312,46 @@ describe('filters and visibility', () => {
       assert.equal(await count('job_templates', params.slice(0, 10), null), 0);
     });
 
+    describe('their cost together (MAX_FILTER_REGEX_COST)', () => {
+      const hostile = '.{0,100}'.repeat(24);
+      const threeBounds = 'a.{0,100}b.{0,100}c.{0,100}z';
+      for (const who of ['member', 'adminB'] as const) {
+        it(`${who}: ten filters of .{0,100} written 24 times (each within the other limits) answer 400 naming the filter`, async () => {
+          const params: [string, string][] = Array.from({ length: 10 }, () => ['or__description__regex', hostile]);
+          const res = await t.get(`/api/v2/job_templates/?${qs(params)}`, { as: who === 'member' ? member : adminB });
+          assert.equal(res.status, 400, res.text);
+          assert.match(res.body.detail, /^or__description__regex: the regular expressions of this request are too costly together/);
+        });
+
+        it(`${who}: filters affordable alone answer 400 once together over the budget, naming the one that crosses it`, async () => {
+          const as = who === 'member' ? member : adminB;
+          const three: [string, string][] = [['name__regex', threeBounds], ['description__regex', threeBounds], ['organization__name__iregex', threeBounds]];
+          assert.equal((await t.get(`/api/v2/job_templates/?${qs(three)}`, { as })).status, 200);
+          const res = await t.get(`/api/v2/job_templates/?${qs([...three, ['not__description__regex', threeBounds]])}`, { as });
+          assert.equal(res.status, 400, res.text);
+          assert.match(res.body.detail, /^not__description__regex: .*costs 304, bringing the total to 1216; at most 1000/);
+        });
+      }
+
+      it('ten ordinary patterns in one request are answered', async () => {
+        const params: [string, string][] = [
+          '^JT-', '^web-\\d+$', '[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}', '^J.{0,100}secret$', '(?i)^jt-[ab][0-9]+$',
+          '^(JT-A1|JT-B1)$', 'prod|staging', '\\.example\\.com$', '^[a-z0-9_-]{1,64}$', '***=JT-A1',
+        ].map((pattern) => ['or__name__regex', pattern]);
+        const res = await t.get(`/api/v2/job_templates/?${qs(params)}`, { as: member });
+        assert.equal(res.status, 200, res.text);
+      });
+
+      it("a smart inventory's host filter is held to the budget across its terms", async () => {
+        const filter = [1, 2, 3, 4].map(() => `name__regex="${threeBounds}"`).join(' or ');
+        const res = await t.post('/api/v2/inventories/', { name: 'costly smart', organization: id.alpha, kind: 'smart', host_filter: filter });
+        assert.equal(res.status, 400, res.text);
+        assert.match(JSON.stringify(res.body), /too costly together/);
+        const fine = await t.post('/api/v2/inventories/', { name: 'affordable smart', organization: id.alpha, kind: 'smart', host_filter: filter.split(' or ').slice(0, 3).join(' or ') });
+        assert.equal(fine.status, 201, fine.text);
+      });
+    });
+
     it('the smart inventory host filter is held to the same limits', async () => {
       const res = await t.post('/api/v2/inventories/', { name: 'smart', organization: id.alpha, kind: 'smart', host_filter: 'name__regex="(a+)+$"' });
       assert.equal(res.status, 400, res.text);
@@ -355,7 +395,8 @@ describe('filters and visibility', () => {
       const [big] = await t.db.query(`INSERT INTO organizations (name, description) VALUES ('big', repeat('abcdefghij', 4000000)) RETURNING id`);
       assert.equal((await t.patch('/api/v2/settings/system/', { LIST_QUERY_TIMEOUT: 1 })).status, 200);
       try {
-        const params: [string, string][] = ['z', 'y', 'x', 'w', 'v', 'u', 't', 's'].map((c) => ['or__description__regex', `a.{0,100}b.{0,100}c.{0,100}${c}`]);
+        // Three filters: within the cost budget (MAX_FILTER_REGEX_COST) together.
+        const params: [string, string][] = ['z', 'y', 'x'].map((c) => ['or__description__regex', `a.{0,100}b.{0,100}c.{0,100}${c}`]);
         const order: string[] = [];
         const slow = t.get(`/api/v2/organizations/?${qs(params)}`).then((res) => (order.push('list'), res));
         const ping = t.get('/api/v2/ping/', { as: null }).then((res) => (order.push('ping'), res));

@@ -1,7 +1,7 @@
 import type { RequestContext } from './context.ts';
 import { ApiError, badRequest } from './errors.ts';
 import { normalizeIsoDatetime, type Field } from './fields.ts';
-import { checkFilterRegex, MAX_FILTER_REGEXES } from './regex-guard.ts';
+import { checkFilterRegex, checkFilterRegexes } from './regex-guard.ts';
 import { getResource, type Resource } from './resource.ts';
 import { ident, Params } from './sql.ts';
 
@@ -268,8 +268,7 @@ function relatedSearch(ctx: RequestContext | null, resource: Resource, alias: st
 export function buildFilters(ctx: RequestContext | null, resource: Resource, alias: string, query: Query, params: Params): string[] {
   const and: string[] = [];
   const or: string[] = [];
-  const regexes = Object.entries(query).filter(([key]) => /__i?regex$/.test(key)).flatMap(([, value]) => [value ?? []].flat());
-  if (regexes.length > MAX_FILTER_REGEXES) throw badRequest(`A request may use at most ${MAX_FILTER_REGEXES} regular expression filters.`);
+  checkFilterRegexes(Object.entries(query).filter(([key]) => /__i?regex$/.test(key)).flatMap(([key, value]) => [value ?? []].flat().map((pattern): [string, string] => [key, pattern])));
   for (const [key, value] of Object.entries(query)) {
     // A resource's own query filters (queryFilters) read their parameters themselves.
     if (RESERVED_PARAMS.has(key) || Object.hasOwn(resource.queryFilters, key) || value === undefined) continue;

@@ -1,5 +1,6 @@
 import { ApiError } from '../api/errors.ts';
 import { buildFilters, RESERVED_PARAMS } from '../api/filters.ts';
+import { checkFilterRegexes } from '../api/regex-guard.ts';
 import { getResource } from '../api/resource.ts';
 import type { Params } from '../api/sql.ts';
 
@@ -165,6 +166,24 @@ function toSql(node: Node, alias: string, params: Params): string {
   }
 }
 
+function termsOf(node: Node): Term[] {
+  switch (node.op) {
+    case 'term': return [node.term];
+    case 'not': return termsOf(node.operand);
+    default: return [...termsOf(node.left), ...termsOf(node.right)];
+  }
+}
+
+/** The regular expressions of the whole filter are held to one request's limits together (count and cost). */
+function checkRegexTerms(root: Node): void {
+  try {
+    checkFilterRegexes(termsOf(root).filter((term) => /__i?regex$/.test(term.key)).map((term) => [term.key, term.value]));
+  } catch (err) {
+    if (err instanceof ApiError) throw new HostFilterError(String(err.body.detail ?? err.message));
+    throw err;
+  }
+}
+
 /** The SQL condition a host filter makes over the hosts table aliased `alias`; HostFilterError when it is not valid. */
 export function compileHostFilter(filter: string, alias: string, params: Params): string {
   try {
@@ -172,7 +191,9 @@ export function compileHostFilter(filter: string, alias: string, params: Params)
     if (!tokens.length) throw new HostFilterError('empty filter');
     const operators = tokens.filter((t) => t.kind === 'open' || (t.kind === 'atom' && OPERATOR_WORDS.has(t.text))).length;
     if (operators > MAX_OPERATORS) throw new HostFilterError(`more than ${MAX_OPERATORS} operators and parentheses`);
-    return toSql(new Parser(tokens).parse(), alias, params);
+    const root = new Parser(tokens).parse();
+    checkRegexTerms(root);
+    return toSql(root, alias, params);
   } catch (err) {
     if (err instanceof HostFilterError && !err.complete) throw new HostFilterError(`Invalid query ${filter}: ${err.message}`, true);
     throw err;

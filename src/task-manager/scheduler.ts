@@ -11,7 +11,7 @@ import { recordActivity } from '../activity/record.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import { getResource } from '../api/resource.ts';
 import { scheduleKind, type ScheduledLaunch } from '../resources/schedules/schedulable.ts';
-import { computeSchedule, nextOccurrence } from '../resources/schedules/rrule-schedule.ts';
+import { computeSchedule, nextOccurrence, UnusableRule } from '../resources/schedules/rrule-schedule.ts';
 import { parseRrule } from '../resources/schedules/rrule-text.ts';
 import type { Launcher } from '../runs/launch.ts';
 import { ACTIVE_STATUSES } from '../runs/lifecycle.ts';
@@ -88,7 +88,14 @@ async function templatesOf(db: Queryable, ids: number[]): Promise<Map<number, { 
 async function claim(db: Queryable, due: Row[], now: Date): Promise<Row[]> {
   const next = due.map((row) => {
     const parsed = parseRrule(row.rrule);
-    return 'rrule' in parsed ? nextOccurrence(parsed.rrule, now, now) : null;
+    if (!('rrule' in parsed)) return null;
+    try {
+      return nextOccurrence(parsed.rrule, now, now);
+    } catch (err) {
+      if (!(err instanceof UnusableRule)) throw err;
+      console.warn(`schedule ${row.id} (${row.name}) has no next run: ${err.message}`);
+      return null;
+    }
   });
   return db.query(
     `UPDATE schedules s SET next_run = c.next
@@ -134,14 +141,30 @@ export async function launchDueSchedules(services: Services, now = new Date()): 
   return due.length;
 }
 
-/** Computes dtstart, dtend and next_run of schedules stored without them (those the migration installs). */
-export async function refreshUncomputedSchedules(db: Queryable): Promise<void> {
-  for (const row of await db.query('SELECT id, rrule, enabled FROM schedules WHERE dtstart IS NULL AND next_run IS NULL AND enabled')) {
+/**
+ * Computes dtstart, dtend and next_run of schedules stored without them (those the migration
+ * installs, and those saved before rules were expanded with a budget whose expansion found
+ * nothing). Each computation is bounded (RRULE_STEP_BUDGET) and the loop yields between
+ * schedules, so this runs beside requests, never before them; a rule that is unusable today keeps
+ * no next_run and is reported.
+ */
+export async function refreshUncomputedSchedules(db: Queryable, stopped: () => boolean = () => false): Promise<number> {
+  let computed = 0;
+  for (const row of await db.query('SELECT id, name, rrule, enabled FROM schedules WHERE dtstart IS NULL AND next_run IS NULL AND enabled ORDER BY id')) {
+    if (stopped()) break;
+    await new Promise((resolve) => setImmediate(resolve));
     const parsed = parseRrule(row.rrule);
     if (!('rrule' in parsed)) continue;
-    const computed = computeSchedule(parsed.rrule, row.enabled);
-    await db.query('UPDATE schedules SET dtstart = $2, dtend = $3, next_run = $4 WHERE id = $1', [row.id, computed.dtstart, computed.dtend, computed.next_run]);
+    try {
+      const fields = computeSchedule(parsed.rrule, row.enabled);
+      await db.query('UPDATE schedules SET dtstart = $2, dtend = $3, next_run = $4 WHERE id = $1', [row.id, fields.dtstart, fields.dtend, fields.next_run]);
+      computed++;
+    } catch (err) {
+      if (!(err instanceof UnusableRule)) throw err;
+      console.warn(`schedule ${row.id} (${row.name}) will not run: ${err.message}`);
+    }
   }
+  return computed;
 }
 
 export interface RunningScheduler {
@@ -189,13 +212,17 @@ export async function startScheduler(services: Services): Promise<RunningSchedul
     passDone = pass();
   }
 
-  await refreshUncomputedSchedules(db);
   const unlisten = await db.listen(SCHEDULES_CHANNEL, () => wake());
   wake();
+  // Off the start path: the schedules it computes are armed by a pass when it ends.
+  const refreshed = refreshUncomputedSchedules(db, () => stopped)
+    .then((computed) => computed && wake())
+    .catch((err) => console.error('computing stored schedules failed:', err instanceof Error ? err.message : err));
   return {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await refreshed;
       await unlisten().catch(() => undefined);
       await passDone;
     },

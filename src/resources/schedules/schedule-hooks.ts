@@ -11,7 +11,7 @@ import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
 import { decryptSecret, encryptSecret, isEncryptedSecret } from '../../secrets/encryption.ts';
 import { activeSurvey } from '../job-templates/launch-description.ts';
 import { passwordPurpose, passwordVariables } from '../job-templates/survey-spec.ts';
-import { computeSchedule } from './rrule-schedule.ts';
+import { computeSchedule, preview, UnusableRule } from './rrule-schedule.ts';
 import { parseRrule, type ParsedRrule } from './rrule-text.ts';
 import { loadTemplate } from './schedule-access.ts';
 import { PROMPT_FLAGS, promptProblems } from './schedule-prompts.ts';
@@ -23,6 +23,19 @@ export function validRrule(text: unknown): ParsedRrule {
   if ('problems' in parsed) throw new ValidationError({ rrule: parsed.problems });
   return parsed.rrule;
 }
+
+/** What `compute` answers for a rule, or a 400 {rrule: [...]} when the rule never occurs or costs too much to expand. */
+function usable<T>(compute: () => T): T {
+  try {
+    return compute();
+  } catch (err) {
+    if (err instanceof UnusableRule) throw ValidationError.field('rrule', err.message);
+    throw err;
+  }
+}
+
+/** POST /schedules/preview/: the rule's next occurrences, or a 400 as on save. */
+export const previewRrule = (text: unknown) => usable(() => preview(validRrule(text)));
 
 /** extra_data as an object: a JSON or YAML text is read as a launch reads extra_vars. */
 function readExtraData(value: unknown): Record<string, unknown> {
@@ -88,6 +101,7 @@ export async function checkSchedule(tx: Queryable, _ctx: RequestContext, values:
     const errors: FieldErrors = promptProblems(template.kind, template.row, merged);
     if (Object.keys(errors).length) throw new ValidationError(errors);
   }
-  const enabled = (values.enabled ?? existing?.enabled ?? true) as boolean;
-  Object.assign(values, computeSchedule(rrule, enabled));
+  // Disabling needs no expansion, so a schedule whose rule is refused today can still be turned off.
+  if (onlyDisabling) values.next_run = null;
+  else Object.assign(values, usable(() => computeSchedule(rrule, (values.enabled ?? existing?.enabled ?? true) as boolean)));
 }

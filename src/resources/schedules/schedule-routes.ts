@@ -5,8 +5,7 @@ import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { AUTHENTICATED } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
-import { preview } from './rrule-schedule.ts';
-import { validRrule } from './schedule-hooks.ts';
+import { previewRrule } from './schedule-hooks.ts';
 import { knownZones } from './zone-time.ts';
 
 export const scheduleRoutes: RouteModule = (app) => {
@@ -16,7 +15,7 @@ export const scheduleRoutes: RouteModule = (app) => {
     POST: async (request) => {
       const body = (request.body ?? {}) as { rrule?: unknown };
       if (body.rrule === undefined || body.rrule === null) throw ValidationError.field('rrule', 'This field is required.');
-      return preview(validRrule(body.rrule));
+      return previewRrule(body.rrule);
     },
     OPTIONS: async () => viewOptions('Schedule Recurrence Rule Preview', 'POST {rrule}: the next 10 times the rule names, local and UTC.'),
   }, {
