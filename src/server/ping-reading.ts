@@ -4,7 +4,7 @@
  * that it answers the last reading, which the running one replaces when it ends. Load balancers and
  * monitors poll ping while one slow request may occupy the embedded database for seconds.
  */
-const PING_PATIENCE_MS = 25;
+const PING_PATIENCE_MS = 10;
 
 export interface PingReading<T> {
   read(): Promise<T>;

@@ -4,6 +4,7 @@
  * when there is work for it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
 
 export class SandboxError extends Error {}
 
@@ -67,6 +68,8 @@ export class SandboxWorker {
     });
     child.unref();
     child.channel?.unref();
+    // Renders yield the CPU to the service's own thread: a busy pool never slows the answers of requests.
+    if (child.pid) lowerPriority(child.pid);
     child.on('message', (answer: SandboxAnswer & { id: number; ready?: boolean; error?: string }) => {
       if (this.child !== child) return;
       if (answer.ready) {
@@ -126,5 +129,15 @@ export class SandboxWorker {
   private clearStarting(): void {
     if (this.starting) clearTimeout(this.starting);
     this.starting = null;
+  }
+}
+
+const RENDER_NICENESS = 10;
+
+function lowerPriority(pid: number): void {
+  try {
+    setPriority(pid, RENDER_NICENESS);
+  } catch {
+    // Not allowed here: renders keep the service's priority.
   }
 }
