@@ -6,6 +6,7 @@ import { blankClusterImage, keepBlankClusterImage } from './blank-cluster.ts';
 import { quoteChannel, type Database, type NotificationHandler, type Queryable, type Row } from './database.ts';
 import { EmbeddedThread, type ThreadRequest } from './embedded-thread.ts';
 import { unpackImage } from './unpack-image.ts';
+import { ChannelHandlers } from './channel-handlers.ts';
 
 /** How often the write-ahead log since the last checkpoint is measured, and past what size a checkpoint is made. */
 const CHECKPOINT_CHECK_MS = 30_000;
@@ -24,7 +25,7 @@ export class EmbeddedDatabase implements Database {
   private thread: EmbeddedThread | null = null;
   private opening: Promise<EmbeddedThread> | null = null;
   private turn: Promise<unknown> = Promise.resolve();
-  private readonly handlers = new Map<string, Set<NotificationHandler>>();
+  private readonly handlers = new ChannelHandlers();
   private closed = false;
   private readonly checkpoints: NodeJS.Timeout;
 
@@ -104,14 +105,9 @@ export class EmbeddedDatabase implements Database {
   }
 
   async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
-    let handlers = this.handlers.get(channel);
-    const first = !handlers;
-    if (!handlers) this.handlers.set(channel, (handlers = new Set()));
-    handlers.add(handler);
+    const first = this.handlers.add(channel, handler);
     const stop = async () => {
-      const current = this.handlers.get(channel);
-      if (!current?.delete(handler) || current.size) return;
-      this.handlers.delete(channel);
+      if (!this.handlers.remove(channel, handler)) return;
       if (!this.closed) await this.exec(`UNLISTEN ${quoteChannel(channel)}`);
     };
     if (first) {
@@ -177,7 +173,7 @@ export class EmbeddedDatabase implements Database {
   private async reopen(): Promise<EmbeddedThread> {
     await this.thread?.whenGone();
     const thread = await this.startThread();
-    for (const channel of this.handlers.keys()) await thread.request({ op: 'exec', text: `LISTEN ${quoteChannel(channel)}` });
+    for (const channel of this.handlers.channels()) await thread.request({ op: 'exec', text: `LISTEN ${quoteChannel(channel)}` });
     this.thread = thread;
     return thread;
   }
@@ -187,7 +183,7 @@ export class EmbeddedDatabase implements Database {
       dataDir: this.dataDir,
       loadDataDir,
       onNotification: (channel, payload) => {
-        for (const handler of this.handlers.get(channel) ?? []) handler(payload);
+        this.handlers.deliver(channel, payload);
       },
       // Opened again at once, so that the next statement waits less.
       onLost: () => {

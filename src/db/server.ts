@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { quoteChannel, type Database, type NotificationHandler, type Queryable, type Row } from './database.ts';
 import { StatementNames } from './statement-names.ts';
+import { ChannelHandlers } from './channel-handlers.ts';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
@@ -112,7 +113,7 @@ const RECONNECT_MAX_MS = 10_000;
  * channel; notifications sent while it was down are lost.
  */
 class NotificationListener {
-  private readonly handlers = new Map<string, Set<NotificationHandler>>();
+  private readonly handlers = new ChannelHandlers();
   private client: pg.Client | null = null;
   private connecting: Promise<pg.Client> | null = null;
   private retryDelay = RECONNECT_MIN_MS;
@@ -123,14 +124,9 @@ class NotificationListener {
 
   async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
     if (this.closed) throw new Error('the database is closed');
-    let set = this.handlers.get(channel);
-    const first = !set;
-    if (!set) this.handlers.set(channel, (set = new Set()));
-    set.add(handler);
+    const first = this.handlers.add(channel, handler);
     const stop = async () => {
-      const current = this.handlers.get(channel);
-      if (!current?.delete(handler) || current.size) return;
-      this.handlers.delete(channel);
+      if (!this.handlers.remove(channel, handler)) return;
       await this.client?.query(`UNLISTEN ${quoteChannel(channel)}`).catch(() => undefined);
     };
     try {
@@ -162,7 +158,7 @@ class NotificationListener {
   private async open(): Promise<pg.Client> {
     const client = new pg.Client(this.connection);
     client.on('notification', (message) => {
-      for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+      this.handlers.deliver(message.channel, message.payload ?? '');
     });
     const lost = () => {
       if (this.client !== client) return;
@@ -172,7 +168,7 @@ class NotificationListener {
     client.on('error', lost);
     client.on('end', lost);
     await client.connect();
-    for (const channel of this.handlers.keys()) await client.query(`LISTEN ${quoteChannel(channel)}`);
+    for (const channel of this.handlers.channels()) await client.query(`LISTEN ${quoteChannel(channel)}`);
     if (this.closed) {
       await client.end().catch(() => undefined);
       throw new Error('the database is closed');
