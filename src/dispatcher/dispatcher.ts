@@ -11,6 +11,8 @@ import { CANCEL_CHANNEL, DISPATCH_CHANNEL, failCutOffRuns } from '../runs/lifecy
  * instance's capacity freed by a heartbeat, a listener connection that was being reopened).
  */
 const SWEEP_MS = 30_000;
+/** How often the cancel flags of this node's running runs are read, besides the cancel notice (as AWX's cancel callback polls). */
+const CANCEL_CHECK_MS = 5_000;
 /** A safety cap on runs of one node; capacity rules normally keep it far lower. */
 const MAX_LOCAL_RUNS = 64;
 
@@ -100,6 +102,14 @@ export async function startDispatcher(services: Services): Promise<Dispatcher> {
 
   const sweeper = setInterval(wake, SWEEP_MS);
   sweeper.unref();
+  // A notice can be missed (a connection lost between commit and delivery): the flag is the truth.
+  const cancelChecker = setInterval(() => {
+    if (!running.size || stopped) return;
+    db.query<{ id: number }>('SELECT id FROM unified_jobs WHERE id = ANY($1::int[]) AND cancel_flag', [[...running.keys()]])
+      .then((rows) => rows.forEach((row) => running.get(row.id)?.controller.abort('canceled')))
+      .catch(() => undefined);
+  }, CANCEL_CHECK_MS);
+  cancelChecker.unref();
   const unlisten = [
     await db.listen(DISPATCH_CHANNEL, () => wake()),
     await db.listen(CANCEL_CHANNEL, (payload) => {
@@ -117,6 +127,7 @@ export async function startDispatcher(services: Services): Promise<Dispatcher> {
     stop: async () => {
       stopped = true;
       clearInterval(sweeper);
+      clearInterval(cancelChecker);
       if (dueTimer) clearTimeout(dueTimer);
       await Promise.all(unlisten.map((stop) => stop().catch(() => undefined)));
       await scanning;
