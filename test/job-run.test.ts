@@ -141,6 +141,15 @@ describe('running playbooks with ansible-runner', () => {
     assert.deepEqual(await runDirectories(t, started.id), []);
   });
 
+  it('a cancel whose notice was lost still stops the run: the node reads the flag', async () => {
+    const started = await launch({ playbook: 'slow.yml', status: 'pending' });
+    await eventually(async () => (await events(started.id)).some((r) => r.task === 'wait'));
+    // As if the cancel's NOTIFY never arrived: the flag alone, set the way the cancel route sets it.
+    await t.db.query('UPDATE unified_jobs SET cancel_flag = true WHERE id = $1', [started.id]);
+    const done = await waitForRun(t, started.url);
+    assert.equal(done.status, 'canceled', done.job_explanation);
+  });
+
   it('a playbook running past its timeout fails with "Job terminated due to timeout"', async () => {
     const job = await launch({ playbook: 'slow.yml', timeout: 2 });
     assert.equal(job.status, 'failed');
