@@ -19,7 +19,7 @@ export function runIsolation(settings: { get<T = unknown>(key: string): T }, san
 
 /** One line for the start log: what runs see, and the fix when they cannot start. */
 export function describeIsolation(isolation: RunIsolation, sandbox: SandboxStatus): string {
-  if (isolation.isolates_runs) return `Run isolation: bubblewrap ${sandbox.version ?? ''} (${sandbox.bwrap}); runs see the Ansible runtime and their own files only`.replace('  ', ' ');
+  if (isolation.isolates_runs) return `Run isolation: bubblewrap${sandbox.version ? ` ${sandbox.version}` : ''} (${sandbox.bwrap}); runs see the Ansible runtime and their own files only`;
   if (!isolation.enabled) return `Run isolation is OFF (AWX_ISOLATION_ENABLED is false): runs can read this node's data directory, its key and database${sandbox.available ? '' : ` (${sandbox.error})`}`;
   return `${isolation.error} Runs cannot start on this node until this is fixed.`;
 }

@@ -57,8 +57,11 @@ const exists = (p: string) => {
   }
 };
 
-/** /bin, /lib... as they are on this machine: links recreated as links, directories bound read-only. */
+let rootEntriesFound: string[] | null = null;
+
+/** /bin, /lib... as they are on this machine (read once): links recreated as links, directories bound read-only. */
 function rootEntries(): string[] {
+  if (rootEntriesFound) return rootEntriesFound;
   const args: string[] = [];
   for (const dir of ROOT_LINKS) {
     const info = (() => {
@@ -72,6 +75,7 @@ function rootEntries(): string[] {
     if (info.isSymbolicLink()) args.push('--symlink', readlinkSync(dir), dir);
     else if (info.isDirectory()) args.push('--ro-bind', dir, dir);
   }
+  rootEntriesFound = args;
   return args;
 }
 
@@ -92,8 +96,9 @@ export function sandboxArgs(layout: SandboxLayout, command: string, args: readon
   if (layout.home && path.isAbsolute(layout.home)) out.push('--tmpfs', layout.home);
   for (const shown of layout.shown) if (exists(shown.source)) out.push(shown.writable ? '--bind' : '--ro-bind', shown.source, shown.target);
   const readable = layout.readable.filter((dir) => !layout.writable.some((w) => isInside(dir, w)));
+  const insidePrivate = (dir: string) => layout.private.some((p) => isInside(dir, p));
   const bindReadable = (dirs: string[]) => dirs.forEach((dir) => out.push('--ro-bind-try', dir, dir));
-  bindReadable(readable);
+  bindReadable(readable.filter((dir) => !insidePrivate(dir)));
   for (const hidden of layout.hidden) {
     if (!exists(hidden)) continue;
     if (statSync(hidden).isDirectory()) out.push('--tmpfs', hidden);
@@ -101,7 +106,7 @@ export function sandboxArgs(layout: SandboxLayout, command: string, args: readon
   }
   // The service's directories are emptied whatever shows them; the run's own parts inside come back after.
   for (const dir of layout.private) out.push('--tmpfs', dir);
-  bindReadable(readable.filter((dir) => layout.private.some((p) => isInside(dir, p))));
+  bindReadable(readable.filter(insidePrivate));
   for (const dir of layout.writable) out.push('--bind', dir, dir);
   out.push('--chdir', layout.cwd, '--', command, ...args);
   return out;
