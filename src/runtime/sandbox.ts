@@ -83,12 +83,16 @@ const isInside = (child: string, parent: string) => child === parent || child.st
 
 /**
  * bubblewrap's arguments for one command: a new PID, IPC and UTS namespace that dies with the
- * service (--die-with-parent: a node killed with SIGKILL leaves nothing running), a session of
- * its own, the system directories read-only, a private /tmp and HOME, and only the directories
+ * service (--die-with-parent: a node killed with SIGKILL leaves nothing running), the system
+ * directories read-only, a private /tmp and HOME, and only the directories
  * the layout names. The network is the host's: playbooks manage remote hosts.
  */
 export function sandboxArgs(layout: SandboxLayout, command: string, args: readonly string[]): string[] {
-  const out = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--new-session'];
+  // No --new-session: the sandbox's init stays in the process group the run's processes are
+  // stopped through, so a SIGKILL of the group ends the namespace even when bubblewrap is killed
+  // before its child has asked to die with it. Runs start without a controlling terminal
+  // (detached), so there is no terminal to inject input into, which --new-session guards against.
+  const out = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
   for (const dir of SYSTEM_DIRS) out.push('--ro-bind', dir, dir);
   out.push(...rootEntries());
   for (const dir of RESOLVER_DIRS) out.push('--ro-bind-try', dir, dir);
