@@ -2,12 +2,31 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { newOrg, newUser, type User } from './helpers/factories.ts';
-import { refusingUrl, startOpaServer, type OpaServer } from './helpers/opa-server.ts';
+import { policyInState, refusingUrl, startOpaServer, startPolicySync, type OpaServer } from './helpers/opa-server.ts';
+import { eventually } from './helpers/jobs.ts';
+import { createObject, parseBody } from '../src/api/crud.ts';
+import { ValidationError } from '../src/api/errors.ts';
+import type { RouteModule } from '../src/api/extra-routes.ts';
+import { SUPERUSER } from '../src/api/permissions.ts';
+import { routeMethods } from '../src/api/resource-routes.ts';
+import { policies } from '../src/resources/policies/policy.resource.ts';
 
 /** A module of `pkg`, the package path of a policy of the organization with that id (drover.org_<id>.launch). */
 const regoOf = (pkg: string) => `package ${pkg}\n\ndeny contains msg if {\n  input.extra_vars.env == "prod"\n  msg := "no prod"\n}\n`;
 
-/** Policies: CRUD with engine sync, enable/disable, test/, who may do what. */
+/** A request that saves a policy and then fails, so its transaction rolls back; it keeps the id the policy had. */
+const rolledBack: number[] = [];
+const saveThenFail: RouteModule = (app, services) => {
+  routeMethods(app, '/api/v2/policies_rolled_back/', SUPERUSER, {
+    POST: async (request) => services.db.transaction(async (tx) => {
+      const row = await createObject(tx, request.ctx, policies, parseBody(policies, request.body, 'create', null));
+      rolledBack.push(row.id as number);
+      throw ValidationError.field('name', 'A later step of the same request failed.');
+    }),
+  });
+};
+
+/** Policies: CRUD with engine sync after commit, enable/disable, test/, who may do what. */
 describe('policies', () => {
   let t: TestApp;
   let opa: OpaServer;
@@ -20,6 +39,7 @@ describe('policies', () => {
   let serial = 0;
   let launch: string;
   let REGO: string;
+  let stopSync: () => Promise<void>;
 
   const fields = (extra: Record<string, unknown> = {}) => ({
     name: `policy-${++serial}`, organization: org, rego_module: REGO, package_path: launch, ...extra,
@@ -33,7 +53,8 @@ describe('policies', () => {
 
   before(async () => {
     opa = await startOpaServer();
-    t = await createTestApp({}, { dispatcher: false });
+    t = await createTestApp({}, { dispatcher: false, extraRoutes: [saveThenFail] });
+    stopSync = await startPolicySync(t);
     await pointAt(opa.url);
     org = (await newOrg(t)).id;
     other = (await newOrg(t)).id;
@@ -45,53 +66,122 @@ describe('policies', () => {
     otherAdmin = await newUser(t, { admin: other });
   });
   after(async () => {
+    await stopSync?.();
     await t?.close();
     await opa?.close();
   });
 
-  it('creates a policy, uploads it as svc_<id> and reports the sync', async () => {
-    const created = await create({ applies_to: ['job_template', 'job_template'] });
-    assert.equal(created.type, 'policy');
-    assert.equal(created.last_sync_status, 'ok');
-    assert.equal(created.enforcement, 'enforce');
-    assert.equal(created.enabled, true);
-    assert.deepEqual(created.applies_to, ['job_template']);
-    assert.equal(created.trigger_count, 0);
-    assert.equal(created.last_evaluated_at, null);
-    assert.equal(created.related.test, `/api/v2/policies/${created.id}/test/`);
+  it('creates a policy and answers at once; the upload as svc_<id> follows the commit and the state goes pending, then synced', async () => {
+    const release = opa.holdChanges();
+    let created: any;
+    try {
+      created = await create({ applies_to: ['job_template', 'job_template'] });
+      assert.equal(created.type, 'policy');
+      assert.equal(created.sync_state, 'pending', 'answered before the engine has it');
+      assert.equal(created.sync_error, '');
+      assert.equal(created.synced_at, null);
+      assert.equal(created.enforcement, 'enforce');
+      assert.equal(created.enabled, true);
+      assert.deepEqual(created.applies_to, ['job_template']);
+      assert.equal(created.trigger_count, 0);
+      assert.equal(created.last_evaluated_at, null);
+      assert.equal(created.related.test, `/api/v2/policies/${created.id}/test/`);
+      await opa.changeArrived(`PUT svc_${created.id}`);
+      assert.equal((await t.get(`/api/v2/policies/${created.id}/`)).body.sync_state, 'pending', 'pending while the engine has not answered');
+    } finally {
+      release();
+    }
+    const synced = await policyInState(t, created.id, 'synced');
+    assert.ok(synced.synced_at);
     assert.equal(opa.policies.get(`svc_${created.id}`), REGO);
 
     const changed = await t.patch(`/api/v2/policies/${created.id}/`, { rego_module: `${REGO}# v2\n` });
     assert.equal(changed.status, 200, changed.text);
+    assert.equal(changed.body.sync_state, 'pending');
+    await policyInState(t, created.id, 'synced');
     assert.equal(opa.policies.get(`svc_${created.id}`), `${REGO}# v2\n`);
-    assert.equal((await t.delete(`/api/v2/policies/${created.id}/`)).status, 204);
-    assert.equal(opa.policies.has(`svc_${created.id}`), false);
+    const described = await t.patch(`/api/v2/policies/${created.id}/`, { description: 'no new text' });
+    assert.equal(described.body.sync_state, 'synced', 'a change that leaves the text alone uploads nothing');
   });
 
-  it('a refused or unreachable upload saves the policy with last_sync_status failed', async () => {
-    opa.refuseUploads(400);
+  it('a delete answers before the engine hears of it, and removes the policy from the engine after commit', async () => {
+    const created = await create();
+    await policyInState(t, created.id, 'synced');
+    const release = opa.holdChanges();
     try {
-      const refused = await create();
-      assert.equal(refused.last_sync_status, 'failed');
-      assert.match(refused.last_sync_error, /400.*rego_parse_error/);
-      assert.equal((await t.get(`/api/v2/policies/${refused.id}/`)).body.last_sync_status, 'failed');
+      assert.equal((await t.delete(`/api/v2/policies/${created.id}/`)).status, 204);
+      assert.equal(opa.policies.has(`svc_${created.id}`), true, 'still in the engine when the delete answers');
+      await opa.changeArrived(`DELETE svc_${created.id}`);
+    } finally {
+      release();
+    }
+    await eventually(async () => !opa.policies.has(`svc_${created.id}`), 30_000, 'removed from the engine');
+
+    // A policy deleted with its organization leaves the engine too.
+    const doomed = (await newOrg(t)).id;
+    const theirs = await t.post('/api/v2/policies/', fields({ organization: doomed, rego_module: regoOf(`drover.org_${doomed}.launch`), package_path: `drover.org_${doomed}.launch` }));
+    assert.equal(theirs.status, 201, theirs.text);
+    await policyInState(t, theirs.body.id, 'synced');
+    assert.equal((await t.delete(`/api/v2/organizations/${doomed}/`)).status, 204);
+    await opa.changeArrived(`DELETE svc_${theirs.body.id}`);
+    await eventually(async () => !opa.policies.has(`svc_${theirs.body.id}`), 30_000, 'removed with its organization');
+  });
+
+  it('a save that rolls back, or is refused, leaves nothing for the engine', async () => {
+    const mark = opa.changes.length;
+    const failed = await t.post('/api/v2/policies_rolled_back/', fields());
+    assert.equal(failed.status, 400, failed.text);
+    const refused = await t.post('/api/v2/policies/', fields({ package_path: 'drover..launch' }));
+    assert.equal(refused.status, 400, refused.text);
+    const [ghost] = rolledBack;
+    assert.ok(ghost, 'the failing request had saved a policy before it failed');
+    assert.equal((await t.get(`/api/v2/policies/${ghost}/`)).status, 404);
+    // The loop takes queued work in order: once a later save is synced, an earlier one would have been sent.
+    const later = await create();
+    await policyInState(t, later.id, 'synced');
+    assert.deepEqual(opa.changes.slice(mark), [`PUT svc_${later.id}`]);
+    assert.equal(opa.policies.has(`svc_${ghost}`), false);
+  });
+
+  it('a refused or unreachable upload makes the policy failed with the reason, and it is retried until the engine takes it', async () => {
+    opa.refuseUploads(400);
+    let refused: any;
+    try {
+      refused = await create();
+      const failed = await policyInState(t, refused.id, 'failed');
+      assert.match(failed.sync_error, /400.*rego_parse_error/);
+      assert.equal(failed.synced_at, null);
+      // Retried while refused: the engine is asked again.
+      await eventually(async () => opa.changes.filter((c) => c === `PUT svc_${refused.id}`).length >= 2, 30_000, 'a second attempt');
     } finally {
       opa.refuseUploads(null);
     }
+    const synced = await policyInState(t, refused.id, 'synced');
+    assert.equal(synced.sync_error, '');
+    assert.equal(opa.policies.get(`svc_${refused.id}`), REGO);
+
     await pointAt(await refusingUrl());
+    let unreachable: any;
     try {
-      const unreachable = await create();
-      assert.equal(unreachable.last_sync_status, 'failed');
-      assert.equal((await t.delete(`/api/v2/policies/${unreachable.id}/`)).status, 204, 'a delete the engine misses still deletes');
+      unreachable = await create();
+      const down = await policyInState(t, unreachable.id, 'failed');
+      assert.match(down.sync_error, /127\.0\.0\.1/);
+      assert.equal((await t.delete(`/api/v2/policies/${synced.id}/`)).status, 204, 'a delete the engine misses still deletes');
     } finally {
       await pointAt(opa.url);
     }
+    await policyInState(t, unreachable.id, 'synced');
+    await eventually(async () => !opa.policies.has(`svc_${synced.id}`), 30_000, 'the removal retried once the engine is back');
   });
 
   it('enable uploads again; disable keeps the policy out of launches', async () => {
     const created = await create({ enabled: false });
+    await policyInState(t, created.id, 'synced');
     opa.policies.delete(`svc_${created.id}`);
-    assert.equal((await t.post(`/api/v2/policies/${created.id}/enable/`, {})).body.enabled, true);
+    const enabled = await t.post(`/api/v2/policies/${created.id}/enable/`, {});
+    assert.equal(enabled.body.enabled, true);
+    assert.equal(enabled.body.sync_state, 'pending');
+    await policyInState(t, created.id, 'synced');
     assert.equal(opa.policies.has(`svc_${created.id}`), true);
     assert.equal((await t.post(`/api/v2/policies/${created.id}/disable/`, {})).body.enabled, false);
   });
@@ -173,6 +263,14 @@ describe('policies', () => {
 
   it('attacks: a plain user and another organization\'s admin can neither see, change, toggle, test nor move policies', async () => {
     const victim = await create({ description: 'secret-policy' });
+    await policyInState(t, victim.id, 'synced');
+    // What the engine said is the organization's: failed policies are neither listed nor searchable by its error.
+    const failing = await create({ description: 'failing-policy' });
+    opa.refuseUploads(400);
+    await t.patch(`/api/v2/policies/${failing.id}/`, { rego_module: `${REGO}# broken\n` });
+    await policyInState(t, failing.id, 'failed');
+    const mark = opa.changes.length;
+    assert.ok((await t.get('/api/v2/policies/?sync_error__icontains=rego_parse')).body.results.some((r: { id: number }) => r.id === failing.id), 'the filters find it for its admins');
     for (const who of [member, otherAdmin]) {
       const list = (await t.get('/api/v2/policies/?page_size=200', { as: who })).body.results.map((r: { id: number }) => r.id);
       assert.ok(!list.includes(victim.id));
@@ -183,7 +281,17 @@ describe('policies', () => {
       assert.equal((await t.delete(`/api/v2/policies/${victim.id}/`, { as: who })).status, 403);
       assert.equal((await t.get(`/api/v2/policies/?search=secret-policy`, { as: who })).body.count, 0);
       assert.equal((await t.post('/api/v2/policies/', fields(), { as: who })).status, 403, 'may not create in an organization it does not administer');
+      assert.equal((await t.get('/api/v2/policies/?sync_state=failed', { as: who })).body.count, 0);
+      assert.equal((await t.get('/api/v2/policies/?sync_error__icontains=rego', { as: who })).body.count, 0);
+      const failingSeen = await t.get(`/api/v2/policies/${failing.id}/`, { as: who });
+      assert.equal(failingSeen.status, 403);
+      assert.doesNotMatch(failingSeen.text, /rego_parse_error/);
+      assert.equal((await t.post(`/api/v2/policies/${victim.id}/enable/`, {}, { as: who })).status, 403, 'may not upload it again');
     }
+    opa.refuseUploads(null);
+    // Their attempts queued nothing: the only uploads since are the retries of the failing policy.
+    await policyInState(t, failing.id, 'synced');
+    assert.deepEqual([...new Set(opa.changes.slice(mark))], [`PUT svc_${failing.id}`]);
     assert.equal((await t.post('/api/v2/policies/', fields({ organization: org }), { as: otherAdmin })).status, 403);
     const stored = (await t.get(`/api/v2/policies/${victim.id}/`)).body;
     assert.equal(stored.enabled, true);

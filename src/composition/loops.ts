@@ -3,6 +3,7 @@ import type { Services } from '../api/context.ts';
 import { startDispatcher } from '../dispatcher/dispatcher.ts';
 import { startNotificationSender } from '../notifications/sender.ts';
 import { startOutboundWebhookSender } from '../notifications/outbound-webhook-sender.ts';
+import { startPolicyEngineSync } from '../policy/engine-sync.ts';
 import { registerInstance } from '../resources/instances/registration.ts';
 import { reapLostNodes } from '../task-manager/lost-nodes.ts';
 import { startScheduler } from '../task-manager/scheduler.ts';
@@ -89,6 +90,15 @@ export const outboundWebhookSender: BackgroundLoop = {
   },
 };
 
+/** Uploads saved policies to the policy engine and removes deleted ones, after commit (woken by NOTIFY and when a retry falls due). */
+export const policyEngineSync: BackgroundLoop = {
+  name: 'policy engine sync',
+  async start(services) {
+    const sync = await startPolicyEngineSync(services);
+    return () => sync.stop();
+  },
+};
+
 /** Launches due schedules (woken at the earliest next_run and by NOTIFY when schedules change). */
 export const scheduler: BackgroundLoop = {
   name: 'scheduler',
@@ -148,6 +158,7 @@ export const eventEvaluation: BackgroundLoop = {
 export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, commitStatuses,
   notificationSender,
   outboundWebhookSender,
+  policyEngineSync,
   scheduler,
   factCapture,
   snapshotRetention,

@@ -992,8 +992,6 @@ export type PolicyRow = {
   enforcement: string;
   id: number;
   last_evaluated_at: Date | null;
-  last_sync_error: string;
-  last_sync_status: string;
   last_triggered_at: Date | null;
   modified: Date;
   modified_by_id: number | null;
@@ -1001,6 +999,9 @@ export type PolicyRow = {
   organization_id: number | null;
   package_path: string;
   rego_module: string;
+  sync_error: string;
+  sync_state: string;
+  synced_at: Date | null;
   trigger_count: number;
 };
 
@@ -1018,6 +1019,18 @@ export type PolicyDecisionRow = {
   unified_job_id: number | null;
   unified_job_template_id: number | null;
   user_id: number | null;
+};
+
+/** A row of the table policy_engine_outbox. */
+export type PolicyEngineOutboxRow = {
+  attempts: number;
+  claimed_until: Date | null;
+  generation: number;
+  last_error: string;
+  next_attempt_at: Date;
+  operation: string;
+  policy_id: number;
+  queued: Date;
 };
 
 /** A row of the view project_updates. */
@@ -2012,6 +2025,7 @@ export interface Tables {
   outbound_webhooks: OutboundWebhookRow;
   policies: PolicyRow;
   policy_decisions: PolicyDecisionRow;
+  policy_engine_outbox: PolicyEngineOutboxRow;
   project_updates: ProjectUpdateRow;
   projects: ProjectRow;
   role_ancestors: RoleAncestorRow;

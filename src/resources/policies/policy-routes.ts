@@ -1,6 +1,6 @@
 /**
- * Policy endpoints beyond CRUD (document 3, Policies): enable/disable (enabling uploads the policy
- * again) and test/, which evaluates the policy's package over a given input and says what the
+ * Policy endpoints beyond CRUD (document 3, Policies): enable/disable (enabling queues the policy's
+ * upload again) and test/, which evaluates the policy's package over a given input and says what the
  * verdict would be, without launching anything or recording a decision.
  */
 import { Type } from 'typebox';
@@ -13,10 +13,10 @@ import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { enableDisableRoutes } from '../../api/toggle-routes.ts';
 import { EngineError, engineOf, evaluate } from '../../policy/engine.ts';
+import { queuePolicyUpload } from '../../policy/engine-outbox.ts';
 import { parseVerdict } from '../../policy/verdict.ts';
 import { policies } from './policy.resource.ts';
 import { assertPolicyAllowed } from './policy-checks.ts';
-import { syncPolicy } from './policy-sync.ts';
 
 const TestBody = Type.Object({
   input: Type.Object({}, { additionalProperties: true, description: 'The context document to evaluate, as a launch would send it.' }),
@@ -29,7 +29,7 @@ export const policyRoutes: RouteModule = (app, services) => {
     if (!row.enabled) return;
     // Switching on changes no text: only the namespace is checked, for a policy stored before it was enforced.
     assertPolicyAllowed(row, true);
-    await syncPolicy(tx, services, row);
+    await queuePolicyUpload(tx, row as { id: number });
   });
 
   routeMethods(app, '/api/v2/policies/:id/test/', objectPermission('policy', { POST: 'test' }), {

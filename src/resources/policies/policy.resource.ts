@@ -1,9 +1,9 @@
 import { boolean, choice, choiceList, datetime, integer, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import { RESOURCE_TYPES } from '../../policy/context.ts';
+import { queuePolicyUpload, SYNC_STATES } from '../../policy/engine-outbox.ts';
 import { policyAccess } from './policy-access.ts';
 import { checkPolicy } from './policy-checks.ts';
-import { syncPolicy, unsyncPolicy } from './policy-sync.ts';
 
 export const ENFORCEMENTS = ['none', 'warn', 'enforce'] as const;
 const MAX_REGO = 256 * 1024;
@@ -37,8 +37,9 @@ export const policies = defineResource({
     trigger_count: integer({ ...readOnly, default: 0, helpText: 'Launches the policy warned about or denied.' }),
     last_triggered_at: datetime(readOnly),
     last_evaluated_at: datetime(readOnly),
-    last_sync_status: choice(['', 'ok', 'failed'], { ...readOnly, helpText: 'Whether the policy engine accepted the last upload.' }),
-    last_sync_error: text({ ...readOnly, helpText: 'Why the last upload failed.' }),
+    sync_state: choice(SYNC_STATES, { ...readOnly, default: 'pending', helpText: 'Whether the policy engine has the saved text: pending until the upload after the save, synced once the engine took it, failed (tried again) while the engine refuses it or cannot be reached.' }),
+    sync_error: text({ ...readOnly, helpText: 'Why the last upload failed: the engine\'s message, or why it could not be reached.' }),
+    synced_at: datetime({ ...readOnly, helpText: 'When the engine last took the policy.' }),
   },
   namedUrl: ['name', 'organization'],
   search: ['name', 'description', 'package_path'],
@@ -52,10 +53,10 @@ export const policies = defineResource({
   },
   hooks: {
     beforeWrite: checkPolicy,
-    afterWrite: async (tx, ctx, row, existing) => {
-      if (!existing || existing.rego_module !== row.rego_module || (row.enabled && !existing.enabled)) await syncPolicy(tx, ctx.service, row);
+    afterWrite: async (tx, _ctx, row, existing) => {
+      // Sent after commit; the removal of a deleted policy is queued by the database (migration 0033).
+      if (!existing || existing.rego_module !== row.rego_module || (row.enabled && !existing.enabled)) await queuePolicyUpload(tx, row as { id: number });
     },
-    beforeDelete: (_tx, ctx, row) => unsyncPolicy(ctx.service, row),
   },
   decorate: (row, out) => {
     const url = `/api/v2/policies/${row.id}/`;

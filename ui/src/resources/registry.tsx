@@ -414,7 +414,7 @@ const RESOURCES: ResourceConfig[] = [
     singular: 'Policy',
     columns: [nameColumn('policies'), refColumn('organization', 'Organization', 'organizations'), enforcementColumn, enabledColumn, syncColumn, triggerColumn, dateColumn('last_triggered_at', 'Last triggered')],
     detailFields: [
-      'name', 'description', 'organization', 'package_path', 'enforcement', 'enabled', 'applies_to', 'last_sync_status', 'last_sync_error',
+      'name', 'description', 'organization', 'package_path', 'enforcement', 'enabled', 'applies_to', 'sync_state', 'sync_error', 'synced_at',
       'trigger_count', 'last_triggered_at', 'last_evaluated_at', 'created', 'modified',
     ],
     formPage: () => import('../pages/policies/PolicyForm'),

@@ -4,20 +4,19 @@ import type { ApiObject } from '../../api/types';
 import type { Column } from '../../resources/types';
 import { formatDate, StatusLabel } from '../../components/cells';
 
-const SYNC_COLORS = { ok: 'green', failed: 'red' } as const;
+const SYNC_COLORS = { pending: 'blue', synced: 'green', failed: 'red' } as const;
 const DECISION_COLORS = { warn: 'orange', deny: 'red' } as const;
 
-/** Whether the engine took the last upload. */
+/** Whether the engine has the saved text (its upload happens after the save, docs/policy.md). */
 export function SyncStatus({ object }: { object: ApiObject }) {
-  if (!object.last_sync_status) return <>Not synced</>;
-  return <span title={String(object.last_sync_error || '')}><StatusLabel status={object.last_sync_status} colors={SYNC_COLORS} /></span>;
+  return <span title={String(object.sync_error || '')}><StatusLabel status={object.sync_state} colors={SYNC_COLORS} /></span>;
 }
 
 export function DecisionLabel({ decision }: { decision: unknown }) {
   return <StatusLabel status={decision} colors={DECISION_COLORS} />;
 }
 
-export const syncColumn: Column = { field: 'last_sync_status', label: 'Sync', render: (o) => <SyncStatus object={o} /> };
+export const syncColumn: Column = { field: 'sync_state', label: 'Sync', render: (o) => <SyncStatus object={o} /> };
 export const enforcementColumn: Column = { field: 'enforcement', label: 'Enforcement', sort: true, render: (o) => <Label isCompact>{String(o.enforcement)}</Label> };
 export const triggerColumn: Column = { field: 'trigger_count', label: 'Triggered', sort: true, wide: true };
 
