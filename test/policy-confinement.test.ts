@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { newOrg, newUser, type User } from './helpers/factories.ts';
-import { startOpaServer, type OpaServer } from './helpers/opa-server.ts';
+import { policyInState, startOpaServer, startPolicySync, type OpaServer } from './helpers/opa-server.ts';
 
 const BODY = '\n\nimport rego.v1\n\ndeny contains "no" if input.extra_vars.env == "prod"\n';
 
@@ -22,6 +22,7 @@ describe('policy confinement', () => {
   let otherAdmin: User;
   let member: User;
   let twoOrgAdmin: User;
+  let stopSync: () => Promise<void>;
   let serial = 0;
 
   const ns = (organization: number) => `drover.org_${organization}`;
@@ -29,26 +30,30 @@ describe('policy confinement', () => {
     name: `confined-${++serial}`, organization, rego_module: rego, package_path: `${organization === null ? 'global' : ns(organization)}.launch`, ...extra,
   });
   const count = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM policies'))[0].n;
-  /** Creates as `who` and expects a 400 naming `field`, with nothing stored and nothing uploaded. */
+  const queued = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM policy_engine_outbox'))[0].n;
+  /** Creates as `who` and expects a 400 naming `field`, with nothing stored and nothing queued for the engine. */
   const refusedCreate = async (body: Record<string, unknown>, field: string, who?: User, pattern?: RegExp) => {
-    const [stored, uploaded] = [await count(), opa.policies.size];
+    const [stored, uploaded, waiting] = [await count(), opa.policies.size, await queued()];
     const res = await t.post('/api/v2/policies/', body, who ? { as: who } : {});
     assert.equal(res.status, 400, `${JSON.stringify(body.rego_module ?? body.package_path)}: ${res.text}`);
     assert.ok(Array.isArray(res.body[field]), `${field} named: ${res.text}`);
     if (pattern) assert.match(res.body[field].join(' '), pattern);
     assert.equal(await count(), stored, 'nothing stored');
     assert.equal(opa.policies.size, uploaded, 'nothing uploaded');
+    assert.equal(await queued(), waiting, 'nothing queued for the engine');
     return res.body;
   };
+  /** Creates as `who`; answers the policy once the engine has it. */
   const created = async (body: Record<string, unknown>, who?: User) => {
     const res = await t.post('/api/v2/policies/', body, who ? { as: who } : {});
     assert.equal(res.status, 201, res.text);
-    return res.body;
+    return policyInState(t, res.body.id, 'synced');
   };
 
   before(async () => {
     opa = await startOpaServer();
     t = await createTestApp({}, { dispatcher: false });
+    stopSync = await startPolicySync(t);
     assert.equal((await t.patch('/api/v2/settings/security/', { OPA_SERVER_URL: opa.url })).status, 200);
     org = (await newOrg(t)).id;
     other = (await newOrg(t)).id;
@@ -59,6 +64,7 @@ describe('policy confinement', () => {
     twoOrgAdmin = await newUser(t, { admin: [org, third] });
   });
   after(async () => {
+    await stopSync?.();
     await t?.close();
     await opa?.close();
   });
@@ -98,7 +104,7 @@ describe('policy confinement', () => {
 
     // The same forms in comments and strings, and its own namespace's data, are fine.
     const harmless = await created(policyBody(other, `# package ${victim}\npackage ${ns(other)}["launch"]\n\nimport data.${ns(other)}.lib\n\nmsg := "package ${victim} data.${victim} http.send"\nx := input.data.drover\n`), otherAdmin);
-    assert.equal(harmless.last_sync_status, 'ok');
+    assert.equal(harmless.sync_state, 'synced');
   });
 
   it("an organization's admin cannot save or widen a policy into another namespace, nor move one there", async () => {
@@ -123,6 +129,7 @@ describe('policy confinement', () => {
     assert.equal(opa.policies.get(`svc_${mine.id}`), before_);
     const rewritten = await t.patch(`/api/v2/policies/${mine.id}/`, { organization: third, rego_module: `package ${ns(third)}.launch${BODY}`, package_path: `${ns(third)}.launch` }, { as: twoOrgAdmin });
     assert.equal(rewritten.status, 200, rewritten.text);
+    await policyInState(t, mine.id, 'synced');
   });
 
   it('built-ins that reach out of the engine are refused to organization admins and accepted from superusers', async () => {
@@ -145,7 +152,7 @@ describe('policy confinement', () => {
     const bySuperuser = await created(policyBody(org, `${own}x := http.send({"method": "GET", "url": "http://127.0.0.1:1/"})\n`));
     assert.match(opa.policies.get(`svc_${bySuperuser.id}`)!, /http\.send/);
     const global = await created(policyBody(null, `package anywhere.at.all${BODY}env := opa.runtime().env\n`, { package_path: 'anywhere.at.all' }));
-    assert.equal(global.last_sync_status, 'ok');
+    assert.equal(global.sync_state, 'synced');
   });
 
   it("an organization admin cannot keep or steer a superuser's http.send: edits and test/ are refused, switching off and on is not", async () => {
@@ -205,6 +212,7 @@ describe('policy confinement', () => {
     assert.equal((await t.patch(`/api/v2/policies/${legacy.id}/`, { enabled: false }, { as: orgAdmin })).status, 200, 'switching off is never refused');
     assert.equal((await t.get(`/api/v2/policies/${legacy.id}/`)).body.enabled, false);
     assert.equal(opa.policies.has(`svc_${legacy.id}`), false);
+    assert.deepEqual(await t.db.query('SELECT policy_id FROM policy_engine_outbox WHERE policy_id = $1', [legacy.id]), [], 'nothing queued for it');
     assert.equal(opa.evaluations.length, evaluations + 1);
   });
 

@@ -74,7 +74,7 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   await t.db.query(`INSERT INTO event_logs (event_rule_id, event_rule_name, organization_id, event_guid, status) VALUES ($1, 'router-event-rule', $2, 'router', 'unmatched')`, [eventRule, organization]);
   // An outbound webhook to a loopback address the guard refuses: its test/ reaches nothing.
   await created('/api/v2/outbound_webhooks/', { name: 'router-outbound', organization, url: 'http://127.0.0.1:9/', events: ['job.failed'] });
-  // A launch policy (no engine listens: its upload fails, which saves it all the same) and a decision it took.
+  // A launch policy (uploaded to the engine after commit, by the policy engine sync loop) and a decision it took.
   const policy = await created('/api/v2/policies/', { name: 'router-policy', organization, rego_module: `package drover.org_${organization}.router`, package_path: `drover.org_${organization}.router` });
   await t.db.query(`INSERT INTO policy_decisions (decision, policy_id, policy_name, organization_id, unified_job_id, message) VALUES ('warn', $1, 'router-policy', $2, 1, 'router')`, [policy, organization]);
 }

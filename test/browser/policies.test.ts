@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { newOrg, newUser, type User } from '../helpers/factories.ts';
 import { consolePage } from '../helpers/browser.ts';
 import { pickReference } from '../helpers/console-forms.ts';
-import { startOpaServer, type OpaServer } from '../helpers/opa-server.ts';
+import { policyInState, startOpaServer, startPolicySync, type OpaServer } from '../helpers/opa-server.ts';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
@@ -14,10 +14,12 @@ describe('console: policies and the decisions log', () => {
   let org: number;
   let inventory: number;
   let otherAdmin: User;
+  let stopSync: () => Promise<void>;
 
   before(async () => {
     opa = await startOpaServer();
     t = await createTestApp({}, { dispatcher: false });
+    stopSync = await startPolicySync(t);
     assert.equal((await t.patch('/api/v2/settings/security/', { OPA_ENABLED: true, OPA_SERVER_URL: opa.url })).status, 200);
     org = (await newOrg(t, { name: 'Policy org', policy_enforcement: 'enforce' })).id;
     const other = (await newOrg(t, { name: 'Elsewhere' })).id;
@@ -25,6 +27,7 @@ describe('console: policies and the decisions log', () => {
     otherAdmin = await newUser(t, { username: 'elsewhere-admin', admin: other });
   });
   after(async () => {
+    await stopSync?.();
     await t?.close();
     await opa?.close();
   });
@@ -44,9 +47,8 @@ describe('console: policies and the decisions log', () => {
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.waitForURL(/\/policies\/\d+$/);
       const id = Number(new URL(page.url()).pathname.split('/').pop());
-      const saved = (await t.get(`/api/v2/policies/${id}/`)).body;
+      const saved = await policyInState(t, id, 'synced');
       assert.equal(saved.organization, org);
-      assert.equal(saved.last_sync_status, 'ok');
       assert.match(opa.policies.get(`svc_${id}`)!, new RegExp(`package drover\\.org_${org}\\.prod`));
       await page.getByRole('heading', { name: 'No prod on Friday', level: 1 }).waitFor();
       await c.shot('policy-detail');
@@ -66,7 +68,7 @@ describe('console: policies and the decisions log', () => {
 
       await c.open('/policies');
       const row = page.locator('table[aria-label="Policies"] tbody tr').filter({ hasText: 'No prod on Friday' });
-      await row.getByText('ok').waitFor();
+      await row.getByText('synced').waitFor();
       assert.deepEqual(c.errors, []);
     } finally {
       await c.close();
