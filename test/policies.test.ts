@@ -10,6 +10,7 @@ import type { RouteModule } from '../src/api/extra-routes.ts';
 import { SUPERUSER } from '../src/api/permissions.ts';
 import { routeMethods } from '../src/api/resource-routes.ts';
 import { policies } from '../src/resources/policies/policy.resource.ts';
+import { shownError } from '../src/policy/engine-sync.ts';
 
 /** A module of `pkg`, the package path of a policy of the organization with that id (drover.org_<id>.launch). */
 const regoOf = (pkg: string) => `package ${pkg}\n\ndeny contains msg if {\n  input.extra_vars.env == "prod"\n  msg := "no prod"\n}\n`;
@@ -104,6 +105,22 @@ describe('policies', () => {
     assert.equal(described.body.sync_state, 'synced', 'a change that leaves the text alone uploads nothing');
   });
 
+  it('a change saved while the previous upload is on its way is sent after it: the engine ends with the latest text', async () => {
+    const release = opa.holdChanges();
+    let created: any;
+    try {
+      created = await create();
+      await opa.changeArrived(`PUT svc_${created.id}`);
+      const changed = await t.patch(`/api/v2/policies/${created.id}/`, { rego_module: `${REGO}# newer\n` });
+      assert.equal(changed.body.sync_state, 'pending');
+    } finally {
+      release();
+    }
+    await policyInState(t, created.id, 'synced');
+    assert.equal(opa.policies.get(`svc_${created.id}`), `${REGO}# newer\n`);
+    assert.equal(opa.changes.filter((c) => c === `PUT svc_${created.id}`).length, 2);
+  });
+
   it('a delete answers before the engine hears of it, and removes the policy from the engine after commit', async () => {
     const created = await create();
     await policyInState(t, created.id, 'synced');
@@ -172,6 +189,11 @@ describe('policies', () => {
     }
     await policyInState(t, unreachable.id, 'synced');
     await eventually(async () => !opa.policies.has(`svc_${synced.id}`), 30_000, 'the removal retried once the engine is back');
+  });
+
+  it('a sync error never shows a user or password written in the engine\'s address', () => {
+    assert.equal(shownError('Refused: "https://opa:s3cret@opa.internal:8181/" is not a valid URL.'), 'Refused: "https://opa.internal:8181/" is not a valid URL.');
+    assert.equal(shownError('The policy engine answered 400: rego_parse_error: a@b'), 'The policy engine answered 400: rego_parse_error: a@b');
   });
 
   it('enable uploads again; disable keeps the policy out of launches', async () => {

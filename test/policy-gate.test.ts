@@ -80,6 +80,8 @@ describe('policy gate', () => {
 
   it('a deny answers 403 with the reasons, leaves no run, and keeps a deny decision with the context evaluated', async () => {
     const denying = await policy({ result: ['Production needs a change ticket.'] });
+    // No sync loop runs here: the launch is evaluated by the engine as it is, whatever the policy's upload.
+    assert.equal(denying.sync_state, 'pending');
     const runs = await runCount();
     const res = await launchJob({ extra_vars: { env: 'prod', secret: 'hunter2' } });
     assert.equal(res.status, 403, res.text);
