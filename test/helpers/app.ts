@@ -241,4 +241,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
   return testApp;
 }
 
-export { grant, grantTeam, newOrg, newTeam, newUser, roleMatrix, roleOf, unique, type Ref, type RoleObject, type User, type UserOptions } from './factories.ts';
+export {
+  grant, grantTeam, newHost, newInventory, newJobTemplate, newOrg, newProject, newSchedule, newTeam, newUser, newWorkflow, roleMatrix, roleOf, unique,
+  type Ref, type RoleObject, type User, type UserOptions,
+} from './factories.ts';
