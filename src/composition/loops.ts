@@ -91,8 +91,7 @@ export const notificationSender: BackgroundLoop = {
 export const outboundWebhookSender: BackgroundLoop = {
   name: 'outbound webhooks',
   async start(services) {
-    const sender = await startOutboundWebhookSender(services);
-    return () => sender.stop();
+    return stoppable(await startOutboundWebhookSender(services));
   },
 };
 
