@@ -1,8 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, grant, newOrg, newUser, type TestApp } from './helpers/app.ts';
-import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
+import { createTestApp, grant, newHost, newInventory, newJobTemplate, newOrg, newProject, newUser, type TestApp } from './helpers/app.ts';
+import { waitForRun } from './helpers/jobs.ts';
 
 const PLAY = `- hosts: all
   gather_facts: false
@@ -16,24 +15,18 @@ const PLAY = `- hosts: all
 
 describe('launching job templates', () => {
   let t: TestApp;
-  let repo: GitRepository;
   let template: any;
 
   before(async () => {
     t = await createTestApp();
-    repo = await makeRepository({ 'site.yml': PLAY });
     const org = (await newOrg(t)).id;
-    const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await firstProjectUpdate(t, project);
-    const inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
-    await t.post('/api/v2/hosts/', { name: 'h1', inventory });
-    const res = await t.post('/api/v2/job_templates/', { name: 'Site', project, inventory, playbook: 'site.yml', extra_vars: 'color: blue' });
-    assert.equal(res.status, 201, res.text);
-    template = res.body;
+    const project = await newProject(t, org, { name: 'Plays', files: { 'site.yml': PLAY } });
+    const inventory = await newInventory(t, org, { name: 'Local' });
+    await newHost(t, inventory, { name: 'h1' });
+    template = await newJobTemplate(t, { name: 'Site', project, inventory, playbook: 'site.yml', extra_vars: 'color: blue' });
   });
   after(async () => {
     await t.close();
-    await repo.remove();
   });
 
   it('POST launch creates a job that runs the playbook; prompts without their ask flag are ignored and reported', async () => {

@@ -1,8 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, grant, newOrg, newUser, type TestApp } from './helpers/app.ts';
-import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
+import { createTestApp, grant, newInventory, newJobTemplate, newOrg, newProject, newUser, type TestApp } from './helpers/app.ts';
+import { waitForRun } from './helpers/jobs.ts';
 import { configureSecretKey } from '../src/secrets/encryption.ts';
 import { reencryptAll } from '../src/secrets/rotation.ts';
 import { SECRET_STORES } from '../src/composition/root.ts';
@@ -26,16 +25,11 @@ const FAIL_H2 = `- hosts: all
 
 describe('relaunching jobs', () => {
   let t: TestApp;
-  let repo: GitRepository;
   let org: number;
   let project: number;
   let inventory: number;
 
-  const template = async (name: string, playbook: string, extra: Record<string, unknown> = {}) => {
-    const res = await t.post('/api/v2/job_templates/', { name, project, inventory, playbook, ...extra });
-    assert.equal(res.status, 201, res.text);
-    return res.body;
-  };
+  const template = (name: string, playbook: string, extra: Record<string, unknown> = {}) => newJobTemplate(t, { name, project, inventory, playbook, ...extra });
   const launch = async (templateId: number, body: Record<string, unknown> = {}) => {
     const res = await t.post(`/api/v2/job_templates/${templateId}/launch/`, body);
     assert.equal(res.status, 201, res.text);
@@ -47,16 +41,12 @@ describe('relaunching jobs', () => {
 
   before(async () => {
     t = await createTestApp();
-    repo = await makeRepository({ 'hello.yml': HELLO, 'fail.yml': FAIL_H2 });
     org = (await newOrg(t)).id;
-    project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await firstProjectUpdate(t, project);
-    inventory = (await t.post('/api/v2/inventories/', { name: 'Local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
-    for (const name of ['h1', 'h2']) assert.equal((await t.post('/api/v2/hosts/', { name, inventory })).status, 201);
+    project = (await newProject(t, org, { name: 'Plays', files: { 'hello.yml': HELLO, 'fail.yml': FAIL_H2 } })).id;
+    inventory = (await newInventory(t, org, { name: 'Local', hosts: ['h1', 'h2'] })).id;
   });
   after(async () => {
     await t.close();
-    await repo.remove();
   });
 
   it('GET relaunch describes it; POST runs the same template again with the same options as launch_type relaunch', async () => {

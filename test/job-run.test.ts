@@ -1,8 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
-import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, firstProjectUpdate, runDirectories, waitForRun } from './helpers/jobs.ts';
+import { createTestApp, newInventory, newOrg, newProject, type TestApp } from './helpers/app.ts';
+import { eventually, runDirectories, waitForRun } from './helpers/jobs.ts';
 import { wakeDispatchers } from '../src/runs/lifecycle.ts';
 
 const HELLO = `- hosts: all
@@ -45,24 +44,18 @@ const FAIL_ONE = `- hosts: all
 
 describe('running playbooks with ansible-runner', () => {
   let t: TestApp;
-  let repo: GitRepository;
   let orgId: number;
   let projectId: number;
   let inventoryId: number;
 
   before(async () => {
     t = await createTestApp();
-    repo = await makeRepository({ 'hello.yml': HELLO, 'fail.yml': FAIL_ONE, 'slow.yml': SLOW, 'facts.yml': FACTS });
     orgId = (await newOrg(t, { name: 'Ops' })).id;
-    const project = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body;
-    projectId = project.id;
-    await firstProjectUpdate(t, projectId);
-    inventoryId = (await t.post('/api/v2/inventories/', { name: 'Local', organization: orgId, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
-    for (const name of ['h1', 'h2']) assert.equal((await t.post('/api/v2/hosts/', { name, inventory: inventoryId })).status, 201);
+    projectId = (await newProject(t, orgId, { name: 'Plays', files: { 'hello.yml': HELLO, 'fail.yml': FAIL_ONE, 'slow.yml': SLOW, 'facts.yml': FACTS } })).id;
+    inventoryId = (await newInventory(t, orgId, { name: 'Local', hosts: ['h1', 'h2'] })).id;
   });
   after(async () => {
     await t.close();
-    await repo.remove();
   });
 
   const launch = async (fields: Record<string, unknown>) => {

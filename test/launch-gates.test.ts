@@ -1,8 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, type TestApp } from './helpers/app.ts';
-import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
+import { createTestApp, newInventory, newJobTemplate, newOrg, newProject, type TestApp } from './helpers/app.ts';
+import { waitForRun } from './helpers/jobs.ts';
 import type { Gate, GateInput } from '../src/runs/gates.ts';
 
 /**
@@ -28,23 +27,16 @@ describe('launch gates', () => {
   let inventory: number;
   let template: number;
   let project: number;
-  let repo: GitRepository;
 
   before(async () => {
     t = await createTestApp({}, { gates: [recorder, switchable, never] });
-    repo = await makeRepository({ 'site.yml': '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n' });
-    org = (await t.post('/api/v2/organizations/', { name: 'gated' })).body.id;
-    project = (await t.post('/api/v2/projects/', { name: 'gated plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await firstProjectUpdate(t, project);
-    inventory = (await t.post('/api/v2/inventories/', { name: 'gated inv', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
-    await t.post('/api/v2/hosts/', { name: 'h1', inventory });
-    const made = await t.post('/api/v2/job_templates/', { name: 'gated jt', project, inventory, playbook: 'site.yml' });
-    assert.equal(made.status, 201, made.text);
-    template = made.body.id;
+    org = (await newOrg(t, { name: 'gated' })).id;
+    project = (await newProject(t, org, { name: 'gated plays', files: { 'site.yml': '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n' } })).id;
+    inventory = (await newInventory(t, org, { name: 'gated inv', hosts: ['h1'] })).id;
+    template = (await newJobTemplate(t, { name: 'gated jt', project, inventory, playbook: 'site.yml' })).id;
   });
   after(async () => {
     await t?.close();
-    await repo?.remove();
   });
 
   const runCount = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM unified_jobs'))[0].n;

@@ -1,8 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
-import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { eventually, firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
+import { createTestApp, newHost, newInventory, newJobTemplate, newOrg, newProject, type TestApp } from './helpers/app.ts';
+import { eventually, waitForRun } from './helpers/jobs.ts';
 import { startHttpPeer, startSmtpPeer, type HttpPeer, type SmtpPeer } from './helpers/notification-peers.ts';
 
 const OK = `- hosts: all
@@ -22,7 +21,6 @@ describe('notifications of runs', () => {
   let t: TestApp;
   let peer: HttpPeer;
   let smtp: SmtpPeer;
-  let repo: GitRepository;
   let orgId: number;
   let projectId: number;
   let inventoryId: number;
@@ -32,19 +30,16 @@ describe('notifications of runs', () => {
     peer = await startHttpPeer();
     smtp = await startSmtpPeer();
     peer.answers.set('/broken', { status: 500, body: 'down' });
-    repo = await makeRepository({ 'ok.yml': OK, 'fail.yml': FAIL, 'hosts.ini': 'from-source\n' });
     orgId = (await newOrg(t, { name: 'Runs' })).id;
     assert.equal((await t.patch('/api/v2/settings/security/', { OUTBOUND_URL_ALLOWLIST: ['127.0.0.1'] })).status, 200);
-    projectId = (await t.post('/api/v2/projects/', { name: 'Plays', organization: orgId, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await firstProjectUpdate(t, projectId);
-    inventoryId = (await t.post('/api/v2/inventories/', { name: 'Local', organization: orgId, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
-    assert.equal((await t.post('/api/v2/hosts/', { name: 'h1', inventory: inventoryId })).status, 201);
+    projectId = (await newProject(t, orgId, { name: 'Plays', files: { 'ok.yml': OK, 'fail.yml': FAIL, 'hosts.ini': 'from-source\n' } })).id;
+    inventoryId = (await newInventory(t, orgId, { name: 'Local' })).id;
+    await newHost(t, inventoryId, { name: 'h1' });
   });
   after(async () => {
     await t.close();
     await peer.close();
     await smtp.close();
-    await repo.remove();
   });
 
   const hook = async (path: string, messages?: unknown) => {
@@ -60,7 +55,7 @@ describe('notifications of runs', () => {
   };
   const attach = async (url: string, id: number) => assert.equal((await t.post(url, { id })).status, 204, url);
   const template = async (playbook: string) =>
-    (await t.post('/api/v2/job_templates/', { name: `jt-${playbook}-${Math.random()}`, project: projectId, inventory: inventoryId, playbook })).body;
+    newJobTemplate(t, { name: `jt-${playbook}-${Math.random()}`, project: projectId, inventory: inventoryId, playbook });
   /** The run's notifications once `count` of them (of the given templates, else all) are no longer pending. */
   const settledOf = (runUrl: string, count: number, templates?: number[]) =>
     eventually(async () => {

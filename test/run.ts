@@ -7,8 +7,6 @@ import path from 'node:path';
 import { run } from 'node:test';
 import { finished } from 'node:stream/promises';
 import { spec } from 'node:test/reporters';
-import { loadEnvConfig } from '../src/config/env.ts';
-import { prepareTemplate } from './helpers/database.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -29,16 +27,22 @@ const files = testFiles(root)
   .filter((f) => (!filter.length || filter.some((pattern) => f.includes(pattern))) && !excluded.some((pattern) => f.includes(pattern)))
   .sort();
 
-const env = await loadEnvConfig({
-  SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'drover-template-')),
-  POSTGRES_HOST: process.env.POSTGRES_HOST,
-  POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'unused',
-  SVC_SECRET_KEY: 'template',
-  SVC_BROADCAST_WEBSOCKET_SECRET: 'template',
-  SVC_ADMIN_PASSWORD: 'template',
-  SVC_CSRF_TRUSTED_ORIGINS: 'http://localhost',
-});
-await prepareTemplate(env);
+// The fast tier (test/unit/) boots no app: when only its files run, no template database is made.
+const unitTier = path.join(root, 'unit') + path.sep;
+if (files.some((f) => !f.startsWith(unitTier))) {
+  const { loadEnvConfig } = await import('../src/config/env.ts');
+  const { prepareTemplate } = await import('./helpers/database.ts');
+  const env = await loadEnvConfig({
+    SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'drover-template-')),
+    POSTGRES_HOST: process.env.POSTGRES_HOST,
+    POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'unused',
+    SVC_SECRET_KEY: 'template',
+    SVC_BROADCAST_WEBSOCKET_SECRET: 'template',
+    SVC_ADMIN_PASSWORD: 'template',
+    SVC_CSRF_TRUSTED_ORIGINS: 'http://localhost',
+  });
+  await prepareTemplate(env);
+}
 
 let passed = 0;
 let failed = 0;

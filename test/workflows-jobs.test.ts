@@ -1,9 +1,8 @@
 // Workflows of real playbook runs: set_stats artifacts flowing to the next job, and job slicing.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, newOrg, type TestApp } from './helpers/app.ts';
-import { makeRepository, type GitRepository } from './helpers/git.ts';
-import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
+import { createTestApp, newInventory, newJobTemplate, newOrg, newProject, type TestApp } from './helpers/app.ts';
+import { waitForRun } from './helpers/jobs.ts';
 import { finished, jobNodes, launchWorkflow, makeWorkflow } from './helpers/workflows.ts';
 
 const STATS = `- hosts: all
@@ -33,28 +32,21 @@ const HOSTS = `- hosts: all
 
 describe('workflows of playbook runs', () => {
   let t: TestApp;
-  let repo: GitRepository;
   let org: number;
   let inventory: number;
   const templates: Record<string, number> = {};
 
   before(async () => {
     t = await createTestApp();
-    repo = await makeRepository({ 'stats.yml': STATS, 'show.yml': SHOW, 'fail.yml': FAIL, 'hosts.yml': HOSTS });
     org = (await newOrg(t, { name: 'Plays' })).id;
-    const project = (await t.post('/api/v2/projects/', { name: 'plays', organization: org, scm_type: 'git', scm_url: `file://${repo.bare}` })).body.id;
-    await firstProjectUpdate(t, project);
-    inventory = (await t.post('/api/v2/inventories/', { name: 'local', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' })).body.id;
-    for (const name of ['h1', 'h2', 'h3', 'h4', 'h5']) assert.equal((await t.post('/api/v2/hosts/', { name, inventory })).status, 201);
+    const project = await newProject(t, org, { name: 'plays', files: { 'stats.yml': STATS, 'show.yml': SHOW, 'fail.yml': FAIL, 'hosts.yml': HOSTS } });
+    inventory = (await newInventory(t, org, { name: 'local', hosts: ['h1', 'h2', 'h3', 'h4', 'h5'] })).id;
     for (const [name, playbook, extra] of [['stats', 'stats.yml', {}], ['show', 'show.yml', {}], ['fail', 'fail.yml', {}], ['sliced', 'hosts.yml', { job_slice_count: 3 }]] as const) {
-      const res = await t.post('/api/v2/job_templates/', { name, project, inventory, playbook, ...extra });
-      assert.equal(res.status, 201, res.text);
-      templates[name] = res.body.id;
+      templates[name] = (await newJobTemplate(t, { name, project, inventory, playbook, ...extra })).id;
     }
   });
   after(async () => {
     await t.close();
-    await repo.remove();
   });
 
   it('passes set_stats artifacts of a job to the next one as extra vars, under the workflow extra vars', async () => {

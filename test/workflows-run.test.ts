@@ -68,8 +68,8 @@ describe('running workflows', () => {
       [['a', 'success', 'any'], ['b', 'always', 'any'], ['a', 'success', 'all'], ['b', 'success', 'all']]);
     const wj = await launchWorkflow(t, wf.id);
     await answer(t, wj, 'a', 'approve');
-    // ANY waits for every parent that runs.
-    await new Promise((r) => setTimeout(r, 300));
+    // ANY waits for every parent that runs: a workflow pass after the approval leaves it alone.
+    await t.settle();
     assert.equal((await jobNodes(t, wj)).any.job, null);
     await answer(t, wj, 'b', 'deny');
     await answer(t, wj, 'any', 'approve');

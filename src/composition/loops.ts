@@ -19,8 +19,17 @@ import type { EdaLaunchers } from '../eda/actions.ts';
 export interface BackgroundLoop {
   name: string;
   /** Starts the loop; answers how to stop it. */
-  start(services: Services): Promise<() => Promise<void>>;
+  start(services: Services): Promise<StopLoop>;
 }
+
+/**
+ * Stops a started loop. A loop woken by events also answers `settle` (for tests, instead of fixed
+ * sleeps): it wakes the loop and resolves once a round begun after the call has ended.
+ */
+export type StopLoop = (() => Promise<void>) & { settle?: () => Promise<void> };
+
+const stoppable = (loop: { stop(): Promise<void>; settle(): Promise<void> }): StopLoop =>
+  Object.assign(() => loop.stop(), { settle: () => loop.settle() });
 
 const HEARTBEAT_MS = 30_000;
 
@@ -44,8 +53,7 @@ export const heartbeat: BackgroundLoop = {
 export const dispatcher: BackgroundLoop = {
   name: 'dispatcher',
   async start(services) {
-    const running = await startDispatcher(services);
-    return () => running.stop();
+    return stoppable(await startDispatcher(services));
   },
 };
 
@@ -76,8 +84,7 @@ export const commitStatuses: BackgroundLoop = {
 export const notificationSender: BackgroundLoop = {
   name: 'notifications',
   async start(services) {
-    const sender = await startNotificationSender(services);
-    return () => sender.stop();
+    return stoppable(await startNotificationSender(services));
   },
 };
 
@@ -85,8 +92,7 @@ export const notificationSender: BackgroundLoop = {
 export const outboundWebhookSender: BackgroundLoop = {
   name: 'outbound webhooks',
   async start(services) {
-    const sender = await startOutboundWebhookSender(services);
-    return () => sender.stop();
+    return stoppable(await startOutboundWebhookSender(services));
   },
 };
 
@@ -103,8 +109,7 @@ export const policyEngineSync: BackgroundLoop = {
 export const scheduler: BackgroundLoop = {
   name: 'scheduler',
   async start(services) {
-    const running = await startScheduler(services);
-    return () => running.stop();
+    return stoppable(await startScheduler(services));
   },
 };
 
@@ -112,8 +117,7 @@ export const scheduler: BackgroundLoop = {
 export const factCapture: BackgroundLoop = {
   name: 'fact capture',
   async start(services) {
-    const loop = await startCaptureLoop(services.db);
-    return () => loop.stop();
+    return stoppable(await startCaptureLoop(services.db));
   },
 };
 
@@ -150,8 +154,7 @@ const EDA_LAUNCHERS: EdaLaunchers = { launch_job_template: jobWebhookLauncher as
 export const eventEvaluation: BackgroundLoop = {
   name: 'event evaluation',
   async start(services) {
-    const loop = await startEventEvaluation(services, EDA_LAUNCHERS);
-    return () => loop.stop();
+    return stoppable(await startEventEvaluation(services, EDA_LAUNCHERS));
   },
 };
 

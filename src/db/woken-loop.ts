@@ -4,6 +4,8 @@ export interface WokenLoop {
   wake(): void;
   /** Waits until the current round is over. */
   idle(): Promise<void>;
+  /** Wakes the loop and waits until a round begun after the call is over (tests). */
+  settle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,10 @@ export async function startWokenLoop(db: Database, options: WokenLoopOptions): P
   return {
     wake,
     idle: async () => {
+      while (running) await running;
+    },
+    settle: async () => {
+      wake();
       while (running) await running;
     },
     stop: async () => {

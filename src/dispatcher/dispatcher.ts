@@ -20,6 +20,8 @@ export interface Dispatcher {
   wake(): void;
   /** Resolves once no run of this node is in progress (tests). */
   idle(): Promise<void>;
+  /** Wakes the dispatcher and resolves once a pass begun after the call has ended (tests). */
+  settle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -123,6 +125,10 @@ export async function startDispatcher(services: Services): Promise<Dispatcher> {
     wake,
     idle: async () => {
       while (running.size || scanning) await Promise.all([scanning, ...[...running.values()].map((r) => r.done)]);
+    },
+    settle: async () => {
+      wake();
+      while (scanning) await scanning;
     },
     stop: async () => {
       stopped = true;

@@ -1,5 +1,5 @@
 /**
- * Snapshots and drift of the hosts whose facts a job saved (document 2, drift detection steps 2 to 5).
+ * Snapshots and drift of the hosts whose facts a job saved (docs/drift.md#the-pipeline, steps 2 to 5).
  * Hosts are taken BATCH at a time, each batch in one transaction: hosts whose facts equal their last
  * snapshot's are left out by the database (jsonb equality, the same test as equal hashes of the sorted
  * JSON) so that only changed facts travel; each changed host gets a snapshot with the SHA-256 of its

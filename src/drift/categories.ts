@@ -1,5 +1,5 @@
 /**
- * Which category and default severity a top-level fact belongs to (document 2's table, first match in
+ * Which category and default severity a top-level fact belongs to (docs/drift.md#categories-and-severities, first match in
  * table order). A pattern with `*` is a wildcard over the whole key; one without matches a key that
  * equals or contains it (`ansible_user_` takes ansible_user_id, ansible_user_shell...).
  */

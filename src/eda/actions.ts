@@ -1,5 +1,5 @@
 /**
- * What a firing rule does (document 2, Conditions and actions), each action inside the evaluation's
+ * What a firing rule does (docs/event-driven.md#actions), each action inside the evaluation's
  * transaction: launches go through the launch service as the system would launch the target (its own
  * settings, launch_type webhook, the event's svc_eda_* variables, which reach Ansible unsafe), refused
  * when the target has left the rule's organization; notifications are queued through their template.
@@ -37,7 +37,7 @@ export interface ActionOutcome {
   error?: string;
 }
 
-/** The variables every launched playbook gets (document 2). */
+/** The variables every launched playbook gets (docs/event-driven.md#actions). */
 export const edaVariables = (event: FiredEvent) => ({
   svc_eda_event_type: event.eventType,
   svc_eda_event_guid: event.guid,

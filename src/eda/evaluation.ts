@@ -1,5 +1,5 @@
 /**
- * Evaluates received events (document 2, Event-driven automation; BEHAVIOUR.md gives the statuses), a
+ * Evaluates received events (docs/event-driven.md#evaluation gives the statuses), a
  * batch at a time, oldest first: the batch's conditions are evaluated in the sandbox together, one
  * message per organization (each event's up to the first that does not hold), then
  * one transaction locks the logs still received (SKIP LOCKED), fires the rules that matched (throttle,

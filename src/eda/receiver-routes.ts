@@ -1,7 +1,7 @@
 /**
- * POST /api/v2/eda_webhooks/{webhook_path}/: the public receiver of event rules (document 2, Public
- * receiver; BEHAVIOUR.md "Event-driven automation" gives the order). It reads no login: the signature
- * over the body's raw bytes, made with the rule's key, is the authentication. An accepted event is
+ * POST /api/v2/eda_webhooks/{webhook_path}/: the public receiver of event rules (the order of its
+ * checks: docs/event-driven.md#the-receiver). It reads no login: the signature over the body's raw
+ * bytes, made with the rule's key, is the authentication. An accepted event is
  * stored (src/eda/intake.ts) and answered 202 at once; the evaluation loop does the rest. A copy of
  * an accepted delivery is refused (409), a signed timestamp outside its tolerance too (403), and
  * refused deliveries, which are stored, are throttled per rule and address (src/eda/refusal-throttle.ts).

@@ -1,6 +1,7 @@
 /**
- * Deliveries the receiver refuses for their signature are stored (document 2: logged as
- * signature_failed), so without a bound anyone who knows a rule's path could fill the database.
+ * Deliveries the receiver refuses for their signature are stored (logged as signature_failed,
+ * docs/event-driven.md#the-receiver), so without a bound anyone who knows a rule's path could fill
+ * the database.
  * Within WINDOW_SECONDS a rule keeps at most PER_RULE of them and a client address at most
  * PER_ADDRESS (across rules); beyond, the receiver answers 429 with Retry-After and stores nothing.
  * The stored refusals are the count, so every node of a cluster counts the same ones; the deliveries

@@ -1,9 +1,9 @@
 /**
- * What the public receiver reads from a delivery, per source type (document 2, Authentication; BEHAVIOUR.md
- * "Event-driven automation"): how the sender proves it holds the rule's key, the event's id (which a
- * repeated delivery shares) and its type, and which headers are kept with the log and offered to conditions.
+ * What the public receiver reads from a delivery, per source type (docs/event-driven.md#the-receiver):
+ * how the sender proves it holds the rule's key, the event's id (which a repeated delivery shares)
+ * and its type, and which headers are kept with the log and offered to conditions.
  *
- * X-Svc-Signature signs the body (document 2). A sender may also sign the time it sends, as Stripe and
+ * X-Svc-Signature signs the body. A sender may also sign the time it sends, as Stripe and
  * Slack do: with `X-Svc-Timestamp: <unix seconds>`, the signature is the HMAC of `<timestamp>.<body>`,
  * and the delivery is refused more than TIMESTAMP_TOLERANCE_SECONDS away from the service's clock.
  * Either way an accepted delivery leaves the digest of what was signed, which the log keeps: a copy

@@ -124,6 +124,8 @@ export async function pruneDeliveries(db: Database): Promise<number> {
 }
 
 export interface OutboundWebhookSender {
+  /** Wakes the sender and waits until a round begun after the call is over (tests). */
+  settle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -154,6 +156,7 @@ export async function startOutboundWebhookSender(services: Services): Promise<Ou
   const firstPrune = setTimeout(prune, 60_000);
   firstPrune.unref();
   return {
+    settle: () => loop!.settle(),
     stop: async () => {
       clearInterval(pruner);
       clearTimeout(firstPrune);

@@ -1,4 +1,4 @@
-/** The context document a policy evaluates (document 3): what is launched, by whom, with what. */
+/** The context document a policy evaluates (docs/policy.md#the-context-document): what is launched, by whom, with what. */
 import { ENCRYPTED } from '../api/fields.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';

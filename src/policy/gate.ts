@@ -1,5 +1,5 @@
 /**
- * The policy gate (document 3, launch policy evaluation): after a job, workflow job or ad hoc
+ * The policy gate (docs/policy.md#at-launch): after a job, workflow job or ad hoc
  * command is stored and before it is queued, every enabled policy of its organization (and every
  * global one) that applies to what is launched is evaluated by the engine, all at once and each
  * within OPA_EVALUATION_TIMEOUT_MS. The organization's policy_enforcement caps each policy's own.

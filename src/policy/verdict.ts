@@ -1,5 +1,5 @@
 /**
- * What an engine result means (document 3, verdict parsing): true denies; a string is a deny
+ * What an engine result means (docs/policy.md#verdicts): true denies; a string is a deny
  * message; a list holds denies and warnings (an object entry warns when its severity is warn, low
  * or info); {warn: [...], deny: [...]} lists both; {violations: [{severity, message}]} goes by
  * severity; {deny: boolean} denies when true. Anything else, a missing result included, allows.

@@ -16,7 +16,7 @@ import { refuseNulBytes } from './nul-bytes.ts';
 import { enforceRoutePermission, recordRouteTable } from '../api/permissions.ts';
 import { authorizeRouteObject, unknownRouteActions } from '../api/route-objects.ts';
 import { ROUTES } from '../composition/root.ts';
-import { LOOPS } from '../composition/loops.ts';
+import { LOOPS, type StopLoop } from '../composition/loops.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +34,8 @@ export interface AppOptions {
   dispatcher?: boolean;
   /** Endpoints after ROUTES: what a test adds as if it were listed there. */
   extraRoutes?: readonly RouteModule[];
+  /** Tests: given, once the loops have started, a function that settles each loop able to (see StopLoop), in start order. */
+  onLoopsStarted?: (settle: () => Promise<void>) => void;
 }
 
 const BODY_LIMIT = 10 * 1024 * 1024;
@@ -99,8 +101,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     if (unknown.length) throw new Error(`Routes name actions their access policies lack:\n${unknown.join('\n')}`);
   });
   if (options.dispatcher !== false) {
-    const stops: Array<() => Promise<void>> = [];
+    const stops: StopLoop[] = [];
     for (const loop of LOOPS) stops.push(await loop.start(services));
+    options.onLoopsStarted?.(async () => {
+      for (const stop of stops) await stop.settle?.();
+    });
     app.addHook('onClose', async () => {
       for (const stop of stops.reverse()) await stop();
     });

@@ -168,6 +168,8 @@ export async function refreshUncomputedSchedules(db: Queryable, stopped: () => b
 }
 
 export interface RunningScheduler {
+  /** Wakes the scheduler and resolves once a pass begun after the call has ended (tests). */
+  settle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -219,6 +221,10 @@ export async function startScheduler(services: Services): Promise<RunningSchedul
     .then((computed) => computed && wake())
     .catch((err) => console.error('computing stored schedules failed:', err instanceof Error ? err.message : err));
   return {
+    async settle() {
+      wake();
+      while (running) await passDone;
+    },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

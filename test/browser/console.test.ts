@@ -119,7 +119,7 @@ describe('web console: sign-in, lists, dashboard, settings', () => {
     assert.equal(await nav.isVisible(), false);
     await c.shot('narrow-closed');
     await c.page.getByRole('button', { name: 'Navigation' }).click();
-    await c.page.waitForTimeout(1000);
+    await nav.waitFor({ state: 'visible' });
     await c.shot('narrow-open');
     await nav.click();
     await c.page.waitForURL(/\/inventories$/);

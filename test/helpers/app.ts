@@ -56,6 +56,13 @@ export interface TestApp {
   createUser(username: string, fields?: Record<string, unknown>): Promise<Credentials & { id: number }>;
   /** Logs in through POST /api/login/ (JSON) and answers a client that sends the session cookie. */
   login(who?: Credentials, options?: SessionOptions): Promise<SessionClient>;
+  /**
+   * Wakes the background loops woken by events (dispatcher with its task manager and workflow
+   * passes, notification sender, scheduler...) one after another, in start order, and resolves once
+   * each has ended a round begun after it was woken: what they would do about the state as it is now
+   * is done. The way to assert that something does not happen, instead of a fixed sleep.
+   */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -149,7 +156,12 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
     { db, settings, env, version: VERSION, installUuid: uuid },
     { gates: appOptions.gates, extraResources: appOptions.extraResources, extraRunKinds: appOptions.extraRunKinds },
   );
-  const app = await buildApp(services, { extraRoutes: appOptions.extraRoutes, dispatcher: appOptions.dispatcher });
+  let settleLoops = async () => {};
+  const app = await buildApp(services, {
+    extraRoutes: appOptions.extraRoutes,
+    dispatcher: appOptions.dispatcher,
+    onLoopsStarted: (settle) => { settleLoops = settle; },
+  });
 
   const request = async (method: string, url: string, options: RequestOptions = {}): Promise<Response> => {
     const headers: Record<string, string> = { ...options.headers };
@@ -220,6 +232,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
         delete: (url, o) => send('DELETE', url, o),
       };
     },
+    settle: () => settleLoops(),
     async close() {
       await app.close();
       await db.close();
@@ -228,4 +241,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
   return testApp;
 }
 
-export { grant, grantTeam, newOrg, newTeam, newUser, roleMatrix, roleOf, unique, type Ref, type RoleObject, type User, type UserOptions } from './factories.ts';
+export {
+  grant, grantTeam, newHost, newInventory, newJobTemplate, newOrg, newProject, newSchedule, newTeam, newUser, newWorkflow, roleMatrix, roleOf, unique,
+  type Ref, type RoleObject, type User, type UserOptions,
+} from './factories.ts';

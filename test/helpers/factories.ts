@@ -1,7 +1,10 @@
-// Factories: organizations, users, teams and role grants made through the HTTP API of a TestApp.
-// Each one checks the status the API answered and throws with the response body otherwise, so a
-// test's setup fails where it breaks instead of in some later assertion.
+// Factories: organizations, users, teams, role grants, projects, inventories, hosts, job templates,
+// workflows and schedules made through the HTTP API of a TestApp, with defaults a test overrides
+// field by field. Each one checks the status the API answered and throws with the response body
+// otherwise, so a test's setup fails where it breaks instead of in some later assertion.
 import type { Credentials, Response, TestApp } from './app.ts';
+import { makeRepository, type GitRepository, type RepositoryFiles } from './git.ts';
+import { firstProjectUpdate } from './jobs.ts';
 
 /** A user made by a factory: its id and the credentials to send requests as it. */
 export type User = Credentials & { id: number };
@@ -126,4 +129,148 @@ export async function roleMatrix<const R extends string>(
   users.nobody = await newUser(t, { username: unique('nobody') });
   if (options.otherOrgAdmin) users.otherOrgAdmin = await newUser(t, { username: unique('other-org-admin'), admin: await newOrg(t) });
   return users as Record<R | 'nobody', User> & { otherOrgAdmin?: User };
+}
+
+/** A playbook that says hello on every host, without gathering facts. */
+export const HELLO_PLAYBOOK = '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg=hello\n';
+
+/** Inventory variables that run every host on this machine, with the system's Python. */
+export const LOCAL_VARIABLES = 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3';
+
+export interface ProjectOptions {
+  /** `project-<n>` unless given. */
+  name?: string;
+  /** The git repository the project checks out (file:// URL of its bare repository); a new one holding `files` unless given. */
+  repo?: GitRepository;
+  /** The files of the new repository: `hello.yml` (HELLO_PLAYBOOK) unless given. */
+  files?: RepositoryFiles;
+  /** Waits for the project's first update and requires it successful (default true). */
+  sync?: boolean;
+  /** Other fields of the project: scm_branch, credential, scm_update_on_launch... A `local_path` makes a manual project (no repository, no update). */
+  [field: string]: unknown;
+}
+
+/**
+ * Creates a git project of an organization on a real repository (tests may use repositories in
+ * their temporary directory, see TestAppOptions.localSourceDirs) and, unless `sync` is false, waits
+ * for its first update to succeed; answers the project as the API shows it then.
+ */
+export async function newProject(t: TestApp, org: Ref, options: ProjectOptions = {}): Promise<any> {
+  const { name = unique('project'), repo, files, sync = true, ...fields } = options;
+  const manual = fields.local_path !== undefined;
+  const source = manual ? {} : { scm_type: 'git', scm_url: `file://${(repo ?? (await makeRepository(files ?? { 'hello.yml': HELLO_PLAYBOOK }))).bare}` };
+  const body = { name, organization: idOf(org), ...source, ...fields };
+  const project = expectStatus(await t.post('/api/v2/projects/', body), 201, `creating project ${name}`).body;
+  if (manual || !sync) return project;
+  const update = await firstProjectUpdate(t, project.id);
+  if (update.status !== 'successful') throw new Error(`the first update of project ${name} ended ${update.status}: ${update.result_traceback || update.job_explanation}`);
+  return expectStatus(await t.get(`/api/v2/projects/${project.id}/`), 200, `reading project ${name}`).body;
+}
+
+export interface InventoryOptions {
+  /** `inventory-<n>` unless given. */
+  name?: string;
+  /** Runs its hosts on this machine (variables LOCAL_VARIABLES) unless false or `variables` is given. */
+  local?: boolean;
+  /** Hosts to add, by name (in this order). */
+  hosts?: string[];
+  /** Other fields of the inventory. */
+  [field: string]: unknown;
+}
+
+/** Creates an inventory of an organization, with `hosts`, and answers its body. */
+export async function newInventory(t: TestApp, org: Ref, options: InventoryOptions = {}): Promise<any> {
+  const { name = unique('inventory'), local = true, hosts = [], ...fields } = options;
+  const body = { name, organization: idOf(org), ...(local && { variables: LOCAL_VARIABLES }), ...fields };
+  const inventory = expectStatus(await t.post('/api/v2/inventories/', body), 201, `creating inventory ${name}`).body;
+  for (const host of hosts) await newHost(t, inventory, { name: host });
+  return inventory;
+}
+
+/** Creates a host of an inventory (named `host-<n>` unless `name` is given) and answers its body. */
+export async function newHost(t: TestApp, inventory: Ref, fields: { name?: string; [field: string]: unknown } = {}): Promise<any> {
+  const body = { ...fields, name: fields.name ?? unique('host'), inventory: idOf(inventory) };
+  return expectStatus(await t.post('/api/v2/hosts/', body), 201, `creating host ${body.name}`).body;
+}
+
+export interface JobTemplateOptions {
+  project: Ref;
+  inventory?: Ref;
+  /** `hello.yml` unless given. */
+  playbook?: string;
+  /** `job-template-<n>` unless given. */
+  name?: string;
+  /** Other fields: ask_*_on_launch, extra_vars, survey_enabled, allow_simultaneous... */
+  [field: string]: unknown;
+}
+
+/** Creates a job template of a project (and inventory) and answers its body. */
+export async function newJobTemplate(t: TestApp, options: JobTemplateOptions): Promise<any> {
+  const { project, inventory, playbook = 'hello.yml', name = unique('job-template'), ...fields } = options;
+  const body = { name, project: idOf(project), ...(inventory !== undefined && { inventory: idOf(inventory) }), playbook, ...fields };
+  return expectStatus(await t.post('/api/v2/job_templates/', body), 201, `creating job template ${name}`).body;
+}
+
+/** A workflow node: an approval node (the default: answered by the test), or a node running a template, by id. */
+export interface NodeSpec {
+  template?: number;
+  approval?: { timeout?: number };
+  /** all_parents_must_converge. */
+  converge?: boolean;
+  extra?: Record<string, unknown>;
+}
+
+/** An edge [parent, kind, child, condition?] between node identifiers. */
+export type Edge = [string, 'success' | 'failure' | 'always', string, string?];
+
+export interface WorkflowOptions {
+  /** `workflow-<n>` unless given. */
+  name?: string;
+  /** The nodes by identifier. */
+  nodes?: Record<string, NodeSpec>;
+  edges?: Edge[];
+  /** Other fields of the workflow job template. */
+  [field: string]: unknown;
+}
+
+/**
+ * Creates a workflow job template of an organization with its nodes (an approval node is named
+ * `<workflow> <identifier>`) and edges; answers its body and the ids of its nodes by identifier.
+ */
+export async function newWorkflow(t: TestApp, org: Ref, options: WorkflowOptions = {}): Promise<any & { nodes: Record<string, number> }> {
+  const { name = unique('workflow'), nodes = {}, edges = [], ...fields } = options;
+  const workflow = expectStatus(await t.post('/api/v2/workflow_job_templates/', { name, organization: idOf(org), ...fields }), 201, `creating workflow ${name}`).body;
+  const ids: Record<string, number> = {};
+  for (const [identifier, spec] of Object.entries(nodes)) {
+    const node = expectStatus(await t.post('/api/v2/workflow_job_template_nodes/', {
+      workflow_job_template: workflow.id, identifier, unified_job_template: spec.template ?? null, all_parents_must_converge: spec.converge ?? false,
+      ...(spec.extra && { extra_data: spec.extra }),
+    }), 201, `creating node ${identifier} of workflow ${name}`).body;
+    ids[identifier] = node.id;
+    if (!spec.template) {
+      const approval = { name: `${name} ${identifier}`, timeout: spec.approval?.timeout ?? 0 };
+      expectStatus(await t.post(`/api/v2/workflow_job_template_nodes/${node.id}/create_approval_template/`, approval), 201, `making node ${identifier} of workflow ${name} an approval`);
+    }
+  }
+  for (const [parent, kind, child, condition] of edges) {
+    const res = await t.post(`/api/v2/workflow_job_template_nodes/${ids[parent]}/${kind}_nodes/`, { id: ids[child], ...(condition && { condition }) });
+    expectStatus(res, 204, `linking ${parent} to ${child} (${kind}) in workflow ${name}`);
+  }
+  return { ...workflow, nodes: ids };
+}
+
+/** An rrule whose first occurrence is `seconds` from now (UTC), repeating every `interval` minutes. */
+export function rruleIn(seconds: number, extra = 'FREQ=MINUTELY;INTERVAL=60'): string {
+  const at = new Date(Date.now() + seconds * 1000);
+  const stamp = at.toISOString().replace(/[-:]/g, '').slice(0, 15);
+  return `DTSTART:${stamp}Z RRULE:${extra}`;
+}
+
+/**
+ * Creates a schedule of a template (job, workflow, project...: any unified job template) and answers
+ * its body; the rule, unless given, first falls due in a day, after any test has ended.
+ */
+export async function newSchedule(t: TestApp, template: Ref, fields: { name?: string; rrule?: string; [field: string]: unknown } = {}): Promise<any> {
+  const body = { ...fields, name: fields.name ?? unique('schedule'), rrule: fields.rrule ?? rruleIn(86_400), unified_job_template: idOf(template) };
+  return expectStatus(await t.post('/api/v2/schedules/', body), 201, `creating schedule ${body.name}`).body;
 }

@@ -20,7 +20,7 @@ async function checkRule(tx: Queryable, values: Values, existing: Row | null): P
   }
 }
 
-/** What raises drift alerts in an organization (document 2, DriftAlertRule; defaults from BEHAVIOUR.md). */
+/** What raises drift alerts in an organization (docs/drift.md#alert-rules, with its defaults). */
 export const driftAlertRules = defineResource({
   name: 'drift_alert_rule',
   table: 'drift_alert_rules',

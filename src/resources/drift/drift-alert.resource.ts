@@ -4,7 +4,7 @@ import { alertAccess } from './drift-access.ts';
 
 const readOnly = { readOnly: true } as const;
 
-/** An alert a rule raised (document 2, DriftAlert): immutable but for how its notification went. */
+/** An alert a rule raised (docs/drift.md#alert-rules): immutable but for how its notification went. */
 export const driftAlerts = defineResource({
   name: 'drift_alert',
   table: 'drift_alerts',

@@ -5,7 +5,7 @@ import { inventoryReaders, mayAcknowledge } from './drift-access.ts';
 
 const readOnly = { readOnly: true } as const;
 
-/** One changed top-level fact of a host between two snapshots (document 2, DriftDetection). */
+/** One changed top-level fact of a host between two snapshots (docs/drift.md#a-drift-record). */
 export const driftDetections = defineResource({
   name: 'drift_detection',
   table: 'drift_detections',

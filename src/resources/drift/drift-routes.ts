@@ -1,5 +1,5 @@
 /**
- * Drift endpoints beyond the lists (document 2; BEHAVIOUR.md "Drift detection"): acknowledge, compare,
+ * Drift endpoints beyond the lists (docs/drift.md#endpoints): acknowledge, compare,
  * export, summary, and enable/disable of alert rules.
  */
 import { Type } from 'typebox';

@@ -4,7 +4,7 @@ import { inventoryReaders } from './drift-access.ts';
 
 const readOnly = { readOnly: true } as const;
 
-/** A host's facts as a job left them (document 2, HostFactSnapshot); the full facts only on the object's own page. */
+/** A host's facts as a job left them (docs/drift.md#the-pipeline); the full facts only on the object's own page. */
 export const factSnapshots = defineResource({
   name: 'fact_snapshot',
   table: 'host_fact_snapshots',

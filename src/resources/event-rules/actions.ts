@@ -1,5 +1,5 @@
 /**
- * An event rule's actions (document 2, Conditions and actions): what a firing does, in order. A target
+ * An event rule's actions (docs/event-driven.md#actions): what a firing does, in order. A target
  * must exist, belong to the rule's organization, and (for launches) be one the rule's author may launch.
  */
 import { hasObjectRole } from '../../api/access.ts';

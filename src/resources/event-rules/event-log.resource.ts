@@ -7,7 +7,7 @@ const readOnly = { readOnly: true } as const;
 
 export const EVENT_STATUSES = ['received', 'matched', 'unmatched', 'throttled', 'action_fired', 'action_failed', 'error', 'signature_failed'] as const;
 
-/** One event the receiver took in (its payload on its own page only), and what its rule made of it (document 2, EventLog): written by the service only. */
+/** One event the receiver took in (its payload on its own page only), and what its rule made of it (docs/event-driven.md#event-logs): written by the service only. */
 export const eventLogs = defineResource({
   name: 'event_log',
   table: 'event_logs',

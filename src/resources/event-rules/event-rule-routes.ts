@@ -1,5 +1,5 @@
 /**
- * Event rule endpoints beyond CRUD (document 2, Event rules): enable/disable, the key at webhook_key/
+ * Event rule endpoints beyond CRUD (docs/event-driven.md#enable-disable-test): enable/disable, the key at webhook_key/
  * (organization admins; POST rotates) and test/, a dry run of the conditions over a payload that
  * launches nothing.
  */

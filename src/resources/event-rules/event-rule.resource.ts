@@ -35,7 +35,7 @@ async function checkActions(tx: Queryable, ctx: RequestContext, values: Values, 
   if (problems.length) throw new ValidationError({ actions: problems });
 }
 
-/** Rules that turn events sent to the public receiver into launches and notifications (document 2, EventRule). */
+/** Rules that turn events sent to the public receiver into launches and notifications (docs/event-driven.md#event-rules). */
 export const eventRules = defineResource({
   name: 'event_rule',
   table: 'event_rules',

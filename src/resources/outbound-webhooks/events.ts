@@ -1,4 +1,4 @@
-/** The events outbound webhooks hear (document 2, Events), and which status change of a run is which. */
+/** The events outbound webhooks hear (docs/outbound-webhooks.md#events), and which status change of a run is which. */
 
 export const EVENT_TYPES = [
   'job.started', 'job.succeeded', 'job.failed', 'job.canceled',
@@ -22,7 +22,7 @@ export function eventOfRun(run: { kind: string; status: string }): EventType | n
   return (EVENT_TYPES as readonly string[]).includes(event) ? (event as EventType) : null;
 }
 
-/** What a delivery says about the run (BEHAVIOUR.md: the `job` of the body). */
+/** What a delivery says about the run (the `job` of the body, docs/outbound-webhooks.md#a-delivery). */
 export interface RunSummary {
   id: number;
   name: string;

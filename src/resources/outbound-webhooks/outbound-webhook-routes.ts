@@ -1,5 +1,5 @@
 /**
- * POST /outbound_webhooks/{id}/test/ (document 2; BEHAVIOUR.md): sends event_type `test` with a sample
+ * POST /outbound_webhooks/{id}/test/ (docs/outbound-webhooks.md#test): sends event_type `test` with a sample
  * job now and answers how it went, `{status, ok, error}`. It is recorded on the webhook and in its
  * deliveries as any attempt is; a URL the guard refuses is an answer too (ok false), not an error.
  */

@@ -8,8 +8,8 @@ import { customHeadersField, eventsField, urlField } from './webhook-fields.ts';
 const readOnly = { readOnly: true } as const;
 
 /**
- * URLs told of an organization's job and workflow status changes by signed JSON deliveries (document 2,
- * OutboundWebhook; BEHAVIOUR.md "Event-driven automation"). Its admins manage them, its auditors read them.
+ * URLs told of an organization's job and workflow status changes by signed JSON deliveries
+ * (docs/outbound-webhooks.md). Its admins manage them, its auditors read them.
  */
 export const outboundWebhooks = defineResource({
   name: 'outbound_webhook',

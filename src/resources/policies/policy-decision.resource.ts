@@ -6,7 +6,7 @@ import { organizationRecords } from '../organizations/organization-scoped-access
 
 const readOnly = { readOnly: true } as const;
 
-/** One policy hit at a launch (document 3, PolicyDecision): written by the policy gate only. */
+/** One policy hit at a launch (docs/policy.md#policy-decisions): written by the policy gate only. */
 export const policyDecisions = defineResource({
   name: 'policy_decision',
   table: 'policy_decisions',

@@ -1,5 +1,5 @@
 /**
- * Policy endpoints beyond CRUD (document 3, Policies): enable/disable (enabling queues the policy's
+ * Policy endpoints beyond CRUD (docs/policy.md#enable-disable-test): enable/disable (enabling queues the policy's
  * upload again) and test/, which evaluates the policy's package over a given input and says what the
  * verdict would be, without launching anything or recording a decision.
  */

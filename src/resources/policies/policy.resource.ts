@@ -10,7 +10,7 @@ const MAX_REGO = 256 * 1024;
 
 const readOnly = { readOnly: true } as const;
 
-/** Rego policies evaluated at every launch (document 3, Policy). */
+/** Rego policies evaluated at every launch (docs/policy.md#policies). */
 export const policies = defineResource({
   name: 'policy',
   plural: 'policies',

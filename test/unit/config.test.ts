@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadEnvConfig } from '../src/config/env.ts';
+import { ConfigError, loadEnvConfig } from '../../src/config/env.ts';
 
 const tempDir = () => mkdtemp(path.join(tmpdir(), 'drover-config-'));
 
