@@ -9,7 +9,7 @@ import {
   PageSection,
   Title,
 } from '@patternfly/react-core';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
 import { DetailHeader } from '../../components/DetailHeader';
@@ -25,10 +25,10 @@ interface Named {
   username?: string;
 }
 
-const summaryOf = (object: ApiObject, field: string) => object.summary_fields?.[field] as Named | undefined;
+const summaryOf = (object: AnyResource, field: string) => object.summary_fields?.[field] as Named | undefined;
 
 /** One drift detection: where and when it was found, who acknowledged it, and the fact before and after. */
-export default function DriftDetectionPage({ object, config }: { object: ApiObject; config: ResourceConfig }) {
+export default function DriftDetectionPage({ object, config }: { object: AnyResource; config: ResourceConfig }) {
   const host = summaryOf(object, 'host');
   const inventory = summaryOf(object, 'inventory');
   const job = summaryOf(object, 'job');

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState, EmptyStateBody, Label, Pagination } from '@patternfly/react-core';
 import { withQuery } from '../../api/client';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -16,11 +16,11 @@ interface Capture {
   key: string;
   detected: unknown;
   job?: { id: number; name?: string };
-  items: ApiObject[];
+  items: AnyResource[];
 }
 
 /** Drift found by one capture (one snapshot after one job) stays together; the list comes newest first. */
-function byCapture(items: ApiObject[]): Capture[] {
+function byCapture(items: AnyResource[]): Capture[] {
   const captures: Capture[] = [];
   for (const item of items) {
     const key = item.snapshot_after ? `snapshot-${String(item.snapshot_after)}` : `at-${String(item.created)}-${String(item.job)}`;
@@ -32,7 +32,7 @@ function byCapture(items: ApiObject[]): Capture[] {
 }
 
 /** A host's drift as a timeline, newest first, grouped by the job whose facts showed it. */
-export function DriftTimeline({ host }: { host: ApiObject }) {
+export function DriftTimeline({ host }: { host: AnyResource }) {
   const [page, setPage] = useState(1);
   const base = host.related?.drift ?? `${host.url}drift/`;
   const list = usePage(withQuery(base, { page, page_size: PAGE_SIZE, order_by: '-created' }), 15_000);

@@ -1,10 +1,10 @@
 import { Title } from '@patternfly/react-core';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { DriftTimeline } from './DriftTimeline';
 import { SnapshotCompare } from './SnapshotCompare';
 
 /** A host's Drift tab: its drift over time, then any two of its fact snapshots compared. */
-export default function HostDrift({ object }: { object: ApiObject }) {
+export default function HostDrift({ object }: { object: AnyResource }) {
   return (
     <>
       <DriftTimeline host={object} />

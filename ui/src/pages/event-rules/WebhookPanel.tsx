@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, ClipboardCopy, Flex, FlexItem, FormGroup, Modal, ModalBody, ModalFooter, ModalHeader } from '@patternfly/react-core';
 import { EyeIcon, EyeSlashIcon, SyncAltIcon } from '@patternfly/react-icons';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { absoluteUrl, readKey, rotateKey, signingHint } from './event-rules-api';
 
@@ -22,7 +22,7 @@ function Copyable({ id, label, text }: { id: string; label: string; text: string
  * Where senders deliver and what they sign with: the receiver URL to copy and, for the organization's
  * admins, the key (read on request, never kept in the page's data) and its rotation.
  */
-export function WebhookPanel({ rule }: { rule: ApiObject }) {
+export function WebhookPanel({ rule }: { rule: AnyResource }) {
   const [key, setKey] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);

@@ -1,7 +1,7 @@
 /** The event rule endpoints beyond the generic ones, and the shapes the event-driven pages read. */
 import { http } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 
 export interface Condition {
   jinja2_expression: string;
@@ -55,16 +55,16 @@ export interface ActionOutcome {
   error?: string;
 }
 
-export const conditionsOf = (rule: ApiObject | undefined): Condition[] => (Array.isArray(rule?.conditions) ? (rule.conditions as Condition[]) : []);
-export const actionsOf = (rule: ApiObject | undefined): RuleAction[] => (Array.isArray(rule?.actions) ? (rule.actions as RuleAction[]) : []);
+export const conditionsOf = (rule: AnyResource | undefined): Condition[] => (Array.isArray(rule?.conditions) ? (rule.conditions as Condition[]) : []);
+export const actionsOf = (rule: AnyResource | undefined): RuleAction[] => (Array.isArray(rule?.actions) ? (rule.actions as RuleAction[]) : []);
 
-const ruleLink = (rule: ApiObject, name: string) => rule.related?.[name] ?? `${rule.url}${name}/`;
+const ruleLink = (rule: AnyResource, name: string) => rule.related?.[name] ?? `${rule.url}${name}/`;
 
-export const testRule = (rule: ApiObject, body: { payload: Record<string, unknown>; headers?: Record<string, unknown>; conditions: Condition[] }) =>
+export const testRule = (rule: AnyResource, body: { payload: Record<string, unknown>; headers?: Record<string, unknown>; conditions: Condition[] }) =>
   http.post<TestAnswer>(ruleLink(rule, 'test'), body);
 
-export const readKey = async (rule: ApiObject) => (await http.get<{ webhook_key: string }>(ruleLink(rule, 'webhook_key'))).webhook_key;
-export const rotateKey = async (rule: ApiObject) => (await http.post<{ webhook_key: string }>(ruleLink(rule, 'webhook_key'), {})).webhook_key;
+export const readKey = async (rule: AnyResource) => (await http.get<{ webhook_key: string }>(ruleLink(rule, 'webhook_key'))).webhook_key;
+export const rotateKey = async (rule: AnyResource) => (await http.post<{ webhook_key: string }>(ruleLink(rule, 'webhook_key'), {})).webhook_key;
 
 /** The receiver URL as a sender needs it: the API answers a path when no base URL is configured. */
 export const absoluteUrl = (url: unknown) => {

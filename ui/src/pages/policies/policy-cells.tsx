@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Label } from '@patternfly/react-core';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import type { Column } from '../../resources/types';
 import { formatDate, StatusLabel } from '../../components/cells';
 
@@ -8,7 +8,7 @@ const SYNC_COLORS = { ok: 'green', failed: 'red' } as const;
 const DECISION_COLORS = { warn: 'orange', deny: 'red' } as const;
 
 /** Whether the engine took the last upload. */
-export function SyncStatus({ object }: { object: ApiObject }) {
+export function SyncStatus({ object }: { object: AnyResource }) {
   if (!object.last_sync_status) return <>Not synced</>;
   return <span title={String(object.last_sync_error || '')}><StatusLabel status={object.last_sync_status} colors={SYNC_COLORS} /></span>;
 }

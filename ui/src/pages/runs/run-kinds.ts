@@ -1,4 +1,4 @@
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 
 /** The run kinds whose output is a stream of events (all but workflow jobs). */
 export const EVENT_GROUPS: Record<string, string> = {
@@ -10,10 +10,10 @@ export const EVENT_GROUPS: Record<string, string> = {
 };
 
 export const FINAL_STATUSES = new Set(['successful', 'failed', 'error', 'canceled']);
-export const isActive = (run: ApiObject) => !FINAL_STATUSES.has(String(run.status));
+export const isActive = (run: AnyResource) => !FINAL_STATUSES.has(String(run.status));
 
 /** Where a run's events are listed: job_events/ for jobs, events/ for the other kinds. */
-export const eventsUrlOf = (run: ApiObject): string => run.related.job_events ?? run.related.events ?? `${run.url}events/`;
+export const eventsUrlOf = (run: AnyResource): string => run.related.job_events ?? run.related.events ?? `${run.url}events/`;
 
 /** Playbook runs carry plays and tasks whose output folds (AWX serves their tree for jobs). */
-export const hasEventTree = (run: ApiObject) => run.type === 'job';
+export const hasEventTree = (run: AnyResource) => run.type === 'job';
