@@ -6,10 +6,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../api/client';
 import type { AnyResource } from '../api/types';
 import { runPath } from '../resources/run-paths';
+import { FINAL_STATUSES } from '../pages/runs/run-kinds';
 import { ErrorAlert } from './ErrorAlert';
 import { StatusLabel } from './cells';
 
-const FINAL = new Set(['successful', 'failed', 'error', 'canceled']);
+const FINAL = FINAL_STATUSES;
 
 /**
  * Sync of a project or an inventory source (POST update/), offered when user_capabilities.start

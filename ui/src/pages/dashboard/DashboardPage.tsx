@@ -4,6 +4,7 @@ import { Card, CardBody, CardHeader, CardTitle, FormSelect, FormSelectOption, Ga
 import { useQuery } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
 import type { AnyResource } from '../../api/types';
+import type { paths } from '../../api/schema';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -11,8 +12,9 @@ import { StatusLabel, formatDate } from '../../components/cells';
 import { runPath, templatePath } from '../../resources/run-paths';
 import { JobsChart } from './JobsChart';
 
-type Period = 'month' | 'two_weeks' | 'week' | 'day';
-type JobType = 'all' | 'playbook_run' | 'scm_update' | 'inv_sync';
+type GraphQuery = NonNullable<paths['/api/v2/dashboard/graphs/jobs/']['get']['parameters']['query']>;
+type Period = NonNullable<GraphQuery['period']>;
+type JobType = NonNullable<GraphQuery['job_type']>;
 
 function CountCard({ label, value, to, failed, failedTo, failedLabel }: { label: string; value: number; to: string; failed?: number; failedTo?: string; failedLabel?: string }) {
   return (

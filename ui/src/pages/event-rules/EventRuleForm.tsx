@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Button, Form, FormSection, Grid, GridItem } from '@patternfly/react-core';
-import type { AnyResource, FieldMeta } from '../../api/types';
+import { objectOf, type AnyResource, type FieldMeta } from '../../api/types';
 import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
@@ -28,8 +28,8 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const [values, setValues] = useState<Record<string, unknown>>(() => plainFieldValues(fields, object, query, OWN_FIELDS));
-  const [conditions, setConditions] = useState<ConditionRow[]>(() => conditionRows(conditionsOf(object)));
-  const [actions, setActions] = useState<ActionRow[]>(() => (object ? actionRows(actionsOf(object)) : [newActionRow()]));
+  const [conditions, setConditions] = useState<ConditionRow[]>(() => conditionRows(conditionsOf(object && objectOf('event_rules', object))));
+  const [actions, setActions] = useState<ActionRow[]>(() => (object ? actionRows(actionsOf(objectOf('event_rules', object))) : [newActionRow()]));
   const [problems, setProblems] = useState<Record<number, string>>({});
   const { save, saving, failure, errors, answer } = useSave(config.key, object, (k) => k in fields);
   const conditionMessages = rowMessages(answer, 'conditions', 'Condition');

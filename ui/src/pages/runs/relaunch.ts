@@ -1,7 +1,7 @@
 import { http } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { AnyResource, ApiBody } from '../../api/types';
 
-export type RelaunchHosts = 'all' | 'failed';
+export type RelaunchHosts = NonNullable<ApiBody<'/api/v2/jobs/{id}/relaunch/', 'post'>['hosts']>;
 
 /**
  * Where a run is started again: its own relaunch/ (jobs, ad hoc commands, workflow jobs), or the

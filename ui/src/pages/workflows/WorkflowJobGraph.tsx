@@ -6,10 +6,11 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { runPath } from '../../resources/run-paths';
 import { WorkflowCanvas, type CanvasNode } from './WorkflowCanvas';
+import type { RunStatus } from '../runs/run-kinds';
 import { GraphLegend } from './GraphLegend';
 import { edgesOf, fetchAll, kindLabel, kindOf, nodeName } from './workflow-graph';
 
-const ACTIVE = new Set(['new', 'pending', 'waiting', 'running']);
+const ACTIVE: ReadonlySet<unknown> = new Set<RunStatus>(['new', 'pending', 'waiting', 'running']);
 const POLL_MS = 2_000;
 
 interface NodeJob {
