@@ -21,7 +21,7 @@ const STATUS_COLORS: Record<string, 'green' | 'red' | 'blue' | 'orange' | 'grey'
 };
 
 /** A status as a coloured label (a run's by default; `colors` for other kinds of status). */
-export function StatusLabel({ status, colors = STATUS_COLORS }: { status?: unknown; colors?: Record<string, LabelProps['color']> }) {
+export function StatusLabel({ status, colors = STATUS_COLORS }: { status?: unknown; colors?: Partial<Record<string, LabelProps['color']>> }) {
   if (!status) return <>–</>;
   const text = String(status);
   return (

@@ -1,5 +1,5 @@
 import { Title } from '@patternfly/react-core';
-import type { AnyResource } from '../../api/types';
+import { objectOf, type AnyResource } from '../../api/types';
 import { DriftTimeline } from './DriftTimeline';
 import { SnapshotCompare } from './SnapshotCompare';
 
@@ -7,9 +7,9 @@ import { SnapshotCompare } from './SnapshotCompare';
 export default function HostDrift({ object }: { object: AnyResource }) {
   return (
     <>
-      <DriftTimeline host={object} />
+      <DriftTimeline host={objectOf('hosts', object)} />
       <Title headingLevel="h2" size="lg" style={{ margin: '1.5rem 0 0.75rem' }}>Compare snapshots</Title>
-      <SnapshotCompare host={object} />
+      <SnapshotCompare host={objectOf('hosts', object)} />
     </>
   );
 }

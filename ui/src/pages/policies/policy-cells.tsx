@@ -1,11 +1,12 @@
 import { Link } from 'react-router';
 import { Label } from '@patternfly/react-core';
-import type { AnyResource } from '../../api/types';
+import type { LabelProps } from '@patternfly/react-core';
+import type { AnyResource, FieldOf } from '../../api/types';
 import type { Column } from '../../resources/types';
 import { formatDate, StatusLabel } from '../../components/cells';
 
-const SYNC_COLORS = { ok: 'green', failed: 'red' } as const;
-const DECISION_COLORS = { warn: 'orange', deny: 'red' } as const;
+const SYNC_COLORS: Partial<Record<FieldOf<'policies', 'last_sync_status'>, LabelProps['color']>> = { ok: 'green', failed: 'red' };
+const DECISION_COLORS: Record<FieldOf<'policy_decisions', 'decision'>, LabelProps['color']> = { warn: 'orange', deny: 'red' };
 
 /** Whether the engine took the last upload. */
 export function SyncStatus({ object }: { object: AnyResource }) {
