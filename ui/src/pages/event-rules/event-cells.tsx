@@ -1,13 +1,13 @@
 import { Link } from 'react-router';
 import { Label } from '@patternfly/react-core';
-import type { AnyResource } from '../../api/types';
+import type { AnyResource, FieldOf } from '../../api/types';
 import type { Column } from '../../resources/types';
 import { formatDate, StatusLabel } from '../../components/cells';
 import { useOptions } from '../../hooks/api-hooks';
 
 type Color = 'green' | 'red' | 'blue' | 'orange' | 'orangered' | 'grey' | 'purple' | 'teal';
 
-const STATUS_COLORS: Record<string, Color> = {
+const STATUS_COLORS: Record<FieldOf<'event_logs', 'status'>, Color> = {
   received: 'purple',
   matched: 'teal',
   unmatched: 'grey',
