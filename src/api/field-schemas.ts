@@ -27,7 +27,7 @@ function valueSchema(field: Field): JsonSchema {
     case 'id':
       return { type: 'integer', minimum: 1, description: `ID of the ${field.ref!.replace(/_/g, ' ')}.` };
     default:
-      return {};
+      return field.valueSchema ? { ...field.valueSchema } : {};
   }
 }
 
@@ -44,14 +44,33 @@ export function fieldSchema(field: Field): JsonSchema {
 
 const LINKS = { type: 'object', additionalProperties: { type: 'string' } };
 
-/** A serialized object: the framework's own keys, then every field (secrets read back as $encrypted$). */
+/** AWX's summary_fields: a summary of each referenced object, the object's roles, what the caller may do. */
+const SUMMARY_FIELDS: JsonSchema = {
+  type: 'object',
+  description: 'Summaries of referenced objects, object_roles and user_capabilities.',
+  properties: {
+    user_capabilities: { type: 'object', additionalProperties: { type: 'boolean' } },
+    object_roles: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        properties: { id: { type: 'integer' }, name: { type: 'string' }, description: { type: 'string' }, user_only: { type: 'boolean' } },
+        required: ['id', 'name', 'description'],
+      },
+    },
+  },
+  required: ['user_capabilities'],
+  additionalProperties: true,
+};
+
+/** A serialized object: the framework's own keys, then every field (secrets read back as $encrypted$); serializeRows writes them all. */
 export function objectSchema(resource: Resource): JsonSchema {
   const properties: Record<string, JsonSchema> = {
     id: { type: 'integer' },
     type: { type: 'string' },
     url: { type: 'string' },
     related: { ...LINKS, description: 'URLs of related resources (named_url, activity_stream, related lists).' },
-    summary_fields: { type: 'object', description: 'Summaries of referenced objects, object_roles and user_capabilities.' },
+    summary_fields: SUMMARY_FIELDS,
   };
   for (const [name, field] of Object.entries(resource.allFields)) {
     const schema = fieldSchema(field);
@@ -59,7 +78,7 @@ export function objectSchema(resource: Resource): JsonSchema {
     properties[name] = field.readOnly ? { ...schema, readOnly: true } : schema;
   }
   // What `decorate` computes is not declared: an object may hold more keys than these.
-  return { type: 'object', properties, additionalProperties: true };
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: true };
 }
 
 /** The body of create (POST) and replace (PUT): every writable field, the required ones required; of update (PATCH): any of them. */

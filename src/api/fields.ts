@@ -49,6 +49,8 @@ export interface Field {
   store?(value: string): string;
   /** More of what OPTIONS says about the field (AWX describes some fields per kind: notification configurations). */
   optionsMeta?: Record<string, unknown>;
+  /** The JSON Schema of a json field's value, for the OpenAPI document (parse is what checks it). */
+  valueSchema?: Record<string, unknown>;
 }
 
 export class FieldProblem extends Error {}
@@ -352,6 +354,7 @@ export function choiceList(choices: readonly string[], opts: FieldOptions = {}):
   return {
     ...field,
     choices: choices.map((c) => [c, c] as const),
+    valueSchema: { type: 'array', items: { type: 'string', enum: [...choices] }, uniqueItems: true },
     parse: (value) => {
       if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${value === null ? 'null' : typeof value}".`);
       const unknown = value.filter((v) => typeof v !== 'string' || !choices.includes(v));

@@ -19,6 +19,23 @@ export interface Action {
 
 const MAX_ACTIONS = 20;
 
+/** The JSON Schema of a rule's actions, for the OpenAPI document (parseActions checks them). */
+export const ACTIONS_SCHEMA = {
+  type: 'array',
+  minItems: 1,
+  maxItems: MAX_ACTIONS,
+  items: {
+    type: 'object',
+    properties: {
+      action_type: { type: 'string', enum: [...ACTION_TYPES] },
+      target_id: { type: 'integer', minimum: 1 },
+      extra_vars: { type: 'object', additionalProperties: true },
+      description: { type: 'string' },
+    },
+    required: ['action_type', 'target_id'],
+  },
+};
+
 /** Where each action type's target lives, and the role launching it needs (none for notifications). */
 export const ACTION_TARGETS: Record<ActionType, { table: string; label: string; contentType: string; role: string | null }> = {
   launch_job_template: { table: 'job_templates', label: 'job template', contentType: 'job_template', role: 'execute_role' },

@@ -7,8 +7,8 @@ import type { RequestContext } from '../../api/context.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { encryptSecret } from '../../secrets/encryption.ts';
 import { organizationAdminsManage } from '../organizations/organization-scoped-access.ts';
-import { actionProblem, parseActions, type Action } from './actions.ts';
-import { parseConditions } from './conditions.ts';
+import { ACTIONS_SCHEMA, actionProblem, parseActions, type Action } from './actions.ts';
+import { CONDITIONS_SCHEMA, parseConditions } from './conditions.ts';
 import { EVENT_RULE_KEY_PURPOSE, rulesChanged } from './receiving-rules.ts';
 import { SOURCE_TYPES } from './source-types.ts';
 
@@ -18,8 +18,8 @@ export const newStoredRuleKey = () => encryptSecret(EVENT_RULE_KEY_PURPOSE, rand
 export const receiverPath = (webhookPath: string) => `/api/v2/eda_webhooks/${webhookPath}/`;
 
 /** A json field whose value `parse` checks and normalizes. */
-function listField(parse: (value: unknown) => unknown, helpText: string, required = false): Field {
-  return { ...json({ helpText, required, default: required ? undefined : [] }), parse };
+function listField(parse: (value: unknown) => unknown, valueSchema: Record<string, unknown>, helpText: string, required = false): Field {
+  return { ...json({ helpText, required, default: required ? undefined : [] }), parse, valueSchema };
 }
 
 /** Actions name targets of the rule's organization the author may launch: checked when either changes. */
@@ -53,8 +53,8 @@ export const eventRules = defineResource({
       helpText: 'The last segment of the receiver URL, unique across the service.',
     }),
     webhook_key: { ...secret({ readOnly: true, helpText: 'The shared secret deliveries are signed with: read it at webhook_key/.' }) },
-    conditions: listField(parseConditions, 'Jinja2 expressions over event (the payload) and headers, as a list of {jinja2_expression, description}: all must hold.'),
-    actions: listField(parseActions, 'What a firing does, as a list of {action_type, target_id, extra_vars, description}.', true),
+    conditions: listField(parseConditions, CONDITIONS_SCHEMA, 'Jinja2 expressions over event (the payload) and headers, as a list of {jinja2_expression, description}: all must hold.'),
+    actions: listField(parseActions, ACTIONS_SCHEMA, 'What a firing does, as a list of {action_type, target_id, extra_vars, description}.', true),
     throttle_seconds: integer({ default: 0, min: 0, max: 31_536_000, helpText: 'Least seconds between two firings; 0 for no limit.' }),
     last_fired_at: datetime({ readOnly: true }),
     fire_count: integer({ readOnly: true, default: 0 }),

@@ -1,34 +1,48 @@
-/** What every object of the API carries (AWX's shape). */
-export interface ApiObject {
-  id: number;
-  type: string;
-  url: string;
-  related: Record<string, string>;
-  summary_fields: SummaryFields;
-  name?: string;
-  description?: string;
-  created?: string;
-  modified?: string;
-  [field: string]: unknown;
-}
+/**
+ * The console's API types, read from the generated schema (schema.d.ts, `npm run ui:types`): the
+ * objects of each resource, the bodies and answers of each route, and the choices of their fields.
+ * Nothing here repeats a server enum: when the server changes one, the console stops compiling where
+ * it relied on the old values.
+ */
+import type { paths } from './schema';
 
-export interface UserCapabilities {
-  edit?: boolean;
-  delete?: boolean;
-  start?: boolean;
-  schedule?: boolean;
-  copy?: boolean;
-  adhoc?: boolean;
-  [action: string]: boolean | undefined;
-}
+export type ApiPath = keyof paths;
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
-export interface SummaryFields {
-  user_capabilities?: UserCapabilities;
-  object_roles?: Record<string, { id: number; name: string; description: string; user_only?: boolean }>;
-  [name: string]: unknown;
-}
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type Success<R> = R extends Record<200, infer A> ? A : R extends Record<201, infer A> ? A : never;
 
-/** OPTIONS metadata of one field. */
+/** The JSON answer (200, else 201) of `method` at `path`. */
+export type ApiAnswer<P extends ApiPath, M extends Method = 'get'> = P extends ApiPath ? (paths[P][M] extends { responses: infer R } ? JsonOf<Success<R>> : never) : never;
+
+/** The JSON body `method` at `path` takes. */
+export type ApiBody<P extends ApiPath, M extends Method> = paths[P][M] extends { requestBody?: infer B } ? JsonOf<B> : never;
+
+type PageAt<P extends ApiPath> = ApiAnswer<P> extends { results: (infer O)[] } ? O : never;
+
+/** The key of each resource: its list is /api/v2/<key>/, answering pages of its objects. */
+export type ResourceKey = {
+  [P in ApiPath]: P extends `/api/v2/${infer K}/` ? (K extends `${string}/${string}` ? never : PageAt<P> extends { id: number; summary_fields: object } ? K : never) : never;
+}[ApiPath];
+
+/** An object of the resource `K` as the API serializes it. */
+export type ResourceObject<K extends ResourceKey> = K extends ResourceKey ? PageAt<`/api/v2/${K}/`> : never;
+
+/** The value type of `field` of resource `K` (its enum when the field is a choice). */
+export type FieldOf<K extends ResourceKey, F extends keyof ResourceObject<K>> = ResourceObject<K>[F];
+
+/**
+ * An object of any resource: the keys every resource's objects carry (id, type, url, related,
+ * summary_fields), the others read by name. Only the generic resource pages (lists, details and
+ * forms of any resource, their row actions and cells) take this; a page of one resource takes its
+ * ResourceObject.
+ */
+export type AnyResource = Pick<ResourceObject<ResourceKey>, 'id' | 'type' | 'url' | 'related' | 'summary_fields'> & { [field: string]: unknown };
+
+export type SummaryFields = AnyResource['summary_fields'];
+export type UserCapabilities = SummaryFields['user_capabilities'];
+
+/** OPTIONS metadata of one field (AWX's metadata; the OpenAPI document does not describe it). */
 export interface FieldMeta {
   type: string;
   label?: string;
@@ -52,11 +66,11 @@ export interface OptionsDoc {
   types?: string[];
 }
 
-export interface Me {
-  id: number;
-  username: string;
-  first_name: string;
-  last_name: string;
-  is_superuser: boolean;
-  is_system_auditor: boolean;
-}
+/** /api/v2/me/ answers a page of one user. */
+export type Me = ResourceObject<'users'>;
+
+/**
+ * An object a generic resource page hands to the page of one resource, as that resource's type: the
+ * registry (resources/registry.tsx) gives a resource's own pages only objects of that resource.
+ */
+export const objectOf = <K extends ResourceKey>(_resource: K, object: AnyResource): ResourceObject<K> => object as unknown as ResourceObject<K>;

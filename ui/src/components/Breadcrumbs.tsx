@@ -1,9 +1,9 @@
 import { Breadcrumb, BreadcrumbItem } from '@patternfly/react-core';
 import { Link } from 'react-router';
-import type { ApiObject } from '../api/types';
+import type { AnyResource } from '../api/types';
 import type { ResourceConfig } from '../resources/types';
 
-export function Breadcrumbs({ config, object, last }: { config: ResourceConfig; object?: ApiObject; last?: string }) {
+export function Breadcrumbs({ config, object, last }: { config: ResourceConfig; object?: AnyResource; last?: string }) {
   const name = object ? String(object.name ?? object.username ?? object.hostname ?? `#${object.id}`) : undefined;
   return (
     <Breadcrumb>

@@ -1,7 +1,7 @@
 import { Label, LabelGroup, Stack, StackItem } from '@patternfly/react-core';
 import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../api/client';
-import type { ApiObject } from '../api/types';
+import type { AnyResource } from '../api/types';
 import { ReferenceSelect } from './ReferenceSelect';
 
 export interface Picked {
@@ -23,7 +23,7 @@ export function MultiReferenceSelect({ id, label, listUrl, value, onChange, quer
   const queryClient = useQueryClient();
   const add = async (picked: number | null) => {
     if (!picked || value.some((v) => v.id === picked)) return;
-    const object = await queryClient.fetchQuery({ queryKey: [`${listUrl}${picked}/`], queryFn: () => http.get<ApiObject>(`${listUrl}${picked}/`) });
+    const object = await queryClient.fetchQuery({ queryKey: [`${listUrl}${picked}/`], queryFn: () => http.get<AnyResource>(`${listUrl}${picked}/`) });
     onChange([...value, { ...object, id: object.id, name: String(object.name ?? `#${object.id}`) }]);
   };
   return (

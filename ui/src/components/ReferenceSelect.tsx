@@ -3,9 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { MenuToggle, Select, SelectList, SelectOption, TextInputGroup, TextInputGroupMain, TextInputGroupUtilities, Button, type MenuToggleElement } from '@patternfly/react-core';
 import { TimesIcon } from '@patternfly/react-icons';
 import { http, withQuery, type Page } from '../api/client';
-import type { ApiObject } from '../api/types';
+import type { AnyResource } from '../api/types';
 
-const nameOf = (o: ApiObject) => String(o.name ?? o.username ?? o.hostname ?? `#${o.id}`);
+const nameOf = (o: AnyResource) => String(o.name ?? o.username ?? o.hostname ?? `#${o.id}`);
 
 /** Picks one object of a list by typing part of its name (the API's search), like AWX's lookups. */
 export function ReferenceSelect({ id, label, listUrl, value, onChange, query = {}, validated }: {
@@ -21,12 +21,12 @@ export function ReferenceSelect({ id, label, listUrl, value, onChange, query = {
   const [typed, setTyped] = useState<string | null>(null);
   const results = useQuery({
     queryKey: [listUrl, 'lookup', typed, query],
-    queryFn: () => http.get<Page<ApiObject>>(withQuery(listUrl, { order_by: 'name', ...query, search: typed ?? '', page_size: 20 })),
+    queryFn: () => http.get<Page<AnyResource>>(withQuery(listUrl, { order_by: 'name', ...query, search: typed ?? '', page_size: 20 })),
     enabled: open,
   });
   const current = useQuery({
     queryKey: [`${listUrl}${value}/`],
-    queryFn: () => http.get<ApiObject>(`${listUrl}${value}/`),
+    queryFn: () => http.get<AnyResource>(`${listUrl}${value}/`),
     enabled: !!value,
   });
   const shown = typed ?? (value ? (current.data ? nameOf(current.data) : `#${value}`) : '');

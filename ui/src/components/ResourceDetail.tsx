@@ -1,6 +1,6 @@
 import { DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm } from '@patternfly/react-core';
 import { Link } from 'react-router';
-import type { ApiObject, FieldMeta } from '../api/types';
+import type { AnyResource, FieldMeta } from '../api/types';
 import { useOptions } from '../hooks/api-hooks';
 import { referencedResource } from '../resources/references';
 import { formatDate } from './cells';
@@ -11,7 +11,7 @@ const INTERNAL = new Set(['id', 'type', 'url', 'related', 'summary_fields']);
 const ASK = /^ask_(\w+?)_on_launch$/;
 
 /** The fields of an object as OPTIONS labels them; references by name, linked; variables as text. */
-export function ResourceDetail({ object, fields }: { object: ApiObject; fields?: string[] }) {
+export function ResourceDetail({ object, fields }: { object: AnyResource; fields?: string[] }) {
   const options = useOptions(objectUrl(object));
   const meta = options.data?.actions?.GET ?? {};
   const names = (fields ?? Object.keys(meta).filter((n) => !INTERNAL.has(n) && n in object)).filter((n) => !ASK.test(n));
@@ -38,7 +38,7 @@ export function ResourceDetail({ object, fields }: { object: ApiObject; fields?:
   );
 }
 
-function Value({ object, name, meta }: { object: ApiObject; name: string; meta?: FieldMeta }) {
+function Value({ object, name, meta }: { object: AnyResource; name: string; meta?: FieldMeta }) {
   const value = object[name];
   const summary = object.summary_fields?.[name] as { id?: number; name?: string } | undefined;
   const reference = referencedResource(name);

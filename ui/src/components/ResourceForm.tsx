@@ -4,7 +4,7 @@ import { ActionGroup, Button, Form, Grid, GridItem } from '@patternfly/react-cor
 import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../api/client';
 import { ApiError } from '../api/errors';
-import type { ApiObject, FieldMeta } from '../api/types';
+import type { AnyResource, FieldMeta } from '../api/types';
 import type { ResourceConfig } from '../resources/types';
 import { FieldInput, INVALID } from './FieldInput';
 import { ErrorAlert } from './ErrorAlert';
@@ -19,7 +19,7 @@ const WIDE_TYPES = new Set(['json']);
  */
 export function ResourceForm({ config, object, hidden = [], extra, onSaved, createUrl, initial }: {
   config: ResourceConfig;
-  object?: ApiObject;
+  object?: AnyResource;
   hidden?: string[];
   /** Where a new object is posted (default: the resource's list), e.g. an inventory's ad_hoc_commands/. */
   createUrl?: string;
@@ -27,7 +27,7 @@ export function ResourceForm({ config, object, hidden = [], extra, onSaved, crea
   initial?: Record<string, unknown>;
   /** Fields the page renders itself (typed inputs), given the values and a setter. */
   extra?: (values: Record<string, unknown>, set: (name: string, value: unknown) => void, errors: Record<string, string>) => React.ReactNode;
-  onSaved?: (saved: ApiObject) => void;
+  onSaved?: (saved: AnyResource) => void;
 }) {
   const url = object ? objectUrl(object) : createUrl ?? `/api/v2/${config.key}/`;
   return (
@@ -37,7 +37,7 @@ export function ResourceForm({ config, object, hidden = [], extra, onSaved, crea
   );
 }
 
-function initialValues(fields: Record<string, FieldMeta>, object: ApiObject | undefined, query: URLSearchParams, initial: Record<string, unknown> = {}): Record<string, unknown> {
+function initialValues(fields: Record<string, FieldMeta>, object: AnyResource | undefined, query: URLSearchParams, initial: Record<string, unknown> = {}): Record<string, unknown> {
   const values: Record<string, unknown> = { ...initial };
   for (const [name, meta] of Object.entries(fields)) {
     if (object) values[name] = object[name];
@@ -49,13 +49,13 @@ function initialValues(fields: Record<string, FieldMeta>, object: ApiObject | un
 
 function FormBody({ config, object, url, initial, fields, hidden, extra, onSaved }: {
   config: ResourceConfig;
-  object?: ApiObject;
+  object?: AnyResource;
   url: string;
   initial?: Record<string, unknown>;
   fields: Record<string, FieldMeta>;
   hidden: string[];
   extra?: (values: Record<string, unknown>, set: (name: string, value: unknown) => void, errors: Record<string, string>) => React.ReactNode;
-  onSaved?: (saved: ApiObject) => void;
+  onSaved?: (saved: AnyResource) => void;
 }) {
   const [query] = useSearchParams();
   const navigate = useNavigate();
@@ -78,7 +78,7 @@ function FormBody({ config, object, url, initial, fields, hidden, extra, onSaved
     setFailure(null);
     try {
       const body = sentFieldValues(values, fields, !!object);
-      const saved = object ? await http.put<ApiObject>(objectUrl(object), body) : await http.post<ApiObject>(url, body);
+      const saved = object ? await http.put<AnyResource>(objectUrl(object), body) : await http.post<AnyResource>(url, body);
       await queryClient.invalidateQueries();
       if (onSaved) onSaved(saved);
       else navigate(`/${config.key}/${saved.id}`);

@@ -18,7 +18,7 @@ import {
 } from '@patternfly/react-core';
 import { Table, Thead, Tr, Th, Tbody, Td, type ThProps } from '@patternfly/react-table';
 import { withQuery } from '../api/client';
-import type { ApiObject } from '../api/types';
+import type { AnyResource } from '../api/types';
 import { useOptions, usePage } from '../hooks/api-hooks';
 import type { ResourceConfig } from '../resources/types';
 import { ErrorAlert } from './ErrorAlert';
@@ -143,7 +143,7 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
             </Tr>
           </Thead>
           <Tbody>
-            {results.map((o: ApiObject) => (
+            {results.map((o: AnyResource) => (
               <Tr key={`${o.type}-${o.id}`} data-id={o.id}>
                 {config.columns.map((c) => (
                   <Td key={c.field} dataLabel={c.label} className={c.wide ? 'drover-hide-narrow' : undefined}>

@@ -4,16 +4,16 @@ import { Button, Modal, ModalBody, ModalFooter, ModalHeader, Flex } from '@patte
 import { PencilAltIcon, TrashIcon, CopyIcon } from '@patternfly/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../api/client';
-import type { ApiObject } from '../api/types';
+import type { AnyResource } from '../api/types';
 import type { ResourceConfig } from '../resources/types';
 import { lazyOnce } from './lazy-cache';
 import { ErrorAlert } from './ErrorAlert';
 import { objectUrl } from '../api/object-url';
 
-const displayName = (o: ApiObject) => String(o.name ?? o.username ?? o.hostname ?? `#${o.id}`);
+const displayName = (o: AnyResource) => String(o.name ?? o.username ?? o.hostname ?? `#${o.id}`);
 
 /** Edit, copy and delete as the object's user_capabilities allow, plus the resource's own actions. */
-export function RowActions({ config, object, listUrl, variant = 'row' }: { config: ResourceConfig; object: ApiObject; listUrl?: string; variant?: 'row' | 'detail' }) {
+export function RowActions({ config, object, listUrl, variant = 'row' }: { config: ResourceConfig; object: AnyResource; listUrl?: string; variant?: 'row' | 'detail' }) {
   const caps = object.summary_fields?.user_capabilities ?? {};
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -34,7 +34,7 @@ export function RowActions({ config, object, listUrl, variant = 'row' }: { confi
   };
   const copy = async () => {
     try {
-      const copied = await http.post<ApiObject>(`${objectUrl(object)}copy/`, { name: `${label} @ ${new Date().toLocaleTimeString()}` });
+      const copied = await http.post<AnyResource>(`${objectUrl(object)}copy/`, { name: `${label} @ ${new Date().toLocaleTimeString()}` });
       await queryClient.invalidateQueries({ queryKey: [listUrl] });
       navigate(`/${config.key}/${copied.id}`);
     } catch (err) {

@@ -4,18 +4,19 @@ import { Button, Flex, FlexItem, Tooltip } from '@patternfly/react-core';
 import { SyncAltIcon } from '@patternfly/react-icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../api/client';
-import type { ApiObject } from '../api/types';
+import type { AnyResource } from '../api/types';
 import { runPath } from '../resources/run-paths';
+import { FINAL_STATUSES } from '../pages/runs/run-kinds';
 import { ErrorAlert } from './ErrorAlert';
 import { StatusLabel } from './cells';
 
-const FINAL = new Set(['successful', 'failed', 'error', 'canceled']);
+const FINAL = FINAL_STATUSES;
 
 /**
  * Sync of a project or an inventory source (POST update/), offered when user_capabilities.start
  * says so, or else when GET update/ answers can_update; then the run's status until it ends.
  */
-export function UpdateButton({ object, variant, runType }: { object: ApiObject; variant: 'row' | 'detail'; runType: 'project_update' | 'inventory_update' }) {
+export function UpdateButton({ object, variant, runType }: { object: AnyResource; variant: 'row' | 'detail'; runType: 'project_update' | 'inventory_update' }) {
   const queryClient = useQueryClient();
   const caps = object.summary_fields?.user_capabilities ?? {};
   const updateUrl = `${object.url}update/`;
@@ -31,7 +32,7 @@ export function UpdateButton({ object, variant, runType }: { object: ApiObject; 
   const runUrl = started ? `/api/v2/${runType}s/${started}/` : undefined;
   const run = useQuery({
     queryKey: [runUrl],
-    queryFn: () => http.get<ApiObject>(runUrl!),
+    queryFn: () => http.get<AnyResource>(runUrl!),
     enabled: !!runUrl,
     refetchInterval: (q) => (FINAL.has(String(q.state.data?.status)) ? false : 1_000),
   });

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Alert } from '@patternfly/react-core';
-import type { ApiObject, FieldMeta } from '../api/types';
+import type { AnyResource, FieldMeta } from '../api/types';
 import { useOptions } from '../hooks/api-hooks';
 import { ErrorAlert } from './ErrorAlert';
 import { Loading } from './Loading';
@@ -27,7 +27,7 @@ export function WritableFields({ url, editing, refusal, children }: {
  * A form's starting values of the fields it renders plainly (not those in `own`): the object's when
  * editing, else a value the query string gives (a number when it reads as one), else the default.
  */
-export function plainFieldValues(fields: Record<string, FieldMeta>, object: ApiObject | undefined, query: URLSearchParams, own: ReadonlySet<string>): Record<string, unknown> {
+export function plainFieldValues(fields: Record<string, FieldMeta>, object: AnyResource | undefined, query: URLSearchParams, own: ReadonlySet<string>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const [name, meta] of Object.entries(fields)) {
     if (own.has(name)) continue;

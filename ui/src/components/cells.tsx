@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Label, type LabelProps } from '@patternfly/react-core';
-import type { ApiObject } from '../api/types';
+import type { AnyResource } from '../api/types';
 import type { Column } from '../resources/types';
 import { runPath } from '../resources/run-paths';
 
@@ -21,7 +21,7 @@ const STATUS_COLORS: Record<string, 'green' | 'red' | 'blue' | 'orange' | 'grey'
 };
 
 /** A status as a coloured label (a run's by default; `colors` for other kinds of status). */
-export function StatusLabel({ status, colors = STATUS_COLORS }: { status?: unknown; colors?: Record<string, LabelProps['color']> }) {
+export function StatusLabel({ status, colors = STATUS_COLORS }: { status?: unknown; colors?: Partial<Record<string, LabelProps['color']>> }) {
   if (!status) return <>–</>;
   const text = String(status);
   return (
@@ -38,7 +38,7 @@ export function formatDate(value: unknown): string {
 }
 
 /** The name of a referenced object, from summary_fields, linked to its page. */
-export function SummaryLink({ object, field, resource }: { object: ApiObject; field: string; resource: string }) {
+export function SummaryLink({ object, field, resource }: { object: AnyResource; field: string; resource: string }) {
   const summary = object.summary_fields?.[field] as { id?: number; name?: string } | undefined;
   if (!summary?.id) return <>–</>;
   return <Link to={`/${resource}/${summary.id}`}>{summary.name ?? `#${summary.id}`}</Link>;

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../api/client';
-import type { ApiObject, Me, OptionsDoc } from '../api/types';
+import type { AnyResource, Me, OptionsDoc } from '../api/types';
 import type { Page } from '../api/client';
 
 /** OPTIONS of a URL: field metadata, and whether the caller may POST (create) there. */
@@ -9,10 +9,10 @@ export function useOptions(url: string | undefined) {
 }
 
 export function useObject(url: string | undefined, refetchInterval?: number | false) {
-  return useQuery({ queryKey: [url], queryFn: () => http.get<ApiObject>(url!), enabled: !!url, refetchInterval });
+  return useQuery({ queryKey: [url], queryFn: () => http.get<AnyResource>(url!), enabled: !!url, refetchInterval });
 }
 
-export function usePage<T = ApiObject>(url: string | undefined, refetchInterval?: number | false) {
+export function usePage<T = AnyResource>(url: string | undefined, refetchInterval?: number | false) {
   return useQuery({ queryKey: [url], queryFn: () => http.get<Page<T>>(url!), enabled: !!url, refetchInterval, placeholderData: (previous) => previous });
 }
 

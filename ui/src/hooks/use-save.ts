@@ -3,13 +3,13 @@ import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../api/client';
 import { ApiError } from '../api/errors';
-import type { ApiObject } from '../api/types';
+import type { AnyResource } from '../api/types';
 
 /**
  * Saves an object of a resource (POST to add, PATCH to edit), then opens its page. A 400 answer's
  * messages are kept by field; `placed` says which fields the form shows, the rest go to `failure`.
  */
-export function useSave(resourceKey: string, object: ApiObject | undefined, placed: (field: string) => boolean) {
+export function useSave(resourceKey: string, object: AnyResource | undefined, placed: (field: string) => boolean) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [saving, setSaving] = useState(false);
@@ -23,7 +23,7 @@ export function useSave(resourceKey: string, object: ApiObject | undefined, plac
     setErrors({});
     setAnswer(null);
     try {
-      const saved = object ? await http.patch<ApiObject>(object.url, body) : await http.post<ApiObject>(`/api/v2/${resourceKey}/`, body);
+      const saved = object ? await http.patch<AnyResource>(object.url, body) : await http.post<AnyResource>(`/api/v2/${resourceKey}/`, body);
       await queryClient.invalidateQueries();
       navigate(`/${resourceKey}/${saved.id}`);
     } catch (err) {

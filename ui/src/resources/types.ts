@@ -1,12 +1,12 @@
 import type { ComponentType, ReactNode } from 'react';
-import type { ApiObject } from '../api/types';
+import type { AnyResource } from '../api/types';
 
 export interface Column {
   field: string;
   label: string;
   /** order_by key; the field itself when true. */
   sort?: string | true;
-  render?: (object: ApiObject) => ReactNode;
+  render?: (object: AnyResource) => ReactNode;
   /** Hidden in a narrow window. */
   wide?: boolean;
 }
@@ -17,7 +17,7 @@ export interface Tab {
   /** A related list of the object (a key of `related`), shown with the list of this resource key. */
   related?: string;
   resource?: string;
-  component?: () => Promise<{ default: ComponentType<{ object: ApiObject }> }>;
+  component?: () => Promise<{ default: ComponentType<{ object: AnyResource }> }>;
 }
 
 export interface ResourceConfig {
@@ -35,10 +35,10 @@ export interface ResourceConfig {
   /** Whether the console offers Add for this resource at all (the API still decides). */
   creatable?: boolean;
   /** A page of its own instead of the generic one. */
-  detailPage?: () => Promise<{ default: ComponentType<{ object: ApiObject; config: ResourceConfig }> }>;
-  formPage?: () => Promise<{ default: ComponentType<{ object?: ApiObject; config: ResourceConfig }> }>;
+  detailPage?: () => Promise<{ default: ComponentType<{ object: AnyResource; config: ResourceConfig }> }>;
+  formPage?: () => Promise<{ default: ComponentType<{ object?: AnyResource; config: ResourceConfig }> }>;
   /** Buttons on a row and on the detail page (launch, sync, test...). */
-  actions?: () => Promise<{ default: ComponentType<{ object: ApiObject; variant: 'row' | 'detail' }> }>;
+  actions?: () => Promise<{ default: ComponentType<{ object: AnyResource; variant: 'row' | 'detail' }> }>;
   /** Shown above the list on the resource's own list page (summaries, filters of its own). */
   listHeader?: () => Promise<{ default: ComponentType }>;
   /** What an empty list tells the user to do. */

@@ -3,7 +3,8 @@ import { Link } from 'react-router';
 import { Card, CardBody, CardHeader, CardTitle, FormSelect, FormSelectOption, Gallery, Grid, GridItem, PageSection, Title, Flex } from '@patternfly/react-core';
 import { useQuery } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
+import type { paths } from '../../api/schema';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -11,8 +12,9 @@ import { StatusLabel, formatDate } from '../../components/cells';
 import { runPath, templatePath } from '../../resources/run-paths';
 import { JobsChart } from './JobsChart';
 
-type Period = 'month' | 'two_weeks' | 'week' | 'day';
-type JobType = 'all' | 'playbook_run' | 'scm_update' | 'inv_sync';
+type GraphQuery = NonNullable<paths['/api/v2/dashboard/graphs/jobs/']['get']['parameters']['query']>;
+type Period = NonNullable<GraphQuery['period']>;
+type JobType = NonNullable<GraphQuery['job_type']>;
 
 function CountCard({ label, value, to, failed, failedTo, failedLabel }: { label: string; value: number; to: string; failed?: number; failedTo?: string; failedLabel?: string }) {
   return (
@@ -43,7 +45,7 @@ function RunList({ title, url, empty }: { title: string; url: string; empty: str
         <ErrorAlert error={page.error} />
         {page.data?.results.length ? (
           <ul style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={title}>
-            {page.data.results.map((o: ApiObject) => (
+            {page.data.results.map((o: AnyResource) => (
               <li key={`${o.type}-${o.id}`} style={{ display: 'flex', gap: '0.5rem', justifyContent: 'space-between', padding: '0.25rem 0' }}>
                 <Link to={o.type.endsWith('template') || o.type === 'project' || o.type === 'inventory_source' ? templatePath(o) : runPath(o)}>{`${o.type.endsWith('template') ? '' : `${o.id} - `}${String(o.name)}`}</Link>
                 <span className="drover-nowrap">

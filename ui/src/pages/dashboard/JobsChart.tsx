@@ -1,7 +1,11 @@
-type Series = Record<'successful' | 'failed' | 'canceled' | 'error', number[][]>;
+import { enumKeys } from '../../api/enums';
+import type { ApiAnswer } from '../../api/types';
 
-const COLORS = { successful: 'var(--pf-t--global--color--status--success--default)', failed: 'var(--pf-t--global--color--status--danger--default)', error: 'var(--pf-t--global--color--status--warning--default)', canceled: 'var(--pf-t--global--color--nonstatus--gray--default)' };
-const ORDER = ['successful', 'failed', 'error', 'canceled'] as const;
+/** Counts by status, [time, count] pairs (the client reads the pairs as plain arrays). */
+type Series = Record<keyof ApiAnswer<'/api/v2/dashboard/graphs/jobs/'>['jobs'], number[][]>;
+
+const COLORS: Record<keyof Series, string> = { successful: 'var(--pf-t--global--color--status--success--default)', failed: 'var(--pf-t--global--color--status--danger--default)', error: 'var(--pf-t--global--color--status--warning--default)', canceled: 'var(--pf-t--global--color--nonstatus--gray--default)' };
+const ORDER = enumKeys(COLORS);
 
 /** Finished runs per step as stacked bars, each bar titled with its counts (readable by screen readers too). */
 export function JobsChart({ jobs, hourly }: { jobs: Series; hourly: boolean }) {

@@ -9,7 +9,7 @@ import {
   PageSection,
   Title,
 } from '@patternfly/react-core';
-import type { ApiObject } from '../../api/types';
+import { objectOf, type AnyResource, type ResourceObject } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
 import { DetailHeader } from '../../components/DetailHeader';
@@ -25,16 +25,17 @@ interface Named {
   username?: string;
 }
 
-const summaryOf = (object: ApiObject, field: string) => object.summary_fields?.[field] as Named | undefined;
+const summaryOf = (object: ResourceObject<'drift_detections'>, field: string) => object.summary_fields?.[field] as Named | undefined;
 
 /** One drift detection: where and when it was found, who acknowledged it, and the fact before and after. */
-export default function DriftDetectionPage({ object, config }: { object: ApiObject; config: ResourceConfig }) {
+export default function DriftDetectionPage({ object: shown, config }: { object: AnyResource; config: ResourceConfig }) {
+  const object = objectOf('drift_detections', shown);
   const host = summaryOf(object, 'host');
   const inventory = summaryOf(object, 'inventory');
   const job = summaryOf(object, 'job');
   const acknowledgedBy = summaryOf(object, 'acknowledged_by');
   const detail = (object.detail ?? { before: null, after: null, diff_type: object.diff_type }) as DriftDetail;
-  const factPath = String(object.fact_path);
+  const factPath = object.fact_path;
   return (
     <>
       <PageSection>

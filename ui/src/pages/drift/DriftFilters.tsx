@@ -1,7 +1,8 @@
 import { useFilterParam } from '../../hooks/use-filter-param';
 import { FormGroup, FormSelect, FormSelectOption, Grid, GridItem } from '@patternfly/react-core';
 import { ReferenceSelect } from '../../components/ReferenceSelect';
-import { CATEGORIES, SEVERITIES } from './drift-api';
+import { enumKeys } from '../../api/enums';
+import { SEVERITIES } from './drift-api';
 import { CATEGORY_NAMES } from './DriftLabels';
 
 /**
@@ -18,7 +19,7 @@ export function DriftFilters() {
         <Choice id="drift-filter-severity" label="Severity" value={params.get('severity')} options={SEVERITIES.map((s) => [s, s])} onChange={(v) => set('severity', v)} />
       </GridItem>
       <GridItem>
-        <Choice id="drift-filter-category" label="Category" value={params.get('category')} options={CATEGORIES.map((c) => [c, CATEGORY_NAMES[c]])} onChange={(v) => set('category', v)} />
+        <Choice id="drift-filter-category" label="Category" value={params.get('category')} options={enumKeys(CATEGORY_NAMES).map((c) => [c, CATEGORY_NAMES[c]])} onChange={(v) => set('category', v)} />
       </GridItem>
       <GridItem>
         <Choice id="drift-filter-acknowledged" label="Acknowledged" value={params.get('acknowledged')} options={[['false', 'Not yet'], ['true', 'Acknowledged']]} onChange={(v) => set('acknowledged', v)} />

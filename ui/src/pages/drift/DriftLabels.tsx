@@ -1,8 +1,9 @@
 import { Label } from '@patternfly/react-core';
+import type { DriftCategory, DriftSeverity } from './drift-api';
 
-const SEVERITY_COLORS: Record<string, 'grey' | 'yellow' | 'orange' | 'red'> = { low: 'grey', medium: 'yellow', high: 'orange', critical: 'red' };
+const SEVERITY_COLORS: Record<DriftSeverity, 'grey' | 'yellow' | 'orange' | 'red'> = { low: 'grey', medium: 'yellow', high: 'orange', critical: 'red' };
 
-export const CATEGORY_NAMES: Record<string, string> = {
+export const CATEGORY_NAMES: Record<DriftCategory, string> = {
   packages: 'Packages',
   services: 'Services',
   users_groups: 'Users and groups',
@@ -12,13 +13,13 @@ export const CATEGORY_NAMES: Record<string, string> = {
   other: 'Other',
 };
 
-export const categoryName = (category: unknown) => CATEGORY_NAMES[String(category)] ?? String(category);
+export const categoryName = (category: unknown) => CATEGORY_NAMES[String(category) as DriftCategory] ?? String(category);
 
 export function SeverityLabel({ severity }: { severity: unknown }) {
   if (!severity) return <>–</>;
   const text = String(severity);
   return (
-    <Label color={SEVERITY_COLORS[text] ?? 'grey'} isCompact data-severity={text}>
+    <Label color={SEVERITY_COLORS[text as DriftSeverity] ?? 'grey'} isCompact data-severity={text}>
       {text}
     </Label>
   );

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState, EmptyStateBody, Label, Pagination } from '@patternfly/react-core';
 import { withQuery } from '../../api/client';
-import type { ApiObject } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
+
+type Detection = ResourceObject<'drift_detections'>;
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -16,11 +18,11 @@ interface Capture {
   key: string;
   detected: unknown;
   job?: { id: number; name?: string };
-  items: ApiObject[];
+  items: Detection[];
 }
 
 /** Drift found by one capture (one snapshot after one job) stays together; the list comes newest first. */
-function byCapture(items: ApiObject[]): Capture[] {
+function byCapture(items: Detection[]): Capture[] {
   const captures: Capture[] = [];
   for (const item of items) {
     const key = item.snapshot_after ? `snapshot-${String(item.snapshot_after)}` : `at-${String(item.created)}-${String(item.job)}`;
@@ -32,10 +34,10 @@ function byCapture(items: ApiObject[]): Capture[] {
 }
 
 /** A host's drift as a timeline, newest first, grouped by the job whose facts showed it. */
-export function DriftTimeline({ host }: { host: ApiObject }) {
+export function DriftTimeline({ host }: { host: ResourceObject<'hosts'> }) {
   const [page, setPage] = useState(1);
   const base = host.related?.drift ?? `${host.url}drift/`;
-  const list = usePage(withQuery(base, { page, page_size: PAGE_SIZE, order_by: '-created' }), 15_000);
+  const list = usePage<Detection>(withQuery(base, { page, page_size: PAGE_SIZE, order_by: '-created' }), 15_000);
   if (list.isPending) return <Loading />;
   if (list.error) return <ErrorAlert error={list.error} />;
   if (!list.data.count) {
@@ -58,8 +60,8 @@ export function DriftTimeline({ host }: { host: ApiObject }) {
                 <li key={item.id} data-id={item.id}>
                   <SeverityLabel severity={item.severity} />
                   <CategoryLabel category={item.category} />
-                  <Link to={`/drift_detections/${item.id}`} className="drover-mono">{String(item.fact_path)}</Link>
-                  <span className="drover-subtle">{String(item.summary ?? '')}</span>
+                  <Link to={`/drift_detections/${item.id}`} className="drover-mono">{item.fact_path}</Link>
+                  <span className="drover-subtle">{item.summary}</span>
                   {item.acknowledged ? <Label isCompact color="green">acknowledged</Label> : null}
                 </li>
               ))}

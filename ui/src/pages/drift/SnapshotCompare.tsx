@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Button, EmptyState, EmptyStateBody, Flex, FlexItem, FormGroup, FormSelect, FormSelectOption, LabelGroup, Title } from '@patternfly/react-core';
 import { useMutation } from '@tanstack/react-query';
 import { withQuery } from '../../api/client';
-import type { ApiObject } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
+
+type Snapshot = ResourceObject<'fact_snapshots'>;
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -14,15 +16,15 @@ import { compareSnapshots } from './drift-api';
 /** The newest snapshots a host keeps are few (retention keeps 90 days); one page of them is plenty to pick from. */
 const SNAPSHOTS_SHOWN = 200;
 
-const snapshotLabel = (s: ApiObject) => {
+const snapshotLabel = (s: Snapshot) => {
   const job = s.summary_fields?.job as { id: number; name?: string } | undefined;
   return `${formatDate(s.captured_at)}${job ? ` · job ${job.id}` : ''} · ${String(s.facts_hash ?? '').slice(0, 8)}`;
 };
 
 /** Picks two of the host's fact snapshots and shows every fact that differs between them. */
-export function SnapshotCompare({ host }: { host: ApiObject }) {
+export function SnapshotCompare({ host }: { host: ResourceObject<'hosts'> }) {
   const url = withQuery('/api/v2/fact_snapshots/', { host: host.id, order_by: '-captured_at', page_size: SNAPSHOTS_SHOWN });
-  const snapshots = usePage(url);
+  const snapshots = usePage<Snapshot>(url);
   const [picked, setPicked] = useState<{ a?: string; b?: string }>({});
   const comparison = useMutation({ mutationFn: ({ a, b }: { a: number; b: number }) => compareSnapshots(a, b) });
 

@@ -1,13 +1,19 @@
 /** The drift endpoints beyond the generic lists, and the shapes the drift pages read. */
 import { http, withQuery } from '../../api/client';
+import { enumValues } from '../../api/enums';
+import type { ApiBody, FieldOf } from '../../api/types';
 
-export const CATEGORIES = ['packages', 'services', 'users_groups', 'network', 'mounts', 'kernel', 'other'] as const;
-export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+export type DriftCategory = FieldOf<'drift_detections', 'category'>;
+export type DriftSeverity = FieldOf<'drift_detections', 'severity'>;
+export type DiffType = FieldOf<'drift_detections', 'diff_type'>;
+
+/** Most severe first. */
+export const SEVERITIES = enumValues<DriftSeverity>()(['critical', 'high', 'medium', 'low']);
 
 export interface DriftDetail {
   before: unknown;
   after: unknown;
-  diff_type: 'added' | 'removed' | 'changed';
+  diff_type: DiffType;
   truncated?: boolean;
 }
 
@@ -22,8 +28,8 @@ export interface DriftSummary {
 
 export interface FactDiff {
   fact_path: string;
-  category: string;
-  severity: string;
+  category: DriftCategory;
+  severity: DriftSeverity;
   summary: string;
   detail: DriftDetail;
 }
@@ -41,7 +47,7 @@ export const summaryUrl = (days: number) => withQuery(`${DETECTIONS}summary/`, {
 export const fetchSummary = (days: number) => http.get<DriftSummary>(summaryUrl(days));
 
 export const compareSnapshots = (snapshotA: number, snapshotB: number) =>
-  http.post<Comparison>(`${DETECTIONS}compare/`, { snapshot_a: snapshotA, snapshot_b: snapshotB });
+  http.post<Comparison>(`${DETECTIONS}compare/`, { snapshot_a: snapshotA, snapshot_b: snapshotB } satisfies ApiBody<'/api/v2/drift_detections/compare/', 'post'>);
 
 /** The CSV download of the drift the filters select (dates as YYYY-MM-DD, both days included). */
 export const exportUrl = (filters: Record<string, string | null | undefined>) => withQuery(`${DETECTIONS}export/`, filters);

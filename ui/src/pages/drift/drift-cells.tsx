@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import type { Column } from '../../resources/types';
 import { StatusLabel, formatDate } from '../../components/cells';
 import { CategoryLabel, SeverityLabel, categoryName } from './DriftLabels';
@@ -52,7 +52,7 @@ export const notificationStatusColumn: Column = {
   field: 'notification_status',
   label: 'Notification',
   sort: true,
-  render: (o: ApiObject) => (
+  render: (o: AnyResource) => (
     <>
       <StatusLabel status={o.notification_status} />
       {o.notification_status === 'failed' && o.notification_error ? <span className="drover-error-text" data-notification-error>{String(o.notification_error)}</span> : null}

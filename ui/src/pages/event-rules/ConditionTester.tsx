@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { ActionGroup, Alert, Button, Form, FormGroup, FormSection, Grid, GridItem, Label, TextArea, Title } from '@patternfly/react-core';
 import { ApiError } from '../../api/errors';
-import type { ApiObject } from '../../api/types';
+import { objectOf, type AnyResource } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { fieldHelp } from '../../components/field-help';
 import { ConditionsEditor, conditionRows, type ConditionRow } from './ConditionsEditor';
 import { ConditionResultsTable } from './ResultTables';
-import { conditionsOf, parseJsonObject, rowMessages, testRule, type TestAnswer } from './event-rules-api';
+import { conditionsOf, parseJsonObject, rowMessages, testRule, type EventRule, type TestAnswer } from './event-rules-api';
 import { withoutKey } from './keyed-rows';
 
 const SAMPLE_PAYLOAD = '{\n  \n}';
@@ -14,13 +14,14 @@ const SAMPLE_PAYLOAD = '{\n  \n}';
 const PLACED = new Set(['payload', 'headers', 'conditions']);
 
 /** Why a rule whose conditions all hold would still not fire. */
-const heldBack = (rule: ApiObject) => (rule.enabled ? `it fired less than ${String(rule.throttle_seconds)} seconds ago (its throttle)` : 'the rule is disabled');
+const heldBack = (rule: EventRule) => (rule.enabled ? `it fired less than ${String(rule.throttle_seconds)} seconds ago (its throttle)` : 'the rule is disabled');
 
 /**
  * A dry run of the rule: a payload (and headers) typed as JSON, the rule's conditions as a start to
  * edit, and each condition's result. The API launches nothing; nothing here is saved.
  */
-export default function ConditionTester({ object }: { object: ApiObject }) {
+export default function ConditionTester({ object: shown }: { object: AnyResource }) {
+  const object = objectOf('event_rules', shown);
   const [payload, setPayload] = useState(SAMPLE_PAYLOAD);
   const [headers, setHeaders] = useState('');
   const [conditions, setConditions] = useState<ConditionRow[]>(() => conditionRows(conditionsOf(object)));
@@ -90,7 +91,7 @@ export default function ConditionTester({ object }: { object: ApiObject }) {
   );
 }
 
-function TestResult({ rule, answer }: { rule: ApiObject; answer: TestAnswer }) {
+function TestResult({ rule, answer }: { rule: EventRule; answer: TestAnswer }) {
   return (
     <section aria-label="Test result" style={{ marginTop: '1.5rem' }} data-would-fire={String(answer.would_fire)}>
       <Title headingLevel="h2" size="lg" style={{ marginBottom: '0.5rem' }}>

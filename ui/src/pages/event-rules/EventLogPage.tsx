@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { DescriptionList, ExpandableSection, Flex, FlexItem, PageSection, Title } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
-import type { ApiObject } from '../../api/types';
+import { objectOf, type AnyResource, type ResourceObject } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
 import { useObject } from '../../hooks/api-hooks';
@@ -20,7 +20,8 @@ const list = <T,>(value: unknown): T[] => (Array.isArray(value) ? (value as T[])
 const OPEN_PAYLOAD = 64 * 1024;
 
 /** One received event: where it came from, what each condition made of it, what its actions did, and its payload and headers. */
-export default function EventLogPage({ object, config }: { object: ApiObject; config: ResourceConfig }) {
+export default function EventLogPage({ object: shown, config }: { object: AnyResource; config: ResourceConfig }) {
+  const object = objectOf('event_logs', shown);
   // The page's own query, read again until the event has been evaluated.
   useObject(object.url, object.status === 'received' ? 2_000 : false);
   const organization = object.summary_fields?.organization as { id: number; name?: string } | undefined;
@@ -92,7 +93,7 @@ function Collapsible({ name, initiallyOpen, size, children }: { name: string; in
 }
 
 /** The page of the run the log's job_id names: the action that started it says which kind it is. */
-function runLink(log: ApiObject) {
+function runLink(log: ResourceObject<'event_logs'>) {
   const id = Number(log.job_id);
   if (!id) return '–';
   const workflow = list<ActionOutcome>(log.actions_triggered).some((o) => o.workflow_job === id);

@@ -2,7 +2,7 @@ import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
 import { DescriptionList, LabelGroup, PageSection } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
-import type { ApiObject } from '../../api/types';
+import { objectOf, type AnyResource } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { resourceConfig } from '../../resources/registry';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
@@ -16,7 +16,7 @@ import { EnabledLabel, SourceType } from './event-cells';
 import { ActionTarget } from './ResultTables';
 import { WebhookPanel } from './WebhookPanel';
 import { DetailItem, DetailSection } from './DetailItem';
-import { actionKind, actionsOf, conditionsOf } from './event-rules-api';
+import { actionKind, actionsOf, conditionsOf, type EventRule } from './event-rules-api';
 import './event-rules.css';
 
 const ConditionTester = lazy(() => import('./ConditionTester'));
@@ -28,7 +28,7 @@ interface Named {
 }
 
 /** An event rule: its settings, webhook and key, conditions and actions; a condition tester; the events it received. */
-export default function EventRulePage({ object, config }: { object: ApiObject; config: ResourceConfig }) {
+export default function EventRulePage({ object, config }: { object: AnyResource; config: ResourceConfig }) {
   const logs = resourceConfig('event_logs');
   return (
     <>
@@ -49,7 +49,7 @@ export default function EventRulePage({ object, config }: { object: ApiObject; c
           base={`/${config.key}/${object.id}`}
           label="Event rule sections"
           tabs={[
-            { key: 'details', label: 'Details', content: () => <RuleDetails rule={object} /> },
+            { key: 'details', label: 'Details', content: () => <RuleDetails rule={objectOf('event_rules', object)} /> },
             {
               key: 'tester',
               label: 'Condition tester',
@@ -71,7 +71,7 @@ export default function EventRulePage({ object, config }: { object: ApiObject; c
   );
 }
 
-function RuleDetails({ rule }: { rule: ApiObject }) {
+function RuleDetails({ rule }: { rule: EventRule }) {
   const organization = rule.summary_fields?.organization as Named | undefined;
   const createdBy = rule.summary_fields?.created_by as Named | undefined;
   const modifiedBy = rule.summary_fields?.modified_by as Named | undefined;
@@ -102,7 +102,7 @@ function RuleDetails({ rule }: { rule: ApiObject }) {
   );
 }
 
-function RuleConditions({ rule }: { rule: ApiObject }) {
+function RuleConditions({ rule }: { rule: EventRule }) {
   const conditions = conditionsOf(rule);
   if (!conditions.length) return <p className="drover-subtle">No conditions: every event fires the rule.</p>;
   return (
@@ -123,7 +123,7 @@ function RuleConditions({ rule }: { rule: ApiObject }) {
   );
 }
 
-function RuleActions({ rule }: { rule: ApiObject }) {
+function RuleActions({ rule }: { rule: EventRule }) {
   return (
     <Table aria-label="Rule actions" variant="compact">
       <Thead>

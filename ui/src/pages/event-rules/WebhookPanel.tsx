@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { Button, ClipboardCopy, Flex, FlexItem, FormGroup, Modal, ModalBody, ModalFooter, ModalHeader } from '@patternfly/react-core';
 import { EyeIcon, EyeSlashIcon, SyncAltIcon } from '@patternfly/react-icons';
-import type { ApiObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { absoluteUrl, readKey, rotateKey, signingHint } from './event-rules-api';
+import { absoluteUrl, readKey, rotateKey, signingHint, type EventRule } from './event-rules-api';
 
 /** Copies without the browser's complaint where the clipboard is not offered (plain HTTP): the text stays selectable. */
 const copy = (_event: unknown, text: unknown) => {
@@ -22,7 +21,7 @@ function Copyable({ id, label, text }: { id: string; label: string; text: string
  * Where senders deliver and what they sign with: the receiver URL to copy and, for the organization's
  * admins, the key (read on request, never kept in the page's data) and its rotation.
  */
-export function WebhookPanel({ rule }: { rule: ApiObject }) {
+export function WebhookPanel({ rule }: { rule: EventRule }) {
   const [key, setKey] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);

@@ -1,13 +1,13 @@
 import { Link } from 'react-router';
 import { Label } from '@patternfly/react-core';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource, FieldOf } from '../../api/types';
 import type { Column } from '../../resources/types';
 import { formatDate, StatusLabel } from '../../components/cells';
 import { useOptions } from '../../hooks/api-hooks';
 
 type Color = 'green' | 'red' | 'blue' | 'orange' | 'orangered' | 'grey' | 'purple' | 'teal';
 
-const STATUS_COLORS: Record<string, Color> = {
+const STATUS_COLORS: Record<FieldOf<'event_logs', 'status'>, Color> = {
   received: 'purple',
   matched: 'teal',
   unmatched: 'grey',
@@ -35,7 +35,7 @@ export function EnabledLabel({ enabled }: { enabled: unknown }) {
 }
 
 /** The rule of an event log, linked while it exists; its name as the log kept it once deleted. */
-export function RuleOfLog({ log }: { log: ApiObject }) {
+export function RuleOfLog({ log }: { log: AnyResource }) {
   const rule = log.summary_fields?.event_rule as { id?: number; name?: string } | undefined;
   const name = String(rule?.name ?? log.event_rule_name ?? '');
   if (log.event_rule && rule?.id) return <Link to={`/event_rules/${rule.id}`}>{name}</Link>;

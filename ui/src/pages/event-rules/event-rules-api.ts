@@ -1,22 +1,18 @@
 /** The event rule endpoints beyond the generic ones, and the shapes the event-driven pages read. */
 import { http } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import type { ApiObject } from '../../api/types';
+import { enumKeys } from '../../api/enums';
+import type { ApiAnswer, ApiBody, ResourceObject } from '../../api/types';
 
-export interface Condition {
-  jinja2_expression: string;
-  description: string;
-}
+export type EventRule = ResourceObject<'event_rules'>;
+type StoredCondition = EventRule['conditions'][number];
+type StoredAction = EventRule['actions'][number];
 
-export const ACTION_TYPES = ['launch_job_template', 'launch_workflow', 'send_notification'] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
+export type Condition = Required<StoredCondition>;
+export type ActionType = StoredAction['action_type'];
 
-export interface RuleAction {
-  action_type: ActionType;
-  target_id: number | null;
-  extra_vars: Record<string, unknown>;
-  description: string;
-}
+/** An action as the editor holds it: the target not yet picked is null. */
+export type RuleAction = Required<Omit<StoredAction, 'target_id'>> & { target_id: number | null };
 
 /** What each action type is called and which list its target is picked from. */
 export const ACTION_KINDS: Record<ActionType, { label: string; targets: string; target: string }> = {
@@ -24,6 +20,8 @@ export const ACTION_KINDS: Record<ActionType, { label: string; targets: string; 
   launch_workflow: { label: 'Launch workflow', targets: 'workflow_job_templates', target: 'Workflow template' },
   send_notification: { label: 'Send notification', targets: 'notification_templates', target: 'Notification template' },
 };
+
+export const ACTION_TYPES = enumKeys(ACTION_KINDS);
 
 export const actionKind = (type: unknown) => ACTION_KINDS[type as ActionType] as (typeof ACTION_KINDS)[ActionType] | undefined;
 
@@ -55,16 +53,16 @@ export interface ActionOutcome {
   error?: string;
 }
 
-export const conditionsOf = (rule: ApiObject | undefined): Condition[] => (Array.isArray(rule?.conditions) ? (rule.conditions as Condition[]) : []);
-export const actionsOf = (rule: ApiObject | undefined): RuleAction[] => (Array.isArray(rule?.actions) ? (rule.actions as RuleAction[]) : []);
+export const conditionsOf = (rule: EventRule | undefined): Condition[] => (rule?.conditions ?? []).map((c) => ({ ...c, description: c.description ?? '' }));
+export const actionsOf = (rule: EventRule | undefined): RuleAction[] => (rule?.actions ?? []).map((a) => ({ ...a, extra_vars: a.extra_vars ?? {}, description: a.description ?? '' }));
 
-const ruleLink = (rule: ApiObject, name: string) => rule.related?.[name] ?? `${rule.url}${name}/`;
+const ruleLink = (rule: EventRule, name: string) => rule.related[name] ?? `${rule.url}${name}/`;
 
-export const testRule = (rule: ApiObject, body: { payload: Record<string, unknown>; headers?: Record<string, unknown>; conditions: Condition[] }) =>
-  http.post<TestAnswer>(ruleLink(rule, 'test'), body);
+export const testRule = (rule: EventRule, body: ApiBody<'/api/v2/event_rules/{id}/test/', 'post'>) => http.post<TestAnswer>(ruleLink(rule, 'test'), body);
 
-export const readKey = async (rule: ApiObject) => (await http.get<{ webhook_key: string }>(ruleLink(rule, 'webhook_key'))).webhook_key;
-export const rotateKey = async (rule: ApiObject) => (await http.post<{ webhook_key: string }>(ruleLink(rule, 'webhook_key'), {})).webhook_key;
+type KeyAnswer = ApiAnswer<'/api/v2/event_rules/{id}/webhook_key/'> extends { webhook_key: string } ? ApiAnswer<'/api/v2/event_rules/{id}/webhook_key/'> : { webhook_key: string };
+export const readKey = async (rule: EventRule) => (await http.get<KeyAnswer>(ruleLink(rule, 'webhook_key'))).webhook_key;
+export const rotateKey = async (rule: EventRule) => (await http.post<KeyAnswer>(ruleLink(rule, 'webhook_key'), {})).webhook_key;
 
 /** The receiver URL as a sender needs it: the API answers a path when no base URL is configured. */
 export const absoluteUrl = (url: unknown) => {

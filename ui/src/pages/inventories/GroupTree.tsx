@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Button, EmptyState, EmptyStateBody, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import { useQueryClient } from '@tanstack/react-query';
 import { withQuery } from '../../api/client';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -11,7 +11,7 @@ import { GroupNode } from './GroupNode';
 import { GroupChildModal, type ChildTarget } from './GroupChildModal';
 
 /** The groups of an inventory as a tree: its root groups, each opening onto its children. */
-export default function GroupTree({ object }: { object: ApiObject }) {
+export default function GroupTree({ object }: { object: AnyResource }) {
   const queryClient = useQueryClient();
   const [target, setTarget] = useState<ChildTarget | null>(null);
   const url = object.related?.root_groups ? withQuery(object.related.root_groups, { page_size: 200, order_by: 'name' }) : undefined;

@@ -4,7 +4,7 @@ import { PaperPlaneIcon } from '@patternfly/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../../api/client';
 import { objectUrl } from '../../api/object-url';
-import type { ApiObject } from '../../api/types';
+import { objectOf, type AnyResource } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { StatusLabel } from '../../components/cells';
 
@@ -15,7 +15,8 @@ interface TestAnswer {
 }
 
 /** Sends a test delivery, for those who may edit the webhook, and shows what its URL answered. */
-export default function SendTestAction({ object, variant }: { object: ApiObject; variant: 'row' | 'detail' }) {
+export default function SendTestAction({ object: shown, variant }: { object: AnyResource; variant: 'row' | 'detail' }) {
+  const object = objectOf('outbound_webhooks', shown);
   const queryClient = useQueryClient();
   const [answer, setAnswer] = useState<TestAnswer | null>(null);
   const [failure, setFailure] = useState<unknown>(null);

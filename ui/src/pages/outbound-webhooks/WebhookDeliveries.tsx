@@ -1,4 +1,4 @@
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { objectUrl } from '../../api/object-url';
 import { ResourceList } from '../../components/ResourceList';
 import type { ResourceConfig } from '../../resources/types';
@@ -14,6 +14,6 @@ const DELIVERIES: ResourceConfig = {
 };
 
 /** A webhook's Deliveries tab: its history, newest first, refreshed while retries go on. */
-export default function WebhookDeliveries({ object }: { object: ApiObject }) {
+export default function WebhookDeliveries({ object }: { object: AnyResource }) {
   return <ResourceList config={DELIVERIES} url={object.related?.deliveries ?? `${objectUrl(object)}deliveries/`} refetchInterval={5_000} />;
 }

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import type { Column } from '../../resources/types';
 import { StatusLabel, formatDate } from '../../components/cells';
 import './outbound-webhooks.css';
@@ -20,7 +20,7 @@ export const lastStatusColumn: Column = {
 
 
 /** The run a delivery is about, linked to its output. */
-const runLink = (o: ApiObject) => {
+const runLink = (o: AnyResource) => {
   const run = o.summary_fields?.run as { id?: number; name?: string } | undefined;
   if (!run?.id) return '–';
   const segment = String(o.event_type).startsWith('workflow.') ? 'workflow_jobs' : 'jobs';

@@ -1,14 +1,15 @@
 import { Link } from 'react-router';
 import { Label } from '@patternfly/react-core';
-import type { ApiObject } from '../../api/types';
+import type { LabelProps } from '@patternfly/react-core';
+import type { AnyResource, FieldOf } from '../../api/types';
 import type { Column } from '../../resources/types';
 import { formatDate, StatusLabel } from '../../components/cells';
 
-const SYNC_COLORS = { pending: 'blue', synced: 'green', failed: 'red' } as const;
-const DECISION_COLORS = { warn: 'orange', deny: 'red' } as const;
+const SYNC_COLORS: Record<FieldOf<'policies', 'sync_state'>, LabelProps['color']> = { pending: 'blue', synced: 'green', failed: 'red' };
+const DECISION_COLORS: Record<FieldOf<'policy_decisions', 'decision'>, LabelProps['color']> = { warn: 'orange', deny: 'red' };
 
 /** Whether the engine has the saved text (its upload happens after the save, docs/policy.md). */
-export function SyncStatus({ object }: { object: ApiObject }) {
+export function SyncStatus({ object }: { object: AnyResource }) {
   return <span title={String(object.sync_error || '')}><StatusLabel status={object.sync_state} colors={SYNC_COLORS} /></span>;
 }
 

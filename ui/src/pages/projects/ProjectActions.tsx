@@ -1,10 +1,10 @@
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { UpdateButton } from '../../components/UpdateButton';
 import { StatusLabel } from '../../components/cells';
 import { Link } from 'react-router';
 
 /** Sync of a project from source control, for those who may update it, with its last sync's status. */
-export default function ProjectActions({ object, variant }: { object: ApiObject; variant: 'row' | 'detail' }) {
+export default function ProjectActions({ object, variant }: { object: AnyResource; variant: 'row' | 'detail' }) {
   const last = object.summary_fields?.last_update as { id?: number; status?: string } | undefined;
   if (object.scm_type === '' || object.scm_type === 'manual') return null;
   return (

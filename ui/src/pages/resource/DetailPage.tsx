@@ -3,7 +3,7 @@ import { useParams } from 'react-router';
 import { PageSection } from '@patternfly/react-core';
 import { RoutedTabs } from '../../components/RoutedTabs';
 import { resourceConfig } from '../../resources/registry';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { useObject } from '../../hooks/api-hooks';
 import { ResourceDetail } from '../../components/ResourceDetail';
@@ -37,9 +37,9 @@ export default function DetailPage() {
   return <GenericDetail config={config} object={object.data} />;
 }
 
-const nameOf = (o: ApiObject) => String(o.name ?? o.username ?? o.hostname ?? `#${o.id}`);
+const nameOf = (o: AnyResource) => String(o.name ?? o.username ?? o.hostname ?? `#${o.id}`);
 
-function GenericDetail({ config, object }: { config: ResourceConfig; object: ApiObject }) {
+function GenericDetail({ config, object }: { config: ResourceConfig; object: AnyResource }) {
   const tabs = (config.tabs ?? []).filter((t) => !t.related || object.related?.[t.related]);
   return (
     <>
@@ -61,7 +61,7 @@ function GenericDetail({ config, object }: { config: ResourceConfig; object: Api
   );
 }
 
-function TabContent({ config, object, tabKey }: { config: ResourceConfig; object: ApiObject; tabKey: string }) {
+function TabContent({ config, object, tabKey }: { config: ResourceConfig; object: AnyResource; tabKey: string }) {
   const tab = config.tabs?.find((t) => t.key === tabKey);
   if (!tab) return null;
   if (tab.component) {

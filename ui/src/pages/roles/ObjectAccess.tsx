@@ -4,7 +4,7 @@ import { Button, EmptyState, EmptyStateBody, Label, LabelGroup, Pagination, Sear
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useQueryClient } from '@tanstack/react-query';
 import { withQuery } from '../../api/client';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -31,7 +31,7 @@ interface Revoking {
 }
 
 /** Who holds which role on the object, with grant and revoke for those who administer it. */
-export default function ObjectAccess({ object }: { object: ApiObject }) {
+export default function ObjectAccess({ object }: { object: AnyResource }) {
   const [params, setParams] = useSearchParams();
   const queryClient = useQueryClient();
   const [granting, setGranting] = useState(false);

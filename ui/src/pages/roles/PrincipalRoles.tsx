@@ -5,7 +5,7 @@ import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { TrashIcon } from '@patternfly/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { withQuery } from '../../api/client';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -28,12 +28,12 @@ const RESOURCE_PATHS: Record<string, string> = {
 };
 
 /** The roles a user or a team holds, with grant and revoke for those who may change the holder. */
-export default function PrincipalRoles({ object }: { object: ApiObject }) {
+export default function PrincipalRoles({ object }: { object: AnyResource }) {
   const kind: PrincipalKind = object.type === 'team' ? 'teams' : 'users';
   const [params, setParams] = useSearchParams();
   const queryClient = useQueryClient();
   const [granting, setGranting] = useState(false);
-  const [revoking, setRevoking] = useState<ApiObject | null>(null);
+  const [revoking, setRevoking] = useState<AnyResource | null>(null);
   const pageNumber = Number(params.get('page') ?? 1);
   const url = object.related?.roles ? withQuery(object.related.roles, { page: pageNumber, page_size: 20, order_by: 'id' }) : undefined;
   const page = usePage(url);

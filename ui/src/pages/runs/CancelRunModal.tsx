@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Button, Modal, ModalBody, ModalFooter, ModalHeader } from '@patternfly/react-core';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 
-export function CancelRunModal({ run, onCancel, onClose }: { run: ApiObject; onCancel: () => Promise<void>; onClose: () => void }) {
+export function CancelRunModal({ run, onCancel, onClose }: { run: AnyResource; onCancel: () => Promise<void>; onClose: () => void }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const confirm = async () => {

@@ -1,4 +1,4 @@
-import type { ApiObject } from '../../api/types';
+import type { AnyResource, FieldOf } from '../../api/types';
 
 /** The run kinds whose output is a stream of events (all but workflow jobs). */
 export const EVENT_GROUPS: Record<string, string> = {
@@ -9,11 +9,13 @@ export const EVENT_GROUPS: Record<string, string> = {
   system_job: 'system_job_events',
 };
 
-export const FINAL_STATUSES = new Set(['successful', 'failed', 'error', 'canceled']);
-export const isActive = (run: ApiObject) => !FINAL_STATUSES.has(String(run.status));
+export type RunStatus = FieldOf<'unified_jobs', 'status'>;
+
+export const FINAL_STATUSES: ReadonlySet<unknown> = new Set<RunStatus>(['successful', 'failed', 'error', 'canceled']);
+export const isActive = (run: AnyResource) => !FINAL_STATUSES.has(run.status);
 
 /** Where a run's events are listed: job_events/ for jobs, events/ for the other kinds. */
-export const eventsUrlOf = (run: ApiObject): string => run.related.job_events ?? run.related.events ?? `${run.url}events/`;
+export const eventsUrlOf = (run: AnyResource): string => run.related.job_events ?? run.related.events ?? `${run.url}events/`;
 
 /** Playbook runs carry plays and tasks whose output folds (AWX serves their tree for jobs). */
-export const hasEventTree = (run: ApiObject) => run.type === 'job';
+export const hasEventTree = (run: AnyResource) => run.type === 'job';

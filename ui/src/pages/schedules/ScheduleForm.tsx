@@ -7,7 +7,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, type Page } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { parseVariables } from '../../components/VariablesEditor';
@@ -25,12 +25,12 @@ import { TemplatePicker } from './TemplatePicker';
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** Add and edit of a schedule: its template, start, repeat (built or as rrule text) with the next runs, and the prompts its template asks. */
-export default function ScheduleForm({ object }: { config: ResourceConfig; object?: ApiObject }) {
+export default function ScheduleForm({ object }: { config: ResourceConfig; object?: AnyResource }) {
   const [query] = useSearchParams();
   const named = useMemo(() => scheduledTemplate(object, query), [object, query]);
   const unified = useQuery({
     queryKey: ['/api/v2/unified_job_templates/', named?.id],
-    queryFn: async () => (await http.get<Page<ApiObject>>(`/api/v2/unified_job_templates/?id=${named!.id}`)).results[0] ?? null,
+    queryFn: async () => (await http.get<Page<AnyResource>>(`/api/v2/unified_job_templates/?id=${named!.id}`)).results[0] ?? null,
     enabled: named?.kind === 'unified_job_template',
   });
   const given = named?.kind === 'unified_job_template' ? (unified.data ? { kind: unified.data.type, id: unified.data.id } : null) : named;
@@ -76,17 +76,17 @@ export default function ScheduleForm({ object }: { config: ResourceConfig; objec
 }
 
 interface BodyProps {
-  object?: ApiObject;
+  object?: AnyResource;
   fixedTemplate: boolean;
   target: { kind: string; id: number } | null;
   onPick: (kind: string, id: number | null) => void;
-  template?: ApiObject;
+  template?: AnyResource;
   description: LaunchDescription | null;
   spec: SurveyQuestion[];
   zones: string[];
 }
 
-function initialPrompts(object: ApiObject | undefined, spec: SurveyQuestion[]): PromptValues {
+function initialPrompts(object: AnyResource | undefined, spec: SurveyQuestion[]): PromptValues {
   const extra = (object?.extra_data ?? {}) as Record<string, unknown>;
   const surveyVars = new Set(spec.map((q) => q.variable));
   const rest = Object.fromEntries(Object.entries(extra).filter(([k]) => !surveyVars.has(k) && k !== 'days'));
@@ -163,7 +163,7 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
     setSaving(true);
     setFailure(null);
     try {
-      const saved = object ? await http.put<ApiObject>(object.url, payload) : await http.post<ApiObject>('/api/v2/schedules/', payload);
+      const saved = object ? await http.put<AnyResource>(object.url, payload) : await http.post<AnyResource>('/api/v2/schedules/', payload);
       await queryClient.invalidateQueries();
       navigate(`/schedules/${saved.id}`);
     } catch (err) {

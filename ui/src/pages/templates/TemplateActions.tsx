@@ -4,7 +4,7 @@ import { Button, Tooltip } from '@patternfly/react-core';
 import { RocketIcon } from '@patternfly/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../../api/client';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { runPath } from '../../resources/run-paths';
 import { initialAnswer, type SurveySpec } from './survey/survey-types';
@@ -19,7 +19,7 @@ interface WizardState {
 }
 
 /** Launch of a job, workflow or system job template: straight away when nothing is asked, else through the wizard. */
-export default function TemplateActions({ object, variant }: { object: ApiObject; variant: 'row' | 'detail' }) {
+export default function TemplateActions({ object, variant }: { object: AnyResource; variant: 'row' | 'detail' }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);

@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Checkbox, Form, FormGroup, FormHelperText, FormSelect, FormSelectOption, HelperText, HelperTextItem, Modal, ModalBody, ModalFooter, ModalHeader, TextArea, TextInput } from '@patternfly/react-core';
 import { ApiError } from '../../api/errors';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ReferenceSelect } from '../../components/ReferenceSelect';
 import { useObject } from '../../hooks/api-hooks';
@@ -18,8 +18,8 @@ export interface NodePlacement {
 /** Adds a node (with where it goes) or edits one: its kind, its template or approval, convergence. */
 export function NodeModal({ node, nodes, initialParent, workflowId, onSubmit, onClose }: {
   /** The node edited; adding when absent. */
-  node?: ApiObject;
-  nodes: ApiObject[];
+  node?: AnyResource;
+  nodes: AnyResource[];
   initialParent: number | null;
   workflowId: number;
   onSubmit: (choice: NodeChoice, placement: NodePlacement) => Promise<void>;

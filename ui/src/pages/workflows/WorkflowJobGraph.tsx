@@ -1,15 +1,16 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../api/client';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { runPath } from '../../resources/run-paths';
 import { WorkflowCanvas, type CanvasNode } from './WorkflowCanvas';
+import type { RunStatus } from '../runs/run-kinds';
 import { GraphLegend } from './GraphLegend';
 import { edgesOf, fetchAll, kindLabel, kindOf, nodeName } from './workflow-graph';
 
-const ACTIVE = new Set(['new', 'pending', 'waiting', 'running']);
+const ACTIVE: ReadonlySet<unknown> = new Set<RunStatus>(['new', 'pending', 'waiting', 'running']);
 const POLL_MS = 2_000;
 
 interface NodeJob {
@@ -19,10 +20,10 @@ interface NodeJob {
 }
 
 /** The graph of a workflow job, each node coloured by its run's status and linked to it; polled while the workflow runs. */
-export default function WorkflowJobGraph({ job }: { job: ApiObject }) {
+export default function WorkflowJobGraph({ job }: { job: AnyResource }) {
   const live = useQuery({
     queryKey: [job.url],
-    queryFn: () => http.get<ApiObject>(job.url),
+    queryFn: () => http.get<AnyResource>(job.url),
     initialData: job,
     refetchInterval: (query) => (ACTIVE.has(String(query.state.data?.status)) ? POLL_MS : false),
   });

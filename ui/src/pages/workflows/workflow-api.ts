@@ -1,6 +1,6 @@
 /** The calls the editor makes: each change is saved as it is made, as AWX's own API calls. */
 import { http } from '../../api/client';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 import type { EdgeKind, NodeKind } from './workflow-graph';
 
 const NODES = '/api/v2/workflow_job_template_nodes/';
@@ -14,18 +14,18 @@ export interface NodeChoice {
 }
 
 /** Makes the node an approval node, or points it at its template. */
-async function applyTemplate(node: ApiObject, choice: NodeChoice): Promise<void> {
+async function applyTemplate(node: AnyResource, choice: NodeChoice): Promise<void> {
   if (choice.kind === 'workflow_approval') {
     await http.post(`${NODES}${node.id}/create_approval_template/`, choice.approval);
   }
 }
 
 /** A node under `parent` by `edge`, or a root node when there is no parent. */
-export async function addNode(workflowId: number, choice: NodeChoice, parent: { id: number; edge: EdgeKind } | null): Promise<ApiObject> {
+export async function addNode(workflowId: number, choice: NodeChoice, parent: { id: number; edge: EdgeKind } | null): Promise<AnyResource> {
   const fields = { unified_job_template: choice.kind === 'workflow_approval' ? null : choice.template, all_parents_must_converge: choice.converge };
   const node = parent
-    ? await http.post<ApiObject>(`${NODES}${parent.id}/${parent.edge}_nodes/`, fields)
-    : await http.post<ApiObject>(NODES, { ...fields, workflow_job_template: workflowId });
+    ? await http.post<AnyResource>(`${NODES}${parent.id}/${parent.edge}_nodes/`, fields)
+    : await http.post<AnyResource>(NODES, { ...fields, workflow_job_template: workflowId });
   try {
     await applyTemplate(node, choice);
   } catch (err) {
@@ -36,7 +36,7 @@ export async function addNode(workflowId: number, choice: NodeChoice, parent: { 
   return node;
 }
 
-export async function editNode(node: ApiObject, choice: NodeChoice): Promise<void> {
+export async function editNode(node: AnyResource, choice: NodeChoice): Promise<void> {
   if (choice.kind === 'workflow_approval') {
     await http.patch(node.url, { all_parents_must_converge: choice.converge });
     await applyTemplate(node, choice);
@@ -47,4 +47,4 @@ export async function editNode(node: ApiObject, choice: NodeChoice): Promise<voi
 
 export const linkNodes = (parent: number, child: number, kind: EdgeKind) => http.post(`${NODES}${parent}/${kind}_nodes/`, { id: child });
 export const unlinkNodes = (parent: number, child: number, kind: EdgeKind) => http.post(`${NODES}${parent}/${kind}_nodes/`, { id: child, disassociate: true });
-export const deleteNode = (node: ApiObject) => http.delete(node.url);
+export const deleteNode = (node: AnyResource) => http.delete(node.url);

@@ -1,5 +1,5 @@
 import { http, withQuery, type Page } from '../../api/client';
-import type { ApiObject } from '../../api/types';
+import type { AnyResource } from '../../api/types';
 
 export const EDGE_KINDS = ['success', 'failure', 'always'] as const;
 export type EdgeKind = (typeof EDGE_KINDS)[number];
@@ -13,18 +13,18 @@ export interface WorkflowEdge {
 }
 
 /** Every object of a list, following `next` (a workflow's nodes are not paged for the graph). */
-export async function fetchAll(url: string): Promise<ApiObject[]> {
-  const out: ApiObject[] = [];
+export async function fetchAll(url: string): Promise<AnyResource[]> {
+  const out: AnyResource[] = [];
   let next: string | null = withQuery(url, { page_size: 200, order_by: 'id' });
   while (next) {
-    const page: Page<ApiObject> = await http.get<Page<ApiObject>>(next);
+    const page: Page<AnyResource> = await http.get<Page<AnyResource>>(next);
     out.push(...page.results);
     next = page.next;
   }
   return out;
 }
 
-export function edgesOf(nodes: readonly ApiObject[]): WorkflowEdge[] {
+export function edgesOf(nodes: readonly AnyResource[]): WorkflowEdge[] {
   const edges: WorkflowEdge[] = [];
   for (const node of nodes) {
     for (const kind of EDGE_KINDS) {
@@ -94,7 +94,7 @@ export interface TemplateSummary {
   unified_job_type?: string;
 }
 
-export const templateOf = (node: ApiObject) => node.summary_fields?.unified_job_template as TemplateSummary | undefined;
-export const kindOf = (node: ApiObject): NodeKind | undefined => templateOf(node)?.unified_job_type as NodeKind | undefined;
+export const templateOf = (node: AnyResource) => node.summary_fields?.unified_job_template as TemplateSummary | undefined;
+export const kindOf = (node: AnyResource): NodeKind | undefined => templateOf(node)?.unified_job_type as NodeKind | undefined;
 export const kindLabel = (kind: string | undefined) => NODE_KINDS.find((k) => k.key === kind)?.label ?? 'Deleted template';
-export const nodeName = (node: ApiObject) => templateOf(node)?.name ?? `Node ${node.id} (no template)`;
+export const nodeName = (node: AnyResource) => templateOf(node)?.name ?? `Node ${node.id} (no template)`;

@@ -16,7 +16,7 @@ import {
 } from '@patternfly/react-core';
 import { http } from '../../../api/client';
 import { ApiError } from '../../../api/errors';
-import type { ApiObject } from '../../../api/types';
+import type { AnyResource } from '../../../api/types';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { parseVariables } from '../../../components/VariablesEditor';
 import { placeSurveyMessages, surveyProblems, type SurveyQuestion } from '../survey/survey-types';
@@ -46,7 +46,7 @@ const stepOfError = (key: string): StepId => (key.startsWith('survey.') ? 'surve
 
 /** The launch wizard: one step per prompt group the template asks, its survey, then a preview. */
 export function LaunchWizard({ template, description, spec, initial, onClose, onLaunched }: {
-  template: ApiObject;
+  template: AnyResource;
   description: LaunchDescription;
   spec: SurveyQuestion[];
   initial: LaunchValues;

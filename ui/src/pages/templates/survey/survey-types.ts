@@ -1,15 +1,19 @@
-/** A template's survey as the API holds it (GET/POST <template>/survey_spec/). */
-export const QUESTION_TYPES = [
-  ['text', 'Text'],
-  ['textarea', 'Textarea'],
-  ['password', 'Password'],
-  ['integer', 'Integer'],
-  ['float', 'Float'],
-  ['multiplechoice', 'Multiple choice (single select)'],
-  ['multiselect', 'Multiple choice (multiple select)'],
-] as const;
+import type { ApiAnswer } from '../../../api/types';
 
-export type QuestionType = (typeof QUESTION_TYPES)[number][0];
+/** A template's survey as the API holds it (GET/POST <template>/survey_spec/). */
+export type QuestionType = ApiAnswer<'/api/v2/job_templates/{id}/survey_spec/'>['spec'][number]['type'];
+
+const QUESTION_LABELS: Record<QuestionType, string> = {
+  text: 'Text',
+  textarea: 'Textarea',
+  password: 'Password',
+  integer: 'Integer',
+  float: 'Float',
+  multiplechoice: 'Multiple choice (single select)',
+  multiselect: 'Multiple choice (multiple select)',
+};
+
+export const QUESTION_TYPES = Object.entries(QUESTION_LABELS) as [QuestionType, string][];
 
 export interface SurveyQuestion {
   question_name: string;
@@ -27,7 +31,7 @@ export interface SurveyQuestion {
 /** Where a multiple-choice question's choices come from at launch (survey_spec/dynamic_choices/). */
 export interface DynamicChoices {
   enabled: boolean;
-  source_type?: 'db_query' | 'api_endpoint' | 'jinja2';
+  source_type?: ApiAnswer<'/api/v2/job_templates/{id}/survey_spec/dynamic_choices/', 'post'>[string]['source_type'];
   cache_ttl?: number;
   [setting: string]: unknown;
 }
