@@ -3,6 +3,10 @@ import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { Resource } from '../api/resource.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
+import type { Row } from '../db/database.ts';
+import type { ScheduledLaunch } from '../resources/schedules/schedulable.ts';
+import type { Launcher } from './launch.ts';
+import type { WebhookLaunch } from './webhooks/delivery-launch.ts';
 
 export type FinalStatus = 'successful' | 'failed' | 'error' | 'canceled';
 
@@ -64,6 +68,40 @@ export interface RunContext {
 
 export type Runner = (job: UnifiedJobRow, run: RunContext) => Promise<RunOutcome>;
 
+/** What a workflow node hands the launcher of its template's kind (the workflow pass starts it). */
+export interface WorkflowNodeLaunch {
+  node: Row;
+  workflowJob: Row;
+  /** The workflow's variables and its ancestors' artifacts, merged by the workflow pass. */
+  extraVars: Record<string, unknown>;
+}
+
+/**
+ * The ways a run is started, each with what its launcher is given. A new trigger (the service
+ * catalog, a bulk launch) is one line here and a launcher in the kinds that offer it.
+ */
+export interface TriggerInputs {
+  /** A person's launch: launch/, update/ or a POST on the kind's list (the input is the request's). */
+  manual: unknown;
+  /** relaunch/ of an earlier run. */
+  relaunch: unknown;
+  /** A host's provisioning callback (job templates). */
+  callback: unknown;
+  /** A due schedule of the template (launch_type scheduled). */
+  schedule: ScheduledLaunch;
+  /** A node of a running workflow whose template is of the kind (launch_type workflow). */
+  workflowNode: WorkflowNodeLaunch;
+  /** A delivery of the template's webhook (GitHub, GitLab). */
+  webhook: WebhookLaunch;
+  /** A firing event rule whose action launches the template. */
+  eventRule: WebhookLaunch;
+}
+
+export type Trigger = keyof TriggerInputs;
+
+/** A kind's launcher of each trigger it offers (any template row type: each kind reads its own); a trigger it lacks cannot start its runs. */
+export type KindLaunchers = { readonly [T in Trigger]?: Launcher<TriggerInputs[T], any> };
+
 /**
  * A run kind (job, ad hoc command, project update, inventory update): everything the core needs to
  * know about it. Each kind's folder under src/run-kinds/ exports one; the composition root lists them.
@@ -88,6 +126,10 @@ export interface RunKind {
   routes: readonly RouteModule[];
   /** False for kinds whose runs take no capacity and run no process (workflow jobs, approvals): the task manager does not place them. */
   placed?: boolean;
+  /** How its runs are started, by trigger. Schedules, workflow nodes, webhooks and event rules offer the kinds that have their launcher. */
+  launchers?: KindLaunchers;
+  /** The action of the template's access policy a launch of it needs (execute unless said: update for sources); creating a schedule asks it. */
+  templateAction?: 'execute' | 'update';
 }
 
 /** What creating a run needs to know of its kind: its name and the table of its templates. */
@@ -109,6 +151,28 @@ export class RunKinds {
 
   names(): string[] {
     return [...this.byName.keys()];
+  }
+
+  /** The launcher of `trigger` of the kind named `name` (update/ of a project starts a project_update's manual one). */
+  launcher<T extends Trigger>(name: string, trigger: T): NonNullable<KindLaunchers[T]> {
+    const launcher = this.get(name).launchers?.[trigger];
+    if (!launcher) throw new Error(`run kind "${name}" has no ${trigger} launcher`);
+    return launcher;
+  }
+
+  /** The kinds with a launcher for `trigger`, in their order. */
+  withTrigger<T extends Trigger>(trigger: T): Array<RunKind & { launchers: Required<Pick<KindLaunchers, T>> }> {
+    return this.all.filter((k): k is RunKind & { launchers: Required<Pick<KindLaunchers, T>> } => Boolean(k.launchers?.[trigger]));
+  }
+
+  /** The kind whose runs belong to templates of `table`, or undefined. */
+  forTemplateTable(table: string): RunKind | undefined {
+    return this.all.find((k) => k.templateTable === table);
+  }
+
+  /** The resource of a kind's templates (its name is the template's kind in unified_job_templates). */
+  templateResource(kind: RunKind, resources: readonly Resource[]): Resource | undefined {
+    return kind.templateTable === undefined ? undefined : resources.find((r) => r.table === kind.templateTable && r.topLevel);
   }
 
   /** The kinds the task manager places on instances. */

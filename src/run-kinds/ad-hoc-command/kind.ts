@@ -1,5 +1,5 @@
 import type { RunKind } from '../../runs/run-kind.ts';
-import { adHocCommands } from './ad-hoc-command.resource.ts';
+import { adHocCommands, adHocLauncher } from './ad-hoc-command.resource.ts';
 import { adHocRoutes } from './ad-hoc-routes.ts';
 import { runAdHocCommand } from './run-ad-hoc.ts';
 
@@ -9,4 +9,6 @@ export const adHocCommandKind: RunKind = {
   resource: adHocCommands,
   run: runAdHocCommand,
   routes: [adHocCommands.runRoutes, adHocRoutes],
+  // Relaunches too: a relaunch is a new command with the same values (launch_type relaunch).
+  launchers: { manual: adHocLauncher },
 };

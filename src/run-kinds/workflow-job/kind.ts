@@ -1,5 +1,9 @@
 import type { RunKind } from '../../runs/run-kind.ts';
 import { workflowLaunchRoutes } from './launch-routes.ts';
+import { nestedWorkflowLauncher, workflowTemplateLauncher } from './launch.ts';
+import { workflowRelauncher } from './relaunch.ts';
+import { scheduledWorkflowLauncher } from './scheduled-launch.ts';
+import { workflowWebhookLauncher } from './webhook-launch.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
 import { workflowJobs } from './workflow-job.resource.ts';
 
@@ -14,4 +18,12 @@ export const workflowJobKind: RunKind = {
   templateIsSource: false,
   placed: false,
   routes: [workflowJobs.runRoutes, workflowLaunchRoutes],
+  launchers: {
+    manual: workflowTemplateLauncher,
+    relaunch: workflowRelauncher,
+    schedule: scheduledWorkflowLauncher,
+    workflowNode: nestedWorkflowLauncher,
+    webhook: workflowWebhookLauncher,
+    eventRule: workflowWebhookLauncher,
+  },
 };
