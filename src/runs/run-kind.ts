@@ -6,6 +6,9 @@ import type { RouteModule } from '../api/extra-routes.ts';
 import type { Row } from '../db/database.ts';
 import type { ScheduledLaunch } from '../resources/schedules/schedulable.ts';
 import type { Launcher } from './launch.ts';
+import { commandEvents, type EventShape } from './run-events.ts';
+import type { RunCleanup } from './cleanup-runs.ts';
+import type { EventStream } from '../live/messages.ts';
 import type { WebhookLaunch } from './webhooks/delivery-launch.ts';
 
 export type FinalStatus = 'successful' | 'failed' | 'error' | 'canceled';
@@ -126,6 +129,12 @@ export interface RunKind {
   routes: readonly RouteModule[];
   /** False for kinds whose runs take no capacity and run no process (workflow jobs, approvals): the task manager does not place them. */
   placed?: boolean;
+  /** How its events are shown (AWX's event serializer of the kind); command events named after the kind unless said. */
+  events?: EventShape;
+  /** The websocket group its events are pushed to (AWX's names; `<name>_events` unless said), or false for a kind without events. */
+  eventGroup?: string | false;
+  /** Whether cleanup_jobs deletes its old runs, and how it names them; absent: its runs are kept. */
+  cleanup?: RunCleanup;
   /** How its runs are started, by trigger. Schedules, workflow nodes, webhooks and event rules offer the kinds that have their launcher. */
   launchers?: KindLaunchers;
   /** The action of the template's access policy a launch of it needs (execute unless said: update for sources); creating a schedule asks it. */
@@ -138,9 +147,29 @@ export type RunKindRef = Pick<RunKind, 'name' | 'templateTable'>;
 /** The run kinds of a service, by name. */
 export class RunKinds {
   private readonly byName: ReadonlyMap<string, RunKind>;
+  private readonly streams: ReadonlyMap<string, EventStream>;
+  private readonly streamsByGroup: ReadonlyMap<string, EventStream>;
 
   constructor(readonly all: readonly RunKind[]) {
     this.byName = new Map(all.map((k) => [k.name, k]));
+    const streams = all.filter((k) => k.eventGroup !== false).map((k): EventStream => ({
+      kind: k.name,
+      group: k.eventGroup || `${k.name}_events`,
+      playbook: k.events?.playbook ?? false,
+      eventsPath: (k.resource as { eventsPath?: string }).eventsPath ?? 'events',
+    }));
+    this.streams = new Map(streams.map((s) => [s.kind, s]));
+    this.streamsByGroup = new Map(streams.map((s) => [s.group, s]));
+  }
+
+  /** How live output pushes the events of the kind named `name`, or undefined for a kind without events. */
+  eventStream(name: string): EventStream | undefined {
+    return this.streams.get(name);
+  }
+
+  /** The events a websocket group (job_events...) carries, or undefined. */
+  eventStreamOfGroup(group: string): EventStream | undefined {
+    return this.streamsByGroup.get(group);
   }
 
   get(name: string): RunKind {
@@ -158,6 +187,11 @@ export class RunKinds {
     const launcher = this.get(name).launchers?.[trigger];
     if (!launcher) throw new Error(`run kind "${name}" has no ${trigger} launcher`);
     return launcher;
+  }
+
+  /** How the events of the kind named `name` are shown. */
+  events(name: string): EventShape {
+    return this.get(name).events ?? commandEvents(name);
   }
 
   /** The kinds with a launcher for `trigger`, in their order. */

@@ -14,6 +14,15 @@ export const inventoryUpdateKind: RunKind = {
   // (An update is deleted with its source, and a source with its inventory: a stored update has one.)
   afterFinish: (tx, job) => refreshInventoryComputedFields(tx, job.inventory_id!),
   routes: [inventoryUpdates.runRoutes],
+  cleanup: { option: 'inventory-updates', label: 'inventory updates' },
+  // Lines of ansible-inventory's output: all verbose, none failed or changed (AWX's InventoryUpdateEventSerializer).
+  events: {
+    fields: ['event', 'counter', 'event_display', 'event_data', 'failed', 'changed', 'uuid', 'stdout', 'start_line', 'end_line', 'verbosity', 'inventory_update'],
+    playbook: false,
+    host: false,
+    children: false,
+    fixed: { event: 'verbose', event_display: 'verbose', failed: false, changed: false },
+  },
   launchers: { manual: inventoryUpdateLauncher, schedule: scheduledInventoryUpdateLauncher, workflowNode: workflowNodeInventoryUpdateLauncher },
   templateAction: 'update',
 };

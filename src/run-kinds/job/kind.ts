@@ -2,6 +2,7 @@ import type { RunKind } from '../../runs/run-kind.ts';
 import { callbackRoutes } from './callback-routes.ts';
 import { createScheduleRoutes } from './create-schedule-routes.ts';
 import { JOB } from './create-job.ts';
+import { JOB_EVENTS } from './job-events.ts';
 import { jobs } from './job.resource.ts';
 import { hostSummaryRoutes } from './host-summary-routes.ts';
 import { launchRoutes } from './launch-routes.ts';
@@ -22,6 +23,8 @@ export const jobKind: RunKind = {
   templateIsSource: false,
   defaultTimeoutSetting: 'DEFAULT_JOB_TIMEOUT',
   routes: [jobs.runRoutes, launchRoutes, relaunchRoutes, callbackRoutes, hostSummaryRoutes, createScheduleRoutes],
+  cleanup: { option: 'jobs', label: 'jobs' },
+  events: JOB_EVENTS,
   launchers: {
     // launch/ of a template with job_slice_count > 1 goes through slicedJobLauncher (a workflow job of slices).
     manual: jobTemplateLauncher,

@@ -13,6 +13,17 @@ export const projectUpdateKind: RunKind = {
     if (job.status === 'successful') await tx.query('UPDATE projects SET scm_revision = $2 WHERE id = $1', [job.project_id, job.scm_revision]);
   },
   routes: [projectUpdates.runRoutes],
+  cleanup: { option: 'project-updates', label: 'project updates' },
+  // Playbook events of the project's sync playbook, run on localhost (AWX's ProjectUpdateEventSerializer).
+  events: {
+    fields: ['event', 'counter', 'event_display', 'event_data', 'event_level', 'failed', 'changed', 'uuid', 'host_name',
+      'playbook', 'play', 'task', 'role', 'stdout', 'start_line', 'end_line', 'verbosity', 'project_update'],
+    playbook: true,
+    host: false,
+    children: false,
+    summary: true,
+    fixed: { host_name: 'localhost' },
+  },
   launchers: { manual: projectUpdateLauncher, schedule: scheduledProjectUpdateLauncher, workflowNode: workflowNodeProjectUpdateLauncher },
   templateAction: 'update',
 };

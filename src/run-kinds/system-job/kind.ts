@@ -11,5 +11,6 @@ export const systemJobKind: RunKind = {
   run: runSystemJob,
   templateIsSource: false,
   routes: [systemJobs.runRoutes, systemJobLaunchRoutes],
+  cleanup: { option: 'management-jobs', label: 'management jobs' },
   launchers: { manual: systemJobLauncher, schedule: scheduledSystemJobLauncher, workflowNode: workflowNodeSystemJobLauncher },
 };

@@ -12,6 +12,7 @@ export const workflowApprovalKind: RunKind = {
   run: async () => ({ status: 'error', explanation: 'Approvals are not run by a node.' }),
   templateIsSource: false,
   placed: false,
+  eventGroup: false,
   // Approvals notify through their workflow's approvals lists only (notifyApproval), as AWX.
   runNotifications: false,
   afterFinish: async (tx, approval) => {

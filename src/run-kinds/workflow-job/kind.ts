@@ -17,6 +17,8 @@ export const workflowJobKind: RunKind = {
   run: async () => ({ status: 'error', explanation: 'Workflow jobs are not run by a node.' }),
   templateIsSource: false,
   placed: false,
+  // AWX's group for a workflow's node changes.
+  eventGroup: 'workflow_events',
   routes: [workflowJobs.runRoutes, workflowLaunchRoutes],
   launchers: {
     manual: workflowTemplateLauncher,
