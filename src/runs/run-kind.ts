@@ -133,6 +133,8 @@ export interface RunKind {
   events?: EventShape;
   /** The websocket group its events are pushed to (AWX's names; `<name>_events` unless said), or false for a kind without events. */
   eventGroup?: string | false;
+  /** How notification messages name its runs (job_friendly_name) and their page in the UI (/#/jobs/<ui>/<id>). */
+  messages?: { friendly: string; ui: string };
   /** Whether cleanup_jobs deletes its old runs, and how it names them; absent: its runs are kept. */
   cleanup?: RunCleanup;
   /** How its runs are started, by trigger. Schedules, workflow nodes, webhooks and event rules offer the kinds that have their launcher. */

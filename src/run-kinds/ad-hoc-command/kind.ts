@@ -9,6 +9,7 @@ export const adHocCommandKind: RunKind = {
   resource: adHocCommands,
   run: runAdHocCommand,
   routes: [adHocCommands.runRoutes, adHocRoutes],
+  messages: { friendly: 'AdHoc Command', ui: 'command' },
   cleanup: { option: 'ad-hoc-commands', label: 'ad hoc commands' },
   // A module's events on each host, each on its own at /ad_hoc_command_events/{id}/ (AWX's AdHocCommandEventSerializer).
   events: {

@@ -14,6 +14,7 @@ export const inventoryUpdateKind: RunKind = {
   // (An update is deleted with its source, and a source with its inventory: a stored update has one.)
   afterFinish: (tx, job) => refreshInventoryComputedFields(tx, job.inventory_id!),
   routes: [inventoryUpdates.runRoutes],
+  messages: { friendly: 'Inventory Update', ui: 'inventory' },
   cleanup: { option: 'inventory-updates', label: 'inventory updates' },
   // Lines of ansible-inventory's output: all verbose, none failed or changed (AWX's InventoryUpdateEventSerializer).
   events: {

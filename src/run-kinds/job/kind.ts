@@ -23,6 +23,7 @@ export const jobKind: RunKind = {
   templateIsSource: false,
   defaultTimeoutSetting: 'DEFAULT_JOB_TIMEOUT',
   routes: [jobs.runRoutes, launchRoutes, relaunchRoutes, callbackRoutes, hostSummaryRoutes, createScheduleRoutes],
+  messages: { friendly: 'Job', ui: 'playbook' },
   cleanup: { option: 'jobs', label: 'jobs' },
   events: JOB_EVENTS,
   launchers: {

@@ -13,6 +13,7 @@ export const projectUpdateKind: RunKind = {
     if (job.status === 'successful') await tx.query('UPDATE projects SET scm_revision = $2 WHERE id = $1', [job.project_id, job.scm_revision]);
   },
   routes: [projectUpdates.runRoutes],
+  messages: { friendly: 'Project Update', ui: 'project' },
   cleanup: { option: 'project-updates', label: 'project updates' },
   // Playbook events of the project's sync playbook, run on localhost (AWX's ProjectUpdateEventSerializer).
   events: {

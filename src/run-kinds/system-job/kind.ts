@@ -11,6 +11,7 @@ export const systemJobKind: RunKind = {
   run: runSystemJob,
   templateIsSource: false,
   routes: [systemJobs.runRoutes, systemJobLaunchRoutes],
+  messages: { friendly: 'System Job', ui: 'system' },
   cleanup: { option: 'management-jobs', label: 'management jobs' },
   launchers: { manual: systemJobLauncher, schedule: scheduledSystemJobLauncher, workflowNode: workflowNodeSystemJobLauncher },
 };

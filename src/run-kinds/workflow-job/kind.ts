@@ -20,6 +20,7 @@ export const workflowJobKind: RunKind = {
   // AWX's group for a workflow's node changes.
   eventGroup: 'workflow_events',
   routes: [workflowJobs.runRoutes, workflowLaunchRoutes],
+  messages: { friendly: 'Workflow Job', ui: 'workflow' },
   launchers: {
     manual: workflowTemplateLauncher,
     relaunch: workflowRelauncher,
