@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { hasObjectRole } from '../src/api/access.ts';
 import { forbidden, ValidationError } from '../src/api/errors.ts';
 import type { RouteModule } from '../src/api/extra-routes.ts';
-import { ref } from '../src/api/fields.ts';
+import { isSuperuser, seesEverything } from '../src/api/access.ts';
+import { boolean, choice, datetime, ref, text } from '../src/api/fields.ts';
+import { reverse } from '../src/api/relations.ts';
+import { defineResource } from '../src/api/resource.ts';
 import { viewOptions } from '../src/api/options.ts';
 import { objectPermission } from '../src/api/permissions.ts';
 import { routeMethods } from '../src/api/resource-routes.ts';
@@ -12,11 +15,15 @@ import type { Row } from '../src/db/database.ts';
 import { inventories } from '../src/resources/inventories/inventory.resource.ts';
 import type { Gate, GateInput } from '../src/runs/gates.ts';
 import { launchOrRefuse, type Launcher } from '../src/runs/launch.ts';
-import type { RunContext, RunKind, RunOutcome } from '../src/runs/run-kind.ts';
+import type { RunContext, RunKind, RunOutcome, WorkflowNodeLaunch } from '../src/runs/run-kind.ts';
+import type { ScheduledLaunch } from '../src/resources/schedules/schedulable.ts';
+import { launchDueSchedules } from '../src/task-manager/scheduler.ts';
 import { defineRunResource } from '../src/runs/run-resource.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { codeBlocks } from './helpers/docs.ts';
-import { waitForRun } from './helpers/jobs.ts';
+import { eventually, waitForRun } from './helpers/jobs.ts';
+import { rruleIn } from './helpers/schedules.ts';
+import { launchWorkflow, makeWorkflow, nodeRun } from './helpers/workflows.ts';
 
 // The example of docs/adding-a-run-kind.md, as written there (only the import paths differ).
 
@@ -42,7 +49,40 @@ async function runInventoryReport(report: Row, run: RunContext): Promise<RunOutc
   return { status: 'successful' };
 }
 
-const INVENTORY_REPORT = { name: 'inventory_report' } as const;
+/** Report templates: a report of one inventory, to make again on a schedule or as a workflow node. */
+const inventoryReportTemplates = defineResource({
+  name: 'inventory_report_template',
+  table: 'inventory_report_templates',
+  label: 'Inventory Report Template List',
+  description: 'Reports of an inventory made again and again: by schedules and workflow nodes.',
+  fields: {
+    name: text({ required: true }),
+    description: text(),
+    inventory: ref('inventory', { required: true }),
+    status: choice(['never updated', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled'], { readOnly: true }),
+    last_job: ref('unified_job', { readOnly: true }),
+    last_job_run: datetime({ readOnly: true }),
+    last_job_failed: boolean({ readOnly: true }),
+  },
+  ordering: 'id',
+  search: ['name', 'description'],
+  related: {
+    schedules: reverse('schedule', 'schedules', 'unified_job_template_id', 'unified_job_template'),
+    inventory_reports: reverse('inventory_report', 'inventory_reports', 'unified_job_template_id'),
+  },
+  // Superusers only, to keep the example short; a real kind asks the inventory's roles.
+  access: {
+    visible: (ctx) => (seesEverything(ctx) ? null : 'false'),
+    canCreate: (ctx) => isSuperuser(ctx),
+    canChange: (ctx) => isSuperuser(ctx),
+    canDelete: (ctx) => isSuperuser(ctx),
+    canAttach: () => false,
+    actions: { execute: (ctx) => isSuperuser(ctx) },
+    capabilities: { start: (ctx) => isSuperuser(ctx), schedule: 'start' },
+  },
+});
+
+const INVENTORY_REPORT = { name: 'inventory_report', templateTable: 'inventory_report_templates' } as const;
 
 /** A report of an inventory (POST /inventories/{id}/report/ {description}): the caller needs the inventory's update_role. */
 const inventoryReportLauncher: Launcher<{ description?: unknown }> = {
@@ -55,6 +95,23 @@ const inventoryReportLauncher: Launcher<{ description?: unknown }> = {
       values: { name: `${inventory!.name} hosts`, description, launch_type: 'manual', inventory_id: inventory!.id, organization_id: inventory!.organization_id },
     };
   },
+};
+
+/** The report a template makes, with the launch type of its trigger. */
+const templateReport = (template: Row, launchType: string) => ({
+  values: { name: template.name, description: template.description, launch_type: launchType, unified_job_template_id: template.id, inventory_id: template.inventory_id },
+});
+
+/** A due schedule of a report template. */
+const scheduledReportLauncher: Launcher<ScheduledLaunch> = {
+  kind: INVENTORY_REPORT,
+  plan: async (_tx, _ctx, template) => templateReport(template!, 'scheduled'),
+};
+
+/** A workflow node whose template is a report template (who may use it was checked when the node was saved). */
+const workflowNodeReportLauncher: Launcher<WorkflowNodeLaunch> = {
+  kind: INVENTORY_REPORT,
+  plan: async (_tx, _ctx, template) => templateReport(template!, 'workflow'),
 };
 
 /** POST /inventories/{id}/report/: starts a report of the inventory and answers 202 with it. */
@@ -78,11 +135,23 @@ const inventoryReportKind: RunKind = {
   resource: inventoryReports,
   run: runInventoryReport,
   routes: [inventoryReports.runRoutes, reportRoutes],
+  templateIsSource: false,
+  launchers: { manual: inventoryReportLauncher, schedule: scheduledReportLauncher, workflowNode: workflowNodeReportLauncher },
+  events: {
+    fields: ['inventory_report', 'event', 'counter', 'event_display', 'stdout', 'start_line', 'end_line'],
+    playbook: false,
+    host: false,
+    children: false,
+    summary: true,
+  },
+  eventGroup: 'inventory_report_events',
+  cleanup: { option: 'inventory-reports', label: 'inventory reports' },
 };
 
 describe('adding a run kind (docs/adding-a-run-kind.md)', () => {
   let t: TestApp;
   let inventory: number;
+  let org: number;
   const seen: GateInput[] = [];
   let deny = false;
   const gate: Gate = {
@@ -96,11 +165,11 @@ describe('adding a run kind (docs/adding-a-run-kind.md)', () => {
 
   before(async () => {
     // The resource listed as in RESOURCES and the kind as in RUN_KINDS; the page's migration run as written.
-    t = await createTestApp({}, { gates: [gate], extraResources: [inventoryReports], extraRunKinds: [inventoryReportKind] });
+    t = await createTestApp({}, { gates: [gate], extraResources: [inventoryReportTemplates, inventoryReports], extraRunKinds: [inventoryReportKind] });
     const migrations = codeBlocks('adding-a-run-kind.md', 'sql');
     assert.equal(migrations.length, 1);
     await t.db.exec(migrations[0]);
-    const org = (await t.get('/api/v2/organizations/Default/')).body.id;
+    org = (await t.get('/api/v2/organizations/Default/')).body.id;
     inventory = (await t.post('/api/v2/inventories/', { name: 'reported', organization: org })).body.id;
     for (const name of ['web1', 'db1']) assert.equal((await t.post('/api/v2/hosts/', { name, inventory })).status, 201);
   });
@@ -151,5 +220,59 @@ describe('adding a run kind (docs/adding-a-run-kind.md)', () => {
     } finally {
       deny = false;
     }
+  });
+
+  describe('with a template: its triggers, events and cleanup, and nothing else edited', () => {
+    let template: number;
+    const succeeded = (url: string) => waitForRun(t, url).then((run) => {
+      assert.equal(run.status, 'successful', run.job_explanation);
+      return run;
+    });
+    before(async () => {
+      const made = await t.post('/api/v2/inventory_report_templates/', { name: 'nightly', description: 'every night', inventory });
+      assert.equal(made.status, 201, made.text);
+      template = made.body.id;
+    });
+
+    it('a schedule of the template launches a report through its schedule launcher, and the template follows it', async () => {
+      const schedule = await t.post('/api/v2/schedules/', { name: 'nightly', unified_job_template: template, rrule: rruleIn(3600) });
+      assert.equal(schedule.status, 201, schedule.text);
+      await t.db.query("UPDATE schedules SET next_run = now() - interval '1 second' WHERE id = $1", [schedule.body.id]);
+      await launchDueSchedules(t.services);
+      const listed = await eventually(async () => (await t.get(`/api/v2/inventory_report_templates/${template}/inventory_reports/`)).body.results[0], 30_000, 'a scheduled report');
+      const report = await succeeded(`/api/v2/inventory_reports/${listed.id}/`);
+      assert.deepEqual([report.launch_type, report.unified_job_template, report.name, report.inventory], ['scheduled', template, 'nightly', inventory]);
+      const followed = (await t.get(`/api/v2/inventory_report_templates/${template}/`)).body;
+      assert.deepEqual([followed.status, followed.last_job, followed.last_job_failed], ['successful', report.id, false]);
+    });
+
+    it('a workflow node of the template starts a report through its workflow-node launcher, and the workflow succeeds with it', async () => {
+      const workflow = await makeWorkflow(t, org, 'reports', { report: { template } }, []);
+      const workflowJob = await launchWorkflow(t, workflow.id);
+      const report = await succeeded(`/api/v2/inventory_reports/${await nodeRun(t, workflowJob, 'report')}/`);
+      assert.deepEqual([report.launch_type, report.unified_job_template], ['workflow', template]);
+      assert.equal((await succeeded(`/api/v2/workflow_jobs/${workflowJob}/`)).status, 'successful');
+    });
+
+    it("its events are shown in the kind's shape, and cleanup_jobs deletes its old runs", async () => {
+      const [report] = (await t.get(`/api/v2/inventory_report_templates/${template}/inventory_reports/?order_by=id`)).body.results;
+      const events = (await t.get(`/api/v2/inventory_reports/${report.id}/events/?order_by=counter`)).body.results;
+      const first = events.find((e: { stdout: string }) => e.stdout.startsWith('db1'));
+      assert.ok(first, JSON.stringify(events));
+      const keys = ['id', 'type', 'url', 'related', 'summary_fields', 'created', 'modified', 'inventory_report', 'event', 'counter', 'event_display', 'stdout', 'start_line', 'end_line'];
+      assert.deepEqual(Object.keys(first), keys);
+      assert.deepEqual([first.type, first.inventory_report, first.event_display], ['inventory_report_event', report.id, 'Verbose']);
+      assert.deepEqual(first.summary_fields.inventory_report, { id: report.id, name: 'nightly', description: 'every night', status: 'successful', failed: false });
+
+      const reportsBefore = (await t.get('/api/v2/inventory_reports/')).body.count;
+      assert.ok(reportsBefore >= 3);
+      const cleanup = (await t.get('/api/v2/system_job_templates/?job_type=cleanup_jobs')).body.results[0];
+      const launched = await t.post(`/api/v2/system_job_templates/${cleanup.id}/launch/`, { extra_vars: { days: 0 } });
+      assert.equal(launched.status, 201, launched.text);
+      const job = await succeeded(`/api/v2/system_jobs/${launched.body.system_job ?? launched.body.id}/`);
+      const stdout = (await t.get(`/api/v2/system_jobs/${job.id}/stdout/?format=txt`)).text;
+      assert.match(stdout, new RegExp(`^inventory reports: ${reportsBefore} deleted, 0 skipped\\.$`, 'm'));
+      assert.equal((await t.get('/api/v2/inventory_reports/')).body.count, 0);
+    });
   });
 });

@@ -75,14 +75,15 @@ describe('drover manage cleanup_jobs', () => {
     assert.deepEqual(await remaining(env), all);
   });
 
+  // In the order of AWX's cleanup_jobs: jobs, ad hoc commands, project updates, inventory updates, management jobs.
   it('--dry-run reports per kind what would go, and deletes nothing', async () => {
     const res = await manage(env, 'cleanup_jobs', '--days', '30', '--dry-run');
     assert.equal(res.code, 0, res.err.join('\n'));
     assert.deepEqual(res.out, [
       'jobs: 3 would be deleted, 2 would be skipped.',
+      'ad hoc commands: 3 would be deleted, 2 would be skipped.',
       'project updates: 3 would be deleted, 3 would be skipped.',
       'inventory updates: 3 would be deleted, 3 would be skipped.',
-      'ad hoc commands: 3 would be deleted, 2 would be skipped.',
       'management jobs: 0 would be deleted, 0 would be skipped.',
     ]);
     assert.deepEqual(await remaining(env), all);
@@ -103,9 +104,9 @@ describe('drover manage cleanup_jobs', () => {
     assert.equal(res.code, 0, res.err.join('\n'));
     assert.deepEqual(res.out, [
       'jobs: 0 deleted, 2 skipped.',
+      'ad hoc commands: 3 deleted, 2 skipped.',
       'project updates: 3 deleted, 3 skipped.',
       'inventory updates: 3 deleted, 3 skipped.',
-      'ad hoc commands: 3 deleted, 2 skipped.',
       'management jobs: 0 deleted, 0 skipped.',
     ]);
     const left = await remaining(env);

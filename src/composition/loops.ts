@@ -12,9 +12,7 @@ import { startCaptureLoop } from '../drift/capture-loop.ts';
 import { pruneFactSnapshots } from '../drift/retention.ts';
 import { startEventEvaluation } from '../eda/evaluation-loop.ts';
 import { pruneEventLogs } from '../eda/retention.ts';
-import { jobWebhookLauncher } from '../run-kinds/job/webhook-launch.ts';
-import { workflowWebhookLauncher } from '../run-kinds/workflow-job/webhook-launch.ts';
-import type { EdaLaunchers } from '../eda/actions.ts';
+import { edaLaunchers } from '../eda/actions.ts';
 
 export interface BackgroundLoop {
   name: string;
@@ -147,14 +145,11 @@ export const snapshotRetention = dailyRetention('fact snapshot retention', (serv
 /** Removes old evaluated event logs. */
 export const eventLogRetention = dailyRetention('event log retention', (services) => pruneEventLogs(services.db));
 
-/** Event rules launch their targets as a webhook delivery would. */
-const EDA_LAUNCHERS: EdaLaunchers = { launch_job_template: jobWebhookLauncher as EdaLaunchers['launch_job_template'], launch_workflow: workflowWebhookLauncher };
-
-/** Evaluates the events the receiver stored and fires the rules they match (woken by NOTIFY). */
+/** Evaluates the events the receiver stored and fires the rules they match (woken by NOTIFY), launching through the run kinds' eventRule launchers. */
 export const eventEvaluation: BackgroundLoop = {
   name: 'event evaluation',
   async start(services) {
-    return stoppable(await startEventEvaluation(services, EDA_LAUNCHERS));
+    return stoppable(await startEventEvaluation(services, edaLaunchers(services.runKinds)));
   },
 };
 

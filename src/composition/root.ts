@@ -48,19 +48,10 @@ import { adHocCommandKind } from '../run-kinds/ad-hoc-command/kind.ts';
 import { inventoryUpdateKind } from '../run-kinds/inventory-update/kind.ts';
 import { jobCredentialPasswordSecrets, jobSurveyPasswordSecrets } from '../run-kinds/job/job-secret-rotation.ts';
 import { jobKind } from '../run-kinds/job/kind.ts';
-import { jobWebhookLauncher } from '../run-kinds/job/webhook-launch.ts';
-import { workflowWebhookLauncher } from '../run-kinds/workflow-job/webhook-launch.ts';
 import { templateWebhooks } from '../runs/webhooks/template-webhooks.ts';
 import { webhookKeySecrets } from '../resources/webhooks/webhook-key-rotation.ts';
-import { jobTemplates } from '../resources/job-templates/job-template.resource.ts';
-import { workflowJobTemplates } from '../resources/workflow-job-templates/workflow-job-template.resource.ts';
 import { projectUpdateKind } from '../run-kinds/project-update/kind.ts';
-import { scheduledInventoryUpdateLauncher } from '../run-kinds/inventory-update/queue.ts';
-import { scheduledJobLauncher } from '../run-kinds/job/scheduled-launch.ts';
-import { scheduledProjectUpdateLauncher } from '../run-kinds/project-update/queue.ts';
 import { systemJobKind } from '../run-kinds/system-job/kind.ts';
-import { scheduledSystemJobLauncher } from '../run-kinds/system-job/launcher.ts';
-import { scheduledWorkflowLauncher } from '../run-kinds/workflow-job/scheduled-launch.ts';
 import { workflowApprovalKind } from '../run-kinds/workflow-approval/kind.ts';
 import { workflowJobKind } from '../run-kinds/workflow-job/kind.ts';
 import type { Gate } from '../runs/gates.ts';
@@ -78,20 +69,29 @@ export const RUN_KINDS: readonly RunKind[] = [
 ];
 
 /**
- * The template kinds schedules launch: the action creating a schedule needs on the template and
- * the launcher a due schedule goes through (launch_type scheduled). A new kind is one entry here.
+ * The template kinds schedules launch, from the run kinds with a schedule launcher: the template's
+ * resource name, the action creating a schedule needs on it and the launcher a due schedule goes through.
  */
-export const SCHEDULE_KINDS: readonly ScheduleKind[] = [
-  { template: 'job_template', action: 'execute', launcher: scheduledJobLauncher as ScheduleKind['launcher'] },
-  { template: 'project', action: 'update', launcher: scheduledProjectUpdateLauncher },
-  { template: 'inventory_source', action: 'update', launcher: scheduledInventoryUpdateLauncher },
-  { template: 'system_job_template', action: 'execute', launcher: scheduledSystemJobLauncher },
-  { template: 'workflow_job_template', action: 'execute', launcher: scheduledWorkflowLauncher },
-];
+export function scheduleKinds(runKinds: RunKinds, resources: readonly Resource[]): ScheduleKind[] {
+  return runKinds.withTrigger('schedule').map((kind) => {
+    const template = runKinds.templateResource(kind, resources);
+    if (!template) throw new Error(`run kind ${kind.name} has a schedule launcher but no template resource`);
+    return { template: template.name, action: kind.templateAction ?? 'execute', launcher: kind.launchers.schedule };
+  });
+}
 
 /** The conventional endpoints of every top-level resource (list, detail, OPTIONS, related lists...). */
 const resourceRoutes: RouteModule = (app, services) => {
   for (const resource of services.resources.filter((r) => r.topLevel)) registerResourceRoutes(app, services, resource);
+};
+
+/** The webhook key and receivers of the templates of every run kind with a webhook launcher. */
+const webhookRoutes: RouteModule = async (app, services) => {
+  for (const kind of services.runKinds.withTrigger('webhook')) {
+    const templates = services.runKinds.templateResource(kind, services.resources);
+    if (!templates) throw new Error(`run kind ${kind.name} has a webhook launcher but no template resource`);
+    await templateWebhooks(templates, kind.launchers.webhook)(app, services);
+  }
 };
 
 /** What each run kind adds: its run endpoints (stdout, events, cancel) and how it is launched. */
@@ -116,8 +116,7 @@ export const ROUTES: readonly RouteModule[] = [
   outboundWebhookRoutes,
   policyRoutes,
   runKindRoutes,
-  templateWebhooks(jobTemplates, jobWebhookLauncher),
-  templateWebhooks(workflowJobTemplates, workflowWebhookLauncher),
+  webhookRoutes,
   registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerSamlRoutes, registerSsoRoutes, registerLiveOutput,
   authMethodsRoutes,
 ];
@@ -149,7 +148,7 @@ export interface CompositionOptions {
 export function composeServices(base: BaseServices, options: CompositionOptions = {}): Services {
   const resources = [...RESOURCES, ...(options.extraResources ?? [])];
   registerResources(resources);
-  registerScheduleKinds(SCHEDULE_KINDS);
   const runKinds = new RunKinds([...RUN_KINDS, ...(options.extraRunKinds ?? [])]);
+  registerScheduleKinds(scheduleKinds(runKinds, resources));
   return { ...base, resources, runKinds, launches: createLaunchService(base.db, options.gates ?? GATES) };
 }

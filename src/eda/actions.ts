@@ -7,15 +7,25 @@
 import { systemContextIn, type Services } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import { queueTemplateNotification } from '../resources/notification-templates/queue.ts';
-import { ACTION_TARGETS, type Action } from '../resources/event-rules/actions.ts';
+import { ACTION_TARGETS, type Action, type ActionType } from '../resources/event-rules/actions.ts';
 import type { Launcher } from '../runs/launch.ts';
 import type { LaunchMemo } from '../runs/launch-memo.ts';
+import type { RunKinds } from '../runs/run-kind.ts';
 import type { WebhookLaunch } from '../runs/webhooks/delivery-launch.ts';
 
-/** The launchers of the two launching action types (the composition root gives the run kinds'). */
-export interface EdaLaunchers {
-  launch_job_template: Launcher<WebhookLaunch>;
-  launch_workflow: Launcher<WebhookLaunch>;
+/** The launchers of the launching action types: the eventRule launcher of each target's run kind. */
+export type EdaLaunchers = Record<LaunchActionType, Launcher<WebhookLaunch>>;
+
+type LaunchActionType = Exclude<ActionType, 'send_notification'>;
+
+/** Each launching action type's launcher: that of the run kind whose templates are the action's targets. */
+export function edaLaunchers(runKinds: RunKinds): EdaLaunchers {
+  const launcherFor = (type: LaunchActionType) => {
+    const launcher = runKinds.forTemplateTable(ACTION_TARGETS[type].table)?.launchers?.eventRule;
+    if (!launcher) throw new Error(`no run kind launches the targets of ${type} (${ACTION_TARGETS[type].table}) for event rules`);
+    return launcher;
+  };
+  return { launch_job_template: launcherFor('launch_job_template'), launch_workflow: launcherFor('launch_workflow') };
 }
 
 export interface FiredEvent {

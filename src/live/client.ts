@@ -5,14 +5,14 @@ import { findResource } from '../api/resource.ts';
 import { ident } from '../api/sql.ts';
 import type { CredentialCheck } from './credentials.ts';
 import { liveLimits } from './limits.ts';
-import { eofMessage, eventGroupOfKind, skippedMessage } from './messages.ts';
+import { eofMessage, skippedMessage, type EventStream } from './messages.ts';
 
 const VISIBILITY_TTL_MS = 30_000;
 const VISIBILITY_CACHE_SIZE = 1_000;
 const CLOSE_GRACE_MS = 5_000;
 
 interface RateWindow {
-  kind: string;
+  stream: EventStream;
   start: number;
   sent: number;
   skipped: number;
@@ -99,9 +99,21 @@ export class LiveClient {
     return visible;
   }
 
+  /** The event stream a group name follows (job_events...), from the service's run kinds; undefined for other groups. */
+  eventStreamOfGroup(group: string): EventStream | undefined {
+    return this.services.runKinds.eventStreamOfGroup(group);
+  }
+
+  /** The event stream of the run kind when the client follows the run's events. */
+  private following(kind: string, runId: number): EventStream | undefined {
+    const stream = this.services.runKinds.eventStream(kind);
+    return stream && this.groups.has(`${stream.group}-${runId}`) ? stream : undefined;
+  }
+
   /** Sends an event unless the client had its share of this run's events in the current second. */
   sendEvent(kind: string, runId: number, counter: number, message: unknown): void {
-    if (!this.groups.has(`${eventGroupOfKind(kind)}-${runId}`)) return;
+    const stream = this.following(kind, runId);
+    if (!stream) return;
     const now = Date.now();
     let rate = this.rates.get(runId);
     if (rate && now - rate.start >= 1000) {
@@ -109,7 +121,7 @@ export class LiveClient {
       rate.start = now;
       rate.sent = 0;
     }
-    if (!rate) this.rates.set(runId, (rate = { kind, start: now, sent: 0, skipped: 0, first: 0, last: 0, timer: null }));
+    if (!rate) this.rates.set(runId, (rate = { stream, start: now, sent: 0, skipped: 0, first: 0, last: 0, timer: null }));
     // MAX_WEBSOCKET_EVENT_RATE: 0 means no limit.
     const perSecond = liveLimits.eventsPerSecond ?? (this.services.settings.get('MAX_WEBSOCKET_EVENT_RATE') || Infinity);
     if (rate.sent < perSecond) {
@@ -125,12 +137,13 @@ export class LiveClient {
 
   /** The run's events are all stored: what was skipped is reported, then EOF. */
   sendEof(kind: string, runId: number, finalCounter: number): void {
-    if (!this.groups.has(`${eventGroupOfKind(kind)}-${runId}`)) return;
+    const stream = this.following(kind, runId);
+    if (!stream) return;
     this.flushSkipped(runId);
     const rate = this.rates.get(runId);
     if (rate?.timer) clearTimeout(rate.timer);
     this.rates.delete(runId);
-    this.send(eofMessage(kind, runId, finalCounter));
+    this.send(eofMessage(stream, runId, finalCounter));
   }
 
   private flushSkipped(runId: number): void {
@@ -139,7 +152,7 @@ export class LiveClient {
     if (rate.timer) clearTimeout(rate.timer);
     rate.timer = null;
     if (!rate.skipped) return;
-    this.send(skippedMessage(rate.kind, runId, { count: rate.skipped, first: rate.first, last: rate.last }));
+    this.send(skippedMessage(rate.stream, runId, { count: rate.skipped, first: rate.first, last: rate.last }));
     rate.skipped = 0;
   }
 }

@@ -106,7 +106,9 @@ export class LiveHub {
         [runId, start, Math.min(to, start + READ_BATCH - 1)],
       );
       for (const row of rows) {
-        const message = JSON.stringify(eventMessage(row.kind, row));
+        const stream = this.services.runKinds.eventStream(row.kind);
+        if (!stream) continue;
+        const message = JSON.stringify(eventMessage(stream, row));
         for (const client of followers) client.sendEvent(row.kind, runId, row.counter, message);
       }
     }

@@ -1,36 +1,38 @@
 import type { Row } from '../db/database.ts';
 import { commandEventDisplay, eventLevel, playbookEventDisplay } from './event-types.ts';
 
-/** Event groups a client may join, with the run kind whose events each carries (AWX's names). */
-const EVENT_GROUP_KINDS: Record<string, string> = {
-  job_events: 'job',
-  project_update_events: 'project_update',
-  inventory_update_events: 'inventory_update',
-  ad_hoc_command_events: 'ad_hoc_command',
-  system_job_events: 'system_job',
-  workflow_events: 'workflow_job',
-};
-const GROUP_OF_KIND = Object.fromEntries(Object.entries(EVENT_GROUP_KINDS).map(([group, kind]) => [kind, group]));
-
-export const kindOfEventGroup = (group: string): string | undefined => (Object.hasOwn(EVENT_GROUP_KINDS, group) ? EVENT_GROUP_KINDS[group] : undefined);
-export const eventGroupOfKind = (kind: string): string => GROUP_OF_KIND[kind] ?? `${kind}_events`;
+/**
+ * The events of one run kind as live output pushes them: a run kind's event facet, which the
+ * service's run kinds give (services.runKinds.eventStream).
+ */
+export interface EventStream {
+  /** The run kind (unified_jobs.kind). */
+  kind: string;
+  /** The group a client joins to follow a run's events (AWX's names: job_events, workflow_events...). */
+  group: string;
+  /** Playbook events (labelled with play and task) or command events. */
+  playbook: boolean;
+  /** Where a run's events are listed through the REST API, after the run's own path (events, job_events). */
+  eventsPath: string;
+}
 
 const iso = (value: unknown) => new Date(value as string).toISOString();
 
 /** Where a run's events are listed through the REST API. */
-export const eventsUrl = (kind: string, id: number) => `/api/v2/${kind}s/${id}/${kind === 'job' ? 'job_events' : 'events'}/`;
+export const eventsUrl = (stream: EventStream, id: number) => `/api/v2/${stream.kind}s/${id}/${stream.eventsPath}/`;
 
 /** A stored event as pushed: the fields of the REST event list, plus AWX's group_name. */
-export function eventMessage(kind: string, row: Row): Record<string, unknown> {
+export function eventMessage(stream: EventStream, row: Row): Record<string, unknown> {
+  const { kind } = stream;
   return {
     id: Number(row.id),
     type: `${kind}_event`,
     [kind]: row.unified_job_id,
-    group_name: eventGroupOfKind(kind),
+    group_name: stream.group,
     created: iso(row.created),
     modified: iso(row.modified),
     event: row.event,
-    event_display: kind === 'job' || kind === 'project_update' ? playbookEventDisplay(row as { event: string }) : commandEventDisplay(row.event),
+    event_display: stream.playbook ? playbookEventDisplay(row as { event: string }) : commandEventDisplay(row.event),
     event_level: eventLevel(row.event),
     counter: row.counter,
     uuid: row.uuid,
@@ -64,11 +66,11 @@ export function statusMessage(notice: { id: number; kind: string; status: string
 }
 
 /** The last message of a run's event group: every event is stored. */
-export const eofMessage = (kind: string, id: number, finalCounter: number) => ({
+export const eofMessage = (stream: EventStream, id: number, finalCounter: number) => ({
   event: 'EOF',
   final_counter: finalCounter,
-  group_name: eventGroupOfKind(kind),
-  [kind]: id,
+  group_name: stream.group,
+  [stream.kind]: id,
   unified_job_id: id,
 });
 
@@ -76,13 +78,13 @@ export const eofMessage = (kind: string, id: number, finalCounter: number) => ({
 export const summaryMessage = (id: number, finalCounter: number) => ({ group_name: 'jobs', unified_job_id: id, final_counter: finalCounter });
 
 /** Tells a client that events beyond its rate were not sent, and where to read them. */
-export const skippedMessage = (kind: string, id: number, skipped: { count: number; first: number; last: number }) => ({
+export const skippedMessage = (stream: EventStream, id: number, skipped: { count: number; first: number; last: number }) => ({
   event: 'events_skipped',
-  group_name: eventGroupOfKind(kind),
-  [kind]: id,
+  group_name: stream.group,
+  [stream.kind]: id,
   unified_job_id: id,
   skipped: skipped.count,
   first_counter: skipped.first,
   last_counter: skipped.last,
-  url: `${eventsUrl(kind, id)}?counter__gte=${skipped.first}&counter__lte=${skipped.last}`,
+  url: `${eventsUrl(stream, id)}?counter__gte=${skipped.first}&counter__lte=${skipped.last}`,
 });

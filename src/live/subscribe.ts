@@ -2,7 +2,6 @@ import { timingSafeEqual } from 'node:crypto';
 import type { LiveClient } from './client.ts';
 import { jsonTextTooDeep, TooDeepError } from '../db/json-depth.ts';
 import { liveLimits } from './limits.ts';
-import { kindOfEventGroup } from './messages.ts';
 
 const DENIED = { error: 'access denied to channel' };
 
@@ -76,7 +75,7 @@ export async function handleClientMessage(client: LiveClient, text: string): Pro
 
 /** Whether the client may join one entry of a group: the group's full name, or null (after telling it why). */
 async function admit(client: LiveClient, name: string, entry: unknown): Promise<{ group: string; runId?: number } | null> {
-  const kind = kindOfEventGroup(name);
+  const kind = client.eventStreamOfGroup(name)?.kind;
   if (kind) {
     const id = typeof entry === 'string' && /^\d+$/.test(entry) ? Number(entry) : entry;
     if (typeof id === 'number' && Number.isSafeInteger(id) && id > 0 && (await client.mayRead(kind, id))) return { group: `${name}-${id}`, runId: id };

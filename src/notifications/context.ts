@@ -26,16 +26,6 @@ const SUMMARIES: Record<string, string[]> = {
   labels: ['count', 'results'],
 };
 
-/** Each kind as AWX names it in messages and in its UI address. */
-const KINDS: Record<string, { friendly: string; ui: string }> = {
-  job: { friendly: 'Job', ui: 'playbook' },
-  project_update: { friendly: 'Project Update', ui: 'project' },
-  inventory_update: { friendly: 'Inventory Update', ui: 'inventory' },
-  ad_hoc_command: { friendly: 'AdHoc Command', ui: 'command' },
-  system_job: { friendly: 'System Job', ui: 'system' },
-  workflow_job: { friendly: 'Workflow Job', ui: 'workflow' },
-};
-
 const pick = (from: Record<string, unknown> | undefined, names: readonly string[]) =>
   Object.fromEntries(names.filter((n) => from && n in from).map((n) => [n, from![n]]));
 
@@ -94,7 +84,8 @@ export interface NotificationFacts {
 export async function messageContext(services: Services, run: Row | null, facts: NotificationFacts): Promise<Record<string, unknown>> {
   const base = urlBase(services);
   if (!run) return { ...facts.extra_context };
-  const kind = KINDS[run.kind] ?? { friendly: run.kind, ui: run.kind };
+  // Each kind as AWX names it in messages and in its UI address (the run kind's `messages`).
+  const kind = services.runKinds.get(run.kind).messages ?? { friendly: run.kind, ui: run.kind };
   const job = await jobFields(services, run);
   // The run has moved on since the event: messages show it as it was then.
   if (facts.run_status) job.status = facts.run_status;

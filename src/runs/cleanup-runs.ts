@@ -4,14 +4,17 @@
  */
 import type { Queryable } from '../db/database.ts';
 
-/** The run kinds cleanup_jobs handles: its command option, the unified job kind and how it is reported. */
-export const CLEANUP_KINDS = [
-  { option: 'jobs', kind: 'job', label: 'jobs' },
-  { option: 'project-updates', kind: 'project_update', label: 'project updates' },
-  { option: 'inventory-updates', kind: 'inventory_update', label: 'inventory updates' },
-  { option: 'ad-hoc-commands', kind: 'ad_hoc_command', label: 'ad hoc commands' },
-  { option: 'management-jobs', kind: 'system_job', label: 'management jobs' },
-] as const;
+/** How cleanup_jobs (the command and the system job) handles a run kind's old runs: a run kind's `cleanup`. */
+export interface RunCleanup {
+  /** The command's option choosing the kind (--jobs). */
+  option: string;
+  /** How its runs are named in the report (jobs: 3 deleted, 0 skipped). */
+  label: string;
+}
+
+/** The kinds cleanup_jobs handles, in the order of the service's run kinds. */
+export const cleanupKinds = (kinds: readonly { name: string; cleanup?: RunCleanup }[]): Array<RunCleanup & { kind: string }> =>
+  kinds.flatMap((k) => (k.cleanup ? [{ ...k.cleanup, kind: k.name }] : []));
 
 const BATCH = 1_000;
 

@@ -1,58 +1,37 @@
 import type { Queryable, Row } from '../db/database.ts';
 import { commandEventDisplay, eventLevel, playbookEventDisplay } from '../live/event-types.ts';
 
-/** How AWX shows the events of one run kind (JobEventSerializer, ProjectUpdateEventSerializer...). */
-interface EventShape {
+/** How AWX shows the events of one run kind (JobEventSerializer, ProjectUpdateEventSerializer...): a run kind's `events`. */
+export interface EventShape {
   /** Where one event is read on its own, when AWX has such a route. */
   detailPath?: string;
   /** The fields after id, type, url, related, summary_fields, created and modified, in AWX's order. */
   fields: readonly string[];
-  /** Playbook events (labels with play and task, levels, children) or command events. */
+  /** Playbook events (labels with play and task, levels) or command events. */
   playbook: boolean;
-  /** Related and summarized host, related children. */
+  /** Related and summarized host. */
   host: boolean;
+  /** The children/ of each event (under detailPath) and the run's children_summary/ (job events). */
   children: boolean;
+  /** The run summarized in each event's summary_fields, under the kind's name: true for its own columns, or how to summarize it. */
+  summary?: true | ((db: Queryable, run: EventRun) => Promise<Row>);
+  /** Values every event shows whatever was stored (an inventory update's are all verbose). */
+  fixed?: Readonly<Record<string, unknown>>;
 }
 
-const SHAPES: Record<string, EventShape> = {
-  job: {
-    detailPath: '/api/v2/job_events/',
-    fields: ['job', 'event', 'counter', 'event_display', 'event_data', 'event_level', 'failed', 'changed', 'uuid', 'parent_uuid', 'host', 'host_name',
-      'playbook', 'play', 'task', 'role', 'stdout', 'start_line', 'end_line', 'verbosity'],
-    playbook: true,
-    host: true,
-    children: true,
-  },
-  project_update: {
-    fields: ['event', 'counter', 'event_display', 'event_data', 'event_level', 'failed', 'changed', 'uuid', 'host_name',
-      'playbook', 'play', 'task', 'role', 'stdout', 'start_line', 'end_line', 'verbosity', 'project_update'],
-    playbook: true,
-    host: false,
-    children: false,
-  },
-  ad_hoc_command: {
-    detailPath: '/api/v2/ad_hoc_command_events/',
-    fields: ['ad_hoc_command', 'event', 'counter', 'event_display', 'event_data', 'failed', 'changed', 'uuid', 'host', 'host_name',
-      'stdout', 'start_line', 'end_line', 'verbosity'],
-    playbook: false,
-    host: true,
-    children: false,
-  },
-  inventory_update: {
-    fields: ['event', 'counter', 'event_display', 'event_data', 'failed', 'changed', 'uuid', 'stdout', 'start_line', 'end_line', 'verbosity', 'inventory_update'],
-    playbook: false,
-    host: false,
-    children: false,
-  },
-};
-
-const shapeOf = (kind: string): EventShape => SHAPES[kind] ?? SHAPES.inventory_update;
-
-/** The route of one event of this kind (/api/v2/job_events/), or undefined when AWX has none. */
-export const eventDetailPath = (kind: string): string | undefined => SHAPES[kind]?.detailPath;
+/** The events of a kind that says nothing of them (system jobs, workflow jobs): command events named after the kind (AWX's SystemJobEventSerializer). */
+export const commandEvents = (kind: string): EventShape => ({
+  fields: ['event', 'counter', 'event_display', 'event_data', 'failed', 'changed', 'uuid', 'stdout', 'start_line', 'end_line', 'verbosity', kind],
+  playbook: false,
+  host: false,
+  children: false,
+});
 
 /** The run an event list or event belongs to, as its events summarize it. */
 export type EventRun = Pick<Row, 'id' | 'kind' | 'name' | 'description' | 'status' | 'failed' | 'elapsed' | 'job_template_id' | 'canceled_on'>;
+
+/** How events summarize their run by its own columns. */
+export const runSummary = (run: EventRun): Row => ({ id: run.id, name: run.name, description: run.description ?? '', status: run.status, failed: run.failed });
 
 /** The events' hosts (id, name, description), read once for a page. */
 async function loadHosts(db: Queryable, events: readonly Row[]): Promise<Map<number, Row>> {
@@ -62,28 +41,19 @@ async function loadHosts(db: Queryable, events: readonly Row[]): Promise<Map<num
   return new Map(rows.map((h) => [h.id, h]));
 }
 
-/** How events summarize their run: a job with its template, other kinds by their own columns. */
-async function runSummary(db: Queryable, run: EventRun): Promise<Row> {
-  const base: Row = { id: run.id, name: run.name, description: run.description ?? '', status: run.status, failed: run.failed };
-  if (run.kind !== 'job') return base;
-  Object.assign(base, { elapsed: run.elapsed === null || run.elapsed === undefined ? 0 : Number(run.elapsed), type: 'job' });
-  if (run.canceled_on) base.canceled_on = run.canceled_on;
-  if (run.job_template_id) {
-    const [template] = await db.query<{ id: number; name: string }>('SELECT id, name FROM job_templates WHERE id = $1', [run.job_template_id]);
-    if (template) Object.assign(base, { job_template_id: template.id, job_template_name: template.name });
-  }
-  return base;
-}
-
 /**
  * Events of one run as AWX serves them: each with its url, related links, summary_fields, display
- * label and level, in the field order of its kind. `events` are the rows of the unified_job_event
+ * label and level, in the field order of its kind's `shape`. `events` are the rows of the unified_job_event
  * resource as serialized (host is the host's id). Stdout over `limit` characters (EVENT_STDOUT_MAX_BYTES_DISPLAY) is cut unless
- * `full` (?no_truncate, the detail routes); a job's playbook_on_* events are never cut.
+ * `full` (?no_truncate, the detail routes); a playbook's playbook_on_* events are never cut.
  */
-export async function presentEvents(db: Queryable, run: EventRun, events: readonly Row[], options: { full: boolean; limit: number }): Promise<Row[]> {
-  const shape = shapeOf(run.kind);
-  const [hosts, summary] = await Promise.all([shape.host ? loadHosts(db, events) : new Map<number, Row>(), runSummary(db, run)]);
+export async function presentEvents(
+  db: Queryable, shape: EventShape, run: EventRun, events: readonly Row[], options: { full: boolean; limit: number },
+): Promise<Row[]> {
+  const [hosts, summary] = await Promise.all([
+    shape.host ? loadHosts(db, events) : new Map<number, Row>(),
+    typeof shape.summary === 'function' ? shape.summary(db, run) : runSummary(run),
+  ]);
   const runUrl = `/api/v2/${run.kind}s/${run.id}/`;
   return events.map((event) => {
     const host = shape.host && typeof event.host === 'number' ? hosts.get(event.host) : undefined;
@@ -91,19 +61,20 @@ export async function presentEvents(db: Queryable, run: EventRun, events: readon
     if (shape.children) related.children = `${shape.detailPath}${event.id}/children/`;
     if (host) related.host = `/api/v2/hosts/${host.id}/`;
     const summaryFields: Row = {};
-    if (run.kind === 'job' || run.kind === 'project_update') summaryFields[run.kind] = summary;
+    if (shape.summary) summaryFields[run.kind] = summary;
     if (host) summaryFields.host = { id: host.id, name: host.name, description: host.description };
     if (shape.playbook) summaryFields.role = {};
     const computed: Row = {
       [run.kind]: run.id,
-      event: run.kind === 'inventory_update' ? 'verbose' : event.event,
-      event_display: shape.playbook ? playbookEventDisplay(event as { event: string }) : run.kind === 'inventory_update' ? 'verbose' : commandEventDisplay(event.event),
+      event: event.event,
+      event_display: shape.playbook ? playbookEventDisplay(event as { event: string }) : commandEventDisplay(event.event),
       event_level: eventLevel(event.event),
       host: host ? host.id : null,
-      host_name: run.kind === 'project_update' ? 'localhost' : event.host_name,
-      failed: run.kind === 'inventory_update' ? false : event.failed,
-      changed: run.kind === 'inventory_update' ? false : event.changed,
+      host_name: event.host_name,
+      failed: event.failed,
+      changed: event.changed,
       stdout: options.full || (shape.playbook && String(event.event).startsWith('playbook_on')) ? event.stdout : String(event.stdout).slice(0, options.limit),
+      ...shape.fixed,
     };
     const out: Row = {
       id: Number(event.id),

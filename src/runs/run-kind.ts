@@ -3,6 +3,13 @@ import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { Resource } from '../api/resource.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
+import type { Row } from '../db/database.ts';
+import type { ScheduledLaunch } from '../resources/schedules/schedulable.ts';
+import type { Launcher } from './launch.ts';
+import { commandEvents, type EventShape } from './run-events.ts';
+import type { RunCleanup } from './cleanup-runs.ts';
+import type { EventStream } from '../live/messages.ts';
+import type { WebhookLaunch } from './webhooks/delivery-launch.ts';
 
 export type FinalStatus = 'successful' | 'failed' | 'error' | 'canceled';
 
@@ -64,6 +71,40 @@ export interface RunContext {
 
 export type Runner = (job: UnifiedJobRow, run: RunContext) => Promise<RunOutcome>;
 
+/** What a workflow node hands the launcher of its template's kind (the workflow pass starts it). */
+export interface WorkflowNodeLaunch {
+  node: Row;
+  workflowJob: Row;
+  /** The workflow's variables and its ancestors' artifacts, merged by the workflow pass. */
+  extraVars: Record<string, unknown>;
+}
+
+/**
+ * The ways a run is started, each with what its launcher is given. A new trigger (the service
+ * catalog, a bulk launch) is one line here and a launcher in the kinds that offer it.
+ */
+export interface TriggerInputs {
+  /** A person's launch: launch/, update/ or a POST on the kind's list (the input is the request's). */
+  manual: unknown;
+  /** relaunch/ of an earlier run. */
+  relaunch: unknown;
+  /** A host's provisioning callback (job templates). */
+  callback: unknown;
+  /** A due schedule of the template (launch_type scheduled). */
+  schedule: ScheduledLaunch;
+  /** A node of a running workflow whose template is of the kind (launch_type workflow). */
+  workflowNode: WorkflowNodeLaunch;
+  /** A delivery of the template's webhook (GitHub, GitLab). */
+  webhook: WebhookLaunch;
+  /** A firing event rule whose action launches the template. */
+  eventRule: WebhookLaunch;
+}
+
+export type Trigger = keyof TriggerInputs;
+
+/** A kind's launcher of each trigger it offers (any template row type: each kind reads its own); a trigger it lacks cannot start its runs. */
+export type KindLaunchers = { readonly [T in Trigger]?: Launcher<TriggerInputs[T], any> };
+
 /**
  * A run kind (job, ad hoc command, project update, inventory update): everything the core needs to
  * know about it. Each kind's folder under src/run-kinds/ exports one; the composition root lists them.
@@ -88,6 +129,18 @@ export interface RunKind {
   routes: readonly RouteModule[];
   /** False for kinds whose runs take no capacity and run no process (workflow jobs, approvals): the task manager does not place them. */
   placed?: boolean;
+  /** How its events are shown (AWX's event serializer of the kind); command events named after the kind unless said. */
+  events?: EventShape;
+  /** The websocket group its events are pushed to (AWX's names; `<name>_events` unless said), or false for a kind without events. */
+  eventGroup?: string | false;
+  /** How notification messages name its runs (job_friendly_name) and their page in the UI (/#/jobs/<ui>/<id>). */
+  messages?: { friendly: string; ui: string };
+  /** Whether cleanup_jobs deletes its old runs, and how it names them; absent: its runs are kept. */
+  cleanup?: RunCleanup;
+  /** How its runs are started, by trigger. Schedules, workflow nodes, webhooks and event rules offer the kinds that have their launcher. */
+  launchers?: KindLaunchers;
+  /** The action of the template's access policy a launch of it needs (execute unless said: update for sources); creating a schedule asks it. */
+  templateAction?: 'execute' | 'update';
 }
 
 /** What creating a run needs to know of its kind: its name and the table of its templates. */
@@ -96,9 +149,29 @@ export type RunKindRef = Pick<RunKind, 'name' | 'templateTable'>;
 /** The run kinds of a service, by name. */
 export class RunKinds {
   private readonly byName: ReadonlyMap<string, RunKind>;
+  private readonly streams: ReadonlyMap<string, EventStream>;
+  private readonly streamsByGroup: ReadonlyMap<string, EventStream>;
 
   constructor(readonly all: readonly RunKind[]) {
     this.byName = new Map(all.map((k) => [k.name, k]));
+    const streams = all.filter((k) => k.eventGroup !== false).map((k): EventStream => ({
+      kind: k.name,
+      group: k.eventGroup || `${k.name}_events`,
+      playbook: k.events?.playbook ?? false,
+      eventsPath: (k.resource as { eventsPath?: string }).eventsPath ?? 'events',
+    }));
+    this.streams = new Map(streams.map((s) => [s.kind, s]));
+    this.streamsByGroup = new Map(streams.map((s) => [s.group, s]));
+  }
+
+  /** How live output pushes the events of the kind named `name`, or undefined for a kind without events. */
+  eventStream(name: string): EventStream | undefined {
+    return this.streams.get(name);
+  }
+
+  /** The events a websocket group (job_events...) carries, or undefined. */
+  eventStreamOfGroup(group: string): EventStream | undefined {
+    return this.streamsByGroup.get(group);
   }
 
   get(name: string): RunKind {
@@ -109,6 +182,33 @@ export class RunKinds {
 
   names(): string[] {
     return [...this.byName.keys()];
+  }
+
+  /** The launcher of `trigger` of the kind named `name` (update/ of a project starts a project_update's manual one). */
+  launcher<T extends Trigger>(name: string, trigger: T): NonNullable<KindLaunchers[T]> {
+    const launcher = this.get(name).launchers?.[trigger];
+    if (!launcher) throw new Error(`run kind "${name}" has no ${trigger} launcher`);
+    return launcher;
+  }
+
+  /** How the events of the kind named `name` are shown. */
+  events(name: string): EventShape {
+    return this.get(name).events ?? commandEvents(name);
+  }
+
+  /** The kinds with a launcher for `trigger`, in their order. */
+  withTrigger<T extends Trigger>(trigger: T): Array<RunKind & { launchers: Required<Pick<KindLaunchers, T>> }> {
+    return this.all.filter((k): k is RunKind & { launchers: Required<Pick<KindLaunchers, T>> } => Boolean(k.launchers?.[trigger]));
+  }
+
+  /** The kind whose runs belong to templates of `table`, or undefined. */
+  forTemplateTable(table: string): RunKind | undefined {
+    return this.all.find((k) => k.templateTable === table);
+  }
+
+  /** The resource of a kind's templates (its name is the template's kind in unified_job_templates). */
+  templateResource(kind: RunKind, resources: readonly Resource[]): Resource | undefined {
+    return kind.templateTable === undefined ? undefined : resources.find((r) => r.table === kind.templateTable && r.topLevel);
   }
 
   /** The kinds the task manager places on instances. */

@@ -53,6 +53,8 @@ export interface RunResourceDeclaration {
 export interface RunResource extends Resource {
   /** stdout/, events/ and cancel/ of this kind. */
   runRoutes: RouteModule;
+  /** Where its events are listed, after a run's own path (events, job_events). */
+  eventsPath: string;
 }
 
 /**
@@ -133,5 +135,5 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
     },
   });
   const runRoutes: RouteModule = (app, services) => registerRunRoutes(app, services, resource, { eventsPath: decl.eventsPath });
-  return Object.assign(resource, { runRoutes });
+  return Object.assign(resource, { runRoutes, eventsPath: decl.eventsPath ?? 'events' });
 }

@@ -10,7 +10,7 @@ import { actionRouteSchemas, NO_CONTENT } from '../api/action-schemas.ts';
 import { recordActivity } from '../activity/record.ts';
 import { objectPermission } from '../api/permissions.ts';
 import { sendStdout } from './stdout.ts';
-import { presentEvents, eventDetailPath, type EventRun } from './run-events.ts';
+import { presentEvents, type EventRun } from './run-events.ts';
 import { eventWithRun } from './event-access.ts';
 import { jobChildrenSummary } from './children-summary.ts';
 import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from './lifecycle.ts';
@@ -38,39 +38,40 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
     OPTIONS: async () => viewOptions(`${label} Stdout`, 'The output of the run: ?format=json|txt|ansi|html|txt_download|ansi_download, start_line, end_line.'),
   });
   const eventsPath = options.eventsPath ?? 'events';
+  const shape = services.runKinds.events(run.name);
   routeMethods(app, `${base}${eventsPath}/`, objectPermission(run.name), {
     GET: async (request) => {
       const row = request.object as EventRun;
       const query = request.query as Query;
       const page = await listPage(db, request.ctx, events, request.url.split('?')[0], query, (alias, params) => `${alias}.unified_job_id = ${params.add(row.id)}`);
-      return { ...page, results: await presentEvents(db, row, page.results, { full: noTruncate(query), limit: stdoutLimit() }) };
+      return { ...page, results: await presentEvents(db, shape, row, page.results, { full: noTruncate(query), limit: stdoutLimit() }) };
     },
     OPTIONS: async () => listOptions(events, false, `${label} Event List`),
   });
-  if (run.name === 'job') {
+  if (shape.children) {
     routeMethods(app, `${base}${eventsPath}/children_summary/`, objectPermission(run.name), {
       GET: async (request) => jobChildrenSummary(db, request.object as { id: number; event_processing_finished: boolean }),
       OPTIONS: async () => viewOptions('Job Job Events Children Summary', 'Per event with descendants: its row and how many descendants it has; the parent of each meta event; whether the events form a tree.'),
     });
   }
-  const detailPath = eventDetailPath(run.name);
+  const { detailPath } = shape;
   if (detailPath) {
     routeMethods(app, `${detailPath}:id/`, objectPermission(`${run.name}_event`), {
       GET: async (request) => {
         const { event, run: owner } = await eventWithRun(db, request.ctx, request.object);
-        return (await presentEvents(db, owner, [event], { full: true, limit: stdoutLimit() }))[0];
+        return (await presentEvents(db, shape, owner, [event], { full: true, limit: stdoutLimit() }))[0];
       },
       OPTIONS: async () => viewOptions(`${label} Event Detail`, 'One event of a run, with its whole stdout.'),
     });
   }
-  if (detailPath && run.name === 'job') {
+  if (detailPath && shape.children) {
     routeMethods(app, `${detailPath}:id/children/`, objectPermission(`${run.name}_event`), {
       GET: async (request) => {
         const { event, run: owner } = await eventWithRun(db, request.ctx, request.object);
         const query = request.query as Query;
         const page = await listPage(db, request.ctx, events, request.url.split('?')[0], query, (alias, params) =>
           `${alias}.unified_job_id = ${params.add(owner.id)} AND ${alias}.parent_uuid = ${params.add(event.uuid)} AND ${alias}.parent_uuid <> ''`);
-        return { ...page, results: await presentEvents(db, owner, page.results, { full: noTruncate(query), limit: stdoutLimit() }) };
+        return { ...page, results: await presentEvents(db, shape, owner, page.results, { full: noTruncate(query), limit: stdoutLimit() }) };
       },
       OPTIONS: async () => listOptions(events, false, 'Job Event Children List'),
     });

@@ -1,6 +1,6 @@
 /**
  * How a workflow node of each template kind starts its run, inside the workflow pass's transaction
- * and through the launch service (its gates apply). One entry per node template kind.
+ * and through the launch service (its gates apply): the workflowNode launcher of the template's run kind.
  */
 import type { RequestContext, Services } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
@@ -8,13 +8,6 @@ import type { LaunchResult } from '../runs/launch.ts';
 import { finishRun, insertRun } from '../runs/lifecycle.ts';
 import type { RunKindRef } from '../runs/run-kind.ts';
 import { JOB } from '../run-kinds/job/create-job.ts';
-import { workflowNodeJobLauncher } from '../run-kinds/job/workflow-node-launch.ts';
-import { INVENTORY_UPDATE, inventoryUpdateLauncher } from '../run-kinds/inventory-update/queue.ts';
-import { PROJECT_UPDATE, projectUpdateLauncher } from '../run-kinds/project-update/queue.ts';
-import { SYSTEM_JOB, workflowNodeSystemJobLauncher } from '../run-kinds/system-job/launcher.ts';
-import { approvalLauncher } from '../run-kinds/workflow-approval/launch.ts';
-import { nestedWorkflowLauncher } from '../run-kinds/workflow-job/launch.ts';
-import { WORKFLOW_APPROVAL, WORKFLOW_JOB } from '../run-kinds/workflow-job/workflow-job-kind-ref.ts';
 
 export interface Spawn {
   tx: Queryable;
@@ -32,38 +25,20 @@ interface NodeKind {
   launch(spawn: Spawn, template: Row): Promise<LaunchResult>;
 }
 
-/** Runs started as updates answer to the workflow, not to a person. */
-const asWorkflowLaunch = async (tx: Queryable, launched: LaunchResult) => {
-  if (launched.ok) await tx.query(`UPDATE unified_jobs SET launch_type = 'workflow' WHERE id = $1`, [launched.run.id]);
-  return launched;
-};
-
-export const NODE_KINDS: Record<string, NodeKind> = {
-  job_template: {
-    table: 'job_templates', run: JOB,
-    launch: (s, template) => s.services.launches.launchWithin(s.tx, s.ctx, workflowNodeJobLauncher, template as never, { node: s.node, workflowJob: s.workflowJob, extraVars: s.extraVars }),
-  },
-  workflow_job_template: {
-    table: 'workflow_job_templates', run: WORKFLOW_JOB,
-    launch: (s, template) => s.services.launches.launchWithin(s.tx, s.ctx, nestedWorkflowLauncher, template, { node: s.node, workflowJob: s.workflowJob, extraVars: s.extraVars }),
-  },
-  project: {
-    table: 'projects', run: PROJECT_UPDATE,
-    launch: async (s, template) => asWorkflowLaunch(s.tx, await s.services.launches.launchWithin(s.tx, s.ctx, projectUpdateLauncher, template, null)),
-  },
-  inventory_source: {
-    table: 'inventory_sources', run: INVENTORY_UPDATE,
-    launch: async (s, template) => asWorkflowLaunch(s.tx, await s.services.launches.launchWithin(s.tx, s.ctx, inventoryUpdateLauncher, template, null)),
-  },
-  system_job_template: {
-    table: 'system_job_templates', run: SYSTEM_JOB,
-    launch: (s, template) => s.services.launches.launchWithin(s.tx, s.ctx, workflowNodeSystemJobLauncher, template, { node: s.node }),
-  },
-  workflow_approval_template: {
-    table: 'workflow_approval_templates', run: WORKFLOW_APPROVAL,
-    launch: (s, template) => s.services.launches.launchWithin(s.tx, s.ctx, approvalLauncher, template, { workflowJob: s.workflowJob }),
-  },
-};
+/**
+ * What a node of a template kind (unified_job_templates.kind: job_template, project...) starts: the
+ * run kind whose templates are that resource's and that has a workflow-node launcher.
+ */
+export function nodeKindOf(services: Services, templateKind: string): NodeKind | undefined {
+  const table = services.resources.find((r) => r.name === templateKind)?.table;
+  const kind = table === undefined ? undefined : services.runKinds.forTemplateTable(table);
+  const launcher = kind?.launchers?.workflowNode;
+  if (!table || !kind || !launcher) return undefined;
+  return {
+    table, run: kind,
+    launch: (s, template) => s.services.launches.launchWithin(s.tx, s.ctx, launcher, template, { node: s.node, workflowJob: s.workflowJob, extraVars: s.extraVars }),
+  };
+}
 
 /** What a refusal says, for the failed run that stands for the node. */
 function refusalText(body: Record<string, unknown>): string {
@@ -75,7 +50,7 @@ function refusalText(body: Record<string, unknown>): string {
  * a password missing) leaves a failed run of the node's kind in its place, so the failure path runs.
  */
 export async function spawnNode(spawn: Spawn, kind: string): Promise<number> {
-  const nodeKind = NODE_KINDS[kind];
+  const nodeKind = nodeKindOf(spawn.services, kind);
   const [template] = nodeKind ? await spawn.tx.query(`SELECT * FROM ${nodeKind.table} WHERE id = $1`, [spawn.node.unified_job_template_id]) : [];
   if (nodeKind && template) {
     const launched = await nodeKind.launch(spawn, template);

@@ -1,7 +1,10 @@
-import { CLEANUP_KINDS as KINDS, cleanupRuns as cleanupKind } from '../../runs/cleanup-runs.ts';
+import { RUN_KINDS } from '../../composition/root.ts';
+import { cleanupKinds, cleanupRuns as cleanupKind } from '../../runs/cleanup-runs.ts';
 import { parseOptions, UsageError, withServices, type Command } from '../command.ts';
 
 const DEFAULT_DAYS = 90;
+/** The run kinds of the composition root that say how their old runs are cleaned up. */
+const KINDS = cleanupKinds(RUN_KINDS);
 
 function parseDays(value: string | undefined): number {
   if (value === undefined) return DEFAULT_DAYS;
@@ -12,7 +15,7 @@ function parseDays(value: string | undefined): number {
 export const cleanupJobs: Command = {
   name: 'cleanup_jobs',
   summary: 'Delete finished jobs, project updates, inventory updates, ad hoc commands and management jobs older than some days',
-  usage: '[--days N] [--dry-run] [--jobs] [--project-updates] [--inventory-updates] [--ad-hoc-commands] [--management-jobs]',
+  usage: `[--days N] [--dry-run] ${KINDS.map((k) => `[--${k.option}]`).join(' ')}`,
   async run({ env, args, io }) {
     const { values } = parseOptions(args, {
       days: { type: 'string' },

@@ -11,13 +11,13 @@ import type { Row } from '../../db/database.ts';
 import type { InventorySourceRow } from '../../db/tables.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { mayUpdateInventory } from './inventory-source-access.ts';
-import { canUpdateSource, inventoryUpdateLauncher } from '../../run-kinds/inventory-update/queue.ts';
+import { canUpdateSource } from '../../run-kinds/inventory-update/queue.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 
 /** Queues an update of one source (locked) and answers it as AWX's update views do: {inventory_update, ...detail}. */
 async function startUpdate(services: Services, request: FastifyRequest, source: Row): Promise<Row> {
   const { db } = services;
-  const update = (await launchOrRefuse(services.launches, request.ctx, inventoryUpdateLauncher, source, null)).run;
+  const update = (await launchOrRefuse(services.launches, request.ctx, services.runKinds.launcher('inventory_update', 'manual'), source, null)).run;
   return { inventory_update: update.id, ...(await serializeRow(db, request.ctx, getResource('inventory_update'), update)) };
 }
 

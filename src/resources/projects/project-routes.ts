@@ -9,7 +9,6 @@ import { updateOptions, viewOptions } from '../../api/options.ts';
 import { findInventoryFiles, findPlaybooks } from '../../projects/discovery.ts';
 import { projectFilesDir } from '../../projects/local-sources.ts';
 import { mayUpdateProject } from './project-access.ts';
-import { projectUpdateLauncher } from '../../run-kinds/project-update/queue.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { registerCopyRoute } from '../../api/copy-route.ts';
 import { projectCopy } from './project-copy.ts';
@@ -30,7 +29,7 @@ export const projectRoutes: RouteModule = (app, services) => {
         reply.header('Allow', 'GET, HEAD, OPTIONS');
         throw new ApiError(405, { detail: 'Manual projects have nothing to update from.' });
       }
-      const update = (await launchOrRefuse(services.launches, request.ctx, projectUpdateLauncher, project, null)).run;
+      const update = (await launchOrRefuse(services.launches, request.ctx, services.runKinds.launcher('project_update', 'manual'), project, null)).run;
       const body = await serializeRow(db, request.ctx, getResource('project_update'), update);
       return reply.code(202).send({ project_update: update.id, ...body });
     },

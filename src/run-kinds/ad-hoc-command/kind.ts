@@ -1,5 +1,5 @@
 import type { RunKind } from '../../runs/run-kind.ts';
-import { adHocCommands } from './ad-hoc-command.resource.ts';
+import { adHocCommands, adHocLauncher } from './ad-hoc-command.resource.ts';
 import { adHocRoutes } from './ad-hoc-routes.ts';
 import { runAdHocCommand } from './run-ad-hoc.ts';
 
@@ -9,4 +9,17 @@ export const adHocCommandKind: RunKind = {
   resource: adHocCommands,
   run: runAdHocCommand,
   routes: [adHocCommands.runRoutes, adHocRoutes],
+  messages: { friendly: 'AdHoc Command', ui: 'command' },
+  cleanup: { option: 'ad-hoc-commands', label: 'ad hoc commands' },
+  // A module's events on each host, each on its own at /ad_hoc_command_events/{id}/ (AWX's AdHocCommandEventSerializer).
+  events: {
+    detailPath: '/api/v2/ad_hoc_command_events/',
+    fields: ['ad_hoc_command', 'event', 'counter', 'event_display', 'event_data', 'failed', 'changed', 'uuid', 'host', 'host_name',
+      'stdout', 'start_line', 'end_line', 'verbosity'],
+    playbook: false,
+    host: true,
+    children: false,
+  },
+  // Relaunches too: a relaunch is a new command with the same values (launch_type relaunch).
+  launchers: { manual: adHocLauncher },
 };

@@ -1,7 +1,7 @@
 import type { RunKind } from '../../runs/run-kind.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
 import { inventoryUpdates } from './inventory-update.resource.ts';
-import { INVENTORY_UPDATE } from './queue.ts';
+import { INVENTORY_UPDATE, inventoryUpdateLauncher, scheduledInventoryUpdateLauncher, workflowNodeInventoryUpdateLauncher } from './queue.ts';
 import { runInventoryUpdate } from './update-runner.ts';
 
 /** Inventory updates: an inventory source imported with ansible-inventory, started by update/ or a job's dependency. */
@@ -14,4 +14,16 @@ export const inventoryUpdateKind: RunKind = {
   // (An update is deleted with its source, and a source with its inventory: a stored update has one.)
   afterFinish: (tx, job) => refreshInventoryComputedFields(tx, job.inventory_id!),
   routes: [inventoryUpdates.runRoutes],
+  messages: { friendly: 'Inventory Update', ui: 'inventory' },
+  cleanup: { option: 'inventory-updates', label: 'inventory updates' },
+  // Lines of ansible-inventory's output: all verbose, none failed or changed (AWX's InventoryUpdateEventSerializer).
+  events: {
+    fields: ['event', 'counter', 'event_display', 'event_data', 'failed', 'changed', 'uuid', 'stdout', 'start_line', 'end_line', 'verbosity', 'inventory_update'],
+    playbook: false,
+    host: false,
+    children: false,
+    fixed: { event: 'verbose', event_display: 'verbose', failed: false, changed: false },
+  },
+  launchers: { manual: inventoryUpdateLauncher, schedule: scheduledInventoryUpdateLauncher, workflowNode: workflowNodeInventoryUpdateLauncher },
+  templateAction: 'update',
 };

@@ -21,23 +21,21 @@ export async function queueInventoryUpdate(tx: Queryable, ctx: RequestContext, s
   return createRun(tx, ctx, INVENTORY_UPDATE, await inventoryUpdateValues(tx, source, launchType));
 }
 
-/** An update started from update/ (the caller's update_role was checked): the source is read again, locked. */
-export const inventoryUpdateLauncher: Launcher<null> = {
+/** An update of the source, read again and locked, with the launch type of its trigger. */
+const inventoryUpdateLauncherFor = (launchType: string): Launcher<unknown> => ({
   kind: INVENTORY_UPDATE,
   async plan(tx, _ctx, source) {
     const [locked] = await tx.query<InventorySourceRow>('SELECT * FROM inventory_sources WHERE id = $1 FOR UPDATE', [source!.id]);
-    return { values: await inventoryUpdateValues(tx, locked, 'manual') };
+    return { values: await inventoryUpdateValues(tx, locked, launchType) };
   },
-};
+});
 
-/** An update started by a due schedule of the source (launch_type scheduled). */
-export const scheduledInventoryUpdateLauncher: Launcher<unknown> = {
-  kind: INVENTORY_UPDATE,
-  async plan(tx, _ctx, source) {
-    const [locked] = await tx.query<InventorySourceRow>('SELECT * FROM inventory_sources WHERE id = $1 FOR UPDATE', [source!.id]);
-    return { values: await inventoryUpdateValues(tx, locked, 'scheduled') };
-  },
-};
+/** An update started from update/ (the caller's update_role was checked). */
+export const inventoryUpdateLauncher = inventoryUpdateLauncherFor('manual');
+/** An update started by a due schedule of the source. */
+export const scheduledInventoryUpdateLauncher = inventoryUpdateLauncherFor('scheduled');
+/** An update a workflow node starts: it answers to the workflow, not to a person. */
+export const workflowNodeInventoryUpdateLauncher = inventoryUpdateLauncherFor('workflow');
 
 /** The update's columns: the source's settings as they are now. */
 async function inventoryUpdateValues(tx: Queryable, source: InventorySourceRow, launchType: string): Promise<Record<string, unknown>> {

@@ -12,23 +12,21 @@ export async function queueProjectUpdate(tx: Queryable, ctx: RequestContext, pro
   return createRun(tx, ctx, PROJECT_UPDATE, projectUpdateValues(project, launchType));
 }
 
-/** A sync started from update/ (the caller's update_role was checked): the project is read again, locked. */
-export const projectUpdateLauncher: Launcher<null> = {
+/** A sync of the project, read again and locked, with the launch type of its trigger. */
+const projectUpdateLauncherFor = (launchType: string): Launcher<unknown> => ({
   kind: PROJECT_UPDATE,
   async plan(tx, _ctx, project) {
     const [locked] = await tx.query<ProjectRow>('SELECT * FROM projects WHERE id = $1 FOR UPDATE', [project!.id]);
-    return { values: projectUpdateValues(locked, 'manual') };
+    return { values: projectUpdateValues(locked, launchType) };
   },
-};
+});
 
-/** A sync started by a due schedule of the project (launch_type scheduled). */
-export const scheduledProjectUpdateLauncher: Launcher<unknown> = {
-  kind: PROJECT_UPDATE,
-  async plan(tx, _ctx, project) {
-    const [locked] = await tx.query<ProjectRow>('SELECT * FROM projects WHERE id = $1 FOR UPDATE', [project!.id]);
-    return { values: projectUpdateValues(locked, 'scheduled') };
-  },
-};
+/** A sync started from update/ (the caller's update_role was checked). */
+export const projectUpdateLauncher = projectUpdateLauncherFor('manual');
+/** A sync started by a due schedule of the project. */
+export const scheduledProjectUpdateLauncher = projectUpdateLauncherFor('scheduled');
+/** A sync a workflow node starts: it answers to the workflow, not to a person. */
+export const workflowNodeProjectUpdateLauncher = projectUpdateLauncherFor('workflow');
 
 /** The update's columns: the project's source settings as they are now. */
 function projectUpdateValues(project: ProjectRow, launchType: string): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import type { RunKind } from '../../runs/run-kind.ts';
 import { systemJobLaunchRoutes } from './launch-routes.ts';
-import { SYSTEM_JOB } from './launcher.ts';
+import { scheduledSystemJobLauncher, SYSTEM_JOB, systemJobLauncher, workflowNodeSystemJobLauncher } from './launcher.ts';
 import { runSystemJob } from './run-system-job.ts';
 import { systemJobs } from './system-job.resource.ts';
 
@@ -11,4 +11,7 @@ export const systemJobKind: RunKind = {
   run: runSystemJob,
   templateIsSource: false,
   routes: [systemJobs.runRoutes, systemJobLaunchRoutes],
+  messages: { friendly: 'System Job', ui: 'system' },
+  cleanup: { option: 'management-jobs', label: 'management jobs' },
+  launchers: { manual: systemJobLauncher, schedule: scheduledSystemJobLauncher, workflowNode: workflowNodeSystemJobLauncher },
 };

@@ -5,7 +5,7 @@ import { deleteExpiredSessions } from '../../auth/sessions.ts';
 import type { UnifiedJobRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { daysOf } from '../../resources/system-job-templates/system-job-options.ts';
-import { CLEANUP_KINDS, cleanupRuns } from '../../runs/cleanup-runs.ts';
+import { cleanupKinds, cleanupRuns } from '../../runs/cleanup-runs.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
 
 /** Days kept when none are given (AWX's management commands: 90 for jobs, 355 for activity). */
@@ -16,7 +16,7 @@ export async function runSystemJob(job: UnifiedJobRow, run: RunContext): Promise
   const days = daysOf(vars.days) ?? DEFAULT_DAYS[job.job_type] ?? 0;
   switch (job.job_type) {
     case 'cleanup_jobs':
-      for (const k of CLEANUP_KINDS) {
+      for (const k of cleanupKinds(run.services.runKinds.all)) {
         const { deleted, skipped } = await cleanupRuns(run.db, k.kind, days, false);
         await run.output(`${k.label}: ${deleted} deleted, ${skipped} skipped.`);
       }

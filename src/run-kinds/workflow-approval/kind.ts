@@ -1,6 +1,7 @@
 import type { RunKind } from '../../runs/run-kind.ts';
 import { WORKFLOW_APPROVAL } from '../workflow-job/workflow-job-kind-ref.ts';
 import { approvalRoutes } from './approval-routes.ts';
+import { approvalLauncher } from './launch.ts';
 import { approvalOutcome, notifyApproval } from './notify.ts';
 import { workflowApprovals } from './workflow-approval.resource.ts';
 
@@ -11,6 +12,7 @@ export const workflowApprovalKind: RunKind = {
   run: async () => ({ status: 'error', explanation: 'Approvals are not run by a node.' }),
   templateIsSource: false,
   placed: false,
+  eventGroup: false,
   // Approvals notify through their workflow's approvals lists only (notifyApproval), as AWX.
   runNotifications: false,
   afterFinish: async (tx, approval) => {
@@ -18,4 +20,6 @@ export const workflowApprovalKind: RunKind = {
     if (event) await notifyApproval(tx, approval, event);
   },
   routes: [workflowApprovals.runRoutes, approvalRoutes],
+  // Approvals are started only by their workflow's approval nodes.
+  launchers: { workflowNode: approvalLauncher },
 };

@@ -1,5 +1,9 @@
 import type { RunKind } from '../../runs/run-kind.ts';
 import { workflowLaunchRoutes } from './launch-routes.ts';
+import { nestedWorkflowLauncher, workflowTemplateLauncher } from './launch.ts';
+import { workflowRelauncher } from './relaunch.ts';
+import { scheduledWorkflowLauncher } from './scheduled-launch.ts';
+import { workflowWebhookLauncher } from './webhook-launch.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
 import { workflowJobs } from './workflow-job.resource.ts';
 
@@ -13,5 +17,16 @@ export const workflowJobKind: RunKind = {
   run: async () => ({ status: 'error', explanation: 'Workflow jobs are not run by a node.' }),
   templateIsSource: false,
   placed: false,
+  // AWX's group for a workflow's node changes.
+  eventGroup: 'workflow_events',
   routes: [workflowJobs.runRoutes, workflowLaunchRoutes],
+  messages: { friendly: 'Workflow Job', ui: 'workflow' },
+  launchers: {
+    manual: workflowTemplateLauncher,
+    relaunch: workflowRelauncher,
+    schedule: scheduledWorkflowLauncher,
+    workflowNode: nestedWorkflowLauncher,
+    webhook: workflowWebhookLauncher,
+    eventRule: workflowWebhookLauncher,
+  },
 };
