@@ -1,4 +1,4 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable, ResourceRow } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 import type { Params } from './sql.ts';
 import type { Values } from './resource.ts';
@@ -7,7 +7,7 @@ import type { Values } from './resource.ts';
  * A resource's access policy: what the caller may see, as SQL, and what the caller may do with
  * one object. The framework consults it on every list, detail, create, update, delete and attach.
  */
-export interface AccessPolicy<R extends object = Row> {
+export interface AccessPolicy<R extends ResourceRow = ResourceRow> {
   /** A condition over `alias` limiting visible rows, or null when every row is visible. */
   visible(ctx: RequestContext, alias: string, params: Params): string | null;
   canCreate(ctx: RequestContext, tx: Queryable, values: Values): Promise<boolean> | boolean;
@@ -45,10 +45,10 @@ export interface AccessPolicy<R extends object = Row> {
  * look the whole page up at once (hasObjectRoleOnRow).
  */
 // Both are a method's type, so that checks of a typed row (R) still serve the framework, which passes plain rows.
-export type Capability<R extends object = Row> = { check(ctx: RequestContext, tx: Queryable, row: R, page?: readonly R[]): Promise<boolean> | boolean }['check'];
+export type Capability<R extends ResourceRow = ResourceRow> = { check(ctx: RequestContext, tx: Queryable, row: R, page?: readonly R[]): Promise<boolean> | boolean }['check'];
 
 /** May the caller do this with the (visible) object? */
-export type ObjectAction<R extends object = Row> = { check(ctx: RequestContext, tx: Queryable, row: R): Promise<boolean> | boolean }['check'];
+export type ObjectAction<R extends ResourceRow = ResourceRow> = { check(ctx: RequestContext, tx: Queryable, row: R): Promise<boolean> | boolean }['check'];
 
 export const isSuperuser = (ctx: RequestContext) => ctx.user?.isSuperuser === true;
 export const seesEverything = (ctx: RequestContext) => ctx.user?.isSuperuser === true || ctx.user?.isSystemAuditor === true;
@@ -120,7 +120,7 @@ export async function objectsHoldingRole(
   return new Set(rows.map((r) => r.object_id));
 }
 
-const pageRoleLookups = new WeakMap<readonly Row[], Map<string, { ctx: RequestContext; ids: Promise<Set<number>> }>>();
+const pageRoleLookups = new WeakMap<readonly ResourceRow[], Map<string, { ctx: RequestContext; ids: Promise<Set<number>> }>>();
 
 /**
  * hasObjectRole for the object of `row`, whose id is in `column` (`id` for the row itself). Given
@@ -132,8 +132,8 @@ export function hasObjectRoleOnRow(
   tx: Queryable,
   contentType: string,
   roleField: string,
-  row: Row,
-  page?: readonly Row[],
+  row: ResourceRow,
+  page?: readonly ResourceRow[],
   column = 'id',
 ): boolean | Promise<boolean> {
   if (isSuperuser(ctx)) return true;

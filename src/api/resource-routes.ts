@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import type { Row } from '../db/database.ts';
+import type { ResourceRow } from '../db/database.ts';
 import type { Services } from './context.ts';
 import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
 import { ApiError, methodNotAllowed, ValidationError } from './errors.ts';
@@ -16,8 +16,8 @@ import { listQuerySchema, OPTIONS_RESPONSE, pageSchema, relatedRouteSchemas, res
  * loaded and authorized before the handler runs (route-objects.ts), typed as the resource's row:
  * `routeMethods<JobTemplateRow>(app, url, objectPermission('job_template', ...), handlers)`.
  */
-export type ObjectRequest<R extends object = Row> = FastifyRequest & { object: R };
-type Handler<R extends object = Row> = (request: ObjectRequest<R>, reply: FastifyReply) => Promise<unknown>;
+export type ObjectRequest<R extends ResourceRow = ResourceRow> = FastifyRequest & { object: R };
+type Handler<R extends ResourceRow = ResourceRow> = (request: ObjectRequest<R>, reply: FastifyReply) => Promise<unknown>;
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 /** The order Django REST framework lists methods in. */
@@ -41,7 +41,7 @@ function actionsOfHandled(declared: MethodActions, methods: readonly string[]): 
  * One URL answering several methods, with 405 and an Allow header for the rest. Each method may
  * have a schema (route-schemas.ts): it documents the method in the OpenAPI document.
  */
-export function routeMethods<R extends object = Row>(
+export function routeMethods<R extends ResourceRow = ResourceRow>(
   app: FastifyInstance,
   url: string,
   declared: RoutePermission,
@@ -75,7 +75,7 @@ export function routeMethods<R extends object = Row>(
  * fields of its own (AWX's views without serializer fields do the same): awxkit reads actions.POST of
  * every such endpoint to build its arguments and to export.
  */
-function withPostAction<R extends object>(options: Handler<R>): Handler<R> {
+function withPostAction<R extends ResourceRow>(options: Handler<R>): Handler<R> {
   return async function (this: unknown, request, reply) {
     const body = await options.call(this as never, request, reply);
     if (!body || typeof body !== 'object' || Array.isArray(body)) return body;

@@ -1,4 +1,4 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable, ResourceRow, Row } from '../db/database.ts';
 import type { RequestContext, Services } from './context.ts';
 import { completeField, datetime, ref, type Field } from './fields.ts';
 import type { Relation } from './relations.ts';
@@ -12,7 +12,7 @@ export type Values = Record<string, unknown>;
  * What a resource may add to the generic create/update/delete, all inside the change's transaction.
  * R is the resource's row (its table's type from src/db/tables.ts).
  */
-export interface ResourceHooks<R extends object = Row> {
+export interface ResourceHooks<R extends ResourceRow = ResourceRow> {
   /** Adjusts or checks parsed values before they are written (hash a password, refuse an escalation). */
   beforeWrite?(tx: Queryable, ctx: RequestContext, values: Values, existing: R | null): Promise<void> | void;
   /** Runs after the row is written (sync roles, computed fields). */
@@ -27,7 +27,7 @@ export interface ResourceHooks<R extends object = Row> {
  * methods on purpose: a Resource<JobTemplateRow> is then also a Resource (of plain rows) for the
  * framework, which treats every resource alike.
  */
-export interface ResourceDeclaration<R extends object = Row> {
+export interface ResourceDeclaration<R extends ResourceRow = ResourceRow> {
   /** snake_case model name: the object's `type` and its activity-stream name. */
   name: string;
   /** URL segment of the list (defaults to name + "s"). */
@@ -93,7 +93,7 @@ export interface ResourceDeclaration<R extends object = Row> {
 }
 
 /** One download format of a list: every matching row (up to maxRows) rendered as one body. */
-export interface ListExport<R extends object = Row> {
+export interface ListExport<R extends ResourceRow = ResourceRow> {
   contentType: string;
   /** Offered as an attachment under this name (Content-Disposition). */
   filename?: string;
@@ -103,7 +103,7 @@ export interface ListExport<R extends object = Row> {
   render(rows: R[]): string;
 }
 
-export interface Resource<R extends object = Row> extends Required<Omit<ResourceDeclaration<R>, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'types' | 'topLevel' | 'queryFilters'>> {
+export interface Resource<R extends ResourceRow = ResourceRow> extends Required<Omit<ResourceDeclaration<R>, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'types' | 'topLevel' | 'queryFilters'>> {
   operations: { create: boolean; update: boolean; delete: boolean };
   description: string;
   namedUrl: string[] | null;
@@ -134,7 +134,7 @@ const COMMON_FIELDS: Record<string, Field> = {
 const registry = new Map<string, Resource>();
 
 /** Declares a resource; the framework derives its endpoints, filters, OPTIONS and activity stream from this. */
-export function defineResource<R extends object = Row>(decl: ResourceDeclaration<R>): Resource<R> {
+export function defineResource<R extends ResourceRow = ResourceRow>(decl: ResourceDeclaration<R>): Resource<R> {
   const plural = decl.plural ?? `${decl.name}s`;
   const fields = Object.fromEntries(Object.entries(decl.fields).map(([name, f]) => [name, completeField(name, f)]));
   const common = decl.untracked ? {} : Object.fromEntries(Object.entries(COMMON_FIELDS).map(([name, f]) => [name, completeField(name, f)]));

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { RequestContext, Services } from './context.ts';
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable, ResourceRow } from '../db/database.ts';
 import type { ObjectAction } from './access.ts';
 import { forbidden } from './errors.ts';
 import { isVisible } from './list.ts';
@@ -24,7 +24,7 @@ function actionOf(resource: Resource, name: string): ObjectAction | undefined {
 }
 
 /** Whether the caller may do `action` with the object (for the GET of an action route: can_cancel, can_update...). */
-export async function allows(resource: Resource, action: string, ctx: RequestContext, tx: Queryable, row: Row): Promise<boolean> {
+export async function allows(resource: Resource, action: string, ctx: RequestContext, tx: Queryable, row: ResourceRow): Promise<boolean> {
   return actionOf(resource, action)!(ctx, tx, row);
 }
 

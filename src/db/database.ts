@@ -6,6 +6,9 @@ import type { Tables } from './tables.ts';
  */
 export type Row = Record<string, any>;
 
+/** A row of a resource's table (or view): every one has an integer id. */
+export type ResourceRow = Row & { id: number };
+
 /** The row type of a table or view, as generated into src/db/tables.ts from the migrations. */
 export type TableRow<Name extends keyof Tables> = Tables[Name];
 
