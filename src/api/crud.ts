@@ -151,13 +151,14 @@ export function columnsOf(resource: Resource, values: Values): [string[], unknow
   return [columns, params];
 }
 
-export async function loadRow(tx: Queryable, resource: Resource, id: number, lock = false): Promise<ResourceRow> {
-  const [row] = await tx.query<ResourceRow>(`SELECT * FROM ${ident(resource.table)} WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+/** The stored row of one object, 404 when missing; R is the caller's word for the resource's row type, as with query<T>. */
+export async function loadRow<R extends ResourceRow = ResourceRow>(tx: Queryable, resource: Resource, id: number, lock = false): Promise<R> {
+  const [row] = await tx.query<R>(`SELECT * FROM ${ident(resource.table)} WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
   if (!row) throw notFound();
   return row;
 }
 
-export async function createObject(tx: Queryable, ctx: RequestContext, resource: Resource, values: Values): Promise<ResourceRow> {
+export async function createObject<R extends ResourceRow = ResourceRow>(tx: Queryable, ctx: RequestContext, resource: Resource, values: Values): Promise<R> {
   if (!(await resource.access.canCreate(ctx, tx, values))) throw forbidden();
   await checkReferences(tx, resource, values);
   await checkUnique(tx, resource, values, null);
@@ -170,7 +171,7 @@ export async function createObject(tx: Queryable, ctx: RequestContext, resource:
   }
   const placeholders = params.map((_, i) => `$${i + 1}`);
   const [row] = await tx
-    .query<ResourceRow>(`INSERT INTO ${ident(resource.table)} (${columns.map(ident).join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING *`, params)
+    .query<R>(`INSERT INTO ${ident(resource.table)} (${columns.map(ident).join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING *`, params)
     .catch((err) => translateDbError(resource, err));
   revealOnce(row, generated);
   await createObjectRoles(tx, resource, row);
@@ -179,7 +180,7 @@ export async function createObject(tx: Queryable, ctx: RequestContext, resource:
   return row;
 }
 
-export async function updateObject(tx: Queryable, ctx: RequestContext, resource: Resource, existing: ResourceRow, values: Values): Promise<ResourceRow> {
+export async function updateObject<R extends ResourceRow = ResourceRow>(tx: Queryable, ctx: RequestContext, resource: Resource, existing: ResourceRow, values: Values): Promise<R> {
   if (!(await resource.access.canChange(ctx, tx, existing, values))) throw forbidden();
   await checkReferences(tx, resource, values);
   await checkUnique(tx, resource, values, existing);
@@ -188,7 +189,7 @@ export async function updateObject(tx: Queryable, ctx: RequestContext, resource:
   const sets = columns.map((c, i) => `${ident(c)} = $${i + 1}`);
   params.push(actorId(ctx), existing.id);
   const [row] = await tx
-    .query<ResourceRow>(
+    .query<R>(
       `UPDATE ${ident(resource.table)} SET ${[...sets, 'modified = now()', `modified_by_id = $${params.length - 1}`].join(', ')}
        WHERE id = $${params.length} RETURNING *`,
       params,

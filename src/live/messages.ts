@@ -1,4 +1,4 @@
-import type { Row } from '../db/database.ts';
+import type { UnifiedJobEventRow } from '../db/tables.ts';
 import { commandEventDisplay, eventLevel, playbookEventDisplay } from './event-types.ts';
 
 /** Event groups a client may join, with the run kind whose events each carries (AWX's names). */
@@ -21,7 +21,7 @@ const iso = (value: unknown) => new Date(value as string).toISOString();
 export const eventsUrl = (kind: string, id: number) => `/api/v2/${kind}s/${id}/${kind === 'job' ? 'job_events' : 'events'}/`;
 
 /** A stored event as pushed: the fields of the REST event list, plus AWX's group_name. */
-export function eventMessage(kind: string, row: Row): Record<string, unknown> {
+export function eventMessage(kind: string, row: UnifiedJobEventRow): Record<string, unknown> {
   return {
     id: Number(row.id),
     type: `${kind}_event`,
