@@ -149,15 +149,15 @@ export async function resolveKeyOr404(db: Queryable, resource: Resource, key: st
 }
 
 /** The row an id or a named URL names (an id first, as resolveKey), 404 as resolveKeyOr404 when none. */
-export async function loadByKeyOr404(db: Queryable, resource: Resource, key: string): Promise<ResourceRow> {
+export async function loadByKeyOr404<R extends ResourceRow = ResourceRow>(db: Queryable, resource: Resource, key: string): Promise<R> {
   const table = ident(resource.table);
   if (/^\d+$/.test(key) && Number(key) <= MAX_ID) {
     // One query for the usual case: the id names a row, which is the answer.
-    const [row] = await db.query<ResourceRow>(`SELECT * FROM ${table} WHERE id = $1`, [Number(key)]);
+    const [row] = await db.query<R>(`SELECT * FROM ${table} WHERE id = $1`, [Number(key)]);
     if (row) return row;
   }
   const id = await resolveKeyOr404(db, resource, key);
-  const [row] = await db.query<ResourceRow>(`SELECT * FROM ${table} WHERE id = $1`, [id]);
+  const [row] = await db.query<R>(`SELECT * FROM ${table} WHERE id = $1`, [id]);
   if (!row) throw notFound();
   return row;
 }

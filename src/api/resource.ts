@@ -8,6 +8,15 @@ import type { RoleDeclaration } from '../rbac/object-roles.ts';
 
 export type Values = Record<string, unknown>;
 
+/** One object as the API shows it: the framework's keys, then every field and what decorate adds. */
+export type SerializedObject = Row & {
+  id: number;
+  type: string;
+  url: string;
+  related: Record<string, string>;
+  summary_fields: Record<string, unknown>;
+};
+
 /**
  * What a resource may add to the generic create/update/delete, all inside the change's transaction.
  * R is the resource's row (its table's type from src/db/tables.ts).
@@ -58,12 +67,12 @@ export interface ResourceDeclaration<R extends ResourceRow = ResourceRow> {
   /** Leave out created/modified/created_by/modified_by (append-only logs keep their own timestamp). */
   untracked?: boolean;
   /** Adds what is computed rather than stored (fields, related links, summary fields) to one serialized object. */
-  decorate?(row: R, out: Row, prepared?: unknown): void;
+  decorate?(row: R, out: SerializedObject, prepared?: unknown): void;
   /**
    * Adds what only the object's own page shows (AWX's detail serializers: a run's command line and
    * counts of its events), too costly or too large for every row of a list.
    */
-  detail?(db: Queryable, row: R, out: Row): Promise<void>;
+  detail?(db: Queryable, row: R, out: SerializedObject): Promise<void>;
   /**
    * Loads what decorate needs for a whole page at once (names of the objects rows point to...); its
    * answer is passed to decorate. `ctx` is the caller, for what depends on who asks (counts of what he sees).
@@ -108,8 +117,8 @@ export interface Resource<R extends ResourceRow = ResourceRow> extends Required<
   description: string;
   namedUrl: string[] | null;
   hooks: ResourceHooks<R>;
-  decorate?(row: R, out: Row, prepared?: unknown): void;
-  detail?(db: Queryable, row: R, out: Row): Promise<void>;
+  decorate?(row: R, out: SerializedObject, prepared?: unknown): void;
+  detail?(db: Queryable, row: R, out: SerializedObject): Promise<void>;
   prepare?(db: Queryable, rows: readonly R[], ctx: RequestContext): Promise<unknown>;
   create?(services: Services, ctx: RequestContext, values: Values): Promise<R>;
   exports: Record<string, ListExport<R>>;

@@ -31,8 +31,8 @@ export async function allows(resource: Resource, action: string, ctx: RequestCon
 const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
 
 /** Loads the object named in the URL, 404 when missing, 403 when the caller may not see it. */
-export async function visibleObject(services: Services, request: FastifyRequest, resource: Resource) {
-  const row = await loadByKeyOr404(services.db, resource, idParam(request));
+export async function visibleObject<R extends ResourceRow = ResourceRow>(services: Services, request: FastifyRequest, resource: Resource): Promise<R> {
+  const row = await loadByKeyOr404<R>(services.db, resource, idParam(request));
   if (!(await isVisible(services.db, request.ctx, resource, row.id))) throw forbidden();
   return row;
 }

@@ -2,7 +2,7 @@ import { sqlIntegers, type Queryable, type Row, type ResourceRow } from '../db/d
 import type { RequestContext } from './context.ts';
 import { revealedSecrets } from './fields.ts';
 import { namedUrlKey } from './named-url.ts';
-import { findResource, getResource, type Resource } from './resource.ts';
+import { findResource, getResource, type Resource, type SerializedObject } from './resource.ts';
 import { ident } from './sql.ts';
 
 const USER_SUMMARY = ['id', 'username', 'first_name', 'last_name'];
@@ -79,8 +79,8 @@ async function loadObjectRoles(db: Queryable, resource: Resource, rows: Resource
  * kind's resource would (AWX's UnifiedJobListSerializer picks the serializer per row): the rows
  * of one kind are read from that kind's table and serialized together, one batch per kind.
  */
-async function serializeMixedRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: ResourceRow[]): Promise<Row[]> {
-  const out: Row[] = new Array(rows.length);
+async function serializeMixedRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: ResourceRow[]): Promise<SerializedObject[]> {
+  const out: SerializedObject[] = new Array(rows.length);
   const byKind = new Map<Resource, number[]>();
   const plain: number[] = [];
   rows.forEach((row, index) => {
@@ -105,11 +105,11 @@ async function serializeMixedRows(db: Queryable, ctx: RequestContext, resource: 
 }
 
 /** Turns database rows into API objects: id, type, url, related, summary_fields, created, modified, then fields. */
-export async function serializeRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: ResourceRow[]): Promise<Row[]> {
+export async function serializeRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: ResourceRow[]): Promise<SerializedObject[]> {
   return resource.typeColumn ? serializeMixedRows(db, ctx, resource, rows) : serializeOwnRows(db, ctx, resource, rows);
 }
 
-async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: ResourceRow[]): Promise<Row[]> {
+async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: ResourceRow[]): Promise<SerializedObject[]> {
   const refs = new RefCache(db);
   await refs.load(resource, rows);
   const objectRoles = await loadObjectRoles(db, resource, rows);
@@ -139,7 +139,7 @@ async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Re
       if (resource.topLevel && (Object.keys(resource.roles).length || resource.name === 'user')) related.access_list = `${resource.detailPath(row.id)}access_list/`;
       summary.user_capabilities = allCapabilities[index];
       const own = resource.typeColumn ? findResource(String(row[resource.typeColumn])) ?? resource : resource;
-      const out: Row = {
+      const out: SerializedObject = {
         id: row.id,
         type: own.name,
         url: own.detailPath(row.id),
@@ -181,6 +181,6 @@ async function capabilities(db: Queryable, ctx: RequestContext, resource: Resour
   return ordered;
 }
 
-export async function serializeRow(db: Queryable, ctx: RequestContext, resource: Resource, row: ResourceRow): Promise<Row> {
+export async function serializeRow(db: Queryable, ctx: RequestContext, resource: Resource, row: ResourceRow): Promise<SerializedObject> {
   return (await serializeRows(db, ctx, resource, [row]))[0];
 }

@@ -4,7 +4,7 @@ import type { Tables } from './tables.ts';
  * A row whose shape the query does not say. Reading it needs a type: name the row type of the
  * query instead (`query<JobTemplateRow>`, `TableRow<'job_templates'>`, or a type of the columns selected).
  */
-export type Row = Record<string, any>;
+export type Row = Record<string, unknown>;
 
 /** A row of a resource's table (or view): every one has an integer id. */
 export type ResourceRow = Row & { id: number };

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 
 /** What a status notice reads of a run's row. */
-export type RunStatus = Pick<UnifiedJobRow, 'id' | 'kind' | 'status' | 'unified_job_template_id' | 'finished'>;
+export type RunStatus = Pick<UnifiedJobRow, 'id' | 'kind' | 'status' | 'unified_job_template_id'> & Partial<Pick<UnifiedJobRow, 'finished'>>;
 
 /** The PostgreSQL channel every node listens on for live output. */
 export const LIVE_CHANNEL = 'drover_live';
