@@ -10,22 +10,19 @@ import {
   type AccessPolicy,
 } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, ResourceRow } from '../../db/database.ts';
+import type { TeamRow } from '../../db/tables.ts';
 import { forbidden } from '../../api/errors.ts';
 import { ref, text } from '../../api/fields.ts';
 import { objectRoles, readByTeam, roleHolders, teamRoles } from '../../rbac/relations.ts';
 import { defineResource } from '../../api/resource.ts';
 import { isOrgAdmin } from '../organizations/organization.resource.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 /** Team admins manage the team (organization admins are admins of its teams); with MANAGE_ORGANIZATION_AUTH off, superusers only. */
-const managesTeam = (ctx: RequestContext, tx: Queryable, row: AnyRow, page?: readonly AnyRow[]) =>
+const managesTeam = (ctx: RequestContext, tx: Queryable, row: ResourceRow, page?: readonly ResourceRow[]) =>
   isSuperuser(ctx) || (manageOrganizationAuth(ctx) && hasObjectRoleOnRow(ctx, tx, 'team', 'admin_role', row, page));
 
-const teamAccess: AccessPolicy<AnyRow> = {
+const teamAccess: AccessPolicy = {
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
     // As AWX: the teams one may read, and every team of the organizations one is a member of;
@@ -45,7 +42,7 @@ const teamAccess: AccessPolicy<AnyRow> = {
     if (!ctx.user || !manageOrganizationAuth(ctx)) return false;
     if (typeof values.organization === 'number') return isOrgAdmin(ctx, tx, values.organization);
     // No organization named yet (OPTIONS, or a body without one): whether the caller may create a team anywhere.
-    return (await tx.query<AnyRow>(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id])).length > 0;
+    return (await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id])).length > 0;
   },
   canChange: (ctx, tx, row, values, page) => {
     // A team stays in its organization, whoever asks (as AWX).
@@ -58,7 +55,7 @@ const teamAccess: AccessPolicy<AnyRow> = {
   canAttach: (ctx, tx, row) => managesTeam(ctx, tx, row),
 };
 
-export const teams = defineResource<AnyRow>({
+export const teams = defineResource<TeamRow>({
   name: 'team',
   table: 'teams',
   label: 'Team List',
