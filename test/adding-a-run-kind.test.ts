@@ -11,7 +11,7 @@ import { viewOptions } from '../src/api/options.ts';
 import { objectPermission } from '../src/api/permissions.ts';
 import { routeMethods } from '../src/api/resource-routes.ts';
 import { serializeRow } from '../src/api/serialize.ts';
-import type { Row } from '../src/db/database.ts';
+import type { InventoryRow } from '../src/db/tables.ts';
 import { inventories } from '../src/resources/inventories/inventory.resource.ts';
 import type { Gate, GateInput } from '../src/runs/gates.ts';
 import { launchOrRefuse, type Launcher } from '../src/runs/launch.ts';
@@ -24,6 +24,10 @@ import { codeBlocks } from './helpers/docs.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
 import { rruleIn } from './helpers/schedules.ts';
 import { launchWorkflow, makeWorkflow, nodeRun } from './helpers/workflows.ts';
+
+// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
+// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+type AnyRow = any;
 
 // The example of docs/adding-a-run-kind.md, as written there (only the import paths differ).
 
@@ -41,7 +45,7 @@ const inventoryReports = defineRunResource({
 });
 
 /** Writes the inventory's host names to the run's output, one a line. */
-async function runInventoryReport(report: Row, run: RunContext): Promise<RunOutcome> {
+async function runInventoryReport(report: AnyRow, run: RunContext): Promise<RunOutcome> {
   if (!report.inventory_id) return { status: 'failed', explanation: 'The inventory was deleted.' };
   const hosts = await run.db.query<{ name: string }>('SELECT name FROM hosts WHERE inventory_id = $1 ORDER BY name', [report.inventory_id]);
   for (const host of hosts) await run.output(host.name);
@@ -85,7 +89,7 @@ const inventoryReportTemplates = defineResource({
 const INVENTORY_REPORT = { name: 'inventory_report', templateTable: 'inventory_report_templates' } as const;
 
 /** A report of an inventory (POST /inventories/{id}/report/ {description}): the caller needs the inventory's update_role. */
-const inventoryReportLauncher: Launcher<{ description?: unknown }> = {
+const inventoryReportLauncher: Launcher<{ description?: unknown }, InventoryRow> = {
   kind: INVENTORY_REPORT,
   async plan(tx, ctx, inventory, input) {
     if (!(await hasObjectRole(ctx, tx, 'inventory', inventory!.id, 'update_role'))) throw forbidden();
@@ -98,7 +102,7 @@ const inventoryReportLauncher: Launcher<{ description?: unknown }> = {
 };
 
 /** The report a template makes, with the launch type of its trigger. */
-const templateReport = (template: Row, launchType: string) => ({
+const templateReport = (template: Record<string, any>, launchType: string) => ({
   values: { name: template.name, description: template.description, launch_type: launchType, unified_job_template_id: template.id, inventory_id: template.inventory_id },
 });
 
@@ -117,7 +121,7 @@ const workflowNodeReportLauncher: Launcher<WorkflowNodeLaunch> = {
 /** POST /inventories/{id}/report/: starts a report of the inventory and answers 202 with it. */
 const reportRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  routeMethods(app, `${inventories.listPath}:id/report/`, objectPermission('inventory', { POST: 'update' }), {
+  routeMethods<AnyRow>(app, `${inventories.listPath}:id/report/`, objectPermission('inventory', { POST: 'update' }), {
     POST: async (request, reply) => {
       const inventory = request.object;
       const input = (request.body ?? {}) as { description?: unknown };

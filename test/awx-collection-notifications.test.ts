@@ -4,6 +4,10 @@ import { createTestApp, ADMIN, type TestApp } from './helpers/app.ts';
 import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { runCollectionPlay, type PlaybookRun } from './helpers/awx-collection.ts';
 
+// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
+// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+type AnyRow = any;
+
 /** The awx.awx collection's notification_template module, and job_template's notification_templates_* options, against Drover. */
 describe('the awx.awx collection manages notification templates', () => {
   let t: TestApp;
@@ -77,7 +81,7 @@ describe('the awx.awx collection manages notification templates', () => {
     const hook = list.find((n: any) => n.name === 'Deploy hook');
     assert.equal(hook.messages.success.message, '{{ job.name }} ok');
     assert.deepEqual(hook.notification_configuration.headers, { 'X-Team': 'ops' });
-    const [stored] = await t.db.query(`SELECT notification_configuration AS c FROM notification_templates WHERE name = 'Chat copy'`);
+    const [stored] = await t.db.query<AnyRow>(`SELECT notification_configuration AS c FROM notification_templates WHERE name = 'Chat copy'`);
     assert.match(stored.c.token, /^\$encrypted\$AESGCM/);
   });
 

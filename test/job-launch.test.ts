@@ -3,6 +3,10 @@ import assert from 'node:assert/strict';
 import { createTestApp, grant, newHost, newInventory, newJobTemplate, newOrg, newProject, newUser, type TestApp } from './helpers/app.ts';
 import { waitForRun } from './helpers/jobs.ts';
 
+// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
+// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+type AnyRow = any;
+
 const PLAY = `- hosts: all
   gather_facts: false
   tasks:
@@ -56,7 +60,7 @@ describe('launching job templates', () => {
     const job = await waitForRun(t, res.body.url, 120_000);
     assert.equal(job.status, 'successful', job.job_explanation);
     assert.match(job.extra_vars, /"secret_word":"\$encrypted\$"/);
-    const [row] = await t.db.query('SELECT extra_vars FROM unified_jobs WHERE id = $1', [job.id]);
+    const [row] = await t.db.query<AnyRow>('SELECT extra_vars FROM unified_jobs WHERE id = $1', [job.id]);
     assert.ok(!row.extra_vars.includes('opensesame'), 'no plaintext at rest');
     const stdout = (await t.get(`${job.url}stdout/?format=txt`)).text;
     assert.ok(!stdout.includes('opensesame'));

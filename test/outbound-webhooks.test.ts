@@ -101,7 +101,7 @@ describe('outbound webhooks', () => {
 
     const given = await webhook({ name: 'given key' });
     assert.equal(given.webhook_key, '$encrypted$', 'a key given is never repeated back');
-    const [stored] = await t.db.query('SELECT webhook_key FROM outbound_webhooks WHERE id = $1', [given.id]);
+    const [stored] = await t.db.query<{ webhook_key: string }>('SELECT webhook_key FROM outbound_webhooks WHERE id = $1', [given.id]);
     assert.match(stored.webhook_key, /^\$encrypted\$AESGCM\$1\$/);
     assert.ok(!stored.webhook_key.includes(KEY), 'encrypted at rest');
     for (const as of [undefined, auditor, systemAuditor]) {
@@ -191,7 +191,7 @@ describe('outbound webhooks', () => {
     assert.equal(unchanged.url, hook.url);
     assert.deepEqual(unchanged.events, ['workflow.started']);
     assert.deepEqual(unchanged.custom_headers, { 'X-Team': 'ops' });
-    const [key] = await t.db.query('SELECT webhook_key FROM outbound_webhooks WHERE id = $1', [hook.id]);
+    const [key] = await t.db.query<{ webhook_key: string }>('SELECT webhook_key FROM outbound_webhooks WHERE id = $1', [hook.id]);
     assert.ok(key.webhook_key.startsWith('$encrypted$AESGCM'), 'the key stays');
 
     // The console sends the headers as typed, in JSON or YAML.

@@ -2,6 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, newUser, type TestApp } from './helpers/app.ts';
 
+// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
+// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+type AnyRow = any;
+
 /** The path and parameters of a next/previous link. */
 function link(url: string | null): { path: string; params: Record<string, string> } | null {
   if (url === null) return null;
@@ -17,20 +21,20 @@ describe('pagination', () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.db.query(`INSERT INTO organizations (name) SELECT 'org-' || lpad(g::text, 3, '0') FROM generate_series(1, 230) g`);
+    await t.db.query<AnyRow>(`INSERT INTO organizations (name) SELECT 'org-' || lpad(g::text, 3, '0') FROM generate_series(1, 230) g`);
     // Bulk-made organizations get the two roles this test relies on, linked as the role graph links them.
-    await t.db.query(`INSERT INTO roles (role_field, content_type, object_id)
+    await t.db.query<AnyRow>(`INSERT INTO roles (role_field, content_type, object_id)
       SELECT f, 'organization', id FROM organizations, unnest(ARRAY['member_role', 'read_role']) f WHERE name LIKE 'org-%'`);
-    await t.db.query(`INSERT INTO role_ancestors (descendent_id, ancestor_id)
+    await t.db.query<AnyRow>(`INSERT INTO role_ancestors (descendent_id, ancestor_id)
       SELECT id, id FROM roles WHERE content_type = 'organization' AND role_field IN ('member_role', 'read_role')
       ON CONFLICT DO NOTHING`);
-    await t.db.query(`INSERT INTO role_parents (role_id, parent_id)
+    await t.db.query<AnyRow>(`INSERT INTO role_parents (role_id, parent_id)
       SELECT r.id, m.id FROM roles r JOIN roles m ON m.content_type = r.content_type AND m.object_id = r.object_id AND m.role_field = 'member_role'
       JOIN organizations o ON o.id = r.object_id WHERE r.content_type = 'organization' AND r.role_field = 'read_role' AND o.name LIKE 'org-%'`);
-    await t.db.query(`INSERT INTO role_ancestors (descendent_id, ancestor_id) SELECT role_id, parent_id FROM role_parents
+    await t.db.query<AnyRow>(`INSERT INTO role_ancestors (descendent_id, ancestor_id) SELECT role_id, parent_id FROM role_parents
       WHERE role_id IN (SELECT id FROM roles WHERE content_type = 'organization') ON CONFLICT DO NOTHING`);
-    alphaId = (await t.db.query(`SELECT id FROM organizations WHERE name = 'org-001'`))[0].id;
-    await t.db.query(`INSERT INTO teams (name, organization_id) SELECT 'team-' || lpad(g::text, 2, '0'), $1 FROM generate_series(1, 30) g`, [alphaId]);
+    alphaId = (await t.db.query<AnyRow>(`SELECT id FROM organizations WHERE name = 'org-001'`))[0].id;
+    await t.db.query<AnyRow>(`INSERT INTO teams (name, organization_id) SELECT 'team-' || lpad(g::text, 2, '0'), $1 FROM generate_series(1, 30) g`, [alphaId]);
   });
   after(() => t.close());
 

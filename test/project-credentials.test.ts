@@ -5,6 +5,10 @@ import { makeRepository, startGitHttpServer, startSshGitServer, type GitHttpServ
 import { eventually, runDirectories, waitForRun } from './helpers/jobs.ts';
 import { configureSecretKey } from '../src/secrets/encryption.ts';
 
+// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
+// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+type AnyRow = any;
+
 const PASSWORD = 'hunter2-very-secret';
 
 describe('project updates with source control credentials', () => {
@@ -50,7 +54,7 @@ describe('project updates with source control credentials', () => {
     assert.ok(http.requests.some((r) => r.user === 'git' && r.status === 200));
     const output = (await t.get(`${done.url}stdout/?format=txt`)).text;
     assert.ok(!output.includes(PASSWORD));
-    const [row] = await t.db.query('SELECT job_args, job_env::text AS env FROM unified_jobs WHERE id = $1', [done.id]);
+    const [row] = await t.db.query<AnyRow>('SELECT job_args, job_env::text AS env FROM unified_jobs WHERE id = $1', [done.id]);
     assert.ok(!row.env.includes(PASSWORD) && !row.job_args.includes(PASSWORD));
     assert.deepEqual(await leftovers(done.id), []);
   });

@@ -9,6 +9,10 @@ import { configureLiveOutput, liveLimits } from '../src/live/limits.ts';
 import { ServerDatabase } from '../src/db/server.ts';
 import { buildApp } from '../src/server/app.ts';
 
+// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
+// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+type AnyRow = any;
+
 const HELLO = `- hosts: all
   gather_facts: false
   tasks:
@@ -270,7 +274,7 @@ describe('live output websocket', () => {
   });
 
   it('a client of another node sharing the database gets the run too (LISTEN/NOTIFY)', { skip: !serverMode() && 'needs a PostgreSQL server' }, async () => {
-    const [{ name }] = await t.db.query('SELECT current_database() AS name');
+    const [{ name }] = await t.db.query<AnyRow>('SELECT current_database() AS name');
     const db = new ServerDatabase(serverConnection(name));
     const other = await buildApp({ ...t.services, db }, { dispatcher: false });
     try {

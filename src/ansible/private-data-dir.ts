@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
 import { inventoryScript } from '../inventory/script.ts';
 import { parseVariables } from '../inventory/variables.ts';
 import { credentialInjection } from '../resources/credentials/injection.ts';
@@ -11,6 +11,10 @@ import { decryptSecret, isEncryptedSecret } from '../secrets/encryption.ts';
 import { passwordPurpose } from '../resources/job-templates/survey-spec.ts';
 import { extraVarsYaml, type TrustedVars } from './extra-vars-file.ts';
 import { assertOptionValues, optionArgument, PLAYBOOK_OPTION_FIELDS } from './option-values.ts';
+
+// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
+// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+type AnyRow = any;
 
 export interface PreparedRun {
   /** Everything ansible-runner needs, under the run's private directory. */
@@ -23,7 +27,7 @@ export interface PreparedRun {
 const write = (file: string, content: string) => writeFile(file, content, { mode: 0o600 });
 
 /** Options of the ansible command line every run kind takes from its own fields (check mode, forks...). */
-export function runOptions(run: Row): string[] {
+export function runOptions(run: AnyRow): string[] {
   const args: string[] = [];
   if (run.job_type === 'check') args.push('--check');
   if (run.diff_mode) args.push('--diff');
@@ -34,7 +38,7 @@ export function runOptions(run: Row): string[] {
 }
 
 /** Command line options of a job's own fields (limit, tags, check mode...), each value inside its option's argument. */
-function jobOptions(job: Row): string[] {
+function jobOptions(job: AnyRow): string[] {
   assertOptionValues(job, PLAYBOOK_OPTION_FIELDS);
   const args: string[] = [];
   if (job.limit) args.push(optionArgument('--limit', job.limit));
@@ -53,7 +57,7 @@ function jobOptions(job: Row): string[] {
  * `trusted` ones (see extra-vars-file.ts); an ad hoc command trusts none.
  */
 export async function prepareRunnerDir(
-  db: Queryable, job: Row, privateDir: string, baseEnv: Record<string, string>, trusted: TrustedVars = {},
+  db: Queryable, job: AnyRow, privateDir: string, baseEnv: Record<string, string>, trusted: TrustedVars = {},
 ): Promise<PreparedRun> {
   const dir = path.join(privateDir, 'runner');
   await mkdir(path.join(dir, 'env'), { recursive: true, mode: 0o700 });
@@ -95,7 +99,7 @@ export async function prepareRunnerDir(
 }
 
 /** The runner directory of a playbook job: the shared parts plus the job's own options. */
-export async function preparePlaybookRun(db: Queryable, job: Row, privateDir: string, baseEnv: Record<string, string>, trusted: TrustedVars): Promise<PreparedRun> {
+export async function preparePlaybookRun(db: Queryable, job: AnyRow, privateDir: string, baseEnv: Record<string, string>, trusted: TrustedVars): Promise<PreparedRun> {
   const options = jobOptions(job);
   const prepared = await prepareRunnerDir(db, job, privateDir, baseEnv, trusted);
   return { ...prepared, cmdline: [...prepared.cmdline, ...options] };

@@ -1,4 +1,4 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable, ResourceRow } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 import type { Params } from './sql.ts';
 import type { Values } from './resource.ts';
@@ -7,7 +7,7 @@ import type { Values } from './resource.ts';
  * A resource's access policy: what the caller may see, as SQL, and what the caller may do with
  * one object. The framework consults it on every list, detail, create, update, delete and attach.
  */
-export interface AccessPolicy {
+export interface AccessPolicy<R extends ResourceRow = ResourceRow> {
   /** A condition over `alias` limiting visible rows, or null when every row is visible. */
   visible(ctx: RequestContext, alias: string, params: Params): string | null;
   canCreate(ctx: RequestContext, tx: Queryable, values: Values): Promise<boolean> | boolean;
@@ -16,10 +16,10 @@ export interface AccessPolicy {
    * A policy that needs a query per row may instead look the whole page up in one query and
    * answer the other rows from it (the answers must be the same).
    */
-  canChange(ctx: RequestContext, tx: Queryable, row: Row, values: Values, page?: readonly Row[]): Promise<boolean> | boolean;
-  canDelete(ctx: RequestContext, tx: Queryable, row: Row, page?: readonly Row[]): Promise<boolean> | boolean;
+  canChange(ctx: RequestContext, tx: Queryable, row: R, values: Values, page?: readonly R[]): Promise<boolean> | boolean;
+  canDelete(ctx: RequestContext, tx: Queryable, row: R, page?: readonly R[]): Promise<boolean> | boolean;
   /** May the caller link `targetId` to (or unlink it from) this object through `relation`? */
-  canAttach(ctx: RequestContext, tx: Queryable, row: Row, relation: string, targetId: number, detach: boolean): Promise<boolean> | boolean;
+  canAttach(ctx: RequestContext, tx: Queryable, row: R, relation: string, targetId: number, detach: boolean): Promise<boolean> | boolean;
   /**
    * Looks up, once per request, facts about the caller that `visible` may then read synchronously
    * (so it can answer simpler SQL). Called before `visible`; `visible` must be right without it.
@@ -30,24 +30,25 @@ export interface AccessPolicy {
    * cancel...). Every policy also has the actions of object-actions.ts (view, change, edit).
    * An action answers false for a plain 403, or throws its own refusal.
    */
-  actions?: Readonly<Record<string, ObjectAction>>;
+  actions?: Readonly<Record<string, ObjectAction<R>>>;
   /**
    * What summary_fields.user_capabilities shows beyond edit (canChange) and delete (canDelete), as
    * AWX's serializer of the resource does (start, schedule, copy, adhoc, use): a check, the name of
    * another capability whose answer it repeats (schedule: 'start'), or false to leave a default
    * out (an instance shows no delete).
    */
-  capabilities?: Readonly<Record<string, Capability | string | false>>;
+  capabilities?: Readonly<Record<string, Capability<R> | string | false>>;
 }
 
 /**
  * One capability of one row. Lists pass the `page` of rows serialized together, so a check can
  * look the whole page up at once (hasObjectRoleOnRow).
  */
-export type Capability = (ctx: RequestContext, tx: Queryable, row: Row, page?: readonly Row[]) => Promise<boolean> | boolean;
+// Both are a method's type, so that checks of a typed row (R) still serve the framework, which passes plain rows.
+export type Capability<R extends ResourceRow = ResourceRow> = { check(ctx: RequestContext, tx: Queryable, row: R, page?: readonly R[]): Promise<boolean> | boolean }['check'];
 
 /** May the caller do this with the (visible) object? */
-export type ObjectAction = (ctx: RequestContext, tx: Queryable, row: Row) => Promise<boolean> | boolean;
+export type ObjectAction<R extends ResourceRow = ResourceRow> = { check(ctx: RequestContext, tx: Queryable, row: R): Promise<boolean> | boolean }['check'];
 
 export const isSuperuser = (ctx: RequestContext) => ctx.user?.isSuperuser === true;
 export const seesEverything = (ctx: RequestContext) => ctx.user?.isSuperuser === true || ctx.user?.isSystemAuditor === true;
@@ -119,7 +120,7 @@ export async function objectsHoldingRole(
   return new Set(rows.map((r) => r.object_id));
 }
 
-const pageRoleLookups = new WeakMap<readonly Row[], Map<string, { ctx: RequestContext; ids: Promise<Set<number>> }>>();
+const pageRoleLookups = new WeakMap<readonly ResourceRow[], Map<string, { ctx: RequestContext; ids: Promise<Set<number>> }>>();
 
 /**
  * hasObjectRole for the object of `row`, whose id is in `column` (`id` for the row itself). Given
@@ -131,8 +132,8 @@ export function hasObjectRoleOnRow(
   tx: Queryable,
   contentType: string,
   roleField: string,
-  row: Row,
-  page?: readonly Row[],
+  row: ResourceRow,
+  page?: readonly ResourceRow[],
   column = 'id',
 ): boolean | Promise<boolean> {
   if (isSuperuser(ctx)) return true;

@@ -15,10 +15,10 @@ import { routeMethods } from './resource-routes.ts';
 import { allows } from './route-objects.ts';
 import { validBody } from './route-schemas.ts';
 import { serializeRow } from './serialize.ts';
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable, ResourceRow } from '../db/database.ts';
 
 /** The values a copy of `row` is created with: every writable field but those discarded (AWX's FIELDS_TO_DISCARD_AT_COPY). */
-export function copiedValues(resource: Resource, row: Row, discard: readonly string[] = []): Values {
+export function copiedValues(resource: Resource, row: ResourceRow, discard: readonly string[] = []): Values {
   const values: Values = {};
   for (const [name, field] of Object.entries(resource.fields)) {
     if (!field.readOnly && !field.secret && !discard.includes(name)) values[name] = row[field.column];
@@ -30,13 +30,13 @@ export interface CopyRule {
   /** Fields the copy does not take (they are made again, as a git project's local_path). */
   discard?: readonly string[];
   /** Adjusts the copy's values from the original (kept inside the copy's transaction). */
-  values?(original: Row, values: Values): Values;
+  values?(original: ResourceRow, values: Values): Values;
   /** What goes with the copy once it exists (an inventory's hosts and groups), in the same transaction. */
-  after?(tx: Queryable, ctx: RequestContext, original: Row, copy: Row): Promise<void>;
+  after?(tx: Queryable, ctx: RequestContext, original: ResourceRow, copy: ResourceRow): Promise<void>;
 }
 
 /** Whether the caller may create the copy: the `copy` action of policies that use registerCopyRoute. */
-export const mayCreateCopy = (resource: () => Resource, rule: CopyRule = {}) => (ctx: RequestContext, tx: Queryable, row: Row) => {
+export const mayCreateCopy = (resource: () => Resource, rule: CopyRule = {}) => (ctx: RequestContext, tx: Queryable, row: ResourceRow) => {
   const values = copiedValues(resource(), row, rule.discard);
   return resource().access.canCreate(ctx, tx, rule.values ? rule.values(row, values) : values);
 };

@@ -1,4 +1,4 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable, ResourceRow } from '../db/database.ts';
 import { PgError, pgErrorCode } from '../db/database.ts';
 import { activityValue, recordActivity, snapshot } from '../activity/record.ts';
 import { actorId, type RequestContext } from './context.ts';
@@ -15,7 +15,7 @@ export type WriteMode = 'create' | 'update' | 'replace';
  * Validates a request body against the declaration. Read-only and unknown keys are ignored
  * (as AWX does); every problem is collected so the caller sees them all at once.
  */
-export function parseBody(resource: Resource, body: unknown, mode: WriteMode, existing: Row | null): Values {
+export function parseBody(resource: Resource, body: unknown, mode: WriteMode, existing: ResourceRow | null): Values {
   const { values, errors } = readBody(resource, body, mode, existing);
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return values;
@@ -29,7 +29,7 @@ export async function parseRequestBody(
   resource: Resource,
   body: unknown,
   mode: WriteMode,
-  existing: Row | null,
+  existing: ResourceRow | null,
   mayWrite: (values: Values) => boolean | Promise<boolean>,
 ): Promise<Values> {
   const { values, errors } = readBody(resource, body, mode, existing);
@@ -38,7 +38,7 @@ export async function parseRequestBody(
   throw new ValidationError(errors);
 }
 
-function readBody(resource: Resource, body: unknown, mode: WriteMode, existing: Row | null): { values: Values; errors: FieldErrors } {
+function readBody(resource: Resource, body: unknown, mode: WriteMode, existing: ResourceRow | null): { values: Values; errors: FieldErrors } {
   const input = (body === undefined ? {} : body) as Record<string, unknown>;
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new ApiError(400, { detail: `Invalid data. Expected a dictionary, but got ${jsonTypeName(body)}.` });
@@ -95,7 +95,7 @@ export async function checkReferences(tx: Queryable, resource: Resource, values:
 }
 
 /** Declared uniqueness, checked first for a clear message; the database constraint remains the guarantee. */
-async function checkUnique(tx: Queryable, resource: Resource, values: Values, existing: Row | null): Promise<void> {
+async function checkUnique(tx: Queryable, resource: Resource, values: Values, existing: ResourceRow | null): Promise<void> {
   for (const fields of resource.unique) {
     if (!existing && fields.some((f) => !(f in values))) continue;
     const conditions: string[] = [];
@@ -151,13 +151,14 @@ export function columnsOf(resource: Resource, values: Values): [string[], unknow
   return [columns, params];
 }
 
-export async function loadRow(tx: Queryable, resource: Resource, id: number, lock = false): Promise<Row> {
-  const [row] = await tx.query(`SELECT * FROM ${ident(resource.table)} WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+/** The stored row of one object, 404 when missing; R is the caller's word for the resource's row type, as with query<T>. */
+export async function loadRow<R extends ResourceRow = ResourceRow>(tx: Queryable, resource: Resource, id: number, lock = false): Promise<R> {
+  const [row] = await tx.query<R>(`SELECT * FROM ${ident(resource.table)} WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
   if (!row) throw notFound();
   return row;
 }
 
-export async function createObject(tx: Queryable, ctx: RequestContext, resource: Resource, values: Values): Promise<Row> {
+export async function createObject<R extends ResourceRow = ResourceRow>(tx: Queryable, ctx: RequestContext, resource: Resource, values: Values): Promise<R> {
   if (!(await resource.access.canCreate(ctx, tx, values))) throw forbidden();
   await checkReferences(tx, resource, values);
   await checkUnique(tx, resource, values, null);
@@ -170,7 +171,7 @@ export async function createObject(tx: Queryable, ctx: RequestContext, resource:
   }
   const placeholders = params.map((_, i) => `$${i + 1}`);
   const [row] = await tx
-    .query(`INSERT INTO ${ident(resource.table)} (${columns.map(ident).join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING *`, params)
+    .query<R>(`INSERT INTO ${ident(resource.table)} (${columns.map(ident).join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING *`, params)
     .catch((err) => translateDbError(resource, err));
   revealOnce(row, generated);
   await createObjectRoles(tx, resource, row);
@@ -179,7 +180,7 @@ export async function createObject(tx: Queryable, ctx: RequestContext, resource:
   return row;
 }
 
-export async function updateObject(tx: Queryable, ctx: RequestContext, resource: Resource, existing: Row, values: Values): Promise<Row> {
+export async function updateObject<R extends ResourceRow = ResourceRow>(tx: Queryable, ctx: RequestContext, resource: Resource, existing: ResourceRow, values: Values): Promise<R> {
   if (!(await resource.access.canChange(ctx, tx, existing, values))) throw forbidden();
   await checkReferences(tx, resource, values);
   await checkUnique(tx, resource, values, existing);
@@ -188,7 +189,7 @@ export async function updateObject(tx: Queryable, ctx: RequestContext, resource:
   const sets = columns.map((c, i) => `${ident(c)} = $${i + 1}`);
   params.push(actorId(ctx), existing.id);
   const [row] = await tx
-    .query(
+    .query<R>(
       `UPDATE ${ident(resource.table)} SET ${[...sets, 'modified = now()', `modified_by_id = $${params.length - 1}`].join(', ')}
        WHERE id = $${params.length} RETURNING *`,
       params,
@@ -210,7 +211,7 @@ export async function updateObject(tx: Queryable, ctx: RequestContext, resource:
   return row;
 }
 
-export async function deleteObject(tx: Queryable, ctx: RequestContext, resource: Resource, existing: Row): Promise<void> {
+export async function deleteObject(tx: Queryable, ctx: RequestContext, resource: Resource, existing: ResourceRow): Promise<void> {
   if (!(await resource.access.canDelete(ctx, tx, existing))) throw forbidden();
   await removeObject(tx, ctx, resource, existing);
 }
@@ -219,7 +220,7 @@ export async function deleteObject(tx: Queryable, ctx: RequestContext, resource:
  * Deletes an object with its roles and records it, without asking for permission: for objects
  * that go with their parent (an organization's teams), whose deletion was already allowed.
  */
-export async function removeObject(tx: Queryable, ctx: RequestContext, resource: Resource, existing: Row): Promise<void> {
+export async function removeObject(tx: Queryable, ctx: RequestContext, resource: Resource, existing: ResourceRow): Promise<void> {
   await resource.hooks.beforeDelete?.(tx, ctx, existing);
   await deleteRolesOf(tx, resource.name, existing.id);
   await tx.query(`DELETE FROM ${ident(resource.table)} WHERE id = $1`, [existing.id]).catch((err) => translateDbError(resource, err));
@@ -231,7 +232,7 @@ export async function associate(
   tx: Queryable,
   ctx: RequestContext,
   resource: Resource,
-  parent: Row,
+  parent: ResourceRow,
   relationName: string,
   targetId: number,
   detach: boolean,

@@ -1,4 +1,4 @@
-import { PgError, pgErrorCode, type Database, type Queryable, type Row } from '../db/database.ts';
+import { PgError, pgErrorCode, type Database, type Queryable, type Row, type ResourceRow } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 import { badRequest } from './errors.ts';
 import { buildFilters, buildOrdering, filterTargets } from './filters.ts';
@@ -89,24 +89,25 @@ export async function listPage(
   // ?count_disabled=1: the page alone, without counting (AWX answers only `results`).
   if ([query.count_disabled].flat().pop()) {
     const [rows] = await runListQueries(db, ctx, [{ sql: pageSql, params: params.values }]);
-    return { results: await serializeRows(db, ctx, resource, rows) };
+    return { results: await serializeRows(db, ctx, resource, rows as ResourceRow[]) };
   }
-  const [[{ count }], rows] = await runListQueries(db, ctx, [
+  const [[counted], rows] = await runListQueries(db, ctx, [
     { sql: `SELECT count(*)::int AS count ${from}`, params: countParams },
     { sql: pageSql, params: params.values },
   ]);
-  const body = envelope(path, query, page, count, rows);
-  return { ...body, results: await serializeRows(db, ctx, resource, rows) };
+  const body = envelope(path, query, page, counted!.count as number, rows);
+  return { ...body, results: await serializeRows(db, ctx, resource, rows as ResourceRow[]) };
 }
 
 /**
  * Every row of a list the caller may see, filtered and ordered as listPage would, without
  * pagination: at most `limit` rows, as stored (not serialized). For downloads (?format=csv).
  */
-export async function listAll(db: Queryable, ctx: RequestContext, resource: Resource, query: Query, limit: number, scope?: Scope): Promise<Row[]> {
+export async function listAll(db: Queryable, ctx: RequestContext, resource: Resource, query: Query, limit: number, scope?: Scope): Promise<ResourceRow[]> {
   const { alias, params, from, order } = await listQuery(db, ctx, resource, query, scope);
   const [rows] = await runListQueries(db, ctx, [{ sql: `SELECT ${alias}.* ${from} ORDER BY ${order} LIMIT ${Math.max(0, Math.floor(limit))}`, params: params.values }]);
-  return rows;
+  // Rows of the resource's own table (SELECT alias.*).
+  return rows as ResourceRow[];
 }
 
 /**

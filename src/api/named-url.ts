@@ -1,4 +1,4 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable, ResourceRow } from '../db/database.ts';
 import { notFound, UnknownNamedUrl } from './errors.ts';
 import { getResource, type Resource } from './resource.ts';
 import { ident, Params } from './sql.ts';
@@ -15,7 +15,7 @@ const NODE_SEPARATOR = '++';
 const FIELD_SEPARATOR = '+';
 const ESCAPED_PLUS = '[+]';
 
-type Refs = { get(resource: string, id: unknown): Row | undefined };
+type Refs = { get(resource: string, id: unknown): ResourceRow | undefined };
 
 function ownFields(resource: Resource): string[] {
   return resource.namedUrl!.filter((name) => !resource.fields[name]?.ref);
@@ -30,7 +30,7 @@ function refFields(resource: Resource): string[] {
  * missing. Each value is encoded as AWX encodes it (";/?:@=&[]" percent-encoded, "+" as "[+]"), and
  * so is whatever a URL may not hold raw (a space, "#", "%"), which AWX leaves as it is.
  */
-export function namedUrlKey(resource: Resource, row: Row, refs: Refs): string | null {
+export function namedUrlKey(resource: Resource, row: ResourceRow, refs: Refs): string | null {
   if (!resource.namedUrl) return null;
   const own: string[] = [];
   for (const name of ownFields(resource)) {
@@ -121,7 +121,7 @@ async function resolveNamed(db: Queryable, resource: Resource, key: string): Pro
   if (!parsed || parsed.next !== parts.length) return null;
   const params = new Params();
   const where = nodeCondition(parsed.node, 'n0', params, 0);
-  const rows = await db.query(`SELECT n0.id FROM ${ident(resource.table)} n0 WHERE ${where} LIMIT 2`, params.values);
+  const rows = await db.query<{ id: number }>(`SELECT n0.id FROM ${ident(resource.table)} n0 WHERE ${where} LIMIT 2`, params.values);
   return rows.length === 1 ? rows[0].id : null;
 }
 
@@ -149,15 +149,15 @@ export async function resolveKeyOr404(db: Queryable, resource: Resource, key: st
 }
 
 /** The row an id or a named URL names (an id first, as resolveKey), 404 as resolveKeyOr404 when none. */
-export async function loadByKeyOr404(db: Queryable, resource: Resource, key: string): Promise<Row> {
+export async function loadByKeyOr404<R extends ResourceRow = ResourceRow>(db: Queryable, resource: Resource, key: string): Promise<R> {
   const table = ident(resource.table);
   if (/^\d+$/.test(key) && Number(key) <= MAX_ID) {
     // One query for the usual case: the id names a row, which is the answer.
-    const [row] = await db.query(`SELECT * FROM ${table} WHERE id = $1`, [Number(key)]);
+    const [row] = await db.query<R>(`SELECT * FROM ${table} WHERE id = $1`, [Number(key)]);
     if (row) return row;
   }
   const id = await resolveKeyOr404(db, resource, key);
-  const [row] = await db.query(`SELECT * FROM ${table} WHERE id = $1`, [id]);
+  const [row] = await db.query<R>(`SELECT * FROM ${table} WHERE id = $1`, [id]);
   if (!row) throw notFound();
   return row;
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, notAuthenticated } from './errors.ts';
 import type { RequestContext } from './context.ts';
-import type { Row } from '../db/database.ts';
+import type { ResourceRow } from '../db/database.ts';
 
 /** The methods of one URL, each naming the action of the access policy it needs. */
 export type MethodActions = Partial<Record<string, string>>;
@@ -51,7 +51,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     ctx: RequestContext;
     /** The object of an `object` route, loaded and authorized before the handler (see route-objects.ts). */
-    object: Row;
+    object: ResourceRow;
   }
 }
 

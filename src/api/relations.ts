@@ -1,4 +1,4 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable, ResourceRow } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 
 /**
@@ -30,7 +30,7 @@ export interface Relation {
    * checking permission itself. Answers the new row (201), or null when the body named an existing
    * object that was linked instead (204).
    */
-  create?(tx: Queryable, ctx: RequestContext, parent: Row, body: unknown): Promise<Row | null>;
+  create?(tx: Queryable, ctx: RequestContext, parent: ResourceRow, body: unknown): Promise<ResourceRow | null>;
   attach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;
   detach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;
 }

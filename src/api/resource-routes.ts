@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { ResourceRow } from '../db/database.ts';
 import type { Services } from './context.ts';
 import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
 import { ApiError, methodNotAllowed, ValidationError } from './errors.ts';
@@ -10,7 +11,13 @@ import { objectPermission, resourcePermission, type MethodActions, type RoutePer
 import { schemaOptions, type MethodSchemas } from './route-schemas.ts';
 import { listQuerySchema, OPTIONS_RESPONSE, pageSchema, relatedRouteSchemas, resourceRouteSchemas } from './field-schemas.ts';
 
-type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+/**
+ * The request of a route's handler. On an `object` route, `object` is the object of the URL,
+ * loaded and authorized before the handler runs (route-objects.ts), typed as the resource's row:
+ * `routeMethods<JobTemplateRow>(app, url, objectPermission('job_template', ...), handlers)`.
+ */
+export type ObjectRequest<R extends ResourceRow = ResourceRow> = FastifyRequest & { object: R };
+type Handler<R extends ResourceRow = ResourceRow> = (request: ObjectRequest<R>, reply: FastifyReply) => Promise<unknown>;
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 /** The order Django REST framework lists methods in. */
@@ -34,11 +41,11 @@ function actionsOfHandled(declared: MethodActions, methods: readonly string[]): 
  * One URL answering several methods, with 405 and an Allow header for the rest. Each method may
  * have a schema (route-schemas.ts): it documents the method in the OpenAPI document.
  */
-export function routeMethods(
+export function routeMethods<R extends ResourceRow = ResourceRow>(
   app: FastifyInstance,
   url: string,
   declared: RoutePermission,
-  handlers: Partial<Record<string, Handler>>,
+  handlers: Partial<Record<string, Handler<R>>>,
   schemas: MethodSchemas = {},
 ) {
   const allow = allowHeader(Object.keys(handlers));
@@ -47,7 +54,7 @@ export function routeMethods(
   // One route per method, so each has its own schema; HEAD follows GET (Fastify drops the body).
   for (const [method, handler] of Object.entries(handlers)) {
     const { checkedBody, ...options } = schemaOptions(schemas[method]);
-    app.route({ method, url, config: { permission, checkedBody, allow }, ...options, handler: handler! });
+    app.route({ method, url, config: { permission, checkedBody, allow }, ...options, handler: handler! as unknown as RouteHandlerMethod });
   }
   const refused = ALL_METHODS.filter((method) => !handlers[method]);
   if (!refused.length) return;
@@ -68,14 +75,14 @@ export function routeMethods(
  * fields of its own (AWX's views without serializer fields do the same): awxkit reads actions.POST of
  * every such endpoint to build its arguments and to export.
  */
-function withPostAction(options: Handler): Handler {
+function withPostAction<R extends ResourceRow>(options: Handler<R>): Handler<R> {
   return async function (this: unknown, request, reply) {
     const body = await options.call(this as never, request, reply);
     if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
     // A description with actions already says what the caller may do (a list leaves POST out for one who may not create).
     if ('actions' in body) return body;
     return { ...body, actions: { POST: {} } };
-  } as Handler;
+  } as Handler<R>;
 }
 
 function readTargetId(input: unknown): { id: number; disassociate: boolean } | null {

@@ -1,4 +1,4 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable, ResourceRow, Row } from '../db/database.ts';
 import type { RequestContext, Services } from './context.ts';
 import { completeField, datetime, ref, type Field } from './fields.ts';
 import type { Relation } from './relations.ts';
@@ -8,17 +8,35 @@ import type { RoleDeclaration } from '../rbac/object-roles.ts';
 
 export type Values = Record<string, unknown>;
 
-/** What a resource may add to the generic create/update/delete, all inside the change's transaction. */
-export interface ResourceHooks {
+/** One object as the API shows it: the framework's keys, then every field and what decorate adds. */
+export type SerializedObject = Row & {
+  id: number;
+  type: string;
+  url: string;
+  related: Record<string, string>;
+  summary_fields: Record<string, unknown>;
+};
+
+/**
+ * What a resource may add to the generic create/update/delete, all inside the change's transaction.
+ * R is the resource's row (its table's type from src/db/tables.ts).
+ */
+export interface ResourceHooks<R extends ResourceRow = ResourceRow> {
   /** Adjusts or checks parsed values before they are written (hash a password, refuse an escalation). */
-  beforeWrite?(tx: Queryable, ctx: RequestContext, values: Values, existing: Row | null): Promise<void> | void;
+  beforeWrite?(tx: Queryable, ctx: RequestContext, values: Values, existing: R | null): Promise<void> | void;
   /** Runs after the row is written (sync roles, computed fields). */
-  afterWrite?(tx: Queryable, ctx: RequestContext, row: Row, existing: Row | null): Promise<void> | void;
+  afterWrite?(tx: Queryable, ctx: RequestContext, row: R, existing: R | null): Promise<void> | void;
   /** Runs before the row is deleted. */
-  beforeDelete?(tx: Queryable, ctx: RequestContext, row: Row): Promise<void> | void;
+  beforeDelete?(tx: Queryable, ctx: RequestContext, row: R): Promise<void> | void;
 }
 
-export interface ResourceDeclaration {
+/**
+ * A resource, declared with the type R of its rows (`defineResource<JobTemplateRow>({...})`): hooks,
+ * serializers, access checks and exports receive rows of that type. The methods here are declared as
+ * methods on purpose: a Resource<JobTemplateRow> is then also a Resource (of plain rows) for the
+ * framework, which treats every resource alike.
+ */
+export interface ResourceDeclaration<R extends ResourceRow = ResourceRow> {
   /** snake_case model name: the object's `type` and its activity-stream name. */
   name: string;
   /** URL segment of the list (defaults to name + "s"). */
@@ -42,31 +60,31 @@ export interface ResourceDeclaration {
   unique?: string[][];
   /** Roles created with each object (admin_role, member_role...). */
   roles?: Record<string, RoleDeclaration>;
-  access: AccessPolicy;
+  access: AccessPolicy<R>;
   /** Which generic operations exist. */
   operations?: { create?: boolean; update?: boolean; delete?: boolean };
-  hooks?: ResourceHooks;
+  hooks?: ResourceHooks<R>;
   /** Leave out created/modified/created_by/modified_by (append-only logs keep their own timestamp). */
   untracked?: boolean;
   /** Adds what is computed rather than stored (fields, related links, summary fields) to one serialized object. */
-  decorate?(row: Row, out: Row, prepared?: unknown): void;
+  decorate?(row: R, out: SerializedObject, prepared?: unknown): void;
   /**
    * Adds what only the object's own page shows (AWX's detail serializers: a run's command line and
    * counts of its events), too costly or too large for every row of a list.
    */
-  detail?(db: Queryable, row: Row, out: Row): Promise<void>;
+  detail?(db: Queryable, row: R, out: SerializedObject): Promise<void>;
   /**
    * Loads what decorate needs for a whole page at once (names of the objects rows point to...); its
    * answer is passed to decorate. `ctx` is the caller, for what depends on who asks (counts of what he sees).
    */
-  prepare?(db: Queryable, rows: readonly Row[], ctx: RequestContext): Promise<unknown>;
+  prepare?(db: Queryable, rows: readonly R[], ctx: RequestContext): Promise<unknown>;
   /**
    * Creates an object in place of the framework's insert, for objects that are not plain rows (an
    * ad hoc command is launched): given parsed values, answers the stored row or throws a typed error.
    */
-  create?(services: Services, ctx: RequestContext, values: Values): Promise<Row>;
+  create?(services: Services, ctx: RequestContext, values: Values): Promise<R>;
   /** Downloads of the whole list by ?format=<key> (csv, siem...): filters and ordering apply, pagination does not. */
-  exports?: Record<string, ListExport>;
+  exports?: Record<string, ListExport<R>>;
   /**
    * For lists mixing several kinds (unified jobs): the column naming each row's own type, which
    * ?type= filters on and which gives each row its type and URL.
@@ -84,26 +102,26 @@ export interface ResourceDeclaration {
 }
 
 /** One download format of a list: every matching row (up to maxRows) rendered as one body. */
-export interface ListExport {
+export interface ListExport<R extends ResourceRow = ResourceRow> {
   contentType: string;
   /** Offered as an attachment under this name (Content-Disposition). */
   filename?: string;
   /** At most this many rows (default 100,000); a longer result is cut and marked by X-Export-Truncated: true. */
   maxRows?: number;
   /** Renders the database rows (columns as stored) in the list's order. */
-  render(rows: Row[]): string;
+  render(rows: R[]): string;
 }
 
-export interface Resource extends Required<Omit<ResourceDeclaration, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'types' | 'topLevel' | 'queryFilters'>> {
+export interface Resource<R extends ResourceRow = ResourceRow> extends Required<Omit<ResourceDeclaration<R>, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'types' | 'topLevel' | 'queryFilters'>> {
   operations: { create: boolean; update: boolean; delete: boolean };
   description: string;
   namedUrl: string[] | null;
-  hooks: ResourceHooks;
-  decorate?(row: Row, out: Row, prepared?: unknown): void;
-  detail?(db: Queryable, row: Row, out: Row): Promise<void>;
-  prepare?(db: Queryable, rows: readonly Row[], ctx: RequestContext): Promise<unknown>;
-  create?(services: Services, ctx: RequestContext, values: Values): Promise<Row>;
-  exports: Record<string, ListExport>;
+  hooks: ResourceHooks<R>;
+  decorate?(row: R, out: SerializedObject, prepared?: unknown): void;
+  detail?(db: Queryable, row: R, out: SerializedObject): Promise<void>;
+  prepare?(db: Queryable, rows: readonly R[], ctx: RequestContext): Promise<unknown>;
+  create?(services: Services, ctx: RequestContext, values: Values): Promise<R>;
+  exports: Record<string, ListExport<R>>;
   typeColumn?: string;
   /** What OPTIONS lists as `types`: the declared types of a mixed list, else the resource's own. */
   types: string[];
@@ -125,12 +143,12 @@ const COMMON_FIELDS: Record<string, Field> = {
 const registry = new Map<string, Resource>();
 
 /** Declares a resource; the framework derives its endpoints, filters, OPTIONS and activity stream from this. */
-export function defineResource(decl: ResourceDeclaration): Resource {
+export function defineResource<R extends ResourceRow = ResourceRow>(decl: ResourceDeclaration<R>): Resource<R> {
   const plural = decl.plural ?? `${decl.name}s`;
   const fields = Object.fromEntries(Object.entries(decl.fields).map(([name, f]) => [name, completeField(name, f)]));
   const common = decl.untracked ? {} : Object.fromEntries(Object.entries(COMMON_FIELDS).map(([name, f]) => [name, completeField(name, f)]));
   const allFields = { ...fields, ...common };
-  const resource: Resource = {
+  const resource: Resource<R> = {
     ...decl,
     plural,
     description: decl.description ?? '',

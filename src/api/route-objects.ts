@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { RequestContext, Services } from './context.ts';
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable, ResourceRow } from '../db/database.ts';
 import type { ObjectAction } from './access.ts';
 import { forbidden } from './errors.ts';
 import { isVisible } from './list.ts';
@@ -24,15 +24,15 @@ function actionOf(resource: Resource, name: string): ObjectAction | undefined {
 }
 
 /** Whether the caller may do `action` with the object (for the GET of an action route: can_cancel, can_update...). */
-export async function allows(resource: Resource, action: string, ctx: RequestContext, tx: Queryable, row: Row): Promise<boolean> {
+export async function allows(resource: Resource, action: string, ctx: RequestContext, tx: Queryable, row: ResourceRow): Promise<boolean> {
   return actionOf(resource, action)!(ctx, tx, row);
 }
 
 const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
 
 /** Loads the object named in the URL, 404 when missing, 403 when the caller may not see it. */
-export async function visibleObject(services: Services, request: FastifyRequest, resource: Resource) {
-  const row = await loadByKeyOr404(services.db, resource, idParam(request));
+export async function visibleObject<R extends ResourceRow = ResourceRow>(services: Services, request: FastifyRequest, resource: Resource): Promise<R> {
+  const row = await loadByKeyOr404<R>(services.db, resource, idParam(request));
   if (!(await isVisible(services.db, request.ctx, resource, row.id))) throw forbidden();
   return row;
 }

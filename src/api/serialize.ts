@@ -1,19 +1,19 @@
-import { sqlIntegers, type Queryable, type Row } from '../db/database.ts';
+import { sqlIntegers, type Queryable, type Row, type ResourceRow } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 import { revealedSecrets } from './fields.ts';
 import { namedUrlKey } from './named-url.ts';
-import { findResource, getResource, type Resource } from './resource.ts';
+import { findResource, getResource, type Resource, type SerializedObject } from './resource.ts';
 import { ident } from './sql.ts';
 
 const USER_SUMMARY = ['id', 'username', 'first_name', 'last_name'];
 
 /** Rows of referenced objects, loaded in one query per resource for a whole page. */
 class RefCache {
-  private readonly rows = new Map<string, Map<number, Row>>();
+  private readonly rows = new Map<string, Map<number, ResourceRow>>();
 
   constructor(private readonly db: Queryable) {}
 
-  get(resource: string, id: unknown): Row | undefined {
+  get(resource: string, id: unknown): ResourceRow | undefined {
     return typeof id === 'number' ? this.rows.get(resource)?.get(id) : undefined;
   }
 
@@ -21,8 +21,8 @@ class RefCache {
    * Loads the objects that `rows` reference, and, for named URLs, what those reference in turn:
    * one round trip for each level, whatever the number of resources.
    */
-  async load(resource: Resource, rows: Row[]): Promise<void> {
-    let level: { resource: Resource; rows: Row[] }[] = [{ resource, rows }];
+  async load(resource: Resource, rows: ResourceRow[]): Promise<void> {
+    let level: { resource: Resource; rows: ResourceRow[] }[] = [{ resource, rows }];
     while (level.length) {
       const wanted = new Map<string, Set<number>>();
       for (const { resource: source, rows: sourceRows } of level) {
@@ -43,24 +43,24 @@ class RefCache {
       );
       level = [];
       targets.forEach((target, i) => {
-        const map = this.rows.get(target.name) ?? new Map<number, Row>();
-        for (const row of loaded[i]) map.set(row.id, row);
+        const map = this.rows.get(target.name) ?? new Map<number, ResourceRow>();
+        for (const row of loaded[i] as ResourceRow[]) map.set(row.id, row);
         this.rows.set(target.name, map);
-        if (target.namedUrl?.some((field) => target.fields[field]?.ref)) level.push({ resource: target, rows: loaded[i] });
+        if (target.namedUrl?.some((field) => target.fields[field]?.ref)) level.push({ resource: target, rows: loaded[i] as ResourceRow[] });
       });
     }
   }
 }
 
-function summaryOf(target: Resource, row: Row): Row {
+function summaryOf(target: Resource, row: ResourceRow): Row {
   const columns = target.name === 'user' ? USER_SUMMARY : target.summaryColumns;
   return Object.fromEntries(columns.filter((c) => c in row).map((c) => [c, row[c]]));
 }
 
-async function loadObjectRoles(db: Queryable, resource: Resource, rows: Row[]): Promise<Map<number, Row>> {
+async function loadObjectRoles(db: Queryable, resource: Resource, rows: ResourceRow[]): Promise<Map<number, Row>> {
   const byObject = new Map<number, Row>();
   if (!Object.keys(resource.roles).length || !rows.length) return byObject;
-  const roles = await db.query(
+  const roles = await db.query<{ id: number; role_field: string; object_id: number }>(
     'SELECT id, role_field, object_id FROM roles WHERE content_type = $1 AND object_id = ANY($2::integer[])',
     [resource.name, rows.map((r) => r.id)],
   );
@@ -79,18 +79,18 @@ async function loadObjectRoles(db: Queryable, resource: Resource, rows: Row[]): 
  * kind's resource would (AWX's UnifiedJobListSerializer picks the serializer per row): the rows
  * of one kind are read from that kind's table and serialized together, one batch per kind.
  */
-async function serializeMixedRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: Row[]): Promise<Row[]> {
-  const out: Row[] = new Array(rows.length);
+async function serializeMixedRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: ResourceRow[]): Promise<SerializedObject[]> {
+  const out: SerializedObject[] = new Array(rows.length);
   const byKind = new Map<Resource, number[]>();
   const plain: number[] = [];
   rows.forEach((row, index) => {
-    const own = findResource(row[resource.typeColumn!]);
+    const own = findResource(String(row[resource.typeColumn!]));
     if (!own || own === resource) return plain.push(index);
     if (!byKind.has(own)) byKind.set(own, []);
     byKind.get(own)!.push(index);
   });
   for (const [own, indexes] of byKind) {
-    const loaded = await db.query(`SELECT * FROM ${ident(own.table)} WHERE id = ANY($1::integer[])`, [indexes.map((i) => rows[i].id)]);
+    const loaded = await db.query<ResourceRow>(`SELECT * FROM ${ident(own.table)} WHERE id = ANY($1::integer[])`, [indexes.map((i) => rows[i].id)]);
     const byId = new Map(loaded.map((row) => [row.id, row]));
     const found = indexes.filter((i) => byId.has(rows[i].id));
     const serialized = await serializeRows(db, ctx, own, found.map((i) => byId.get(rows[i].id)!));
@@ -105,11 +105,11 @@ async function serializeMixedRows(db: Queryable, ctx: RequestContext, resource: 
 }
 
 /** Turns database rows into API objects: id, type, url, related, summary_fields, created, modified, then fields. */
-export async function serializeRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: Row[]): Promise<Row[]> {
+export async function serializeRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: ResourceRow[]): Promise<SerializedObject[]> {
   return resource.typeColumn ? serializeMixedRows(db, ctx, resource, rows) : serializeOwnRows(db, ctx, resource, rows);
 }
 
-async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: Row[]): Promise<Row[]> {
+async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: ResourceRow[]): Promise<SerializedObject[]> {
   const refs = new RefCache(db);
   await refs.load(resource, rows);
   const objectRoles = await loadObjectRoles(db, resource, rows);
@@ -122,7 +122,8 @@ async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Re
       for (const [name, field] of Object.entries(resource.allFields)) {
         if (!field.ref) continue;
         const id = row[field.column];
-        if (id === null || id === undefined) continue;
+        // A reference column holds an id or null.
+        if (typeof id !== 'number') continue;
         const target = getResource(field.ref);
         related[name] = target.detailPath(id);
         const targetRow = refs.get(field.ref, id);
@@ -137,8 +138,8 @@ async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Re
       // Who holds the object's roles (access-list-routes.ts answers it for every resource with roles).
       if (resource.topLevel && (Object.keys(resource.roles).length || resource.name === 'user')) related.access_list = `${resource.detailPath(row.id)}access_list/`;
       summary.user_capabilities = allCapabilities[index];
-      const own = resource.typeColumn ? findResource(row[resource.typeColumn]) ?? resource : resource;
-      const out: Row = {
+      const own = resource.typeColumn ? findResource(String(row[resource.typeColumn])) ?? resource : resource;
+      const out: SerializedObject = {
         id: row.id,
         type: own.name,
         url: own.detailPath(row.id),
@@ -164,7 +165,7 @@ const CAPABILITY_ORDER = ['edit', 'delete', 'start', 'schedule', 'copy', 'adhoc'
  * delete from the policy's canChange and canDelete, then the policy's own capabilities, in AWX's
  * order. A read-scoped token may do nothing. Checks given the page look it up once for all rows.
  */
-async function capabilities(db: Queryable, ctx: RequestContext, resource: Resource, row: Row, page: readonly Row[]): Promise<Row> {
+async function capabilities(db: Queryable, ctx: RequestContext, resource: Resource, row: ResourceRow, page: readonly ResourceRow[]): Promise<Row> {
   const caps: Record<string, boolean> = {};
   const writable = ctx.tokenScope !== 'read';
   const { access } = resource;
@@ -180,6 +181,6 @@ async function capabilities(db: Queryable, ctx: RequestContext, resource: Resour
   return ordered;
 }
 
-export async function serializeRow(db: Queryable, ctx: RequestContext, resource: Resource, row: Row): Promise<Row> {
+export async function serializeRow(db: Queryable, ctx: RequestContext, resource: Resource, row: ResourceRow): Promise<SerializedObject> {
   return (await serializeRows(db, ctx, resource, [row]))[0];
 }

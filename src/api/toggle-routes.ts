@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { recordActivity } from '../activity/record.ts';
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable, ResourceRow } from '../db/database.ts';
 import { OPTIONS_RESPONSE } from './action-schemas.ts';
 import type { Services } from './context.ts';
 import { actionOptions } from './options.ts';
@@ -15,14 +15,14 @@ import { routeMethods } from './resource-routes.ts';
 import { serializeRow } from './serialize.ts';
 import { ident } from './sql.ts';
 
-export function enableDisableRoutes(app: FastifyInstance, services: Services, resource: Resource, afterToggle?: (tx: Queryable, row: Row) => Promise<void>): void {
+export function enableDisableRoutes(app: FastifyInstance, services: Services, resource: Resource, afterToggle?: (tx: Queryable, row: ResourceRow) => Promise<void>): void {
   const title = resource.label.replace(/ List$/, '');
   for (const [action, enabled] of [['enable', true], ['disable', false]] as const) {
     routeMethods(app, `${resource.listPath}:id/${action}/`, objectPermission(resource.name, { POST: 'enable' }), {
       GET: async () => ({}),
       POST: async (request) => {
         const row = await services.db.transaction(async (tx) => {
-          const [updated] = await tx.query(
+          const [updated] = await tx.query<ResourceRow>(
             `UPDATE ${ident(resource.table)} SET enabled = $2, modified = now(), modified_by_id = $3 WHERE id = $1 RETURNING *`,
             [request.object.id, enabled, request.ctx.user!.id],
           );

@@ -8,7 +8,7 @@ import { isVisible } from '../api/list.ts';
 import { viewOptions } from '../api/options.ts';
 import { getResource } from '../api/resource.ts';
 import { clientOf } from '../audit/record.ts';
-import type { Row } from '../db/database.ts';
+import type { ApplicationRow, TokenRow } from '../db/tables.ts';
 import { parseScope } from '../resources/tokens/token.resource.ts';
 import { PUBLIC } from '../api/permissions.ts';
 import { parseBasicHeader, toCurrentUser } from './basic.ts';
@@ -125,14 +125,14 @@ const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEq
  * client_secret) in the body. A confidential application must prove its secret; a public one
  * names itself only.
  */
-async function authenticateClient(services: Services, request: FastifyRequest, params: Record<string, string>): Promise<Row> {
+async function authenticateClient(services: Services, request: FastifyRequest, params: Record<string, string>): Promise<ApplicationRow> {
   const basic = parseBasicHeader(request.headers.authorization);
   const clientId = basic ? formDecode(basic.username) : params.client_id;
   const secret = basic ? formDecode(basic.password) : params.client_secret;
   const failed = (description: string) =>
     new OAuthError(401, 'invalid_client', description, basic ? { 'WWW-Authenticate': 'Basic realm="oauth2"' } : {});
   if (!clientId) throw failed('Client authentication failed: send client_id, with client_secret for a confidential application.');
-  const [app] = await services.db.query('SELECT * FROM applications WHERE client_id = $1', [clientId]);
+  const [app] = await services.db.query<ApplicationRow>('SELECT * FROM applications WHERE client_id = $1', [clientId]);
   if (!app) throw failed('Client authentication failed: unknown client_id.');
   if (app.client_type === 'confidential' && (!secret || !app.client_secret_hash || !sameHash(hashSecret(secret), app.client_secret_hash))) {
     throw failed('Client authentication failed: a confidential application must send its client_secret.');
@@ -148,7 +148,7 @@ interface OwnerRow {
   is_active: boolean;
 }
 
-function tokenResponse(row: Row, reply: FastifyReply) {
+function tokenResponse(row: TokenRow, reply: FastifyReply) {
   const shown = revealedSecrets(row) ?? {};
   reply.headers({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
   return {
@@ -168,7 +168,7 @@ function requestedScope(params: Record<string, string>): TokenScope | null {
 }
 
 /** grant_type=password: the user's own username and password for a token issued to the application. */
-async function passwordGrant(services: Services, request: FastifyRequest, params: Record<string, string>, app: Row) {
+async function passwordGrant(services: Services, request: FastifyRequest, params: Record<string, string>, app: ApplicationRow) {
   const { db } = services;
   if (app.authorization_grant_type !== 'password') {
     throw new OAuthError(400, 'unauthorized_client', 'This application may not use the password grant: its authorization_grant_type is not password.');
@@ -192,18 +192,18 @@ async function passwordGrant(services: Services, request: FastifyRequest, params
   if (!(await isVisible(db, ctx, getResource('o_auth2_application'), app.id))) {
     throw new OAuthError(400, 'invalid_grant', "The user may not use this application: it belongs to an organization the user is not a member of.");
   }
-  const row = await db.transaction((tx) => createObject(tx, ctx, tokens, { description: `${app.name}: password grant`, application: app.id, scope }));
+  const row = await db.transaction((tx) => createObject<TokenRow>(tx, ctx, tokens, { description: `${app.name}: password grant`, application: app.id, scope }));
   return row;
 }
 
 /** grant_type=refresh_token: a new access token (and refresh token) for the refresh token; the old pair is revoked. */
-async function refreshGrant(services: Services, params: Record<string, string>, app: Row) {
+async function refreshGrant(services: Services, params: Record<string, string>, app: ApplicationRow) {
   const { db } = services;
   const refreshToken = required(params, 'refresh_token');
   const requested = requestedScope(params);
   const tokens = getResource('o_auth2_access_token');
   return db.transaction(async (tx) => {
-    const [old] = await tx.query('SELECT * FROM tokens WHERE refresh_token_hash = $1 FOR UPDATE', [hashSecret(refreshToken)]);
+    const [old] = await tx.query<TokenRow>('SELECT * FROM tokens WHERE refresh_token_hash = $1 FOR UPDATE', [hashSecret(refreshToken)]);
     if (!old || old.application_id !== app.id) throw new OAuthError(400, 'invalid_grant', 'Invalid refresh token.');
     if (new Date(old.expires).getTime() + refreshTokenLifetime(services.settings) * 1000 <= Date.now()) throw new OAuthError(400, 'invalid_grant', 'Refresh token expired.');
     const [owner] = await tx.query<OwnerRow>('SELECT id, username, is_superuser, is_system_auditor, is_active FROM users WHERE id = $1', [old.user_id]);
@@ -212,7 +212,7 @@ async function refreshGrant(services: Services, params: Record<string, string>, 
     const ctx = callerIn(services, toCurrentUser(owner));
     if (!(await isVisible(tx, ctx, getResource('o_auth2_application'), app.id))) throw new OAuthError(400, 'invalid_grant', 'The user may no longer use this application.');
     await removeObject(tx, ctx, tokens, old);
-    return createObject(tx, ctx, tokens, { description: old.description, application: app.id, scope: requested ?? old.scope });
+    return createObject<TokenRow>(tx, ctx, tokens, { description: old.description, application: app.id, scope: requested ?? old.scope });
   });
 }
 
@@ -224,7 +224,7 @@ async function revoke(services: Services, request: FastifyRequest, reply: Fastif
   await services.db.transaction(async (tx) => {
     // An access token or a refresh token of this application; revoking either ends both. An
     // unknown token, or another application's, changes nothing and answers the same (RFC 7009).
-    const [row] = await tx.query('SELECT * FROM tokens WHERE (token_hash = $1 OR refresh_token_hash = $1) AND application_id = $2 FOR UPDATE', [
+    const [row] = await tx.query<TokenRow>('SELECT * FROM tokens WHERE (token_hash = $1 OR refresh_token_hash = $1) AND application_id = $2 FOR UPDATE', [
       hashSecret(token),
       app.id,
     ]);

@@ -118,7 +118,7 @@ export async function touchSession(services: Services, key: string): Promise<Ses
     [hash, age],
   );
   if (row) return { state: 'active', user: toCurrentUser(row), age };
-  const [stale] = await services.db.query(
+  const [stale] = await services.db.query<{ id: number; username: string }>(
     `DELETE FROM sessions s USING users u WHERE s.key_hash = $1 AND u.id = s.user_id RETURNING u.id, u.username`,
     [hash],
   );
@@ -127,7 +127,7 @@ export async function touchSession(services: Services, key: string): Promise<Ses
 
 /** Ends the session of a cookie; answers its user, or null when there was none. */
 export async function endSession(db: Queryable, key: string): Promise<{ userId: number; username: string } | null> {
-  const [row] = await db.query(
+  const [row] = await db.query<{ id: number; username: string }>(
     'DELETE FROM sessions s USING users u WHERE s.key_hash = $1 AND u.id = s.user_id RETURNING u.id, u.username',
     [hashSessionKey(key)],
   );

@@ -1,8 +1,21 @@
-export type Row = Record<string, any>;
+import type { Tables } from './tables.ts';
+
+/**
+ * A row whose shape the query does not say. Reading it needs a type: name the row type of the
+ * query instead (`query<JobTemplateRow>`, `TableRow<'job_templates'>`, or a type of the columns selected).
+ */
+export type Row = Record<string, unknown>;
+
+/** A row of a resource's table (or view): every one has an integer id. */
+export type ResourceRow = Row & { id: number };
+
+/** The row type of a table or view, as generated into src/db/tables.ts from the migrations. */
+export type TableRow<Name extends keyof Tables> = Tables[Name];
 
 /** Anything that runs SQL: the database itself or an open transaction. */
 export interface Queryable {
-  query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** The rows of one statement, typed as T (the caller's word for the columns it selects). */
+  query<T extends object = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /**
    * Runs several statements without parameters in one round trip and answers the rows of each.
    * Values are written into the statements, so only numbers (see sqlIntegers), never text.
@@ -20,7 +33,7 @@ export interface Database extends Queryable {
    * Runs one statement (outside any transaction) that may take at most `timeoutMs`: a longer one is
    * stopped and fails with PgError.queryCanceled, as under PostgreSQL's statement_timeout.
    */
-  queryWithTimeout<T extends Row = Row>(text: string, params: readonly unknown[], timeoutMs: number): Promise<T[]>;
+  queryWithTimeout<T extends object = Row>(text: string, params: readonly unknown[], timeoutMs: number): Promise<T[]>;
   /** Runs fn in one transaction: everything it does is committed together or not at all. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
@@ -61,4 +74,10 @@ export const quoteChannel = (channel: string): string => `"${channel.replace(/"/
 export function sqlIntegers(values: readonly unknown[]): string {
   for (const v of values) if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${String(v)}`);
   return `'{${values.join(',')}}'::integer[]`;
+}
+
+/** The first row a statement answers, or undefined when it answers none. */
+export async function one<T extends object = Row>(db: Queryable, text: string, params?: readonly unknown[]): Promise<T | undefined> {
+  const [row] = await db.query<T>(text, params);
+  return row;
 }

@@ -60,11 +60,11 @@ export class EmbeddedDatabase implements Database {
     return db;
   }
 
-  query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+  query<T extends object = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
     return this.inTurn((thread) => thread.request<T[]>({ op: 'query', text, params }));
   }
 
-  queryWithTimeout<T extends Row = Row>(text: string, params: readonly unknown[], timeoutMs: number): Promise<T[]> {
+  queryWithTimeout<T extends object = Row>(text: string, params: readonly unknown[], timeoutMs: number): Promise<T[]> {
     return this.inTurn((thread) => thread.request<T[]>({ op: 'query', text, params }, timeoutMs));
   }
 
@@ -87,7 +87,7 @@ export class EmbeddedDatabase implements Database {
       await thread.request({ op: 'exec', text: 'BEGIN' });
       try {
         const result = await fn({
-          query: <R extends Row>(text: string, params: readonly unknown[] = []) => send<R[]>({ op: 'query', text, params }),
+          query: <R extends object>(text: string, params: readonly unknown[] = []) => send<R[]>({ op: 'query', text, params }),
           queryMany: async (statements) => (statements.length ? send<Row[][]>({ op: 'queryMany', text: statements.join(';\n') }) : []),
           exec: async (script) => void (await send({ op: 'exec', text: script })),
         });

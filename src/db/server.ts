@@ -30,13 +30,13 @@ export class ServerDatabase implements Database {
     });
   }
 
-  async query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+  async query<T extends object = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
     try {
-      return (await this.pool.query<T>(this.statement(text, params))).rows;
+      return (await this.pool.query(this.statement(text, params))).rows as T[];
     } catch (err) {
       // Outside a transaction nothing was done: the statement may go again, now unnamed.
       if (!this.names.staleAfterSchemaChange(text, err)) throw err;
-      return (await this.pool.query<T>(this.statement(text, params))).rows;
+      return (await this.pool.query(this.statement(text, params))).rows as T[];
     }
   }
 
@@ -44,7 +44,7 @@ export class ServerDatabase implements Database {
     return { text, values: params as unknown[], name: params.length ? this.names.nameFor(text) : undefined };
   }
 
-  queryWithTimeout<T extends Row = Row>(text: string, params: readonly unknown[], timeoutMs: number): Promise<T[]> {
+  queryWithTimeout<T extends object = Row>(text: string, params: readonly unknown[], timeoutMs: number): Promise<T[]> {
     // In a transaction of its own, so that the timeout (set for this transaction only) stops this
     // statement alone, and a stopped statement gives its connection back.
     return this.transaction(async (tx) => {
@@ -66,9 +66,9 @@ export class ServerDatabase implements Database {
     try {
       await client.query('BEGIN');
       const result = await fn({
-        query: async <R extends Row>(text: string, params: readonly unknown[] = []) => {
+        query: async <R extends object>(text: string, params: readonly unknown[] = []) => {
           try {
-            return (await client.query<R>(this.statement(text, params))).rows;
+            return (await client.query(this.statement(text, params))).rows as R[];
           } catch (err) {
             this.names.staleAfterSchemaChange(text, err);
             throw err;

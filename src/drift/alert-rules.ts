@@ -6,7 +6,8 @@
  * an alert for the host with the most drift (the others named in its summary) and a notification
  * through the rule's template, whose outcome the sender writes back to the alert.
  */
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
+import type { DriftAlertRuleRow } from '../db/tables.ts';
 import { queueTemplateNotification } from '../resources/notification-templates/queue.ts';
 import { severityRank } from './categories.ts';
 import { fnmatchCase } from './fnmatch.ts';
@@ -15,7 +16,7 @@ const OTHERS_NAMED = 5;
 
 export async function evaluateAlertRules(tx: Queryable, hostIds: readonly number[]): Promise<number> {
   if (!hostIds.length) return 0;
-  const rules = await tx.query(
+  const rules = await tx.query<DriftAlertRuleRow>(
     `SELECT r.* FROM drift_alert_rules r WHERE r.enabled AND r.organization_id IN (
        SELECT DISTINCT i.organization_id FROM hosts h JOIN inventories i ON i.id = h.inventory_id WHERE h.id = ANY($1::int[]))
      ORDER BY r.id`,
@@ -26,7 +27,7 @@ export async function evaluateAlertRules(tx: Queryable, hostIds: readonly number
   return fired;
 }
 
-async function evaluateRule(tx: Queryable, rule: Row, hostIds: readonly number[]): Promise<boolean> {
+async function evaluateRule(tx: Queryable, rule: DriftAlertRuleRow, hostIds: readonly number[]): Promise<boolean> {
   const counted = await tx.query<{ host_id: number; name: string; inventory: string; drift: number }>(
     `SELECT d.host_id, h.name, i.name AS inventory, count(*)::int AS drift
      FROM drift_detections d JOIN hosts h ON h.id = d.host_id JOIN inventories i ON i.id = h.inventory_id
@@ -49,7 +50,7 @@ async function evaluateRule(tx: Queryable, rule: Row, hostIds: readonly number[]
   if (!claimed) return false;
   const [first, ...others] = reached;
   const summary = alertSummary(rule, first, others);
-  const [alert] = await tx.query(
+  const [alert] = await tx.query<{ id: number; created: Date }>(
     `INSERT INTO drift_alerts (alert_rule_id, organization_id, host_id, drift_count, summary) VALUES ($1, $2, $3, $4, $5) RETURNING id, created`,
     [rule.id, rule.organization_id, first.host_id, first.drift, summary],
   );
@@ -70,7 +71,7 @@ async function evaluateRule(tx: Queryable, rule: Row, hostIds: readonly number[]
   return true;
 }
 
-function alertSummary(rule: Row, first: { name: string; drift: number }, others: { name: string }[]): string {
+function alertSummary(rule: DriftAlertRuleRow, first: { name: string; drift: number }, others: { name: string }[]): string {
   const text = `${first.drift} drift item${first.drift === 1 ? '' : 's'} on ${first.name} within ${rule.threshold_window_minutes} minutes (rule "${rule.name}", threshold ${rule.threshold_count})`;
   if (!others.length) return text;
   const names = others.slice(0, OTHERS_NAMED).map((o) => o.name).join(', ');

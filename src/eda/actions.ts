@@ -6,6 +6,7 @@
  */
 import { systemContextIn, type Services } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
+import type { EventRuleRow } from '../db/tables.ts';
 import { queueTemplateNotification } from '../resources/notification-templates/queue.ts';
 import { ACTION_TARGETS, type Action, type ActionType } from '../resources/event-rules/actions.ts';
 import type { Launcher } from '../runs/launch.ts';
@@ -30,7 +31,7 @@ export function edaLaunchers(runKinds: RunKinds): EdaLaunchers {
 
 export interface FiredEvent {
   logId: number;
-  rule: Row;
+  rule: EventRuleRow;
   eventType: string;
   guid: string;
   payload: unknown;

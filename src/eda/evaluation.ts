@@ -9,7 +9,8 @@
  */
 import { systemContextIn, type Services } from '../api/context.ts';
 import { recordAudits, type AuditEvent } from '../audit/record.ts';
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
+import type { EventRuleRow } from '../db/tables.ts';
 import type { Action } from '../resources/event-rules/actions.ts';
 import { conditionContextJson, evaluateConditions, type Condition, type ConditionResult } from '../resources/event-rules/conditions.ts';
 import { OUTSIDE_THROTTLE } from '../resources/event-rules/receiving-rules.ts';
@@ -50,12 +51,12 @@ export async function evaluateNextBatch(services: Services, launchers: EdaLaunch
   const logs = (await received(db)).map((log) => ({ ...log, id: Number(log.id) }));
   if (!logs.length) return 0;
   const ruleIds = [...new Set(logs.map((l) => l.event_rule_id).filter((id): id is number => id !== null))];
-  const rules = new Map((await db.query('SELECT * FROM event_rules WHERE id = ANY($1::int[])', [ruleIds])).map((r) => [r.id as number, r]));
+  const rules = new Map((await db.query<EventRuleRow>('SELECT * FROM event_rules WHERE id = ANY($1::int[])', [ruleIds])).map((r) => [r.id, r]));
   const live = logs.filter((log) => rules.get(log.event_rule_id ?? -1)?.enabled);
   const results = await evaluateConditions(
     live.map((log) => {
       const rule = rules.get(log.event_rule_id!)!;
-      return { conditions: rule.conditions as Condition[], organization: rule.organization_id as number, contextJson: conditionContextJson(log.payload_json, log.headers_json) };
+      return { conditions: rule.conditions as Condition[], organization: rule.organization_id, contextJson: conditionContextJson(log.payload_json, log.headers_json) };
     }),
     { stopAtFirstFailure: true, serviceWork: true },
   );
@@ -83,13 +84,13 @@ export async function evaluateNextBatch(services: Services, launchers: EdaLaunch
  */
 class Firing {
   private counts = new Map<number, number>();
-  private fired: { outcome: Outcome; rule: Row; log: ReceivedLog }[] = [];
+  private fired: { outcome: Outcome; rule: EventRuleRow; log: ReceivedLog }[] = [];
   private launches: PendingLaunch[] = [];
   private memo = new LaunchMemo();
 
   constructor(private tx: Queryable, private services: Services, private launchers: EdaLaunchers) {}
 
-  async decide(log: ReceivedLog, rule: Row | undefined, results: ConditionResult[] | undefined): Promise<Outcome> {
+  async decide(log: ReceivedLog, rule: EventRuleRow | undefined, results: ConditionResult[] | undefined): Promise<Outcome> {
     const outcome: Outcome = { id: log.id, status: 'unmatched', conditions_matched: null, condition_results: results ?? [], actions_triggered: [], job_id: null };
     if (!rule) return { ...outcome, status: 'error', actions_triggered: [{ action_type: '', target_id: 0, description: '', ok: false, error: 'The rule was deleted before the event was evaluated.' }] };
     if (!rule.enabled || !results) return outcome;
@@ -107,7 +108,7 @@ class Firing {
   }
 
   /** Whether the rule may fire now: a throttled rule's firing is claimed at once (the row stays locked until commit). */
-  private async claim(rule: Row): Promise<boolean> {
+  private async claim(rule: EventRuleRow): Promise<boolean> {
     if (!rule.throttle_seconds) {
       this.counts.set(rule.id, (this.counts.get(rule.id) ?? 0) + 1);
       return true;

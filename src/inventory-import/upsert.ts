@@ -1,4 +1,9 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
+import type { GroupRow, HostRow } from '../db/tables.ts';
+
+/** The columns read of a stored group, and of a stored host. */
+type StoredGroup = Pick<GroupRow, 'id' | 'name' | 'variables'>;
+type StoredHost = Pick<HostRow, 'id' | 'name' | 'variables' | 'enabled' | 'instance_id' | 'has_inventory_sources'>;
 import type { Counts, ImportOptions } from './import.ts';
 import { hostEnabled, hostInstanceId, type ParsedInventory } from './parse.ts';
 import { combineVariables, readVariables, sameVariables, variablesText } from './variables.ts';
@@ -15,10 +20,10 @@ function batches<T>(items: T[]): T[][] {
 }
 
 /** Rows of `table` in the inventory whose name is one of `names`. */
-async function byName(tx: Queryable, table: 'hosts' | 'groups', columns: string, inventoryId: number, names: string[]): Promise<Map<string, Row>> {
-  const found = new Map<string, Row>();
+async function byName<T extends { name: string }>(tx: Queryable, table: 'hosts' | 'groups', columns: string, inventoryId: number, names: string[]): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
   for (const batch of batches(names)) {
-    const rows = await tx.query(
+    const rows = await tx.query<T>(
       `SELECT ${columns} FROM ${table} t JOIN unnest($2::text[]) AS wanted(name) ON wanted.name = t.name WHERE t.inventory_id = $1`,
       [inventoryId, batch],
     );
@@ -41,7 +46,7 @@ async function link(tx: Queryable, table: 'host_inventory_sources' | 'group_inve
 /** Creates the groups the inventory lacks and updates the variables of those it has; answers every group's id by name. */
 export async function upsertGroups(tx: Queryable, inventory: ParsedInventory, options: ImportOptions, tally: Counts): Promise<NameIds> {
   const ids: NameIds = new Map();
-  const existing = await byName(tx, 'groups', 't.id, t.name, t.variables', options.inventoryId, [...inventory.groups.keys()]);
+  const existing = await byName<StoredGroup>(tx, 'groups', 't.id, t.name, t.variables', options.inventoryId, [...inventory.groups.keys()]);
   const fresh: { name: string; vars: string }[] = [];
   const changed: { id: number; vars: string }[] = [];
   for (const [name, group] of inventory.groups) {
@@ -57,7 +62,7 @@ export async function upsertGroups(tx: Queryable, inventory: ParsedInventory, op
     else changed.push({ id: row.id, vars: variablesText(vars) });
   }
   for (const batch of batches(fresh)) {
-    const rows = await tx.query(
+    const rows = await tx.query<{ id: number; name: string }>(
       `INSERT INTO groups (inventory_id, name, description, variables)
        SELECT $1, n, 'imported', v FROM unnest($2::text[], $3::text[]) AS x(n, v)
        ON CONFLICT (inventory_id, name) DO UPDATE SET modified = groups.modified RETURNING id, name`,
@@ -98,7 +103,7 @@ export async function upsertHosts(
 ): Promise<NameIds> {
   const ids: NameIds = new Map();
   const columns = 't.id, t.name, t.variables, t.enabled, t.instance_id, t.has_inventory_sources';
-  const existing = await byName(tx, 'hosts', columns, options.inventoryId, [...inventory.hosts.keys()]);
+  const existing = await byName<StoredHost>(tx, 'hosts', columns, options.inventoryId, [...inventory.hosts.keys()]);
   const renamed = await renamedHosts(tx, options, instanceIds, existing, columns);
   const fresh: Omit<HostChange, 'id'>[] = [];
   const changed: HostChange[] = [];
@@ -121,7 +126,7 @@ export async function upsertHosts(
     if (!same || !row.has_inventory_sources) changed.push(same ? { ...next, vars: row.variables } : next);
   }
   for (const batch of batches(fresh)) {
-    const rows = await tx.query(
+    const rows = await tx.query<{ id: number; name: string }>(
       `INSERT INTO hosts (inventory_id, name, description, variables, enabled, instance_id, has_inventory_sources)
        SELECT $1, n, 'imported', v, e, i, true FROM unnest($2::text[], $3::text[], $4::boolean[], $5::text[]) AS x(n, v, e, i)
        ON CONFLICT (inventory_id, name) DO UPDATE SET has_inventory_sources = true RETURNING id, name`,
@@ -149,16 +154,16 @@ async function renamedHosts(
   tx: Queryable,
   options: ImportOptions,
   instanceIds: Map<string, string>,
-  existing: Map<string, Row>,
+  existing: Map<string, StoredHost>,
   columns: string,
-): Promise<Map<string, Row>> {
+): Promise<Map<string, StoredHost>> {
   const wanted = new Map<string, string>();
   for (const [name, id] of instanceIds) if (!existing.has(name)) wanted.set(id, name);
-  const renamed = new Map<string, Row>();
+  const renamed = new Map<string, StoredHost>();
   if (!wanted.size || !options.instanceIdVar) return renamed;
   const rootKeys = options.instanceIdVar.split(',').map((p) => p.trim().split('.')[0]).filter(Boolean);
   const taken = new Set([...existing.values()].map((r) => r.id));
-  const rows = await tx.query(
+  const rows = await tx.query<StoredHost>(
     `SELECT ${columns} FROM hosts t JOIN host_inventory_sources s ON s.host_id = t.id AND s.inventory_source_id = $1
      WHERE t.instance_id = ANY($2::text[])
         OR (t.instance_id = '' AND EXISTS (SELECT 1 FROM unnest($3::text[]) AS k(key) WHERE position(k.key IN t.variables) > 0))

@@ -1,4 +1,8 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
+import type { InventoryRow } from '../db/tables.ts';
+
+/** What refreshing a smart inventory reads of its row. */
+type SmartInventory = Pick<InventoryRow, 'id' | 'kind' | 'host_filter' | 'organization_id'>;
 import { pgErrorCode } from '../db/database.ts';
 import { Params } from '../api/sql.ts';
 import { compileHostFilter, HostFilterError } from './host-filter.ts';
@@ -39,7 +43,7 @@ const SMART_COUNTS = `
  * its organization. `tx` must be an open transaction (the caller's change and this refresh commit together).
  */
 export async function refreshInventoryComputedFields(tx: Queryable, inventoryId: number): Promise<void> {
-  const [inventory] = await tx.query('SELECT id, kind, host_filter, organization_id FROM inventories WHERE id = $1', [inventoryId]);
+  const [inventory] = await tx.query<SmartInventory>('SELECT id, kind, host_filter, organization_id FROM inventories WHERE id = $1', [inventoryId]);
   if (!inventory) return;
   if (inventory.kind === 'smart') {
     await refreshSmartInventory(tx, inventory);
@@ -58,7 +62,7 @@ export async function refreshInventoryComputedFields(tx: Queryable, inventoryId:
 
 /** Re-evaluates every smart inventory of an organization (its hosts changed). */
 export async function refreshSmartInventoriesOf(tx: Queryable, organizationId: number): Promise<void> {
-  const smart = await tx.query(
+  const smart = await tx.query<SmartInventory>(
     `SELECT id, kind, host_filter, organization_id FROM inventories WHERE organization_id = $1 AND kind = 'smart' ORDER BY id`,
     [organizationId],
   );
@@ -70,7 +74,7 @@ export async function refreshSmartInventoriesOf(tx: Queryable, organizationId: n
  * filter, one per name (the oldest), as AWX. A filter that cannot be evaluated holds no hosts; with
  * `strict` it throws HostFilterError instead (for the write that sets the filter).
  */
-export async function refreshSmartInventory(tx: Queryable, inventory: Row, strict = false): Promise<void> {
+export async function refreshSmartInventory(tx: Queryable, inventory: SmartInventory, strict = false): Promise<void> {
   const params = new Params();
   params.add(inventory.id);
   params.add(inventory.organization_id);

@@ -1,4 +1,7 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
+import type { GroupRow, HostRow, InventoryRow } from '../db/tables.ts';
+
+type ScriptHost = Pick<HostRow, 'id' | 'name' | 'variables' | 'enabled'>;
 import { parseVariables, type Variables } from './variables.ts';
 
 export interface ScriptOptions {
@@ -33,12 +36,12 @@ function listIn(map: Map<number, string[]>, key: number): string[] {
 }
 
 /** The hosts of an inventory as the script shows them, ordered by name: its own, or those a smart inventory selects. */
-function hostsOf(db: Queryable, inventory: Row, all: boolean): Promise<Row[]> {
+function hostsOf(db: Queryable, inventory: Pick<InventoryRow, 'id' | 'kind'>, all: boolean): Promise<ScriptHost[]> {
   const enabled = all ? '' : 'AND h.enabled';
   const source = inventory.kind === 'smart'
     ? 'FROM smart_inventory_memberships m JOIN hosts h ON h.id = m.host_id WHERE m.inventory_id = $1'
     : 'FROM hosts h WHERE h.inventory_id = $1';
-  return db.query(`SELECT h.id, h.name, h.variables, h.enabled ${source} ${enabled} ORDER BY h.name, h.id`, [inventory.id]);
+  return db.query<ScriptHost>(`SELECT h.id, h.name, h.variables, h.enabled ${source} ${enabled} ORDER BY h.name, h.id`, [inventory.id]);
 }
 
 /**
@@ -48,7 +51,7 @@ function hostsOf(db: Queryable, inventory: Row, all: boolean): Promise<Row[]> {
  * the whole inventory; job runs write their inventory file from it.
  */
 export async function inventoryScript(db: Queryable, inventoryId: number, options: ScriptOptions): Promise<Record<string, unknown>> {
-  const [inventory] = await db.query('SELECT id, kind, variables FROM inventories WHERE id = $1', [inventoryId]);
+  const [inventory] = await db.query<Pick<InventoryRow, 'id' | 'kind' | 'variables'>>('SELECT id, kind, variables FROM inventories WHERE id = $1', [inventoryId]);
   if (!inventory) throw new Error(`inventory ${inventoryId} does not exist`);
   let hosts = await hostsOf(db, inventory, options.all);
   if (options.subset) {
@@ -64,19 +67,19 @@ export async function inventoryScript(db: Queryable, inventoryId: number, option
   if (inventory.kind === 'smart') {
     allGroup.hosts = hosts.map((h) => h.name);
   } else {
-    const shown = new Set(hosts.map((h) => h.name as string));
+    const shown = new Set(hosts.map((h) => h.name));
     const [memberships, nesting, groups] = await Promise.all([
-      db.query(
+      db.query<{ group_id: number; name: string }>(
         `SELECT gh.group_id, h.name FROM group_hosts gh JOIN hosts h ON h.id = gh.host_id
          WHERE h.inventory_id = $1 ORDER BY h.name, h.id`,
         [inventoryId],
       ),
-      db.query(
+      db.query<{ parent_id: number; name: string }>(
         `SELECT gc.parent_id, child.name FROM group_children gc JOIN groups child ON child.id = gc.child_id
          WHERE child.inventory_id = $1 ORDER BY child.name, child.id`,
         [inventoryId],
       ),
-      db.query('SELECT id, name, variables FROM groups WHERE inventory_id = $1 ORDER BY name, id', [inventoryId]),
+      db.query<Pick<GroupRow, 'id' | 'name' | 'variables'>>('SELECT id, name, variables FROM groups WHERE inventory_id = $1 ORDER BY name, id', [inventoryId]),
     ]);
     const groupHosts = new Map<number, string[]>();
     const grouped = new Set<string>();
@@ -115,11 +118,11 @@ export async function inventoryScript(db: Queryable, inventoryId: number, option
 
 /** The variables of one host of the inventory by name (GET .../script/?host=name), or null when it is not there (or disabled, unless `all`). */
 export async function hostScriptVariables(db: Queryable, inventoryId: number, hostName: string, all: boolean): Promise<Variables | null> {
-  const [inventory] = await db.query('SELECT id, kind FROM inventories WHERE id = $1', [inventoryId]);
+  const [inventory] = await db.query<Pick<InventoryRow, 'id' | 'kind'>>('SELECT id, kind FROM inventories WHERE id = $1', [inventoryId]);
   if (!inventory) return null;
   const source = inventory.kind === 'smart'
     ? 'FROM smart_inventory_memberships m JOIN hosts h ON h.id = m.host_id WHERE m.inventory_id = $1'
     : 'FROM hosts h WHERE h.inventory_id = $1';
-  const [host] = await db.query(`SELECT h.variables ${source} AND h.name = $2 ${all ? '' : 'AND h.enabled'} ORDER BY h.id LIMIT 1`, [inventoryId, hostName]);
+  const [host] = await db.query<Pick<HostRow, 'variables'>>(`SELECT h.variables ${source} AND h.name = $2 ${all ? '' : 'AND h.enabled'} ORDER BY h.id LIMIT 1`, [inventoryId, hostName]);
   return host ? parseVariables(host.variables) : null;
 }

@@ -1,6 +1,7 @@
 import type { Services } from '../api/context.ts';
 import type { LiveClient } from './client.ts';
 import { eventMessage, statusMessage, summaryMessage } from './messages.ts';
+import type { UnifiedJobEventRow } from '../db/tables.ts';
 import { LIVE_CHANNEL, parseNotice, type LiveNotice } from './notices.ts';
 
 /** Rows read per query when a notice names many events. */
@@ -100,7 +101,7 @@ export class LiveHub {
     for (let start = from; start <= to; start += READ_BATCH) {
       const followers = [...this.clients].filter((c) => c.open && c.eventRuns.has(runId));
       if (!followers.length) return;
-      const rows = await this.services.db.query(
+      const rows = await this.services.db.query<UnifiedJobEventRow & { kind: string }>(
         `SELECT e.*, u.kind FROM unified_job_events e JOIN unified_jobs u ON u.id = e.unified_job_id
          WHERE e.unified_job_id = $1 AND e.counter BETWEEN $2 AND $3 ORDER BY e.counter`,
         [runId, start, Math.min(to, start + READ_BATCH - 1)],

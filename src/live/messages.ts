@@ -1,4 +1,4 @@
-import type { Row } from '../db/database.ts';
+import type { UnifiedJobEventRow } from '../db/tables.ts';
 import { commandEventDisplay, eventLevel, playbookEventDisplay } from './event-types.ts';
 
 /**
@@ -22,7 +22,7 @@ const iso = (value: unknown) => new Date(value as string).toISOString();
 export const eventsUrl = (stream: EventStream, id: number) => `/api/v2/${stream.kind}s/${id}/${stream.eventsPath}/`;
 
 /** A stored event as pushed: the fields of the REST event list, plus AWX's group_name. */
-export function eventMessage(stream: EventStream, row: Row): Record<string, unknown> {
+export function eventMessage(stream: EventStream, row: UnifiedJobEventRow): Record<string, unknown> {
   const { kind } = stream;
   return {
     id: Number(row.id),

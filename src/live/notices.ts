@@ -1,4 +1,8 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
+
+/** What a status notice reads of a run's row. */
+export type RunStatus = Pick<UnifiedJobRow, 'id' | 'kind' | 'status' | 'unified_job_template_id'> & Partial<Pick<UnifiedJobRow, 'finished'>>;
 
 /** The PostgreSQL channel every node listens on for live output. */
 export const LIVE_CHANNEL = 'drover_live';
@@ -19,7 +23,7 @@ async function notify(q: Queryable, notices: LiveNotice[]): Promise<void> {
 
 const isoOrNull = (value: unknown) => (value ? new Date(value as string).toISOString() : null);
 
-const statusNotice = (row: Row): LiveNotice => ({
+const statusNotice = (row: RunStatus): LiveNotice => ({
   t: 'status',
   id: row.id,
   kind: row.kind,
@@ -29,13 +33,13 @@ const statusNotice = (row: Row): LiveNotice => ({
 });
 
 /** The status notice of a run as sent on LIVE_CHANNEL, for a statement that sends it with others. */
-export const statusNoticePayload = (row: Row): string => JSON.stringify(statusNotice(row));
+export const statusNoticePayload = (row: RunStatus): string => JSON.stringify(statusNotice(row));
 
 /**
  * Announces the current status of runs (rows of unified_jobs). Inside a transaction it is
  * delivered when the transaction commits, and not at all if it rolls back.
  */
-export function publishStatusChanges(q: Queryable, rows: readonly Row[]): Promise<void> {
+export function publishStatusChanges(q: Queryable, rows: readonly RunStatus[]): Promise<void> {
   return notify(q, rows.filter((r) => r?.id && r.status).map(statusNotice));
 }
 
@@ -52,7 +56,7 @@ export function publishEvents(q: Queryable, runId: number, counters: readonly nu
 }
 
 /** Announces that every event of a finished run is stored, with its last counter. */
-export function publishFinal(q: Queryable, row: Row): Promise<void> {
+export function publishFinal(q: Queryable, row: RunStatus & Pick<UnifiedJobRow, 'emitted_events'>): Promise<void> {
   return notify(q, [statusNotice(row), { t: 'eof', id: row.id, kind: row.kind, final: Number(row.emitted_events ?? 0) }]);
 }
 

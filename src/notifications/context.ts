@@ -5,7 +5,11 @@
  */
 import { systemContextIn, type Services } from '../api/context.ts';
 import { serializeRow } from '../api/serialize.ts';
-import type { Row } from '../db/database.ts';
+import type { ResourceRow } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
+
+/** A run's row: unified_jobs' columns, and those of its kind's table when read from it. */
+type RunRow = UnifiedJobRow & ResourceRow;
 
 const JOB_FIELDS = [
   'id', 'type', 'url', 'created', 'modified', 'name', 'description', 'job_type', 'playbook', 'forks', 'limit', 'verbosity', 'job_tags',
@@ -33,7 +37,7 @@ const pick = (from: Record<string, unknown> | undefined, names: readonly string[
 export const urlBase = (services: Services) => String(services.settings.get('SVC_URL_BASE') ?? '').replace(/\/+$/, '');
 
 /** The run's fields offered to messages, as its API representation shows them. */
-async function jobFields(services: Services, run: Row): Promise<Record<string, unknown>> {
+async function jobFields(services: Services, run: RunRow): Promise<Record<string, unknown>> {
   const resource = services.runKinds.get(run.kind).resource;
   const shown = await serializeRow(services.db, systemContextIn(services), resource, run);
   const job: Record<string, unknown> = pick(shown, JOB_FIELDS);
@@ -45,7 +49,7 @@ async function jobFields(services: Services, run: Row): Promise<Record<string, u
 }
 
 /** AWX's notification_data: what the default bodies and webhooks carry. */
-async function jobMetadata(services: Services, run: Row, job: Record<string, unknown>, url: string): Promise<Record<string, unknown>> {
+async function jobMetadata(services: Services, run: RunRow, job: Record<string, unknown>, url: string): Promise<Record<string, unknown>> {
   const summary = (job.summary_fields ?? {}) as Record<string, Record<string, unknown>>;
   const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v ?? null);
   const data: Record<string, unknown> = {
@@ -81,7 +85,7 @@ export interface NotificationFacts {
 }
 
 /** The context of a notification about `run` (null for a test), with the run's status at the event. */
-export async function messageContext(services: Services, run: Row | null, facts: NotificationFacts): Promise<Record<string, unknown>> {
+export async function messageContext(services: Services, run: RunRow | null, facts: NotificationFacts): Promise<Record<string, unknown>> {
   const base = urlBase(services);
   if (!run) return { ...facts.extra_context };
   // Each kind as AWX names it in messages and in its UI address (the run kind's `messages`).

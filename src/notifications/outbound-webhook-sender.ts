@@ -8,7 +8,8 @@
  * first failure holds the rest back to be tried with it.
  */
 import type { Services } from '../api/context.ts';
-import type { Database, Row } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
+import type { OutboundWebhookDeliveryRow, OutboundWebhookRow } from '../db/tables.ts';
 import { startWokenLoop, type WokenLoop } from '../db/woken-loop.ts';
 import { outboundPolicy, type OutboundPolicy } from '../net/outbound.ts';
 import { deliveryBody } from '../resources/outbound-webhooks/events.ts';
@@ -32,7 +33,7 @@ export const DELIVERY_RETENTION_DAYS = 30;
 const PRUNE_EVERY_MS = 6 * 60 * 60_000;
 const MIN_WAKE_MS = 100;
 
-type Delivery = Row & { id: number; webhook_id: number; attempts: number; payload: Parameters<typeof deliveryBody>[0] };
+type Delivery = OutboundWebhookDeliveryRow & { payload: Parameters<typeof deliveryBody>[0] };
 
 async function claim(db: Database): Promise<Delivery[]> {
   return db.query<Delivery>(
@@ -52,7 +53,7 @@ const finish = (db: Database, id: number, status: 'sent' | 'failed', attempt: Pi
   );
 
 /** Sends one webhook's claimed deliveries in order; answers when they are all settled or put back. */
-async function sendInOrder(db: Database, webhook: Row | undefined, deliveries: Delivery[], policy: OutboundPolicy): Promise<void> {
+async function sendInOrder(db: Database, webhook: OutboundWebhookRow | undefined, deliveries: Delivery[], policy: OutboundPolicy): Promise<void> {
   for (const [index, delivery] of deliveries.entries()) {
     // Attempts are counted when claimed: more than allowed means the last one was cut off.
     if (delivery.attempts > maxAttempts()) {
@@ -97,7 +98,7 @@ async function sendBatch(services: Services): Promise<boolean> {
   const claimed = await claim(db);
   if (!claimed.length) return false;
   const ids = [...new Set(claimed.map((d) => d.webhook_id))];
-  const webhooks = new Map((await db.query('SELECT * FROM outbound_webhooks WHERE id = ANY($1::int[])', [ids])).map((w) => [w.id as number, w]));
+  const webhooks = new Map((await db.query<OutboundWebhookRow>('SELECT * FROM outbound_webhooks WHERE id = ANY($1::int[])', [ids])).map((w) => [w.id, w]));
   const policy = outboundPolicy(services.settings);
   await Promise.all(ids.map((id) => {
     const mine = claimed.filter((d) => d.webhook_id === id).sort((a, b) => Number(a.id) - Number(b.id));

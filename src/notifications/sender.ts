@@ -6,7 +6,7 @@
  * finish is taken again after CLAIM_EXPIRY, up to MAX_ATTEMPTS times. Nothing here touches a run.
  */
 import type { Services } from '../api/context.ts';
-import type { Row } from '../db/database.ts';
+import type { NotificationRow, NotificationTemplateRow, UnifiedJobRow } from '../db/tables.ts';
 import { startWokenLoop, type WokenLoop } from '../db/woken-loop.ts';
 import { outboundPolicy } from '../net/outbound.ts';
 import { clearConfiguration, type Configuration } from '../resources/notification-templates/configuration.ts';
@@ -25,8 +25,8 @@ const MAX_ATTEMPTS = 3;
 export type NotificationSender = WokenLoop;
 
 /** Claims up to BATCH pending rows: never tried, or claimed long ago by a node that did not finish. */
-async function claim(services: Services): Promise<Row[]> {
-  return services.db.query(
+async function claim(services: Services): Promise<NotificationRow[]> {
+  return services.db.query<NotificationRow>(
     `UPDATE notifications SET attempts = attempts + 1, modified = now()
      WHERE id IN (
        SELECT id FROM notifications WHERE status = 'pending' AND (attempts = 0 OR (attempts < ${MAX_ATTEMPTS} AND modified < now() - interval '${CLAIM_EXPIRY}'))
@@ -36,8 +36,8 @@ async function claim(services: Services): Promise<Row[]> {
 }
 
 /** What the notification says and to whom, then the send; answers the columns to store. */
-async function deliver(services: Services, notification: Row): Promise<Record<string, unknown>> {
-  const [template] = await services.db.query('SELECT * FROM notification_templates WHERE id = $1', [notification.notification_template_id]);
+async function deliver(services: Services, notification: NotificationRow): Promise<Record<string, unknown>> {
+  const [template] = await services.db.query<NotificationTemplateRow>('SELECT * FROM notification_templates WHERE id = $1', [notification.notification_template_id]);
   if (!template) return { status: 'failed', error: 'The notification template no longer exists.' };
   const type = template.notification_type as string;
   const configuration = clearConfiguration(template.notification_configuration as Configuration);
@@ -47,9 +47,9 @@ async function deliver(services: Services, notification: Row): Promise<Record<st
   let pair: { subject: string; body: string };
   if (notification.event === 'test') pair = testPair(type, template.id, urlBase(services));
   else {
-    const [run] = notification.unified_job_id ? await services.db.query('SELECT * FROM unified_jobs WHERE id = $1', [notification.unified_job_id]) : [];
+    const [run] = notification.unified_job_id ? await services.db.query<UnifiedJobRow>('SELECT * FROM unified_jobs WHERE id = $1', [notification.unified_job_id]) : [];
     const context = await messageContext(services, run ?? null, notification as unknown as NotificationFacts);
-    pair = await renderPair(type, template.messages, notification.event, context, template.organization_id as number | null);
+    pair = await renderPair(type, template.messages, notification.event, context, template.organization_id);
   }
   const shown = { recipients, subject: pair.subject, body: JSON.stringify(jsonObjectOf(pair.body) ?? pair.body) };
   const backend = BACKENDS[type];
@@ -61,7 +61,7 @@ async function deliver(services: Services, notification: Row): Promise<Record<st
   }
 }
 
-async function sendOne(services: Services, notification: Row): Promise<void> {
+async function sendOne(services: Services, notification: NotificationRow): Promise<void> {
   let outcome: Record<string, unknown>;
   try {
     outcome = await deliver(services, notification);

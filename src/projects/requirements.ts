@@ -1,6 +1,6 @@
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Row } from '../db/database.ts';
+import type { ProjectUpdateRow } from '../db/tables.ts';
 import type { RunContext } from '../runs/run-kind.ts';
 import { requirementsDir } from './paths.ts';
 import { allowedDirs } from './local-sources.ts';
@@ -15,7 +15,7 @@ const UNREACHABLE = /(Failed to (download|get data)|Unable to (open|connect)|url
  * GALAXY_TASK_ENV in the environment and, with GALAXY_IGNORE_CERTS, without certificate checks.
  * Answers a problem to report, or null.
  */
-export async function installRequirements(job: Row, run: RunContext, dir: string): Promise<string | null> {
+export async function installRequirements(job: Pick<ProjectUpdateRow, 'local_path'>, run: RunContext, dir: string): Promise<string | null> {
   const settings = run.services.settings;
   const target = requirementsDir(run.services.env.projectsRoot, job.local_path);
   const ignoreCerts = settings.get('GALAXY_IGNORE_CERTS') ? ['--ignore-certs'] : [];

@@ -47,7 +47,7 @@ export async function assertCanGrant(ctx: RequestContext, tx: Queryable, role: R
   if (isMembershipRole(role) && !manageOrganizationAuth(ctx)) throw forbidden();
   if (!(await hasObjectRole(ctx, tx, role.content_type, role.object_id, 'admin_role'))) throw forbidden();
   if (role.content_type === 'organization' && isMembershipRole(role) && holder.type === 'user') {
-    const [user] = await tx.query('SELECT id, is_superuser, is_system_auditor FROM users WHERE id = $1', [holder.id]);
+    const [user] = await tx.query<{ id: number; is_superuser: boolean; is_system_auditor: boolean }>('SELECT id, is_superuser, is_system_auditor FROM users WHERE id = $1', [holder.id]);
     if (!user || !(await administersUser(ctx, tx, user, true))) throw forbidden();
   }
 }

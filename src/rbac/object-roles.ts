@@ -1,4 +1,4 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable, ResourceRow } from '../db/database.ts';
 import { getResource, type Resource } from '../api/resource.ts';
 import { addParent, createRole, removeParent, roleId } from './graph.ts';
 
@@ -24,15 +24,16 @@ const parse = (spec: string): ParentSpec => {
 };
 
 /** The role id a parent spec names for one row, or null when the reference is empty. */
-async function parentRoleId(tx: Queryable, resource: Resource, row: Row, spec: ParentSpec): Promise<number | null> {
+async function parentRoleId(tx: Queryable, resource: Resource, row: ResourceRow, spec: ParentSpec): Promise<number | null> {
   if (!spec.field) return roleId(tx, resource.name, row.id, spec.roleField);
   const field = resource.allFields[spec.field];
   const target = row[field.column];
-  return target === null || target === undefined ? null : roleId(tx, getResource(field.ref!).name, target, spec.roleField);
+  // A reference column holds an id or null.
+  return typeof target !== 'number' ? null : roleId(tx, getResource(field.ref!).name, target, spec.roleField);
 }
 
 /** Creates the object's roles, then links each to its parents. */
-export async function createObjectRoles(tx: Queryable, resource: Resource, row: Row): Promise<void> {
+export async function createObjectRoles(tx: Queryable, resource: Resource, row: ResourceRow): Promise<void> {
   const ids: Record<string, number> = {};
   for (const roleField of Object.keys(resource.roles)) ids[roleField] = await createRole(tx, roleField, resource.name, row.id);
   for (const [roleField, decl] of Object.entries(resource.roles)) {
@@ -44,7 +45,7 @@ export async function createObjectRoles(tx: Queryable, resource: Resource, row: 
 }
 
 /** After an update: when a reference that roles inherit through changed, move the links. */
-export async function syncObjectRoles(tx: Queryable, resource: Resource, row: Row, existing: Row): Promise<void> {
+export async function syncObjectRoles(tx: Queryable, resource: Resource, row: ResourceRow, existing: ResourceRow): Promise<void> {
   for (const [roleField, decl] of Object.entries(resource.roles)) {
     for (const spec of (decl.parents ?? []).map(parse)) {
       if (!spec.field) continue;

@@ -1,4 +1,8 @@
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
+import type { UserRow } from '../db/tables.ts';
+
+/** What deciding about a user reads of his row. */
+type AdministeredUser = Pick<UserRow, 'id' | 'is_superuser' | 'is_system_auditor'>;
 import type { RequestContext } from '../api/context.ts';
 import { isSuperuser, manageOrganizationAuth, rolesOfUser } from '../api/access.ts';
 
@@ -58,7 +62,7 @@ export async function userAdminFacts(tx: Queryable, callerId: number, userIds: r
  * be administered by someone holding every role he holds (for deleting him, or adding him to an
  * organization); otherwise only superusers administer such a user.
  */
-export function decideUserAdmin(ctx: RequestContext, user: Row, facts: UserAdminFacts | undefined, allowOrphans: boolean): boolean {
+export function decideUserAdmin(ctx: RequestContext, user: AdministeredUser, facts: UserAdminFacts | undefined, allowOrphans: boolean): boolean {
   if (isSuperuser(ctx)) return true;
   if (!ctx.user || !manageOrganizationAuth(ctx)) return false;
   if (user.is_superuser || user.is_system_auditor) return false;
@@ -68,7 +72,7 @@ export function decideUserAdmin(ctx: RequestContext, user: Row, facts: UserAdmin
 }
 
 /** Whether the caller administers one user, given his row (one query unless the answer is plain). */
-export async function administersUser(ctx: RequestContext, tx: Queryable, user: Row, allowOrphans: boolean): Promise<boolean> {
+export async function administersUser(ctx: RequestContext, tx: Queryable, user: AdministeredUser, allowOrphans: boolean): Promise<boolean> {
   if (isSuperuser(ctx)) return true;
   if (!ctx.user || !manageOrganizationAuth(ctx) || user.is_superuser || user.is_system_auditor) return false;
   const facts = await userAdminFacts(tx, ctx.user.id, [user.id]);

@@ -6,11 +6,15 @@ import type { Field } from '../api/fields.ts';
 import { defineResource, type Resource, type Values } from '../api/resource.ts';
 import { launchOrRefuse, type Launcher } from './launch.ts';
 import { reverse, type Relation } from '../api/relations.ts';
-import type { Queryable, Row } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
 import { registerRunRoutes } from './run-routes.ts';
 import { ACTIVE_STATUSES } from './lifecycle.ts';
 import { runFields } from './run-fields.ts';
 import { playbookOutcome } from './playbook-counts.ts';
+
+// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
+// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+type AnyRow = any;
 
 const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
 
@@ -33,12 +37,12 @@ export interface RunResourceDeclaration {
   playbookCounts?: boolean;
   related?: Record<string, Relation>;
   /** Adds what this kind shows beyond the common links (after them), with what `prepare` loaded for the page. */
-  decorate?(row: Row, out: Row, prepared?: unknown): void;
-  prepare?(db: Queryable, rows: readonly Row[], ctx: RequestContext): Promise<unknown>;
+  decorate?(row: AnyRow, out: AnyRow, prepared?: unknown): void;
+  prepare?(db: Queryable, rows: readonly AnyRow[], ctx: RequestContext): Promise<unknown>;
   /** Adds what only the run's own page shows of this kind (see ResourceDeclaration.detail). */
-  detail?(db: Queryable, row: Row, out: Row): Promise<void>;
+  detail?(db: Queryable, row: AnyRow, out: AnyRow): Promise<void>;
   /** What else may be done with a run of this kind, by name (beyond view and cancel: see route-objects.ts). */
-  actions?: Record<string, ObjectAction>;
+  actions?: Record<string, ObjectAction<AnyRow>>;
   /** For kinds started by POST on their own list (ad hoc commands): who may, and the launcher the POST goes through. */
   createdThroughList?: {
     canCreate: Resource['access']['canCreate'];
@@ -61,7 +65,7 @@ export interface RunResource extends Resource {
  * user_capabilities.start of a run, as AWX: whether the caller may relaunch it (a kind's `relaunch`
  * action, whose refusal is an answer here), else the owner's update_role (project and inventory updates).
  */
-function startCapability(decl: RunResourceDeclaration): Capability {
+function startCapability(decl: RunResourceDeclaration): Capability<AnyRow> {
   const relaunch = decl.actions?.relaunch;
   if (!relaunch) return (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, decl.owner.contentType, 'update_role', row, page, decl.owner.column);
   return async (ctx, tx, row) => {
@@ -76,7 +80,7 @@ function startCapability(decl: RunResourceDeclaration): Capability {
 
 export function defineRunResource(decl: RunResourceDeclaration): RunResource {
   const { contentType, column } = decl.owner;
-  const resource = defineResource({
+  const resource = defineResource<AnyRow>({
     name: decl.name,
     table: `${decl.name}s`,
     label: decl.label,

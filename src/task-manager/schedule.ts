@@ -9,6 +9,10 @@ import { blockedBy, isWaitingExplanation, noInstances, NOT_ENOUGH_CAPACITY, prev
 import { preferredGroups } from './preferred-groups.ts';
 import { publishStatusChanges } from '../live/notices.ts';
 
+// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
+// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+type AnyRow = any;
+
 /** Only one task manager pass runs at a time across every node sharing the database. */
 const SCHEDULER_LOCK = 7_341_105;
 const PASS_LIMIT = 2_000;
@@ -159,7 +163,7 @@ function blockerOf(run: PendingRun, dependencies: Dependency[], busyTemplates: M
 async function storeExplanations(tx: Queryable, pending: PendingRun[], explanations: Map<number, string>): Promise<void> {
   const changed = pending.filter((r) => explanations.has(r.id) && explanations.get(r.id) !== r.job_explanation);
   if (!changed.length) return;
-  await tx.query(
+  await tx.query<AnyRow>(
     `UPDATE unified_jobs u SET job_explanation = e.text FROM unnest($1::int[], $2::text[]) AS e(id, text) WHERE u.id = e.id`,
     [changed.map((r) => r.id), changed.map((r) => explanations.get(r.id))],
   );

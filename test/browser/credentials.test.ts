@@ -7,6 +7,10 @@ import { consolePage } from '../helpers/browser.ts';
 import { pickReference } from '../helpers/console-forms.ts';
 import { decryptStored } from '../../src/resources/credentials/credential-inputs.ts';
 
+// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
+// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+type AnyRow = any;
+
 describe('console: credential form', () => {
   let t: TestApp;
   const key = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -19,7 +23,7 @@ describe('console: credential form', () => {
 
   /** The inputs as stored, secrets decrypted: what runs get. */
   const storedInputs = async (id: number) => {
-    const [row] = await t.db.query('SELECT inputs FROM credentials WHERE id = $1', [id]);
+    const [row] = await t.db.query<AnyRow>('SELECT inputs FROM credentials WHERE id = $1', [id]);
     return decryptStored(row.inputs);
   };
 

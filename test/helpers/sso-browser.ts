@@ -24,4 +24,4 @@ export function ssoFailure(res: Response): string {
 
 /** The detail of the last refused sign-in's audit event. */
 export const lastLoginFailure = async (t: TestApp) =>
-  (await t.db.query(`SELECT detail FROM audit_events WHERE event_type = 'auth.login' AND outcome = 'failure' ORDER BY id DESC LIMIT 1`))[0]?.detail;
+  (await t.db.query<{ detail: { reason: string } }>(`SELECT detail FROM audit_events WHERE event_type = 'auth.login' AND outcome = 'failure' ORDER BY id DESC LIMIT 1`))[0]?.detail;

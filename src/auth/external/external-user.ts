@@ -10,10 +10,14 @@ import { ApiError } from '../../api/errors.ts';
 import { FieldProblem } from '../../api/fields.ts';
 import { getResource } from '../../api/resource.ts';
 import { recordAudit, recordAudits, type AuditEvent } from '../../audit/record.ts';
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable, Row, TableRow } from '../../db/database.ts';
+
+type StoredUser = TableRow<'users'>;
+/** What a refused sign-in tells of the account holding the username. */
+type UsernameHolder = Pick<StoredUser, 'id' | 'username' | 'ldap_dn' | 'external_account'>;
 import { loadRole, grantToUser } from '../../rbac/grants.ts';
 import { roleId } from '../../rbac/graph.ts';
-import { toCurrentUser, type UserRow } from '../basic.ts';
+import { toCurrentUser } from '../basic.ts';
 import { identityKey, linkedUser, linkIdentity, lockNewLinks, noteLinkedLogin, unlinkedLdapUser } from './identity-links.ts';
 import type { MembershipChanges } from './mapping.ts';
 
@@ -64,7 +68,7 @@ export class ExternalSignInRefused extends ApiError {
 export class IdentityConflict extends ExternalSignInRefused {
   constructor(
     identity: ExternalIdentity,
-    readonly holder: Row,
+    readonly holder: UsernameHolder,
   ) {
     super(
       'identity_conflict',
@@ -119,25 +123,25 @@ function profileOf(identity: ExternalIdentity): Record<string, unknown> {
   return values;
 }
 
-const holderKind = (row: Row) => (row.ldap_dn || row.external_account ? 'external' : 'local');
+const holderKind = (row: UsernameHolder) => (row.ldap_dn || row.external_account ? 'external' : 'local');
 
-function checkActive(row: Row): void {
+function checkActive(row: StoredUser): void {
   if (!row.is_active) throw new ExternalSignInRefused('inactive', 'Your account is disabled.');
 }
 
 /** The user's profile, flags and source columns as the identity says; his username stays his own. */
-async function updateUser(tx: Queryable, system: RequestContext, identity: ExternalIdentity, existing: Row): Promise<Row> {
+async function updateUser(tx: Queryable, system: RequestContext, identity: ExternalIdentity, existing: StoredUser): Promise<StoredUser> {
   const users = getResource('user');
   const wanted = { ...profileOf(identity), ...sourceColumns(identity) };
-  const changed = Object.fromEntries(Object.entries(wanted).filter(([name, value]) => existing[users.fields[name].column] !== value));
+  const changed = Object.fromEntries(Object.entries(wanted).filter(([name, value]) => (existing as Row)[users.fields[name].column] !== value));
   if (!Object.keys(changed).length) return existing;
-  return updateObject(tx, system, users, existing, changed);
+  return updateObject<StoredUser>(tx, system, users, existing, changed);
 }
 
 interface ResolvedUser {
-  row: Row;
+  row: StoredUser;
   /** The user before this sign-in changed him; null when created. */
-  before: Row | null;
+  before: StoredUser | null;
   created: boolean;
   /** An existing user was linked to the identity now (an LDAP user from before links). */
   linked: boolean;
@@ -171,9 +175,9 @@ async function resolveUser(tx: Queryable, system: RequestContext, identity: Exte
   if (identity.createUsers === false) {
     throw new ExternalSignInRefused('account_creation_disabled', 'This account has not signed in before, and new accounts are not created (SOCIAL_AUTH_USER_FIELDS).');
   }
-  const [holder] = await tx.query('SELECT id, username, ldap_dn, external_account FROM users WHERE username = $1', [identity.username]);
+  const [holder] = await tx.query<UsernameHolder>('SELECT id, username, ldap_dn, external_account FROM users WHERE username = $1', [identity.username]);
   if (holder) throw new IdentityConflict(identity, holder);
-  const row = await createObject(tx, system, getResource('user'), { username: identity.username, ...profileOf(identity), ...sourceColumns(identity) });
+  const row = await createObject<StoredUser>(tx, system, getResource('user'), { username: identity.username, ...profileOf(identity), ...sourceColumns(identity) });
   await linkIdentity(tx, row.id, key);
   return { row, before: null, created: true, linked: false };
 }
@@ -249,7 +253,7 @@ export async function signInExternalUser(
     return await services.db.transaction(async (tx) => {
       const { row, before, created, linked } = await resolveUser(tx, system, identity);
       const changes = identity.memberships ? await applyMemberships(tx, system, row.id, identity.memberships) : [];
-      const user = toCurrentUser((await loadRow(tx, getResource('user'), row.id)) as UserRow);
+      const user = toCurrentUser(await loadRow<StoredUser>(tx, getResource('user'), row.id));
       const ctx = callerIn(services, user, options.authMethod ?? null);
       const target = { type: 'user', id: user.id, name: user.username };
       const events: AuditEvent[] = [
@@ -280,7 +284,7 @@ export async function signInExternalUser(
 }
 
 /** auth.identity_conflict: who asserted which username, and the account holding it (never a secret). */
-async function recordIdentityConflict(services: Pick<Services, 'db' | 'settings' | 'env'>, identity: ExternalIdentity, client: SignInClient, holder: Row): Promise<void> {
+async function recordIdentityConflict(services: Pick<Services, 'db' | 'settings' | 'env'>, identity: ExternalIdentity, client: SignInClient, holder: UsernameHolder): Promise<void> {
   const { source, subject } = identityKey(identity);
   await recordAudit(services.db, {
     type: 'auth.identity_conflict',

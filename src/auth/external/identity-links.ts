@@ -3,7 +3,7 @@
  * sign-in finds its user by the source and the subject the source asserts, never by username
  * alone, so a second source asserting a username that exists never reaches that account.
  */
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable, TableRow } from '../../db/database.ts';
 import { normalizeDn } from './mapping.ts';
 
 export interface IdentityKey {
@@ -19,8 +19,8 @@ export function identityKey(identity: { backend: string; source?: string; uid: s
 }
 
 /** The user linked to `key`, locked for the sign-in's changes; null when none is. */
-export async function linkedUser(tx: Queryable, key: IdentityKey): Promise<Row | null> {
-  const [row] = await tx.query(
+export async function linkedUser(tx: Queryable, key: IdentityKey): Promise<TableRow<'users'> | null> {
+  const [row] = await tx.query<TableRow<'users'>>(
     `SELECT u.* FROM user_identities i JOIN users u ON u.id = i.user_id WHERE i.source = $1 AND i.subject = $2 FOR UPDATE OF u`,
     [key.source, key.subject],
   );
@@ -48,9 +48,9 @@ export async function noteLinkedLogin(tx: Queryable, key: IdentityKey): Promise<
  * local password, and the DN recorded in ldap_dn is this one. Exactly one such user, or none.
  * (Users of the other backends were linked by the migration, from the audit log.)
  */
-export async function unlinkedLdapUser(tx: Queryable, dn: string): Promise<Row | null> {
+export async function unlinkedLdapUser(tx: Queryable, dn: string): Promise<TableRow<'users'> | null> {
   const wanted = normalizeDn(dn);
-  const rows = await tx.query(
+  const rows = await tx.query<TableRow<'users'>>(
     `SELECT * FROM users u WHERE replace(lower(u.ldap_dn), ' ', '') = replace(lower($1), ' ', '') AND u.ldap_dn <> '' AND u.password = ''
        AND NOT EXISTS (SELECT 1 FROM user_identities i WHERE i.user_id = u.id) FOR UPDATE`,
     [dn],

@@ -2,6 +2,7 @@ import { verify } from '@node-rs/argon2';
 import { systemContextIn } from '../../api/context.ts';
 import { parseBody, updateObject } from '../../api/crud.ts';
 import { getResource } from '../../api/resource.ts';
+import type { TableRow } from '../../db/database.ts';
 import { CommandError, parseOptions, requireOption, withServices, type Command } from '../command.ts';
 
 export const updatePassword: Command = {
@@ -18,7 +19,7 @@ export const updatePassword: Command = {
     const users = getResource('user');
     const changed = await withServices(env, (services) =>
       services.db.transaction(async (tx) => {
-        const [existing] = await tx.query('SELECT * FROM users WHERE username = $1 FOR UPDATE', [username]);
+        const [existing] = await tx.query<TableRow<'users'>>('SELECT * FROM users WHERE username = $1 FOR UPDATE', [username]);
         if (!existing) throw new CommandError(`user "${username}" does not exist`);
         const values = parseBody(users, { password: options.password }, 'update', existing);
         if (existing.password && (await verify(existing.password, options.password!).catch(() => false))) return false;

@@ -1,6 +1,7 @@
 import { seesEverything, type AccessPolicy } from '../../api/access.ts';
 import { choice, datetime, integer, json, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
+import type { ActivityStreamRow } from '../../db/tables.ts';
 
 const never = () => false;
 
@@ -13,7 +14,7 @@ const activityAccess: AccessPolicy = {
   canAttach: never,
 };
 
-export const activityStream = defineResource({
+export const activityStream = defineResource<ActivityStreamRow>({
   name: 'activity_stream',
   plural: 'activity_stream',
   table: 'activity_stream',

@@ -3,6 +3,7 @@ import { forbidden } from '../../api/errors.ts';
 import { choice, datetime, integer, json, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import { csvExport, siemExport } from './exports.ts';
+import type { AuditEventRow } from '../../db/tables.ts';
 
 const never = () => false;
 
@@ -22,7 +23,7 @@ const auditAccess: AccessPolicy = {
  * The audit log: security events written by src/audit/record.ts. Read-only here, and immutable in
  * the database (triggers refuse UPDATE, DELETE and TRUNCATE).
  */
-export const auditEvents = defineResource({
+export const auditEvents = defineResource<AuditEventRow>({
   name: 'audit_event',
   table: 'audit_events',
   label: 'Audit Event List',

@@ -4,6 +4,7 @@ import { defineResource, type Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { CATEGORIES, SEVERITIES } from '../../drift/categories.ts';
 import { alertRuleAccess } from './drift-access.ts';
+import type { DriftAlertRuleRow } from '../../db/tables.ts';
 
 /** The inventory and the notification template must be the rule's organization's. */
 async function checkRule(tx: Queryable, values: Values, existing: Row | null): Promise<void> {
@@ -21,7 +22,7 @@ async function checkRule(tx: Queryable, values: Values, existing: Row | null): P
 }
 
 /** What raises drift alerts in an organization (docs/drift.md#alert-rules, with its defaults). */
-export const driftAlertRules = defineResource({
+export const driftAlertRules = defineResource<DriftAlertRuleRow>({
   name: 'drift_alert_rule',
   table: 'drift_alert_rules',
   label: 'Drift Alert Rule List',

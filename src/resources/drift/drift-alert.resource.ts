@@ -1,11 +1,12 @@
 import { choice, datetime, integer, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import { alertAccess } from './drift-access.ts';
+import type { DriftAlertRow } from '../../db/tables.ts';
 
 const readOnly = { readOnly: true } as const;
 
 /** An alert a rule raised (docs/drift.md#alert-rules): immutable but for how its notification went. */
-export const driftAlerts = defineResource({
+export const driftAlerts = defineResource<DriftAlertRow>({
   name: 'drift_alert',
   table: 'drift_alerts',
   label: 'Drift Alert List',

@@ -2,11 +2,12 @@ import { boolean, choice, datetime, json, ref, text } from '../../api/fields.ts'
 import { defineResource } from '../../api/resource.ts';
 import { CATEGORIES, SEVERITIES } from '../../drift/categories.ts';
 import { inventoryReaders, mayAcknowledge } from './drift-access.ts';
+import type { DriftDetectionRow } from '../../db/tables.ts';
 
 const readOnly = { readOnly: true } as const;
 
 /** One changed top-level fact of a host between two snapshots (docs/drift.md#a-drift-record). */
-export const driftDetections = defineResource({
+export const driftDetections = defineResource<DriftDetectionRow>({
   name: 'drift_detection',
   table: 'drift_detections',
   label: 'Drift Detection List',

@@ -1,11 +1,12 @@
 import { datetime, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import { inventoryReaders } from './drift-access.ts';
+import type { HostFactSnapshotRow } from '../../db/tables.ts';
 
 const readOnly = { readOnly: true } as const;
 
 /** A host's facts as a job left them (docs/drift.md#the-pipeline); the full facts only on the object's own page. */
-export const factSnapshots = defineResource({
+export const factSnapshots = defineResource<HostFactSnapshotRow>({
   name: 'fact_snapshot',
   table: 'host_fact_snapshots',
   label: 'Fact Snapshot List',

@@ -2,13 +2,14 @@ import { boolean, choice, datetime, integer, json, ref, text } from '../../api/f
 import { defineResource } from '../../api/resource.ts';
 import { organizationRecords } from '../organizations/organization-scoped-access.ts';
 import { SOURCE_TYPES } from './source-types.ts';
+import type { EventLogRow } from '../../db/tables.ts';
 
 const readOnly = { readOnly: true } as const;
 
 export const EVENT_STATUSES = ['received', 'matched', 'unmatched', 'throttled', 'action_fired', 'action_failed', 'error', 'signature_failed'] as const;
 
 /** One event the receiver took in (its payload on its own page only), and what its rule made of it (docs/event-driven.md#event-logs): written by the service only. */
-export const eventLogs = defineResource({
+export const eventLogs = defineResource<EventLogRow>({
   name: 'event_log',
   table: 'event_logs',
   label: 'Event Log List',

@@ -11,6 +11,7 @@ import { ACTIONS_SCHEMA, actionProblem, parseActions, type Action } from './acti
 import { CONDITIONS_SCHEMA, parseConditions } from './conditions.ts';
 import { EVENT_RULE_KEY_PURPOSE, rulesChanged } from './receiving-rules.ts';
 import { SOURCE_TYPES } from './source-types.ts';
+import type { EventRuleRow } from '../../db/tables.ts';
 
 /** A new key (38 random bytes, URL-safe), as stored. */
 export const newStoredRuleKey = () => encryptSecret(EVENT_RULE_KEY_PURPOSE, randomBytes(38).toString('base64url'));
@@ -36,7 +37,7 @@ async function checkActions(tx: Queryable, ctx: RequestContext, values: Values, 
 }
 
 /** Rules that turn events sent to the public receiver into launches and notifications (docs/event-driven.md#event-rules). */
-export const eventRules = defineResource({
+export const eventRules = defineResource<EventRuleRow>({
   name: 'event_rule',
   table: 'event_rules',
   label: 'Event Rule List',

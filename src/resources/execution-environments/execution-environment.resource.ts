@@ -3,6 +3,7 @@ import { defineResource, getResource } from '../../api/resource.ts';
 import { mayCreateCopy } from '../../api/copy-route.ts';
 import { checkExecutionEnvironment, executionEnvironmentAccess } from './execution-environment-access.ts';
 import { isImageReference } from './image-reference.ts';
+import type { ExecutionEnvironmentRow } from '../../db/tables.ts';
 
 export const PULL_CHOICES = [
   ['', '---------'],
@@ -30,7 +31,7 @@ function imageField(): Field {
   };
 }
 
-export const executionEnvironments = defineResource({
+export const executionEnvironments = defineResource<ExecutionEnvironmentRow>({
   name: 'execution_environment',
   table: 'execution_environments',
   label: 'Execution Environment List',

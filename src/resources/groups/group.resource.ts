@@ -7,6 +7,7 @@ import { GROUP_ALL_HOSTS, GROUP_POTENTIAL_CHILDREN, moveMembersToParents } from 
 import { variablesField } from '../../inventory/variables.ts';
 import { inventoryMemberAccess } from '../inventories/inventory-access.ts';
 import { groupChildren, groupHosts } from './group-relations.ts';
+import type { GroupRow } from '../../db/tables.ts';
 
 /** Names Ansible keeps for itself in a JSON inventory. */
 const RESERVED_NAMES = new Set(['all', '_meta']);
@@ -22,7 +23,7 @@ async function checkGroup(tx: Queryable, values: Values, existing: Row | null): 
   if (host) throw new ValidationError({ __all__: ['A Host with that name already exists.'] });
 }
 
-export const groups = defineResource({
+export const groups = defineResource<GroupRow>({
   name: 'group',
   table: 'groups',
   label: 'Group List',

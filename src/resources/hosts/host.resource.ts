@@ -11,6 +11,7 @@ import { parseVariables, variablesField } from '../../inventory/variables.ts';
 import { inventoryMemberAccess } from '../inventories/inventory-access.ts';
 import { hostGroups } from '../groups/group-relations.ts';
 import { decorateHost, prepareHosts } from './host-summary.ts';
+import type { HostRow } from '../../db/tables.ts';
 
 /** `web1:2222` names host web1 with ansible_ssh_port 2222 in its variables (as AWX). IPv6 addresses are left alone. */
 function splitPort(values: Values, existing: Row | null): void {
@@ -53,7 +54,7 @@ function hostFilterCondition(filter: string, alias: string, params: Params): str
   }
 }
 
-export const hosts = defineResource({
+export const hosts = defineResource<HostRow>({
   name: 'host',
   table: 'hosts',
   label: 'Host List',

@@ -7,6 +7,7 @@ import { objectRoles } from '../../rbac/relations.ts';
 import { applyInstanceGroupPolicies, DEFAULT_INSTANCE_GROUP } from './policy.ts';
 import { groupLoads, type GroupLoad } from './group-capacity.ts';
 import { instancesOfGroup } from './membership.ts';
+import type { InstanceGroupRow } from '../../db/tables.ts';
 
 /** A list of hostnames. */
 function hostnameList(): Field {
@@ -39,7 +40,7 @@ const jobsOfGroup: Relation = {
   attachable: false,
 };
 
-export const instanceGroups = defineResource({
+export const instanceGroups = defineResource<InstanceGroupRow>({
   name: 'instance_group',
   table: 'instance_groups',
   label: 'Instance Group List',

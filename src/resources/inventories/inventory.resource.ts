@@ -13,6 +13,7 @@ import { HostFilterError } from '../../inventory/host-filter.ts';
 import { variablesField } from '../../inventory/variables.ts';
 import { attachedLabels } from '../labels/attached-labels.ts';
 import { assertInventoryAdmin, inventoryAccess } from './inventory-access.ts';
+import type { InventoryRow } from '../../db/tables.ts';
 
 const computed = (helpText: string, field: (o: { readOnly: true; helpText: string }) => Field = integer) => field({ readOnly: true, helpText });
 
@@ -61,7 +62,7 @@ async function checkKindAndFilter(tx: Queryable, values: Values, existing: Row |
   }
 }
 
-export const inventories = defineResource({
+export const inventories = defineResource<InventoryRow>({
   name: 'inventory',
   plural: 'inventories',
   table: 'inventories',
@@ -117,8 +118,8 @@ export const inventories = defineResource({
   hooks: {
     beforeWrite: (tx, _ctx, values, existing) => checkKindAndFilter(tx, values, existing),
     async afterWrite(tx, _ctx, row, existing) {
-      const changed = (column: string) => !existing || existing[column] !== row[column];
-      if (!['kind', 'host_filter', 'organization_id'].some(changed)) return;
+      const changed = (column: 'kind' | 'host_filter' | 'organization_id') => !existing || existing[column] !== row[column];
+      if (!(['kind', 'host_filter', 'organization_id'] as const).some(changed)) return;
       if (row.kind === 'smart') {
         try {
           await refreshSmartInventory(tx, row, true);

@@ -2,9 +2,10 @@ import { integer, json, ref, text, choice } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import { notificationAccess } from './notification-template-access.ts';
 import { NOTIFICATION_TYPE_CHOICES } from './notification-types.ts';
+import type { NotificationRow } from '../../db/tables.ts';
 
 /** A notification sent (or being sent) from a template: what it said, to whom, and how it went. */
-export const notifications = defineResource({
+export const notifications = defineResource<NotificationRow>({
   name: 'notification',
   table: 'notifications',
   label: 'Notification List',

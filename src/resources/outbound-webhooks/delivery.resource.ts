@@ -2,6 +2,7 @@ import type { AccessPolicy } from '../../api/access.ts';
 import { choice, datetime, integer, json, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import { organizationAdminsOrAuditors } from '../organizations/organization-scoped-access.ts';
+import type { OutboundWebhookDeliveryRow } from '../../db/tables.ts';
 
 const readOnly = { readOnly: true } as const;
 const refuse = () => false;
@@ -21,7 +22,7 @@ const deliveryAccess: AccessPolicy = {
 };
 
 /** One event sent (or being sent) to an outbound webhook, newest first: read at /outbound_webhooks/{id}/deliveries/. */
-export const outboundWebhookDeliveries = defineResource({
+export const outboundWebhookDeliveries = defineResource<OutboundWebhookDeliveryRow>({
   name: 'outbound_webhook_delivery',
   table: 'outbound_webhook_deliveries',
   plural: 'outbound_webhook_deliveries',

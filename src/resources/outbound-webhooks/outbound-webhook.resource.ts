@@ -4,6 +4,7 @@ import { defineResource } from '../../api/resource.ts';
 import { organizationAdminsManage } from '../organizations/organization-scoped-access.ts';
 import { revealGeneratedKey, storeKey } from './signing-key.ts';
 import { customHeadersField, eventsField, urlField } from './webhook-fields.ts';
+import type { OutboundWebhookRow } from '../../db/tables.ts';
 
 const readOnly = { readOnly: true } as const;
 
@@ -11,7 +12,7 @@ const readOnly = { readOnly: true } as const;
  * URLs told of an organization's job and workflow status changes by signed JSON deliveries
  * (docs/outbound-webhooks.md). Its admins manage them, its auditors read them.
  */
-export const outboundWebhooks = defineResource({
+export const outboundWebhooks = defineResource<OutboundWebhookRow>({
   name: 'outbound_webhook',
   table: 'outbound_webhooks',
   label: 'Outbound Webhook List',

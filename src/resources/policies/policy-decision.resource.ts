@@ -3,11 +3,12 @@ import { choice, datetime, integer, parseIsoDatetime, ref, text } from '../../ap
 import { defineResource } from '../../api/resource.ts';
 import { RESOURCE_TYPES } from '../../policy/context.ts';
 import { organizationRecords } from '../organizations/organization-scoped-access.ts';
+import type { PolicyDecisionRow } from '../../db/tables.ts';
 
 const readOnly = { readOnly: true } as const;
 
 /** One policy hit at a launch (docs/policy.md#policy-decisions): written by the policy gate only. */
-export const policyDecisions = defineResource({
+export const policyDecisions = defineResource<PolicyDecisionRow>({
   name: 'policy_decision',
   table: 'policy_decisions',
   label: 'Policy Decision List',

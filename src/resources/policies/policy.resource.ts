@@ -4,6 +4,7 @@ import { RESOURCE_TYPES } from '../../policy/context.ts';
 import { queuePolicyUpload, SYNC_STATES } from '../../policy/engine-outbox.ts';
 import { policyAccess } from './policy-access.ts';
 import { checkPolicy } from './policy-checks.ts';
+import type { PolicyRow } from '../../db/tables.ts';
 
 export const ENFORCEMENTS = ['none', 'warn', 'enforce'] as const;
 const MAX_REGO = 256 * 1024;
@@ -11,7 +12,7 @@ const MAX_REGO = 256 * 1024;
 const readOnly = { readOnly: true } as const;
 
 /** Rego policies evaluated at every launch (docs/policy.md#policies). */
-export const policies = defineResource({
+export const policies = defineResource<PolicyRow>({
   name: 'policy',
   plural: 'policies',
   table: 'policies',

@@ -9,10 +9,11 @@ import { projectCopy } from './project-copy.ts';
 import { afterProjectWrite, checkProject } from './project-hooks.ts';
 import { beforeProjectDelete } from './project-delete.ts';
 import { adminOf, notificationTemplateLists } from '../notification-templates/attachments.ts';
+import type { ProjectRow } from '../../db/tables.ts';
 
 export const PROJECT_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated', 'ok', 'missing'];
 
-export const projects = defineResource({
+export const projects = defineResource<ProjectRow>({
   name: 'project',
   table: 'projects',
   label: 'Project List',

@@ -4,6 +4,7 @@ import { defineResource } from '../../api/resource.ts';
 import { reverse } from '../../api/relations.ts';
 import { notificationTemplateLists } from '../notification-templates/attachments.ts';
 import { SYSTEM_JOB_TYPES } from './system-job-options.ts';
+import type { SystemJobTemplateRow } from '../../db/tables.ts';
 
 const STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated', 'ok', 'missing', 'none', 'updating'];
 
@@ -12,7 +13,7 @@ const STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed'
  * migration, never created or changed through the API; only superusers and system auditors see
  * them, only superusers launch them.
  */
-export const systemJobTemplates = defineResource({
+export const systemJobTemplates = defineResource<SystemJobTemplateRow>({
   name: 'system_job_template',
   table: 'system_job_templates',
   label: 'System Job Template List',

@@ -10,7 +10,8 @@ import {
   type AccessPolicy,
 } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable, ResourceRow } from '../../db/database.ts';
+import type { TeamRow } from '../../db/tables.ts';
 import { forbidden } from '../../api/errors.ts';
 import { ref, text } from '../../api/fields.ts';
 import { objectRoles, readByTeam, roleHolders, teamRoles } from '../../rbac/relations.ts';
@@ -18,7 +19,7 @@ import { defineResource } from '../../api/resource.ts';
 import { isOrgAdmin } from '../organizations/organization.resource.ts';
 
 /** Team admins manage the team (organization admins are admins of its teams); with MANAGE_ORGANIZATION_AUTH off, superusers only. */
-const managesTeam = (ctx: RequestContext, tx: Queryable, row: Row, page?: readonly Row[]) =>
+const managesTeam = (ctx: RequestContext, tx: Queryable, row: ResourceRow, page?: readonly ResourceRow[]) =>
   isSuperuser(ctx) || (manageOrganizationAuth(ctx) && hasObjectRoleOnRow(ctx, tx, 'team', 'admin_role', row, page));
 
 const teamAccess: AccessPolicy = {
@@ -54,7 +55,7 @@ const teamAccess: AccessPolicy = {
   canAttach: (ctx, tx, row) => managesTeam(ctx, tx, row),
 };
 
-export const teams = defineResource({
+export const teams = defineResource<TeamRow>({
   name: 'team',
   table: 'teams',
   label: 'Team List',

@@ -1,11 +1,12 @@
 import { boolean, datetime, integer, json, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
+import type { UnifiedJobEventRow } from '../../db/tables.ts';
 
 /**
  * Output events of every run kind. Reached only through a run (/project_updates/{id}/events/,
  * /jobs/{id}/job_events/...), whose visibility the route checks first.
  */
-export const unifiedJobEvents = defineResource({
+export const unifiedJobEvents = defineResource<UnifiedJobEventRow>({
   name: 'unified_job_event',
   table: 'unified_job_events',
   label: 'Event List',

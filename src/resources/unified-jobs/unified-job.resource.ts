@@ -5,6 +5,7 @@ import { reverse } from '../../api/relations.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Params } from '../../api/sql.ts';
 import { runFields } from '../../runs/run-fields.ts';
+import type { UnifiedJobRow, UnifiedJobTemplateRow } from '../../db/tables.ts';
 
 /** Runs of every kind the caller may see: through the project or inventory each belongs to. */
 export function visibleRuns(ctx: RequestContext, alias: string, params: Params): string | null {
@@ -19,7 +20,7 @@ export function visibleRuns(ctx: RequestContext, alias: string, params: Params):
 const readOnly = { canCreate: () => false, canChange: () => false, canDelete: () => false, canAttach: () => false };
 
 /** /unified_jobs/: every run kind in one list, each row with its own type and URL; ?type= filters. */
-export const unifiedJobs = defineResource({
+export const unifiedJobs = defineResource<UnifiedJobRow>({
   name: 'unified_job',
   table: 'unified_jobs',
   label: 'Unified Job List',
@@ -37,7 +38,7 @@ export const unifiedJobs = defineResource({
 });
 
 /** /unified_job_templates/: every template kind in one list. */
-export const unifiedJobTemplates = defineResource({
+export const unifiedJobTemplates = defineResource<UnifiedJobTemplateRow & { id: number }>({
   name: 'unified_job_template',
   table: 'unified_job_templates',
   label: 'Unified Job Template List',

@@ -1,4 +1,5 @@
 import type { ResourceDeclaration } from '../../api/resource.ts';
+import type { ResourceRow } from '../../db/database.ts';
 import { webhookFields, webhookLinks } from './webhook-fields.ts';
 import { checkWebhookValues, syncWebhookKey } from './webhook-hooks.ts';
 
@@ -9,7 +10,7 @@ import { checkWebhookValues, syncWebhookKey } from './webhook-hooks.ts';
  * `webhook_key text NOT NULL DEFAULT ''` column; its routes come from templateWebhooks
  * (src/runs/webhooks/template-webhooks.ts).
  */
-export function withWebhooks(declaration: ResourceDeclaration): ResourceDeclaration {
+export function withWebhooks<R extends ResourceRow>(declaration: ResourceDeclaration<R>): ResourceDeclaration<R> {
   const { hooks = {}, decorate } = declaration;
   const plural = declaration.plural ?? `${declaration.name}s`;
   return {

@@ -4,7 +4,7 @@ import { boolean, choice, integer, json, ref, text } from '../../api/fields.ts';
 import { ValidationError } from '../../api/errors.ts';
 import { defineResource, type Values } from '../../api/resource.ts';
 import { joinTable } from '../../api/relations.ts';
-import type { Queryable, Row } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
 import { VERBOSITY_CHOICES } from '../../runs/run-fields.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
@@ -12,6 +12,10 @@ import { RUN_CREDENTIAL_KINDS } from '../job-templates/template-relations.ts';
 import { nodeAccess } from './node-access.ts';
 import { checkNodePrompts } from './node-prompts.ts';
 import { assertWorkflowAdmin } from './workflow-access.ts';
+
+// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
+// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+type AnyRow = any;
 
 export const EDGE_KINDS = ['success', 'failure', 'always'] as const;
 export type EdgeKind = (typeof EDGE_KINDS)[number];
@@ -38,10 +42,10 @@ export function nodePromptFields() {
 }
 
 /** Each node's summary of its template and its edges, for a page of nodes of `edgeTable`. */
-export async function loadNodeExtras(db: Queryable, rows: readonly Row[], edgeTable: string) {
+export async function loadNodeExtras(db: Queryable, rows: readonly AnyRow[], edgeTable: string) {
   const ids = rows.map((r) => r.id);
   const [templates, edges] = await Promise.all([
-    db.query(`SELECT id, name, description, kind FROM unified_job_templates WHERE id = ANY($1::integer[])`, [rows.map((r) => r.unified_job_template_id).filter(Boolean)]),
+    db.query<AnyRow>(`SELECT id, name, description, kind FROM unified_job_templates WHERE id = ANY($1::integer[])`, [rows.map((r) => r.unified_job_template_id).filter(Boolean)]),
     db.query<{ parent_id: number; child_id: number; kind: EdgeKind; condition: string }>(
       `SELECT parent_id, child_id, kind, condition FROM ${edgeTable} WHERE parent_id = ANY($1::integer[]) ORDER BY child_id`, [ids]),
   ]);
@@ -49,7 +53,7 @@ export async function loadNodeExtras(db: Queryable, rows: readonly Row[], edgeTa
 }
 
 /** The fields and links every node shows: its edges by kind, their conditions, its template's summary. */
-export function decorateNode(row: Row, out: Row, extras: Awaited<ReturnType<typeof loadNodeExtras>> | undefined, plural: string): void {
+export function decorateNode(row: AnyRow, out: AnyRow, extras: Awaited<ReturnType<typeof loadNodeExtras>> | undefined, plural: string): void {
   const mine = extras?.edges.filter((e) => e.parent_id === row.id) ?? [];
   const conditions: Record<string, Record<string, string>> = {};
   for (const kind of EDGE_KINDS) {
@@ -67,13 +71,13 @@ export function decorateNode(row: Row, out: Row, extras: Awaited<ReturnType<type
   };
   const template = extras?.templates.get(row.unified_job_template_id);
   if (template) {
-    (out.summary_fields as Row).unified_job_template = { id: template.id, name: template.name, description: template.description, unified_job_type: template.kind.replace(/_template$/, '').replace(/^project$/, 'project_update').replace(/^inventory_source$/, 'inventory_update') };
-    (out.related as Row).unified_job_template = `/api/v2/${template.kind}s/${template.id}/`;
+    (out.summary_fields as AnyRow).unified_job_template = { id: template.id, name: template.name, description: template.description, unified_job_type: template.kind.replace(/_template$/, '').replace(/^project$/, 'project_update').replace(/^inventory_source$/, 'inventory_update') };
+    (out.related as AnyRow).unified_job_template = `/api/v2/${template.kind}s/${template.id}/`;
   } else out.unified_job_template = null;
 }
 
 /** Node values as stored: a uuid identifier unless given, extra_data a mapping (JSON or YAML text accepted). */
-async function checkNode(tx: Queryable, _ctx: unknown, values: Values, existing: Row | null): Promise<void> {
+async function checkNode(tx: Queryable, _ctx: unknown, values: Values, existing: AnyRow | null): Promise<void> {
   if (!existing && !values.identifier) values.identifier = randomUUID();
   if ('extra_data' in values) {
     let data = values.extra_data ?? {};
@@ -111,7 +115,7 @@ export const workflowNodes = defineResource({
     credentials: {
       ...joinTable('credential', 'workflow_job_template_node_credentials', 'node_id', 'credential_id'),
       async authorize(ctx, tx, nodeId, credentialId, detach) {
-        const [node] = await tx.query('SELECT workflow_job_template_id FROM workflow_job_template_nodes WHERE id = $1', [nodeId]);
+        const [node] = await tx.query<AnyRow>('SELECT workflow_job_template_id FROM workflow_job_template_nodes WHERE id = $1', [nodeId]);
         await assertWorkflowAdmin(ctx, tx, node.workflow_job_template_id);
         if (!detach) await assertCanUseCredential(ctx, tx, credentialId, 'credentials', RUN_CREDENTIAL_KINDS);
       },
@@ -122,6 +126,6 @@ export const workflowNodes = defineResource({
   prepare: (db, rows) => loadNodeExtras(db, rows, 'workflow_job_template_node_edges'),
   decorate: (row, out, prepared) => {
     decorateNode(row, out, prepared as Awaited<ReturnType<typeof loadNodeExtras>>, 'workflow_job_template_nodes');
-    (out.related as Row).create_approval_template = `/api/v2/workflow_job_template_nodes/${row.id}/create_approval_template/`;
+    (out.related as AnyRow).create_approval_template = `/api/v2/workflow_job_template_nodes/${row.id}/create_approval_template/`;
   },
 });
