@@ -1,7 +1,7 @@
 import { systemContextIn, type Services } from '../api/context.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { schedulePass } from '../task-manager/schedule.ts';
-import { workflowPass } from '../task-manager/workflow-pass.ts';
+import { workflowPass } from '../run-kinds/workflow-job/workflow-pass.ts';
 import { executeRun } from './execute-run.ts';
 import { cleanLeftoverRuns } from './run-directories.ts';
 import { CANCEL_CHANNEL, DISPATCH_CHANNEL, failCutOffRuns } from '../runs/lifecycle.ts';

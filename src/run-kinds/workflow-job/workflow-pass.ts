@@ -6,15 +6,15 @@
  * Each workflow job is handled in its own transaction with its row locked; everything it needs is
  * in the database, so a pass may be repeated, or cut off and started again, without harm.
  */
-import { callerIn, systemContextIn, type RequestContext, type Services } from '../api/context.ts';
-import type { Queryable, Row } from '../db/database.ts';
-import type { UnifiedJobRow } from '../db/tables.ts';
-import { parseVariables } from '../inventory/variables.ts';
-import { publishStatusChanges } from '../live/notices.ts';
-import { queueRunNotifications } from '../resources/notification-templates/queue.ts';
-import { queueRunWebhooks } from '../resources/outbound-webhooks/queue.ts';
-import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from '../runs/lifecycle.ts';
-import { evaluateCondition } from '../templating/sandbox.ts';
+import { callerIn, systemContextIn, type RequestContext, type Services } from '../../api/context.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import type { UnifiedJobRow } from '../../db/tables.ts';
+import { parseVariables } from '../../inventory/variables.ts';
+import { publishStatusChanges } from '../../live/notices.ts';
+import { queueRunNotifications } from '../../resources/notification-templates/queue.ts';
+import { queueRunWebhooks } from '../../resources/outbound-webhooks/queue.ts';
+import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from '../../runs/lifecycle.ts';
+import { evaluateCondition } from '../../templating/sandbox.ts';
 import { lookAtGraph, type GraphEdge, type GraphNode } from './workflow-graph.ts';
 import { spawnNode } from './workflow-spawn.ts';
 

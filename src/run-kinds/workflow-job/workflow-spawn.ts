@@ -2,19 +2,19 @@
  * How a workflow node of each template kind starts its run, inside the workflow pass's transaction
  * and through the launch service (its gates apply). One entry per node template kind.
  */
-import type { RequestContext, Services } from '../api/context.ts';
-import type { Queryable, Row } from '../db/database.ts';
-import type { LaunchResult } from '../runs/launch.ts';
-import { finishRun, insertRun } from '../runs/lifecycle.ts';
-import type { RunKindRef } from '../runs/run-kind.ts';
-import { JOB } from '../run-kinds/job/create-job.ts';
-import { workflowNodeJobLauncher } from '../run-kinds/job/workflow-node-launch.ts';
-import { INVENTORY_UPDATE, inventoryUpdateLauncher } from '../run-kinds/inventory-update/queue.ts';
-import { PROJECT_UPDATE, projectUpdateLauncher } from '../run-kinds/project-update/queue.ts';
-import { SYSTEM_JOB, workflowNodeSystemJobLauncher } from '../run-kinds/system-job/launcher.ts';
-import { approvalLauncher } from '../run-kinds/workflow-approval/launch.ts';
-import { nestedWorkflowLauncher } from '../run-kinds/workflow-job/launch.ts';
-import { WORKFLOW_APPROVAL, WORKFLOW_JOB } from '../run-kinds/workflow-job/workflow-job-kind-ref.ts';
+import type { RequestContext, Services } from '../../api/context.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import type { LaunchResult } from '../../runs/launch.ts';
+import { finishRun, insertRun } from '../../runs/lifecycle.ts';
+import type { RunKindRef } from '../../runs/run-kind.ts';
+import { JOB } from '../job/create-job.ts';
+import { workflowNodeJobLauncher } from '../job/workflow-node-launch.ts';
+import { INVENTORY_UPDATE, inventoryUpdateLauncher } from '../inventory-update/queue.ts';
+import { PROJECT_UPDATE, projectUpdateLauncher } from '../project-update/queue.ts';
+import { SYSTEM_JOB, workflowNodeSystemJobLauncher } from '../system-job/launcher.ts';
+import { approvalLauncher } from '../workflow-approval/launch.ts';
+import { nestedWorkflowLauncher } from './launch.ts';
+import { WORKFLOW_APPROVAL, WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
 
 export interface Spawn {
   tx: Queryable;
