@@ -13,6 +13,7 @@ import { startEventEvaluation } from '../eda/evaluation-loop.ts';
 import { pruneEventLogs } from '../eda/retention.ts';
 import { jobWebhookLauncher } from '../run-kinds/job/webhook-launch.ts';
 import { workflowWebhookLauncher } from '../run-kinds/workflow-job/webhook-launch.ts';
+import { startWorkflowLoop } from '../run-kinds/workflow-job/workflow-loop.ts';
 import type { EdaLaunchers } from '../eda/actions.ts';
 
 export interface BackgroundLoop {
@@ -45,6 +46,15 @@ export const dispatcher: BackgroundLoop = {
   async start(services) {
     const running = await startDispatcher(services);
     return () => running.stop();
+  },
+};
+
+/** Moves workflow jobs on: woken by NOTIFY when a node's run ends (naming its workflow job), a workflow job or approval is pending, or a run is canceled. */
+export const workflows: BackgroundLoop = {
+  name: 'workflows',
+  async start(services) {
+    const loop = await startWorkflowLoop(services);
+    return () => loop.stop();
   },
 };
 
@@ -145,7 +155,7 @@ export const eventEvaluation: BackgroundLoop = {
   },
 };
 
-export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, commitStatuses,
+export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, workflows, commitStatuses,
   notificationSender,
   outboundWebhookSender,
   scheduler,

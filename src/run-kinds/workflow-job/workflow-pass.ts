@@ -1,10 +1,10 @@
 /**
- * The workflow pass (AWX's WorkflowManager), run by every dispatcher scan: pending workflow jobs
- * start (they take no capacity), approvals past their due time fail, and each running workflow job
- * moves on: nodes whose parents decided start their runs, nodes that can no longer run are marked
- * do_not_run, a canceled workflow cancels its runs, and a finished graph finishes its workflow job.
- * Each workflow job is handled in its own transaction with its row locked; everything it needs is
- * in the database, so a pass may be repeated, or cut off and started again, without harm.
+ * The workflow pass (AWX's WorkflowManager), run by the workflow loop (workflow-loop.ts): pending
+ * workflow jobs start (they take no capacity), approvals past their due time fail, and each running
+ * workflow job moves on: nodes whose parents decided start their runs, nodes that can no longer run
+ * are marked do_not_run, a canceled workflow cancels its runs, and a finished graph finishes its
+ * workflow job. Each workflow job is handled in its own transaction with its row locked; everything
+ * it needs is in the database, so a pass may be repeated, or cut off and started again, without harm.
  */
 import { callerIn, systemContextIn, type RequestContext, type Services } from '../../api/context.ts';
 import type { Queryable, Row } from '../../db/database.ts';
@@ -22,21 +22,38 @@ type WorkflowNode = GraphNode & Row & { template_kind: string | null; job_artifa
 
 const isActive = (status: string | null) => (ACTIVE_STATUSES as readonly string[]).includes(status ?? '');
 
-/** One pass; answers in how many milliseconds the next pending approval falls due (null: none). */
-export async function workflowPass(services: Services): Promise<number | null> {
+export interface Sweep {
+  /** Running workflow jobs something happened to: a node's run ended (a trigger marks them), they just started, or were canceled. */
+  attention: number[];
+  /** In how many milliseconds the next pending approval falls due (null: none). */
+  nextApprovalMs: number | null;
+}
+
+/** What does not come with a workflow job's id: pending workflow jobs start, approvals expire, and the workflow jobs waiting for a look are listed. */
+export async function sweepWorkflows(services: Services): Promise<Sweep> {
   const { db } = services;
   await db.transaction((tx) => startPendingWorkflows(tx));
   await db.transaction((tx) => expireApprovals(tx, services));
-  // Only workflow jobs something happened to: a node's run ended (a trigger marks them), they just started, or were canceled.
   const running = await db.query<{ id: number }>(
     `SELECT id FROM unified_jobs WHERE kind = 'workflow_job' AND status = 'running' AND (workflow_attention OR cancel_flag) ORDER BY id`,
   );
-  for (const { id } of running) await db.transaction((tx) => advanceWorkflow(tx, services, id));
   const [due] = await db.query<{ ms: number | null }>(
     `SELECT (extract(epoch FROM min(approval_expires) - now()) * 1000)::float8 AS ms FROM unified_jobs
      WHERE kind = 'workflow_approval' AND status = 'pending' AND approval_expires IS NOT NULL`,
   );
-  return due?.ms ?? null;
+  return { attention: running.map((r) => r.id), nextApprovalMs: due?.ms ?? null };
+}
+
+/** Moves one running workflow job on, in a transaction of its own, if something happened to it; nothing when another pass holds it. */
+export async function advanceWorkflowJob(services: Services, id: number): Promise<void> {
+  await services.db.transaction((tx) => advanceWorkflow(tx, services, id));
+}
+
+/** A whole pass: the sweep, then every workflow job it found waiting; answers when the next approval falls due. */
+export async function workflowPass(services: Services): Promise<number | null> {
+  const sweep = await sweepWorkflows(services);
+  for (const id of sweep.attention) await advanceWorkflowJob(services, id);
+  return sweep.nextApprovalMs;
 }
 
 /** Pending workflow jobs start, one at a time per template unless it allows simultaneous runs. */
@@ -97,7 +114,7 @@ async function creatorContext(tx: Queryable, services: Services, userId: number 
 }
 
 async function advanceWorkflow(tx: Queryable, services: Services, id: number): Promise<void> {
-  const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND status = 'running' FOR UPDATE SKIP LOCKED`, [id]);
+  const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND kind = 'workflow_job' AND status = 'running' AND (workflow_attention OR cancel_flag) FOR UPDATE SKIP LOCKED`, [id]);
   if (!workflowJob) return;
   // Cleared first: a run ended while this look goes on (one failed in place) asks for the next.
   await tx.query('UPDATE unified_jobs SET workflow_attention = false WHERE id = $1', [id]);
