@@ -8,27 +8,32 @@
  */
 import type { Services } from '../../api/context.ts';
 import { CANCEL_CHANNEL } from '../../runs/lifecycle.ts';
-import { advanceWorkflowJob, sweepWorkflows } from './workflow-pass.ts';
-
-export const WORKFLOWS_CHANNEL = 'drover_workflows';
+import { advanceWorkflowJob, sweepWorkflows, WORKFLOWS_CHANNEL } from './workflow-pass.ts';
 
 /** A sweep this often whatever the notices say (a listener connection being reopened loses them). */
 const SWEEP_MS = 5_000;
+/**
+ * Workflow jobs moved on at once, each in its own transaction: a burst of ended runs (many
+ * workflows at a time) does not queue behind one connection's round trips. The embedded database
+ * takes transactions one at a time whatever this says.
+ */
+const PARALLEL_ADVANCES = 4;
 
 export interface WorkflowLoop {
   wake(): void;
-  /** Waits until the current round is over (tests). */
+  /** Waits until no sweep or workflow job's look is in progress (tests). */
   idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startWorkflowLoop(services: Services): Promise<WorkflowLoop> {
   const { db } = services;
-  /** Workflow jobs named by notices since the last round took them. */
+  /** Workflow jobs to look at, named by notices or by a sweep, and those being looked at now. */
   const named = new Set<number>();
-  let sweepWanted = true;
+  const advancing = new Map<number, Promise<void>>();
+  let sweeping: Promise<void> | null = null;
+  let sweepAgain = false;
   let stopped = false;
-  let running: Promise<void> | null = null;
 
   const log = (what: string, err: unknown) => console.error(`${what} failed:`, err instanceof Error ? err.message : err);
 
@@ -36,73 +41,76 @@ export async function startWorkflowLoop(services: Services): Promise<WorkflowLoo
   let dueTimer: NodeJS.Timeout | null = null;
   const sweepWhenDue = (ms: number | null) => {
     if (dueTimer) clearTimeout(dueTimer);
-    dueTimer = ms === null || stopped ? null : setTimeout(askSweep, Math.max(0, Math.min(ms + 50, SWEEP_MS)));
+    dueTimer = ms === null || stopped ? null : setTimeout(sweep, Math.max(0, Math.min(ms + 50, SWEEP_MS)));
     dueTimer?.unref();
   };
 
-  const round = async () => {
-    while (!stopped && (sweepWanted || named.size)) {
-      if (sweepWanted) {
-        sweepWanted = false;
-        const sweep = await sweepWorkflows(services);
-        for (const id of sweep.attention) named.add(id);
-        sweepWhenDue(sweep.nextApprovalMs);
-      }
-      const ids = [...named];
-      named.clear();
-      for (const id of ids) {
-        if (stopped) return;
-        // One workflow job failing to move on leaves its flag set for the next sweep; the others go on.
-        await advanceWorkflowJob(services, id).catch((err) => log(`workflow job ${id}`, err));
-      }
+  /** Starts looks at named workflow jobs while fewer than PARALLEL_ADVANCES run; never two at once at one workflow job. */
+  const advance = () => {
+    for (const id of named) {
+      if (stopped || advancing.size >= PARALLEL_ADVANCES) return;
+      // Named again while looked at: looked at again after (the look may have begun before the change).
+      if (advancing.has(id)) continue;
+      named.delete(id);
+      const look = advanceWorkflowJob(services, id)
+        // A failed look leaves the workflow job's flag set: the next sweep names it again.
+        .catch((err) => log(`workflow job ${id}`, err))
+        .finally(() => {
+          advancing.delete(id);
+          advance();
+        });
+      advancing.set(id, look);
     }
   };
 
-  const wake = () => {
-    if (stopped || running) return;
-    let failed = false;
-    running = round()
-      .catch((err) => {
-        failed = true;
-        sweepWanted = true;
-        log('workflow pass', err);
+  /** One sweep at a time; one asked for during a sweep runs after it. */
+  function sweep() {
+    if (stopped) return;
+    if (sweeping) {
+      sweepAgain = true;
+      return;
+    }
+    sweepAgain = false;
+    sweeping = sweepWorkflows(services)
+      .then((found) => {
+        for (const id of found.attention) named.add(id);
+        sweepWhenDue(found.nextApprovalMs);
+        advance();
       })
+      .catch((err) => log('workflow sweep', err))
       .finally(() => {
-        running = null;
-        // Notices that came as the round ended are taken now; after a failure, at the next notice or sweep.
-        if (!failed && (named.size || sweepWanted)) wake();
+        sweeping = null;
+        if (sweepAgain) sweep();
       });
-  };
-  function askSweep() {
-    sweepWanted = true;
-    wake();
   }
+
   const notice = (payload: string) => {
     const id = Number(payload);
-    if (payload && Number.isInteger(id)) named.add(id);
-    else sweepWanted = true;
-    wake();
+    if (!payload || !Number.isInteger(id)) return sweep();
+    named.add(id);
+    advance();
   };
 
-  const sweeper = setInterval(askSweep, SWEEP_MS);
+  const sweeper = setInterval(sweep, SWEEP_MS);
   sweeper.unref();
   const unlisten = [
     await db.listen(WORKFLOWS_CHANNEL, notice),
     // Any run's cancel: a workflow job's is ended here (the pass skips runs of other kinds).
     await db.listen(CANCEL_CHANNEL, notice),
   ];
-  queueMicrotask(wake);
+  queueMicrotask(sweep);
+  const idle = async () => {
+    while (sweeping || advancing.size) await Promise.all([sweeping, ...advancing.values()]);
+  };
   return {
-    wake: askSweep,
-    idle: async () => {
-      while (running) await running;
-    },
+    wake: sweep,
+    idle,
     stop: async () => {
       stopped = true;
       clearInterval(sweeper);
       if (dueTimer) clearTimeout(dueTimer);
       await Promise.all(unlisten.map((stop) => stop().catch(() => undefined)));
-      while (running) await running;
+      await idle();
     },
   };
 }

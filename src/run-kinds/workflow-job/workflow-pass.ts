@@ -18,7 +18,10 @@ import { evaluateCondition } from '../../templating/sandbox.ts';
 import { lookAtGraph, type GraphEdge, type GraphNode } from './workflow-graph.ts';
 import { spawnNode } from './workflow-spawn.ts';
 
-type WorkflowNode = GraphNode & Row & { template_kind: string | null; job_artifacts: Record<string, unknown> | null; job_name: string | null; job_failed: boolean | null };
+type WorkflowNode = GraphNode & Row & { job_artifacts: Record<string, unknown> | null; job_name: string | null; job_failed: boolean | null };
+
+/** Wakes the workflow loop (workflow-loop.ts): an id names the workflow job to look at, an empty payload asks for a sweep. The triggers of migration 0033 send it too. */
+export const WORKFLOWS_CHANNEL = 'drover_workflows';
 
 const isActive = (status: string | null) => (ACTIVE_STATUSES as readonly string[]).includes(status ?? '');
 
@@ -94,8 +97,8 @@ async function expireApprovals(tx: Queryable, services: Services): Promise<void>
 
 async function loadGraph(tx: Queryable, workflowJobId: number): Promise<{ nodes: WorkflowNode[]; edges: GraphEdge[] }> {
   const nodes = await tx.query<WorkflowNode>(
-    `SELECT n.*, t.kind AS template_kind, j.status AS job_status, j.artifacts AS job_artifacts, j.name AS job_name, j.failed AS job_failed
-     FROM workflow_job_nodes n LEFT JOIN unified_job_templates t ON t.id = n.unified_job_template_id LEFT JOIN unified_jobs j ON j.id = n.job_id
+    `SELECT n.*, j.status AS job_status, j.artifacts AS job_artifacts, j.name AS job_name, j.failed AS job_failed
+     FROM workflow_job_nodes n LEFT JOIN unified_jobs j ON j.id = n.job_id
      WHERE n.workflow_job_id = $1 ORDER BY n.id`,
     [workflowJobId],
   );
@@ -104,6 +107,13 @@ async function loadGraph(tx: Queryable, workflowJobId: number): Promise<{ nodes:
     [workflowJobId],
   );
   return { nodes, edges };
+}
+
+/** The template kind of each node about to start, by template id (read for these alone: the view of every template table is costly to join). */
+async function templateKinds(tx: Queryable, nodes: readonly GraphNode[]): Promise<Map<number, string>> {
+  const ids = [...new Set(nodes.map((n) => n.unified_job_template_id))];
+  const rows = await tx.query<{ id: number; kind: string }>('SELECT id, kind FROM unified_job_templates WHERE id = ANY($1::int[])', [ids]);
+  return new Map(rows.map((r) => [r.id, r.kind]));
 }
 
 /** The workflow job's creator, as whom its nodes' runs are made. */
@@ -141,6 +151,7 @@ async function advanceWorkflow(tx: Queryable, services: Services, id: number): P
   if (look.start.length) {
     const ctx = await creatorContext(tx, services, workflowJob.created_by_id);
     const workflowVars = parseVariables(workflowJob.extra_vars);
+    const kinds = await templateKinds(tx, look.start);
     for (const node of look.start as WorkflowNode[]) {
       // Parents' artifacts (set_stats) flow down: the extra vars of the workflow job win over them, as AWX.
       const ancestors: Record<string, unknown> = {};
@@ -150,15 +161,18 @@ async function advanceWorkflow(tx: Queryable, services: Services, id: number): P
       }
       if (Object.keys(ancestors).length) await tx.query('UPDATE workflow_job_nodes SET ancestor_artifacts = $2::jsonb WHERE id = $1', [node.id, JSON.stringify(ancestors)]);
       const extraVars = { ...(node.extra_data ?? {}), ...ancestors, ...workflowVars };
-      const jobId = await spawnNode({ tx, services, ctx, node, workflowJob, extraVars }, node.template_kind ?? '');
+      const jobId = await spawnNode({ tx, services, ctx, node, workflowJob, extraVars }, kinds.get(node.unified_job_template_id!) ?? '');
       await tx.query('UPDATE workflow_job_nodes SET job_id = $2, modified = now() WHERE id = $1', [node.id, jobId]);
     }
     // A run failed in place ended before its node named it (the trigger could not see it): look again.
     await tx.query(
-      `UPDATE unified_jobs SET workflow_attention = true WHERE id = $1 AND EXISTS (
-         SELECT 1 FROM workflow_job_nodes n JOIN unified_jobs j ON j.id = n.job_id
-         WHERE n.id = ANY($2::int[]) AND j.status IN ('successful', 'failed', 'error', 'canceled'))`,
-      [id, look.start.map((n) => n.id)],
+      `WITH marked AS (
+         UPDATE unified_jobs SET workflow_attention = true WHERE id = $1 AND EXISTS (
+           SELECT 1 FROM workflow_job_nodes n JOIN unified_jobs j ON j.id = n.job_id
+           WHERE n.id = ANY($2::int[]) AND j.status IN ('successful', 'failed', 'error', 'canceled'))
+         RETURNING id)
+       SELECT pg_notify($3, id::text) FROM marked`,
+      [id, look.start.map((n) => n.id), WORKFLOWS_CHANNEL],
     );
   }
   if (!look.done) return;
