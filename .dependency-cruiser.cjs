@@ -7,7 +7,7 @@
  *   ansible, projects, inventory*           libraries runs use (ansible-runner, git, inventories)
  *   runs                                    the run lifecycle and the launch service (no HTTP in launch)
  *   eda                                     the event receiver and rule evaluation (launches through runs)
- *   run-kinds                               one folder per kind of run
+ *   run-kinds                               one folder per kind of run (workflow-job: the workflow engine and its loop)
  *   task-manager, dispatcher                placing and executing runs
  *   composition                             the composition root: lists everything
  *   server, cli, main                       processes

@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, newOrg, newUser, type TestApp, type User } from './helpers/app.ts';
-import { workflowPass } from '../src/task-manager/workflow-pass.ts';
+import { workflowPass } from '../src/run-kinds/workflow-job/workflow-pass.ts';
 import { answer, finished, jobNodes, launchWorkflow, makeWorkflow, nodeRun } from './helpers/workflows.ts';
 
 const SURVEY = { name: 'Ask', description: '', spec: [{ question_name: 'Where', variable: 'region', type: 'multiplechoice', choices: ['eu', 'us'], required: true }] };

@@ -13,6 +13,7 @@ import { pruneFactSnapshots } from '../drift/retention.ts';
 import { startEventEvaluation } from '../eda/evaluation-loop.ts';
 import { pruneEventLogs } from '../eda/retention.ts';
 import { edaLaunchers } from '../eda/actions.ts';
+import { startWorkflowLoop } from '../run-kinds/workflow-job/workflow-loop.ts';
 
 export interface BackgroundLoop {
   name: string;
@@ -52,6 +53,15 @@ export const dispatcher: BackgroundLoop = {
   name: 'dispatcher',
   async start(services) {
     return stoppable(await startDispatcher(services));
+  },
+};
+
+/** Moves workflow jobs on: woken by NOTIFY when a node's run ends (naming its workflow job), a workflow job or approval is pending, or a run is canceled. */
+export const workflows: BackgroundLoop = {
+  name: 'workflows',
+  async start(services) {
+    const loop = await startWorkflowLoop(services);
+    return () => loop.stop();
   },
 };
 
@@ -153,7 +163,7 @@ export const eventEvaluation: BackgroundLoop = {
   },
 };
 
-export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, commitStatuses,
+export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, workflows, commitStatuses,
   notificationSender,
   outboundWebhookSender,
   policyEngineSync,

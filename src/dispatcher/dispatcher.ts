@@ -1,7 +1,6 @@
 import { systemContextIn, type Services } from '../api/context.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { schedulePass } from '../task-manager/schedule.ts';
-import { workflowPass } from '../task-manager/workflow-pass.ts';
 import { executeRun } from './execute-run.ts';
 import { cleanLeftoverRuns } from './run-directories.ts';
 import { CANCEL_CHANNEL, DISPATCH_CHANNEL, failCutOffRuns } from '../runs/lifecycle.ts';
@@ -55,19 +54,10 @@ export async function startDispatcher(services: Services): Promise<Dispatcher> {
     }
   };
 
-  // The next approval's due time: a pass then fails it if nobody answered.
-  let dueTimer: NodeJS.Timeout | null = null;
-  const wakeWhenDue = (ms: number | null) => {
-    if (dueTimer) clearTimeout(dueTimer);
-    dueTimer = ms === null || stopped ? null : setTimeout(wake, Math.max(0, Math.min(ms + 50, SWEEP_MS)));
-    dueTimer?.unref();
-  };
-
   const scan = async () => {
     do {
       again = false;
       if (stopped) return;
-      wakeWhenDue(await workflowPass(services));
       await scheduleAll();
       const free = MAX_LOCAL_RUNS - running.size;
       if (free <= 0 || stopped) return;
@@ -114,11 +104,8 @@ export async function startDispatcher(services: Services): Promise<Dispatcher> {
   cancelChecker.unref();
   const unlisten = [
     await db.listen(DISPATCH_CHANNEL, () => wake()),
-    await db.listen(CANCEL_CHANNEL, (payload) => {
-      running.get(Number(payload))?.controller.abort('canceled');
-      // A canceled workflow job is ended by the workflow pass.
-      wake();
-    }),
+    // A canceled workflow job is ended by the workflow loop.
+    await db.listen(CANCEL_CHANNEL, (payload) => running.get(Number(payload))?.controller.abort('canceled')),
   ];
 
   const dispatcher: Dispatcher = {
@@ -134,7 +121,6 @@ export async function startDispatcher(services: Services): Promise<Dispatcher> {
       stopped = true;
       clearInterval(sweeper);
       clearInterval(cancelChecker);
-      if (dueTimer) clearTimeout(dueTimer);
       await Promise.all(unlisten.map((stop) => stop().catch(() => undefined)));
       await scanning;
       for (const r of running.values()) r.controller.abort('shutdown');

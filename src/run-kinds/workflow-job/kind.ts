@@ -8,7 +8,7 @@ import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
 import { workflowJobs } from './workflow-job.resource.ts';
 
 /**
- * Workflow jobs take no capacity and run no process: the workflow pass (src/task-manager/workflow-pass.ts)
+ * Workflow jobs take no capacity and run no process: the workflow pass (src/run-kinds/workflow-job/workflow-pass.ts)
  * starts them, launches their nodes as their parents end, and finishes them.
  */
 export const workflowJobKind: RunKind = {

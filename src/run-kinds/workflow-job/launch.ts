@@ -1,7 +1,7 @@
 /**
  * How a workflow job is made: launched from its template (launch/), as the node of another workflow
  * (launch_type workflow), or relaunched. Its values and graph are copied; the workflow pass
- * (src/task-manager/workflow-pass.ts) runs it.
+ * (src/run-kinds/workflow-job/workflow-pass.ts) runs it.
  */
 import { hasObjectRole } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';

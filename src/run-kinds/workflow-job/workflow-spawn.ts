@@ -2,12 +2,12 @@
  * How a workflow node of each template kind starts its run, inside the workflow pass's transaction
  * and through the launch service (its gates apply): the workflowNode launcher of the template's run kind.
  */
-import type { RequestContext, Services } from '../api/context.ts';
-import type { Queryable, Row } from '../db/database.ts';
-import type { LaunchResult } from '../runs/launch.ts';
-import { finishRun, insertRun } from '../runs/lifecycle.ts';
-import type { RunKindRef } from '../runs/run-kind.ts';
-import { JOB } from '../run-kinds/job/create-job.ts';
+import type { RequestContext, Services } from '../../api/context.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import type { LaunchResult } from '../../runs/launch.ts';
+import { finishRun, insertRun } from '../../runs/lifecycle.ts';
+import type { RunKindRef } from '../../runs/run-kind.ts';
+import { JOB } from '../job/create-job.ts';
 
 export interface Spawn {
   tx: Queryable;

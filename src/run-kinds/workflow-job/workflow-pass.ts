@@ -1,46 +1,65 @@
 /**
- * The workflow pass (AWX's WorkflowManager), run by every dispatcher scan: pending workflow jobs
- * start (they take no capacity), approvals past their due time fail, and each running workflow job
- * moves on: nodes whose parents decided start their runs, nodes that can no longer run are marked
- * do_not_run, a canceled workflow cancels its runs, and a finished graph finishes its workflow job.
- * Each workflow job is handled in its own transaction with its row locked; everything it needs is
- * in the database, so a pass may be repeated, or cut off and started again, without harm.
+ * The workflow pass (AWX's WorkflowManager), run by the workflow loop (workflow-loop.ts): pending
+ * workflow jobs start (they take no capacity), approvals past their due time fail, and each running
+ * workflow job moves on: nodes whose parents decided start their runs, nodes that can no longer run
+ * are marked do_not_run, a canceled workflow cancels its runs, and a finished graph finishes its
+ * workflow job. Each workflow job is handled in its own transaction with its row locked; everything
+ * it needs is in the database, so a pass may be repeated, or cut off and started again, without harm.
  */
-import { callerIn, systemContextIn, type RequestContext, type Services } from '../api/context.ts';
-import type { Queryable } from '../db/database.ts';
-import type { UnifiedJobRow } from '../db/tables.ts';
-import { parseVariables } from '../inventory/variables.ts';
-import { publishStatusChanges } from '../live/notices.ts';
-import { queueRunNotifications } from '../resources/notification-templates/queue.ts';
-import { queueRunWebhooks } from '../resources/outbound-webhooks/queue.ts';
-import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from '../runs/lifecycle.ts';
-import { evaluateCondition } from '../templating/sandbox.ts';
+import { callerIn, systemContextIn, type RequestContext, type Services } from '../../api/context.ts';
+import type { Queryable } from '../../db/database.ts';
+import type { UnifiedJobRow } from '../../db/tables.ts';
+import { parseVariables } from '../../inventory/variables.ts';
+import { publishStatusChanges } from '../../live/notices.ts';
+import { queueRunNotifications } from '../../resources/notification-templates/queue.ts';
+import { queueRunWebhooks } from '../../resources/outbound-webhooks/queue.ts';
+import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from '../../runs/lifecycle.ts';
+import { evaluateCondition } from '../../templating/sandbox.ts';
 import { lookAtGraph, type GraphEdge, type GraphNode } from './workflow-graph.ts';
 import { spawnNode } from './workflow-spawn.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+// Rows here are still read untyped (docs/architecture.md, "Typed rows").
 type AnyRow = any;
 
-type WorkflowNode = GraphNode & AnyRow & { template_kind: string | null; job_artifacts: Record<string, unknown> | null; job_name: string | null; job_failed: boolean | null };
+type WorkflowNode = GraphNode & AnyRow & { job_artifacts: Record<string, unknown> | null; job_name: string | null; job_failed: boolean | null };
+
+/** Wakes the workflow loop (workflow-loop.ts): an id names the workflow job to look at, an empty payload asks for a sweep. The triggers of migration 0034 send it too. */
+export const WORKFLOWS_CHANNEL = 'drover_workflows';
 
 const isActive = (status: string | null) => (ACTIVE_STATUSES as readonly string[]).includes(status ?? '');
 
-/** One pass; answers in how many milliseconds the next pending approval falls due (null: none). */
-export async function workflowPass(services: Services): Promise<number | null> {
+export interface Sweep {
+  /** Running workflow jobs something happened to: a node's run ended (a trigger marks them), they just started, or were canceled. */
+  attention: number[];
+  /** In how many milliseconds the next pending approval falls due (null: none). */
+  nextApprovalMs: number | null;
+}
+
+/** What does not come with a workflow job's id: pending workflow jobs start, approvals expire, and the workflow jobs waiting for a look are listed. */
+export async function sweepWorkflows(services: Services): Promise<Sweep> {
   const { db } = services;
   await db.transaction((tx) => startPendingWorkflows(tx));
   await db.transaction((tx) => expireApprovals(tx, services));
-  // Only workflow jobs something happened to: a node's run ended (a trigger marks them), they just started, or were canceled.
   const running = await db.query<{ id: number }>(
     `SELECT id FROM unified_jobs WHERE kind = 'workflow_job' AND status = 'running' AND (workflow_attention OR cancel_flag) ORDER BY id`,
   );
-  for (const { id } of running) await db.transaction((tx) => advanceWorkflow(tx, services, id));
   const [due] = await db.query<{ ms: number | null }>(
     `SELECT (extract(epoch FROM min(approval_expires) - now()) * 1000)::float8 AS ms FROM unified_jobs
      WHERE kind = 'workflow_approval' AND status = 'pending' AND approval_expires IS NOT NULL`,
   );
-  return due?.ms ?? null;
+  return { attention: running.map((r) => r.id), nextApprovalMs: due?.ms ?? null };
+}
+
+/** Moves one running workflow job on, in a transaction of its own, if something happened to it; nothing when another pass holds it. */
+export async function advanceWorkflowJob(services: Services, id: number): Promise<void> {
+  await services.db.transaction((tx) => advanceWorkflow(tx, services, id));
+}
+
+/** A whole pass: the sweep, then every workflow job it found waiting; answers when the next approval falls due. */
+export async function workflowPass(services: Services): Promise<number | null> {
+  const sweep = await sweepWorkflows(services);
+  for (const id of sweep.attention) await advanceWorkflowJob(services, id);
+  return sweep.nextApprovalMs;
 }
 
 /** Pending workflow jobs start, one at a time per template unless it allows simultaneous runs. */
@@ -81,8 +100,8 @@ async function expireApprovals(tx: Queryable, services: Services): Promise<void>
 
 async function loadGraph(tx: Queryable, workflowJobId: number): Promise<{ nodes: WorkflowNode[]; edges: GraphEdge[] }> {
   const nodes = await tx.query<WorkflowNode>(
-    `SELECT n.*, t.kind AS template_kind, j.status AS job_status, j.artifacts AS job_artifacts, j.name AS job_name, j.failed AS job_failed
-     FROM workflow_job_nodes n LEFT JOIN unified_job_templates t ON t.id = n.unified_job_template_id LEFT JOIN unified_jobs j ON j.id = n.job_id
+    `SELECT n.*, j.status AS job_status, j.artifacts AS job_artifacts, j.name AS job_name, j.failed AS job_failed
+     FROM workflow_job_nodes n LEFT JOIN unified_jobs j ON j.id = n.job_id
      WHERE n.workflow_job_id = $1 ORDER BY n.id`,
     [workflowJobId],
   );
@@ -93,6 +112,13 @@ async function loadGraph(tx: Queryable, workflowJobId: number): Promise<{ nodes:
   return { nodes, edges };
 }
 
+/** The template kind of each node about to start, by template id (read for these alone: the view of every template table is costly to join). */
+async function templateKinds(tx: Queryable, nodes: readonly GraphNode[]): Promise<Map<number, string>> {
+  const ids = [...new Set(nodes.map((n) => n.unified_job_template_id))];
+  const rows = await tx.query<{ id: number; kind: string }>('SELECT id, kind FROM unified_job_templates WHERE id = ANY($1::int[])', [ids]);
+  return new Map(rows.map((r) => [r.id, r.kind]));
+}
+
 /** The workflow job's creator, as whom its nodes' runs are made. */
 async function creatorContext(tx: Queryable, services: Services, userId: number | null): Promise<RequestContext> {
   const [user] = userId ? await tx.query<AnyRow>('SELECT id, username, is_superuser, is_system_auditor FROM users WHERE id = $1', [userId]) : [];
@@ -101,7 +127,7 @@ async function creatorContext(tx: Queryable, services: Services, userId: number 
 }
 
 async function advanceWorkflow(tx: Queryable, services: Services, id: number): Promise<void> {
-  const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND status = 'running' FOR UPDATE SKIP LOCKED`, [id]);
+  const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND kind = 'workflow_job' AND status = 'running' AND (workflow_attention OR cancel_flag) FOR UPDATE SKIP LOCKED`, [id]);
   if (!workflowJob) return;
   // Cleared first: a run ended while this look goes on (one failed in place) asks for the next.
   await tx.query<AnyRow>('UPDATE unified_jobs SET workflow_attention = false WHERE id = $1', [id]);
@@ -128,6 +154,7 @@ async function advanceWorkflow(tx: Queryable, services: Services, id: number): P
   if (look.start.length) {
     const ctx = await creatorContext(tx, services, workflowJob.created_by_id);
     const workflowVars = parseVariables(workflowJob.extra_vars);
+    const kinds = await templateKinds(tx, look.start);
     for (const node of look.start as WorkflowNode[]) {
       // Parents' artifacts (set_stats) flow down: the extra vars of the workflow job win over them, as AWX.
       const ancestors: Record<string, unknown> = {};
@@ -137,15 +164,18 @@ async function advanceWorkflow(tx: Queryable, services: Services, id: number): P
       }
       if (Object.keys(ancestors).length) await tx.query<AnyRow>('UPDATE workflow_job_nodes SET ancestor_artifacts = $2::jsonb WHERE id = $1', [node.id, JSON.stringify(ancestors)]);
       const extraVars = { ...(node.extra_data ?? {}), ...ancestors, ...workflowVars };
-      const jobId = await spawnNode({ tx, services, ctx, node, workflowJob, extraVars }, node.template_kind ?? '');
+      const jobId = await spawnNode({ tx, services, ctx, node, workflowJob, extraVars }, kinds.get(node.unified_job_template_id!) ?? '');
       await tx.query<AnyRow>('UPDATE workflow_job_nodes SET job_id = $2, modified = now() WHERE id = $1', [node.id, jobId]);
     }
     // A run failed in place ended before its node named it (the trigger could not see it): look again.
     await tx.query<AnyRow>(
-      `UPDATE unified_jobs SET workflow_attention = true WHERE id = $1 AND EXISTS (
-         SELECT 1 FROM workflow_job_nodes n JOIN unified_jobs j ON j.id = n.job_id
-         WHERE n.id = ANY($2::int[]) AND j.status IN ('successful', 'failed', 'error', 'canceled'))`,
-      [id, look.start.map((n) => n.id)],
+      `WITH marked AS (
+         UPDATE unified_jobs SET workflow_attention = true WHERE id = $1 AND EXISTS (
+           SELECT 1 FROM workflow_job_nodes n JOIN unified_jobs j ON j.id = n.job_id
+           WHERE n.id = ANY($2::int[]) AND j.status IN ('successful', 'failed', 'error', 'canceled'))
+         RETURNING id)
+       SELECT pg_notify($3, id::text) FROM marked`,
+      [id, look.start.map((n) => n.id), WORKFLOWS_CHANNEL],
     );
   }
   if (!look.done) return;
