@@ -79,14 +79,15 @@ export const RUN_KINDS: readonly RunKind[] = [
 
 /**
  * The template kinds schedules launch: the action creating a schedule needs on the template and
- * the launcher a due schedule goes through (launch_type scheduled). A new kind is one entry here.
+ * the launcher a due schedule goes through (launch_type scheduled), and the prompts of the run kind's
+ * template facet (what schedules and workflow nodes may save). A new kind is one entry here.
  */
 export const SCHEDULE_KINDS: readonly ScheduleKind[] = [
-  { template: 'job_template', action: 'execute', launcher: scheduledJobLauncher as ScheduleKind['launcher'] },
+  { template: 'job_template', action: 'execute', launcher: scheduledJobLauncher as ScheduleKind['launcher'], facet: jobKind.template },
   { template: 'project', action: 'update', launcher: scheduledProjectUpdateLauncher },
   { template: 'inventory_source', action: 'update', launcher: scheduledInventoryUpdateLauncher },
   { template: 'system_job_template', action: 'execute', launcher: scheduledSystemJobLauncher },
-  { template: 'workflow_job_template', action: 'execute', launcher: scheduledWorkflowLauncher },
+  { template: 'workflow_job_template', action: 'execute', launcher: scheduledWorkflowLauncher, facet: workflowJobKind.template },
 ];
 
 /** The conventional endpoints of every top-level resource (list, detail, OPTIONS, related lists...). */

@@ -3,6 +3,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { Resource } from '../api/resource.ts';
 import type { RouteModule } from '../api/extra-routes.ts';
+import type { TemplateFacet } from './prompts.ts';
 
 export type FinalStatus = 'successful' | 'failed' | 'error' | 'canceled';
 
@@ -76,6 +77,8 @@ export interface RunKind {
   run: Runner;
   /** Table of the template kind this run kind belongs to, whose status follows its runs. */
   templateTable?: string;
+  /** Its templates' table and the prompts a launch of one may choose, which every trigger reads through acceptPrompts. */
+  template?: TemplateFacet;
   /** False for templates that are not sources (job templates have no last_update_failed / last_updated). */
   templateIsSource?: boolean;
   /** Seconds allowed when the run has no timeout of its own (a setting name). */

@@ -1,4 +1,5 @@
 import type { RunKind } from '../../runs/run-kind.ts';
+import { WORKFLOW_TEMPLATE_FACET } from './prompts.ts';
 import { workflowLaunchRoutes } from './launch-routes.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
 import { workflowJobs } from './workflow-job.resource.ts';
@@ -11,6 +12,7 @@ export const workflowJobKind: RunKind = {
   ...WORKFLOW_JOB,
   resource: workflowJobs,
   run: async () => ({ status: 'error', explanation: 'Workflow jobs are not run by a node.' }),
+  template: WORKFLOW_TEMPLATE_FACET,
   templateIsSource: false,
   placed: false,
   routes: [workflowJobs.runRoutes, workflowLaunchRoutes],
