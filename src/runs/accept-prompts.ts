@@ -19,9 +19,11 @@ export interface AcceptOptions {
   /**
    * A prompt the template does not ask for: 'ignore' leaves it out and reports it (a launch's
    * ignored_fields; a saved prompt whose flag was turned off since), 'refuse' answers a 400 on it
-   * (saving a schedule or a workflow node) unless it equals the template's own value.
+   * (saving a schedule or a workflow node).
    */
   unasked: 'ignore' | 'refuse';
+  /** 'refuse' lets through a value equal to the template's own, as AWX's _accept_or_ignore_job_kwargs does (workflow nodes). */
+  templateValuesPass?: boolean;
   /** The person whose values these are: each object named must be one he may use. Saved values were checked when saved. */
   user?: RequestContext;
   /** Values given for this launch, read as the template's fields read them (400 with their messages). Saved ones were read when saved. */
@@ -113,7 +115,7 @@ export async function acceptPrompts(
         continue;
       }
       const own = parseVariables(template.extra_vars);
-      const refused = Object.keys(rest).filter((k) => JSON.stringify(own[k]) !== JSON.stringify(rest[k]));
+      const refused = Object.keys(rest).filter((k) => !options.templateValuesPass || JSON.stringify(own[k]) !== JSON.stringify(rest[k]));
       if (refused.length) {
         errors.extra_data = [`Variables ${refused.join(', ')} are not allowed on launch. Check the Prompt on Launch setting on the ${facet!.title} to include Extra Variables.`];
       }
@@ -121,7 +123,7 @@ export async function acceptPrompts(
     }
     if (!asks(template, spec)) {
       if (options.unasked === 'ignore') ignored[spec.field] = value;
-      else if (!sameAsTemplate(spec, template, value)) errors[spec.field] = [NOT_PROMPTED];
+      else if (!options.templateValuesPass || !sameAsTemplate(spec, template, value)) errors[spec.field] = [NOT_PROMPTED];
       continue;
     }
     if (!options.parse || !spec.parse) values[spec.field] = value;

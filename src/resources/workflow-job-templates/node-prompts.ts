@@ -40,7 +40,7 @@ export async function checkNodePrompts(tx: Queryable, ctx: RequestContext, value
   const facet = templateFacet(kind);
   const [template] = facet ? await tx.query(`SELECT * FROM ${facet.table} WHERE id = $1`, [templateId]) : [{}];
   const given = facet ? { ...prompts, extra_vars: extraData } : prompts;
-  const errors = await refusals(() => acceptPrompts(tx, facet, template, given, { unasked: 'refuse' }));
+  const errors = await refusals(() => acceptPrompts(tx, facet, template, given, { unasked: 'refuse', templateValuesPass: true }));
   if (kind === 'system_job_template') {
     const [system] = await tx.query<{ job_type: string }>('SELECT job_type FROM system_job_templates WHERE id = $1', [templateId]);
     const problems = systemJobVariableProblems(system?.job_type ?? '', extraData);
@@ -48,5 +48,5 @@ export async function checkNodePrompts(tx: Queryable, ctx: RequestContext, value
   } else if (!facet && Object.keys(extraData).length) errors.extra_data = [NOT_ALLOWED];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const named = Object.fromEntries(Object.entries(prompts).filter(([field]) => field in values));
-  await acceptPrompts(tx, facet, template, named, { unasked: 'refuse', user: ctx });
+  await acceptPrompts(tx, facet, template, named, { unasked: 'refuse', templateValuesPass: true, user: ctx });
 }
