@@ -106,8 +106,13 @@ describe('launch prompts: launch/, schedules and workflow nodes read the kind\'s
   });
   after(() => t.close());
 
-  it('has a test value for every prompt of the job kind', () => {
+  it('has a test value for every prompt of the job kind, and launch/ describes each', async () => {
     for (const spec of PROMPTS) assert.ok(spec.field in w.values, `a value for prompt ${spec.field}`);
+    const jt = await template(t, w, true);
+    const options = await t.request('OPTIONS', `/api/v2/job_templates/${jt.id}/launch/`);
+    for (const spec of PROMPTS) assert.ok(spec.field in options.body.actions.POST, `OPTIONS describes ${spec.field}`);
+    const described = (await t.get(`/api/v2/job_templates/${jt.id}/launch/`)).body;
+    for (const spec of PROMPTS) assert.equal(described[`ask_${spec.flag}_on_launch`], true, `GET launch/ shows ask_${spec.flag}_on_launch`);
   });
 
   it('takes each prompt the template asks for, on every path', async () => {
