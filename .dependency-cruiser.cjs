@@ -26,7 +26,7 @@ module.exports = {
       from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
     layer('resources-below-eda', '^src/(resources|runs)/', '^src/eda/'),
     layer('eda-below-run-kinds', '^src/eda/', '^src/(run-kinds|task-manager|dispatcher|composition|server/|cli)'),
-    layer('resources-below-runs', '^src/resources/', '^src/(runs/(?!launch\\.ts|lifecycle\\.ts|run-kind\\.ts|run-resource\\.ts|run-fields\\.ts|exec\\.ts)|task-manager|dispatcher|composition|server|cli)'),
+    layer('resources-below-runs', '^src/resources/', '^src/(runs/(?!launch\\.ts|lifecycle\\.ts|run-kind\\.ts|run-resource\\.ts|run-fields\\.ts|exec\\.ts|prompts\\.ts|accept-prompts\\.ts)|task-manager|dispatcher|composition|server|cli)'),
     {
       name: 'resources-start-runs-only-through-queues',
       severity: 'error',
@@ -35,7 +35,7 @@ module.exports = {
       to: { path: '^src/run-kinds/', pathNot: '^src/run-kinds/[^/]+/queue\\.ts$', ...runtime },
     },
     layer('runs-core-knows-no-kind', '^src/runs/', '^src/(run-kinds|task-manager|dispatcher|composition|server/|cli)'),
-    layer('launch-knows-no-http', '^src/runs/(launch|gates|lifecycle|run-kind)\\.ts$', '(^src/server/|fastify)'),
+    layer('launch-knows-no-http', '^src/runs/(launch|gates|lifecycle|run-kind|prompts|accept-prompts)\\.ts$', '(^src/server/|fastify)'),
     layer('run-kinds-below-execution', '^src/run-kinds/', '^src/(dispatcher|composition|server/|cli)'),
     layer('execution-below-composition', '^src/(task-manager|dispatcher)/', '^src/(composition|server|cli)/'),
     // The notification sender: above resources (it reads templates), below composition (which starts it); runs only queue notifications.

@@ -76,7 +76,7 @@ export function scheduleKinds(runKinds: RunKinds, resources: readonly Resource[]
   return runKinds.withTrigger('schedule').map((kind) => {
     const template = runKinds.templateResource(kind, resources);
     if (!template) throw new Error(`run kind ${kind.name} has a schedule launcher but no template resource`);
-    return { template: template.name, action: kind.templateAction ?? 'execute', launcher: kind.launchers.schedule };
+    return { template: template.name, action: kind.templateAction ?? 'execute', launcher: kind.launchers.schedule, facet: kind.template };
   });
 }
 

@@ -10,6 +10,7 @@ import { commandEvents, type EventShape } from './run-events.ts';
 import type { RunCleanup } from './cleanup-runs.ts';
 import type { EventStream } from '../live/messages.ts';
 import type { WebhookLaunch } from './webhooks/delivery-launch.ts';
+import type { TemplateFacet } from './prompts.ts';
 
 export type FinalStatus = 'successful' | 'failed' | 'error' | 'canceled';
 
@@ -117,6 +118,8 @@ export interface RunKind {
   run: Runner;
   /** Table of the template kind this run kind belongs to, whose status follows its runs. */
   templateTable?: string;
+  /** Its templates' table and the prompts a launch of one may choose, which every trigger reads through acceptPrompts. */
+  template?: TemplateFacet;
   /** False for templates that are not sources (job templates have no last_update_failed / last_updated). */
   templateIsSource?: boolean;
   /** Seconds allowed when the run has no timeout of its own (a setting name). */

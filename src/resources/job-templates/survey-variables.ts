@@ -31,12 +31,10 @@ export function templateExtraVars(template: AnyRow, given: Record<string, unknow
   return { extraVars, surveyPasswords };
 }
 
-/** A schedule's extra_data a launch takes: survey answers (passwords decrypted again), the rest only when variables are asked. */
-export function scheduledVariables(template: AnyRow, extraData: Record<string, unknown>): Record<string, unknown> {
+/** Saved extra_data (a schedule's) as a launch reads it: survey password answers, stored encrypted, in clear again. */
+export function savedVariables(template: AnyRow, extraData: Record<string, unknown>): Record<string, unknown> {
   const survey = activeSurvey(template);
-  const surveyVariables = new Set((survey?.spec ?? []).map((q) => q.variable));
-  const given: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(extraData)) if (template.ask_variables_on_launch || surveyVariables.has(key)) given[key] = value;
+  const given = { ...extraData };
   for (const variable of survey ? passwordVariables(survey) : []) {
     if (isEncryptedSecret(given[variable])) given[variable] = decryptSecret(passwordPurpose(variable), given[variable] as string);
   }

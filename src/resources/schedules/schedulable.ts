@@ -5,6 +5,7 @@
  */
 
 import type { Launcher } from '../../runs/launch.ts';
+import type { TemplateFacet } from '../../runs/prompts.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -25,6 +26,8 @@ export interface ScheduleKind {
   action: string;
   /** How a due schedule becomes a run (launch_type scheduled), through the launch service. */
   launcher: Launcher<ScheduledLaunch>;
+  /** The run kind's template facet, for templates that take prompts: what a schedule or a workflow node may save. */
+  facet?: TemplateFacet;
 }
 
 let kinds = new Map<string, ScheduleKind>();
@@ -35,5 +38,8 @@ export function registerScheduleKinds(list: readonly ScheduleKind[]): void {
 
 /** The kind of a template kind, or undefined when it cannot be scheduled. */
 export const scheduleKind = (template: string): ScheduleKind | undefined => kinds.get(template);
+
+/** The prompts templates of this kind take (job and workflow job templates), or undefined for kinds that take none. */
+export const templateFacet = (template: string): TemplateFacet | undefined => kinds.get(template)?.facet;
 
 export const schedulableTemplates = (): string[] => [...kinds.keys()];

@@ -4,7 +4,7 @@
  * passwords encrypted, and dtstart, dtend and next_run computed from the rule.
  */
 import type { RequestContext } from '../../api/context.ts';
-import { ValidationError, type FieldErrors } from '../../api/errors.ts';
+import { ValidationError } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
@@ -14,7 +14,8 @@ import { passwordPurpose, passwordVariables } from '../job-templates/survey-spec
 import { computeSchedule, preview, UnusableRule } from './rrule-schedule.ts';
 import { parseRrule, type ParsedRrule } from './rrule-text.ts';
 import { loadTemplate } from './schedule-access.ts';
-import { PROMPT_FLAGS, promptProblems } from './schedule-prompts.ts';
+import { promptProblems } from './schedule-prompts.ts';
+import { SAVED_PROMPT_COLUMNS } from './schedule-prompt-fields.ts';
 import { scheduleKind } from './schedulable.ts';
 
 /** The rrule parsed, or a 400 {rrule: [...]} with AWX's messages. */
@@ -78,7 +79,7 @@ function sealPasswords(template: Row, extraData: Record<string, unknown>, existi
   return plain;
 }
 
-export async function checkSchedule(tx: Queryable, _ctx: RequestContext, values: Values, existing: Row | null): Promise<void> {
+export async function checkSchedule(tx: Queryable, ctx: RequestContext, values: Values, existing: Row | null): Promise<void> {
   const onlyDisabling = existing && Object.keys(values).length === 1 && values.enabled === false;
   const rrule = validRrule(values.rrule ?? existing?.rrule);
   if ('extra_data' in values) values.extra_data = readExtraData(values.extra_data);
@@ -88,17 +89,12 @@ export async function checkSchedule(tx: Queryable, _ctx: RequestContext, values:
   if (!onlyDisabling) {
     const problem = templateProblems(template.kind, template.row);
     if (problem) throw ValidationError.field('unified_job_template', problem);
-    const merged: Record<string, unknown> = {};
     if (values.extra_data !== undefined) values.extra_data = { ...(values.extra_data as Record<string, unknown>) };
     const extraData = (values.extra_data ?? existing?.extra_data ?? {}) as Record<string, unknown>;
     const plainExtraData = sealPasswords(template.row, values.extra_data === undefined ? { ...extraData } : extraData, existing);
-    for (const field of [...Object.keys(PROMPT_FLAGS), 'extra_data']) {
-      if (field === 'credentials' || field === 'labels' || field === 'instance_groups') continue;
-      const column = field === 'inventory' || field === 'execution_environment' ? `${field}_id` : field;
-      merged[field] = field in values ? values[field] : existing?.[column];
-    }
-    merged.extra_data = plainExtraData;
-    const errors: FieldErrors = promptProblems(template.kind, template.row, merged);
+    // The saved prompts as a launch would get them: the request's over the stored ones.
+    const prompts = Object.fromEntries(SAVED_PROMPT_COLUMNS.map(([field, column]) => [field, field in values ? values[field] : existing?.[column]]));
+    const errors = await promptProblems(tx, ctx, template.kind, template.row, prompts, plainExtraData, Object.keys(values));
     if (Object.keys(errors).length) throw new ValidationError(errors);
   }
   // Disabling needs no expansion, so a schedule whose rule is refused today can still be turned off.

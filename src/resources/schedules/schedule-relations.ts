@@ -27,7 +27,7 @@ async function assertMayChange(ctx: RequestContext, tx: Queryable, scheduleId: n
 async function assertTemplateAsks(tx: Queryable, scheduleId: number, prompt: 'credentials' | 'labels' | 'instance_groups'): Promise<void> {
   const [schedule] = await tx.query<{ unified_job_template_id: number }>('SELECT unified_job_template_id FROM schedules WHERE id = $1', [scheduleId]);
   const template = await loadTemplate(tx, schedule?.unified_job_template_id);
-  if (!template || !allowsPrompt(template.row, prompt)) {
+  if (!template || !allowsPrompt(template.kind, template.row, prompt)) {
     throw new ValidationError({ msg: [`Related template is not configured to accept ${prompt} on launch.`] });
   }
 }

@@ -1,21 +1,16 @@
-import { optionField } from '../../ansible/option-values.ts';
-import { boolean, choice, datetime, integer, json, ref, text } from '../../api/fields.ts';
+import { boolean, datetime, json, ref, text } from '../../api/fields.ts';
 import { defineResource, getResource } from '../../api/resource.ts';
 import type { Relation } from '../../api/relations.ts';
-
-import { VERBOSITY_CHOICES } from '../../runs/run-fields.ts';
 import { isEncryptedSecret } from '../../secrets/encryption.ts';
 import { untilText } from './rrule-schedule.ts';
 import { parseRrule } from './rrule-text.ts';
 import { scheduleAccess } from './schedule-access.ts';
+import { SCHEDULE_PROMPT_FIELDS } from './schedule-prompt-fields.ts';
 import { checkSchedule } from './schedule-hooks.ts';
 import { scheduleCredentials, scheduleInstanceGroups, scheduleLabels } from './schedule-relations.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+// Rows here are still read untyped (docs/architecture.md, "Typed rows").
 type AnyRow = any;
-
-const prompt = { nullable: true, default: null };
 
 /** The runs a schedule launched (AWX's /schedules/{id}/jobs/). */
 const scheduleRuns: Relation = { target: 'unified_job', from: 'schedule_runs', parentColumn: 'schedule_id', targetColumn: 'unified_job_id', attachable: false };
@@ -47,18 +42,7 @@ export const schedules = defineResource<AnyRow>({
     enabled: boolean({ default: true, helpText: 'Enables processing of this schedule.' }),
     rrule: text({ required: true, allowBlank: false, helpText: 'A value representing the schedules iCal recurrence rule.' }),
     extra_data: json({ default: {} }),
-    inventory: ref('inventory', { helpText: 'Inventory applied as a prompt, assuming job template prompts for inventory' }),
-    execution_environment: ref('execution_environment', { helpText: 'The container image to be used for execution.' }),
-    scm_branch: text({ ...prompt }),
-    job_type: choice([['run', 'Run'], ['check', 'Check']], { ...prompt }),
-    job_tags: optionField('list', { ...prompt }),
-    skip_tags: optionField('list', { ...prompt }),
-    limit: optionField('pattern', { ...prompt }),
-    diff_mode: boolean({ ...prompt }),
-    verbosity: integer({ ...prompt, choices: VERBOSITY_CHOICES }),
-    forks: integer({ ...prompt, min: 0 }),
-    job_slice_count: integer({ ...prompt, min: 0 }),
-    timeout: integer({ ...prompt }),
+    ...SCHEDULE_PROMPT_FIELDS,
     dtstart: datetime({ readOnly: true, helpText: 'The first occurrence of the schedule occurs on or after this time.' }),
     dtend: datetime({ readOnly: true, helpText: 'The last occurrence of the schedule occurs before this time, aftewards the schedule expires.' }),
     next_run: datetime({ readOnly: true, helpText: 'The next time that the scheduled action will run.' }),

@@ -1,16 +1,13 @@
 /** A workflow's copy takes its whole graph: nodes (with prompts and credentials), edges, and new approval templates. */
 import type { RequestContext } from '../../api/context.ts';
+import { NODE_PROMPT_STORAGE } from './node-prompt-fields.ts';
 import type { Queryable } from '../../db/database.ts';
 import { mayUseTemplate } from './node-access.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+// Rows here are still read untyped (docs/architecture.md, "Typed rows").
 type AnyRow = any;
 
-const NODE_COLUMNS = [
-  'unified_job_template_id', 'identifier', 'all_parents_must_converge', 'extra_data', 'inventory_id', 'execution_environment_id', 'limit', 'scm_branch',
-  'job_type', 'job_tags', 'skip_tags', 'verbosity', 'diff_mode', 'forks', 'timeout', 'job_slice_count',
-];
+const NODE_COLUMNS = ['unified_job_template_id', 'identifier', 'all_parents_must_converge', ...NODE_PROMPT_STORAGE];
 const quoted = NODE_COLUMNS.map((c) => `"${c}"`).join(', ');
 
 export async function copyWorkflowGraph(tx: Queryable, ctx: RequestContext, original: AnyRow, copy: AnyRow): Promise<void> {

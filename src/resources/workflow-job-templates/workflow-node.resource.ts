@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { optionField } from '../../ansible/option-values.ts';
-import { boolean, choice, integer, json, ref, text } from '../../api/fields.ts';
+import { boolean, ref, text } from '../../api/fields.ts';
+import type { RequestContext } from '../../api/context.ts';
 import { ValidationError } from '../../api/errors.ts';
 import { defineResource, type Values } from '../../api/resource.ts';
 import { joinTable } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
-import { VERBOSITY_CHOICES } from '../../runs/run-fields.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { RUN_CREDENTIAL_KINDS } from '../job-templates/template-relations.ts';
 import { nodeAccess } from './node-access.ts';
 import { checkNodePrompts } from './node-prompts.ts';
+import { nodePromptFields } from './node-prompt-fields.ts';
 import { assertWorkflowAdmin } from './workflow-access.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
@@ -20,26 +20,7 @@ type AnyRow = any;
 export const EDGE_KINDS = ['success', 'failure', 'always'] as const;
 export type EdgeKind = (typeof EDGE_KINDS)[number];
 
-const nullable = { nullable: true, default: undefined } as const;
-
-/** The launch-time values a node (of a template or of a workflow job) may carry, as AWX's LaunchTimeConfig. */
-export function nodePromptFields() {
-  return {
-    extra_data: json({ helpText: 'Extra variables the node launches its template with.' }),
-    inventory: ref('inventory', { helpText: 'Inventory applied as a prompt, assuming job template prompts for inventory' }),
-    scm_branch: text({ ...nullable, maxLength: 1024 }),
-    job_type: choice([['run', 'Run'], ['check', 'Check']], nullable),
-    job_tags: optionField('list', nullable),
-    skip_tags: optionField('list', nullable),
-    limit: optionField('pattern', nullable),
-    diff_mode: boolean(nullable),
-    verbosity: integer({ ...nullable, choices: VERBOSITY_CHOICES }),
-    forks: integer({ ...nullable, min: 0 }),
-    job_slice_count: integer({ ...nullable, min: 1 }),
-    timeout: integer(nullable),
-    execution_environment: ref('execution_environment'),
-  };
-}
+export { nodePromptFields };
 
 /** Each node's summary of its template and its edges, for a page of nodes of `edgeTable`. */
 export async function loadNodeExtras(db: Queryable, rows: readonly AnyRow[], edgeTable: string) {
@@ -77,7 +58,7 @@ export function decorateNode(row: AnyRow, out: AnyRow, extras: Awaited<ReturnTyp
 }
 
 /** Node values as stored: a uuid identifier unless given, extra_data a mapping (JSON or YAML text accepted). */
-async function checkNode(tx: Queryable, _ctx: unknown, values: Values, existing: AnyRow | null): Promise<void> {
+async function checkNode(tx: Queryable, ctx: RequestContext, values: Values, existing: AnyRow | null): Promise<void> {
   if (!existing && !values.identifier) values.identifier = randomUUID();
   if ('extra_data' in values) {
     let data = values.extra_data ?? {};
@@ -93,7 +74,7 @@ async function checkNode(tx: Queryable, _ctx: unknown, values: Values, existing:
   if (values.unified_job_template !== undefined && values.unified_job_template === workflowId) {
     throw ValidationError.field('unified_job_template', 'A workflow cannot run itself.');
   }
-  await checkNodePrompts(tx, values, existing);
+  await checkNodePrompts(tx, ctx, values, existing);
 }
 
 export const workflowNodes = defineResource({

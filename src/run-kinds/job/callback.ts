@@ -8,7 +8,6 @@ import type { Queryable } from '../../db/database.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
 import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
-import { ASK_FIELDS } from '../../resources/job-templates/job-template.resource.ts';
 import { activeSurvey } from '../../resources/job-templates/launch-description.ts';
 import { variablesNeeded } from '../../resources/job-templates/survey-spec.ts';
 import { matchingHosts } from './callback-hosts.ts';
@@ -19,6 +18,9 @@ import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 
 import { optionValueErrors } from '../../ansible/option-values.ts';
 import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
+import { acceptPrompts } from '../../runs/accept-prompts.ts';
+import { askFlags } from '../../runs/prompts.ts';
+import { JOB_TEMPLATE_FACET, JOB_TEMPLATE_PROMPTS } from './prompts.ts';
 
 const refuse = (msg: string) => new ApiError(400, { msg });
 
@@ -45,7 +47,7 @@ async function needsUserInput(tx: Queryable, template: JobTemplateRow, credentia
   const survey = activeSurvey(template);
   const needed = survey ? variablesNeeded(survey) : [];
   if (needed.some((name) => extraVars === undefined || !(name in extraVars))) return true;
-  return extraVars === undefined && ASK_FIELDS.some((name) => template[`ask_${name}_on_launch`] === true);
+  return extraVars === undefined && Object.values(askFlags(JOB_TEMPLATE_PROMPTS, template)).some(Boolean);
 }
 
 export interface CallbackInput {
@@ -79,17 +81,15 @@ async function callbackPlan(tx: Queryable, template: JobTemplateRow, { remote, e
   );
   if (pending.length) throw refuse('Host callback job already pending.');
   // As at launch: extra vars need ask_variables_on_launch unless they answer the survey; never ansible_* ones (AWX).
-  const surveyVariables = (activeSurvey(template)?.spec ?? []).map((q) => q.variable);
-  const given = Object.fromEntries(Object.entries(extraVars ?? {}).filter(
-    ([name]) => !name.startsWith('ansible_') && (template.ask_variables_on_launch === true || surveyVariables.includes(name)),
-  ));
+  const offered = Object.fromEntries(Object.entries(extraVars ?? {}).filter(([name]) => !name.startsWith('ansible_')));
+  const { variables } = await acceptPrompts(tx, JOB_TEMPLATE_FACET, template, { extra_vars: offered }, { unasked: 'ignore' });
   return jobPlan(tx, {
     template,
     launchType: 'callback',
     // Set: the host was found in it.
     inventoryId: template.inventory_id!,
     values: { limit, job_slice_count: 1 },
-    ...templateExtraVars(template, given),
+    ...templateExtraVars(template, variables),
     credentialIds,
     credentialPasswords: {},
     labelIds: await templateLabelIds(tx, template.id),

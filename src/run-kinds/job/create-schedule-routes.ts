@@ -15,17 +15,13 @@ import type { Queryable } from '../../db/database.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 import { templateLinks } from './template-links.ts';
+import { asks } from '../../runs/prompts.ts';
+import { JOB_TEMPLATE_PROMPTS } from './prompts.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
+// Rows here are still read untyped (docs/architecture.md, "Typed rows").
 type AnyRow = any;
 
-const PROMPTS: Record<string, [string, string]> = {
-  inventory: ['inventory_id', 'inventory'], execution_environment: ['execution_environment_id', 'execution_environment'], scm_branch: ['scm_branch', 'scm_branch'],
-  job_type: ['job_type', 'job_type'], job_tags: ['job_tags', 'tags'], skip_tags: ['skip_tags', 'skip_tags'], limit: ['limit', 'limit'],
-  diff_mode: ['diff_mode', 'diff_mode'], verbosity: ['verbosity', 'verbosity'], forks: ['forks', 'forks'], job_slice_count: ['job_slice_count', 'job_slice_count'],
-  timeout: ['timeout', 'timeout'],
-};
+const prompt = (field: string) => JOB_TEMPLATE_PROMPTS.find((p) => p.field === field)!;
 
 async function linkedIds(db: Queryable, sql: string, jobId: number): Promise<number[]> {
   return (await db.query<{ id: number }>(sql, [jobId])).map((r) => r.id);
@@ -34,8 +30,8 @@ async function linkedIds(db: Queryable, sql: string, jobId: number): Promise<num
 /** The job's launch prompts as a schedule's fields (null when the template has no say or the job kept its value). */
 function promptsOf(job: AnyRow, template: AnyRow): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const [field, [column, flag]] of Object.entries(PROMPTS)) {
-    if (template[`ask_${flag}_on_launch`] === true && job[column] !== template[column]) values[field] = job[column];
+  for (const spec of JOB_TEMPLATE_PROMPTS) {
+    if (spec.shape === 'column' && asks(template, spec) && job[spec.column!] !== template[spec.column!]) values[spec.field] = job[spec.column!];
   }
   const templateVars = parseVariables(template.extra_vars);
   const extra = Object.fromEntries(Object.entries(parseVariables(job.extra_vars)).filter(([k, v]) => JSON.stringify(templateVars[k]) !== JSON.stringify(v)));
@@ -69,12 +65,12 @@ export const createScheduleRoutes: RouteModule = (app, services) => {
         const values = { name: await uniqueName(tx, job.id), unified_job_template: template.id, enabled: false, rrule: `DTSTART:${stamp}Z RRULE:FREQ=MONTHLY;INTERVAL=1`, ...promptsOf(job, template) };
         const created = await createObject<AnyRow>(tx, request.ctx, getResource('schedule'), values);
         const defaults = await templateLinks(tx, template.id);
-        if (template.ask_credential_on_launch && credentials.join() !== defaults.credentialIds.join()) {
-          await tx.query<AnyRow>('INSERT INTO schedule_credentials (schedule_id, credential_id) SELECT $1, unnest($2::int[])', [created.id, credentials]);
+        if (asks(template, prompt('credentials')) && credentials.join() !== defaults.credentialIds.join()) {
+          await tx.query('INSERT INTO schedule_credentials (schedule_id, credential_id) SELECT $1, unnest($2::int[])', [created.id, credentials]);
         }
         const labels = await linkedIds(tx, 'SELECT label_id AS id FROM job_labels WHERE job_id = $1 ORDER BY 1', job.id);
-        if (template.ask_labels_on_launch && labels.join() !== defaults.labelIds.join()) {
-          await tx.query<AnyRow>('INSERT INTO schedule_labels (schedule_id, label_id) SELECT $1, unnest($2::int[])', [created.id, labels]);
+        if (asks(template, prompt('labels')) && labels.join() !== defaults.labelIds.join()) {
+          await tx.query('INSERT INTO schedule_labels (schedule_id, label_id) SELECT $1, unnest($2::int[])', [created.id, labels]);
         }
         return created;
       });

@@ -1,4 +1,5 @@
 import type { RunKind } from '../../runs/run-kind.ts';
+import { JOB_TEMPLATE_FACET } from './prompts.ts';
 import { callbackRoutes } from './callback-routes.ts';
 import { createScheduleRoutes } from './create-schedule-routes.ts';
 import { JOB } from './create-job.ts';
@@ -20,6 +21,7 @@ export const jobKind: RunKind = {
   ...JOB,
   resource: jobs,
   run: runPlaybookJob,
+  template: JOB_TEMPLATE_FACET,
   templateIsSource: false,
   defaultTimeoutSetting: 'DEFAULT_JOB_TIMEOUT',
   routes: [jobs.runRoutes, launchRoutes, relaunchRoutes, callbackRoutes, hostSummaryRoutes, createScheduleRoutes],

@@ -10,13 +10,16 @@ import { insertRun, queueRun } from '../../runs/lifecycle.ts';
 import { WORKFLOW_JOB } from '../workflow-job/workflow-job-kind-ref.ts';
 import { JOB } from './create-job.ts';
 import { jobTemplateLauncher } from './launch.ts';
+import { asks } from '../../runs/prompts.ts';
+import { JOB_TEMPLATE_PROMPTS } from './prompts.ts';
 
 /** How many slices a launch makes: the (prompted) slice count, at most one per enabled host of the inventory. */
 export async function sliceCount(tx: Queryable, template: JobTemplateRow, body: unknown): Promise<number> {
   const input = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const prompted = template.ask_job_slice_count_on_launch && Number.isInteger(input.job_slice_count) ? (input.job_slice_count as number) : template.job_slice_count;
+  const prompt = (field: string) => asks(template, JOB_TEMPLATE_PROMPTS.find((p) => p.field === field)!) && Number.isInteger(input[field]);
+  const prompted = prompt('job_slice_count') ? (input.job_slice_count as number) : template.job_slice_count;
   if (prompted <= 1) return 1;
-  const inventory = template.ask_inventory_on_launch && Number.isInteger(input.inventory) ? (input.inventory as number) : template.inventory_id;
+  const inventory = prompt('inventory') ? (input.inventory as number) : template.inventory_id;
   if (!inventory) return 1;
   const [{ hosts }] = await tx.query<{ hosts: number }>(
     `SELECT count(*)::int AS hosts FROM hosts h WHERE h.enabled AND (h.inventory_id = $1 OR h.id IN (SELECT host_id FROM smart_inventory_memberships WHERE inventory_id = $1))`,

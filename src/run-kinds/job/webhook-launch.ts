@@ -12,6 +12,8 @@ import { templateCredentialIds } from '../../resources/job-templates/template-re
 import { JOB, jobPlan, templateLabelIds } from './create-job.ts';
 import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 import { memoized } from '../../runs/launch-memo.ts';
+import { acceptPrompts } from '../../runs/accept-prompts.ts';
+import { JOB_TEMPLATE_FACET } from './prompts.ts';
 
 export const jobWebhookLauncher: Launcher<WebhookLaunch, JobTemplateRow> = {
   kind: JOB,
@@ -19,6 +21,8 @@ export const jobWebhookLauncher: Launcher<WebhookLaunch, JobTemplateRow> = {
     if (!template) throw new Error('a webhook launch needs its template');
     if (!template.inventory_id) throw new ApiError(400, { detail: "Job Template 'inventory' is missing or undefined." });
     const { memo } = input;
+    // The delivery's variables are no prompts: AWX passes them whatever the template asks.
+    const { variables } = await acceptPrompts(tx, JOB_TEMPLATE_FACET, template, { extra_vars: input.extraVars }, { unasked: 'ignore', takeVariables: true });
     const credentialIds = await memoized(memo, `credentials:${template.id}`, () => templateCredentialIds(tx, template.id));
     const passwordsNeeded = await memoized(memo, `passwords:${template.id}`, () => passwordsNeededFor(tx, credentialIds));
     if (passwordsNeeded.length) throw new ApiError(400, { detail: 'Cannot start automatically, user input required!' });
@@ -27,7 +31,7 @@ export const jobWebhookLauncher: Launcher<WebhookLaunch, JobTemplateRow> = {
       launchType: 'webhook',
       inventoryId: template.inventory_id,
       values: {},
-      ...templateExtraVars(template, input.extraVars),
+      ...templateExtraVars(template, variables),
       credentialIds,
       credentialPasswords: {},
       labelIds: await memoized(memo, `labels:${template.id}`, () => templateLabelIds(tx, template.id)),

@@ -1,10 +1,8 @@
 /** At launch a workflow job takes a copy of its template's graph: nodes (prompts, credentials) and edges with their conditions. */
+import { NODE_PROMPT_STORAGE } from '../../resources/workflow-job-templates/node-prompt-fields.ts';
 import type { Queryable } from '../../db/database.ts';
 
-const NODE_COLUMNS = [
-  'unified_job_template_id', 'identifier', 'all_parents_must_converge', 'extra_data', 'inventory_id', 'execution_environment_id', 'limit', 'scm_branch',
-  'job_type', 'job_tags', 'skip_tags', 'verbosity', 'diff_mode', 'forks', 'timeout', 'job_slice_count',
-].map((c) => `"${c}"`).join(', ');
+const NODE_COLUMNS = ['unified_job_template_id', 'identifier', 'all_parents_must_converge', ...NODE_PROMPT_STORAGE].map((c) => `"${c}"`).join(', ');
 
 export async function copyTemplateGraph(tx: Queryable, workflowJobId: number, templateId: number, creatorId: number | null): Promise<void> {
   const made = await tx.query<{ id: number; source: number }>(

@@ -1,4 +1,5 @@
 import type { RunKind } from '../../runs/run-kind.ts';
+import { WORKFLOW_TEMPLATE_FACET } from './prompts.ts';
 import { workflowLaunchRoutes } from './launch-routes.ts';
 import { nestedWorkflowLauncher, workflowTemplateLauncher } from './launch.ts';
 import { workflowRelauncher } from './relaunch.ts';
@@ -15,6 +16,7 @@ export const workflowJobKind: RunKind = {
   ...WORKFLOW_JOB,
   resource: workflowJobs,
   run: async () => ({ status: 'error', explanation: 'Workflow jobs are not run by a node.' }),
+  template: WORKFLOW_TEMPLATE_FACET,
   templateIsSource: false,
   placed: false,
   // AWX's group for a workflow's node changes.

@@ -9,12 +9,16 @@ import type { Launcher } from '../../runs/launch.ts';
 import type { WebhookLaunch } from '../../runs/webhooks/delivery-launch.ts';
 import { workflowPlan } from './launch.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
+import { acceptPrompts } from '../../runs/accept-prompts.ts';
+import { WORKFLOW_TEMPLATE_FACET } from './prompts.ts';
 import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
 export const workflowWebhookLauncher: Launcher<WebhookLaunch, Row> = {
   kind: WORKFLOW_JOB,
-  async plan(_tx, _ctx, template, input) {
+  async plan(tx, _ctx, template, input) {
     if (!template) throw new Error('a webhook launch needs its template');
-    return workflowPlan({ template, launchType: 'webhook', values: {}, ...templateExtraVars(template, input.extraVars) });
+    // The delivery's variables are no prompts: AWX passes them whatever the template asks.
+    const { variables } = await acceptPrompts(tx, WORKFLOW_TEMPLATE_FACET, template, { extra_vars: input.extraVars }, { unasked: 'ignore', takeVariables: true });
+    return workflowPlan({ template, launchType: 'webhook', values: {}, ...templateExtraVars(template, variables) });
   },
 };
