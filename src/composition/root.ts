@@ -148,7 +148,9 @@ export interface CompositionOptions {
 export function composeServices(base: BaseServices, options: CompositionOptions = {}): Services {
   const resources = [...RESOURCES, ...(options.extraResources ?? [])];
   registerResources(resources);
-  const runKinds = new RunKinds([...RUN_KINDS, ...(options.extraRunKinds ?? [])]);
+  // An extra kind named as a listed one takes its place (benchmarks swap the job runner).
+  const extra = options.extraRunKinds ?? [];
+  const runKinds = new RunKinds([...RUN_KINDS.filter((k) => !extra.some((e) => e.name === k.name)), ...extra]);
   registerScheduleKinds(scheduleKinds(runKinds, resources));
   return { ...base, resources, runKinds, launches: createLaunchService(base.db, options.gates ?? GATES) };
 }
