@@ -195,7 +195,7 @@ export async function newHost(t: TestApp, inventory: Ref, fields: { name?: strin
 
 export interface JobTemplateOptions {
   project: Ref;
-  inventory?: Ref;
+  inventory?: Ref | null;
   /** `hello.yml` unless given. */
   playbook?: string;
   /** `job-template-<n>` unless given. */
@@ -207,7 +207,7 @@ export interface JobTemplateOptions {
 /** Creates a job template of a project (and inventory) and answers its body. */
 export async function newJobTemplate(t: TestApp, options: JobTemplateOptions): Promise<any> {
   const { project, inventory, playbook = 'hello.yml', name = unique('job-template'), ...fields } = options;
-  const body = { name, project: idOf(project), ...(inventory !== undefined && { inventory: idOf(inventory) }), playbook, ...fields };
+  const body = { name, project: idOf(project), ...(inventory !== undefined && { inventory: inventory === null ? null : idOf(inventory) }), playbook, ...fields };
   return expectStatus(await t.post('/api/v2/job_templates/', body), 201, `creating job template ${name}`).body;
 }
 
