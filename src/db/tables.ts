@@ -1972,6 +1972,13 @@ export type WorkflowJobRow = {
   workflow_job_template_id: number | null;
 };
 
+/** A row of the table workflow_wakeups. */
+export type WorkflowWakeupRow = {
+  created: Date;
+  id: number;
+  workflow_job_id: number;
+};
+
 /** The row type of each table and view, by name. */
 export interface Tables {
   activity_stream: ActivityStreamRow;
@@ -2070,4 +2077,5 @@ export interface Tables {
   workflow_job_template_nodes: WorkflowJobTemplateNodeRow;
   workflow_job_templates: WorkflowJobTemplateRow;
   workflow_jobs: WorkflowJobRow;
+  workflow_wakeups: WorkflowWakeupRow;
 }

@@ -116,10 +116,10 @@ export async function markRunning(
     [job.id, executionEnvironmentId],
   );
   if (row) {
-    await followTemplate(tx, kind, row, { status: 'running' });
     await publishStatusChanges(tx, [row]);
     if (kind.runNotifications !== false) await queueRunNotifications(tx, row, 'started');
     await queueRunWebhooks(tx, row);
+    await followTemplate(tx, kind, row, { status: 'running' });
   }
   return row;
 }
@@ -150,6 +150,10 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
   );
   const failed = finish.status !== 'successful';
   const tracksUpdates = kind.templateIsSource !== false;
+  await kind.afterFinish?.(tx, row);
+  if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success');
+  await queueRunWebhooks(tx, row);
+  // The template's row stays locked until commit (every run of the template updates it): late.
   await followTemplate(tx, kind, row, {
     status: finish.status,
     last_job_id: row.id,
@@ -158,9 +162,6 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
     ...(tracksUpdates && { last_update_failed: failed, last_updated: row.finished }),
     current_job_id: null,
   });
-  await kind.afterFinish?.(tx, row);
-  if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success');
-  await queueRunWebhooks(tx, row);
   await publishFinal(tx, row);
   // Runs blocked behind this one (its template's next job, dependents of an update) may start now.
   await wakeDispatchers(tx);

@@ -41,7 +41,12 @@ export async function sweepWorkflows(services: Services): Promise<Sweep> {
   await db.transaction((tx) => startPendingWorkflows(tx));
   await db.transaction((tx) => expireApprovals(tx, services));
   const running = await db.query<{ id: number }>(
-    `SELECT id FROM unified_jobs WHERE kind = 'workflow_job' AND status = 'running' AND (workflow_attention OR cancel_flag) ORDER BY id`,
+    `SELECT id FROM unified_jobs WHERE kind = 'workflow_job' AND status = 'running'
+       AND (workflow_attention OR cancel_flag OR id IN (SELECT workflow_job_id FROM workflow_wakeups)) ORDER BY id`,
+  );
+  // Wake-ups of workflow jobs that ended (their last node's end came after the look that finished them).
+  await db.query(
+    `DELETE FROM workflow_wakeups w WHERE NOT EXISTS (SELECT 1 FROM unified_jobs j WHERE j.id = w.workflow_job_id AND j.status = 'running')`,
   );
   const [due] = await db.query<{ ms: number | null }>(
     `SELECT (extract(epoch FROM min(approval_expires) - now()) * 1000)::float8 AS ms FROM unified_jobs
@@ -127,10 +132,14 @@ async function creatorContext(tx: Queryable, services: Services, userId: number 
 }
 
 async function advanceWorkflow(tx: Queryable, services: Services, id: number): Promise<void> {
-  const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND kind = 'workflow_job' AND status = 'running' AND (workflow_attention OR cancel_flag) FOR UPDATE SKIP LOCKED`, [id]);
+  const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND kind = 'workflow_job' AND status = 'running' FOR UPDATE SKIP LOCKED`, [id]);
   if (!workflowJob) return;
-  // Cleared first: a run ended while this look goes on (one failed in place) asks for the next.
-  await tx.query<AnyRow>('UPDATE unified_jobs SET workflow_attention = false WHERE id = $1', [id]);
+  // Cleared before the graph is read: a run that ends while this look goes on asks for the next.
+  const [woken] = await tx.query<{ woken: boolean }>(
+    `WITH gone AS (DELETE FROM workflow_wakeups WHERE workflow_job_id = $1 RETURNING 1) SELECT EXISTS (SELECT 1 FROM gone) AS woken`, [id],
+  );
+  if (!woken.woken && !workflowJob.workflow_attention && !workflowJob.cancel_flag) return;
+  if (workflowJob.workflow_attention) await tx.query('UPDATE unified_jobs SET workflow_attention = false WHERE id = $1', [id]);
   const { nodes, edges } = await loadGraph(tx, id);
   if (workflowJob.cancel_flag) return cancelWorkflow(tx, services, workflowJob, nodes);
   const byId = new Map(nodes.map((n) => [n.id, n]));
