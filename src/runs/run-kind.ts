@@ -1,3 +1,4 @@
+import type { LaunchMemo } from './launch-memo.ts';
 import type { Services } from '../api/context.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
@@ -74,10 +75,14 @@ export type Runner = (job: UnifiedJobRow, run: RunContext) => Promise<RunOutcome
 
 /** What a workflow node hands the launcher of its template's kind (the workflow pass starts it). */
 export interface WorkflowNodeLaunch {
-  node: Row;
-  workflowJob: Row;
+  node: Row & { id: number };
+  workflowJob: Row & { id: number };
   /** The workflow's variables and its ancestors' artifacts, merged by the workflow pass. */
   extraVars: Record<string, unknown>;
+  /** The node's credentials, when the pass read them with its other nodes'. */
+  credentialIds?: readonly number[];
+  /** Reads shared with the other nodes the pass starts in its transaction. */
+  memo?: LaunchMemo;
 }
 
 /**

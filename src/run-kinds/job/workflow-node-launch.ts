@@ -9,22 +9,14 @@ import type { Queryable } from '../../db/database.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
 import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import type { Launcher } from '../../runs/launch.ts';
+import { memoized } from '../../runs/launch-memo.ts';
+import type { WorkflowNodeLaunch } from '../../runs/run-kind.ts';
 import { jobPlan, JOB } from './create-job.ts';
 import { acceptPrompts, promptColumns } from '../../runs/accept-prompts.ts';
 import { JOB_TEMPLATE_FACET } from './prompts.ts';
 import { linkedCredentials, nodePrompts } from '../workflow-job/node-prompts.ts';
 import { templateLinks } from './template-links.ts';
 import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
-export interface NodeLaunch {
-  node: AnyRow;
-  workflowJob: AnyRow;
-  extraVars: Record<string, unknown>;
-}
 
 /** The node's credentials replace the template's of the same type; the rest of the template's stay. */
 async function nodeCredentials(tx: Queryable, templateId: number, nodeId: number, table: string): Promise<number[]> {
@@ -39,19 +31,21 @@ async function nodeCredentials(tx: Queryable, templateId: number, nodeId: number
   return rows.map((r) => r.id);
 }
 
-export const workflowNodeJobLauncher: Launcher<NodeLaunch, JobTemplateRow> = {
+export const workflowNodeJobLauncher: Launcher<WorkflowNodeLaunch, JobTemplateRow> = {
   kind: JOB,
-  async plan(tx, _ctx, template, { node, workflowJob, extraVars }) {
+  async plan(tx, _ctx, template, launch) {
+    const { node, workflowJob, extraVars, memo } = launch;
     if (!template) throw new Error('a workflow node launch needs its template');
-    const given = nodePrompts(JOB_TEMPLATE_FACET, node, workflowJob, await linkedCredentials(tx, node.id), extraVars);
+    const given = nodePrompts(JOB_TEMPLATE_FACET, node, workflowJob, await linkedCredentials(tx, launch), extraVars);
     const { values: accepted, variables } = await acceptPrompts(tx, JOB_TEMPLATE_FACET, template, given, { unasked: 'ignore', takeVariables: true });
     const values = promptColumns(JOB_TEMPLATE_FACET, accepted);
     if (node.job_slice_number) values.job_slice_number = node.job_slice_number;
     const inventoryId = (accepted.inventory as number | undefined) ?? template.inventory_id;
     if (!inventoryId) throw ValidationError.field('inventory', "Job Template 'inventory' is missing or undefined.");
-    const links = await templateLinks(tx, template.id);
+    const links = await memoized(memo, `links:${template.id}`, () => templateLinks(tx, template.id));
     const credentialIds = accepted.credentials ? await nodeCredentials(tx, template.id, node.id, 'workflow_job_node_credentials') : links.credentialIds;
-    const { missing } = readCredentialPasswords(await passwordsNeededFor(tx, credentialIds), {});
+    const needed = accepted.credentials ? await passwordsNeededFor(tx, credentialIds) : links.passwordsNeeded;
+    const { missing } = readCredentialPasswords(needed, {});
     if (missing.length) throw new ValidationError({ passwords_needed_to_start: missing });
     return jobPlan(tx, {
       template,
@@ -63,6 +57,7 @@ export const workflowNodeJobLauncher: Launcher<NodeLaunch, JobTemplateRow> = {
       credentialPasswords: {},
       labelIds: links.labelIds,
       instanceGroupIds: [],
+      memo,
     });
   },
 };

@@ -11,6 +11,7 @@ import { activeSurvey } from '../../resources/job-templates/launch-description.t
 import { acceptPrompts, promptColumns, promptsInBody } from '../../runs/accept-prompts.ts';
 import type { Launcher, RunPlan } from '../../runs/launch.ts';
 import { askFlags } from '../../runs/prompts.ts';
+import type { WorkflowNodeLaunch } from '../../runs/run-kind.ts';
 import { linkedCredentials, nodePrompts } from './node-prompts.ts';
 import { WORKFLOW_TEMPLATE_FACET } from './prompts.ts';
 import { copyTemplateGraph } from './graph-copy.ts';
@@ -112,14 +113,15 @@ async function spawnChain(tx: Queryable, workflowJobId: number): Promise<Array<{
 }
 
 /** A workflow run as the node of another (launch_type workflow): refused when it would run inside itself. */
-export const nestedWorkflowLauncher: Launcher<{ node: AnyRow; workflowJob: AnyRow; extraVars: Record<string, unknown> }, AnyRow> = {
+export const nestedWorkflowLauncher: Launcher<WorkflowNodeLaunch, AnyRow> = {
   kind: WORKFLOW_JOB,
-  async plan(tx, _ctx, template, { node, workflowJob, extraVars }) {
+  async plan(tx, _ctx, template, launch) {
+    const { node, workflowJob, extraVars } = launch;
     const chain = await spawnChain(tx, workflowJob.id);
     if (chain.some((c) => c.template === template!.id)) {
       throw new ValidationError({ __all__: [`Workflow Job spawned from workflow could not start because it would result in recursion (spawn order, most recent first: ${chain.map((c) => c.id).join(', ')})`] });
     }
-    const given = nodePrompts(WORKFLOW_TEMPLATE_FACET, node, workflowJob, await linkedCredentials(tx, node.id), extraVars);
+    const given = nodePrompts(WORKFLOW_TEMPLATE_FACET, node, workflowJob, await linkedCredentials(tx, launch), extraVars);
     const { values, variables } = await acceptPrompts(tx, WORKFLOW_TEMPLATE_FACET, template!, given, { unasked: 'ignore', takeVariables: true });
     return workflowPlan({ template: template!, launchType: 'workflow', values: promptColumns(WORKFLOW_TEMPLATE_FACET, values), ...templateExtraVars(template!, variables) });
   },

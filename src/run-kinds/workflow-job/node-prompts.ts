@@ -3,10 +3,22 @@ import type { Queryable, Row } from '../../db/database.ts';
 import { savedPrompts } from '../../runs/accept-prompts.ts';
 import type { TemplateFacet } from '../../runs/prompts.ts';
 import { WORKFLOW_PROMPTS } from './prompts.ts';
+import type { WorkflowNodeLaunch } from '../../runs/run-kind.ts';
 
-/** The credentials saved on a workflow job's node. */
-export async function linkedCredentials(tx: Queryable, nodeId: number): Promise<number[]> {
-  return (await tx.query<{ id: number }>('SELECT credential_id AS id FROM workflow_job_node_credentials WHERE node_id = $1 ORDER BY 1', [nodeId])).map((r) => r.id);
+/** The credentials saved on a workflow job's node: as the pass read them, or read now. */
+export async function linkedCredentials(tx: Queryable, launch: Pick<WorkflowNodeLaunch, 'node' | 'credentialIds'>): Promise<readonly number[]> {
+  if (launch.credentialIds) return launch.credentialIds;
+  return (await tx.query<{ id: number }>('SELECT credential_id AS id FROM workflow_job_node_credentials WHERE node_id = $1 ORDER BY 1', [launch.node.id])).map((r) => r.id);
+}
+
+/** The credentials of each of these workflow job nodes, in id order (nodes without any are absent). */
+export async function nodesCredentials(tx: Queryable, nodeIds: readonly number[]): Promise<Map<number, number[]>> {
+  const rows = await tx.query<{ node_id: number; id: number }>(
+    'SELECT node_id, credential_id AS id FROM workflow_job_node_credentials WHERE node_id = ANY($1::int[]) ORDER BY node_id, credential_id', [nodeIds],
+  );
+  const byNode = new Map<number, number[]>();
+  for (const row of rows) byNode.set(row.node_id, [...(byNode.get(row.node_id) ?? []), row.id]);
+  return byNode;
 }
 
 /**

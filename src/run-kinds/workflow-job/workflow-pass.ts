@@ -17,6 +17,8 @@ import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from '../../runs/lifecycle
 import { evaluateCondition } from '../../templating/sandbox.ts';
 import { lookAtGraph, type GraphEdge, type GraphNode } from './workflow-graph.ts';
 import { spawnNode } from './workflow-spawn.ts';
+import { nodesCredentials } from './node-prompts.ts';
+import { LaunchMemo } from '../../runs/launch-memo.ts';
 
 // Rows here are still read untyped (docs/architecture.md, "Typed rows").
 type AnyRow = any;
@@ -164,6 +166,10 @@ async function advanceWorkflow(tx: Queryable, services: Services, id: number): P
     const ctx = await creatorContext(tx, services, workflowJob.created_by_id);
     const workflowVars = parseVariables(workflowJob.extra_vars);
     const kinds = await templateKinds(tx, look.start);
+    const credentials = await nodesCredentials(tx, look.start.map((n) => n.id));
+    // Nodes starting the same template read it, its links and its hosts once.
+    const memo = new LaunchMemo();
+    const started: { node: number; job: number }[] = [];
     for (const node of look.start as WorkflowNode[]) {
       // Parents' artifacts (set_stats) flow down: the extra vars of the workflow job win over them, as AWX.
       const ancestors: Record<string, unknown> = {};
@@ -173,9 +179,13 @@ async function advanceWorkflow(tx: Queryable, services: Services, id: number): P
       }
       if (Object.keys(ancestors).length) await tx.query<AnyRow>('UPDATE workflow_job_nodes SET ancestor_artifacts = $2::jsonb WHERE id = $1', [node.id, JSON.stringify(ancestors)]);
       const extraVars = { ...(node.extra_data ?? {}), ...ancestors, ...workflowVars };
-      const jobId = await spawnNode({ tx, services, ctx, node, workflowJob, extraVars }, kinds.get(node.unified_job_template_id!) ?? '');
-      await tx.query<AnyRow>('UPDATE workflow_job_nodes SET job_id = $2, modified = now() WHERE id = $1', [node.id, jobId]);
+      const spawn = { tx, services, ctx, node, workflowJob, extraVars, credentialIds: credentials.get(node.id) ?? [], memo };
+      started.push({ node: node.id, job: await spawnNode(spawn, kinds.get(node.unified_job_template_id!) ?? '') });
     }
+    await tx.query(
+      'UPDATE workflow_job_nodes n SET job_id = s.job, modified = now() FROM unnest($1::int[], $2::int[]) AS s(node, job) WHERE n.id = s.node',
+      [started.map((s) => s.node), started.map((s) => s.job)],
+    );
     // A run failed in place ended before its node named it (the trigger could not see it): look again.
     await tx.query<AnyRow>(
       `WITH marked AS (

@@ -5,8 +5,9 @@
 import type { RequestContext, Services } from '../../api/context.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import type { LaunchResult } from '../../runs/launch.ts';
+import type { LaunchMemo } from '../../runs/launch-memo.ts';
 import { finishRun, insertRun } from '../../runs/lifecycle.ts';
-import type { RunKindRef } from '../../runs/run-kind.ts';
+import type { RunKindRef, WorkflowNodeLaunch } from '../../runs/run-kind.ts';
 import { JOB } from '../job/create-job.ts';
 
 export interface Spawn {
@@ -14,9 +15,13 @@ export interface Spawn {
   services: Services;
   /** The workflow job's creator: the node's run is his. */
   ctx: RequestContext;
-  node: Row;
-  workflowJob: Row;
+  node: WorkflowNodeLaunch['node'];
+  workflowJob: WorkflowNodeLaunch['workflowJob'];
   extraVars: Record<string, unknown>;
+  /** The node's credentials, read by the pass with its other starting nodes'. */
+  credentialIds: readonly number[];
+  /** Reads shared by the nodes the pass starts in its transaction (templates, their links, host counts). */
+  memo: LaunchMemo;
 }
 
 interface NodeKind {
@@ -36,7 +41,7 @@ export function nodeKindOf(services: Services, templateKind: string): NodeKind |
   if (!table || !kind || !launcher) return undefined;
   return {
     table, run: kind,
-    launch: (s, template) => s.services.launches.launchWithin(s.tx, s.ctx, launcher, template, { node: s.node, workflowJob: s.workflowJob, extraVars: s.extraVars }),
+    launch: (s, template) => s.services.launches.launchWithin(s.tx, s.ctx, launcher, template, { node: s.node, workflowJob: s.workflowJob, extraVars: s.extraVars, credentialIds: s.credentialIds, memo: s.memo }),
   };
 }
 
@@ -51,7 +56,10 @@ function refusalText(body: Record<string, unknown>): string {
  */
 export async function spawnNode(spawn: Spawn, kind: string): Promise<number> {
   const nodeKind = nodeKindOf(spawn.services, kind);
-  const [template] = nodeKind ? await spawn.tx.query(`SELECT * FROM ${nodeKind.table} WHERE id = $1`, [spawn.node.unified_job_template_id]) : [];
+  const templateId = spawn.node.unified_job_template_id;
+  const [template] = nodeKind
+    ? await spawn.memo.once(`template:${nodeKind.table}:${templateId}`, () => spawn.tx.query(`SELECT * FROM ${nodeKind.table} WHERE id = $1`, [templateId]))
+    : [];
   if (nodeKind && template) {
     const launched = await nodeKind.launch(spawn, template);
     if (launched.ok) return launched.run.id;
