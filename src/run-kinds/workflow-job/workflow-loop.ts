@@ -8,16 +8,18 @@
  */
 import type { Services } from '../../api/context.ts';
 import { CANCEL_CHANNEL } from '../../runs/lifecycle.ts';
-import { advanceWorkflowJob, sweepWorkflows, WORKFLOWS_CHANNEL } from './workflow-pass.ts';
+import { advanceWorkflowJobs, sweepWorkflows, WORKFLOWS_CHANNEL } from './workflow-pass.ts';
 
 /** A sweep this often whatever the notices say (a listener connection being reopened loses them). */
 const SWEEP_MS = 5_000;
 /**
- * Workflow jobs moved on at once, each in its own transaction: a burst of ended runs (many
- * workflows at a time) does not queue behind one connection's round trips. The embedded database
- * takes transactions one at a time whatever this says.
+ * Looks at once, each in its own transaction: a burst of ended runs (many workflows at a time) does
+ * not queue behind one connection's round trips. The embedded database takes transactions one at a
+ * time whatever this says.
  */
 const PARALLEL_ADVANCES = 4;
+/** Workflow jobs one look moves on together (in one transaction, their nodes sharing reads). */
+const BATCH = 20;
 
 export interface WorkflowLoop {
   wake(): void;
@@ -45,21 +47,38 @@ export async function startWorkflowLoop(services: Services): Promise<WorkflowLoo
     dueTimer?.unref();
   };
 
-  /** Starts looks at named workflow jobs while fewer than PARALLEL_ADVANCES run; never two at once at one workflow job. */
+  let looks = 0;
+  /** Workflow jobs a failed batch held: each is looked at alone, so one that fails holds up no other. */
+  const alone = new Set<number>();
+
+  /**
+   * Starts looks at named workflow jobs, up to BATCH together, while fewer than PARALLEL_ADVANCES
+   * run; never two at once at one workflow job.
+   */
   const advance = () => {
-    for (const id of named) {
-      if (stopped || advancing.size >= PARALLEL_ADVANCES) return;
+    while (!stopped && looks < PARALLEL_ADVANCES) {
       // Named again while looked at: looked at again after (the look may have begun before the change).
-      if (advancing.has(id)) continue;
-      named.delete(id);
-      const look = advanceWorkflowJob(services, id)
-        // A failed look leaves the workflow job's flag set: the next sweep names it again.
-        .catch((err) => log(`workflow job ${id}`, err))
+      const free = [...named].filter((id) => !advancing.has(id));
+      if (!free.length) return;
+      const batch = alone.has(free[0]) ? [free[0]] : free.filter((id) => !alone.has(id)).slice(0, BATCH);
+      for (const id of batch) named.delete(id);
+      looks += 1;
+      const look = advanceWorkflowJobs(services, batch)
+        .then(() => { for (const id of batch) alone.delete(id); })
+        .catch((err) => {
+          // Nothing of the batch was kept: each is looked at again alone (a failed look alone leaves its wake-up for the next sweep).
+          if (batch.length > 1) for (const id of batch) { alone.add(id); named.add(id); }
+          else {
+            alone.delete(batch[0]);
+            log(`workflow job ${batch[0]}`, err);
+          }
+        })
         .finally(() => {
-          advancing.delete(id);
+          looks -= 1;
+          for (const id of batch) advancing.delete(id);
           advance();
         });
-      advancing.set(id, look);
+      for (const id of batch) advancing.set(id, look);
     }
   };
 

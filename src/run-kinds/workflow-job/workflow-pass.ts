@@ -57,15 +57,22 @@ export async function sweepWorkflows(services: Services): Promise<Sweep> {
   return { attention: running.map((r) => r.id), nextApprovalMs: due?.ms ?? null };
 }
 
-/** Moves one running workflow job on, in a transaction of its own, if something happened to it; nothing when another pass holds it. */
-export async function advanceWorkflowJob(services: Services, id: number): Promise<void> {
-  await services.db.transaction((tx) => advanceWorkflow(tx, services, id));
+/**
+ * Moves running workflow jobs on, in one transaction, each one something happened to; those another
+ * pass holds are left to it. The nodes started share their reads (the same templates, links and
+ * hosts read once). One that fails undoes the batch's work: the caller looks at each alone then.
+ */
+export async function advanceWorkflowJobs(services: Services, ids: readonly number[]): Promise<void> {
+  await services.db.transaction(async (tx) => {
+    const memo = new LaunchMemo();
+    for (const id of ids) await advanceWorkflow(tx, services, id, memo);
+  });
 }
 
 /** A whole pass: the sweep, then every workflow job it found waiting; answers when the next approval falls due. */
 export async function workflowPass(services: Services): Promise<number | null> {
   const sweep = await sweepWorkflows(services);
-  for (const id of sweep.attention) await advanceWorkflowJob(services, id);
+  for (const id of sweep.attention) await advanceWorkflowJobs(services, [id]);
   return sweep.nextApprovalMs;
 }
 
@@ -127,13 +134,15 @@ async function templateKinds(tx: Queryable, nodes: readonly GraphNode[]): Promis
 }
 
 /** The workflow job's creator, as whom its nodes' runs are made. */
-async function creatorContext(tx: Queryable, services: Services, userId: number | null): Promise<RequestContext> {
-  const [user] = userId ? await tx.query<AnyRow>('SELECT id, username, is_superuser, is_system_auditor FROM users WHERE id = $1', [userId]) : [];
+async function creatorContext(tx: Queryable, services: Services, userId: number | null, memo: LaunchMemo): Promise<RequestContext> {
+  const [user] = userId
+    ? await memo.once(`user:${userId}`, () => tx.query<AnyRow>('SELECT id, username, is_superuser, is_system_auditor FROM users WHERE id = $1', [userId]))
+    : [];
   if (!user) return systemContextIn(services);
   return callerIn(services, { id: user.id, username: user.username, isSuperuser: user.is_superuser, isSystemAuditor: user.is_system_auditor });
 }
 
-async function advanceWorkflow(tx: Queryable, services: Services, id: number): Promise<void> {
+async function advanceWorkflow(tx: Queryable, services: Services, id: number, memo: LaunchMemo): Promise<void> {
   const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND kind = 'workflow_job' AND status = 'running' FOR UPDATE SKIP LOCKED`, [id]);
   if (!workflowJob) return;
   // Cleared before the graph is read: a run that ends while this look goes on asks for the next.
@@ -163,12 +172,10 @@ async function advanceWorkflow(tx: Queryable, services: Services, id: number): P
     await tx.query<AnyRow>('UPDATE workflow_job_nodes SET do_not_run = true, modified = now() WHERE id = ANY($1::int[])', [look.doNotRun.map((n) => n.id)]);
   }
   if (look.start.length) {
-    const ctx = await creatorContext(tx, services, workflowJob.created_by_id);
+    const ctx = await creatorContext(tx, services, workflowJob.created_by_id, memo);
     const workflowVars = parseVariables(workflowJob.extra_vars);
     const kinds = await templateKinds(tx, look.start);
     const credentials = await nodesCredentials(tx, look.start.map((n) => n.id));
-    // Nodes starting the same template read it, its links and its hosts once.
-    const memo = new LaunchMemo();
     const started: { node: number; job: number }[] = [];
     for (const node of look.start as WorkflowNode[]) {
       // Parents' artifacts (set_stats) flow down: the extra vars of the workflow job win over them, as AWX.
