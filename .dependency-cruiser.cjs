@@ -3,7 +3,9 @@
  *   db, config, secrets, version,           storage and configuration; Jinja sandbox and
  *   templating, net                         the guard for requests to user-supplied URLs
  *   api, rbac, activity, audit, auth, live  the resource framework and what every request uses
+ *   policy                                  launch policy: the engine client, the gate, the upload outbox
  *   resources                               plain resources (declarations, access, routes)
+ *   drift                                   fact snapshots, drift and its alerts (resources use only its categories and diffs)
  *   ansible, projects, inventory*           libraries runs use (ansible-runner, git, inventories)
  *   runs                                    the run lifecycle and the launch service (no HTTP in launch)
  *   eda                                     the event receiver and rule evaluation (launches through runs)
@@ -21,9 +23,14 @@ const layer = (name, from, to) => ({ name, severity: 'error', from: { path: from
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'No import circle.', from: {}, to: { circular: true, viaOnly: runtime } },
-    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', '^src/(resources|eda|runs|run-kinds|task-manager|dispatcher|composition|server|cli|assistant)/'),
+    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', '^src/(resources|eda|drift|policy|runs|run-kinds|task-manager|dispatcher|composition|server|cli|assistant)/'),
       // The OAuth2 token endpoint creates tokens, a resource.
       from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
+    // Launch policy: the engine client, the gate and the upload outbox, on the framework alone (its gate's types come from runs).
+    layer('policy-below-resources', '^src/policy/', '^src/(resources|runs|run-kinds|eda|drift|task-manager|dispatcher|composition|server|cli)/'),
+    // Drift: snapshots, diffs and alerts (queued as notifications); resources show only its categories and diffs.
+    layer('drift-below-runs', '^src/drift/', '^src/(runs|run-kinds|eda|policy|task-manager|dispatcher|composition|server|cli)/'),
+    layer('resources-use-drift-vocabulary-only', '^src/resources/', '^src/drift/(?!categories\\.ts$|fact-diff\\.ts$)'),
     layer('resources-below-eda', '^src/(resources|runs)/', '^src/eda/'),
     layer('eda-below-run-kinds', '^src/eda/', '^src/(run-kinds|task-manager|dispatcher|composition|server/|cli)'),
     layer('resources-below-runs', '^src/resources/', '^src/(runs/(?!launch\\.ts|lifecycle\\.ts|run-kind\\.ts|run-resource\\.ts|run-fields\\.ts|exec\\.ts|prompts\\.ts|accept-prompts\\.ts)|task-manager|dispatcher|composition|server|cli)'),
