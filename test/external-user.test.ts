@@ -8,7 +8,7 @@ import { routeMethods } from '../src/api/resource-routes.ts';
 import { signInExternalUser, type ExternalIdentity } from '../src/auth/external/external-user.ts';
 import { membershipsFromMaps, userMatcher, groupMatcher, decide } from '../src/auth/external/mapping.ts';
 import { completeSsoLogin, failSsoLogin } from '../src/auth/external/sso-session.ts';
-import { addSsoMethod } from '../src/auth/external/sso-methods.ts';
+import type { SsoEntry } from '../src/auth/external/sso-methods.ts';
 import { createTestApp, newOrg, newUser, setCookies, type TestApp } from './helpers/app.ts';
 
 const client = { remoteAddr: '127.0.0.1', userAgent: 'test' };
@@ -33,8 +33,10 @@ describe('external users (the shared sign-in core)', () => {
       (e: any) => e.actor_username === username || e.target_name === username,
     );
 
+  // Stands for configured SAML and Google settings once a test turns it on: the entries their methods list.
+  let standInEntries: (base: string) => Record<string, SsoEntry> = () => ({});
   before(async () => {
-    t = await createTestApp({}, { extraRoutes: [fakeSsoRoutes] });
+    t = await createTestApp({}, { extraRoutes: [fakeSsoRoutes], extraSsoMethods: [{ entries: (_services, base) => standInEntries(base) }] });
   });
   after(() => t.close());
 
@@ -383,18 +385,16 @@ describe('external users (the shared sign-in core)', () => {
     });
 
     it('lists what the methods enable, in AWX order, with absolute callbacks from SVC_URL_BASE', async () => {
-      const removeStandIn = addSsoMethod({
-        entries: (_services, base) => ({
-          'saml:okta': { login_url: '/sso/login/saml/?idp=okta', complete_url: `${base}/sso/complete/saml/`, metadata_url: '/sso/metadata/saml/' },
-          'google-oauth2': { login_url: '/sso/login/google-oauth2/', complete_url: `${base}/sso/complete/google-oauth2/` },
-        }),
+      standInEntries = (base) => ({
+        'saml:okta': { login_url: '/sso/login/saml/?idp=okta', complete_url: `${base}/sso/complete/saml/`, metadata_url: '/sso/metadata/saml/' },
+        'google-oauth2': { login_url: '/sso/login/google-oauth2/', complete_url: `${base}/sso/complete/google-oauth2/` },
       });
       assert.equal((await t.patch('/api/v2/settings/system/', { SVC_URL_BASE: 'https://drover.example' })).status, 200);
       const res = await t.get('/api/v2/auth/', { as: null });
       assert.deepEqual(Object.keys(res.body), ['google-oauth2', 'saml:okta']);
       assert.equal(res.body['saml:okta'].complete_url, 'https://drover.example/sso/complete/saml/');
       assert.equal(res.body['saml:okta'].metadata_url, '/sso/metadata/saml/');
-      removeStandIn();
+      standInEntries = () => ({});
     });
   });
 });

@@ -3,14 +3,12 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { secret } from '../src/api/fields.ts';
 import { systemContextIn } from '../src/api/context.ts';
 import { createObject } from '../src/api/crud.ts';
 import { getResource } from '../src/api/resource.ts';
 import { loadEnvConfig, type EnvConfig } from '../src/config/env.ts';
-import { registerCategory, settingsOf } from '../src/config/settings/registry.ts';
+import { settingRegistry } from '../src/composition/settings.ts';
 import { loadSettings } from '../src/config/settings/store.ts';
-import { category, setting } from '../src/config/settings/types.ts';
 import { decryptedInputs } from '../src/resources/credentials/credential-use.ts';
 import { clearConfiguration } from '../src/resources/notification-templates/configuration.ts';
 import { configureSecretKey } from '../src/secrets/encryption.ts';
@@ -21,8 +19,6 @@ import { inspect, manage } from './helpers/standalone.ts';
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
 type AnyRow = any;
 
-registerCategory(category({ slug: 'rotation_test', name: 'Rotation Test', settings: { ROTATION_BIND_PASSWORD: setting<string>(secret()) } }));
-
 /** A data directory with a credential and a secret setting, encrypted under the environment's key. */
 async function seeded(extra: Record<string, string> = {}) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'drover-rotate-'));
@@ -30,7 +26,7 @@ async function seeded(extra: Record<string, string> = {}) {
   const credentialId = await inspect(env, async (services) => {
     await bootstrap(services);
     configureSecretKey(env.secretKey);
-    await services.settings.update(systemContextIn(services), settingsOf('rotation_test')!, { ROTATION_BIND_PASSWORD: 'bind-secret' }, 'update');
+    await services.settings.update(systemContextIn(services), services.settings.registry.settingsOf('system')!.filter((d) => d.name === 'REDHAT_PASSWORD'), { REDHAT_PASSWORD: 'bind-secret' }, 'update');
     const [type] = await services.db.query<AnyRow>(`SELECT id FROM credential_types WHERE namespace = 'aws'`);
     const row = await services.db.transaction((tx) =>
       createObject<AnyRow>(tx, systemContextIn(services), getResource('credential'), { name: 'AWS', organization: 1, credential_type: type.id, inputs: { username: 'AKIA', password: 'aws-secret' } }),
@@ -46,7 +42,7 @@ async function seeded(extra: Record<string, string> = {}) {
 }
 
 const storedInputs = (env: EnvConfig, id: number) => inspect(env, async ({ db }) => (await db.query<AnyRow>('SELECT inputs FROM credentials WHERE id = $1', [id]))[0].inputs);
-const storedSetting = (env: EnvConfig) => inspect(env, async ({ db }) => (await db.query<AnyRow>(`SELECT value FROM settings WHERE key = 'ROTATION_BIND_PASSWORD'`))[0].value);
+const storedSetting = (env: EnvConfig) => inspect(env, async ({ db }) => (await db.query<AnyRow>(`SELECT value FROM settings WHERE key = 'REDHAT_PASSWORD'`))[0].value);
 
 describe('drover manage regenerate_secret_key', () => {
   describe('with the key in the data directory (embedded mode)', () => {
@@ -82,7 +78,7 @@ describe('drover manage regenerate_secret_key', () => {
       await inspect(restarted, async ({ db }) => {
         configureSecretKey(newKey);
         assert.equal((await decryptedInputs(db, credentialId)).inputs.password, 'aws-secret');
-        assert.equal((await loadSettings(db, restarted)).get('ROTATION_BIND_PASSWORD'), 'bind-secret');
+        assert.equal((await loadSettings(db, restarted, settingRegistry())).get('REDHAT_PASSWORD'), 'bind-secret');
         const [chat] = await db.query<AnyRow>(`SELECT notification_configuration AS c FROM notification_templates WHERE name = 'Chat'`);
         assert.equal(clearConfiguration(chat.c).token, 'slack-secret');
         configureSecretKey(oldKey);

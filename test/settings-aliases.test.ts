@@ -253,14 +253,14 @@ describe('AWX setting names in the settings file', () => {
   };
 
   it('accepts an AWX name and refuses both names with different values or a read-only setting', async () => {
-    const settings = await loadSettings(t.db, { ...t.env, settingsFile: await file('AWX_TASK_ENV:\n  A: b\nTOWER_URL_BASE: https://x.example.com\n') });
+    const settings = await loadSettings(t.db, { ...t.env, settingsFile: await file('AWX_TASK_ENV:\n  A: b\nTOWER_URL_BASE: https://x.example.com\n') }, t.services.settings.registry);
     assert.deepEqual(settings.get('SVC_TASK_ENV'), { A: 'b' });
     assert.equal(settings.get('TOWER_URL_BASE'), 'https://x.example.com');
     assert.equal(settings.source('AWX_TASK_ENV'), 'file');
     await assert.rejects(
-      loadSettings(t.db, { ...t.env, settingsFile: await file('AWX_ROLES_ENABLED: false\nSVC_ROLES_ENABLED: true\n') }),
+      loadSettings(t.db, { ...t.env, settingsFile: await file('AWX_ROLES_ENABLED: false\nSVC_ROLES_ENABLED: true\n') }, t.services.settings.registry),
       (err: Error) => err instanceof ConfigError && /SVC_ROLES_ENABLED: same setting as AWX_ROLES_ENABLED/.test(err.message),
     );
-    await assert.rejects(loadSettings(t.db, { ...t.env, settingsFile: await file('INSTALL_UUID: x\n') }), /INSTALL_UUID: read-only setting/);
+    await assert.rejects(loadSettings(t.db, { ...t.env, settingsFile: await file('INSTALL_UUID: x\n') }, t.services.settings.registry), /INSTALL_UUID: read-only setting/);
   });
 });

@@ -5,23 +5,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { secret, text } from '../src/api/fields.ts';
 import { ConfigError } from '../src/config/env.ts';
-import { registerCategory } from '../src/config/settings/registry.ts';
+import { settingRegistry } from '../src/composition/settings.ts';
 import { loadSettings } from '../src/config/settings/store.ts';
 import { category, setting } from '../src/config/settings/types.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { eventually } from './helpers/jobs.ts';
 
 // A category with a secret, as an integration (LDAP, say) would declare one.
-registerCategory(
-  category({
-    slug: 'test_secrets',
-    name: 'Test Secrets',
-    settings: {
-      TEST_BIND_DN: setting<string>(text({ label: 'Bind DN' })),
-      TEST_BIND_PASSWORD: setting<string>(secret({ label: 'Bind Password' })),
-    },
-  }),
-);
+const testSecrets = category({
+  slug: 'test_secrets',
+  name: 'Test Secrets',
+  settings: {
+    TEST_BIND_DN: setting<string>(text({ label: 'Bind DN' })),
+    TEST_BIND_PASSWORD: setting<string>(secret({ label: 'Bind Password' })),
+  },
+});
 
 // Stands for the installation's id, which each test database has its own of.
 const INSTALL_UUID = Symbol('install uuid');
@@ -141,7 +139,7 @@ const storedKeys = async (t: TestApp) => (await t.db.query<{ key: string }>('SEL
 
 describe('settings API', () => {
   let t: TestApp;
-  before(async () => (t = await createTestApp()));
+  before(async () => (t = await createTestApp({}, { extraSettingCategories: [testSecrets] })));
   after(() => t.close());
 
   it('lists the categories with the all pseudo-category first', async () => {
@@ -503,7 +501,7 @@ describe('settings file', () => {
 
   it('reads JSON files too', async () => {
     const json = await tempFile('settings.json', JSON.stringify({ SCANNER_ENABLED: true, SCANNER_FAIL_MODE: 'closed', SVC_TASK_ENV: { A: 'b' } }));
-    const settings = await loadSettings(t.db, { ...t.env, settingsFile: json });
+    const settings = await loadSettings(t.db, { ...t.env, settingsFile: json }, settingRegistry());
     assert.equal(settings.get('SCANNER_FAIL_MODE'), 'closed');
     assert.equal(settings.get('SCANNER_ENABLED'), true);
     assert.deepEqual(settings.get('SVC_TASK_ENV'), { A: 'b' });
@@ -511,7 +509,7 @@ describe('settings file', () => {
 
   it('accepts an empty file', async () => {
     const empty = await tempFile('empty.yaml', '');
-    const settings = await loadSettings(t.db, { ...t.env, settingsFile: empty });
+    const settings = await loadSettings(t.db, { ...t.env, settingsFile: empty }, settingRegistry());
     assert.equal(settings.get('SCANNER_FAIL_MODE'), 'open');
   });
 
@@ -527,7 +525,7 @@ describe('settings file', () => {
   for (const [what, name, content, message] of bad) {
     it(`refuses to start with ${what}, naming the file and the problem`, async () => {
       const badFile = await tempFile(name, content);
-      await assert.rejects(loadSettings(t.db, { ...t.env, settingsFile: badFile }), (err: Error) => {
+      await assert.rejects(loadSettings(t.db, { ...t.env, settingsFile: badFile }, settingRegistry()), (err: Error) => {
         assert.ok(err instanceof ConfigError, String(err));
         assert.ok(err.message.includes(badFile), err.message);
         assert.match(err.message, message);
@@ -538,7 +536,7 @@ describe('settings file', () => {
 
   it('refuses to start when the file is missing', async () => {
     const missing = path.join(tmpdir(), 'drover-no-such-settings.yaml');
-    await assert.rejects(loadSettings(t.db, { ...t.env, settingsFile: missing }), (err: Error) => {
+    await assert.rejects(loadSettings(t.db, { ...t.env, settingsFile: missing }, settingRegistry()), (err: Error) => {
       assert.ok(err instanceof ConfigError);
       assert.match(err.message, /cannot be read \(ENOENT\)/);
       return true;

@@ -4,6 +4,11 @@ import type { EnvConfig } from '../config/env.ts';
 import type { RunKinds } from '../runs/run-kind.ts';
 import type { LaunchService } from '../runs/launch.ts';
 import type { Resource } from './resource.ts';
+import type { SsoMethod } from '../auth/external/sso-methods.ts';
+import type { VerifiedPasswords } from '../auth/basic.ts';
+import type { OidcDiscovery } from '../auth/sso/oidc.ts';
+import type { ReceivingRules } from '../resources/event-rules/receiving-rules.ts';
+import type { ServiceLogger } from './logger.ts';
 
 export interface CurrentUser {
   id: number;
@@ -30,7 +35,7 @@ export interface RequestContext {
 }
 
 /** What a request's policies, hooks and records read of the service it reaches. */
-export type ServiceView = Pick<Services, 'settings' | 'env'>;
+export type ServiceView = Pick<Services, 'settings' | 'env' | 'caches'>;
 
 /** The process-wide services every handler may use. */
 export interface Services {
@@ -46,6 +51,21 @@ export interface Services {
   runKinds: RunKinds;
   /** Every launch of a run goes through it (its gates in their order). */
   launches: LaunchService;
+  /** The browser sign-in methods GET /api/v2/auth/ lists: the composition root's SSO_METHODS. */
+  ssoMethods: readonly SsoMethod[];
+  /** What this service keeps in memory between requests; nothing of it is shared with another service in the process. */
+  caches: ServiceCaches;
+  /** Where the background loops report what went wrong. */
+  logger: ServiceLogger;
+}
+
+export interface ServiceCaches {
+  /** Credentials that verified against the stored hash (Basic auth and the login form skip argon2 on a repeat). */
+  passwords: VerifiedPasswords;
+  /** The OIDC provider's discovered configuration. */
+  oidcDiscovery: OidcDiscovery;
+  /** Event rules by receiving webhook path. */
+  receivingRules: ReceivingRules;
 }
 
 /** A caller of `service`. */

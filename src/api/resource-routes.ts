@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { ResourceRow } from '../db/database.ts';
 import type { Services } from './context.ts';
 import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
@@ -17,6 +17,8 @@ import { listQuerySchema, OPTIONS_RESPONSE, pageSchema, relatedRouteSchemas, res
  * `routeMethods<JobTemplateRow>(app, url, objectPermission('job_template', ...), handlers)`.
  */
 export type ObjectRequest<R extends ResourceRow = ResourceRow> = FastifyRequest & { object: R };
+/** What a route declares besides its permission (see FastifyContextConfig). */
+export type RouteSettings = Pick<FastifyContextConfig, 'csrfExempt'>;
 type Handler<R extends ResourceRow = ResourceRow> = (request: ObjectRequest<R>, reply: FastifyReply) => Promise<unknown>;
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -47,6 +49,7 @@ export function routeMethods<R extends ResourceRow = ResourceRow>(
   declared: RoutePermission,
   handlers: Partial<Record<string, Handler<R>>>,
   schemas: MethodSchemas = {},
+  settings: RouteSettings = {},
 ) {
   const allow = allowHeader(Object.keys(handlers));
   if (handlers.POST && handlers.OPTIONS) handlers = { ...handlers, OPTIONS: withPostAction(handlers.OPTIONS) };
@@ -54,7 +57,7 @@ export function routeMethods<R extends ResourceRow = ResourceRow>(
   // One route per method, so each has its own schema; HEAD follows GET (Fastify drops the body).
   for (const [method, handler] of Object.entries(handlers)) {
     const { checkedBody, ...options } = schemaOptions(schemas[method]);
-    app.route({ method, url, config: { permission, checkedBody, allow }, ...options, handler: handler! as unknown as RouteHandlerMethod });
+    app.route({ method, url, config: { ...settings, permission, checkedBody, allow }, ...options, handler: handler! as unknown as RouteHandlerMethod });
   }
   const refused = ALL_METHODS.filter((method) => !handlers[method]);
   if (!refused.length) return;
@@ -62,7 +65,7 @@ export function routeMethods<R extends ResourceRow = ResourceRow>(
     method: refused,
     url,
     // A method the URL does not answer is refused before any object is looked up.
-    config: { permission: declared.kind === 'object' ? { ...declared, actions: {} } : declared, allow },
+    config: { ...settings, permission: declared.kind === 'object' ? { ...declared, actions: {} } : declared, allow },
     schema: { hide: true },
     handler: async (request) => {
       throw methodNotAllowed(request.method);

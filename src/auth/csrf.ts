@@ -8,14 +8,17 @@ export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 const csrfFailed = (reason: string) => new ApiError(403, { detail: `CSRF Failed: ${reason}` });
 
-/** Routes that check CSRF themselves (the login form), by route URL. */
-const exempt = new Set<string>();
-
-export function exemptFromCsrf(url: string): void {
-  exempt.add(url);
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route checks CSRF itself (the login form) or is called by other sites with no session
+     * (SAML's POST binding, provisioning callbacks, webhook and event receivers).
+     */
+    csrfExempt?: boolean;
+  }
 }
 
-export const isCsrfExempt = (request: FastifyRequest) => exempt.has(request.routeOptions.url ?? '');
+export const isCsrfExempt = (request: FastifyRequest) => request.routeOptions.config.csrfExempt === true;
 
 function originOf(value: string): string | null {
   try {

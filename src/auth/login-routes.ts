@@ -11,7 +11,7 @@ import { serializeRow } from '../api/serialize.ts';
 import { clientOf, recordAudit } from '../audit/record.ts';
 import { PUBLIC } from '../api/permissions.ts';
 import { PRODUCT_NAME } from '../version.ts';
-import { checkCsrfOrigin, checkCsrfToken, exemptFromCsrf, originTrusted } from './csrf.ts';
+import { checkCsrfOrigin, checkCsrfToken, originTrusted } from './csrf.ts';
 import {
   clearCsrfCookie,
   clearSessionCookie,
@@ -128,7 +128,6 @@ function checkLoginCsrf(services: Services, request: FastifyRequest, formToken: 
 /** GET/POST /api/login/ and /api/logout/. Only these routes accept form bodies. */
 export async function registerLoginRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const { db } = services;
-  exemptFromCsrf(LOGIN_URL);
 
   await app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
@@ -146,7 +145,7 @@ export async function registerLoginRoutes(app: FastifyInstance, services: Servic
         parses: ['application/json', 'application/x-www-form-urlencoded'],
       }),
       POST: async (request, reply) => login(services, request, reply),
-    }, loginSchemas);
+    }, loginSchemas, { csrfExempt: true });
 
     routeMethods(scope, LOGOUT_URL, PUBLIC, {
       GET: async () => ({ detail: `POST to ${LOGOUT_URL} to end your session.` }),

@@ -3,7 +3,7 @@ import { callerIn, type AuthMethod, type CurrentUser, type RequestContext, type 
 import { ApiError } from '../api/errors.ts';
 import type { Queryable } from '../db/database.ts';
 import { recordAudit } from '../audit/record.ts';
-import { passwordLookup, userByNameJson, type UserRow } from './basic.ts';
+import { userByNameJson, type UserRow } from './basic.ts';
 import { PASSWORD_BACKENDS } from './external/backend-order.ts';
 import { externalPasswordLogin } from './external/password-backends.ts';
 import { checkThrottleAlso, clearUsernameFailures, pruneFailures, reserveAttempt, type Throttled } from './throttle.ts';
@@ -57,7 +57,7 @@ export async function recordThrottled(
  * a failure before the slow check (see reserveAttempt) and released if it succeeds.
  */
 export async function attemptPasswordLogin(
-  services: Pick<Services, 'db' | 'settings' | 'env'>,
+  services: Pick<Services, 'db' | 'settings' | 'env' | 'caches'>,
   username: string,
   password: string,
   client: { remoteAddr: string; userAgent: string },
@@ -75,7 +75,7 @@ export async function attemptPasswordLogin(
   // One round trip for the throttle and the user, as every Basic-authenticated request asks both.
   const { throttled, also: row } = await checkThrottleAlso<UserRow | null>(db, username, client.remoteAddr, userByNameJson, [username]);
   if (throttled) return refuse(throttled);
-  const found = passwordLookup(row, username, password);
+  const found = services.caches.passwords.lookup(row, username, password);
   if ('cached' in found) {
     if (clearOnSuccess) await clearUsernameFailures(db, username);
     return { user: found.cached };

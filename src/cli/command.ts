@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Services } from '../api/context.ts';
 import type { EnvConfig } from '../config/env.ts';
 import { readSettingsFile } from '../config/settings/file.ts';
+import { settingRegistry } from '../composition/settings.ts';
 import { openServices } from '../server/start.ts';
 
 /** Where a command writes: standard output and standard error, one line at a time. */
@@ -58,7 +59,7 @@ export function requireOption(value: string | boolean | undefined, name: string)
 /** Opens the database (migrating it) and settings for the duration of `fn`. */
 export async function withServices<T>(env: EnvConfig, fn: (services: Services) => Promise<T>): Promise<T> {
   // A bad settings file is reported before the database is opened.
-  if (env.settingsFile) await readSettingsFile(env.settingsFile);
+  if (env.settingsFile) await readSettingsFile(env.settingsFile, settingRegistry());
   const services = await openServices(env);
   try {
     return await fn(services);

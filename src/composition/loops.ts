@@ -41,7 +41,7 @@ export const heartbeat: BackgroundLoop = {
     const timer = setInterval(() => {
       void registerInstance(services)
         .then(() => reapLostNodes(db, runKinds, env.nodeName))
-        .catch((err) => console.error('heartbeat failed:', err instanceof Error ? err.message : err));
+        .catch((err) => services.logger.error('heartbeat failed:', err instanceof Error ? err.message : err));
     }, HEARTBEAT_MS);
     timer.unref();
     return async () => clearInterval(timer);
@@ -77,7 +77,7 @@ export const commitStatuses: BackgroundLoop = {
       if (busy) return;
       busy = true;
       round = postCommitStatuses(services)
-        .catch((err) => console.error('commit statuses failed:', err instanceof Error ? err.message : err))
+        .catch((err) => services.logger.error('commit statuses failed:', err instanceof Error ? err.message : err))
         .finally(() => { busy = false; });
     }, COMMIT_STATUS_MS);
     timer.unref();
@@ -108,8 +108,7 @@ export const outboundWebhookSender: BackgroundLoop = {
 export const policyEngineSync: BackgroundLoop = {
   name: 'policy engine sync',
   async start(services) {
-    const sync = await startPolicyEngineSync(services);
-    return () => sync.stop();
+    return stoppable(await startPolicyEngineSync(services));
   },
 };
 
@@ -125,7 +124,7 @@ export const scheduler: BackgroundLoop = {
 export const factCapture: BackgroundLoop = {
   name: 'fact capture',
   async start(services) {
-    return stoppable(await startCaptureLoop(services.db));
+    return stoppable(await startCaptureLoop(services.db, services.logger));
   },
 };
 
@@ -136,7 +135,7 @@ function dailyRetention(name: string, prune: (services: Services) => Promise<unk
   return {
     name,
     async start(services) {
-      const run = () => void prune(services).catch((err) => console.error(`${name} failed:`, err instanceof Error ? err.message : err));
+      const run = () => void prune(services).catch((err) => services.logger.error(`${name} failed:`, err instanceof Error ? err.message : err));
       const first = setTimeout(run, 60_000);
       first.unref();
       const timer = setInterval(run, DAY_MS);

@@ -10,7 +10,9 @@ import { registerLoginRoutes } from '../auth/login-routes.ts';
 import { authMethodsRoutes } from '../auth/external/sso-methods.ts';
 import { registerOAuth2Routes } from '../auth/oauth2-routes.ts';
 import { registerSamlRoutes } from '../auth/saml/saml-routes.ts';
-import { registerSsoRoutes } from '../auth/sso/sso-routes.ts';
+import { oidcAndSocialSsoMethod, registerSsoRoutes } from '../auth/sso/sso-routes.ts';
+import { samlSsoMethod } from '../auth/saml/saml-config.ts';
+import type { SsoMethod } from '../auth/external/sso-methods.ts';
 import { registerSettingsRoutes } from '../config/settings/routes.ts';
 import { registerLiveOutput } from '../live/routes.ts';
 import { registerRootRoutes } from '../server/root-routes.ts';
@@ -59,8 +61,11 @@ import { createLaunchService } from '../runs/launch.ts';
 import { RunKinds, type RunKind } from '../runs/run-kind.ts';
 import type { SecretStore } from '../secrets/rotation.ts';
 import { RESOURCES } from './resources.ts';
+import { serviceCaches } from './caches.ts';
+import { consoleLogger, type ServiceLogger } from '../api/logger.ts';
 
 export { RESOURCES };
+export { SETTING_CATEGORIES, settingRegistry } from './settings.ts';
 
 /** Every run kind: each folder under src/run-kinds/ exports one. */
 export const RUN_KINDS: readonly RunKind[] = [
@@ -121,6 +126,9 @@ export const ROUTES: readonly RouteModule[] = [
   authMethodsRoutes,
 ];
 
+/** The browser sign-in methods GET /api/v2/auth/ and the console's login page list. */
+export const SSO_METHODS: readonly SsoMethod[] = [samlSsoMethod, oidcAndSocialSsoMethod];
+
 /** The checks every launch passes, in this order (quotas and scanners join here, before and after policy). */
 export const GATES: readonly Gate[] = [connectionVariablesGate, policyGate];
 
@@ -134,7 +142,7 @@ export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jo
 ];
 
 /** What the service is made of beyond its database, settings and environment. */
-export type BaseServices = Omit<Services, 'resources' | 'runKinds' | 'launches'>;
+export type BaseServices = Omit<Services, 'resources' | 'runKinds' | 'launches' | 'ssoMethods' | 'caches' | 'logger'>;
 
 export interface CompositionOptions {
   /** Gates instead of GATES (tests of the launch pipeline). */
@@ -142,6 +150,10 @@ export interface CompositionOptions {
   /** Resources after RESOURCES and run kinds after RUN_KINDS: what a test adds as if it were listed here. */
   extraResources?: readonly Resource[];
   extraRunKinds?: readonly RunKind[];
+  /** Sign-in methods after SSO_METHODS. */
+  extraSsoMethods?: readonly SsoMethod[];
+  /** Where background loops report, instead of the console. */
+  logger?: ServiceLogger;
 }
 
 /** The services of one running service: resources known by name, run kinds, the launch service with its gates. */
@@ -152,5 +164,9 @@ export function composeServices(base: BaseServices, options: CompositionOptions 
   const extra = options.extraRunKinds ?? [];
   const runKinds = new RunKinds([...RUN_KINDS.filter((k) => !extra.some((e) => e.name === k.name)), ...extra]);
   registerScheduleKinds(scheduleKinds(runKinds, resources));
-  return { ...base, resources, runKinds, launches: createLaunchService(base.db, options.gates ?? GATES) };
+  const ssoMethods = [...SSO_METHODS, ...(options.extraSsoMethods ?? [])];
+  return {
+    ...base, resources, runKinds, launches: createLaunchService(base.db, options.gates ?? GATES), ssoMethods,
+    caches: serviceCaches(), logger: options.logger ?? consoleLogger,
+  };
 }

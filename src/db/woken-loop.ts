@@ -1,4 +1,5 @@
 import type { Database } from './database.ts';
+import type { ServiceLogger } from '../api/logger.ts';
 
 export interface WokenLoop {
   wake(): void;
@@ -18,6 +19,8 @@ export interface WokenLoopOptions {
   sweepMs: number;
   /** Does one piece of work; answers whether more may be waiting. */
   step(): Promise<boolean>;
+  /** Where a failed round is reported (the service's logger). */
+  logger: ServiceLogger;
 }
 
 /**
@@ -43,7 +46,7 @@ export async function startWokenLoop(db: Database, options: WokenLoopOptions): P
       return;
     }
     running = round()
-      .catch((err) => console.error(`${options.name} failed:`, err instanceof Error ? err.message : err))
+      .catch((err) => options.logger.error(`${options.name} failed:`, err instanceof Error ? err.message : err))
       .finally(() => {
         running = null;
         if (again) wake();

@@ -75,7 +75,7 @@ export async function startDispatcher(services: Services): Promise<Dispatcher> {
       return;
     }
     scanning = scan()
-      .catch((err) => console.error('dispatcher scan failed:', err instanceof Error ? err.message : err))
+      .catch((err) => services.logger.error('dispatcher scan failed:', err instanceof Error ? err.message : err))
       .finally(() => {
         scanning = null;
       });
@@ -84,7 +84,7 @@ export async function startDispatcher(services: Services): Promise<Dispatcher> {
   const start = (job: UnifiedJobRow) => {
     const controller = new AbortController();
     const done = executeRun(services, job, controller)
-      .catch((err) => console.error(`run ${job.id} ended abnormally:`, err instanceof Error ? err.message : err))
+      .catch((err) => services.logger.error(`run ${job.id} ended abnormally:`, err instanceof Error ? err.message : err))
       .finally(() => {
       running.delete(job.id);
       wake();

@@ -5,6 +5,7 @@
  */
 import type { Database } from '../db/database.ts';
 import { startWokenLoop, type WokenLoop } from '../db/woken-loop.ts';
+import type { ServiceLogger } from '../api/logger.ts';
 import { captureFacts } from './capture.ts';
 import { FACT_CAPTURE_CHANNEL } from './capture-queue.ts';
 
@@ -24,7 +25,7 @@ async function claim(db: Database) {
 }
 
 /** Captures the next queued row; answers whether there was one. */
-async function captureNext(db: Database): Promise<boolean> {
+async function captureNext(db: Database, logger: ServiceLogger): Promise<boolean> {
   const row = await claim(db);
   if (!row) return false;
   try {
@@ -32,15 +33,15 @@ async function captureNext(db: Database): Promise<boolean> {
     await db.query('DELETE FROM fact_capture_queue WHERE id = $1', [row.id]);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (row.attempts < MAX_ATTEMPTS) console.error(`fact capture of job ${row.job_id} failed, to be tried again: ${message}`);
+    if (row.attempts < MAX_ATTEMPTS) logger.error(`fact capture of job ${row.job_id} failed, to be tried again: ${message}`);
     else {
-      console.error(`fact capture of job ${row.job_id} given up after ${MAX_ATTEMPTS} attempts: ${message}`);
+      logger.error(`fact capture of job ${row.job_id} given up after ${MAX_ATTEMPTS} attempts: ${message}`);
       await db.query('DELETE FROM fact_capture_queue WHERE id = $1', [row.id]);
     }
   }
   return true;
 }
 
-export function startCaptureLoop(db: Database): Promise<WokenLoop> {
-  return startWokenLoop(db, { name: 'fact capture', channel: FACT_CAPTURE_CHANNEL, sweepMs: SWEEP_MS, step: () => captureNext(db) });
+export function startCaptureLoop(db: Database, logger: ServiceLogger): Promise<WokenLoop> {
+  return startWokenLoop(db, { name: 'fact capture', channel: FACT_CAPTURE_CHANNEL, sweepMs: SWEEP_MS, logger, step: () => captureNext(db, logger) });
 }

@@ -20,6 +20,7 @@ export function startEventEvaluation(services: Services, launchers: EdaLaunchers
     name: 'event evaluation',
     channel: EVENTS_CHANNEL,
     sweepMs: SWEEP_MS,
+    logger: services.logger,
     step: async () => {
       const evaluated = await evaluateNextBatch(services, launchers);
       if (evaluated > 0 && evaluated < BATCH) await sleep(GATHER_MS);

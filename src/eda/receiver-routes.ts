@@ -13,8 +13,6 @@ import type { RouteModule } from '../api/extra-routes.ts';
 import { viewOptions } from '../api/options.ts';
 import { PUBLIC } from '../api/permissions.ts';
 import { routeMethods } from '../api/resource-routes.ts';
-import { exemptFromCsrf } from '../auth/csrf.ts';
-import { listenForRuleChanges, receivingRule } from '../resources/event-rules/receiving-rules.ts';
 import { MAX_DELIVERY_BYTES, parsePayload, RawBody } from '../runs/webhooks/receiver-routes.ts';
 import { EventIntake } from './intake.ts';
 import { RefusalThrottle } from './refusal-throttle.ts';
@@ -48,7 +46,7 @@ function tooManyRefused(reply: FastifyReply, retryAfter: number): ApiError {
 export const edaReceiverRoutes: RouteModule = async (app, services) => {
   const intake = new EventIntake(services.db);
   const refusals = new RefusalThrottle(services.db);
-  const unlisten = await listenForRuleChanges(services.db);
+  const unlisten = await services.caches.receivingRules.listen(services.db);
   app.addHook('onClose', async () => {
     await intake.drained();
     await unlisten().catch(() => undefined);
@@ -59,13 +57,12 @@ export const edaReceiverRoutes: RouteModule = async (app, services) => {
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_DELIVERY_BYTES }, (_request, body, done) => done(null, new RawBody(body as Buffer)));
     // The signature is the authentication: a login cookie or token the sender might carry is not read.
     scope.addHook('onRoute', (route) => {
-      route.config = { ...(route.config as object), ownAuthentication: true } as typeof route.config;
+      route.config = { ...(route.config as object), ownAuthentication: true, csrfExempt: true } as typeof route.config;
     });
-    exemptFromCsrf(RECEIVER_PATH);
     routeMethods(scope, RECEIVER_PATH, PUBLIC, {
       POST: async (request, reply) => {
         const raw = request.body instanceof RawBody ? request.body.bytes : Buffer.alloc(0);
-        const rule = await receivingRule(services.db, (request.params as { path: string }).path);
+        const rule = await services.caches.receivingRules.find(services.db, (request.params as { path: string }).path);
         if (!rule || !rule.enabled) throw forbidden();
         const base = { ruleId: rule.id, ruleName: rule.name, organizationId: rule.organization_id, sourceType: rule.source_type, sourceIp: request.ip, headers: keptHeaders(request.headers) };
         const verdict = verifyDelivery(rule.source_type, request.headers, raw, rule.key);

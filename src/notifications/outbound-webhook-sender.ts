@@ -103,7 +103,7 @@ async function sendBatch(services: Services): Promise<boolean> {
   await Promise.all(ids.map((id) => {
     const mine = claimed.filter((d) => d.webhook_id === id).sort((a, b) => Number(a.id) - Number(b.id));
     return sendInOrder(db, webhooks.get(id), mine, policy)
-      .catch((err) => console.error(`outbound webhook ${id}: deliveries not sent:`, err instanceof Error ? err.message : err));
+      .catch((err) => services.logger.error(`outbound webhook ${id}: deliveries not sent:`, err instanceof Error ? err.message : err));
   }));
   return claimed.length === BATCH;
 }
@@ -145,13 +145,14 @@ export async function startOutboundWebhookSender(services: Services): Promise<Ou
     name: 'outbound webhook sender',
     channel: OUTBOUND_WEBHOOKS_CHANNEL,
     sweepMs: SWEEP_MS,
+    logger: services.logger,
     async step() {
       if (await sendBatch(services)) return true;
       await wakeWhenDue();
       return false;
     },
   });
-  const prune = () => void pruneDeliveries(services.db).catch((err) => console.error('outbound webhook delivery retention failed:', err instanceof Error ? err.message : err));
+  const prune = () => void pruneDeliveries(services.db).catch((err) => services.logger.error('outbound webhook delivery retention failed:', err instanceof Error ? err.message : err));
   const pruner = setInterval(prune, PRUNE_EVERY_MS);
   pruner.unref();
   const firstPrune = setTimeout(prune, 60_000);

@@ -89,9 +89,10 @@ export function startNotificationSender(services: Services): Promise<Notificatio
     name: 'notification sender',
     channel: NOTIFICATIONS_CHANNEL,
     sweepMs: SWEEP_MS,
+    logger: services.logger,
     async step() {
       const claimed = await claim(services);
-      await Promise.all(claimed.map((n) => sendOne(services, n).catch((err) => console.error(`notification ${n.id} not sent:`, err instanceof Error ? err.message : err))));
+      await Promise.all(claimed.map((n) => sendOne(services, n).catch((err) => services.logger.error(`notification ${n.id} not sent:`, err instanceof Error ? err.message : err))));
       return claimed.length === BATCH;
     },
   });

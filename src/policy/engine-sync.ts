@@ -8,6 +8,7 @@
 import type { Settings } from '../config/settings/store.ts';
 import type { Database } from '../db/database.ts';
 import { startWokenLoop, type WokenLoop } from '../db/woken-loop.ts';
+import type { ServiceLogger } from '../api/logger.ts';
 import { EngineError, engineOf, removePolicy, uploadPolicy } from './engine.ts';
 import { POLICY_ENGINE_CHANNEL } from './engine-outbox.ts';
 
@@ -34,6 +35,8 @@ interface Claimed {
 
 export interface PolicyEngineSync {
   wake(): void;
+  /** Wakes the sync and waits until a round begun after the call is over (tests). */
+  settle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -100,9 +103,9 @@ async function nextDueInMs(db: Database): Promise<number | null> {
 }
 
 export async function startPolicyEngineSync(
-  services: { db: Database; settings: Pick<Settings, 'get'> }, options: PolicyEngineSyncOptions = {},
+  services: { db: Database; settings: Pick<Settings, 'get'>; logger: ServiceLogger }, options: PolicyEngineSyncOptions = {},
 ): Promise<PolicyEngineSync> {
-  const { db, settings } = services;
+  const { db, settings, logger } = services;
   const delays = options.retryDelaysMs?.length ? options.retryDelaysMs : DEFAULT_RETRY_DELAYS_MS;
   let retryTimer: NodeJS.Timeout | undefined;
   let loop: WokenLoop | undefined;
@@ -118,10 +121,11 @@ export async function startPolicyEngineSync(
     name: 'policy engine sync',
     channel: POLICY_ENGINE_CHANNEL,
     sweepMs: SWEEP_MS,
+    logger,
     async step() {
       const claimed = await claim(db);
       const more = await Promise.all(claimed.map((row) => sendOne(db, settings, row, delays).catch((err) => {
-        console.error(`policy ${row.policy_id}: engine not updated:`, err instanceof Error ? err.message : err);
+        logger.error(`policy ${row.policy_id}: engine not updated:`, err instanceof Error ? err.message : err);
         return false;
       })));
       if (claimed.length === BATCH || more.some(Boolean)) return true;
@@ -131,6 +135,7 @@ export async function startPolicyEngineSync(
   });
   return {
     wake: () => loop!.wake(),
+    settle: () => loop!.settle(),
     stop: async () => {
       await loop!.stop();
       clearTimeout(retryTimer);

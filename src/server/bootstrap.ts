@@ -18,7 +18,7 @@ export interface BootstrapResult {
  * generated password in embedded mode), the Default organization and the managed default execution
  * environment, as AWX's installer creates.
  */
-export async function bootstrap(services: Pick<Services, 'db' | 'env' | 'settings'>): Promise<BootstrapResult> {
+export async function bootstrap(services: Pick<Services, 'db' | 'env' | 'settings' | 'caches'>): Promise<BootstrapResult> {
   const { db, env } = services;
   const system = systemContextIn(services);
   registerResources(RESOURCES);

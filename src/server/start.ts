@@ -11,7 +11,7 @@ import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { VERSION } from '../version.ts';
 import { buildApp } from './app.ts';
-import { composeServices } from '../composition/root.ts';
+import { composeServices, settingRegistry } from '../composition/root.ts';
 import { bootstrap } from './bootstrap.ts';
 import { createDemoData } from './demo-data.ts';
 import { loadTls } from './tls.ts';
@@ -25,7 +25,7 @@ export async function openServices(env: EnvConfig): Promise<Services> {
   const db: Database = await openDatabase(env);
   try {
     await migrate(db);
-    const settings = await loadSettings(db, env);
+    const settings = await loadSettings(db, env, settingRegistry());
     const [{ uuid }] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
     return composeServices({ db, settings, env, version: VERSION, installUuid: uuid });
   } catch (err) {

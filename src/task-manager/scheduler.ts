@@ -9,6 +9,7 @@ import { systemContextIn, type Services } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Queryable } from '../db/database.ts';
+import type { ServiceLogger } from '../api/logger.ts';
 import { getResource } from '../api/resource.ts';
 import { scheduleKind, type ScheduledLaunch } from '../resources/schedules/schedulable.ts';
 import { computeSchedule, nextOccurrence, UnusableRule } from '../resources/schedules/rrule-schedule.ts';
@@ -89,7 +90,7 @@ async function templatesOf(db: Queryable, ids: number[]): Promise<Map<number, { 
  * Claims due schedules in one statement: each moves from the next_run this node read to its next
  * slot after now (null when the rule has ended); those another node moved first are not returned.
  */
-async function claim(db: Queryable, due: AnyRow[], now: Date): Promise<AnyRow[]> {
+async function claim(db: Queryable, due: AnyRow[], now: Date, logger: ServiceLogger): Promise<AnyRow[]> {
   const next = due.map((row) => {
     const parsed = parseRrule(row.rrule);
     if (!('rrule' in parsed)) return null;
@@ -97,7 +98,7 @@ async function claim(db: Queryable, due: AnyRow[], now: Date): Promise<AnyRow[]>
       return nextOccurrence(parsed.rrule, now, now);
     } catch (err) {
       if (!(err instanceof UnusableRule)) throw err;
-      console.warn(`schedule ${row.id} (${row.name}) has no next run: ${err.message}`);
+      logger.warn(`schedule ${row.id} (${row.name}) has no next run: ${err.message}`);
       return null;
     }
   });
@@ -119,7 +120,7 @@ async function launchSchedule(services: Services, schedule: AnyRow, template: { 
   const launched = await services.launches.launch(ctx, launcher, template.row, { schedule, ...links.get(schedule.id)! });
   if (launched.ok) return;
   const reason = String(launched.refusal.body.detail ?? JSON.stringify(launched.refusal.body));
-  console.warn(`schedule ${schedule.id} (${schedule.name}) of template ${template.row.id}: ${reason}`);
+  services.logger.warn(`schedule ${schedule.id} (${schedule.name}) of template ${template.row.id}: ${reason}`);
   await recordActivity(services.db, ctx, { operation: 'update', object1: 'schedule', object1Id: schedule.id, changes: { skipped_launch: reason } });
 }
 
@@ -128,7 +129,7 @@ export async function launchDueSchedules(services: Services, now = new Date()): 
   const { db } = services;
   const due = await db.query<AnyRow>('SELECT * FROM schedules WHERE enabled AND next_run <= $1 ORDER BY next_run, id LIMIT $2', [now, BATCH]);
   if (!due.length) return 0;
-  const claimed = await claim(db, due, now);
+  const claimed = await claim(db, due, now, services.logger);
   if (!claimed.length) return due.length;
   const templates = await templatesOf(db, [...new Set(claimed.map((s) => s.unified_job_template_id as number))]);
   const links = await savedLinks(db, claimed.map((s) => s.id));
@@ -138,7 +139,7 @@ export async function launchDueSchedules(services: Services, now = new Date()): 
     while (index < claimed.length) {
       const schedule = claimed[index++];
       await launchSchedule(services, schedule, templates.get(schedule.unified_job_template_id), links)
-        .catch((err) => console.error(`schedule ${schedule.id} failed to launch:`, err instanceof Error ? err.message : err));
+        .catch((err) => services.logger.error(`schedule ${schedule.id} failed to launch:`, err instanceof Error ? err.message : err));
     }
   };
   await Promise.all(Array.from({ length: lanes }, lane));
@@ -152,7 +153,7 @@ export async function launchDueSchedules(services: Services, now = new Date()): 
  * schedules, so this runs beside requests, never before them; a rule that is unusable today keeps
  * no next_run and is reported.
  */
-export async function refreshUncomputedSchedules(db: Queryable, stopped: () => boolean = () => false): Promise<number> {
+export async function refreshUncomputedSchedules(db: Queryable, logger: ServiceLogger, stopped: () => boolean = () => false): Promise<number> {
   let computed = 0;
   for (const row of await db.query<AnyRow>('SELECT id, name, rrule, enabled FROM schedules WHERE dtstart IS NULL AND next_run IS NULL AND enabled ORDER BY id')) {
     if (stopped()) break;
@@ -165,7 +166,7 @@ export async function refreshUncomputedSchedules(db: Queryable, stopped: () => b
       computed++;
     } catch (err) {
       if (!(err instanceof UnusableRule)) throw err;
-      console.warn(`schedule ${row.id} (${row.name}) will not run: ${err.message}`);
+      logger.warn(`schedule ${row.id} (${row.name}) will not run: ${err.message}`);
     }
   }
   return computed;
@@ -203,7 +204,7 @@ export async function startScheduler(services: Services): Promise<RunningSchedul
       } while (again && !stopped);
       await arm();
     } catch (err) {
-      console.error('scheduler pass failed:', err instanceof Error ? err.message : err);
+      services.logger.error('scheduler pass failed:', err instanceof Error ? err.message : err);
       if (!stopped) timer = setTimeout(wake, 1_000);
     } finally {
       running = false;
@@ -221,9 +222,9 @@ export async function startScheduler(services: Services): Promise<RunningSchedul
   const unlisten = await db.listen(SCHEDULES_CHANNEL, () => wake());
   wake();
   // Off the start path: the schedules it computes are armed by a pass when it ends.
-  const refreshed = refreshUncomputedSchedules(db, () => stopped)
+  const refreshed = refreshUncomputedSchedules(db, services.logger, () => stopped)
     .then((computed) => computed && wake())
-    .catch((err) => console.error('computing stored schedules failed:', err instanceof Error ? err.message : err));
+    .catch((err) => services.logger.error('computing stored schedules failed:', err instanceof Error ? err.message : err));
   return {
     async settle() {
       wake();

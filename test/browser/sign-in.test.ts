@@ -1,27 +1,22 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addSsoMethod } from '../../src/auth/external/sso-methods.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { browser, serve } from '../helpers/browser.ts';
 
 describe('console: the login page lists the SSO methods', () => {
   let t: TestApp;
-  let removeStandIn: () => void;
 
   before(async () => {
-    t = await createTestApp();
     // Stands for configured SAML and OIDC settings: the same entries their methods list.
-    removeStandIn = addSsoMethod({
-      entries: (_services, base) => ({
+    const standIn = {
+      entries: (_services: unknown, base: string) => ({
         oidc: { login_url: '/sso/login/oidc/', complete_url: `${base}/sso/complete/oidc/` },
         'saml:okta': { login_url: '/sso/login/saml/?idp=okta', complete_url: `${base}/sso/complete/saml/`, metadata_url: '/sso/metadata/saml/' },
       }),
-    });
+    };
+    t = await createTestApp({}, { extraSsoMethods: [standIn] });
   });
-  after(async () => {
-    removeStandIn();
-    await t.close();
-  });
+  after(() => t.close());
 
   it('shows one button per entry of /api/v2/auth/, carrying next, and the message of a failed sign-in', async () => {
     const base = await serve(t);

@@ -5,9 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../src/api/context.ts';
 import { loadEnvConfig, type EnvConfig } from '../../src/config/env.ts';
 import { loadSettings } from '../../src/config/settings/store.ts';
+import type { Category } from '../../src/config/settings/types.ts';
+import type { SsoMethod } from '../../src/auth/external/sso-methods.ts';
 import type { Database } from '../../src/db/database.ts';
 import { buildApp } from '../../src/server/app.ts';
-import { composeServices } from '../../src/composition/root.ts';
+import { composeServices, settingRegistry } from '../../src/composition/root.ts';
 import type { Gate } from '../../src/runs/gates.ts';
 import type { RouteModule } from '../../src/api/extra-routes.ts';
 import type { Resource } from '../../src/api/resource.ts';
@@ -128,6 +130,10 @@ export interface TestAppOptions {
   extraResources?: readonly Resource[];
   extraRunKinds?: readonly RunKind[];
   extraRoutes?: readonly RouteModule[];
+  /** Setting categories after SETTING_CATEGORIES (see settingRegistry). */
+  extraSettingCategories?: readonly Category[];
+  /** Sign-in methods after SSO_METHODS (see composeServices). */
+  extraSsoMethods?: readonly SsoMethod[];
   /** false: no background loops (heartbeat, dispatcher), for benchmarks that drive a part alone. */
   dispatcher?: boolean;
 }
@@ -154,11 +160,11 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
   // Tests keep their local repositories in temporary directories.
   env.localSourceDirs.push(...(appOptions.localSourceDirs ?? [tmpdir()]));
   const db = await freshDatabase(env);
-  const settings = await loadSettings(db, env);
+  const settings = await loadSettings(db, env, settingRegistry(appOptions.extraSettingCategories));
   const [{ uuid }] = await db.query<AnyRow>('SELECT uuid FROM installation');
   const services: Services = composeServices(
     { db, settings, env, version: VERSION, installUuid: uuid },
-    { gates: appOptions.gates, extraResources: appOptions.extraResources, extraRunKinds: appOptions.extraRunKinds },
+    { gates: appOptions.gates, extraResources: appOptions.extraResources, extraRunKinds: appOptions.extraRunKinds, extraSsoMethods: appOptions.extraSsoMethods },
   );
   let settleLoops = async () => {};
   const app = await buildApp(services, {

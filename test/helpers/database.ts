@@ -9,6 +9,8 @@ import { migrate, migrationsFingerprint } from '../../src/db/migrate.ts';
 import { ServerDatabase } from '../../src/db/server.ts';
 import { bootstrap } from '../../src/server/bootstrap.ts';
 import { loadSettings } from '../../src/config/settings/store.ts';
+import { settingRegistry } from '../../src/composition/settings.ts';
+import { serviceCaches } from '../../src/composition/caches.ts';
 
 /**
  * The module of bootstrap (the same as imported above), relative to the repository root: the
@@ -98,7 +100,7 @@ export function serverConnection(database: string) {
 async function prepare(db: Database, env: EnvConfig): Promise<void> {
   await migrate(db);
   const bootEnv = { ...env, adminUser: ADMIN.username, adminPassword: ADMIN.password };
-  await bootstrap({ db, env: bootEnv, settings: await loadSettings(db, bootEnv) });
+  await bootstrap({ db, env: bootEnv, settings: await loadSettings(db, bootEnv, settingRegistry()), caches: serviceCaches() });
 }
 
 async function embeddedTemplate(env: EnvConfig): Promise<Blob> {

@@ -241,7 +241,7 @@ async function applyMemberships(tx: Queryable, system: RequestContext, userId: n
  * auth.identity_conflict) when no user is linked and the username is taken.
  */
 export async function signInExternalUser(
-  services: Pick<Services, 'db' | 'settings' | 'env'>,
+  services: Pick<Services, 'db' | 'settings' | 'env' | 'caches'>,
   identity: ExternalIdentity,
   client: SignInClient,
   options: SignInOptions = {},
@@ -284,7 +284,7 @@ export async function signInExternalUser(
 }
 
 /** auth.identity_conflict: who asserted which username, and the account holding it (never a secret). */
-async function recordIdentityConflict(services: Pick<Services, 'db' | 'settings' | 'env'>, identity: ExternalIdentity, client: SignInClient, holder: UsernameHolder): Promise<void> {
+async function recordIdentityConflict(services: Pick<Services, 'db' | 'settings' | 'env' | 'caches'>, identity: ExternalIdentity, client: SignInClient, holder: UsernameHolder): Promise<void> {
   const { source, subject } = identityKey(identity);
   await recordAudit(services.db, {
     type: 'auth.identity_conflict',
@@ -299,7 +299,7 @@ async function recordIdentityConflict(services: Pick<Services, 'db' | 'settings'
 
 /** Records a refused external sign-in (auth.login, outcome failure) with the backend and a reason; never secrets. */
 export async function recordExternalLoginFailure(
-  services: Pick<Services, 'db' | 'settings' | 'env'>,
+  services: Pick<Services, 'db' | 'settings' | 'env' | 'caches'>,
   backend: string,
   username: string,
   client: SignInClient,

@@ -26,17 +26,6 @@ export interface SsoMethod {
   entries(services: Services, baseUrl: string): Record<string, SsoEntry>;
 }
 
-const methods: SsoMethod[] = [];
-
-/** Adds a method to GET /api/v2/auth/ (each SSO protocol's routes module adds its own when registered); answers how to take it away. */
-export function addSsoMethod(method: SsoMethod): () => void {
-  if (!methods.includes(method)) methods.push(method);
-  return () => {
-    const index = methods.indexOf(method);
-    if (index >= 0) methods.splice(index, 1);
-  };
-}
-
 /**
  * The address the service is reached at, for callbacks: SVC_URL_BASE (TOWER_URL_BASE) when set,
  * else the request's own scheme and host.
@@ -49,13 +38,13 @@ export function serviceBaseUrl(services: Services, request: FastifyRequest): str
 /** Backend names in AWX's order: google-oauth2 first, then by name. */
 const awxOrder = (a: string, b: string) => (a.startsWith('google-oauth2') ? 'g' : a).localeCompare(b.startsWith('google-oauth2') ? 'g' : b);
 
-/** GET /api/v2/auth/: public, the configured browser sign-in methods. */
+/** GET /api/v2/auth/: public, what the service's sign-in methods (the composition root's SSO_METHODS) enable. */
 export function authMethodsRoutes(app: FastifyInstance, services: Services): void {
   routeMethods(app, AUTH_METHODS_URL, PUBLIC, {
     GET: async (request) => {
       const base = serviceBaseUrl(services, request);
       const all: Record<string, SsoEntry> = {};
-      for (const method of methods) Object.assign(all, method.entries(services, base));
+      for (const method of services.ssoMethods) Object.assign(all, method.entries(services, base));
       return Object.fromEntries(Object.entries(all).sort(([a], [b]) => awxOrder(a, b)));
     },
     OPTIONS: async () => viewOptions('Auth', 'The browser sign-in methods (SAML, OIDC, social login) the settings enable; LDAP and RADIUS use the password form.'),

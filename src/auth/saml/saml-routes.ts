@@ -11,13 +11,11 @@ import { PUBLIC } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { clientOf } from '../../audit/record.ts';
 import { IDP_NAME } from '../../config/settings/saml-shapes.ts';
-import { exemptFromCsrf } from '../csrf.ts';
 import { recordExternalLoginFailure } from '../external/external-user.ts';
-import { addSsoMethod } from '../external/sso-methods.ts';
 import { completeSsoLogin, failSsoLogin } from '../external/sso-session.ts';
 import { safeNext } from '../login-routes.ts';
 import { checkAnswer, SamlRefused } from './saml-answer.ts';
-import { metadataXml, SAML_COMPLETE_URL, SAML_LOGIN_URL, SAML_METADATA_URL, samlFor, SamlNotConfigured, samlSsoMethod, serviceProvider } from './saml-config.ts';
+import { metadataXml, SAML_COMPLETE_URL, SAML_LOGIN_URL, SAML_METADATA_URL, samlFor, SamlNotConfigured, serviceProvider } from './saml-config.ts';
 import { samlIdentity, type ExistingGroups } from './saml-identity.ts';
 import { REQUEST_LIFETIME_MS, requestStore, useAssertionOnce } from './saml-requests.ts';
 
@@ -144,11 +142,6 @@ async function completeSignIn(services: Services, request: FastifyRequest, reply
 
 /** GET /sso/metadata/saml/, GET /sso/login/saml/?idp=, POST /sso/complete/saml/. */
 export async function registerSamlRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  // The identity provider's POST comes from another site, with neither session nor CSRF token:
-  // RelayState bound to the browser's state cookie and InResponseTo bound to both stand for it.
-  exemptFromCsrf(SAML_COMPLETE_URL);
-  addSsoMethod(samlSsoMethod);
-
   routeMethods(app, SAML_METADATA_URL, PUBLIC, {
     GET: async (_request, reply) => {
       let sp;
@@ -166,6 +159,8 @@ export async function registerSamlRoutes(app: FastifyInstance, services: Service
 
   await app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
-    routeMethods(scope, SAML_COMPLETE_URL, PUBLIC, { POST: (request, reply) => completeSignIn(services, request, reply) });
+    // The identity provider's POST comes from another site, with neither session nor CSRF token:
+    // RelayState bound to the browser's state cookie and InResponseTo bound to both stand for it.
+    routeMethods(scope, SAML_COMPLETE_URL, PUBLIC, { POST: (request, reply) => completeSignIn(services, request, reply) }, {}, { csrfExempt: true });
   });
 }

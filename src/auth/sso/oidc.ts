@@ -36,12 +36,18 @@ export const oidcConfigured = (services: Pick<Services, 'settings'>) => {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const DISCOVERY_LIFETIME_MS = 5 * 60_000;
-let cached: { key: string; at: number; config: client.Configuration } | null = null;
+
+/** The provider's configuration one service discovered last (made by the composition root, one per service). */
+export class OidcDiscovery {
+  last: { key: string; at: number; config: client.Configuration } | null = null;
+}
 
 /** The provider's configuration, discovered (and kept a few minutes, for the settings in force). */
-async function configuration(services: Pick<Services, 'settings'>): Promise<client.Configuration> {
+async function configuration(services: Pick<Services, 'settings' | 'caches'>): Promise<client.Configuration> {
   const s = readSettings(services);
   const cacheKey = JSON.stringify(s);
+  const discovery = services.caches.oidcDiscovery;
+  const cached = discovery.last;
   if (cached && cached.key === cacheKey && Date.now() - cached.at < DISCOVERY_LIFETIME_MS) return cached.config;
   const server = new URL(s.endpoint.replace(/\/\.well-known\/openid-configuration\/?$/, ''));
   const fetch = providerFetch({ timeoutMs: s.timeoutMs, verifyTls: s.verifySsl });
@@ -52,7 +58,7 @@ async function configuration(services: Pick<Services, 'settings'>): Promise<clie
     execute: server.protocol === 'http:' && LOOPBACK_HOSTS.has(server.host.replace(/:\d+$/, '')) ? [client.allowInsecureRequests] : [],
   });
   config[client.customFetch] = fetch as client.CustomFetch;
-  cached = { key: cacheKey, at: Date.now(), config };
+  discovery.last = { key: cacheKey, at: Date.now(), config };
   return config;
 }
 

@@ -10,7 +10,7 @@ import { PUBLIC } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { clientOf } from '../../audit/record.ts';
 import { ExternalSignInRefused, recordExternalLoginFailure } from '../external/external-user.ts';
-import { addSsoMethod, type SsoEntry, type SsoMethod } from '../external/sso-methods.ts';
+import type { SsoEntry, SsoMethod } from '../external/sso-methods.ts';
 import { completeSsoLogin, failSsoLogin } from '../external/sso-session.ts';
 import { safeNext } from '../login-routes.ts';
 import type { ClaimMap } from '../../config/settings/claim-map.ts';
@@ -127,7 +127,7 @@ async function complete(services: Services, flow: Flow, request: FastifyRequest,
 }
 
 /** The entries of GET /api/v2/auth/: each configured OIDC or social backend. */
-const ssoMethod: SsoMethod = {
+export const oidcAndSocialSsoMethod: SsoMethod = {
   entries(services, base) {
     const out: Record<string, SsoEntry> = {};
     for (const flow of SSO_FLOWS.filter((f) => f.configured(services))) {
@@ -138,7 +138,6 @@ const ssoMethod: SsoMethod = {
 };
 
 export async function registerSsoRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  addSsoMethod(ssoMethod);
   for (const flow of SSO_FLOWS) {
     routeMethods(app, ssoLoginPath(flow.backend), PUBLIC, { GET: (request, reply) => login(services, flow, request, reply) });
     routeMethods(app, ssoCompletePath(flow.backend), PUBLIC, { GET: (request, reply) => complete(services, flow, request, reply) });

@@ -1,4 +1,3 @@
-import { findSetting } from '../../config/settings/registry.ts';
 import { parseOptions, UsageError, withServices, type Command } from '../command.ts';
 
 export const printSetting: Command = {
@@ -8,8 +7,8 @@ export const printSetting: Command = {
   async run({ env, args, io }) {
     const { positionals: names } = parseOptions(args, {}, true);
     if (!names.length) throw new UsageError('name at least one setting');
-    const known = names.map((name) => findSetting(name));
     return withServices(env, async ({ settings }) => {
+      const known = names.map((name) => settings.registry.find(name));
       let status = 0;
       names.forEach((name, i) => {
         const definition = known[i];

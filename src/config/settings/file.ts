@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { FieldProblem } from '../../api/fields.ts';
 import { ConfigError } from '../env.ts';
-import { findSetting, parseSetting } from './registry.ts';
+import { parseSetting, type SettingRegistry } from './registry.ts';
 
 /**
  * Reads SVC_SETTINGS_FILE: a JSON or YAML mapping of setting names (or their aliases) to values,
@@ -10,7 +10,7 @@ import { findSetting, parseSetting } from './registry.ts';
  * and every value valid for it; otherwise the service does not start, and
  * the message names the file and each offending key.
  */
-export async function readSettingsFile(file: string): Promise<Map<string, unknown>> {
+export async function readSettingsFile(file: string, registry: SettingRegistry): Promise<Map<string, unknown>> {
   const fail = (problem: string) => new ConfigError(`settings file ${file}: ${problem}`);
   let text: string;
   try {
@@ -31,7 +31,7 @@ export async function readSettingsFile(file: string): Promise<Map<string, unknow
   const givenAs = new Map<string, string>();
   const problems: string[] = [];
   for (const [name, raw] of Object.entries(data as Record<string, unknown>)) {
-    const definition = findSetting(name);
+    const definition = registry.find(name);
     if (!definition) {
       problems.push(`${name}: unknown setting`);
       continue;

@@ -1,5 +1,5 @@
 import type { Settings } from './store.ts';
-import { categoryDescription, categoryName, type SettingDefinition } from './registry.ts';
+import type { SettingDefinition } from './registry.ts';
 import { defaultOf } from './types.ts';
 
 type Meta = Record<string, unknown>;
@@ -30,8 +30,8 @@ export function categoryOptions(settings: Settings, slug: string, scope: readonl
   const actions: Meta = { GET: fields };
   if (canChange) actions.PUT = Object.fromEntries(scope.filter((d) => !d.field.readOnly).map((d) => [d.name, settingMeta(settings, d)]));
   return {
-    name: `${categoryName(slug)} Settings`,
-    description: categoryDescription(slug),
+    name: `${settings.registry.categoryName(slug)} Settings`,
+    description: settings.registry.categoryDescription(slug),
     renders: ['application/json', 'text/html'],
     parses: ['application/json'],
     actions,

@@ -1,5 +1,4 @@
 import { ENCRYPTED, FieldProblem, type Field } from '../../api/fields.ts';
-import { BUILTIN_CATEGORIES } from './categories/index.ts';
 import { deepFreeze, type Category, type SettingField } from './types.ts';
 
 export interface SettingDefinition {
@@ -19,56 +18,70 @@ const PSEUDO: Record<string, { slug: string; name: string; description: string }
   [CHANGED.slug]: { ...CHANGED, description: 'The settings whose value differs from their default.' },
 };
 
-const categories = new Map<string, Category>();
-const definitions = new Map<string, SettingDefinition>();
-
 /**
- * Adds a category of settings. Modules owning settings (an LDAP or SAML integration, say)
- * call this when they are imported, before the settings are loaded.
+ * The setting categories of one service and their settings by name (aliases included). Built once
+ * from the composition root's SETTING_CATEGORIES before the settings load; a name or alias defined
+ * twice throws.
  */
-export function registerCategory(category: Category): Category {
-  if (category.slug in PSEUDO || categories.has(category.slug)) throw new Error(`setting category "${category.slug}" is already defined`);
-  const aliases = Object.entries(category.aliases ?? {});
-  for (const name of [...Object.keys(category.settings), ...aliases.map(([alias]) => alias)]) {
-    const other = definitions.get(name);
-    if (other) throw new Error(`setting ${name} is defined in both "${other.category.slug}" and "${category.slug}"`);
+export class SettingRegistry {
+  private readonly bySlug = new Map<string, Category>();
+  private readonly definitions = new Map<string, SettingDefinition>();
+
+  constructor(categories: readonly Category[]) {
+    for (const category of categories) this.add(category);
   }
-  for (const [alias, canonical] of aliases) {
-    if (!(canonical in category.settings) || alias in category.settings) throw new Error(`alias ${alias} of "${category.slug}" must name one of its settings`);
-  }
-  categories.set(category.slug, category);
-  for (const [name, field] of Object.entries(category.settings)) {
-    deepFreeze(field.default);
-    definitions.set(name, { name, field, category, canonical: name });
-    for (const [alias] of aliases.filter(([, c]) => c === name)) {
-      const helpText = `Another name of ${name} (AWX's), for AWX's clients: both read and change the same value.${field.helpText ? ' ' + field.helpText : ''}`;
-      definitions.set(alias, { name: alias, field: { ...field, helpText }, category, canonical: name });
+
+  private add(category: Category): void {
+    if (category.slug in PSEUDO || this.bySlug.has(category.slug)) throw new Error(`setting category "${category.slug}" is already defined`);
+    const aliases = Object.entries(category.aliases ?? {});
+    for (const name of [...Object.keys(category.settings), ...aliases.map(([alias]) => alias)]) {
+      const other = this.definitions.get(name);
+      if (other) throw new Error(`setting ${name} is defined in both "${other.category.slug}" and "${category.slug}"`);
+    }
+    for (const [alias, canonical] of aliases) {
+      if (!(canonical in category.settings) || alias in category.settings) throw new Error(`alias ${alias} of "${category.slug}" must name one of its settings`);
+    }
+    this.bySlug.set(category.slug, category);
+    for (const [name, field] of Object.entries(category.settings)) {
+      deepFreeze(field.default);
+      this.definitions.set(name, { name, field, category, canonical: name });
+      for (const [alias] of aliases.filter(([, c]) => c === name)) {
+        const helpText = `Another name of ${name} (AWX's), for AWX's clients: both read and change the same value.${field.helpText ? ' ' + field.helpText : ''}`;
+        this.definitions.set(alias, { name: alias, field: { ...field, helpText }, category, canonical: name });
+      }
     }
   }
-  return category;
+
+  categories(): Category[] {
+    return [...this.bySlug.values()];
+  }
+
+  find(name: string): SettingDefinition | undefined {
+    return this.definitions.get(name);
+  }
+
+  all(): SettingDefinition[] {
+    return [...this.definitions.values()];
+  }
+
+  /** The settings a slug covers, each followed by its aliases (every setting for "all" and "changed"); undefined for an unknown slug. */
+  settingsOf(slug: string): SettingDefinition[] | undefined {
+    if (slug in PSEUDO) return this.all();
+    const category = this.bySlug.get(slug);
+    return category && this.all().filter((d) => d.category === category);
+  }
+
+  categoryName(slug: string): string | undefined {
+    return PSEUDO[slug]?.name ?? this.bySlug.get(slug)?.name;
+  }
+
+  categoryDescription(slug: string): string {
+    return PSEUDO[slug]?.description ?? this.bySlug.get(slug)?.description ?? '';
+  }
 }
-
-for (const category of BUILTIN_CATEGORIES) registerCategory(category);
-
-export const allCategories = (): Category[] => [...categories.values()];
-
-export const findSetting = (name: string): SettingDefinition | undefined => definitions.get(name);
-
-export const allSettings = (): SettingDefinition[] => [...definitions.values()];
 
 /** Whether the definition is an alias of another setting. */
 export const isAlias = (definition: SettingDefinition): boolean => definition.canonical !== definition.name;
-
-/** The settings a slug covers, each followed by its aliases (every setting for "all" and "changed"); undefined for an unknown slug. */
-export function settingsOf(slug: string): SettingDefinition[] | undefined {
-  if (slug in PSEUDO) return allSettings();
-  const category = categories.get(slug);
-  return category && allSettings().filter((d) => d.category === category);
-}
-
-export const categoryName = (slug: string): string | undefined => PSEUDO[slug]?.name ?? categories.get(slug)?.name;
-
-export const categoryDescription = (slug: string): string => PSEUDO[slug]?.description ?? categories.get(slug)?.description ?? '';
 
 /** Validates one incoming value; throws FieldProblem. */
 export function parseSetting(field: Field, value: unknown): unknown {

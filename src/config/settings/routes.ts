@@ -5,7 +5,7 @@ import { routeMethods } from '../../api/resource-routes.ts';
 import { clientOf } from '../../audit/record.ts';
 import type { RoutePermission } from '../../api/permissions.ts';
 import { categoryOptions, listOptions } from './options.ts';
-import { ALL, CHANGED, allCategories, settingsOf } from './registry.ts';
+import { ALL, CHANGED, type SettingDefinition, type SettingRegistry } from './registry.ts';
 import { categoryListSchemas, categorySchemas } from './schemas.ts';
 
 /** Superusers change settings; system auditors read them. */
@@ -14,8 +14,8 @@ const LIST_URL = '/api/v2/settings/';
 
 const slugOf = (request: FastifyRequest) => (request.params as { slug: string }).slug;
 
-function scopeOf(request: FastifyRequest) {
-  const scope = settingsOf(slugOf(request));
+function scopeOf(registry: SettingRegistry, request: FastifyRequest) {
+  const scope = registry.settingsOf(slugOf(request));
   if (!scope) throw notFound();
   return scope;
 }
@@ -29,38 +29,39 @@ function requireSuperuser(request: FastifyRequest): void {
 /** /api/v2/settings/ and /api/v2/settings/<slug>/ (GET, PUT, PATCH, DELETE, OPTIONS). */
 export function registerSettingsRoutes(app: FastifyInstance, services: Services): void {
   const { settings } = services;
+  const { registry } = settings;
   // "changed" answers only the settings whose value is not their default, also after a write.
-  const show = (request: FastifyRequest, scope: ReturnType<typeof scopeOf>) => settings.display(scope, slugOf(request) === CHANGED.slug);
+  const show = (request: FastifyRequest, scope: readonly SettingDefinition[]) => settings.display(scope, slugOf(request) === CHANGED.slug);
 
   routeMethods(app, LIST_URL, READ, {
     GET: async () => {
-      const results = [ALL, CHANGED, ...allCategories()].map((c) => ({ url: `${LIST_URL}${c.slug}/`, slug: c.slug, name: c.name }));
+      const results = [ALL, CHANGED, ...registry.categories()].map((c) => ({ url: `${LIST_URL}${c.slug}/`, slug: c.slug, name: c.name }));
       return { count: results.length, next: null, previous: null, results };
     },
     OPTIONS: async () => listOptions(),
   }, categoryListSchemas);
 
   routeMethods(app, `${LIST_URL}:slug/`, READ, {
-    GET: async (request) => show(request, scopeOf(request)),
+    GET: async (request) => show(request, scopeOf(registry, request)),
     OPTIONS: async (request) => {
-      const scope = scopeOf(request);
+      const scope = scopeOf(registry, request);
       const canChange = mayChange(request);
       return categoryOptions(settings, slugOf(request), scope, canChange);
     },
     PATCH: async (request) => {
-      const scope = scopeOf(request);
+      const scope = scopeOf(registry, request);
       requireSuperuser(request);
       await settings.update(request.ctx, scope, request.body ?? {}, 'update', clientOf(request));
       return show(request, scope);
     },
     PUT: async (request) => {
-      const scope = scopeOf(request);
+      const scope = scopeOf(registry, request);
       requireSuperuser(request);
       await settings.update(request.ctx, scope, request.body ?? {}, 'replace', clientOf(request));
       return show(request, scope);
     },
     DELETE: async (request, reply) => {
-      const scope = scopeOf(request);
+      const scope = scopeOf(registry, request);
       requireSuperuser(request);
       await settings.reset(request.ctx, scope, clientOf(request));
       return reply.code(204).send();

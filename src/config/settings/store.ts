@@ -7,7 +7,7 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { ConfigError, type EnvConfig } from '../env.ts';
 import type { SettingName, SettingValues } from './categories/index.ts';
 import { readSettingsFile } from './file.ts';
-import { findSetting, isAlias, parseSetting, type SettingDefinition } from './registry.ts';
+import { isAlias, parseSetting, type SettingDefinition, type SettingRegistry } from './registry.ts';
 import { decryptSetting, encryptSetting } from './secret-value.ts';
 import { deepFreeze, defaultOf, type Category, type SettingFacts, type SettingLookup } from './types.ts';
 
@@ -20,6 +20,8 @@ export type SettingSource = 'database' | 'file' | 'default';
  * node may have written).
  */
 export interface Settings {
+  /** The categories and settings this service knows (the composition root's SETTING_CATEGORIES). */
+  readonly registry: SettingRegistry;
   get<K extends SettingName>(key: K): SettingValues[K];
   get<T = unknown>(key: string): T;
   /** Which layer the effective value comes from. */
@@ -58,6 +60,7 @@ class SettingsStore implements Settings {
   private readonly warned = new Set<string>();
 
   constructor(
+    readonly registry: SettingRegistry,
     private readonly db: Database,
     private readonly secretKey: string,
     private readonly file: ReadonlyMap<string, unknown>,
@@ -67,20 +70,20 @@ class SettingsStore implements Settings {
   get<K extends SettingName>(key: K): SettingValues[K];
   get<T = unknown>(key: string): T;
   get(key: string): unknown {
-    const definition = findSetting(key);
+    const definition = this.registry.find(key);
     if (!definition) throw new Error(`unknown setting ${key}`);
     this.refreshInBackground();
     return this.layered(this.stored, definition);
   }
 
   source(key: string): SettingSource {
-    const name = findSetting(key)?.canonical ?? key;
+    const name = this.registry.find(key)?.canonical ?? key;
     if (this.stored.has(name)) return 'database';
     return this.file.has(name) ? 'file' : 'default';
   }
 
   definedInFile(key: string): boolean {
-    return this.file.has(findSetting(key)?.canonical ?? key);
+    return this.file.has(this.registry.find(key)?.canonical ?? key);
   }
 
   display(scope: readonly SettingDefinition[], onlyChanged = false): Record<string, unknown> {
@@ -102,7 +105,7 @@ class SettingsStore implements Settings {
     for (const [name, raw] of Object.entries(input)) {
       const definition = inScope.get(name);
       if (!definition) {
-        const elsewhere = findSetting(name);
+        const elsewhere = this.registry.find(name);
         errors[name] = [elsewhere ? `Not a setting of this category; it belongs to "${elsewhere.category.slug}".` : 'Unknown setting.'];
         continue;
       }
@@ -159,7 +162,7 @@ class SettingsStore implements Settings {
 
   private layered(stored: ReadonlyMap<string, unknown>, definition: SettingDefinition): unknown {
     const { canonical: name, field } = definition;
-    if (field.compute) return field.compute(this.facts, (other) => this.layered(stored, findSetting(other)!));
+    if (field.compute) return field.compute(this.facts, (other) => this.layered(stored, this.registry.find(other)!));
     if (stored.has(name)) return stored.get(name);
     return this.file.has(name) ? this.file.get(name) : defaultOf(field);
   }
@@ -168,7 +171,7 @@ class SettingsStore implements Settings {
   private decode(rows: { key: string; value: unknown }[]): Map<string, unknown> {
     const stored = new Map<string, unknown>();
     for (const { key, value } of rows) {
-      const definition = findSetting(key);
+      const definition = this.registry.find(key);
       if (!definition || isAlias(definition) || definition.field.compute) continue;
       try {
         const clear = definition.field.secret ? decryptSetting(this.secretKey, key, value) : value;
@@ -193,7 +196,7 @@ class SettingsStore implements Settings {
   private async write(ctx: RequestContext, values: ReadonlyMap<string, unknown>, resets: readonly string[], client?: AuditEvent['client']): Promise<void> {
     const touched = [...new Set([...values.keys(), ...resets])];
     if (!touched.length) return;
-    const definitions = touched.map((name) => findSetting(name)!);
+    const definitions = touched.map((name) => this.registry.find(name)!);
     await this.db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK_KEY]);
       const before = this.decode(await tx.query<{ key: string; value: unknown }>('SELECT key, value FROM settings'));
@@ -202,13 +205,13 @@ class SettingsStore implements Settings {
       for (const [name, value] of values) after.set(name, value);
 
       const categories = new Set(definitions.map((d) => d.category));
-      await checkCategories(categories, (name) => this.layered(after, findSetting(name)!), tx);
+      await checkCategories(categories, (name) => this.layered(after, this.registry.find(name)!), tx);
 
       for (const [name, value] of values) {
         await tx.query(
           `INSERT INTO settings (key, value, modified, modified_by_id) VALUES ($1, $2::jsonb, now(), $3)
            ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, modified = now(), modified_by_id = EXCLUDED.modified_by_id`,
-          [name, this.encode(findSetting(name)!, value), actorId(ctx)],
+          [name, this.encode(this.registry.find(name)!, value), actorId(ctx)],
         );
       }
       if (resets.length) await tx.query('DELETE FROM settings WHERE key = ANY($1)', [resets]);
@@ -224,8 +227,8 @@ class SettingsStore implements Settings {
         await recordActivity(tx, ctx, { operation: 'update', object1: 'setting', object1Id: 0, changes });
         // The audit event names every changed setting; values only of those that are not secret.
         const names = Object.keys(changes);
-        const categories = [...new Set(names.map((name) => findSetting(name)!.category.slug))];
-        const values = Object.fromEntries(names.filter((name) => !findSetting(name)!.field.secret).map((name) => [name, changes[name]]));
+        const categories = [...new Set(names.map((name) => this.registry.find(name)!.category.slug))];
+        const values = Object.fromEntries(names.filter((name) => !this.registry.find(name)!.field.secret).map((name) => [name, changes[name]]));
         await recordAudit(tx, {
           type: 'setting.changed',
           ctx,
@@ -260,15 +263,15 @@ async function checkCategories(categories: Iterable<Category>, value: SettingLoo
  * Loads the settings: the file named by SVC_SETTINGS_FILE (validated here: a bad file stops the
  * service with a ConfigError naming the file and key), then the database values.
  */
-export async function loadSettings(db: Database, env: EnvConfig): Promise<Settings> {
+export async function loadSettings(db: Database, env: EnvConfig, registry: SettingRegistry): Promise<Settings> {
   let file = new Map<string, unknown>();
   if (env.settingsFile) {
-    file = await readSettingsFile(env.settingsFile);
+    file = await readSettingsFile(env.settingsFile, registry);
     const lookup: SettingLookup = (name) => {
-      const definition = findSetting(name)!;
+      const definition = registry.find(name)!;
       return file.has(name) ? file.get(name) : defaultOf(definition.field);
     };
-    const touched = new Set([...file.keys()].map((name) => findSetting(name)!.category));
+    const touched = new Set([...file.keys()].map((name) => registry.find(name)!.category));
     try {
       await checkCategories(touched, lookup, db);
     } catch (err) {
@@ -279,7 +282,7 @@ export async function loadSettings(db: Database, env: EnvConfig): Promise<Settin
     for (const value of file.values()) deepFreeze(value);
   }
   const [installation] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
-  const store = new SettingsStore(db, env.secretKey, file, { installUuid: installation?.uuid ?? '' });
+  const store = new SettingsStore(registry, db, env.secretKey, file, { installUuid: installation?.uuid ?? '' });
   await store.refresh();
   return store;
 }

@@ -16,7 +16,7 @@ import { decryptSecret } from '../../secrets/encryption.ts';
 import { webhookKeyRoutes } from '../webhooks/webhook-key-routes.ts';
 import { conditionHeaders, evaluateConditions, parseConditions, type Condition } from './conditions.ts';
 import { eventRules, newStoredRuleKey } from './event-rule.resource.ts';
-import { EVENT_RULE_KEY_PURPOSE, OUTSIDE_THROTTLE, rulesChanged } from './receiving-rules.ts';
+import { EVENT_RULE_KEY_PURPOSE, OUTSIDE_THROTTLE } from './receiving-rules.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -31,12 +31,12 @@ const TestBody = Type.Object({
 });
 
 export const eventRuleRoutes: RouteModule = async (app, services) => {
-  enableDisableRoutes(app, services, eventRules, (tx) => rulesChanged(tx));
+  enableDisableRoutes(app, services, eventRules, (tx) => services.caches.receivingRules.changed(tx));
   await webhookKeyRoutes(eventRules, {
     action: 'webhook_key',
     newStoredKey: newStoredRuleKey,
     keyOf: (row) => decryptSecret(EVENT_RULE_KEY_PURPOSE, String(row.webhook_key)),
-    afterRotate: rulesChanged,
+    afterRotate: (tx) => services.caches.receivingRules.changed(tx),
   })(app, services);
 
   routeMethods<AnyRow>(app, '/api/v2/event_rules/:id/test/', objectPermission('event_rule', { POST: 'test' }), {

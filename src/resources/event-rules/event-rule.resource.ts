@@ -9,7 +9,7 @@ import { encryptSecret } from '../../secrets/encryption.ts';
 import { organizationAdminsManage } from '../organizations/organization-scoped-access.ts';
 import { ACTIONS_SCHEMA, actionProblem, parseActions, type Action } from './actions.ts';
 import { CONDITIONS_SCHEMA, parseConditions } from './conditions.ts';
-import { EVENT_RULE_KEY_PURPOSE, rulesChanged } from './receiving-rules.ts';
+import { EVENT_RULE_KEY_PURPOSE } from './receiving-rules.ts';
 import { SOURCE_TYPES } from './source-types.ts';
 import type { EventRuleRow } from '../../db/tables.ts';
 
@@ -72,8 +72,8 @@ export const eventRules = defineResource<EventRuleRow>({
       if (!existing) values.webhook_key = newStoredRuleKey();
       await checkActions(tx, ctx, values, existing);
     },
-    afterWrite: (tx) => rulesChanged(tx),
-    beforeDelete: (tx) => rulesChanged(tx),
+    afterWrite: (tx, ctx) => ctx.service.caches.receivingRules.changed(tx),
+    beforeDelete: (tx, ctx) => ctx.service.caches.receivingRules.changed(tx),
   },
   prepare: async (_db, _rows, ctx) => ctx.service.settings.get('SVC_URL_BASE'),
   decorate: (row, out, base) => {

@@ -4,7 +4,6 @@
  * exempt from CSRF. GET and OPTIONS are for users who may see the template.
  */
 import { isIP } from 'node:net';
-import { exemptFromCsrf } from '../../auth/csrf.ts';
 import { notAuthenticated, notFound } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
@@ -24,8 +23,6 @@ type AnyRow = any;
 
 const CALLBACK_URL = '/api/v2/job_templates/:id/callback/';
 const FORM_BODY_LIMIT = 64 * 1024;
-
-exemptFromCsrf(CALLBACK_URL);
 
 export const callbackRoutes: RouteModule = async (app, services) => {
   await app.register(async (scope) => {
@@ -61,6 +58,6 @@ export const callbackRoutes: RouteModule = async (app, services) => {
           parses: ['application/json', 'application/x-www-form-urlencoded'],
         };
       },
-    }, callbackSchemas);
+    }, callbackSchemas, { csrfExempt: true });
   });
 };

@@ -37,7 +37,7 @@ export async function startWorkflowLoop(services: Services): Promise<WorkflowLoo
   let sweepAgain = false;
   let stopped = false;
 
-  const log = (what: string, err: unknown) => console.error(`${what} failed:`, err instanceof Error ? err.message : err);
+  const log = (what: string, err: unknown) => services.logger.error(`${what} failed:`, err instanceof Error ? err.message : err);
 
   // The next approval's due time: a sweep then fails it if nobody answered.
   let dueTimer: NodeJS.Timeout | null = null;

@@ -83,7 +83,7 @@ export async function postCommitStatuses(services: Services): Promise<number> {
     const problem = await post(services, run);
     if (!problem) return;
     const note = `Posting the commit status (${run.status}) to ${run.webhook_service} failed: ${problem}`;
-    console.warn(`run ${run.id}: ${note}`);
+    services.logger.warn(`run ${run.id}: ${note}`);
     await services.db.query(
       `UPDATE unified_jobs SET job_explanation = CASE WHEN job_explanation = '' THEN $2 ELSE job_explanation || E'\\n' || $2 END WHERE id = $1`,
       [run.id, note],

@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import { systemContextIn } from '../../api/context.ts';
-import { exemptFromCsrf } from '../../auth/csrf.ts';
 import { ApiError, forbidden, notFound } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
@@ -91,11 +90,10 @@ export const webhookReceiverRoutes = <T extends Row>(templates: Resource, launch
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_DELIVERY_BYTES }, (_request, body, done) => done(null, new RawBody(body as Buffer)));
     // The key is the authentication: a login cookie or token the sender might carry is not read.
     scope.addHook('onRoute', (route) => {
-      route.config = { ...(route.config as object), ownAuthentication: true } as typeof route.config;
+      route.config = { ...(route.config as object), ownAuthentication: true, csrfExempt: true } as typeof route.config;
     });
     for (const provider of WEBHOOK_PROVIDERS) {
       const url = `${templates.listPath}:id/${provider.service}/`;
-      exemptFromCsrf(url);
       routeMethods(scope, url, PUBLIC, {
         POST: async (request, reply) => {
           const raw = request.body instanceof RawBody ? request.body.bytes : Buffer.alloc(0);

@@ -1,24 +1,18 @@
-// The built-in setting categories, in the order GET /api/v2/settings/ lists them.
+// The type of every built-in setting; the composition root (src/composition/settings.ts) lists the categories.
 import type { ValuesOf } from '../types.ts';
-import { authentication } from './authentication.ts';
-import { bulk } from './bulk.ts';
-import { debug } from './debug.ts';
-import { jobs } from './jobs.ts';
-import { ldapCategories } from './ldap.ts';
-import { logging } from './logging.ts';
-import { namedUrl } from './named-url.ts';
-import { oidcCategory } from './oidc.ts';
-import { radiusCategory } from './radius.ts';
-import { saml } from './saml.ts';
-import { security } from './security.ts';
-import { azureadCategory, githubCategory, googleCategory } from './social.ts';
-import { system } from './system.ts';
-import { ui } from './ui.ts';
-
-export const BUILTIN_CATEGORIES = [
-  system, jobs, authentication, ...ldapCategories, saml, logging, security, ui, namedUrl, debug, bulk,
-  oidcCategory, githubCategory, googleCategory, azureadCategory, radiusCategory,
-];
+import type { authentication } from './authentication.ts';
+import type { bulk } from './bulk.ts';
+import type { debug } from './debug.ts';
+import type { jobs } from './jobs.ts';
+import type { logging } from './logging.ts';
+import type { namedUrl } from './named-url.ts';
+import type { oidcCategory } from './oidc.ts';
+import type { radiusCategory } from './radius.ts';
+import type { saml } from './saml.ts';
+import type { security } from './security.ts';
+import type { azureadCategory, githubCategory, googleCategory } from './social.ts';
+import type { system } from './system.ts';
+import type { ui } from './ui.ts';
 
 /** The type of every built-in setting, so `settings.get('MAX_FORKS')` is a number. */
 export type SettingValues = ValuesOf<typeof system> &
