@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { defineResource, type ResourceConfig, type ResourceDefinition } from './types';
 import type { RunKey } from '../pages/runs/run-kinds';
+import type { FieldOf } from '../api/types';
 import { StatusLabel, dateColumn, formatDate, modifiedColumn, nameColumn, refColumn, runNameColumn, statusColumn } from '../components/cells';
 import { templatePath } from './run-paths';
 import { CapacityCell } from '../components/CapacityCell';
@@ -49,6 +50,8 @@ const runs = <K extends RunKey>(key: K, label: string, singular: string, extra: 
   detailPage: () => import('../pages/runs/RunPage'),
   ...extra,
   });
+
+const INVENTORY_KINDS: Record<FieldOf<'inventories', 'kind'>, string> = { '': 'Inventory', smart: 'Smart' };
 
 const RESOURCES: ResourceConfig[] = [
   defineResource({
@@ -127,7 +130,7 @@ const RESOURCES: ResourceConfig[] = [
     singular: 'Inventory',
     columns: [
       nameColumn('inventories'),
-      { field: 'kind', label: 'Kind', render: (o) => (o.kind === 'smart' ? 'Smart' : o.kind === 'constructed' ? 'Constructed' : 'Inventory') },
+      { field: 'kind', label: 'Kind', render: (o) => INVENTORY_KINDS[o.kind] },
       { field: 'total_hosts', label: 'Hosts', wide: true },
       { field: 'hosts_with_active_failures', label: 'Failed hosts', wide: true },
       refColumn('organization', 'Organization', 'organizations'),

@@ -1,12 +1,13 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { AnyResource, ResourceKey, ResourceObject } from '../api/types';
 
-export interface Column {
+/** A list column; `render` takes objects of the listed resource `O`. */
+export interface Column<O = AnyResource> {
   field: string;
   label: string;
   /** order_by key; the field itself when true. */
   sort?: string | true;
-  render?: (object: AnyResource) => ReactNode;
+  render?: (object: O) => ReactNode;
   /** Hidden in a narrow window. */
   wide?: boolean;
 }
@@ -28,7 +29,7 @@ export interface ResourceConfig<O = AnyResource, K extends string = string> {
   key: K;
   label: string;
   singular: string;
-  columns: Column[];
+  columns: Column<O>[];
   /** Tabs of the detail page after Details. */
   tabs?: Tab<O>[];
   /** Writable fields the generic form leaves out (set elsewhere: a survey, a graph). */
