@@ -1,4 +1,4 @@
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { objectUrl } from '../../api/object-url';
 import { ResourceList } from '../../components/ResourceList';
 import type { ResourceConfig } from '../../resources/types';
@@ -14,6 +14,6 @@ const DELIVERIES: ResourceConfig = {
 };
 
 /** A webhook's Deliveries tab: its history, newest first, refreshed while retries go on. */
-export default function WebhookDeliveries({ object }: { object: AnyResource }) {
+export default function WebhookDeliveries({ object }: { object: ResourceObject<'outbound_webhooks'> }) {
   return <ResourceList config={DELIVERIES} url={object.related?.deliveries ?? `${objectUrl(object)}deliveries/`} refetchInterval={5_000} />;
 }
