@@ -1,8 +1,9 @@
-import { Suspense, lazy, type ComponentType } from 'react';
+import { Suspense, lazy } from 'react';
 import { Alert, Flex, FlexItem, PageSection, Title } from '@patternfly/react-core';
 import { RoutedTabs } from '../../components/RoutedTabs';
 import type { Run } from './run-kinds';
 import type { ResourceConfig } from '../../resources/types';
+import type { ResourceObject } from '../../api/types';
 import { useObject } from '../../hooks/api-hooks';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
 import { StatusLabel } from '../../components/cells';
@@ -13,7 +14,7 @@ import { RunActions } from './RunActions';
 import { isActive } from './run-kinds';
 import RunOutput from './RunOutput';
 
-const WorkflowJobGraph = lazy(() => import('../workflows/WorkflowJobGraph') as Promise<{ default: ComponentType<{ job: Run }> }>);
+const WorkflowJobGraph = lazy(() => import('../workflows/WorkflowJobGraph'));
 
 const HIDDEN_DETAILS = new Set(['id', 'type', 'url', 'related', 'summary_fields', 'job_env', 'host_status_counts', 'playbook_counts']);
 /** While a run is active its record is read again this often (host counts, elapsed, status). */
@@ -55,7 +56,7 @@ export default function RunPage({ object, config }: { object: Run; config: Resou
           base={`/${config.key}/${run.id}`}
           label={`${config.singular} sections`}
           tabs={[
-            { key: 'output', label: 'Output', content: () => <Suspense fallback={<Loading />}>{run.type === 'workflow_job' ? <WorkflowJobGraph job={run} /> : <RunOutput run={run} />}</Suspense> },
+            { key: 'output', label: 'Output', content: () => <Suspense fallback={<Loading />}>{run.type === 'workflow_job' ? <WorkflowJobGraph job={run as ResourceObject<'workflow_jobs'>} /> : <RunOutput run={run} />}</Suspense> },
             { key: 'details', label: 'Details', content: () => <ResourceDetail object={run} fields={Object.keys(run).filter((name) => !HIDDEN_DETAILS.has(name))} /> },
           ]}
         />
