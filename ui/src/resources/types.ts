@@ -49,6 +49,12 @@ export interface ResourceConfig<O = AnyResource, K extends string = string> {
   emptyHint?: string;
 }
 
+/**
+ * A list of objects that are no resource of their own (a webhook's deliveries), for ResourceList:
+ * it hands the columns only the objects the list's URL answers, which are `O`.
+ */
+export const listOf = <O>(config: ResourceConfig<O>): ResourceConfig => config as unknown as ResourceConfig;
+
 /** A resource's entry as written in the registry: its pages, tabs and actions take its own objects. */
 export type ResourceDefinition<K extends ResourceKey> = ResourceConfig<ResourceObject<K>, K>;
 
@@ -57,4 +63,4 @@ export type ResourceDefinition<K extends ResourceKey> = ResourceConfig<ResourceO
  * /api/v2/<key>/<id>/ for the entry of <key> and hand the answer only to that entry's pages, so the
  * objects they pass are of the type the entry was written for.
  */
-export const defineResource = <K extends ResourceKey>(definition: ResourceDefinition<K>): ResourceConfig => definition as unknown as ResourceConfig;
+export const defineResource = <K extends ResourceKey>(definition: ResourceConfig<NoInfer<ResourceObject<K>>, K>): ResourceConfig => definition as unknown as ResourceConfig;

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { Button, Form, FormGroup, Modal, ModalBody, ModalFooter, ModalHeader, TextInput, ToggleGroup, ToggleGroupItem } from '@patternfly/react-core';
 import { http } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ReferenceSelect } from '../../components/ReferenceSelect';
 import { ErrorAlert } from '../../components/ErrorAlert';
 
 export interface ChildTarget {
-  group: AnyResource;
+  group: ResourceObject<'groups'>;
 }
 
 /** Makes a new group a child of a group, or links one of the inventory's existing groups under it. */

@@ -1,6 +1,10 @@
 import { http } from '../../api/client';
+import type { ResourceObject } from '../../api/types';
 
 export type PrincipalKind = 'users' | 'teams';
+
+/** The objects whose Access tab grants and revokes their roles. */
+export type AccessObject = ResourceObject<'organizations' | 'teams' | 'credentials' | 'projects' | 'inventories' | 'job_templates' | 'workflow_job_templates'>;
 
 /** Gives a user or a team a role (AWX: POST /users/{id}/roles/ {id}). */
 export const grantRole = (kind: PrincipalKind, principalId: number, roleId: number) => http.post(`/api/v2/${kind}/${principalId}/roles/`, { id: roleId });
