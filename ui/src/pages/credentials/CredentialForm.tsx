@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Alert, Button, Form, Grid, GridItem } from '@patternfly/react-core';
-import type { ResourceObject, FieldMeta } from '../../api/types';
+import type { ApiBody, ResourceObject, FieldMeta } from '../../api/types';
 import { nestedErrors } from '../../api/validation';
 import { useObject } from '../../hooks/api-hooks';
 import { useSave } from '../../hooks/use-save';
@@ -51,7 +51,7 @@ function CredentialFormBody({ config, object, fields }: { config: ResourceConfig
       if (value !== undefined) sent[field.id] = value;
     }
     const body = sentFieldValues(values, fields, !!object);
-    void save({ ...body, inputs: sent });
+    void save({ ...body, inputs: sent satisfies ApiBody<'/api/v2/credentials/', 'post'>['inputs'] });
   };
 
   return (

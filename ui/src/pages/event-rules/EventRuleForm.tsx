@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Button, Form, FormSection, Grid, GridItem } from '@patternfly/react-core';
-import type { ResourceObject, FieldMeta } from '../../api/types';
+import type { ApiBody, ResourceObject, FieldMeta } from '../../api/types';
 import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
@@ -41,7 +41,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
     setProblems(built.problems);
     if (!built.actions) return;
     const body: Record<string, unknown> = sentFieldValues(values, fields, !!object);
-    body.conditions = conditions.map(withoutKey);
+    body.conditions = conditions.map(withoutKey) satisfies ApiBody<'/api/v2/event_rules/', 'post'>['conditions'];
     body.actions = built.actions;
     void save(body);
   };

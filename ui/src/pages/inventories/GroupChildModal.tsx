@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Form, FormGroup, Modal, ModalBody, ModalFooter, ModalHeader, TextInput, ToggleGroup, ToggleGroupItem } from '@patternfly/react-core';
 import { http } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import type { ResourceObject } from '../../api/types';
+import type { ApiBody, ResourceObject } from '../../api/types';
 import { ReferenceSelect } from '../../components/ReferenceSelect';
 import { ErrorAlert } from '../../components/ErrorAlert';
 
@@ -30,8 +30,9 @@ export function GroupChildModal({ target, onClose, onDone }: { target: ChildTarg
     setBusy(true);
     setError(null);
     try {
-      const body = mode === 'new' ? { name, inventory: group.inventory } : { id: existing };
-      await http.post(group.related.children, body);
+      // Save is disabled until an existing group is picked.
+      const body = mode === 'new' ? { name, inventory: group.inventory } : { id: existing! };
+      await http.post(group.related.children, body satisfies ApiBody<'/api/v2/groups/{id}/children/', 'post'>);
       onDone();
       close();
     } catch (err) {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Alert, Button, Form, Grid, GridItem } from '@patternfly/react-core';
 import { ApiError } from '../../api/errors';
-import type { ResourceObject, FieldMeta } from '../../api/types';
+import type { ApiBody, ResourceObject, FieldMeta } from '../../api/types';
 import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
@@ -55,7 +55,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
     setProblems(built.problems);
     if (Object.keys(built.problems).length) return;
     const body: Record<string, unknown> = sentFieldValues(values, fields, !!object);
-    body.notification_configuration = built.value;
+    body.notification_configuration = built.value satisfies ApiBody<'/api/v2/notification_templates/', 'post'>['notification_configuration'];
     if (customize) body.messages = messages ?? NO_MESSAGES;
     else if (hasCustomMessages((object?.messages ?? null) as Messages)) body.messages = NO_MESSAGES;
     void save(body);

@@ -4,7 +4,7 @@ import { EmptyState, EmptyStateBody, Pagination, SearchInput, Switch, Toolbar, T
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, withQuery, type Page } from '../../api/client';
-import type { ResourceObject } from '../../api/types';
+import type { ApiBody, ResourceObject } from '../../api/types';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -38,7 +38,7 @@ export default function TemplateNotifications({ object }: { object: ResourceObje
     setBusy(`${event}-${templateId}`);
     setError(null);
     try {
-      await http.post(object.related[`notification_templates_${event}`], on ? { id: templateId } : { id: templateId, disassociate: true });
+      await http.post(object.related[`notification_templates_${event}`], (on ? { id: templateId } : { id: templateId, disassociate: true }) satisfies ApiBody<'/api/v2/job_templates/{id}/notification_templates_started/', 'post'>);
       await queryClient.invalidateQueries({ queryKey: ['attached-notifications', object.url] });
     } catch (err) {
       setError(err);

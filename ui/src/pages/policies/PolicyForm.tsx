@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Button, Form, FormGroup, FormHelperText, Grid, GridItem, HelperText, HelperTextItem } from '@patternfly/react-core';
-import type { ResourceObject, FieldMeta } from '../../api/types';
+import type { ApiBody, ResourceObject, FieldMeta } from '../../api/types';
 import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
@@ -34,7 +34,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const body: Record<string, unknown> = sentFieldValues(values, fields, !!object);
-    body.rego_module = rego;
+    body.rego_module = rego satisfies ApiBody<'/api/v2/policies/', 'post'>['rego_module'];
     void save(body);
   };
 

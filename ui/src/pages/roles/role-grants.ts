@@ -1,5 +1,7 @@
 import { http } from '../../api/client';
-import type { ResourceObject } from '../../api/types';
+import type { ApiBody, ResourceObject } from '../../api/types';
+
+type RoleBody = ApiBody<'/api/v2/users/{id}/roles/' | '/api/v2/teams/{id}/roles/', 'post'>;
 
 export type PrincipalKind = 'users' | 'teams';
 
@@ -7,10 +9,10 @@ export type PrincipalKind = 'users' | 'teams';
 export type AccessObject = ResourceObject<'organizations' | 'teams' | 'credentials' | 'projects' | 'inventories' | 'job_templates' | 'workflow_job_templates'>;
 
 /** Gives a user or a team a role (AWX: POST /users/{id}/roles/ {id}). */
-export const grantRole = (kind: PrincipalKind, principalId: number, roleId: number) => http.post(`/api/v2/${kind}/${principalId}/roles/`, { id: roleId });
+export const grantRole = (kind: PrincipalKind, principalId: number, roleId: number) => http.post(`/api/v2/${kind}/${principalId}/roles/`, { id: roleId } satisfies RoleBody);
 
 /** Takes a role back from a user or a team. */
-export const revokeRole = (kind: PrincipalKind, principalId: number, roleId: number) => http.post(`/api/v2/${kind}/${principalId}/roles/`, { id: roleId, disassociate: true });
+export const revokeRole = (kind: PrincipalKind, principalId: number, roleId: number) => http.post(`/api/v2/${kind}/${principalId}/roles/`, { id: roleId, disassociate: true } satisfies RoleBody);
 
 export interface ObjectRole {
   id: number;
