@@ -1,7 +1,8 @@
 /**
  * The console reads the API through the types generated from the OpenAPI document
  * (ui/src/api/schema.d.ts, docs/console.md): no untyped object type, and no list of a server enum's
- * values typed out by hand, which would silently go stale when the server's choices change.
+ * values typed out by hand, which would silently go stale when the server's choices change. A page
+ * of known resources reads their objects (ResourceObject), never the generic AnyResource.
  */
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,22 @@ function sourceFiles(dir: string): string[] {
     return /\.tsx?$/.test(entry.name) && full !== API_TYPES ? [full] : [];
   });
 }
+
+/** The generic pages: one list, detail and form serving every resource by name (docs/console.md). */
+const GENERIC_PAGES = path.join(UI_SOURCE, 'pages/resource');
+
+/** Components outside pages/ that show or change objects of known resources. */
+const SINGLE_RESOURCE_COMPONENTS = ['ActivityObjects.tsx', 'CapacityCell.tsx', 'EnableDisableAction.tsx', 'SummaryTemplate.tsx', 'UpdateButton.tsx'].map((name) =>
+  path.join(UI_SOURCE, 'components', name),
+);
+
+/** Every page but the generic ones, and the components of known resources. */
+const singleResourceFiles = () => [
+  ...sourceFiles(path.join(UI_SOURCE, 'pages')).filter((file) => !file.startsWith(GENERIC_PAGES + path.sep)),
+  ...SINGLE_RESOURCE_COMPONENTS,
+];
+
+const usesAnyResource = (text: string) => /\bAnyResource\b/.test(text);
 
 /** Every enum of the generated schema ("a" | "b" | ...), as sets of values. */
 function schemaEnums(text: string): Set<string>[] {
@@ -65,6 +82,21 @@ describe('console API types', () => {
     const sample = "type A = 'low' | 'medium' | 'high';\nconst B = ['critical', 'high'];\nconst C = new Set<Severity>(['low', 'high']);";
     assert.deepEqual(literalSets(sample), [{ line: 1, values: ['low', 'medium', 'high'] }, { line: 2, values: ['critical', 'high'] }]);
     assert.ok(enums.some((e) => copies(['low', 'medium', 'high'], e)));
+  });
+
+  it('finds the single-resource pages and their use of AnyResource (the check below can fail)', () => {
+    const files = singleResourceFiles().map((f) => path.relative(UI_SOURCE, f));
+    assert.ok(files.includes(path.join('pages', 'drift', 'DriftDetectionPage.tsx')), 'a resource page is checked');
+    assert.ok(files.includes(path.join('pages', 'runs', 'RunPage.tsx')), 'the run page is checked');
+    assert.ok(!files.some((f) => f.startsWith(path.join('pages', 'resource'))), 'the generic pages are not');
+    for (const file of SINGLE_RESOURCE_COMPONENTS) assert.ok(existsSync(file), `${path.relative(UI_SOURCE, file)} exists`);
+    assert.ok(usesAnyResource("export default function Page({ object }: { object: AnyResource }) {"));
+    assert.ok(!usesAnyResource("export default function Page({ object }: { object: ResourceObject<'hosts'> }) {"));
+  });
+
+  it('reads the objects of a known resource as that resource\'s type, not AnyResource', () => {
+    const untyped = singleResourceFiles().filter((file) => usesAnyResource(readFileSync(file, 'utf8')));
+    assert.deepEqual(untyped.map((f) => path.relative(UI_SOURCE, f)), []);
   });
 
   it('has no untyped API object type', () => {

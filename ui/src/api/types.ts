@@ -68,9 +68,3 @@ export interface OptionsDoc {
 
 /** /api/v2/me/ answers a page of one user. */
 export type Me = ResourceObject<'users'>;
-
-/**
- * An object a generic resource page hands to the page of one resource, as that resource's type: the
- * registry (resources/registry.tsx) gives a resource's own pages only objects of that resource.
- */
-export const objectOf = <K extends ResourceKey>(_resource: K, object: AnyResource): ResourceObject<K> => object as unknown as ResourceObject<K>;

@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
-import type { AnyResource } from '../api/types';
+import type { ResourceObject } from '../api/types';
 import { objectPath } from '../resources/run-paths';
 
 /** The objects of an activity entry, linked to their pages: "job template #6 → credential #1". */
-export function ActivityObjects({ entry }: { entry: AnyResource }) {
+export function ActivityObjects({ entry }: { entry: ResourceObject<'activity_stream'> }) {
   const changes = (entry.changes ?? {}) as { name?: unknown; username?: unknown };
   const name = changes.name ?? changes.username;
   const one = (type: unknown, id: unknown, label?: unknown) => {

@@ -1,8 +1,8 @@
 import { Progress, ProgressMeasureLocation, ProgressSize } from '@patternfly/react-core';
-import type { AnyResource } from '../api/types';
+import type { ResourceObject } from '../api/types';
 
 /** Used capacity as a bar: consumed_capacity of capacity (AWX's fields on instances and groups). */
-export function CapacityCell({ object }: { object: AnyResource }) {
+export function CapacityCell({ object }: { object: ResourceObject<'instances' | 'instance_groups'> }) {
   const capacity = Number(object.capacity ?? 0);
   const consumed = Number(object.consumed_capacity ?? 0);
   const percent = capacity > 0 ? Math.min(100, Math.round((consumed / capacity) * 100)) : 0;

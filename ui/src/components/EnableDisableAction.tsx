@@ -1,11 +1,11 @@
 import { Button } from '@patternfly/react-core';
 import { PauseIcon, PlayIcon } from '@patternfly/react-icons';
-import type { AnyResource } from '../api/types';
+import type { ResourceObject } from '../api/types';
 import { ErrorAlert } from './ErrorAlert';
 import { usePostAction } from '../hooks/use-post-action';
 
 /** Enable or Disable of an object with enable/ and disable/ actions (alert and event rules), for those who may change it. */
-export default function EnableDisableAction({ object, variant }: { object: AnyResource; variant: 'row' | 'detail' }) {
+export default function EnableDisableAction({ object, variant }: { object: ResourceObject<'drift_alert_rules' | 'event_rules' | 'policies'>; variant: 'row' | 'detail' }) {
   const { busy, error, post } = usePostAction();
   if (!object.summary_fields?.user_capabilities?.edit) return null;
   const action = object.enabled ? 'disable' : 'enable';

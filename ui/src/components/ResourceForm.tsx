@@ -17,9 +17,9 @@ const WIDE_TYPES = new Set(['json']);
  * The add and edit form of a resource, from the fields OPTIONS offers (POST to add, PUT to edit).
  * The API's validation messages are shown under the field they name.
  */
-export function ResourceForm({ config, object, hidden = [], extra, onSaved, createUrl, initial }: {
+export function ResourceForm<O extends AnyResource = AnyResource>({ config, object, hidden = [], extra, onSaved, createUrl, initial }: {
   config: ResourceConfig;
-  object?: AnyResource;
+  object?: O;
   hidden?: string[];
   /** Where a new object is posted (default: the resource's list), e.g. an inventory's ad_hoc_commands/. */
   createUrl?: string;
@@ -27,7 +27,7 @@ export function ResourceForm({ config, object, hidden = [], extra, onSaved, crea
   initial?: Record<string, unknown>;
   /** Fields the page renders itself (typed inputs), given the values and a setter. */
   extra?: (values: Record<string, unknown>, set: (name: string, value: unknown) => void, errors: Record<string, string>) => React.ReactNode;
-  onSaved?: (saved: AnyResource) => void;
+  onSaved?: (saved: O) => void;
 }) {
   const url = object ? objectUrl(object) : createUrl ?? `/api/v2/${config.key}/`;
   return (
@@ -47,15 +47,15 @@ function initialValues(fields: Record<string, FieldMeta>, object: AnyResource | 
   return values;
 }
 
-function FormBody({ config, object, url, initial, fields, hidden, extra, onSaved }: {
+function FormBody<O extends AnyResource>({ config, object, url, initial, fields, hidden, extra, onSaved }: {
   config: ResourceConfig;
-  object?: AnyResource;
+  object?: O;
   url: string;
   initial?: Record<string, unknown>;
   fields: Record<string, FieldMeta>;
   hidden: string[];
   extra?: (values: Record<string, unknown>, set: (name: string, value: unknown) => void, errors: Record<string, string>) => React.ReactNode;
-  onSaved?: (saved: AnyResource) => void;
+  onSaved?: (saved: O) => void;
 }) {
   const [query] = useSearchParams();
   const navigate = useNavigate();
@@ -78,7 +78,7 @@ function FormBody({ config, object, url, initial, fields, hidden, extra, onSaved
     setFailure(null);
     try {
       const body = sentFieldValues(values, fields, !!object);
-      const saved = object ? await http.put<AnyResource>(objectUrl(object), body) : await http.post<AnyResource>(url, body);
+      const saved = object ? await http.put<O>(objectUrl(object), body) : await http.post<O>(url, body);
       await queryClient.invalidateQueries();
       if (onSaved) onSaved(saved);
       else navigate(`/${config.key}/${saved.id}`);

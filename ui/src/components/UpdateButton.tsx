@@ -4,7 +4,7 @@ import { Button, Flex, FlexItem, Tooltip } from '@patternfly/react-core';
 import { SyncAltIcon } from '@patternfly/react-icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../api/client';
-import type { AnyResource } from '../api/types';
+import type { ResourceObject } from '../api/types';
 import { runPath } from '../resources/run-paths';
 import { FINAL_STATUSES } from '../pages/runs/run-kinds';
 import { ErrorAlert } from './ErrorAlert';
@@ -16,7 +16,7 @@ const FINAL = FINAL_STATUSES;
  * Sync of a project or an inventory source (POST update/), offered when user_capabilities.start
  * says so, or else when GET update/ answers can_update; then the run's status until it ends.
  */
-export function UpdateButton({ object, variant, runType }: { object: AnyResource; variant: 'row' | 'detail'; runType: 'project_update' | 'inventory_update' }) {
+export function UpdateButton({ object, variant, runType }: { object: ResourceObject<'projects' | 'inventory_sources'>; variant: 'row' | 'detail'; runType: 'project_update' | 'inventory_update' }) {
   const queryClient = useQueryClient();
   const caps = object.summary_fields?.user_capabilities ?? {};
   const updateUrl = `${object.url}update/`;
@@ -32,7 +32,7 @@ export function UpdateButton({ object, variant, runType }: { object: AnyResource
   const runUrl = started ? `/api/v2/${runType}s/${started}/` : undefined;
   const run = useQuery({
     queryKey: [runUrl],
-    queryFn: () => http.get<AnyResource>(runUrl!),
+    queryFn: () => http.get<ResourceObject<'project_updates' | 'inventory_updates'>>(runUrl!),
     enabled: !!runUrl,
     refetchInterval: (q) => (FINAL.has(String(q.state.data?.status)) ? false : 1_000),
   });

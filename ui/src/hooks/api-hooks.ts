@@ -8,8 +8,9 @@ export function useOptions(url: string | undefined) {
   return useQuery({ queryKey: ['options', url], queryFn: () => http.options<OptionsDoc>(url!), enabled: !!url, staleTime: 60_000 });
 }
 
-export function useObject(url: string | undefined, refetchInterval?: number | false) {
-  return useQuery({ queryKey: [url], queryFn: () => http.get<AnyResource>(url!), enabled: !!url, refetchInterval });
+/** The object at `url`, as the type of its resource when the caller knows it. */
+export function useObject<T = AnyResource>(url: string | undefined, refetchInterval?: number | false) {
+  return useQuery({ queryKey: [url], queryFn: () => http.get<T>(url!), enabled: !!url, refetchInterval });
 }
 
 export function usePage<T = AnyResource>(url: string | undefined, refetchInterval?: number | false) {

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
-import type { ResourceConfig } from './types';
+import { defineResource, type ResourceConfig, type ResourceDefinition } from './types';
+import type { RunKey } from '../pages/runs/run-kinds';
+import type { FieldOf } from '../api/types';
 import { StatusLabel, dateColumn, formatDate, modifiedColumn, nameColumn, refColumn, runNameColumn, statusColumn } from '../components/cells';
 import { templatePath } from './run-paths';
 import { CapacityCell } from '../components/CapacityCell';
@@ -38,7 +40,8 @@ import {
   triggerColumn,
 } from '../pages/policies/policy-cells';
 
-const runs = (key: string, label: string, singular: string, extra: Partial<ResourceConfig> = {}): ResourceConfig => ({
+const runs = <K extends RunKey>(key: K, label: string, singular: string, extra: Partial<ResourceDefinition<K>> = {}): ResourceConfig =>
+  defineResource<K>({
   key,
   label,
   singular,
@@ -46,10 +49,12 @@ const runs = (key: string, label: string, singular: string, extra: Partial<Resou
   columns: [runNameColumn, statusColumn, { field: 'launch_type', label: 'Launched by', wide: true }, dateColumn('started', 'Started'), dateColumn('finished', 'Finished')],
   detailPage: () => import('../pages/runs/RunPage'),
   ...extra,
-});
+  });
+
+const INVENTORY_KINDS: Record<FieldOf<'inventories', 'kind'>, string> = { '': 'Inventory', smart: 'Smart' };
 
 const RESOURCES: ResourceConfig[] = [
-  {
+  defineResource({
     key: 'organizations',
     label: 'Organizations',
     singular: 'Organization',
@@ -59,8 +64,8 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'teams', label: 'Teams', related: 'teams', resource: 'teams' },
       { key: 'access', label: 'Access', component: () => import('../pages/roles/ObjectAccess') },
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'users',
     label: 'Users',
     singular: 'User',
@@ -74,8 +79,8 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'teams', label: 'Teams', related: 'teams', resource: 'teams' },
       { key: 'roles', label: 'Roles', component: () => import('../pages/roles/PrincipalRoles') },
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'teams',
     label: 'Teams',
     singular: 'Team',
@@ -85,22 +90,22 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'roles', label: 'Roles', component: () => import('../pages/roles/PrincipalRoles') },
       { key: 'access', label: 'Access', component: () => import('../pages/roles/ObjectAccess') },
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'credentials',
     label: 'Credentials',
     singular: 'Credential',
     columns: [nameColumn('credentials'), refColumn('credential_type', 'Type', 'credential_types'), refColumn('organization', 'Organization', 'organizations'), modifiedColumn],
     formPage: () => import('../pages/credentials/CredentialForm'),
     tabs: [{ key: 'access', label: 'Access', component: () => import('../pages/roles/ObjectAccess') }],
-  },
-  {
+  }),
+  defineResource({
     key: 'credential_types',
     label: 'Credential types',
     singular: 'Credential type',
     columns: [nameColumn('credential_types'), { field: 'kind', label: 'Kind', sort: true }, { field: 'managed', label: 'Managed', render: (o) => (o.managed ? 'Yes' : 'No') }],
-  },
-  {
+  }),
+  defineResource({
     key: 'projects',
     label: 'Projects',
     singular: 'Project',
@@ -118,14 +123,14 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'schedules', label: 'Schedules', related: 'schedules', resource: 'schedules' },
       { key: 'access', label: 'Access', component: () => import('../pages/roles/ObjectAccess') },
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'inventories',
     label: 'Inventories',
     singular: 'Inventory',
     columns: [
       nameColumn('inventories'),
-      { field: 'kind', label: 'Kind', render: (o) => (o.kind === 'smart' ? 'Smart' : o.kind === 'constructed' ? 'Constructed' : 'Inventory') },
+      { field: 'kind', label: 'Kind', render: (o) => INVENTORY_KINDS[o.kind] },
       { field: 'total_hosts', label: 'Hosts', wide: true },
       { field: 'hosts_with_active_failures', label: 'Failed hosts', wide: true },
       refColumn('organization', 'Organization', 'organizations'),
@@ -138,8 +143,8 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'jobs', label: 'Jobs', component: () => import('../pages/inventories/InventoryJobs') },
       { key: 'access', label: 'Access', component: () => import('../pages/roles/ObjectAccess') },
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'hosts',
     label: 'Hosts',
     singular: 'Host',
@@ -156,8 +161,8 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'job_host_summaries', label: 'Jobs', component: () => import('../pages/inventories/HostJobs') },
       { key: 'drift', label: 'Drift', component: () => import('../pages/drift/HostDrift') },
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'groups',
     label: 'Groups',
     singular: 'Group',
@@ -166,8 +171,8 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'hosts', label: 'Hosts', related: 'hosts', resource: 'hosts' },
       { key: 'children', label: 'Child groups', related: 'children', resource: 'groups' },
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'inventory_sources',
     label: 'Inventory sources',
     singular: 'Inventory source',
@@ -177,8 +182,8 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'inventory_updates', label: 'Syncs', related: 'inventory_updates', resource: 'inventory_updates' },
       { key: 'schedules', label: 'Schedules', related: 'schedules', resource: 'schedules' },
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'job_templates',
     label: 'Job templates',
     singular: 'Job template',
@@ -198,8 +203,8 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'notifications', label: 'Notifications', component: () => import('../pages/notifications/TemplateNotifications') },
       { key: 'access', label: 'Access', component: () => import('../pages/roles/ObjectAccess') },
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'workflow_job_templates',
     label: 'Workflow templates',
     singular: 'Workflow template',
@@ -219,8 +224,8 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'notifications', label: 'Notifications', component: () => import('../pages/notifications/TemplateNotifications') },
       { key: 'access', label: 'Access', component: () => import('../pages/roles/ObjectAccess') },
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'unified_job_templates',
     label: 'Templates',
     singular: 'Template',
@@ -231,7 +236,7 @@ const RESOURCES: ResourceConfig[] = [
       { field: 'status', label: 'Last run', render: (o) => <StatusLabel status={o.status} /> },
       modifiedColumn,
     ],
-  },
+  }),
   runs('unified_jobs', 'Jobs', 'Job', { columns: [runNameColumn, statusColumn, { field: 'type', label: 'Type', sort: true, wide: true }, dateColumn('started', 'Started'), dateColumn('finished', 'Finished')] }),
   runs('jobs', 'Playbook runs', 'Job'),
   runs('ad_hoc_commands', 'Ad hoc commands', 'Ad hoc command'),
@@ -239,7 +244,7 @@ const RESOURCES: ResourceConfig[] = [
   runs('inventory_updates', 'Inventory syncs', 'Inventory sync'),
   runs('workflow_jobs', 'Workflow jobs', 'Workflow job'),
   runs('system_jobs', 'System jobs', 'System job'),
-  {
+  defineResource({
     key: 'system_job_templates',
     label: 'Management jobs',
     singular: 'Management job',
@@ -250,16 +255,16 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'jobs', label: 'Jobs', related: 'jobs', resource: 'system_jobs' },
       { key: 'schedules', label: 'Schedules', related: 'schedules', resource: 'schedules' },
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'workflow_approvals',
     label: 'Workflow approvals',
     singular: 'Workflow approval',
     creatable: false,
     columns: [nameColumn('workflow_approvals'), statusColumn, dateColumn('created', 'Requested'), dateColumn('approval_expiration', 'Expires')],
     actions: () => import('../pages/workflows/ApprovalActions'),
-  },
-  {
+  }),
+  defineResource({
     key: 'schedules',
     label: 'Schedules',
     singular: 'Schedule',
@@ -270,8 +275,8 @@ const RESOURCES: ResourceConfig[] = [
       dateColumn('next_run', 'Next run'),
     ],
     formPage: () => import('../pages/schedules/ScheduleForm'),
-  },
-  {
+  }),
+  defineResource({
     key: 'notification_templates',
     label: 'Notifications',
     singular: 'Notification template',
@@ -279,15 +284,15 @@ const RESOURCES: ResourceConfig[] = [
     formPage: () => import('../pages/notifications/NotificationTemplateForm'),
     actions: () => import('../pages/notifications/NotificationTestAction'),
     tabs: [{ key: 'notifications', label: 'Sent', related: 'notifications', resource: 'notifications' }],
-  },
-  {
+  }),
+  defineResource({
     key: 'notifications',
     label: 'Sent notifications',
     singular: 'Notification',
     creatable: false,
     columns: [{ field: 'id', label: 'ID', sort: true }, statusColumn, { field: 'notification_type', label: 'Type' }, { field: 'subject', label: 'Subject', wide: true }, dateColumn('created', 'Sent')],
-  },
-  {
+  }),
+  defineResource({
     key: 'instances',
     label: 'Instances',
     singular: 'Instance',
@@ -298,33 +303,33 @@ const RESOURCES: ResourceConfig[] = [
       { field: 'capacity', label: 'Capacity', render: (o) => <CapacityCell object={o} /> },
       dateColumn('last_seen', 'Last seen'),
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'instance_groups',
     label: 'Instance groups',
     singular: 'Instance group',
     columns: [nameColumn('instance_groups'), { field: 'capacity', label: 'Capacity', render: (o) => <CapacityCell object={o} /> }, { field: 'jobs_running', label: 'Running jobs', wide: true }],
     tabs: [{ key: 'instances', label: 'Instances', related: 'instances', resource: 'instances' }],
-  },
-  {
+  }),
+  defineResource({
     key: 'execution_environments',
     label: 'Execution environments',
     singular: 'Execution environment',
     columns: [nameColumn('execution_environments'), { field: 'image', label: 'Image', sort: true, wide: true }, refColumn('organization', 'Organization', 'organizations')],
-  },
-  {
+  }),
+  defineResource({
     key: 'applications',
     label: 'Applications',
     singular: 'Application',
     columns: [nameColumn('applications'), refColumn('organization', 'Organization', 'organizations'), modifiedColumn],
-  },
-  {
+  }),
+  defineResource({
     key: 'labels',
     label: 'Labels',
     singular: 'Label',
     columns: [nameColumn('labels'), refColumn('organization', 'Organization', 'organizations')],
-  },
-  {
+  }),
+  defineResource({
     key: 'drift_detections',
     label: 'Drift',
     singular: 'Drift detection',
@@ -334,8 +339,8 @@ const RESOURCES: ResourceConfig[] = [
     detailPage: () => import('../pages/drift/DriftDetectionPage'),
     actions: () => import('../pages/drift/AcknowledgeAction'),
     emptyHint: "Drift appears when a job with fact caching finds a host's facts changed since its previous snapshot.",
-  },
-  {
+  }),
+  defineResource({
     key: 'fact_snapshots',
     label: 'Fact snapshots',
     singular: 'Fact snapshot',
@@ -345,8 +350,8 @@ const RESOURCES: ResourceConfig[] = [
       refColumn('host', 'Host', 'hosts'),
       { field: 'facts_hash', label: 'Hash', wide: true, render: (o) => <span className="drover-mono">{String(o.facts_hash ?? '').slice(0, 12)}</span> },
     ],
-  },
-  {
+  }),
+  defineResource({
     key: 'drift_alert_rules',
     label: 'Drift alert rules',
     singular: 'Drift alert rule',
@@ -360,16 +365,16 @@ const RESOURCES: ResourceConfig[] = [
     ],
     actions: () => import('../components/EnableDisableAction'),
     emptyHint: 'Alert rules raise an alert, and send a notification, when a host drifts enough within a time window.',
-  },
-  {
+  }),
+  defineResource({
     key: 'drift_alerts',
     label: 'Drift alerts',
     singular: 'Drift alert',
     creatable: false,
     columns: [alertCreatedColumn, refColumn('alert_rule', 'Rule', 'drift_alert_rules'), refColumn('host', 'Host', 'hosts'), { field: 'drift_count', label: 'Drift', sort: true }, notificationStatusColumn],
     emptyHint: 'Alerts appear when an enabled drift alert rule fires.',
-  },
-  {
+  }),
+  defineResource({
     key: 'event_rules',
     label: 'Event rules',
     singular: 'Event rule',
@@ -378,8 +383,8 @@ const RESOURCES: ResourceConfig[] = [
     detailPage: () => import('../pages/event-rules/EventRulePage'),
     actions: () => import('../components/EnableDisableAction'),
     emptyHint: 'Event rules turn webhooks that other systems send into launches and notifications.',
-  },
-  {
+  }),
+  defineResource({
     key: 'event_logs',
     label: 'Event logs',
     singular: 'Event log',
@@ -388,8 +393,8 @@ const RESOURCES: ResourceConfig[] = [
     listHeader: () => import('../pages/event-rules/EventLogFilters'),
     detailPage: () => import('../pages/event-rules/EventLogPage'),
     emptyHint: 'An event log is written for every webhook delivery an event rule receives.',
-  },
-  {
+  }),
+  defineResource({
     key: 'outbound_webhooks',
     label: 'Outbound webhooks',
     singular: 'Outbound webhook',
@@ -407,8 +412,8 @@ const RESOURCES: ResourceConfig[] = [
     actions: () => import('../pages/outbound-webhooks/SendTestAction'),
     tabs: [{ key: 'deliveries', label: 'Deliveries', component: () => import('../pages/outbound-webhooks/WebhookDeliveries') }],
     emptyHint: 'Outbound webhooks post a signed JSON message to a URL when a job or workflow of the organization starts or ends.',
-  },
-  {
+  }),
+  defineResource({
     key: 'policies',
     label: 'Policies',
     singular: 'Policy',
@@ -424,8 +429,8 @@ const RESOURCES: ResourceConfig[] = [
       { key: 'test', label: 'Test', component: () => import('../pages/policies/PolicyTester') },
     ],
     emptyHint: 'Policies are Rego modules the policy engine evaluates before every job, workflow job and ad hoc command starts.',
-  },
-  {
+  }),
+  defineResource({
     key: 'policy_decisions',
     label: 'Policy decisions',
     singular: 'Policy decision',
@@ -434,8 +439,8 @@ const RESOURCES: ResourceConfig[] = [
     listHeader: () => import('../pages/policies/DecisionFilters'),
     detailPage: () => import('../pages/policies/DecisionPage'),
     emptyHint: 'A decision is recorded each time a policy warns about or denies a launch.',
-  },
-  {
+  }),
+  defineResource({
     key: 'activity_stream',
     label: 'Activity stream',
     singular: 'Activity',
@@ -446,7 +451,7 @@ const RESOURCES: ResourceConfig[] = [
       { field: 'object1', label: 'Object', render: (o) => <ActivityObjects entry={o} /> },
       { field: 'changes', label: 'Actor', wide: true, render: (o) => String((o.summary_fields?.actor as { username?: string } | undefined)?.username ?? 'system') },
     ],
-  },
+  }),
 ];
 
 const BY_KEY = new Map(RESOURCES.map((r) => [r.key, r]));

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Alert, Button, Form, Grid, GridItem } from '@patternfly/react-core';
-import type { AnyResource, FieldMeta } from '../../api/types';
+import type { ApiBody, ResourceObject, FieldMeta } from '../../api/types';
 import { nestedErrors } from '../../api/validation';
 import { useObject } from '../../hooks/api-hooks';
 import { useSave } from '../../hooks/use-save';
@@ -15,7 +15,7 @@ import { CredentialInputs, type TypeInputs } from './CredentialInputs';
 const TYPED_INPUTS = new Set(['inputs']);
 
 /** Add or edit a credential: its own fields, then the typed inputs of its credential type. */
-export default function CredentialForm({ config, object }: { config: ResourceConfig; object?: AnyResource }) {
+export default function CredentialForm({ config, object }: { config: ResourceConfig; object?: ResourceObject<'credentials'> }) {
   return (
     <WritableFields url={object ? object.url : `/api/v2/${config.key}/`} editing={!!object} refusal={object ? 'You may not change this credential.' : 'You may not add credentials.'}>
       {(fields) => <CredentialFormBody config={config} object={object} fields={fields} />}
@@ -24,7 +24,7 @@ export default function CredentialForm({ config, object }: { config: ResourceCon
 }
 
 
-function CredentialFormBody({ config, object, fields }: { config: ResourceConfig; object?: AnyResource; fields: Record<string, FieldMeta> }) {
+function CredentialFormBody({ config, object, fields }: { config: ResourceConfig; object?: ResourceObject<'credentials'>; fields: Record<string, FieldMeta> }) {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const storedInputs = (object?.inputs ?? {}) as Record<string, unknown>;
@@ -51,7 +51,7 @@ function CredentialFormBody({ config, object, fields }: { config: ResourceConfig
       if (value !== undefined) sent[field.id] = value;
     }
     const body = sentFieldValues(values, fields, !!object);
-    void save({ ...body, inputs: sent });
+    void save({ ...body, inputs: sent satisfies ApiBody<'/api/v2/credentials/', 'post'>['inputs'] });
   };
 
   return (

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Card, CardBody, CardHeader, CardTitle, FormSelect, FormSelectOption, Gallery, Grid, GridItem, PageSection, Title, Flex } from '@patternfly/react-core';
 import { useQuery } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import type { paths } from '../../api/schema';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -36,8 +36,11 @@ function CountCard({ label, value, to, failed, failedTo, failedLabel }: { label:
   );
 }
 
+/** A run, or a template with its last run, as the unified lists serialize them. */
+type ListedRun = ResourceObject<'unified_jobs'> | ResourceObject<'unified_job_templates'>;
+
 function RunList({ title, url, empty }: { title: string; url: string; empty: string }) {
-  const page = usePage(url, 5_000);
+  const page = usePage<ListedRun>(url, 5_000);
   return (
     <Card>
       <CardHeader><CardTitle>{title}</CardTitle></CardHeader>
@@ -45,7 +48,7 @@ function RunList({ title, url, empty }: { title: string; url: string; empty: str
         <ErrorAlert error={page.error} />
         {page.data?.results.length ? (
           <ul style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={title}>
-            {page.data.results.map((o: AnyResource) => (
+            {page.data.results.map((o: ListedRun) => (
               <li key={`${o.type}-${o.id}`} style={{ display: 'flex', gap: '0.5rem', justifyContent: 'space-between', padding: '0.25rem 0' }}>
                 <Link to={o.type.endsWith('template') || o.type === 'project' || o.type === 'inventory_source' ? templatePath(o) : runPath(o)}>{`${o.type.endsWith('template') ? '' : `${o.id} - `}${String(o.name)}`}</Link>
                 <span className="drover-nowrap">

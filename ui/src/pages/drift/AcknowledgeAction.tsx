@@ -1,12 +1,11 @@
 import { Button } from '@patternfly/react-core';
 import { CheckIcon } from '@patternfly/react-icons';
-import { objectOf, type AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { usePostAction } from '../../hooks/use-post-action';
 
 /** Marks drift as reviewed, shown while it is not and only to those the API lets (the inventory's admins). */
-export default function AcknowledgeAction({ object: shown, variant }: { object: AnyResource; variant: 'row' | 'detail' }) {
-  const object = objectOf('drift_detections', shown);
+export default function AcknowledgeAction({ object, variant }: { object: ResourceObject<'drift_detections'>; variant: 'row' | 'detail' }) {
   const { busy, error, post } = usePostAction();
   if (object.acknowledged || !object.summary_fields?.user_capabilities?.acknowledge) return null;
   const host = (object.summary_fields.host as { name?: string } | undefined)?.name ?? `host ${String(object.host)}`;

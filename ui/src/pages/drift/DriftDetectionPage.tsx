@@ -9,7 +9,7 @@ import {
   PageSection,
   Title,
 } from '@patternfly/react-core';
-import { objectOf, type AnyResource, type ResourceObject } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
 import { DetailHeader } from '../../components/DetailHeader';
@@ -28,8 +28,7 @@ interface Named {
 const summaryOf = (object: ResourceObject<'drift_detections'>, field: string) => object.summary_fields?.[field] as Named | undefined;
 
 /** One drift detection: where and when it was found, who acknowledged it, and the fact before and after. */
-export default function DriftDetectionPage({ object: shown, config }: { object: AnyResource; config: ResourceConfig }) {
-  const object = objectOf('drift_detections', shown);
+export default function DriftDetectionPage({ object, config }: { object: ResourceObject<'drift_detections'>; config: ResourceConfig }) {
   const host = summaryOf(object, 'host');
   const inventory = summaryOf(object, 'inventory');
   const job = summaryOf(object, 'job');

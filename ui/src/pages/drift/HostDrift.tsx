@@ -1,15 +1,15 @@
 import { Title } from '@patternfly/react-core';
-import { objectOf, type AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { DriftTimeline } from './DriftTimeline';
 import { SnapshotCompare } from './SnapshotCompare';
 
 /** A host's Drift tab: its drift over time, then any two of its fact snapshots compared. */
-export default function HostDrift({ object }: { object: AnyResource }) {
+export default function HostDrift({ object }: { object: ResourceObject<'hosts'> }) {
   return (
     <>
-      <DriftTimeline host={objectOf('hosts', object)} />
+      <DriftTimeline host={object} />
       <Title headingLevel="h2" size="lg" style={{ margin: '1.5rem 0 0.75rem' }}>Compare snapshots</Title>
-      <SnapshotCompare host={objectOf('hosts', object)} />
+      <SnapshotCompare host={object} />
     </>
   );
 }

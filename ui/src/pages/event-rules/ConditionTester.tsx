@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ActionGroup, Alert, Button, Form, FormGroup, FormSection, Grid, GridItem, Label, TextArea, Title } from '@patternfly/react-core';
 import { ApiError } from '../../api/errors';
-import { objectOf, type AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { fieldHelp } from '../../components/field-help';
 import { ConditionsEditor, conditionRows, type ConditionRow } from './ConditionsEditor';
@@ -20,8 +20,7 @@ const heldBack = (rule: EventRule) => (rule.enabled ? `it fired less than ${Stri
  * A dry run of the rule: a payload (and headers) typed as JSON, the rule's conditions as a start to
  * edit, and each condition's result. The API launches nothing; nothing here is saved.
  */
-export default function ConditionTester({ object: shown }: { object: AnyResource }) {
-  const object = objectOf('event_rules', shown);
+export default function ConditionTester({ object }: { object: ResourceObject<'event_rules'> }) {
   const [payload, setPayload] = useState(SAMPLE_PAYLOAD);
   const [headers, setHeaders] = useState('');
   const [conditions, setConditions] = useState<ConditionRow[]>(() => conditionRows(conditionsOf(object)));

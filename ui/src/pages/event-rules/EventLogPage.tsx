@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { DescriptionList, ExpandableSection, Flex, FlexItem, PageSection, Title } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
-import { objectOf, type AnyResource, type ResourceObject } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
 import { useObject } from '../../hooks/api-hooks';
@@ -20,8 +20,7 @@ const list = <T,>(value: unknown): T[] => (Array.isArray(value) ? (value as T[])
 const OPEN_PAYLOAD = 64 * 1024;
 
 /** One received event: where it came from, what each condition made of it, what its actions did, and its payload and headers. */
-export default function EventLogPage({ object: shown, config }: { object: AnyResource; config: ResourceConfig }) {
-  const object = objectOf('event_logs', shown);
+export default function EventLogPage({ object, config }: { object: ResourceObject<'event_logs'>; config: ResourceConfig }) {
   // The page's own query, read again until the event has been evaluated.
   useObject(object.url, object.status === 'received' ? 2_000 : false);
   const organization = object.summary_fields?.organization as { id: number; name?: string } | undefined;

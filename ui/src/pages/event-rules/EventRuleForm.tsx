@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Button, Form, FormSection, Grid, GridItem } from '@patternfly/react-core';
-import { objectOf, type AnyResource, type FieldMeta } from '../../api/types';
+import type { ApiBody, ResourceObject, FieldMeta } from '../../api/types';
 import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
@@ -16,7 +16,7 @@ import { withoutKey } from './keyed-rows';
 const OWN_FIELDS = new Set(['conditions', 'actions']);
 
 /** Add or edit an event rule: the plain fields from OPTIONS, then its conditions and its actions. */
-export default function EventRuleForm({ config, object }: { config: ResourceConfig; object?: AnyResource }) {
+export default function EventRuleForm({ config, object }: { config: ResourceConfig; object?: ResourceObject<'event_rules'> }) {
   return (
     <WritableFields url={object ? object.url : `/api/v2/${config.key}/`} editing={!!object} refusal={object ? 'You may not change this event rule.' : 'You may not add event rules.'}>
       {(fields) => <FormBody config={config} object={object} fields={fields} />}
@@ -24,12 +24,12 @@ export default function EventRuleForm({ config, object }: { config: ResourceConf
   );
 }
 
-function FormBody({ config, object, fields }: { config: ResourceConfig; object?: AnyResource; fields: Record<string, FieldMeta> }) {
+function FormBody({ config, object, fields }: { config: ResourceConfig; object?: ResourceObject<'event_rules'>; fields: Record<string, FieldMeta> }) {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const [values, setValues] = useState<Record<string, unknown>>(() => plainFieldValues(fields, object, query, OWN_FIELDS));
-  const [conditions, setConditions] = useState<ConditionRow[]>(() => conditionRows(conditionsOf(object && objectOf('event_rules', object))));
-  const [actions, setActions] = useState<ActionRow[]>(() => (object ? actionRows(actionsOf(objectOf('event_rules', object))) : [newActionRow()]));
+  const [conditions, setConditions] = useState<ConditionRow[]>(() => conditionRows(conditionsOf(object)));
+  const [actions, setActions] = useState<ActionRow[]>(() => (object ? actionRows(actionsOf(object)) : [newActionRow()]));
   const [problems, setProblems] = useState<Record<number, string>>({});
   const { save, saving, failure, errors, answer } = useSave(config.key, object, (k) => k in fields);
   const conditionMessages = rowMessages(answer, 'conditions', 'Condition');
@@ -41,7 +41,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
     setProblems(built.problems);
     if (!built.actions) return;
     const body: Record<string, unknown> = sentFieldValues(values, fields, !!object);
-    body.conditions = conditions.map(withoutKey);
+    body.conditions = conditions.map(withoutKey) satisfies ApiBody<'/api/v2/event_rules/', 'post'>['conditions'];
     body.actions = built.actions;
     void save(body);
   };

@@ -2,7 +2,7 @@ import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
 import { DescriptionList, LabelGroup, PageSection } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
-import { objectOf, type AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { resourceConfig } from '../../resources/registry';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
@@ -28,7 +28,7 @@ interface Named {
 }
 
 /** An event rule: its settings, webhook and key, conditions and actions; a condition tester; the events it received. */
-export default function EventRulePage({ object, config }: { object: AnyResource; config: ResourceConfig }) {
+export default function EventRulePage({ object, config }: { object: ResourceObject<'event_rules'>; config: ResourceConfig }) {
   const logs = resourceConfig('event_logs');
   return (
     <>
@@ -49,7 +49,7 @@ export default function EventRulePage({ object, config }: { object: AnyResource;
           base={`/${config.key}/${object.id}`}
           label="Event rule sections"
           tabs={[
-            { key: 'details', label: 'Details', content: () => <RuleDetails rule={objectOf('event_rules', object)} /> },
+            { key: 'details', label: 'Details', content: () => <RuleDetails rule={object} /> },
             {
               key: 'tester',
               label: 'Condition tester',

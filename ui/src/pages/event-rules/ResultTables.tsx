@@ -3,7 +3,7 @@ import { Label } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { actionKind, type ActionOutcome, type ConditionResult } from './event-rules-api';
 
 /** A condition's result as a word and a colour; an error counts as not matched. */
@@ -46,7 +46,7 @@ export function ConditionResultsTable({ results, label }: { results: ConditionRe
 export function ActionTarget({ type, id }: { type: unknown; id: unknown }) {
   const kind = actionKind(type);
   const url = kind && typeof id === 'number' ? `/api/v2/${kind.targets}/${id}/` : undefined;
-  const target = useQuery({ queryKey: [url], queryFn: () => http.get<AnyResource>(url!), enabled: !!url, retry: false });
+  const target = useQuery({ queryKey: [url], queryFn: () => http.get<ResourceObject<'job_templates' | 'workflow_job_templates' | 'notification_templates'>>(url!), enabled: !!url, retry: false });
   if (!kind) return <>{`#${String(id)}`}</>;
   if (!target.data) return <>{`${kind.target} #${String(id)}`}</>;
   return <Link to={`/${kind.targets}/${String(id)}`}>{String(target.data.name ?? `#${String(id)}`)}</Link>;

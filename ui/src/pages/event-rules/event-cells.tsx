@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Label } from '@patternfly/react-core';
-import type { AnyResource, FieldOf } from '../../api/types';
+import type { ResourceObject, FieldOf } from '../../api/types';
 import type { Column } from '../../resources/types';
 import { formatDate, StatusLabel } from '../../components/cells';
 import { useOptions } from '../../hooks/api-hooks';
@@ -35,7 +35,7 @@ export function EnabledLabel({ enabled }: { enabled: unknown }) {
 }
 
 /** The rule of an event log, linked while it exists; its name as the log kept it once deleted. */
-export function RuleOfLog({ log }: { log: AnyResource }) {
+export function RuleOfLog({ log }: { log: ResourceObject<'event_logs'> }) {
   const rule = log.summary_fields?.event_rule as { id?: number; name?: string } | undefined;
   const name = String(rule?.name ?? log.event_rule_name ?? '');
   if (log.event_rule && rule?.id) return <Link to={`/event_rules/${rule.id}`}>{name}</Link>;
@@ -46,17 +46,17 @@ export const sourceTypeColumn: Column = { field: 'source_type', label: 'Source t
 export const enabledColumn: Column = { field: 'enabled', label: 'Enabled', sort: true, render: (o) => <EnabledLabel enabled={o.enabled} /> };
 export const fireCountColumn: Column = { field: 'fire_count', label: 'Fired', sort: true, wide: true };
 
-export const logReceivedColumn: Column = {
+export const logReceivedColumn: Column<ResourceObject<'event_logs'>> = {
   field: 'created',
   label: 'Received',
   sort: 'id',
   render: (o) => <Link to={`/event_logs/${o.id}`}>{formatDate(o.created)}</Link>,
 };
-export const logStatusColumn: Column = { field: 'status', label: 'Status', sort: true, render: (o) => <EventStatusLabel status={o.status} /> };
-export const logRuleColumn: Column = { field: 'event_rule', label: 'Rule', sort: 'event_rule_name', render: (o) => <RuleOfLog log={o} /> };
-export const logEventTypeColumn: Column = { field: 'event_type', label: 'Type', sort: true, render: (o) => String(o.event_type || '–') };
-export const logSourceIpColumn: Column = { field: 'source_ip', label: 'Source IP', wide: true, render: (o) => <span className="drover-mono">{String(o.source_ip || '–')}</span> };
-export const logGuidColumn: Column = {
+export const logStatusColumn: Column<ResourceObject<'event_logs'>> = { field: 'status', label: 'Status', sort: true, render: (o) => <EventStatusLabel status={o.status} /> };
+export const logRuleColumn: Column<ResourceObject<'event_logs'>> = { field: 'event_rule', label: 'Rule', sort: 'event_rule_name', render: (o) => <RuleOfLog log={o} /> };
+export const logEventTypeColumn: Column<ResourceObject<'event_logs'>> = { field: 'event_type', label: 'Type', sort: true, render: (o) => String(o.event_type || '–') };
+export const logSourceIpColumn: Column<ResourceObject<'event_logs'>> = { field: 'source_ip', label: 'Source IP', wide: true, render: (o) => <span className="drover-mono">{String(o.source_ip || '–')}</span> };
+export const logGuidColumn: Column<ResourceObject<'event_logs'>> = {
   field: 'event_guid',
   label: 'GUID',
   wide: true,

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { Button, Form, FormGroup, Modal, ModalBody, ModalFooter, ModalHeader, TextInput, ToggleGroup, ToggleGroupItem } from '@patternfly/react-core';
 import { http } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import type { AnyResource } from '../../api/types';
+import type { ApiBody, ResourceObject } from '../../api/types';
 import { ReferenceSelect } from '../../components/ReferenceSelect';
 import { ErrorAlert } from '../../components/ErrorAlert';
 
 export interface ChildTarget {
-  group: AnyResource;
+  group: ResourceObject<'groups'>;
 }
 
 /** Makes a new group a child of a group, or links one of the inventory's existing groups under it. */
@@ -30,8 +30,9 @@ export function GroupChildModal({ target, onClose, onDone }: { target: ChildTarg
     setBusy(true);
     setError(null);
     try {
-      const body = mode === 'new' ? { name, inventory: group.inventory } : { id: existing };
-      await http.post(group.related.children, body);
+      // Save is disabled until an existing group is picked.
+      const body = mode === 'new' ? { name, inventory: group.inventory } : { id: existing! };
+      await http.post(group.related.children, body satisfies ApiBody<'/api/v2/groups/{id}/children/', 'post'>);
       onDone();
       close();
     } catch (err) {

@@ -3,17 +3,17 @@ import { Link } from 'react-router';
 import { Button, Label } from '@patternfly/react-core';
 import { AngleDownIcon, AngleRightIcon, PlusCircleIcon } from '@patternfly/react-icons';
 import { withQuery } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import type { ChildTarget } from './GroupChildModal';
 
 /** One group of the tree: its name, host count, and (opened) its child groups. */
-export function GroupNode({ group, depth, canEdit, onAddChild }: { group: AnyResource; depth: number; canEdit: boolean; onAddChild: (target: ChildTarget) => void }) {
+export function GroupNode({ group, depth, canEdit, onAddChild }: { group: ResourceObject<'groups'>; depth: number; canEdit: boolean; onAddChild: (target: ChildTarget) => void }) {
   const [open, setOpen] = useState(false);
   const hosts = usePage(withQuery(group.related.hosts, { page_size: 1 }));
   const childrenUrl = withQuery(group.related.children, { page_size: 200, order_by: 'name' });
-  const children = usePage(open ? childrenUrl : undefined);
+  const children = usePage<ResourceObject<'groups'>>(open ? childrenUrl : undefined);
   // The first child page tells whether there is anything to open; fetched with the node.
   const hasChildren = usePage(withQuery(group.related.children, { page_size: 1 }));
   const childCount = hasChildren.data?.count ?? 0;

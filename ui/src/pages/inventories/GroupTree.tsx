@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Button, EmptyState, EmptyStateBody, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import { useQueryClient } from '@tanstack/react-query';
 import { withQuery } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -11,12 +11,12 @@ import { GroupNode } from './GroupNode';
 import { GroupChildModal, type ChildTarget } from './GroupChildModal';
 
 /** The groups of an inventory as a tree: its root groups, each opening onto its children. */
-export default function GroupTree({ object }: { object: AnyResource }) {
+export default function GroupTree({ object }: { object: ResourceObject<'inventories'> }) {
   const queryClient = useQueryClient();
   const [target, setTarget] = useState<ChildTarget | null>(null);
   const url = object.related?.root_groups ? withQuery(object.related.root_groups, { page_size: 200, order_by: 'name' }) : undefined;
-  const roots = usePage(url);
-  const canEdit = !!object.summary_fields?.user_capabilities?.edit && object.kind !== 'smart' && object.kind !== 'constructed';
+  const roots = usePage<ResourceObject<'groups'>>(url);
+  const canEdit = !!object.summary_fields?.user_capabilities?.edit && object.kind !== 'smart';
   const groups = roots.data?.results ?? [];
 
   return (

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CodeBlock, CodeBlockCode, EmptyState, EmptyStateBody, SearchInput, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import { http } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { formatDate } from '../../components/cells';
@@ -27,7 +27,7 @@ function matching(value: unknown, text: string): unknown {
 }
 
 /** A host's gathered facts as JSON, narrowed by a search over names and values. */
-export default function HostFacts({ object }: { object: AnyResource }) {
+export default function HostFacts({ object }: { object: ResourceObject<'hosts'> }) {
   const [search, setSearch] = useState('');
   const url = object.related?.ansible_facts ?? `${object.url}ansible_facts/`;
   const facts = useQuery({ queryKey: [url], queryFn: () => http.get<Record<string, unknown>>(url) });

@@ -2,7 +2,7 @@ import { Link, useSearchParams } from 'react-router';
 import { EmptyState, EmptyStateBody, Pagination, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { withQuery } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -19,7 +19,7 @@ const COUNTS = ['ok', 'changed', 'failures', 'dark', 'skipped'] as const;
 const COUNT_LABELS: Record<(typeof COUNTS)[number], string> = { ok: 'OK', changed: 'Changed', failures: 'Failed', dark: 'Unreachable', skipped: 'Skipped' };
 
 /** The playbook runs that touched a host, newest first, with what each did on it. */
-export default function HostJobs({ object }: { object: AnyResource }) {
+export default function HostJobs({ object }: { object: ResourceObject<'hosts'> }) {
   const [params, setParams] = useSearchParams();
   const pageNumber = Number(params.get('page') ?? 1);
   const url = object.related?.job_host_summaries ? withQuery(object.related.job_host_summaries, { page: pageNumber, page_size: 20, order_by: '-id' }) : undefined;

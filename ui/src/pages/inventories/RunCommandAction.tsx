@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Modal, ModalBody, ModalHeader } from '@patternfly/react-core';
 import { TerminalIcon } from '@patternfly/react-icons';
 import { useNavigate } from 'react-router';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ResourceForm } from '../../components/ResourceForm';
 import { resourceConfig } from '../../resources/registry';
 
@@ -10,7 +10,7 @@ import { resourceConfig } from '../../resources/registry';
  * "Run command" on an inventory, a host or a group (user_capabilities.adhoc): an ad hoc command on
  * the object's hosts, posted to its ad_hoc_commands/ list; then straight to the command's output.
  */
-export default function RunCommandAction({ object, variant }: { object: AnyResource; variant: 'row' | 'detail' }) {
+export default function RunCommandAction({ object, variant }: { object: ResourceObject<'inventories' | 'hosts'>; variant: 'row' | 'detail' }) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const config = resourceConfig('ad_hoc_commands');

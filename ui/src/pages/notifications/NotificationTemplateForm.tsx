@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Alert, Button, Form, Grid, GridItem } from '@patternfly/react-core';
 import { ApiError } from '../../api/errors';
-import type { AnyResource, FieldMeta } from '../../api/types';
+import type { ApiBody, ResourceObject, FieldMeta } from '../../api/types';
 import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
@@ -15,7 +15,7 @@ const OWN_FIELDS = new Set(['notification_configuration', 'messages']);
 const NO_MESSAGES = { started: null, success: null, error: null, workflow_approval: null };
 
 /** Add or edit a notification template: its kind, then that kind's settings, then optional messages. */
-export default function NotificationTemplateForm({ config, object }: { config: ResourceConfig; object?: AnyResource }) {
+export default function NotificationTemplateForm({ config, object }: { config: ResourceConfig; object?: ResourceObject<'notification_templates'> }) {
   return (
     <WritableFields url={object ? object.url : `/api/v2/${config.key}/`} editing={!!object} refusal={object ? 'You may not change this notification template.' : 'You may not add notification templates.'}>
       {(fields) => <FormBody config={config} object={object} fields={fields} />}
@@ -23,7 +23,7 @@ export default function NotificationTemplateForm({ config, object }: { config: R
   );
 }
 
-function FormBody({ config, object, fields }: { config: ResourceConfig; object?: AnyResource; fields: Record<string, FieldMeta> }) {
+function FormBody({ config, object, fields }: { config: ResourceConfig; object?: ResourceObject<'notification_templates'>; fields: Record<string, FieldMeta> }) {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const kinds = fields.notification_configuration as unknown as Record<string, Record<string, ConfigFieldMeta> | unknown>;
@@ -55,7 +55,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
     setProblems(built.problems);
     if (Object.keys(built.problems).length) return;
     const body: Record<string, unknown> = sentFieldValues(values, fields, !!object);
-    body.notification_configuration = built.value;
+    body.notification_configuration = built.value satisfies ApiBody<'/api/v2/notification_templates/', 'post'>['notification_configuration'];
     if (customize) body.messages = messages ?? NO_MESSAGES;
     else if (hasCustomMessages((object?.messages ?? null) as Messages)) body.messages = NO_MESSAGES;
     void save(body);

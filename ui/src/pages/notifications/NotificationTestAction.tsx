@@ -4,19 +4,19 @@ import { Button, Flex, FlexItem, Tooltip } from '@patternfly/react-core';
 import { PaperPlaneIcon } from '@patternfly/react-icons';
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { StatusLabel } from '../../components/cells';
 
 /** Sends a test notification from the template, then shows how the sending went. */
-export default function NotificationTestAction({ object, variant }: { object: AnyResource; variant: 'row' | 'detail' }) {
+export default function NotificationTestAction({ object, variant }: { object: ResourceObject<'notification_templates'>; variant: 'row' | 'detail' }) {
   const [sent, setSent] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const url = sent ? `/api/v2/notifications/${sent}/` : undefined;
   const notification = useQuery({
     queryKey: [url],
-    queryFn: () => http.get<AnyResource>(url!),
+    queryFn: () => http.get<ResourceObject<'notification_templates'>>(url!),
     enabled: !!url,
     refetchInterval: (q) => (!q.state.data || q.state.data.status === 'pending' ? 1_000 : false),
   });

@@ -4,7 +4,7 @@ import { EmptyState, EmptyStateBody, Pagination, SearchInput, Switch, Toolbar, T
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, withQuery, type Page } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ApiBody, ResourceObject } from '../../api/types';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -12,7 +12,7 @@ import { Loading } from '../../components/Loading';
 const EVENTS: [string, string][] = [['started', 'Start'], ['success', 'Success'], ['error', 'Failure'], ['approvals', 'Approval']];
 
 /** Which notification templates the object notifies on each event, switched on and off in place. */
-export default function TemplateNotifications({ object }: { object: AnyResource }) {
+export default function TemplateNotifications({ object }: { object: ResourceObject<'job_templates' | 'workflow_job_templates'> }) {
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [pageNumber, setPageNumber] = useState(1);
@@ -27,7 +27,7 @@ export default function TemplateNotifications({ object }: { object: AnyResource 
     queryFn: async () => {
       const out: Record<string, Set<number>> = {};
       for (const [event] of events) {
-        const page = await http.get<Page<AnyResource>>(withQuery(object.related[`notification_templates_${event}`], { page_size: 200 }));
+        const page = await http.get<Page<ResourceObject<'notification_templates'>>>(withQuery(object.related[`notification_templates_${event}`], { page_size: 200 }));
         out[event] = new Set(page.results.map((t) => t.id));
       }
       return out;
@@ -38,7 +38,7 @@ export default function TemplateNotifications({ object }: { object: AnyResource 
     setBusy(`${event}-${templateId}`);
     setError(null);
     try {
-      await http.post(object.related[`notification_templates_${event}`], on ? { id: templateId } : { id: templateId, disassociate: true });
+      await http.post(object.related[`notification_templates_${event}`], (on ? { id: templateId } : { id: templateId, disassociate: true }) satisfies ApiBody<'/api/v2/job_templates/{id}/notification_templates_started/', 'post'>);
       await queryClient.invalidateQueries({ queryKey: ['attached-notifications', object.url] });
     } catch (err) {
       setError(err);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ActionGroup, Alert, Button, ClipboardCopy } from '@patternfly/react-core';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ResourceForm } from '../../components/ResourceForm';
 import type { ResourceConfig } from '../../resources/types';
 
@@ -11,10 +11,10 @@ const ENCRYPTED = '$encrypted$';
  * The generic form, and after an add whose signing key the service generated, that key: the create
  * answer is the only one that shows it, so it is shown once here to be copied into the receiver.
  */
-export default function OutboundWebhookForm({ config, object }: { config: ResourceConfig; object?: AnyResource }) {
+export default function OutboundWebhookForm({ config, object }: { config: ResourceConfig; object?: ResourceObject<'outbound_webhooks'> }) {
   const navigate = useNavigate();
-  const [created, setCreated] = useState<AnyResource | null>(null);
-  const open = (saved: AnyResource) => navigate(`/${config.key}/${saved.id}`);
+  const [created, setCreated] = useState<ResourceObject<'outbound_webhooks'> | null>(null);
+  const open = (saved: ResourceObject<'outbound_webhooks'>) => navigate(`/${config.key}/${saved.id}`);
 
   if (created) {
     return (

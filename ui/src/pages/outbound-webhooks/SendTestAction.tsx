@@ -4,7 +4,7 @@ import { PaperPlaneIcon } from '@patternfly/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../../api/client';
 import { objectUrl } from '../../api/object-url';
-import { objectOf, type AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { StatusLabel } from '../../components/cells';
 
@@ -15,8 +15,7 @@ interface TestAnswer {
 }
 
 /** Sends a test delivery, for those who may edit the webhook, and shows what its URL answered. */
-export default function SendTestAction({ object: shown, variant }: { object: AnyResource; variant: 'row' | 'detail' }) {
-  const object = objectOf('outbound_webhooks', shown);
+export default function SendTestAction({ object, variant }: { object: ResourceObject<'outbound_webhooks'>; variant: 'row' | 'detail' }) {
   const queryClient = useQueryClient();
   const [answer, setAnswer] = useState<TestAnswer | null>(null);
   const [failure, setFailure] = useState<unknown>(null);

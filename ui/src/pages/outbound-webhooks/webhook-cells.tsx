@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
-import type { AnyResource } from '../../api/types';
+import type { ApiAnswer, ResourceObject } from '../../api/types';
+
+type Delivery = ApiAnswer<'/api/v2/outbound_webhooks/{id}/deliveries/'>['results'][number];
 import type { Column } from '../../resources/types';
 import { StatusLabel, formatDate } from '../../components/cells';
 import './outbound-webhooks.css';
@@ -7,7 +9,7 @@ import './outbound-webhooks.css';
 const ErrorText = ({ error }: { error: unknown }) => (error ? <span className="drover-webhook-error" data-error>{String(error)}</span> : null);
 
 /** The webhook's last attempt: the status its URL answered, and what went wrong. */
-export const lastStatusColumn: Column = {
+export const lastStatusColumn: Column<ResourceObject<'outbound_webhooks'>> = {
   field: 'last_status',
   label: 'Last answer',
   render: (o) => (o.last_sent_at ? (
@@ -20,7 +22,7 @@ export const lastStatusColumn: Column = {
 
 
 /** The run a delivery is about, linked to its output. */
-const runLink = (o: AnyResource) => {
+const runLink = (o: Delivery) => {
   const run = o.summary_fields?.run as { id?: number; name?: string } | undefined;
   if (!run?.id) return '–';
   const segment = String(o.event_type).startsWith('workflow.') ? 'workflow_jobs' : 'jobs';
@@ -28,7 +30,7 @@ const runLink = (o: AnyResource) => {
 };
 
 /** Columns of a webhook's Deliveries tab. */
-export const DELIVERY_COLUMNS: Column[] = [
+export const DELIVERY_COLUMNS: Column<Delivery>[] = [
   { field: 'created', label: 'Queued', sort: true, render: (o) => formatDate(o.created) },
   { field: 'event_type', label: 'Event', render: (o) => <span className="drover-mono">{String(o.event_type)}</span> },
   { field: 'run', label: 'Run', wide: true, render: runLink },

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { DescriptionList, Flex, FlexItem, PageSection, Title } from '@patternfly/react-core';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import type { ResourceConfig } from '../../resources/types';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
 import { formatDate } from '../../components/cells';
@@ -11,7 +11,7 @@ import { DecisionLabel } from './policy-cells';
 const RUN_PAGES: Record<string, string> = { job_template: 'jobs', workflow_job_template: 'workflow_jobs', ad_hoc_command: 'ad_hoc_commands' };
 
 /** One policy decision: what it decided about which launch, and the context document the engine evaluated. */
-export default function DecisionPage({ object, config }: { object: AnyResource; config: ResourceConfig }) {
+export default function DecisionPage({ object, config }: { object: ResourceObject<'policy_decisions'>; config: ResourceConfig }) {
   const organization = object.summary_fields?.organization as { id: number; name?: string } | undefined;
   const user = object.summary_fields?.user as { id: number; username?: string } | undefined;
   const title = `${String(object.policy_name)} #${object.id}`;

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Button, Form, FormGroup, FormHelperText, Grid, GridItem, HelperText, HelperTextItem } from '@patternfly/react-core';
-import type { AnyResource, FieldMeta } from '../../api/types';
+import type { ApiBody, ResourceObject, FieldMeta } from '../../api/types';
 import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
@@ -16,7 +16,7 @@ const starterFor = (organization: unknown) =>
   `package ${typeof organization === 'number' ? `drover.org_${organization}` : 'drover'}.launch\n\nimport rego.v1\n\n# Each message denies the launch.\ndeny contains msg if {\n  input.extra_vars.environment == "production"\n  not input.user.is_superuser\n  msg := "Only administrators launch to production."\n}\n`;
 
 /** Add or edit a policy: the plain fields from OPTIONS, then its Rego with highlighting. */
-export default function PolicyForm({ config, object }: { config: ResourceConfig; object?: AnyResource }) {
+export default function PolicyForm({ config, object }: { config: ResourceConfig; object?: ResourceObject<'policies'> }) {
   return (
     <WritableFields url={object ? object.url : `/api/v2/${config.key}/`} editing={!!object} refusal={object ? 'You may not change this policy.' : 'You may not add policies.'}>
       {(fields) => <FormBody config={config} object={object} fields={fields} />}
@@ -24,7 +24,7 @@ export default function PolicyForm({ config, object }: { config: ResourceConfig;
   );
 }
 
-function FormBody({ config, object, fields }: { config: ResourceConfig; object?: AnyResource; fields: Record<string, FieldMeta> }) {
+function FormBody({ config, object, fields }: { config: ResourceConfig; object?: ResourceObject<'policies'>; fields: Record<string, FieldMeta> }) {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const [values, setValues] = useState<Record<string, unknown>>(() => plainFieldValues(fields, object, query, OWN_FIELDS));
@@ -34,7 +34,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const body: Record<string, unknown> = sentFieldValues(values, fields, !!object);
-    body.rego_module = rego;
+    body.rego_module = rego satisfies ApiBody<'/api/v2/policies/', 'post'>['rego_module'];
     void save(body);
   };
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ActionGroup, Alert, Button, Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Label, List, ListItem, TextArea, Title } from '@patternfly/react-core';
 import { http } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { JsonTree } from '../event-rules/JsonTree';
 import { parseJsonObject } from '../event-rules/event-rules-api';
@@ -20,7 +20,7 @@ const SAMPLE_INPUT = JSON.stringify({
 }, null, 2);
 
 /** The policy's test/: a context document typed as JSON and what the engine's verdict makes of it. Nothing is launched or recorded. */
-export default function PolicyTester({ object }: { object: AnyResource }) {
+export default function PolicyTester({ object }: { object: ResourceObject<'policies'> }) {
   const [input, setInput] = useState(SAMPLE_INPUT);
   const [problem, setProblem] = useState<string | null>(null);
   const [failure, setFailure] = useState<unknown>(null);

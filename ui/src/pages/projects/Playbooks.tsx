@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { EmptyState, EmptyStateBody, SearchInput, List, ListItem, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import { http } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 
 /** The playbooks the project's last sync found. */
-export default function Playbooks({ object }: { object: AnyResource }) {
+export default function Playbooks({ object }: { object: ResourceObject<'projects'> }) {
   const [search, setSearch] = useState('');
   const url = object.related?.playbooks ?? `${object.url}playbooks/`;
   const playbooks = useQuery({ queryKey: [url], queryFn: () => http.get<string[]>(url) });

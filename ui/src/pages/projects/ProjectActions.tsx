@@ -1,12 +1,13 @@
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { UpdateButton } from '../../components/UpdateButton';
 import { StatusLabel } from '../../components/cells';
 import { Link } from 'react-router';
 
 /** Sync of a project from source control, for those who may update it, with its last sync's status. */
-export default function ProjectActions({ object, variant }: { object: AnyResource; variant: 'row' | 'detail' }) {
+export default function ProjectActions({ object, variant }: { object: ResourceObject<'projects'>; variant: 'row' | 'detail' }) {
   const last = object.summary_fields?.last_update as { id?: number; status?: string } | undefined;
-  if (object.scm_type === '' || object.scm_type === 'manual') return null;
+  // A manual project (scm_type '') has nothing to sync.
+  if (object.scm_type === '') return null;
   return (
     <>
       {variant === 'detail' && last?.id && (

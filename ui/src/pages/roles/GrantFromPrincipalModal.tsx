@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Form, FormGroup, FormSelect, FormSelectOption, Modal, ModalBody, ModalFooter, ModalHeader } from '@patternfly/react-core';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { useObject } from '../../hooks/api-hooks';
 import { ReferenceSelect } from '../../components/ReferenceSelect';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -21,7 +21,7 @@ const RESOURCE_KINDS: [string, string][] = [
 ];
 
 /** Gives a user or a team roles: pick a kind of object, one object of it, then its roles. */
-export function GrantFromPrincipalModal({ kind, principal, isOpen, onClose, onGranted }: { kind: PrincipalKind; principal: AnyResource; isOpen: boolean; onClose: () => void; onGranted: () => void }) {
+export function GrantFromPrincipalModal({ kind, principal, isOpen, onClose, onGranted }: { kind: PrincipalKind; principal: ResourceObject<'users' | 'teams'>; isOpen: boolean; onClose: () => void; onGranted: () => void }) {
   const [resource, setResource] = useState('');
   const [target, setTarget] = useState<number | null>(null);
   const [roles, setRoles] = useState<number[]>([]);

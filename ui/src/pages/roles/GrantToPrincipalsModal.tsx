@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { Button, Form, FormGroup, LabelGroup, Modal, ModalBody, ModalFooter, ModalHeader, ToggleGroup, ToggleGroupItem } from '@patternfly/react-core';
-import type { AnyResource } from '../../api/types';
 import { ReferenceSelect } from '../../components/ReferenceSelect';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PrincipalChip } from './PrincipalChip';
 import { RoleChecklist } from './RoleChecklist';
-import { grantRole, type ObjectRole, type PrincipalKind } from './role-grants';
+import { grantRole, type AccessObject, type ObjectRole, type PrincipalKind } from './role-grants';
 
 /** Gives roles of one object to users or teams: pick who, then which roles. */
-export function GrantToPrincipalsModal({ object, isOpen, onClose, onGranted }: { object: AnyResource; isOpen: boolean; onClose: () => void; onGranted: () => void }) {
+export function GrantToPrincipalsModal({ object, isOpen, onClose, onGranted }: { object: AccessObject; isOpen: boolean; onClose: () => void; onGranted: () => void }) {
   const [kind, setKind] = useState<PrincipalKind>('users');
   const [picked, setPicked] = useState<number[]>([]);
   const [roles, setRoles] = useState<number[]>([]);

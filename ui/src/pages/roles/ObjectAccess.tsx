@@ -4,13 +4,12 @@ import { Button, EmptyState, EmptyStateBody, Label, LabelGroup, Pagination, Sear
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useQueryClient } from '@tanstack/react-query';
 import { withQuery } from '../../api/client';
-import type { AnyResource } from '../../api/types';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { GrantToPrincipalsModal } from './GrantToPrincipalsModal';
 import { RevokeModal } from './RevokeModal';
-import { revokeRole } from './role-grants';
+import { revokeRole, type AccessObject } from './role-grants';
 
 interface AccessRole {
   id: number | null;
@@ -31,7 +30,7 @@ interface Revoking {
 }
 
 /** Who holds which role on the object, with grant and revoke for those who administer it. */
-export default function ObjectAccess({ object }: { object: AnyResource }) {
+export default function ObjectAccess({ object }: { object: AccessObject }) {
   const [params, setParams] = useSearchParams();
   const queryClient = useQueryClient();
   const [granting, setGranting] = useState(false);

@@ -5,7 +5,7 @@ import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { TrashIcon } from '@patternfly/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { withQuery } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { usePage } from '../../hooks/api-hooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -28,15 +28,15 @@ const RESOURCE_PATHS: Record<string, string> = {
 };
 
 /** The roles a user or a team holds, with grant and revoke for those who may change the holder. */
-export default function PrincipalRoles({ object }: { object: AnyResource }) {
+export default function PrincipalRoles({ object }: { object: ResourceObject<'users' | 'teams'> }) {
   const kind: PrincipalKind = object.type === 'team' ? 'teams' : 'users';
   const [params, setParams] = useSearchParams();
   const queryClient = useQueryClient();
   const [granting, setGranting] = useState(false);
-  const [revoking, setRevoking] = useState<AnyResource | null>(null);
+  const [revoking, setRevoking] = useState<ResourceObject<'roles'> | null>(null);
   const pageNumber = Number(params.get('page') ?? 1);
   const url = object.related?.roles ? withQuery(object.related.roles, { page: pageNumber, page_size: 20, order_by: 'id' }) : undefined;
-  const page = usePage(url);
+  const page = usePage<ResourceObject<'roles'>>(url);
   const canEdit = !!object.summary_fields?.user_capabilities?.edit;
   const holder = String(object.username ?? object.name);
   const refresh = () => queryClient.invalidateQueries({ queryKey: [url] });

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Button, Modal, ModalBody, ModalFooter, ModalHeader } from '@patternfly/react-core';
-import type { AnyResource } from '../../api/types';
+import type { Run } from './run-kinds';
 import { ErrorAlert } from '../../components/ErrorAlert';
 
-export function CancelRunModal({ run, onCancel, onClose }: { run: AnyResource; onCancel: () => Promise<void>; onClose: () => void }) {
+export function CancelRunModal({ run, onCancel, onClose }: { run: Run; onCancel: () => Promise<void>; onClose: () => void }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const confirm = async () => {

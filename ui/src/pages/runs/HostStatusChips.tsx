@@ -1,5 +1,5 @@
 import { Label, LabelGroup } from '@patternfly/react-core';
-import type { AnyResource } from '../../api/types';
+import type { Run } from './run-kinds';
 
 /** Host outcomes as the run's host_status_counts name them, with the words the console uses. */
 const STATUSES: [key: string, label: string, color: 'green' | 'orange' | 'red' | 'grey' | 'purple'][] = [
@@ -10,7 +10,7 @@ const STATUSES: [key: string, label: string, color: 'green' | 'orange' | 'red' |
   ['dark', 'unreachable', 'purple'],
 ];
 
-export function HostStatusChips({ run }: { run: AnyResource }) {
+export function HostStatusChips({ run }: { run: Run }) {
   const counts = (run.host_status_counts ?? {}) as Record<string, number>;
   const shown = STATUSES.filter(([key]) => counts[key]);
   if (!shown.length) return null;

@@ -4,7 +4,7 @@ import { Button, Dropdown, DropdownItem, DropdownList, Flex, MenuToggle } from '
 import { RedoIcon, StopCircleIcon } from '@patternfly/react-icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { Run } from './run-kinds';
 import { runPath } from '../../resources/run-paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { failedHostCount, relaunch, relaunchNeeds, relaunchUrl, type RelaunchHosts } from './relaunch';
@@ -13,7 +13,7 @@ import { CancelRunModal } from './CancelRunModal';
 import { PasswordsModal } from './PasswordsModal';
 
 /** Cancel (while the run is active and the service says it may be canceled) and relaunch. */
-export function RunActions({ run }: { run: AnyResource }) {
+export function RunActions({ run }: { run: Run }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [error, setError] = useState<unknown>(null);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm } from '@patternfly/react-core';
-import type { AnyResource } from '../../api/types';
+import type { Run } from './run-kinds';
 import { formatDate } from '../../components/cells';
 import { templatePath } from '../../resources/run-paths';
 import { isActive } from './run-kinds';
@@ -24,7 +24,7 @@ export function formatElapsed(seconds: number): string {
 }
 
 /** Seconds the run has taken: its elapsed once finished, counted from its start while it runs. */
-function useElapsed(run: AnyResource): number | null {
+function useElapsed(run: Run): number | null {
   const active = isActive(run) && typeof run.started === 'string';
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -48,7 +48,7 @@ function Item({ term, children }: { term: string; children: React.ReactNode }) {
 const linked = (summary: Summary, to: string) => (summary?.id ? <Link to={to}>{summary.name ?? `#${summary.id}`}</Link> : null);
 
 /** When the run ran, what it ran and who started it. */
-export function RunHeader({ run }: { run: AnyResource }) {
+export function RunHeader({ run }: { run: Run }) {
   const elapsed = useElapsed(run);
   const s = run.summary_fields;
   const [templateField, templateType] = TEMPLATE_OF[run.type] ?? [];

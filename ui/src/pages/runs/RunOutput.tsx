@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, SearchInput } from '@patternfly/react-core';
 import { AngleDoubleDownIcon, ExclamationCircleIcon, ExpandIcon } from '@patternfly/react-icons';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { AnyResource } from '../../api/types';
+import type { Run } from './run-kinds';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { EventDetailModal } from './EventDetailModal';
@@ -16,7 +16,7 @@ import './output.css';
 const LINE_HEIGHT = 20;
 
 /** A run's output, virtualised: live while the run goes on, read a chunk at a time as it is scrolled. */
-export default function RunOutput({ run }: { run: AnyResource }) {
+export default function RunOutput({ run }: { run: Run }) {
   const store = useRunOutput(run);
   const scroller = useRef<HTMLDivElement>(null);
   const live = isActive(run) || run.event_processing_finished === false;

@@ -1,8 +1,9 @@
-import { Suspense, lazy, type ComponentType } from 'react';
+import { Suspense, lazy } from 'react';
 import { Alert, Flex, FlexItem, PageSection, Title } from '@patternfly/react-core';
 import { RoutedTabs } from '../../components/RoutedTabs';
-import type { AnyResource } from '../../api/types';
+import type { Run } from './run-kinds';
 import type { ResourceConfig } from '../../resources/types';
+import type { ResourceObject } from '../../api/types';
 import { useObject } from '../../hooks/api-hooks';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
 import { StatusLabel } from '../../components/cells';
@@ -13,15 +14,15 @@ import { RunActions } from './RunActions';
 import { isActive } from './run-kinds';
 import RunOutput from './RunOutput';
 
-const WorkflowJobGraph = lazy(() => import('../workflows/WorkflowJobGraph') as Promise<{ default: ComponentType<{ job: AnyResource }> }>);
+const WorkflowJobGraph = lazy(() => import('../workflows/WorkflowJobGraph'));
 
 const HIDDEN_DETAILS = new Set(['id', 'type', 'url', 'related', 'summary_fields', 'job_env', 'host_status_counts', 'playbook_counts']);
 /** While a run is active its record is read again this often (host counts, elapsed, status). */
 const ACTIVE_REFRESH_MS = 5_000;
 
 /** /<runs>/<id>[/details]: a run's header, cancel and relaunch, its output (or workflow graph) and details. */
-export default function RunPage({ object, config }: { object: AnyResource; config: ResourceConfig }) {
-  const fresh = useObject(object.url, isActive(object) ? ACTIVE_REFRESH_MS : false);
+export default function RunPage({ object, config }: { object: Run; config: ResourceConfig }) {
+  const fresh = useObject<Run>(object.url, isActive(object) ? ACTIVE_REFRESH_MS : false);
   const run = fresh.data ?? object;
   const explanation = [run.job_explanation, run.status === 'error' ? run.result_traceback : ''].filter(Boolean).join('\n');
   return (
@@ -55,7 +56,7 @@ export default function RunPage({ object, config }: { object: AnyResource; confi
           base={`/${config.key}/${run.id}`}
           label={`${config.singular} sections`}
           tabs={[
-            { key: 'output', label: 'Output', content: () => <Suspense fallback={<Loading />}>{run.type === 'workflow_job' ? <WorkflowJobGraph job={run} /> : <RunOutput run={run} />}</Suspense> },
+            { key: 'output', label: 'Output', content: () => <Suspense fallback={<Loading />}>{run.type === 'workflow_job' ? <WorkflowJobGraph job={run as ResourceObject<'workflow_jobs'>} /> : <RunOutput run={run} />}</Suspense> },
             { key: 'details', label: 'Details', content: () => <ResourceDetail object={run} fields={Object.keys(run).filter((name) => !HIDDEN_DETAILS.has(name))} /> },
           ]}
         />

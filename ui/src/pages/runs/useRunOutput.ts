@@ -1,19 +1,19 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { Run } from './run-kinds';
 import { useLiveSocket, type LiveMessage } from '../../live/live-socket';
 import { OutputStore, type ChildrenSummary, type OutputEvent } from './output-store';
 import { EVENT_GROUPS, eventsUrlOf, hasEventTree, isActive } from './run-kinds';
 
 /** A run whose events may still arrive: active, or over with its events not all stored yet. */
-const isLive = (run: AnyResource) => isActive(run) || run.event_processing_finished === false;
+const isLive = (run: Run) => isActive(run) || run.event_processing_finished === false;
 
 /**
  * The output of a run: while it is live, its events over the websocket (and what came before
  * through the API once joined); once over, from the API alone. Changes of its status re-read the run.
  */
-export function useRunOutput(run: AnyResource): OutputStore {
+export function useRunOutput(run: Run): OutputStore {
   const queryClient = useQueryClient();
   const store = useMemo(() => new OutputStore(eventsUrlOf(run)), [run.id, run.type]);
   useSyncExternalStore(store.subscribe, store.getVersion);

@@ -7,7 +7,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, type Page } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import type { AnyResource } from '../../api/types';
+import type { ApiBody, ResourceObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { parseVariables } from '../../components/VariablesEditor';
@@ -19,24 +19,24 @@ import { buildRrule, defaultRepeat, parseRepeat, type Repeat } from './rrule-bui
 import { RepeatBuilder } from './RepeatBuilder';
 import { RunPreview } from './RunPreview';
 import { SCHEDULE_PROMPTS, SchedulePrompts, type PromptValues } from './SchedulePrompts';
-import { scheduledTemplate, templateUrl } from './schedule-template';
+import { scheduledTemplate, templateUrl, type SchedulableTemplate } from './schedule-template';
 import { TemplatePicker } from './TemplatePicker';
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** Add and edit of a schedule: its template, start, repeat (built or as rrule text) with the next runs, and the prompts its template asks. */
-export default function ScheduleForm({ object }: { config: ResourceConfig; object?: AnyResource }) {
+export default function ScheduleForm({ object }: { config: ResourceConfig; object?: ResourceObject<'schedules'> }) {
   const [query] = useSearchParams();
   const named = useMemo(() => scheduledTemplate(object, query), [object, query]);
   const unified = useQuery({
     queryKey: ['/api/v2/unified_job_templates/', named?.id],
-    queryFn: async () => (await http.get<Page<AnyResource>>(`/api/v2/unified_job_templates/?id=${named!.id}`)).results[0] ?? null,
+    queryFn: async () => (await http.get<Page<ResourceObject<'unified_job_templates'>>>(`/api/v2/unified_job_templates/?id=${named!.id}`)).results[0] ?? null,
     enabled: named?.kind === 'unified_job_template',
   });
   const given = named?.kind === 'unified_job_template' ? (unified.data ? { kind: unified.data.type, id: unified.data.id } : null) : named;
   const [picked, setPicked] = useState<{ kind: string; id: number | null }>({ kind: 'job_template', id: null });
   const target = given ?? (picked.id ? { kind: picked.kind, id: picked.id } : null);
-  const template = useObject(target ? templateUrl(target.kind, target.id) : undefined);
+  const template = useObject<SchedulableTemplate>(target ? templateUrl(target.kind, target.id) : undefined);
   const prompting = target?.kind === 'job_template' || target?.kind === 'workflow_job_template';
   const launch = useQuery({
     queryKey: [`${template.data?.url}launch/`],
@@ -76,17 +76,17 @@ export default function ScheduleForm({ object }: { config: ResourceConfig; objec
 }
 
 interface BodyProps {
-  object?: AnyResource;
+  object?: ResourceObject<'schedules'>;
   fixedTemplate: boolean;
   target: { kind: string; id: number } | null;
   onPick: (kind: string, id: number | null) => void;
-  template?: AnyResource;
+  template?: SchedulableTemplate;
   description: LaunchDescription | null;
   spec: SurveyQuestion[];
   zones: string[];
 }
 
-function initialPrompts(object: AnyResource | undefined, spec: SurveyQuestion[]): PromptValues {
+function initialPrompts(object: ResourceObject<'schedules'> | undefined, spec: SurveyQuestion[]): PromptValues {
   const extra = (object?.extra_data ?? {}) as Record<string, unknown>;
   const surveyVars = new Set(spec.map((q) => q.variable));
   const rest = Object.fromEntries(Object.entries(extra).filter(([k]) => !surveyVars.has(k) && k !== 'days'));
@@ -153,7 +153,7 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
     const asked = Object.fromEntries(
       SCHEDULE_PROMPTS.filter(([, flag]) => description?.[`ask_${flag}_on_launch`] === true).map(([f]) => [f, prompts.fields[f] === '' ? null : prompts.fields[f]]),
     );
-    return { name: name.trim(), description: descriptionText, enabled, rrule, unified_job_template: target!.id, extra_data: extra, ...asked };
+    return { name: name.trim(), description: descriptionText, enabled, rrule, unified_job_template: target!.id, extra_data: extra, ...asked } satisfies ApiBody<'/api/v2/schedules/', 'post'>;
   };
 
   const submit = async (e: FormEvent) => {
@@ -163,7 +163,7 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
     setSaving(true);
     setFailure(null);
     try {
-      const saved = object ? await http.put<AnyResource>(object.url, payload) : await http.post<AnyResource>('/api/v2/schedules/', payload);
+      const saved = object ? await http.put<ResourceObject<'schedules'>>(object.url, payload) : await http.post<ResourceObject<'schedules'>>('/api/v2/schedules/', payload);
       await queryClient.invalidateQueries();
       navigate(`/schedules/${saved.id}`);
     } catch (err) {

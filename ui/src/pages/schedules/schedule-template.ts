@@ -1,4 +1,7 @@
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
+
+/** The objects a schedule may launch, as their own resources serialize them. */
+export type SchedulableTemplate = ResourceObject<'job_templates' | 'workflow_job_templates' | 'projects' | 'inventory_sources' | 'system_job_templates'>;
 
 /** Kinds of template a schedule may launch: the console's query key, the API list. */
 export const SCHEDULABLE: [kind: string, label: string, list: string][] = [
@@ -35,7 +38,7 @@ export const templateUrl = (kind: string, id: number) => {
  * The template a schedule form is for: the schedule's own when editing, else the one the query
  * names (a template's Schedules tab adds with ?job_template=<id>, ?project=<id>...).
  */
-export function scheduledTemplate(object: AnyResource | undefined, query: URLSearchParams): { kind: string; id: number } | null {
+export function scheduledTemplate(object: ResourceObject<'schedules'> | undefined, query: URLSearchParams): { kind: string; id: number } | null {
   if (object) {
     const t = object.summary_fields?.unified_job_template as { id?: number; type?: string; unified_job_type?: string } | undefined;
     const kind = t?.type ?? RUN_TO_TEMPLATE[t?.unified_job_type ?? ''];

@@ -3,23 +3,19 @@ import { Link, useParams } from 'react-router';
 import { ActionGroup, Alert, Button, Form, Grid, GridItem, Nav, NavItem, NavList, PageSection, Sidebar, SidebarContent, SidebarPanel, Title } from '@patternfly/react-core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { parse as parseYaml } from 'yaml';
-import { http, type Page } from '../../api/client';
+import { http } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import type { FieldMeta, OptionsDoc } from '../../api/types';
+import type { ApiAnswer, FieldMeta, OptionsDoc } from '../../api/types';
 import { FieldInput, INVALID } from '../../components/FieldInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 
-interface Category {
-  slug: string;
-  name: string;
-  url: string;
-}
+type Category = ApiAnswer<'/api/v2/settings/'>['results'][number];
 
 /** /settings[/<category>]: the categories of /api/v2/settings/, each a form from its OPTIONS (PUT). */
 export default function SettingsPage() {
   const { category } = useParams();
-  const categories = useQuery({ queryKey: ['/api/v2/settings/'], queryFn: () => http.get<Page<Category>>('/api/v2/settings/') });
+  const categories = useQuery({ queryKey: ['/api/v2/settings/'], queryFn: () => http.get<ApiAnswer<'/api/v2/settings/'>>('/api/v2/settings/') });
   const list = (categories.data?.results ?? []).filter((c) => c.slug !== 'all' && c.slug !== 'changed');
   const current = list.find((c) => c.slug === category);
   return (
@@ -51,7 +47,7 @@ export default function SettingsPage() {
 }
 
 function CategoryForm({ category }: { category: Category }) {
-  const values = useQuery({ queryKey: [category.url], queryFn: () => http.get<Record<string, unknown>>(category.url) });
+  const values = useQuery({ queryKey: [category.url], queryFn: () => http.get<ApiAnswer<'/api/v2/settings/{slug}/'>>(category.url) });
   const options = useQuery({ queryKey: ['options', category.url], queryFn: () => http.options<OptionsDoc>(category.url) });
   if (values.isPending || options.isPending) return <Loading />;
   if (values.error || options.error) return <ErrorAlert error={values.error ?? options.error} />;

@@ -4,7 +4,9 @@ import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { ArrowDownIcon, ArrowUpIcon, PencilAltIcon, TrashIcon } from '@patternfly/react-icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ApiBody, ResourceObject } from '../../api/types';
+
+type SurveyTemplate = ResourceObject<'job_templates' | 'workflow_job_templates'>;
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { QUESTION_TYPES, choicesOf, type SurveyQuestion, type SurveySpec } from './survey/survey-types';
@@ -20,7 +22,7 @@ function defaultText(q: SurveyQuestion): string {
 }
 
 /** The survey of a job or workflow template: its questions in order, whether it is asked, saved as a whole. */
-export default function SurveyBuilder({ object }: { object: AnyResource }) {
+export default function SurveyBuilder({ object }: { object: SurveyTemplate }) {
   const url = `${object.url}survey_spec/`;
   const survey = useQuery({ queryKey: [url], queryFn: () => http.get<Partial<SurveySpec>>(url) });
   if (survey.isPending) return <Loading />;
@@ -28,7 +30,7 @@ export default function SurveyBuilder({ object }: { object: AnyResource }) {
   return <Builder object={object} url={url} stored={survey.data} />;
 }
 
-function Builder({ object, url, stored }: { object: AnyResource; url: string; stored: Partial<SurveySpec> }) {
+function Builder({ object, url, stored }: { object: SurveyTemplate; url: string; stored: Partial<SurveySpec> }) {
   const queryClient = useQueryClient();
   const canEdit = !!object.summary_fields?.user_capabilities?.edit;
   const [questions, setQuestions] = useState<SurveyQuestion[]>(stored.spec ?? []);
@@ -72,7 +74,7 @@ function Builder({ object, url, stored }: { object: AnyResource; url: string; st
     setError(null);
     setEnabled(on);
     try {
-      await http.patch(object.url, { survey_enabled: on });
+      await http.patch(object.url, { survey_enabled: on } satisfies ApiBody<'/api/v2/job_templates/{id}/' | '/api/v2/workflow_job_templates/{id}/', 'patch'>);
       await queryClient.invalidateQueries({ queryKey: [object.url] });
     } catch (err) {
       setEnabled(!on);

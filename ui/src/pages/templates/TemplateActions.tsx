@@ -4,11 +4,11 @@ import { Button, Tooltip } from '@patternfly/react-core';
 import { RocketIcon } from '@patternfly/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { runPath } from '../../resources/run-paths';
 import { initialAnswer, type SurveySpec } from './survey/survey-types';
-import { initialValues, launchedRun, needsInput, type LaunchDescription, type LaunchValues } from './launch/launch-plan';
+import { initialValues, launchedRun, needsInput, type LaunchableTemplate, type LaunchDescription, type LaunchValues, type PromptingTemplate } from './launch/launch-plan';
 import { LaunchWizard } from './launch/LaunchWizard';
 import { DaysPrompt, takesDays } from './launch/DaysPrompt';
 
@@ -19,7 +19,7 @@ interface WizardState {
 }
 
 /** Launch of a job, workflow or system job template: straight away when nothing is asked, else through the wizard. */
-export default function TemplateActions({ object, variant }: { object: AnyResource; variant: 'row' | 'detail' }) {
+export default function TemplateActions({ object, variant }: { object: LaunchableTemplate; variant: 'row' | 'detail' }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
@@ -40,7 +40,7 @@ export default function TemplateActions({ object, variant }: { object: AnyResour
     setError(null);
     try {
       if (object.type === 'system_job_template') {
-        if (takesDays(object)) setAskingDays(true);
+        if (takesDays(object as ResourceObject<'system_job_templates'>)) setAskingDays(true);
         else await launched(await http.post(`${object.url}launch/`, {}));
         return;
       }
@@ -76,7 +76,7 @@ export default function TemplateActions({ object, variant }: { object: AnyResour
       {error ? <ErrorAlert error={error} title="Not launched" /> : null}
       {wizard && (
         <LaunchWizard
-          template={object}
+          template={object as PromptingTemplate}
           description={wizard.description}
           spec={wizard.spec}
           initial={wizard.initial}
@@ -84,7 +84,7 @@ export default function TemplateActions({ object, variant }: { object: AnyResour
           onLaunched={launched}
         />
       )}
-      {askingDays && <DaysPrompt template={object} onClose={() => setAskingDays(false)} onLaunched={launched} />}
+      {askingDays && <DaysPrompt template={object as ResourceObject<'system_job_templates'>} onClose={() => setAskingDays(false)} onLaunched={launched} />}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { Button } from '@patternfly/react-core';
 import { CheckIcon, TimesIcon } from '@patternfly/react-icons';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { usePostAction } from '../../hooks/use-post-action';
 
@@ -8,7 +8,7 @@ import { usePostAction } from '../../hooks/use-post-action';
  * Approve and deny of a workflow approval, shown while it waits and only to those the API says may
  * answer it (can_approve_or_deny: the workflow's approval_role, and still pending).
  */
-export default function ApprovalActions({ object, variant }: { object: AnyResource; variant: 'row' | 'detail' }) {
+export default function ApprovalActions({ object, variant }: { object: ResourceObject<'workflow_approvals'>; variant: 'row' | 'detail' }) {
   const { busy, error, post } = usePostAction();
   if (object.status !== 'pending' || object.can_approve_or_deny !== true) return null;
   const name = String(object.name ?? `approval ${object.id}`);

@@ -1,12 +1,11 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Checkbox, Form, FormGroup, FormHelperText, FormSelect, FormSelectOption, HelperText, HelperTextItem, Modal, ModalBody, ModalFooter, ModalHeader, TextArea, TextInput } from '@patternfly/react-core';
 import { ApiError } from '../../api/errors';
-import type { AnyResource } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ReferenceSelect } from '../../components/ReferenceSelect';
 import { useObject } from '../../hooks/api-hooks';
 import type { NodeChoice } from './workflow-api';
-import { EDGE_KINDS, EDGE_LABELS, NODE_KINDS, kindOf, nodeName, templateOf, type EdgeKind, type NodeKind } from './workflow-graph';
+import { EDGE_KINDS, EDGE_LABELS, NODE_KINDS, kindOf, nodeName, templateOf, type EdgeKind, type NodeKind, type TemplateNode } from './workflow-graph';
 
 const SHOWN_FIELDS = new Set(['name', 'description', 'timeout', 'unified_job_template']);
 
@@ -18,8 +17,8 @@ export interface NodePlacement {
 /** Adds a node (with where it goes) or edits one: its kind, its template or approval, convergence. */
 export function NodeModal({ node, nodes, initialParent, workflowId, onSubmit, onClose }: {
   /** The node edited; adding when absent. */
-  node?: AnyResource;
-  nodes: AnyResource[];
+  node?: TemplateNode;
+  nodes: TemplateNode[];
   initialParent: number | null;
   workflowId: number;
   onSubmit: (choice: NodeChoice, placement: NodePlacement) => Promise<void>;

@@ -1,10 +1,9 @@
 import { Link } from 'react-router';
 import { Button, Card, CardBody, CardTitle, DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm, Flex, List, ListItem } from '@patternfly/react-core';
 import { LinkIcon, PencilAltIcon, PlusCircleIcon, TrashIcon, UnlinkIcon } from '@patternfly/react-icons';
-import type { AnyResource } from '../../api/types';
 import { templatePath } from '../../resources/run-paths';
 import { START } from './WorkflowCanvas';
-import { EDGE_LABELS, kindLabel, kindOf, nodeName, templateOf, type WorkflowEdge } from './workflow-graph';
+import { EDGE_LABELS, kindLabel, kindOf, nodeName, templateOf, type TemplateNode, type WorkflowEdge } from './workflow-graph';
 
 const TEMPLATE_TYPES: Record<string, string> = {
   job: 'job_template',
@@ -16,15 +15,15 @@ const TEMPLATE_TYPES: Record<string, string> = {
 
 /** What is selected in the graph, its links, and what may be done with it (for an editor). */
 export function SelectionPanel({ selection, empty, byId, edges, canEdit, onAddAfter, onEdit, onDelete, onLink, onUnlink }: {
-  selection: AnyResource | typeof START | undefined;
+  selection: TemplateNode | typeof START | undefined;
   empty: boolean;
-  byId: Map<number, AnyResource>;
+  byId: Map<number, TemplateNode>;
   edges: WorkflowEdge[];
   canEdit: boolean;
   onAddAfter: (parent: number | null) => void;
-  onEdit: (node: AnyResource) => void;
-  onDelete: (node: AnyResource) => void;
-  onLink: (node: AnyResource) => void;
+  onEdit: (node: TemplateNode) => void;
+  onDelete: (node: TemplateNode) => void;
+  onLink: (node: TemplateNode) => void;
   onUnlink: (edge: WorkflowEdge) => void;
 }) {
   if (selection === START || selection === undefined) {
@@ -52,7 +51,7 @@ export function SelectionPanel({ selection, empty, byId, edges, canEdit, onAddAf
     list.length ? (
       <List isPlain aria-label={label}>
         {list.map((e) => {
-          const otherName = nodeName(byId.get(other(e)) ?? ({ id: other(e) } as AnyResource));
+          const otherName = nodeName(byId.get(other(e)) ?? { id: other(e) });
           return (
             <ListItem key={`${e.parent}-${e.kind}-${e.child}`}>
               <Flex spaceItems={{ default: 'spaceItemsSm' }} alignItems={{ default: 'alignItemsCenter' }} flexWrap={{ default: 'nowrap' }}>

@@ -2,7 +2,6 @@ import { useCallback, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, AlertActionLink, Button, Flex, FlexItem, Grid, GridItem, Modal, ModalBody, ModalFooter, ModalHeader } from '@patternfly/react-core';
 import { PlusCircleIcon } from '@patternfly/react-icons';
-import type { AnyResource } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { WorkflowCanvas, START, type CanvasNode } from './WorkflowCanvas';
@@ -12,21 +11,22 @@ import { SelectionPanel } from './SelectionPanel';
 import { GraphLegend } from './GraphLegend';
 import { addNode, deleteNode, editNode, linkNodes, unlinkNodes, type NodeChoice } from './workflow-api';
 import { edgeErrorMessage } from './edge-error';
-import { edgesOf, fetchAll, kindLabel, kindOf, nodeName, type EdgeKind, type WorkflowEdge } from './workflow-graph';
+import { edgesOf, fetchAll, kindLabel, kindOf, nodeName, type EdgeKind, type TemplateNode, type WorkflowEdge } from './workflow-graph';
+import type { ResourceObject } from '../../api/types';
 
 type Selection = number | typeof START | null;
-type Dialog = { mode: 'add'; parent: number | null } | { mode: 'edit'; node: AnyResource } | { mode: 'delete'; node: AnyResource } | { mode: 'link'; from: number; to: number } | null;
+type Dialog = { mode: 'add'; parent: number | null } | { mode: 'edit'; node: TemplateNode } | { mode: 'delete'; node: TemplateNode } | { mode: 'link'; from: number; to: number } | null;
 
 /**
  * The Visualizer tab of a workflow template: its graph, and for those who may edit it, adding,
  * editing, linking, unlinking and deleting nodes. Each change is saved by the API as it is made, so
  * the graph always shows what the workflow would run and the API's refusals (a cycle) come at once.
  */
-export default function WorkflowEditor({ object }: { object: AnyResource }) {
+export default function WorkflowEditor({ object }: { object: ResourceObject<'workflow_job_templates'> }) {
   const canEdit = object.summary_fields?.user_capabilities?.edit === true;
   const queryClient = useQueryClient();
   const queryKey = useMemo(() => ['workflow-graph', object.related.workflow_nodes], [object.related.workflow_nodes]);
-  const nodes = useQuery({ queryKey, queryFn: () => fetchAll(object.related.workflow_nodes) });
+  const nodes = useQuery({ queryKey, queryFn: () => fetchAll<TemplateNode>(object.related.workflow_nodes) });
   const [selected, setSelected] = useState<Selection>(null);
   const [linkingFrom, setLinkingFrom] = useState<number | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -84,7 +84,7 @@ export default function WorkflowEditor({ object }: { object: AnyResource }) {
   if (nodes.error) return <ErrorAlert error={nodes.error} title="Could not load the workflow's nodes" />;
 
   const selectedNode = typeof selected === 'number' ? byId.get(selected) : undefined;
-  const submitNode = (node?: AnyResource) => async (choice: NodeChoice, placement: NodePlacement) => {
+  const submitNode = (node?: TemplateNode) => async (choice: NodeChoice, placement: NodePlacement) => {
     if (node) await editNode(node, choice);
     else {
       const made = await addNode(object.id, choice, placement.parent === null ? null : { id: placement.parent, edge: placement.edge });
@@ -112,7 +112,7 @@ export default function WorkflowEditor({ object }: { object: AnyResource }) {
         <Alert
           variant="info"
           isInline
-          title={`Choose the node to run after ${nodeName(byId.get(linkingFrom) ?? ({ id: linkingFrom } as AnyResource))}.`}
+          title={`Choose the node to run after ${nodeName(byId.get(linkingFrom) ?? { id: linkingFrom })}.`}
           actionLinks={<AlertActionLink onClick={() => setLinkingFrom(null)}>Cancel linking</AlertActionLink>}
         />
       )}
@@ -175,7 +175,7 @@ export default function WorkflowEditor({ object }: { object: AnyResource }) {
   );
 }
 
-function DeleteNodeModal({ node, onConfirm, onClose }: { node: AnyResource; onConfirm: () => void; onClose: () => void }) {
+function DeleteNodeModal({ node, onConfirm, onClose }: { node: TemplateNode; onConfirm: () => void; onClose: () => void }) {
   return (
     <Modal isOpen onClose={onClose} variant="small" aria-labelledby="delete-node-title">
       <ModalHeader title={`Delete ${nodeName(node)}?`} labelId="delete-node-title" titleIconVariant="warning" />

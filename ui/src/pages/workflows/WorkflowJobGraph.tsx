@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { runPath } from '../../resources/run-paths';
@@ -20,10 +20,10 @@ interface NodeJob {
 }
 
 /** The graph of a workflow job, each node coloured by its run's status and linked to it; polled while the workflow runs. */
-export default function WorkflowJobGraph({ job }: { job: AnyResource }) {
+export default function WorkflowJobGraph({ job }: { job: ResourceObject<'workflow_jobs'> }) {
   const live = useQuery({
     queryKey: [job.url],
-    queryFn: () => http.get<AnyResource>(job.url),
+    queryFn: () => http.get<ResourceObject<'workflow_jobs'>>(job.url),
     initialData: job,
     refetchInterval: (query) => (ACTIVE.has(String(query.state.data?.status)) ? POLL_MS : false),
   });
@@ -33,7 +33,7 @@ export default function WorkflowJobGraph({ job }: { job: AnyResource }) {
   // The status is in the key so the nodes are read once more when the workflow ends.
   const nodes = useQuery({
     queryKey: ['workflow-job-graph', nodesUrl, running ? 'running' : status],
-    queryFn: () => fetchAll(nodesUrl),
+    queryFn: () => fetchAll<ResourceObject<'workflow_job_nodes'>>(nodesUrl),
     refetchInterval: running ? POLL_MS : false,
     placeholderData: (previous) => previous,
   });

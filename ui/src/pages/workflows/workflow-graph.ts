@@ -1,10 +1,17 @@
 import { http, withQuery, type Page } from '../../api/client';
-import type { AnyResource } from '../../api/types';
+import type { ResourceObject } from '../../api/types';
 
 export const EDGE_KINDS = ['success', 'failure', 'always'] as const;
 export type EdgeKind = (typeof EDGE_KINDS)[number];
 
 export const EDGE_LABELS: Record<EdgeKind, string> = { success: 'On success', failure: 'On failure', always: 'Always' };
+
+/** A node of a workflow template's graph. */
+export type TemplateNode = ResourceObject<'workflow_job_template_nodes'>;
+/** A node of a workflow template's graph or of a workflow job's. */
+export type WorkflowNode = ResourceObject<'workflow_job_template_nodes' | 'workflow_job_nodes'>;
+/** What naming a node needs: a link's far end may be known by its id alone. */
+type NamedNode = { id: number; summary_fields?: WorkflowNode['summary_fields'] };
 
 export interface WorkflowEdge {
   parent: number;
@@ -13,18 +20,18 @@ export interface WorkflowEdge {
 }
 
 /** Every object of a list, following `next` (a workflow's nodes are not paged for the graph). */
-export async function fetchAll(url: string): Promise<AnyResource[]> {
-  const out: AnyResource[] = [];
+export async function fetchAll<T>(url: string): Promise<T[]> {
+  const out: T[] = [];
   let next: string | null = withQuery(url, { page_size: 200, order_by: 'id' });
   while (next) {
-    const page: Page<AnyResource> = await http.get<Page<AnyResource>>(next);
+    const page: Page<T> = await http.get<Page<T>>(next);
     out.push(...page.results);
     next = page.next;
   }
   return out;
 }
 
-export function edgesOf(nodes: readonly AnyResource[]): WorkflowEdge[] {
+export function edgesOf(nodes: readonly WorkflowNode[]): WorkflowEdge[] {
   const edges: WorkflowEdge[] = [];
   for (const node of nodes) {
     for (const kind of EDGE_KINDS) {
@@ -94,7 +101,7 @@ export interface TemplateSummary {
   unified_job_type?: string;
 }
 
-export const templateOf = (node: AnyResource) => node.summary_fields?.unified_job_template as TemplateSummary | undefined;
-export const kindOf = (node: AnyResource): NodeKind | undefined => templateOf(node)?.unified_job_type as NodeKind | undefined;
+export const templateOf = (node: NamedNode) => node.summary_fields?.unified_job_template as TemplateSummary | undefined;
+export const kindOf = (node: NamedNode): NodeKind | undefined => templateOf(node)?.unified_job_type as NodeKind | undefined;
 export const kindLabel = (kind: string | undefined) => NODE_KINDS.find((k) => k.key === kind)?.label ?? 'Deleted template';
-export const nodeName = (node: AnyResource) => templateOf(node)?.name ?? `Node ${node.id} (no template)`;
+export const nodeName = (node: NamedNode) => templateOf(node)?.name ?? `Node ${node.id} (no template)`;

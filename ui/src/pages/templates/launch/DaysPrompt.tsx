@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { Button, Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Modal, ModalBody, ModalFooter, ModalHeader, TextInput } from '@patternfly/react-core';
 import { http } from '../../../api/client';
 import { ApiError } from '../../../api/errors';
-import type { AnyResource } from '../../../api/types';
+import type { ResourceObject } from '../../../api/types';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 
 /** Management jobs that keep a number of days of data (extra_vars {days}). */
-export const takesDays = (template: AnyResource) => template.job_type === 'cleanup_jobs' || template.job_type === 'cleanup_activitystream';
+export const takesDays = (template: ResourceObject<'system_job_templates'>) => template.job_type === 'cleanup_jobs' || template.job_type === 'cleanup_activitystream';
 
-export function DaysPrompt({ template, onClose, onLaunched }: { template: AnyResource; onClose: () => void; onLaunched: (answer: Record<string, unknown>) => void }) {
+export function DaysPrompt({ template, onClose, onLaunched }: { template: ResourceObject<'system_job_templates'>; onClose: () => void; onLaunched: (answer: Record<string, unknown>) => void }) {
   const [days, setDays] = useState('30');
   const [error, setError] = useState<unknown>(null);
   const [sending, setSending] = useState(false);

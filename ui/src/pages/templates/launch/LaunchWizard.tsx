@@ -16,13 +16,12 @@ import {
 } from '@patternfly/react-core';
 import { http } from '../../../api/client';
 import { ApiError } from '../../../api/errors';
-import type { AnyResource } from '../../../api/types';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { parseVariables } from '../../../components/VariablesEditor';
 import { placeSurveyMessages, surveyProblems, type SurveyQuestion } from '../survey/survey-types';
 import { SurveyFields } from '../survey/SurveyFields';
 import { useDynamicChoices } from '../survey/use-dynamic-choices';
-import { launchBody, launchSteps, passwordsNeeded, STEP_NAMES, stepOfField, type LaunchDescription, type LaunchValues, type StepId } from './launch-plan';
+import { launchBody, launchSteps, passwordsNeeded, STEP_NAMES, stepOfField, type LaunchDescription, type LaunchValues, type PromptingTemplate, type StepId } from './launch-plan';
 import { CredentialsStep, ExecutionEnvironmentStep, InstanceGroupsStep, InventoryStep, OtherPromptsStep, type StepProps } from './LaunchSteps';
 
 const parse = (text: string) => {
@@ -46,7 +45,7 @@ const stepOfError = (key: string): StepId => (key.startsWith('survey.') ? 'surve
 
 /** The launch wizard: one step per prompt group the template asks, its survey, then a preview. */
 export function LaunchWizard({ template, description, spec, initial, onClose, onLaunched }: {
-  template: AnyResource;
+  template: PromptingTemplate;
   description: LaunchDescription;
   spec: SurveyQuestion[];
   initial: LaunchValues;

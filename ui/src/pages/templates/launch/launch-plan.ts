@@ -3,7 +3,13 @@
  * launch sends and where the API's messages belong.
  */
 import type { Picked } from '../../../components/MultiReferenceSelect';
+import type { ResourceObject } from '../../../api/types';
 import { surveyValues, type SurveyQuestion } from '../survey/survey-types';
+
+/** The templates the console launches, as their own resources serialize them. */
+export type LaunchableTemplate = ResourceObject<'job_templates' | 'workflow_job_templates' | 'system_job_templates'>;
+/** The templates whose launch may ask questions (prompts and a survey). */
+export type PromptingTemplate = ResourceObject<'job_templates' | 'workflow_job_templates'>;
 
 export interface LaunchDescription {
   can_start_without_user_input?: boolean;
