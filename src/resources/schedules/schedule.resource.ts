@@ -8,6 +8,7 @@ import { scheduleAccess } from './schedule-access.ts';
 import { SCHEDULE_PROMPT_FIELDS } from './schedule-prompt-fields.ts';
 import { checkSchedule } from './schedule-hooks.ts';
 import { scheduleCredentials, scheduleInstanceGroups, scheduleLabels } from './schedule-relations.ts';
+import { unifiedJobTypeOf } from '../../runs/kinds-in-use.ts';
 
 // Rows here are still read untyped (docs/architecture.md, "Typed rows").
 type AnyRow = any;
@@ -69,6 +70,6 @@ export const schedules = defineResource<AnyRow>({
     if (!kind) return;
     out.related = { ...(out.related as object), unified_job_template: `/api/v2/${getResource(kind).plural}/${row.unified_job_template_id}/` };
     const summary = (out.summary_fields as Record<string, Record<string, unknown> | undefined>).unified_job_template;
-    if (summary) summary.unified_job_type = kind === 'project' ? 'project_update' : kind === 'inventory_source' ? 'inventory_update' : kind === 'job_template' ? 'job' : kind.replace(/_template$/, '');
+    if (summary) summary.unified_job_type = unifiedJobTypeOf(kind);
   },
 });

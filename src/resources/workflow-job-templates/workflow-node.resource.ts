@@ -6,6 +6,7 @@ import { defineResource, type Values } from '../../api/resource.ts';
 import { joinTable } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
+import { unifiedJobTypeOf } from '../../runs/kinds-in-use.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { RUN_CREDENTIAL_KINDS } from '../job-templates/template-relations.ts';
 import { nodeAccess } from './node-access.ts';
@@ -52,7 +53,7 @@ export function decorateNode(row: AnyRow, out: AnyRow, extras: Awaited<ReturnTyp
   };
   const template = extras?.templates.get(row.unified_job_template_id);
   if (template) {
-    (out.summary_fields as AnyRow).unified_job_template = { id: template.id, name: template.name, description: template.description, unified_job_type: template.kind.replace(/_template$/, '').replace(/^project$/, 'project_update').replace(/^inventory_source$/, 'inventory_update') };
+    (out.summary_fields as AnyRow).unified_job_template = { id: template.id, name: template.name, description: template.description, unified_job_type: unifiedJobTypeOf(template.kind) };
     (out.related as AnyRow).unified_job_template = `/api/v2/${template.kind}s/${template.id}/`;
   } else out.unified_job_template = null;
 }
