@@ -118,7 +118,7 @@ export async function markRunning(
   if (row) {
     await followTemplate(tx, kind, row, { status: 'running' });
     await publishStatusChanges(tx, [row]);
-    if (kind.runNotifications !== false) await queueRunNotifications(tx, row, 'started');
+    if (kind.runNotifications !== false) await queueRunNotifications(tx, row, 'started', kind.messages?.projectTemplates);
     await queueRunWebhooks(tx, row);
   }
   return row;
@@ -159,7 +159,7 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
     current_job_id: null,
   });
   await kind.afterFinish?.(tx, row);
-  if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success');
+  if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success', kind.messages?.projectTemplates);
   await queueRunWebhooks(tx, row);
   await publishFinal(tx, row);
   // Runs blocked behind this one (its template's next job, dependents of an update) may start now.

@@ -106,6 +106,20 @@ export type Trigger = keyof TriggerInputs;
 /** A kind's launcher of each trigger it offers (any template row type: each kind reads its own); a trigger it lacks cannot start its runs. */
 export type KindLaunchers = { readonly [T in Trigger]?: Launcher<TriggerInputs[T], any> };
 
+/** How notifications speak of a kind's runs (AWX's notification_data and get_notification_templates of the kind). */
+export interface RunMessages {
+  /** How messages name its runs (job_friendly_name). */
+  friendly: string;
+  /** Its runs' page in the UI: /#/jobs/<ui>/<id>. */
+  ui: string;
+  /** job_metadata also carries its hosts' summaries, playbook, inventory, project and limit (jobs). */
+  playbookFacts?: true;
+  /** The notification templates of its run's project are also its own (jobs). */
+  projectTemplates?: true;
+  /** Its page is also the message's workflow_url (workflow jobs, whose approvals' messages point there). */
+  workflowUrl?: true;
+}
+
 /** Where a run's preferred instance groups come from: the <owner>_instance_groups of the run's <owner>_id. */
 export type InstanceGroupOwner = 'job_template' | 'inventory' | 'organization';
 
@@ -172,7 +186,7 @@ export interface RunKind {
   /** The websocket group its events are pushed to (AWX's names; `<name>_events` unless said), or false for a kind without events. */
   eventGroup?: string | false;
   /** How notification messages name its runs (job_friendly_name) and their page in the UI (/#/jobs/<ui>/<id>, also linked by commit statuses). */
-  messages?: { friendly: string; ui: string };
+  messages?: RunMessages;
   /** Whether cleanup_jobs deletes its old runs, and how it names them; absent: its runs are kept. */
   cleanup?: RunCleanup;
   /** How its runs are started, by trigger. Schedules, workflow nodes, webhooks and event rules offer the kinds that have their launcher. */

@@ -9,9 +9,8 @@ import { SCHEDULE_PROMPT_FIELDS } from './schedule-prompt-fields.ts';
 import { checkSchedule } from './schedule-hooks.ts';
 import { scheduleCredentials, scheduleInstanceGroups, scheduleLabels } from './schedule-relations.ts';
 import { unifiedJobTypeOf } from '../../runs/kinds-in-use.ts';
+import type { ScheduleRow } from '../../db/tables.ts';
 
-// Rows here are still read untyped (docs/architecture.md, "Typed rows").
-type AnyRow = any;
 
 /** The runs a schedule launched (AWX's /schedules/{id}/jobs/). */
 const scheduleRuns: Relation = { target: 'unified_job', from: 'schedule_runs', parentColumn: 'schedule_id', targetColumn: 'unified_job_id', attachable: false };
@@ -24,14 +23,14 @@ function ruleFacts(rrule: string): { timezone: string; until: string } {
 }
 
 /** Survey password answers (stored encrypted) read back as $encrypted$. */
-function shownExtraData(row: AnyRow): Record<string, unknown> {
+function shownExtraData(row: ScheduleRow): Record<string, unknown> {
   const data = { ...(row.extra_data ?? {}) } as Record<string, unknown>;
   for (const [variable, value] of Object.entries(data)) if (isEncryptedSecret(value)) data[variable] = '$encrypted$';
   return data;
 }
 
 /** Schedules: a recurrence rule that launches a template with saved prompts (AWX's Schedule). */
-export const schedules = defineResource<AnyRow>({
+export const schedules = defineResource<ScheduleRow>({
   name: 'schedule',
   table: 'schedules',
   label: 'Schedule List',

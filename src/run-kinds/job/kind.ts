@@ -25,7 +25,7 @@ export const jobKind: RunKind = {
   templateIsSource: false,
   defaultTimeoutSetting: 'DEFAULT_JOB_TIMEOUT',
   routes: [jobs.runRoutes, launchRoutes, relaunchRoutes, callbackRoutes, hostSummaryRoutes, createScheduleRoutes],
-  messages: { friendly: 'Job', ui: 'playbook' },
+  messages: { friendly: 'Job', ui: 'playbook', playbookFacts: true, projectTemplates: true },
   cleanup: { option: 'jobs', label: 'jobs' },
   events: JOB_EVENTS,
   waitsFor: { updates: ['project_update', 'inventory_update'], launches: true },
