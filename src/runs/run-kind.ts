@@ -179,6 +179,8 @@ export interface RunKind {
   afterFinish?(tx: Queryable, job: UnifiedJobRow): Promise<void>;
   /** Endpoints the kind adds: its run endpoints (stdout, events, cancel) and how it is launched. */
   routes: readonly RouteModule[];
+  /** Its runs execute playbooks on managed hosts: the task manager places them on hybrid and execution nodes (otherwise hybrid and control nodes). */
+  onExecutionNodes?: true;
   /** False for kinds whose runs take no capacity and run no process (workflow jobs, approvals): the task manager does not place them. */
   placed?: boolean;
   /** How its events are shown (AWX's event serializer of the kind); command events named after the kind unless said. */

@@ -115,9 +115,10 @@ export async function schedulePass(db: Database, kinds: RunKinds, system: Reques
         continue;
       }
       const preferred = groups.get(run.id) ?? [];
-      const placement = capacity.place({ kind: run.kind, impact: run.task_impact, forks: run.forks, groupIds: preferred });
+      const onExecutionNodes = kinds.get(run.kind).onExecutionNodes === true;
+      const placement = capacity.place({ onExecutionNodes, impact: run.task_impact, forks: run.forks, groupIds: preferred });
       if (!placement) {
-        explanations.set(run.id, capacity.hasEligibleInstance(run.kind, preferred) ? NOT_ENOUGH_CAPACITY : noInstances(capacity.groupNames(preferred)));
+        explanations.set(run.id, capacity.hasEligibleInstance(onExecutionNodes, preferred) ? NOT_ENOUGH_CAPACITY : noInstances(capacity.groupNames(preferred)));
         continue;
       }
       if (run.unified_job_template_id !== null && !run.allow_simultaneous) busyTemplates.set(`${run.kind}:${run.unified_job_template_id}`, run.id);

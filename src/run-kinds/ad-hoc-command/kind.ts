@@ -20,6 +20,7 @@ export const adHocCommandKind: RunKind = {
     host: true,
     children: false,
   },
+  onExecutionNodes: true,
   // Its inventory's updates finish first; it launches none of its own.
   waitsFor: { updates: ['inventory_update'] },
   policy: { resourceTypes: ['ad_hoc_command'], resourceIsRun: true },

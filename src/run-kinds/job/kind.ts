@@ -28,6 +28,7 @@ export const jobKind: RunKind = {
   messages: { friendly: 'Job', ui: 'playbook', playbookFacts: true, projectTemplates: true },
   cleanup: { option: 'jobs', label: 'jobs' },
   events: JOB_EVENTS,
+  onExecutionNodes: true,
   waitsFor: { updates: ['project_update', 'inventory_update'], launches: true },
   instanceGroupsFrom: ['job_template', 'inventory', 'organization'],
   policy: { resourceTypes: ['job_template'] },
