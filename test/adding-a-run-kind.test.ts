@@ -11,12 +11,13 @@ import { viewOptions } from '../src/api/options.ts';
 import { objectPermission } from '../src/api/permissions.ts';
 import { routeMethods } from '../src/api/resource-routes.ts';
 import { serializeRow } from '../src/api/serialize.ts';
-import type { InventoryRow } from '../src/db/tables.ts';
+import type { InventoryRow, UnifiedJobRow } from '../src/db/tables.ts';
 import { inventories } from '../src/resources/inventories/inventory.resource.ts';
 import type { Gate, GateInput } from '../src/runs/gates.ts';
 import { launchOrRefuse, type Launcher } from '../src/runs/launch.ts';
 import type { RunContext, RunKind, RunOutcome, WorkflowNodeLaunch } from '../src/runs/run-kind.ts';
 import type { ScheduledLaunch } from '../src/resources/schedules/schedulable.ts';
+import type { WebhookLaunch } from '../src/runs/webhooks/delivery-launch.ts';
 import { launchDueSchedules } from '../src/task-manager/scheduler.ts';
 import { defineRunResource } from '../src/runs/run-resource.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
@@ -24,10 +25,9 @@ import { codeBlocks } from './helpers/docs.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
 import { rruleIn } from './helpers/schedules.ts';
 import { launchWorkflow, makeWorkflow, nodeRun } from './helpers/workflows.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import { sendEvent } from './helpers/eda.ts';
+import { startOpaServer } from './helpers/opa-server.ts';
+import { policyGate } from '../src/policy/gate.ts';
 
 // The example of docs/adding-a-run-kind.md, as written there (only the import paths differ).
 
@@ -45,7 +45,7 @@ const inventoryReports = defineRunResource({
 });
 
 /** Writes the inventory's host names to the run's output, one a line. */
-async function runInventoryReport(report: AnyRow, run: RunContext): Promise<RunOutcome> {
+async function runInventoryReport(report: UnifiedJobRow, run: RunContext): Promise<RunOutcome> {
   if (!report.inventory_id) return { status: 'failed', explanation: 'The inventory was deleted.' };
   const hosts = await run.db.query<{ name: string }>('SELECT name FROM hosts WHERE inventory_id = $1 ORDER BY name', [report.inventory_id]);
   for (const host of hosts) await run.output(host.name);
@@ -63,6 +63,7 @@ const inventoryReportTemplates = defineResource({
     name: text({ required: true }),
     description: text(),
     inventory: ref('inventory', { required: true }),
+    organization: ref('organization', { required: true }),
     status: choice(['never updated', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled'], { readOnly: true }),
     last_job: ref('unified_job', { readOnly: true }),
     last_job_run: datetime({ readOnly: true }),
@@ -118,10 +119,16 @@ const workflowNodeReportLauncher: Launcher<WorkflowNodeLaunch> = {
   plan: async (_tx, _ctx, template) => templateReport(template!, 'workflow'),
 };
 
+/** A firing event rule whose action launches a report template (who may launch it was checked when the rule was saved). */
+const eventRuleReportLauncher: Launcher<WebhookLaunch> = {
+  kind: INVENTORY_REPORT,
+  plan: async (_tx, _ctx, template) => templateReport(template!, 'webhook'),
+};
+
 /** POST /inventories/{id}/report/: starts a report of the inventory and answers 202 with it. */
 const reportRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  routeMethods<AnyRow>(app, `${inventories.listPath}:id/report/`, objectPermission('inventory', { POST: 'update' }), {
+  routeMethods<InventoryRow>(app, `${inventories.listPath}:id/report/`, objectPermission('inventory', { POST: 'update' }), {
     POST: async (request, reply) => {
       const inventory = request.object;
       const input = (request.body ?? {}) as { description?: unknown };
@@ -140,7 +147,12 @@ const inventoryReportKind: RunKind = {
   run: runInventoryReport,
   routes: [inventoryReports.runRoutes, reportRoutes],
   templateIsSource: false,
-  launchers: { manual: inventoryReportLauncher, schedule: scheduledReportLauncher, workflowNode: workflowNodeReportLauncher },
+  launchers: { manual: inventoryReportLauncher, schedule: scheduledReportLauncher, workflowNode: workflowNodeReportLauncher, eventRule: eventRuleReportLauncher },
+  eventRuleAction: { type: 'launch_inventory_report', label: 'inventory report template', contentType: 'inventory_report_template', role: 'execute_role' },
+  // A report lists the hosts its inventory's updates bring: an open one queued before it finishes first.
+  waitsFor: { updates: ['inventory_update'] },
+  // Policies see a report launch as the report itself, as they see ad hoc commands.
+  policy: { resourceTypes: ['inventory_report'], resourceIsRun: true },
   events: {
     fields: ['inventory_report', 'event', 'counter', 'event_display', 'stdout', 'start_line', 'end_line'],
     playbook: false,
@@ -169,7 +181,7 @@ describe('adding a run kind (docs/adding-a-run-kind.md)', () => {
 
   before(async () => {
     // The resource listed as in RESOURCES and the kind as in RUN_KINDS; the page's migration run as written.
-    t = await createTestApp({}, { gates: [gate], extraResources: [inventoryReportTemplates, inventoryReports], extraRunKinds: [inventoryReportKind] });
+    t = await createTestApp({}, { gates: [gate, policyGate], extraResources: [inventoryReportTemplates, inventoryReports], extraRunKinds: [inventoryReportKind] });
     const migrations = codeBlocks('adding-a-run-kind.md', 'sql');
     assert.equal(migrations.length, 1);
     await t.db.exec(migrations[0]);
@@ -226,6 +238,53 @@ describe('adding a run kind (docs/adding-a-run-kind.md)', () => {
     }
   });
 
+  it('a policy applying to its resource type gates its launches and sees the report as the resource', async () => {
+    const opa = await startOpaServer();
+    try {
+      assert.equal((await t.patch('/api/v2/settings/security/', { OPA_ENABLED: true, OPA_SERVER_URL: opa.url, OPA_FAIL_MODE: 'allow' })).status, 200);
+      assert.equal((await t.patch(`/api/v2/organizations/${org}/`, { policy_enforcement: 'enforce' })).status, 200);
+      const made = await t.post('/api/v2/policies/', {
+        name: 'no reports', organization: org, rego_module: `package drover.org_${org}.reports`, package_path: `drover.org_${org}.reports`, applies_to: ['inventory_report'],
+      });
+      assert.equal(made.status, 201, made.text);
+      opa.answer(`drover/org_${org}/reports`, { result: ['Reports need a ticket.'] });
+      const count = await reports();
+      const denied = await t.post(`/api/v2/inventories/${inventory}/report/`, {});
+      assert.deepEqual([denied.status, denied.body], [403, { detail: 'Policy denied launch.', reasons: ['no reports: Reports need a ticket.'] }]);
+      assert.equal(await reports(), count);
+      const [decision] = (await t.get(`/api/v2/policy_decisions/?policy=${made.body.id}`)).body.results;
+      assert.equal(decision.resource_type, 'inventory_report');
+      const { context } = (await t.get(`/api/v2/policy_decisions/${decision.id}/`)).body;
+      assert.deepEqual([context.resource_type, context.resource_id, context.resource_name], ['inventory_report', decision.unified_job, 'reported hosts']);
+      const unknown = await t.post('/api/v2/policies/', { name: 'x', organization: org, rego_module: 'package x', package_path: 'x', applies_to: ['inventory_reports'] });
+      assert.equal(unknown.status, 400, unknown.text);
+      assert.match(JSON.stringify(unknown.body.applies_to), /Choose from .*inventory_report\b/);
+    } finally {
+      await t.patch('/api/v2/settings/security/', { OPA_ENABLED: false });
+      await opa.close();
+    }
+  });
+
+  it('a report waits for an open update of its inventory queued before it, then runs', async () => {
+    const [update] = await t.db.query<{ id: number }>(
+      `INSERT INTO unified_jobs (kind, name, status, launch_type, inventory_id) VALUES ('inventory_update', 'a source', 'running', 'manual', $1) RETURNING id`, [inventory],
+    );
+    try {
+      const launched = await t.post(`/api/v2/inventories/${inventory}/report/`, {});
+      assert.equal(launched.status, 202, launched.text);
+      const waiting = await eventually(async () => {
+        const report = (await t.get(`/api/v2/inventory_reports/${launched.body.id}/`)).body;
+        return report.job_explanation ? report : null;
+      }, 30_000, 'the report explains its wait');
+      assert.deepEqual([waiting.status, waiting.job_explanation], ['pending', `waiting for inventory_update-${update.id} to finish`]);
+      await t.db.query(`UPDATE unified_jobs SET status = 'successful', finished = now() WHERE id = $1`, [update.id]);
+      const report = await waitForRun(t, `/api/v2/inventory_reports/${launched.body.id}/`);
+      assert.equal(report.status, 'successful', report.job_explanation);
+    } finally {
+      await t.db.query('DELETE FROM unified_jobs WHERE id = $1', [update.id]);
+    }
+  });
+
   describe('with a template: its triggers, events and cleanup, and nothing else edited', () => {
     let template: number;
     const succeeded = (url: string) => waitForRun(t, url).then((run) => {
@@ -233,7 +292,7 @@ describe('adding a run kind (docs/adding-a-run-kind.md)', () => {
       return run;
     });
     before(async () => {
-      const made = await t.post('/api/v2/inventory_report_templates/', { name: 'nightly', description: 'every night', inventory });
+      const made = await t.post('/api/v2/inventory_report_templates/', { name: 'nightly', description: 'every night', inventory, organization: org });
       assert.equal(made.status, 201, made.text);
       template = made.body.id;
     });
@@ -241,6 +300,7 @@ describe('adding a run kind (docs/adding-a-run-kind.md)', () => {
     it('a schedule of the template launches a report through its schedule launcher, and the template follows it', async () => {
       const schedule = await t.post('/api/v2/schedules/', { name: 'nightly', unified_job_template: template, rrule: rruleIn(3600) });
       assert.equal(schedule.status, 201, schedule.text);
+      assert.equal(schedule.body.summary_fields.unified_job_template.unified_job_type, 'inventory_report');
       await t.db.query("UPDATE schedules SET next_run = now() - interval '1 second' WHERE id = $1", [schedule.body.id]);
       await launchDueSchedules(t.services);
       const listed = await eventually(async () => (await t.get(`/api/v2/inventory_report_templates/${template}/inventory_reports/`)).body.results[0], 30_000, 'a scheduled report');
@@ -256,6 +316,33 @@ describe('adding a run kind (docs/adding-a-run-kind.md)', () => {
       const report = await succeeded(`/api/v2/inventory_reports/${await nodeRun(t, workflowJob, 'report')}/`);
       assert.deepEqual([report.launch_type, report.unified_job_template], ['workflow', template]);
       assert.equal((await succeeded(`/api/v2/workflow_jobs/${workflowJob}/`)).status, 'successful');
+    });
+
+    it('an event rule may launch the template through its event rule action, and the firing names the report', async () => {
+      const rule = await t.post('/api/v2/event_rules/', {
+        name: 'on deploy', organization: org, webhook_path: 'report-on-deploy', conditions: [{ jinja2_expression: 'event.kind == "deploy"', description: 'deploys' }],
+        actions: [{ action_type: 'launch_inventory_report', target_id: template }],
+      });
+      assert.equal(rule.status, 201, rule.text);
+      const missing = await t.post('/api/v2/event_rules/', {
+        name: 'nothing', organization: org, webhook_path: 'report-missing', conditions: [{ jinja2_expression: 'true', description: 'all' }],
+        actions: [{ action_type: 'launch_inventory_report', target_id: inventory }],
+      });
+      assert.equal(missing.status, 400, missing.text);
+      assert.match(missing.text, new RegExp(`There is no inventory report template ${inventory} in the rule's organization`));
+      const key = (await t.get(`/api/v2/event_rules/${rule.body.id}/webhook_key/`)).body.webhook_key as string;
+      const sent = await sendEvent(t, 'report-on-deploy', key, { kind: 'deploy' });
+      assert.equal(sent.status, 202, sent.text);
+      const log = await eventually(async () => {
+        const read = (await t.get(`/api/v2/event_logs/${sent.body.event_log_id}/`)).body;
+        return read.status !== 'received' ? read : null;
+      }, 30_000, 'the event evaluated');
+      assert.equal(log.status, 'action_fired', JSON.stringify(log));
+      const [action] = log.actions_triggered;
+      assert.equal(typeof action.inventory_report, 'number', JSON.stringify(action));
+      assert.equal(log.job_id, action.inventory_report);
+      const report = await succeeded(`/api/v2/inventory_reports/${action.inventory_report}/`);
+      assert.deepEqual([report.launch_type, report.unified_job_template], ['webhook', template]);
     });
 
     it("its events are shown in the kind's shape, and cleanup_jobs deletes its old runs", async () => {

@@ -51,7 +51,7 @@ import { inventoryUpdateKind } from '../run-kinds/inventory-update/kind.ts';
 import { jobCredentialPasswordSecrets, jobSurveyPasswordSecrets } from '../run-kinds/job/job-secret-rotation.ts';
 import { jobKind } from '../run-kinds/job/kind.ts';
 import { templateWebhooks } from '../runs/webhooks/template-webhooks.ts';
-import { webhookKeySecrets } from '../resources/webhooks/webhook-key-rotation.ts';
+import { templateWebhookKeySecrets, webhookKeySecrets } from '../resources/webhooks/webhook-key-rotation.ts';
 import { projectUpdateKind } from '../run-kinds/project-update/kind.ts';
 import { systemJobKind } from '../run-kinds/system-job/kind.ts';
 import { workflowApprovalKind } from '../run-kinds/workflow-approval/kind.ts';
@@ -59,6 +59,7 @@ import { workflowJobKind } from '../run-kinds/workflow-job/kind.ts';
 import type { Gate } from '../runs/gates.ts';
 import { createLaunchService } from '../runs/launch.ts';
 import { RunKinds, type RunKind } from '../runs/run-kind.ts';
+import { useRunKinds } from '../runs/kinds-in-use.ts';
 import type { SecretStore } from '../secrets/rotation.ts';
 import { RESOURCES } from './resources.ts';
 import { serviceCaches } from './caches.ts';
@@ -134,8 +135,7 @@ export const GATES: readonly Gate[] = [connectionVariablesGate, policyGate];
 
 /** Everything regenerate_secret_key re-encrypts besides secret settings. */
 export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets, surveyPasswordSecrets,
-  webhookKeySecrets('job_templates', 'job template webhook keys'),
-  webhookKeySecrets('workflow_job_templates', 'workflow job template webhook keys'),
+  ...templateWebhookKeySecrets(RUN_KINDS),
   webhookKeySecrets('event_rules', 'event rule webhook keys', EVENT_RULE_KEY_PURPOSE),
   webhookKeySecrets('outbound_webhooks', 'outbound webhook signing keys', OUTBOUND_WEBHOOK_KEY_PURPOSE),
   notificationTemplateSecrets,
@@ -164,9 +164,10 @@ export function composeServices(base: BaseServices, options: CompositionOptions 
   const extra = options.extraRunKinds ?? [];
   const runKinds = new RunKinds([...RUN_KINDS.filter((k) => !extra.some((e) => e.name === k.name)), ...extra]);
   registerScheduleKinds(scheduleKinds(runKinds, resources));
+  useRunKinds(runKinds);
   const ssoMethods = [...SSO_METHODS, ...(options.extraSsoMethods ?? [])];
   return {
-    ...base, resources, runKinds, launches: createLaunchService(base.db, options.gates ?? GATES), ssoMethods,
+    ...base, resources, runKinds, launches: createLaunchService(base.db, options.gates ?? GATES, runKinds), ssoMethods,
     caches: serviceCaches(), logger: options.logger ?? consoleLogger,
   };
 }

@@ -8,25 +8,22 @@ import { systemContextIn, type Services } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import type { EventRuleRow } from '../db/tables.ts';
 import { queueTemplateNotification } from '../resources/notification-templates/queue.ts';
-import { ACTION_TARGETS, type Action, type ActionType } from '../resources/event-rules/actions.ts';
+import { actionTarget, type Action, type ActionType } from '../resources/event-rules/actions.ts';
 import type { Launcher } from '../runs/launch.ts';
 import type { LaunchMemo } from '../runs/launch-memo.ts';
 import type { RunKinds } from '../runs/run-kind.ts';
 import type { WebhookLaunch } from '../runs/webhooks/delivery-launch.ts';
 
-/** The launchers of the launching action types: the eventRule launcher of each target's run kind. */
-export type EdaLaunchers = Record<LaunchActionType, Launcher<WebhookLaunch>>;
+/** The launcher of each launching action type, and the run kind it makes: the eventRule launcher of the kind whose templates are the targets. */
+export type EdaLaunchers = ReadonlyMap<ActionType, { kind: string; launcher: Launcher<WebhookLaunch> }>;
 
-type LaunchActionType = Exclude<ActionType, 'send_notification'>;
-
-/** Each launching action type's launcher: that of the run kind whose templates are the action's targets. */
+/** Each launching action type's launcher: that of the run kind whose event rule action it is. */
 export function edaLaunchers(runKinds: RunKinds): EdaLaunchers {
-  const launcherFor = (type: LaunchActionType) => {
-    const launcher = runKinds.forTemplateTable(ACTION_TARGETS[type].table)?.launchers?.eventRule;
-    if (!launcher) throw new Error(`no run kind launches the targets of ${type} (${ACTION_TARGETS[type].table}) for event rules`);
-    return launcher;
-  };
-  return { launch_job_template: launcherFor('launch_job_template'), launch_workflow: launcherFor('launch_workflow') };
+  return new Map(runKinds.eventRuleActions().map((kind) => {
+    const launcher = kind.launchers?.eventRule;
+    if (!launcher) throw new Error(`run kind ${kind.name} has an event rule action (${kind.eventRuleAction.type}) but no eventRule launcher`);
+    return [kind.eventRuleAction.type, { kind: kind.name, launcher }];
+  }));
 }
 
 export interface FiredEvent {
@@ -42,10 +39,10 @@ export interface ActionOutcome {
   target_id: number;
   description: string;
   ok: boolean;
-  job?: number;
-  workflow_job?: number;
   notification?: number;
   error?: string;
+  /** The run launched, under its kind's name (job, workflow_job). */
+  [runKind: string]: unknown;
 }
 
 /** The variables every launched playbook gets (docs/event-driven.md#actions). */
@@ -61,7 +58,7 @@ const refusalText = (body: Record<string, unknown>) =>
 
 /** A launch an action asks for, made with the other launches of its batch (launchFiring). */
 export interface PendingLaunch {
-  action: Action & { action_type: keyof EdaLaunchers };
+  action: Action;
   target: Row;
   input: WebhookLaunch;
   /** Filled in once the batch's launches are made. */
@@ -73,15 +70,16 @@ export interface PendingLaunch {
  * to be made with the batch's other launches of its target. `memo` shares reads across the batch.
  */
 export async function runAction(
-  tx: Queryable, event: FiredEvent, action: Action, memo: LaunchMemo,
+  tx: Queryable, kinds: RunKinds, event: FiredEvent, action: Action, memo: LaunchMemo,
 ): Promise<{ outcome: ActionOutcome; launch?: PendingLaunch }> {
   const base = { action_type: action.action_type, target_id: action.target_id, description: action.description };
-  const target = ACTION_TARGETS[action.action_type];
+  const target = actionTarget(kinds, action.action_type);
+  if (!target) return { outcome: { ...base, ok: false, error: `There is no action type ${action.action_type}.` } };
   const [row] = await memo.once(`${target.table}:${action.target_id}`, () => tx.query(`SELECT * FROM ${target.table} WHERE id = $1`, [action.target_id]));
   if (!row || row.organization_id !== event.rule.organization_id) {
     return { outcome: { ...base, ok: false, error: `There is no ${target.label} ${action.target_id} in the rule's organization.` } };
   }
-  if (action.action_type === 'send_notification') {
+  if (!target.kind) {
     const notification = await queueTemplateNotification(tx, action.target_id, 'event_rule', {
       extraContext: {
         rule_name: event.rule.name,
@@ -94,7 +92,7 @@ export async function runAction(
   }
   const outcome: ActionOutcome = { ...base, ok: false };
   const input: WebhookLaunch = { service: '', guid: event.guid, extraVars: { ...action.extra_vars, ...edaVariables(event) }, columns: {}, memo };
-  return { outcome, launch: { action: { ...action, action_type: action.action_type }, target: row, input, outcome } };
+  return { outcome, launch: { action, target: row, input, outcome } };
 }
 
 /** Makes a batch's pending launches through the launch service, those of one target together, and fills in their outcomes. */
@@ -107,12 +105,12 @@ export async function launchFiring(tx: Queryable, services: Services, launchers:
     else byTarget.set(key, [launch]);
   }
   for (const group of byTarget.values()) {
-    const { action_type: type } = group[0].action;
-    const results = await services.launches.launchAllWithin(tx, systemContextIn(services), launchers[type], group[0].target, group.map((l) => l.input));
+    const made = launchers.get(group[0].action.action_type)!;
+    const results = await services.launches.launchAllWithin(tx, systemContextIn(services), made.launcher, group[0].target, group.map((l) => l.input));
     group.forEach(({ outcome }, i) => {
       const launched = results[i];
       if (!launched.ok) Object.assign(outcome, { ok: false, error: refusalText(launched.refusal.body) });
-      else Object.assign(outcome, { ok: true, [type === 'launch_workflow' ? 'workflow_job' : 'job']: launched.run.id });
+      else Object.assign(outcome, { ok: true, [made.kind]: launched.run.id });
     });
   }
 }

@@ -99,7 +99,7 @@ class Firing {
     if (!(await this.claim(rule))) return { ...outcome, status: 'throttled' };
     const event = { logId: log.id, rule, eventType: log.event_type, guid: log.event_guid, payload: JSON.parse(log.payload_json) as unknown };
     for (const action of rule.actions as Action[]) {
-      const { outcome: done, launch } = await runAction(this.tx, event, action, this.memo);
+      const { outcome: done, launch } = await runAction(this.tx, this.services.runKinds, event, action, this.memo);
       outcome.actions_triggered.push(done);
       if (launch) this.launches.push(launch);
     }
@@ -125,9 +125,11 @@ class Firing {
   async finish(): Promise<void> {
     await launchFiring(this.tx, this.services, this.launchers, this.launches);
     const audits: AuditEvent[] = [];
+    // An outcome names the run it launched by the run's kind.
+    const launchingKinds = this.services.runKinds.eventRuleActions().map((k) => k.name);
+    const runOf = (action: ActionOutcome) => launchingKinds.map((k) => action[k]).find((id): id is number => typeof id === 'number');
     for (const { outcome, rule, log } of this.fired) {
-      const launched = outcome.actions_triggered.find((a) => a.job ?? a.workflow_job);
-      outcome.job_id = launched ? (launched.job ?? launched.workflow_job)! : null;
+      outcome.job_id = outcome.actions_triggered.map(runOf).find((id) => id !== undefined) ?? null;
       outcome.status = outcome.actions_triggered.every((a) => a.ok) ? 'action_fired' : 'action_failed';
       audits.push({
         type: 'eda.rule_fired',

@@ -7,6 +7,7 @@ import { systemContextIn, type Services } from '../api/context.ts';
 import { serializeRow } from '../api/serialize.ts';
 import type { ResourceRow } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
+import type { RunMessages } from '../runs/run-kind.ts';
 
 /** A run's row: unified_jobs' columns, and those of its kind's table when read from it. */
 type RunRow = UnifiedJobRow & ResourceRow;
@@ -49,7 +50,7 @@ async function jobFields(services: Services, run: RunRow): Promise<Record<string
 }
 
 /** AWX's notification_data: what the default bodies and webhooks carry. */
-async function jobMetadata(services: Services, run: RunRow, job: Record<string, unknown>, url: string): Promise<Record<string, unknown>> {
+async function jobMetadata(services: Services, run: RunRow, job: Record<string, unknown>, url: string, messages: RunMessages): Promise<Record<string, unknown>> {
   const summary = (job.summary_fields ?? {}) as Record<string, Record<string, unknown>>;
   const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v ?? null);
   const data: Record<string, unknown> = {
@@ -62,7 +63,7 @@ async function jobMetadata(services: Services, run: RunRow, job: Record<string, 
     status: job.status,
     traceback: run.result_traceback ?? '',
   };
-  if (run.kind !== 'job') return data;
+  if (!messages.playbookFacts) return data;
   const hosts = await services.db.query(
     'SELECT host_name, failed, changed, dark, failures, ok, processed, skipped, rescued, ignored FROM job_host_summaries WHERE job_id = $1 ORDER BY host_name',
     [run.id],
@@ -74,7 +75,7 @@ async function jobMetadata(services: Services, run: RunRow, job: Record<string, 
     inventory: summary.inventory?.name ?? null,
     project: summary.project?.name ?? null,
     limit: run.limit,
-    friendly_name: 'Job',
+    friendly_name: messages.friendly,
   };
 }
 
@@ -89,20 +90,20 @@ export async function messageContext(services: Services, run: RunRow | null, fac
   const base = urlBase(services);
   if (!run) return { ...facts.extra_context };
   // Each kind as AWX names it in messages and in its UI address (the run kind's `messages`).
-  const kind = services.runKinds.get(run.kind).messages ?? { friendly: run.kind, ui: run.kind };
+  const kind: RunMessages = services.runKinds.get(run.kind).messages ?? { friendly: run.kind, ui: run.kind };
   const job = await jobFields(services, run);
   // The run has moved on since the event: messages show it as it was then.
   if (facts.run_status) job.status = facts.run_status;
   if (facts.event === 'started') Object.assign(job, { finished: false, failed: false });
   const url = `${base}/#/jobs/${kind.ui}/${run.id}`;
-  const metadata = await jobMetadata(services, run, job, url);
+  const metadata = await jobMetadata(services, run, job, url, kind);
   return {
     job,
     job_friendly_name: kind.friendly,
     url,
     job_metadata: JSON.stringify(metadata, null, 4),
     // Approval notifications are about their workflow job: its address is theirs.
-    ...(run.kind === 'workflow_job' && { workflow_url: url }),
+    ...(kind.workflowUrl && { workflow_url: url }),
     ...facts.extra_context,
   };
 }

@@ -4,18 +4,14 @@ import type { Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { parseVariables } from '../inventory/variables.ts';
 import type { GateInput } from '../runs/gates.ts';
+import type { RunKind } from '../runs/run-kind.ts';
 
-/** What a launch is, in the words of a policy's applies_to. */
-export const RESOURCE_TYPES = ['job_template', 'workflow_job_template', 'ad_hoc_command'] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
-/** The resource type of a run policies gate, or null for runs they do not (project updates, system jobs...). */
-export function resourceTypeOf(run: UnifiedJobRow): ResourceType | null {
-  if (run.kind === 'ad_hoc_command') return 'ad_hoc_command';
-  // A sliced job template launch makes a workflow job: it is still a job template's launch.
-  if (run.kind === 'job' || (run.kind === 'workflow_job' && run.is_sliced_job)) return 'job_template';
-  if (run.kind === 'workflow_job') return 'workflow_job_template';
-  return null;
+/** What a run is to policies: its resource type and whether the run itself is the resource; null for runs they do not gate (project updates, system jobs...). */
+export function launchPolicyOf(kind: RunKind, run: UnifiedJobRow): { resourceType: string; resourceIsRun: boolean } | null {
+  const policy = kind.policy;
+  if (!policy) return null;
+  return { resourceType: policy.resourceTypeOf?.(run) ?? policy.resourceTypes[0], resourceIsRun: policy.resourceIsRun === true };
 }
 
 /** Extra vars as launched, with survey password answers shown as $encrypted$. */
@@ -32,7 +28,7 @@ export interface LaunchOrganization {
 }
 
 export async function contextDocument(
-  tx: Queryable, launch: GateInput, resourceType: ResourceType, organization: LaunchOrganization,
+  tx: Queryable, launch: GateInput, { resourceType, resourceIsRun }: { resourceType: string; resourceIsRun: boolean }, organization: LaunchOrganization,
 ): Promise<Record<string, unknown>> {
   const { run, template, ctx } = launch;
   const [inventory] = run.inventory_id ? await tx.query<Row>('SELECT id, name, kind FROM inventories WHERE id = $1', [run.inventory_id]) : [];
@@ -41,7 +37,7 @@ export async function contextDocument(
      WHERE c.id IN (SELECT credential_id FROM unified_job_credentials WHERE unified_job_id = $1) OR c.id = $2 ORDER BY c.id`,
     [run.id, run.credential_id],
   );
-  const resource = resourceType === 'ad_hoc_command' || !template ? { id: run.id, name: run.name } : { id: Number(template.id), name: String(template.name) };
+  const resource = resourceIsRun || !template ? { id: run.id, name: run.name } : { id: Number(template.id), name: String(template.name) };
   return {
     resource_type: resourceType,
     resource_id: resource.id,

@@ -7,7 +7,7 @@
 import { actorId } from '../api/context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Gate, GateInput, Verdict } from '../runs/gates.ts';
-import { contextDocument, resourceTypeOf } from './context.ts';
+import { contextDocument, launchPolicyOf } from './context.ts';
 import { recordEvaluation, type DecisionRecord, type Evaluation } from './decisions.ts';
 import { EngineError, engineOf, evaluate, type Engine } from './engine.ts';
 import { parseVerdict, type Findings } from './verdict.ts';
@@ -58,8 +58,9 @@ function judge(outcome: Outcome, organizationMode: string, failMode: unknown): {
 async function check(tx: Queryable, launch: GateInput): Promise<Verdict> {
   const { ctx, run } = launch;
   const settings = ctx.service.settings;
-  const resourceType = resourceTypeOf(run);
-  if (!settings.get('OPA_ENABLED') || !resourceType || !run.organization_id) return { decision: 'allow' };
+  const launchPolicy = launchPolicyOf(launch.runKind, run);
+  if (!settings.get('OPA_ENABLED') || !launchPolicy || !run.organization_id) return { decision: 'allow' };
+  const { resourceType } = launchPolicy;
   const [organization] = await tx.query<{ id: number; name: string; policy_enforcement: string }>(
     'SELECT id, name, policy_enforcement FROM organizations WHERE id = $1', [run.organization_id],
   );
@@ -72,7 +73,7 @@ async function check(tx: Queryable, launch: GateInput): Promise<Verdict> {
   );
   if (!policies.length) return { decision: 'allow' };
 
-  const context = await contextDocument(tx, launch, resourceType, organization);
+  const context = await contextDocument(tx, launch, launchPolicy, organization);
   const engine = engineOf(settings);
   const outcomes = await Promise.all(policies.map((policy) => evaluateOne(engine, policy, context)));
   const failMode = settings.get('OPA_FAIL_MODE');

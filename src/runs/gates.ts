@@ -1,3 +1,4 @@
+import type { RunKind } from './run-kind.ts';
 import type { RequestContext } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
@@ -19,8 +20,10 @@ export type Verdict = (
 /** What a gate sees: who launches what, and the run as it would be queued (stored, not yet visible to anyone else). */
 export interface GateInput {
   ctx: RequestContext;
-  /** The run kind (job, ad_hoc_command, ...). */
+  /** The run kind's name (job, ad_hoc_command, ...). */
   kind: string;
+  /** The run kind itself: what it is to policies and quotas. */
+  runKind: RunKind;
   /** The template launched (a job template, a project, an inventory source); null for ad hoc commands. */
   template: Row | null;
   run: UnifiedJobRow;

@@ -3,6 +3,7 @@
  * and later schedules, workflow nodes and event rules) comes through here. It knows nothing about
  * HTTP: it answers the run it queued, or why it refused.
  */
+import type { RunKinds } from './run-kind.ts';
 import { ApiError } from '../api/errors.ts';
 import type { RequestContext } from '../api/context.ts';
 import type { Database, Queryable, Row } from '../db/database.ts';
@@ -78,14 +79,14 @@ const storeRecords = async (q: Queryable, records: readonly GateRecord[]) => {
  * gates in their order, then queue it. A refusal anywhere rolls everything back, so a denied
  * launch leaves no run behind; warnings are kept in the run's explanation.
  */
-export function createLaunchService(db: Database, gates: readonly Gate[]): LaunchService {
+export function createLaunchService(db: Database, gates: readonly Gate[], runKinds: RunKinds): LaunchService {
   /** Plan, store, gate and queue one run in `tx`; throws an ApiError to refuse. */
   async function launchIn<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input) {
     const plan = await launcher.plan(tx, ctx, template, input);
     let row = await insertRun(tx, ctx, launcher.kind, plan.values);
     // What belongs to the run (its credentials) is stored before the gates, which look at it.
     await plan.link?.(tx, row);
-    const gated = await passGates(tx, gates, { ctx, kind: launcher.kind.name, template: plan.template ?? template, run: row, launchType: String(row.launch_type) });
+    const gated = await passGates(tx, gates, { ctx, kind: launcher.kind.name, runKind: runKinds.get(launcher.kind.name), template: plan.template ?? template, run: row, launchType: String(row.launch_type) });
     if (gated.denied) throw new GateRefusal(gated.denied.status, gated.denied.body, gated.records);
     if (gated.warnings.length) {
       [row] = await tx.query<UnifiedJobRow>('UPDATE unified_jobs SET job_explanation = $2 WHERE id = $1 RETURNING *', [row.id, gated.warnings.join('\n')]);
@@ -117,7 +118,7 @@ export function createLaunchService(db: Database, gates: readonly Gate[]): Launc
     const rows = planned.length ? await insertRuns(tx, ctx, launcher.kind, planned.map((p) => p.plan.values)) : [];
     for (const [i, { at, plan }] of planned.entries()) {
       await plan.link?.(tx, rows[i]);
-      const gated = await passGates(tx, gates, { ctx, kind: launcher.kind.name, template: plan.template ?? template, run: rows[i], launchType: String(rows[i].launch_type) });
+      const gated = await passGates(tx, gates, { ctx, kind: launcher.kind.name, runKind: runKinds.get(launcher.kind.name), template: plan.template ?? template, run: rows[i], launchType: String(rows[i].launch_type) });
       if (gated.denied || gated.warnings.length) throw new NotTogether();
       await storeRecords(tx, gated.records);
       results[at] = { ok: true, run: rows[i], ignored: plan.ignored ?? {}, warnings: [] };

@@ -117,7 +117,7 @@ export async function markRunning(
   );
   if (row) {
     await publishStatusChanges(tx, [row]);
-    if (kind.runNotifications !== false) await queueRunNotifications(tx, row, 'started');
+    if (kind.runNotifications !== false) await queueRunNotifications(tx, row, 'started', kind.messages?.projectTemplates);
     await queueRunWebhooks(tx, row);
     await followTemplate(tx, kind, row, { status: 'running' });
   }
@@ -151,7 +151,7 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
   const failed = finish.status !== 'successful';
   const tracksUpdates = kind.templateIsSource !== false;
   await kind.afterFinish?.(tx, row);
-  if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success');
+  if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success', kind.messages?.projectTemplates);
   await queueRunWebhooks(tx, row);
   // The template's row stays locked until commit (every run of the template updates it): late.
   await followTemplate(tx, kind, row, {

@@ -1,5 +1,5 @@
 import type { LaunchMemo } from './launch-memo.ts';
-import type { Services } from '../api/context.ts';
+import type { RequestContext, Services } from '../api/context.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { Resource } from '../api/resource.ts';
@@ -111,6 +111,55 @@ export type Trigger = keyof TriggerInputs;
 /** A kind's launcher of each trigger it offers (any template row type: each kind reads its own); a trigger it lacks cannot start its runs. */
 export type KindLaunchers = { readonly [T in Trigger]?: Launcher<TriggerInputs[T], any> };
 
+/** How notifications speak of a kind's runs (AWX's notification_data and get_notification_templates of the kind). */
+export interface RunMessages {
+  /** How messages name its runs (job_friendly_name). */
+  friendly: string;
+  /** Its runs' page in the UI: /#/jobs/<ui>/<id>. */
+  ui: string;
+  /** job_metadata also carries its hosts' summaries, playbook, inventory, project and limit (jobs). */
+  playbookFacts?: true;
+  /** The notification templates of its run's project are also its own (jobs). */
+  projectTemplates?: true;
+  /** Its page is also the message's workflow_url (workflow jobs, whose approvals' messages point there). */
+  workflowUrl?: true;
+}
+
+/** Where a run's preferred instance groups come from: the <owner>_instance_groups of the run's <owner>_id. */
+export type InstanceGroupOwner = 'job_template' | 'inventory' | 'organization';
+
+/** For kinds that bring something up to date (project and inventory updates): what runs waiting for them look at. */
+export interface UpdateFacet {
+  /** The unified_jobs column naming what an update brings up to date; runs with the same value wait for it. */
+  of: 'project_id' | 'inventory_id';
+  /**
+   * The updates runs with these values of `of` need before they start (AWX's dependency manager):
+   * an open one, or a new one when the last is too old or failed. By value, the updates' ids.
+   */
+  dependencies?(tx: Queryable, system: RequestContext, values: number[]): Promise<Map<number, number[]>>;
+}
+
+/** What a launch of the kind is to policies (docs/policy.md#the-context-document). */
+export interface PolicyFacet {
+  /** Its resource types in a policy's applies_to, the usual one first. */
+  resourceTypes: readonly string[];
+  /** The resource type of one run when it is not the first (a sliced job template launch makes a workflow job). */
+  resourceTypeOf?(run: UnifiedJobRow): string;
+  /** The run itself is the document's resource (ad hoc commands); otherwise its template. */
+  resourceIsRun?: boolean;
+}
+
+/** An event rule action launching the kind's templates (docs/event-driven.md#actions); the kind's eventRule launcher makes the run. */
+export interface EventRuleAction {
+  /** The action_type naming it (launch_job_template). */
+  type: string;
+  /** How messages name a target (job template). */
+  label: string;
+  /** The role a rule's author needs on the target, on its content type. */
+  contentType: string;
+  role: string;
+}
+
 /**
  * A run kind (job, ad hoc command, project update, inventory update): everything the core needs to
  * know about it. Each kind's folder under src/run-kinds/ exports one; the composition root lists them.
@@ -135,18 +184,30 @@ export interface RunKind {
   afterFinish?(tx: Queryable, job: UnifiedJobRow): Promise<void>;
   /** Endpoints the kind adds: its run endpoints (stdout, events, cancel) and how it is launched. */
   routes: readonly RouteModule[];
+  /** Its runs execute playbooks on managed hosts: the task manager places them on hybrid and execution nodes (otherwise hybrid and control nodes). */
+  onExecutionNodes?: true;
   /** False for kinds whose runs take no capacity and run no process (workflow jobs, approvals): the task manager does not place them. */
   placed?: boolean;
   /** How its events are shown (AWX's event serializer of the kind); command events named after the kind unless said. */
   events?: EventShape;
   /** The websocket group its events are pushed to (AWX's names; `<name>_events` unless said), or false for a kind without events. */
   eventGroup?: string | false;
-  /** How notification messages name its runs (job_friendly_name) and their page in the UI (/#/jobs/<ui>/<id>). */
-  messages?: { friendly: string; ui: string };
+  /** How notification messages name its runs (job_friendly_name) and their page in the UI (/#/jobs/<ui>/<id>, also linked by commit statuses). */
+  messages?: RunMessages;
   /** Whether cleanup_jobs deletes its old runs, and how it names them; absent: its runs are kept. */
   cleanup?: RunCleanup;
   /** How its runs are started, by trigger. Schedules, workflow nodes, webhooks and event rules offer the kinds that have their launcher. */
   launchers?: KindLaunchers;
+  /** The update kinds whose open runs of the same project or inventory, queued before its run, finish first; `launches`: its runs launch those they need (AWX's dependency manager). */
+  waitsFor?: { updates: readonly string[]; launches?: boolean };
+  /** For update kinds: what they bring up to date and the updates a waiting run needs. */
+  update?: UpdateFacet;
+  /** Where its runs' instance groups come from, in preference order, when none were chosen at launch (the inventory's, then the organization's, unless said). */
+  instanceGroupsFrom?: readonly InstanceGroupOwner[];
+  /** What its launches are to policies; absent: policies do not gate them. */
+  policy?: PolicyFacet;
+  /** The event rule action launching its templates; absent: rules cannot launch them. */
+  eventRuleAction?: EventRuleAction;
   /** The action of the template's access policy a launch of it needs (execute unless said: update for sources); creating a schedule asks it. */
   templateAction?: 'execute' | 'update';
 }
@@ -217,6 +278,21 @@ export class RunKinds {
   /** The resource of a kind's templates (its name is the template's kind in unified_job_templates). */
   templateResource(kind: RunKind, resources: readonly Resource[]): Resource | undefined {
     return kind.templateTable === undefined ? undefined : resources.find((r) => r.table === kind.templateTable && r.topLevel);
+  }
+
+  /** The kinds that bring something up to date (project and inventory updates), in their order. */
+  updateKinds(): Array<RunKind & { update: UpdateFacet }> {
+    return this.all.filter((k): k is RunKind & { update: UpdateFacet } => k.update !== undefined);
+  }
+
+  /** Every resource type a policy's applies_to may name, in the kinds' order. */
+  policyResourceTypes(): string[] {
+    return [...new Set(this.all.flatMap((k) => k.policy?.resourceTypes ?? []))];
+  }
+
+  /** The event rule actions launching templates, with the kind each launches. */
+  eventRuleActions(): Array<RunKind & { eventRuleAction: EventRuleAction }> {
+    return this.all.filter((k): k is RunKind & { eventRuleAction: EventRuleAction } => k.eventRuleAction !== undefined);
   }
 
   /** The kinds the task manager places on instances. */

@@ -5,12 +5,8 @@ import { ACTIVE_RUN_STATUSES, taskImpactSql } from '../resources/instances/capac
 /** A node missing heartbeats for this long offers no capacity (and its runs are reaped). */
 export const HEARTBEAT_GRACE_SECONDS = 120;
 
-/** Run kinds that execute playbooks go to hybrid and execution nodes; updates to hybrid and control nodes. */
-const NODE_TYPES_FOR: Record<string, readonly string[]> = {
-  job: ['hybrid', 'execution'],
-  ad_hoc_command: ['hybrid', 'execution'],
-};
-const CONTROL_NODE_TYPES = ['hybrid', 'control'];
+/** Runs of kinds that execute playbooks (`onExecutionNodes`) go to hybrid and execution nodes; others (updates) to hybrid and control nodes. */
+const nodeTypesFor = (onExecutionNodes: boolean): readonly string[] => (onExecutionNodes ? ['hybrid', 'execution'] : ['hybrid', 'control']);
 
 interface InstanceLoad {
   hostname: string;
@@ -36,7 +32,8 @@ export interface Placement {
 }
 
 export interface PlacementRequest {
-  kind: string;
+  /** Whether the run's kind runs on execution nodes (its `onExecutionNodes`). */
+  onExecutionNodes: boolean;
   impact: number;
   forks: number;
   /** Preferred instance group ids in order; empty means the default group. */
@@ -92,7 +89,7 @@ export class CapacityModel {
    */
   place(request: PlacementRequest): Placement | null {
     const groupIds = request.groupIds.length ? request.groupIds : this.defaultGroupId !== null ? [this.defaultGroupId] : [];
-    const types = NODE_TYPES_FOR[request.kind] ?? CONTROL_NODE_TYPES;
+    const types = nodeTypesFor(request.onExecutionNodes);
     for (const groupId of groupIds) {
       const group = this.groups.get(groupId);
       if (!group) continue;
@@ -115,10 +112,10 @@ export class CapacityModel {
     return null;
   }
 
-  /** Whether any of the groups has an instance that could ever run this kind (for a clearer explanation). */
-  hasEligibleInstance(kind: string, groupIds: number[]): boolean {
+  /** Whether any of the groups has an instance that could ever run runs of this kind (for a clearer explanation). */
+  hasEligibleInstance(onExecutionNodes: boolean, groupIds: number[]): boolean {
     const ids = groupIds.length ? groupIds : this.defaultGroupId !== null ? [this.defaultGroupId] : [];
-    const types = NODE_TYPES_FOR[kind] ?? CONTROL_NODE_TYPES;
+    const types = nodeTypesFor(onExecutionNodes);
     return ids.some((id) => this.groups.get(id)?.instances.some((i) => i.capacity > 0 && types.includes(i.nodeType)));
   }
 

@@ -9,10 +9,6 @@ import { blockedBy, isWaitingExplanation, noInstances, NOT_ENOUGH_CAPACITY, prev
 import { preferredGroups } from './preferred-groups.ts';
 import { publishStatusChanges } from '../live/notices.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 /** Only one task manager pass runs at a time across every node sharing the database. */
 const SCHEDULER_LOCK = 7_341_105;
 const PASS_LIMIT = 2_000;
@@ -60,8 +56,8 @@ async function dependenciesOf(tx: Queryable, ids: number[]): Promise<Map<number,
   return result;
 }
 
-/** What may block a pending run: busy templates (waiting/running) and open project/inventory updates. */
-async function blockers(tx: Queryable) {
+/** What may block a pending run: busy templates (waiting/running) and open updates (of projects, inventories). */
+async function blockers(tx: Queryable, kinds: RunKinds) {
   const busyTemplates = new Map<string, number>();
   for (const r of await tx.query<{ kind: string; template: number; id: number }>(
     `SELECT kind, unified_job_template_id AS template, min(id) AS id FROM unified_jobs
@@ -69,7 +65,8 @@ async function blockers(tx: Queryable) {
   )) busyTemplates.set(`${r.kind}:${r.template}`, r.id);
   const updates = await tx.query<OpenUpdate>(
     `SELECT id, kind, project_id, inventory_id, status FROM unified_jobs
-     WHERE kind IN ('project_update', 'inventory_update') AND status IN ('pending', 'waiting', 'running') ORDER BY id`,
+     WHERE kind = ANY($1::text[]) AND status IN ('pending', 'waiting', 'running') ORDER BY id`,
+    [kinds.updateKinds().map((k) => k.name)],
   );
   return { busyTemplates, updates };
 }
@@ -98,10 +95,10 @@ export async function schedulePass(db: Database, kinds: RunKinds, system: Reques
     }
     if (!pending.length) return result;
     result.next = pending[pending.length - 1].id;
-    await processDependencies(tx, system, pending.filter((r) => r.kind === 'job' && !r.dependencies_processed));
+    await processDependencies(tx, kinds, system, pending.filter((r) => kinds.get(r.kind).waitsFor?.launches && !r.dependencies_processed));
     const dependencies = await dependenciesOf(tx, pending.map((r) => r.id));
-    const { busyTemplates, updates } = await blockers(tx);
-    const groups = await preferredGroups(tx, pending);
+    const { busyTemplates, updates } = await blockers(tx, kinds);
+    const groups = await preferredGroups(tx, kinds, pending);
     const capacity = await CapacityModel.load(tx);
 
     const moves: Array<{ id: number; node: string; group: number }> = [];
@@ -112,15 +109,16 @@ export async function schedulePass(db: Database, kinds: RunKinds, system: Reques
         result.failed.push(await finishRun(tx, kinds, run, { status: 'failed', explanation: previousTaskFailed(failedDependency) }));
         continue;
       }
-      const blocker = blockerOf(run, dependencies.get(run.id) ?? [], busyTemplates, updates);
+      const blocker = blockerOf(kinds, run, dependencies.get(run.id) ?? [], busyTemplates, updates);
       if (blocker) {
         explanations.set(run.id, blocker);
         continue;
       }
       const preferred = groups.get(run.id) ?? [];
-      const placement = capacity.place({ kind: run.kind, impact: run.task_impact, forks: run.forks, groupIds: preferred });
+      const onExecutionNodes = kinds.get(run.kind).onExecutionNodes === true;
+      const placement = capacity.place({ onExecutionNodes, impact: run.task_impact, forks: run.forks, groupIds: preferred });
       if (!placement) {
-        explanations.set(run.id, capacity.hasEligibleInstance(run.kind, preferred) ? NOT_ENOUGH_CAPACITY : noInstances(capacity.groupNames(preferred)));
+        explanations.set(run.id, capacity.hasEligibleInstance(onExecutionNodes, preferred) ? NOT_ENOUGH_CAPACITY : noInstances(capacity.groupNames(preferred)));
         continue;
       }
       if (run.unified_job_template_id !== null && !run.allow_simultaneous) busyTemplates.set(`${run.kind}:${run.unified_job_template_id}`, run.id);
@@ -144,18 +142,21 @@ export async function schedulePass(db: Database, kinds: RunKinds, system: Reques
   });
 }
 
-function blockerOf(run: PendingRun, dependencies: Dependency[], busyTemplates: Map<string, number>, updates: OpenUpdate[]): string | null {
+function blockerOf(kinds: RunKinds, run: PendingRun, dependencies: Dependency[], busyTemplates: Map<string, number>, updates: OpenUpdate[]): string | null {
   const open = dependencies.find((d) => !(FINAL_STATUSES as readonly string[]).includes(d.status));
   if (open) return blockedBy(open.kind, open.id);
   if (run.unified_job_template_id !== null && !run.allow_simultaneous) {
     const busy = busyTemplates.get(`${run.kind}:${run.unified_job_template_id}`);
     if (busy !== undefined && busy !== run.id) return blockedBy(run.kind, busy);
   }
-  if (run.kind !== 'job' && run.kind !== 'ad_hoc_command') return null;
+  const waitsFor = kinds.get(run.kind).waitsFor?.updates;
+  if (!waitsFor) return null;
   // Updates queued before this run (or already under way) finish first: it runs on what they bring.
-  const update = updates.find((u) =>
-    (u.status !== 'pending' || u.id < run.id) &&
-    ((u.kind === 'project_update' && run.kind === 'job' && u.project_id === run.project_id) || (u.kind === 'inventory_update' && u.inventory_id === run.inventory_id)));
+  const update = updates.find((u) => {
+    if (!waitsFor.includes(u.kind) || (u.status === 'pending' && u.id >= run.id)) return false;
+    const of = kinds.get(u.kind).update!.of;
+    return u[of] === run[of];
+  });
   return update ? blockedBy(update.kind, update.id) : null;
 }
 
@@ -163,7 +164,7 @@ function blockerOf(run: PendingRun, dependencies: Dependency[], busyTemplates: M
 async function storeExplanations(tx: Queryable, pending: PendingRun[], explanations: Map<number, string>): Promise<void> {
   const changed = pending.filter((r) => explanations.has(r.id) && explanations.get(r.id) !== r.job_explanation);
   if (!changed.length) return;
-  await tx.query<AnyRow>(
+  await tx.query(
     `UPDATE unified_jobs u SET job_explanation = e.text FROM unnest($1::int[], $2::text[]) AS e(id, text) WHERE u.id = e.id`,
     [changed.map((r) => r.id), changed.map((r) => explanations.get(r.id))],
   );

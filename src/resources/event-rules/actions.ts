@@ -6,15 +6,45 @@ import { hasObjectRole } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { FieldProblem } from '../../api/fields.ts';
 import type { Queryable } from '../../db/database.ts';
+import { runKindsInUse } from '../../runs/kinds-in-use.ts';
+import type { RunKind, RunKinds } from '../../runs/run-kind.ts';
 
-export const ACTION_TYPES = ['launch_job_template', 'launch_workflow', 'send_notification'] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
+/** The action that launches nothing: a notification through a notification template. */
+const SEND_NOTIFICATION = 'send_notification';
+
+/** An action type: one launching the templates of a run kind (its event rule action), or send_notification. */
+export type ActionType = string;
 
 export interface Action {
   action_type: ActionType;
   target_id: number;
   extra_vars: Record<string, unknown>;
   description: string;
+}
+
+/** Where an action type's target lives, the role launching it needs (none for notifications) and the run kind it launches. */
+export interface ActionTarget {
+  table: string;
+  label: string;
+  contentType: string;
+  role: string | null;
+  kind?: RunKind;
+}
+
+const NOTIFICATION_TARGET: ActionTarget = { table: 'notification_templates', label: 'notification template', contentType: 'notification_template', role: null };
+
+/** The action types: those launching the templates of the run kinds with an event rule action, then send_notification. */
+export function actionTypes(kinds: RunKinds): ActionType[] {
+  return [...kinds.eventRuleActions().map((k) => k.eventRuleAction.type), SEND_NOTIFICATION];
+}
+
+/** The target of an action type, or undefined for an unknown type. */
+export function actionTarget(kinds: RunKinds, type: ActionType): ActionTarget | undefined {
+  if (type === SEND_NOTIFICATION) return NOTIFICATION_TARGET;
+  const kind = kinds.eventRuleActions().find((k) => k.eventRuleAction.type === type);
+  if (!kind?.templateTable) return undefined;
+  const { label, contentType, role } = kind.eventRuleAction;
+  return { table: kind.templateTable, label, contentType, role, kind };
 }
 
 const MAX_ACTIONS = 20;
@@ -27,20 +57,14 @@ export const ACTIONS_SCHEMA = {
   items: {
     type: 'object',
     properties: {
-      action_type: { type: 'string', enum: [...ACTION_TYPES] },
+      // The action types are known once the service is composed.
+      action_type: { type: 'string', get enum() { return actionTypes(runKindsInUse()); } },
       target_id: { type: 'integer', minimum: 1 },
       extra_vars: { type: 'object', additionalProperties: true },
       description: { type: 'string' },
     },
     required: ['action_type', 'target_id'],
   },
-};
-
-/** Where each action type's target lives, and the role launching it needs (none for notifications). */
-export const ACTION_TARGETS: Record<ActionType, { table: string; label: string; contentType: string; role: string | null }> = {
-  launch_job_template: { table: 'job_templates', label: 'job template', contentType: 'job_template', role: 'execute_role' },
-  launch_workflow: { table: 'workflow_job_templates', label: 'workflow job template', contentType: 'workflow_job_template', role: 'execute_role' },
-  send_notification: { table: 'notification_templates', label: 'notification template', contentType: 'notification_template', role: null },
 };
 
 /** A list of actions as stored, or a FieldProblem naming the first bad one ("Action 1: ..."). */
@@ -52,18 +76,21 @@ export function parseActions(value: unknown): Action[] {
     const where = `Action ${i + 1}`;
     if (!item || typeof item !== 'object' || Array.isArray(item)) throw new FieldProblem(`${where}: expected an object with action_type and target_id.`);
     const { action_type: type, target_id: target, extra_vars: vars, description = '' } = item as Record<string, unknown>;
-    if (typeof type !== 'string' || !(ACTION_TYPES as readonly string[]).includes(type)) throw new FieldProblem(`${where}: action_type must be one of ${ACTION_TYPES.join(', ')}.`);
-    if (typeof target !== 'number' || !Number.isInteger(target) || target < 1 || target > 2_147_483_647) throw new FieldProblem(`${where}: target_id must be the id of a ${ACTION_TARGETS[type as ActionType].label}.`);
+    const kinds = runKindsInUse();
+    const targetOf = typeof type === 'string' ? actionTarget(kinds, type) : undefined;
+    if (!targetOf) throw new FieldProblem(`${where}: action_type must be one of ${actionTypes(kinds).join(', ')}.`);
+    if (typeof target !== 'number' || !Number.isInteger(target) || target < 1 || target > 2_147_483_647) throw new FieldProblem(`${where}: target_id must be the id of a ${targetOf.label}.`);
     if (vars !== undefined && vars !== null && (typeof vars !== 'object' || Array.isArray(vars))) throw new FieldProblem(`${where}: extra_vars must be an object.`);
     if (JSON.stringify(vars ?? {}).length > 65_536) throw new FieldProblem(`${where}: extra_vars is larger than 64 KiB.`);
     if (typeof description !== 'string' && description !== null) throw new FieldProblem(`${where}: description must be a string.`);
-    return { action_type: type as ActionType, target_id: target, extra_vars: (vars ?? {}) as Record<string, unknown>, description: (description ?? '').slice(0, 1_024) };
+    return { action_type: type as string, target_id: target, extra_vars: (vars ?? {}) as Record<string, unknown>, description: (description ?? '').slice(0, 1_024) };
   });
 }
 
 /** Why the action cannot be saved in a rule of `organizationId` by `ctx`, or null. */
 export async function actionProblem(tx: Queryable, ctx: RequestContext, organizationId: number, action: Action): Promise<string | null> {
-  const target = ACTION_TARGETS[action.action_type];
+  const target = actionTarget(runKindsInUse(), action.action_type);
+  if (!target) return `There is no action type ${action.action_type}.`;
   const [row] = await tx.query<{ organization_id: number | null }>(`SELECT organization_id FROM ${target.table} WHERE id = $1`, [action.target_id]);
   // One answer for both, so that a rule cannot tell whether another organization's object exists.
   if (!row || row.organization_id !== organizationId) return `There is no ${target.label} ${action.target_id} in the rule's organization.`;

@@ -6,10 +6,6 @@
  */
 import type { Queryable } from '../../db/database.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 /** The channel the sender loop listens to. */
 export const NOTIFICATIONS_CHANNEL = 'drover_notifications';
 
@@ -29,12 +25,12 @@ export interface RunForNotifications {
 
 /**
  * Queues the notifications of a run's event: templates attached to its template, to its
- * organization, and for a job to its project (as AWX collects them). Answers how many.
+ * organization, and with `projectTemplates` (jobs) to its project (as AWX collects them). Answers how many.
  */
-export async function queueRunNotifications(tx: Queryable, run: RunForNotifications, event: RunEvent): Promise<number> {
-  const templates = [run.unified_job_template_id, run.kind === 'job' ? run.project_id : null].filter((id): id is number => typeof id === 'number');
+export async function queueRunNotifications(tx: Queryable, run: RunForNotifications, event: RunEvent, projectTemplates = false): Promise<number> {
+  const templates = [run.unified_job_template_id, projectTemplates ? run.project_id : null].filter((id): id is number => typeof id === 'number');
   if (!templates.length && !run.organization_id) return 0;
-  const rows = await tx.query<AnyRow>(
+  const rows = await tx.query<{ made: number; notified: unknown }>(
     `WITH made AS (
        INSERT INTO notifications (notification_template_id, notification_type, event, unified_job_id, run_status)
        SELECT nt.id, nt.notification_type, $2, $1, $5 FROM notification_templates nt
@@ -61,7 +57,7 @@ export interface TemplateNotification {
  * through a template (workflow approvals: event "workflow_approval.running"...). Answers its id.
  */
 export async function queueTemplateNotification(tx: Queryable, templateId: number, event: NotificationEvent, what: TemplateNotification = {}): Promise<number> {
-  const [row] = await tx.query<AnyRow>(
+  const [row] = await tx.query<{ id: number }>(
     `INSERT INTO notifications (notification_template_id, notification_type, event, unified_job_id, run_status, extra_context)
      SELECT nt.id, nt.notification_type, $2, u.id, coalesce(u.status, ''), $4::jsonb
      FROM notification_templates nt LEFT JOIN unified_jobs u ON u.id = $3 WHERE nt.id = $1
@@ -69,7 +65,7 @@ export async function queueTemplateNotification(tx: Queryable, templateId: numbe
     [templateId, event, what.unifiedJobId ?? null, JSON.stringify(what.extraContext ?? {})],
   );
   if (!row) throw new Error(`notification template ${templateId} does not exist`);
-  await tx.query<AnyRow>(`SELECT pg_notify('${NOTIFICATIONS_CHANNEL}', '')`);
+  await tx.query(`SELECT pg_notify('${NOTIFICATIONS_CHANNEL}', '')`);
   return row.id;
 }
 

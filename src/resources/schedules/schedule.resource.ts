@@ -8,9 +8,9 @@ import { scheduleAccess } from './schedule-access.ts';
 import { SCHEDULE_PROMPT_FIELDS } from './schedule-prompt-fields.ts';
 import { checkSchedule } from './schedule-hooks.ts';
 import { scheduleCredentials, scheduleInstanceGroups, scheduleLabels } from './schedule-relations.ts';
+import { unifiedJobTypeOf } from '../../runs/kinds-in-use.ts';
+import type { ScheduleRow } from '../../db/tables.ts';
 
-// Rows here are still read untyped (docs/architecture.md, "Typed rows").
-type AnyRow = any;
 
 /** The runs a schedule launched (AWX's /schedules/{id}/jobs/). */
 const scheduleRuns: Relation = { target: 'unified_job', from: 'schedule_runs', parentColumn: 'schedule_id', targetColumn: 'unified_job_id', attachable: false };
@@ -23,14 +23,14 @@ function ruleFacts(rrule: string): { timezone: string; until: string } {
 }
 
 /** Survey password answers (stored encrypted) read back as $encrypted$. */
-function shownExtraData(row: AnyRow): Record<string, unknown> {
+function shownExtraData(row: ScheduleRow): Record<string, unknown> {
   const data = { ...(row.extra_data ?? {}) } as Record<string, unknown>;
   for (const [variable, value] of Object.entries(data)) if (isEncryptedSecret(value)) data[variable] = '$encrypted$';
   return data;
 }
 
 /** Schedules: a recurrence rule that launches a template with saved prompts (AWX's Schedule). */
-export const schedules = defineResource<AnyRow>({
+export const schedules = defineResource<ScheduleRow>({
   name: 'schedule',
   table: 'schedules',
   label: 'Schedule List',
@@ -69,6 +69,6 @@ export const schedules = defineResource<AnyRow>({
     if (!kind) return;
     out.related = { ...(out.related as object), unified_job_template: `/api/v2/${getResource(kind).plural}/${row.unified_job_template_id}/` };
     const summary = (out.summary_fields as Record<string, Record<string, unknown> | undefined>).unified_job_template;
-    if (summary) summary.unified_job_type = kind === 'project' ? 'project_update' : kind === 'inventory_source' ? 'inventory_update' : kind === 'job_template' ? 'job' : kind.replace(/_template$/, '');
+    if (summary) summary.unified_job_type = unifiedJobTypeOf(kind);
   },
 });

@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/database.ts';
 import { ident } from '../../api/sql.ts';
 import { isEncryptedSecret } from '../../secrets/encryption.ts';
 import type { SecretStore } from '../../secrets/rotation.ts';
+import type { RunKind } from '../../runs/run-kind.ts';
 import { WEBHOOK_KEY_PURPOSE } from './webhook-fields.ts';
 
 /** The webhook keys of a table (templates, event rules) take part in regenerate_secret_key. */
@@ -18,3 +19,10 @@ export const webhookKeySecrets = (table: string, name: string, purpose = WEBHOOK
     return count;
   },
 });
+
+/** The webhook keys of the templates of every run kind with a webhook launcher ("job template webhook keys"). */
+export const templateWebhookKeySecrets = (kinds: readonly RunKind[]): SecretStore[] =>
+  kinds.filter((k) => k.launchers?.webhook).map((k) => {
+    if (!k.template) throw new Error(`run kind ${k.name} has a webhook launcher but no template facet`);
+    return webhookKeySecrets(k.template.table, `${k.template.title.toLowerCase()} webhook keys`);
+  });

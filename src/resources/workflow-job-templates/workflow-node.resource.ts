@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { boolean, ref, text } from '../../api/fields.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { ValidationError } from '../../api/errors.ts';
-import { defineResource, type Values } from '../../api/resource.ts';
+import { defineResource, type SerializedObject, type Values } from '../../api/resource.ts';
 import { joinTable } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { UnifiedJobTemplateRow, WorkflowJobTemplateNodeRow } from '../../db/tables.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
+import { unifiedJobTypeOf } from '../../runs/kinds-in-use.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { RUN_CREDENTIAL_KINDS } from '../job-templates/template-relations.ts';
 import { nodeAccess } from './node-access.ts';
@@ -13,9 +15,11 @@ import { checkNodePrompts } from './node-prompts.ts';
 import { nodePromptFields } from './node-prompt-fields.ts';
 import { assertWorkflowAdmin } from './workflow-access.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+/** What a node's summary reads of each node (workflow template nodes and workflow job nodes alike). */
+type NodeRow = Pick<WorkflowJobTemplateNodeRow, 'id' | 'unified_job_template_id'>;
+
+/** A template a node runs, as its summary shows it (unified_job_templates, whose view columns are never null here). */
+type NodeTemplate = { [K in 'id' | 'name' | 'description' | 'kind']: NonNullable<UnifiedJobTemplateRow[K]> };
 
 export const EDGE_KINDS = ['success', 'failure', 'always'] as const;
 export type EdgeKind = (typeof EDGE_KINDS)[number];
@@ -23,18 +27,19 @@ export type EdgeKind = (typeof EDGE_KINDS)[number];
 export { nodePromptFields };
 
 /** Each node's summary of its template and its edges, for a page of nodes of `edgeTable`. */
-export async function loadNodeExtras(db: Queryable, rows: readonly AnyRow[], edgeTable: string) {
+export async function loadNodeExtras(db: Queryable, rows: readonly NodeRow[], edgeTable: string) {
   const ids = rows.map((r) => r.id);
   const [templates, edges] = await Promise.all([
-    db.query<AnyRow>(`SELECT id, name, description, kind FROM unified_job_templates WHERE id = ANY($1::integer[])`, [rows.map((r) => r.unified_job_template_id).filter(Boolean)]),
+    db.query<NodeTemplate>(`SELECT id, name, description, kind FROM unified_job_templates WHERE id = ANY($1::integer[])`, [rows.map((r) => r.unified_job_template_id).filter(Boolean)]),
     db.query<{ parent_id: number; child_id: number; kind: EdgeKind; condition: string }>(
       `SELECT parent_id, child_id, kind, condition FROM ${edgeTable} WHERE parent_id = ANY($1::integer[]) ORDER BY child_id`, [ids]),
   ]);
-  return { templates: new Map(templates.map((t) => [t.id, t])), edges };
+  // Looked up by the nodes' column, which may be null (no such key: no template).
+  return { templates: new Map<number | null, NodeTemplate>(templates.map((t) => [t.id, t])), edges };
 }
 
 /** The fields and links every node shows: its edges by kind, their conditions, its template's summary. */
-export function decorateNode(row: AnyRow, out: AnyRow, extras: Awaited<ReturnType<typeof loadNodeExtras>> | undefined, plural: string): void {
+export function decorateNode(row: NodeRow, out: SerializedObject, extras: Awaited<ReturnType<typeof loadNodeExtras>> | undefined, plural: string): void {
   const mine = extras?.edges.filter((e) => e.parent_id === row.id) ?? [];
   const conditions: Record<string, Record<string, string>> = {};
   for (const kind of EDGE_KINDS) {
@@ -52,13 +57,13 @@ export function decorateNode(row: AnyRow, out: AnyRow, extras: Awaited<ReturnTyp
   };
   const template = extras?.templates.get(row.unified_job_template_id);
   if (template) {
-    (out.summary_fields as AnyRow).unified_job_template = { id: template.id, name: template.name, description: template.description, unified_job_type: template.kind.replace(/_template$/, '').replace(/^project$/, 'project_update').replace(/^inventory_source$/, 'inventory_update') };
-    (out.related as AnyRow).unified_job_template = `/api/v2/${template.kind}s/${template.id}/`;
+    out.summary_fields.unified_job_template = { id: template.id, name: template.name, description: template.description, unified_job_type: unifiedJobTypeOf(template.kind) };
+    out.related.unified_job_template = `/api/v2/${template.kind}s/${template.id}/`;
   } else out.unified_job_template = null;
 }
 
 /** Node values as stored: a uuid identifier unless given, extra_data a mapping (JSON or YAML text accepted). */
-async function checkNode(tx: Queryable, ctx: RequestContext, values: Values, existing: AnyRow | null): Promise<void> {
+async function checkNode(tx: Queryable, ctx: RequestContext, values: Values, existing: WorkflowJobTemplateNodeRow | null): Promise<void> {
   if (!existing && !values.identifier) values.identifier = randomUUID();
   if ('extra_data' in values) {
     let data = values.extra_data ?? {};
@@ -77,7 +82,7 @@ async function checkNode(tx: Queryable, ctx: RequestContext, values: Values, exi
   await checkNodePrompts(tx, ctx, values, existing);
 }
 
-export const workflowNodes = defineResource({
+export const workflowNodes = defineResource<WorkflowJobTemplateNodeRow>({
   name: 'workflow_job_template_node',
   table: 'workflow_job_template_nodes',
   label: 'Workflow Job Template Node List',
@@ -96,7 +101,7 @@ export const workflowNodes = defineResource({
     credentials: {
       ...joinTable('credential', 'workflow_job_template_node_credentials', 'node_id', 'credential_id'),
       async authorize(ctx, tx, nodeId, credentialId, detach) {
-        const [node] = await tx.query<AnyRow>('SELECT workflow_job_template_id FROM workflow_job_template_nodes WHERE id = $1', [nodeId]);
+        const [node] = await tx.query<Pick<WorkflowJobTemplateNodeRow, 'workflow_job_template_id'>>('SELECT workflow_job_template_id FROM workflow_job_template_nodes WHERE id = $1', [nodeId]);
         await assertWorkflowAdmin(ctx, tx, node.workflow_job_template_id);
         if (!detach) await assertCanUseCredential(ctx, tx, credentialId, 'credentials', RUN_CREDENTIAL_KINDS);
       },
@@ -107,6 +112,6 @@ export const workflowNodes = defineResource({
   prepare: (db, rows) => loadNodeExtras(db, rows, 'workflow_job_template_node_edges'),
   decorate: (row, out, prepared) => {
     decorateNode(row, out, prepared as Awaited<ReturnType<typeof loadNodeExtras>>, 'workflow_job_template_nodes');
-    (out.related as AnyRow).create_approval_template = `/api/v2/workflow_job_template_nodes/${row.id}/create_approval_template/`;
+    out.related.create_approval_template = `/api/v2/workflow_job_template_nodes/${row.id}/create_approval_template/`;
   },
 });

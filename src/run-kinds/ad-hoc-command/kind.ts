@@ -20,6 +20,10 @@ export const adHocCommandKind: RunKind = {
     host: true,
     children: false,
   },
+  onExecutionNodes: true,
+  // Its inventory's updates finish first; it launches none of its own.
+  waitsFor: { updates: ['inventory_update'] },
+  policy: { resourceTypes: ['ad_hoc_command'], resourceIsRun: true },
   // Relaunches too: a relaunch is a new command with the same values (launch_type relaunch).
   launchers: { manual: adHocLauncher },
 };

@@ -3,6 +3,7 @@ import { refreshInventoryComputedFields } from '../../inventory/computed-fields.
 import { inventoryUpdates } from './inventory-update.resource.ts';
 import { INVENTORY_UPDATE, inventoryUpdateLauncher, scheduledInventoryUpdateLauncher, workflowNodeInventoryUpdateLauncher } from './queue.ts';
 import { runInventoryUpdate } from './update-runner.ts';
+import { inventoryDependencies } from './dependencies.ts';
 
 /** Inventory updates: an inventory source imported with ansible-inventory, started by update/ or a job's dependency. */
 export const inventoryUpdateKind: RunKind = {
@@ -26,4 +27,5 @@ export const inventoryUpdateKind: RunKind = {
   },
   launchers: { manual: inventoryUpdateLauncher, schedule: scheduledInventoryUpdateLauncher, workflowNode: workflowNodeInventoryUpdateLauncher },
   templateAction: 'update',
+  update: { of: 'inventory_id', dependencies: inventoryDependencies },
 };

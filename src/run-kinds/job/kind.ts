@@ -25,9 +25,14 @@ export const jobKind: RunKind = {
   templateIsSource: false,
   defaultTimeoutSetting: 'DEFAULT_JOB_TIMEOUT',
   routes: [jobs.runRoutes, launchRoutes, relaunchRoutes, callbackRoutes, hostSummaryRoutes, createScheduleRoutes],
-  messages: { friendly: 'Job', ui: 'playbook' },
+  messages: { friendly: 'Job', ui: 'playbook', playbookFacts: true, projectTemplates: true },
   cleanup: { option: 'jobs', label: 'jobs' },
   events: JOB_EVENTS,
+  onExecutionNodes: true,
+  waitsFor: { updates: ['project_update', 'inventory_update'], launches: true },
+  instanceGroupsFrom: ['job_template', 'inventory', 'organization'],
+  policy: { resourceTypes: ['job_template'] },
+  eventRuleAction: { type: 'launch_job_template', label: 'job template', contentType: 'job_template', role: 'execute_role' },
   launchers: {
     // launch/ of a template with job_slice_count > 1 goes through slicedJobLauncher (a workflow job of slices).
     manual: jobTemplateLauncher,

@@ -2,6 +2,7 @@ import type { RunKind } from '../../runs/run-kind.ts';
 import { projectUpdates } from './project-update.resource.ts';
 import { PROJECT_UPDATE, projectUpdateLauncher, scheduledProjectUpdateLauncher, workflowNodeProjectUpdateLauncher } from './queue.ts';
 import { syncProject } from './sync.ts';
+import { projectDependencies } from './dependencies.ts';
 
 /** Project updates: a git sync of a project into its checkout, started by update/, a source change or a job's dependency. */
 export const projectUpdateKind: RunKind = {
@@ -27,4 +28,7 @@ export const projectUpdateKind: RunKind = {
   },
   launchers: { manual: projectUpdateLauncher, schedule: scheduledProjectUpdateLauncher, workflowNode: workflowNodeProjectUpdateLauncher },
   templateAction: 'update',
+  update: { of: 'project_id', dependencies: projectDependencies },
+  // It runs where the organization's groups say; its project has none and the inventory does not apply.
+  instanceGroupsFrom: ['organization'],
 };

@@ -1,3 +1,4 @@
+import type { UnifiedJobRow } from '../../db/tables.ts';
 import type { RunKind } from '../../runs/run-kind.ts';
 import { WORKFLOW_TEMPLATE_FACET } from './prompts.ts';
 import { workflowLaunchRoutes } from './launch-routes.ts';
@@ -22,7 +23,10 @@ export const workflowJobKind: RunKind = {
   // AWX's group for a workflow's node changes.
   eventGroup: 'workflow_events',
   routes: [workflowJobs.runRoutes, workflowLaunchRoutes],
-  messages: { friendly: 'Workflow Job', ui: 'workflow' },
+  messages: { friendly: 'Workflow Job', ui: 'workflow', workflowUrl: true },
+  // A sliced job template launch makes a workflow job: it is still a job template's launch.
+  policy: { resourceTypes: ['workflow_job_template', 'job_template'], resourceTypeOf: (run: UnifiedJobRow) => (run.is_sliced_job ? 'job_template' : 'workflow_job_template') },
+  eventRuleAction: { type: 'launch_workflow', label: 'workflow job template', contentType: 'workflow_job_template', role: 'execute_role' },
   launchers: {
     manual: workflowTemplateLauncher,
     relaunch: workflowRelauncher,

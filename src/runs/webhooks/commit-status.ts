@@ -49,10 +49,10 @@ async function tokenOf(db: Database, credentialId: number): Promise<string | nul
   return typeof token === 'string' && token ? token : null;
 }
 
-/** Where the run is shown (AWX's get_ui_url). */
+/** Where the run is shown (AWX's get_ui_url): its kind's page in the UI. */
 function runUrl(services: Services, run: Claimed): string {
   const base = String(services.settings.get('SVC_URL_BASE') ?? '');
-  return `${base}/#/jobs/${run.kind === 'workflow_job' ? 'workflow' : 'playbook'}/${run.id}`;
+  return `${base}/#/jobs/${services.runKinds.get(run.kind).messages?.ui ?? 'playbook'}/${run.id}`;
 }
 
 /** Posts one run's state; answers why it could not, or null. */
