@@ -8,7 +8,8 @@ import { detailOptions, listOptions } from './options.ts';
 import { getResource, type ListExport, type Resource } from './resource.ts';
 import { serializeRow } from './serialize.ts';
 import { objectPermission, resourcePermission, type MethodActions, type RoutePermission } from './permissions.ts';
-import { schemaOptions, type MethodSchemas } from './route-schemas.ts';
+import { schemaOptions, validBody, type MethodSchemas } from './route-schemas.ts';
+import { LinkBody, linkOf } from './action-schemas.ts';
 import { listQuerySchema, OPTIONS_RESPONSE, pageSchema, relatedRouteSchemas, resourceRouteSchemas } from './field-schemas.ts';
 
 /**
@@ -85,14 +86,9 @@ function withPostAction<R extends ResourceRow>(options: Handler<R>): Handler<R> 
   } as Handler<R>;
 }
 
-function readTargetId(input: unknown): { id: number; disassociate: boolean } | null {
-  const body = input === undefined ? {} : input;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, { detail: 'Expected a JSON object.' });
-  const b = body as Record<string, unknown>;
-  if (!('id' in b)) return null;
-  const id = typeof b.id === 'string' && /^\d+$/.test(b.id) ? Number(b.id) : b.id;
-  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) throw ValidationError.field('id', 'A valid integer is required.');
-  return { id, disassociate: b.disassociate === true || b.disassociate === 'true' };
+/** A related list's POST checks the link part of its body up front; a created object's fields are its declarations' to check. */
+function checkingLink(schemas: MethodSchemas): MethodSchemas {
+  return schemas.POST ? { ...schemas, POST: { ...schemas.POST, checkBody: LinkBody } } : schemas;
 }
 
 const DEFAULT_EXPORT_ROWS = 100_000;
@@ -193,20 +189,21 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
       ...((relation.attachable || relation.createWith || relation.create) && {
         POST: async (request, reply) => {
           const parent = request.object;
-          const link = readTargetId(request.body);
+          const body = validBody(request, LinkBody);
+          const link = linkOf(body);
           if (link) {
             if (!relation.attachable) throw new ApiError(400, { detail: `Objects cannot be attached to ${name}; create them here instead.` });
             await db.transaction(async (tx) => associate(tx, request.ctx, resource, await loadRow(tx, resource, parent.id, true), name, link.id, link.disassociate));
             return reply.code(204).send();
           }
           if (relation.create) {
-            const created = await db.transaction(async (tx) => relation.create!(tx, request.ctx, await loadRow(tx, resource, parent.id, true), request.body ?? {}));
+            const created = await db.transaction(async (tx) => relation.create!(tx, request.ctx, await loadRow(tx, resource, parent.id, true), body));
             return created ? reply.code(201).send(await serializeRow(db, request.ctx, target, created)) : reply.code(204).send();
           }
           if (!relation.createWith) throw ValidationError.field('id', 'This field is required.');
           // The link to the parent and the relation's own values hold whatever the body says, even on read-only fields.
           const fixed = { [relation.createWith]: parent.id, ...relation.createValues };
-          const values = await parseRequestBody(target, { ...(request.body as object), ...fixed }, 'create', null, (v) =>
+          const values = await parseRequestBody(target, { ...body, ...fixed }, 'create', null, (v) =>
             target.access.canCreate(request.ctx, db, { ...v, ...fixed }),
           );
           Object.assign(values, fixed);
@@ -214,11 +211,11 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
           return reply.code(201).send(await serializeRow(db, request.ctx, target, row));
         },
       }),
-    }, relatedRouteSchemas(target, {
+    }, checkingLink(relatedRouteSchemas(target, {
       attach: relation.attachable,
       create: Boolean(relation.createWith || relation.create),
       fixed: relation.createWith ? [relation.createWith, ...Object.keys(relation.createValues ?? {})] : [],
-    }));
+    })));
   }
 
   if (!resource.allFields.created) return;
