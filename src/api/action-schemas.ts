@@ -33,7 +33,7 @@ export const actionRouteSchemas = (can: string, summary: string, started: number
 });
 
 /** Any JSON object: what a route checks of a body whose keys are read further on (a launch's prompts). */
-export const AnyObject = Type.Object({}, { additionalProperties: true });
+export const AnyObject = Type.Record(Type.String(), Type.Unknown());
 
 /**
  * The id of an object named in a body: an integer, or its digits as a string (as DRF's IntegerField

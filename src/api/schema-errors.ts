@@ -28,15 +28,20 @@ export function jsonTypeName(value: unknown): string {
 
 /**
  * A schema error with what its message needs: the type of a body that is no object, or the message
- * a top-level field's schema names (`errorMessage`), which every problem of that field answers with
- * (an id given as an integer or a string of digits: "A valid integer is required.").
+ * a top-level field's schema names (`errorMessage`, where `{input}` stands for the value given),
+ * which every problem of that field answers with (an id given as an integer or a string of digits:
+ * "A valid integer is required.").
  */
 export function explained<E extends FastifySchemaValidationError>(error: E, schema: TSchema, body: unknown): E {
   const [, field] = error.instancePath.split('/');
   if (field === undefined) return error.keyword === 'type' ? { ...error, params: { ...error.params, got: jsonTypeName(body) } } : error;
+  const name = decodePointer(field);
   const properties = (schema as { properties?: Record<string, { errorMessage?: unknown }> }).properties;
-  const own = properties?.[decodePointer(field)]?.errorMessage;
-  return typeof own === 'string' ? { ...error, keyword: 'errorMessage', message: own } : error;
+  const own = properties?.[name]?.errorMessage;
+  if (typeof own !== 'string') return error;
+  // DRF's messages name the value given as {input} ('"x" is not a valid choice.').
+  const input = (body as Record<string, unknown>)[name];
+  return { ...error, keyword: 'errorMessage', message: own.replace('{input}', typeof input === 'object' ? JSON.stringify(input) : String(input)) };
 }
 
 const decodePointer = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
