@@ -18,17 +18,17 @@ const TYPE_MESSAGES: Record<string, string> = {
   array: 'Expected a list of items.',
 };
 
-/** The type of a JSON value as DRF names it in its messages (list, str, int, NoneType...). */
+/** The type of a JSON value as DRF names it in its messages (Python's: list, dict, str, int, NoneType...). */
 export function jsonTypeName(value: unknown): string {
   if (value === null) return 'NoneType';
   if (Array.isArray(value)) return 'list';
   if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
-  return { string: 'str', boolean: 'bool' }[typeof value as string] ?? typeof value;
+  return { string: 'str', boolean: 'bool', object: 'dict' }[typeof value as string] ?? typeof value;
 }
 
 /**
  * A schema error with what its message needs: the type of a body that is no object, or the message
- * a top-level field's schema names (`errorMessage`, where `{input}` stands for the value given),
+ * a top-level field's schema names (`errorMessage`, where `{input}` stands for the value given and `{type}` for its type),
  * which every problem of that field answers with (an id given as an integer or a string of digits:
  * "A valid integer is required.").
  */
@@ -41,7 +41,8 @@ export function explained<E extends FastifySchemaValidationError>(error: E, sche
   if (typeof own !== 'string') return error;
   // DRF's messages name the value given as {input} ('"x" is not a valid choice.').
   const input = (body as Record<string, unknown>)[name];
-  return { ...error, keyword: 'errorMessage', message: own.replace('{input}', typeof input === 'object' ? JSON.stringify(input) : String(input)) };
+  const message = own.replace('{input}', typeof input === 'object' ? JSON.stringify(input) : String(input)).replace('{type}', jsonTypeName(input));
+  return { ...error, keyword: 'errorMessage', message };
 }
 
 const decodePointer = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
