@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { ResourceRow } from '../db/database.ts';
-import type { Services } from './context.ts';
+import type { RequestContext, Services } from './context.ts';
 import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
-import { ApiError, methodNotAllowed, ValidationError } from './errors.ts';
+import { ApiError, forbidden, methodNotAllowed, ValidationError } from './errors.ts';
 import { listAll, listPage, type Query } from './list.ts';
 import { detailOptions, listOptions } from './options.ts';
 import { getResource, type ListExport, type Resource } from './resource.ts';
@@ -165,6 +165,11 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
     const path = `${list}:id/${name}/`;
     const scope = (parentId: number) => (alias: string, params: { add(v: unknown): string }) =>
       `${alias}.id IN (SELECT ${relation.targetColumn} FROM ${relation.from} WHERE ${relation.parentColumn} = ${params.add(parentId)})`;
+    // Target id 0: whether the caller may attach anything at all here, or create something.
+    const mayAdd = async (ctx: RequestContext, parent: ResourceRow) =>
+      ctx.tokenScope !== 'read' &&
+      ((relation.attachable && (await resource.access.canAttach(ctx, db, parent, name, 0, false))) ||
+        (relation.createWith !== undefined && (await target.access.canCreate(ctx, db, { [relation.createWith]: parent.id, ...relation.createValues }))));
     routeMethods(app, path, objectPermission(resource.name, { POST: 'edit' }), {
       GET: async (request) => {
         const parent = request.object;
@@ -176,19 +181,12 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
           : undefined;
         return listPage(db, request.ctx, target, url, request.query as Query, scope(parent.id), order);
       },
-      OPTIONS: async (request) => {
-        const parent = request.object;
-        const ctx = request.ctx;
-        // Target id 0: whether the caller may attach anything at all here.
-        const canAdd =
-          ctx.tokenScope !== 'read' &&
-          ((relation.attachable && (await resource.access.canAttach(ctx, db, parent, name, 0, false))) ||
-            (relation.createWith !== undefined && (await target.access.canCreate(ctx, db, { [relation.createWith]: parent.id, ...relation.createValues }))));
-        return listOptions(target, canAdd);
-      },
+      OPTIONS: async (request) => listOptions(target, await mayAdd(request.ctx, request.object)),
       ...((relation.attachable || relation.createWith || relation.create) && {
         POST: async (request, reply) => {
           const parent = request.object;
+          // A caller who may add nothing here learns nothing about the body (permission before validation, as AWX).
+          if (request.validationError && !(await mayAdd(request.ctx, parent))) throw forbidden();
           const body = validBody(request, LinkBody);
           const link = linkOf(body);
           if (link) {
