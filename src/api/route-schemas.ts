@@ -1,8 +1,9 @@
 /**
  * Route schemas: what each method of a route takes and answers, for the OpenAPI document
- * (/api/v2/openapi.json). A schema describes and changes nothing: requests are validated by the
- * field declarations and the handlers, responses are plain JSON. The one exception is a body
- * schema a route asks to check (`checkBody`): its handler then reads the body with validBody.
+ * (/api/v2/openapi.json). A schema describes and changes nothing, responses are plain JSON, except
+ * a body schema a route asks to check (`checkBody`): its handler then reads the body with
+ * validBody. Resource create and update bodies are checked by their field declarations instead
+ * (docs/architecture.md, "Route schemas and the OpenAPI document").
  */
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { Static, TSchema } from 'typebox';
