@@ -186,7 +186,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
         POST: async (request, reply) => {
           const parent = request.object;
           // A caller who may add nothing here learns nothing about the body (permission before validation, as AWX).
-          if (request.validationError && !(await mayAdd(request.ctx, parent))) throw forbidden();
+          if (request.validationError && (relation.attachable || relation.createWith) && !(await mayAdd(request.ctx, parent))) throw forbidden();
           const body = validBody(request, LinkBody);
           const link = linkOf(body);
           if (link) {

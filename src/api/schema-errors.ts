@@ -28,9 +28,9 @@ export function jsonTypeName(value: unknown): string {
 
 /**
  * A schema error with what its message needs: the type of a body that is no object, or the message
- * a top-level field's schema names (`errorMessage`, where `{input}` stands for the value given and `{type}` for its type),
- * which every problem of that field answers with (an id given as an integer or a string of digits:
- * "A valid integer is required.").
+ * a top-level field's schema names (`errorMessage`, `{input}` standing for the value given and
+ * `{type}` for its type), which every problem of that field answers with (an id given as an
+ * integer or a string of digits: "A valid integer is required.").
  */
 export function explained<E extends FastifySchemaValidationError>(error: E, schema: TSchema, body: unknown): E {
   const [, field] = error.instancePath.split('/');
@@ -39,7 +39,7 @@ export function explained<E extends FastifySchemaValidationError>(error: E, sche
   const properties = (schema as { properties?: Record<string, { errorMessage?: unknown }> }).properties;
   const own = properties?.[name]?.errorMessage;
   if (typeof own !== 'string') return error;
-  // DRF's messages name the value given as {input} ('"x" is not a valid choice.').
+  // DRF's messages name the value given ('"x" is not a valid choice.') or its type ('received str').
   const input = (body as Record<string, unknown>)[name];
   const message = own.replace('{input}', typeof input === 'object' ? JSON.stringify(input) : String(input)).replace('{type}', jsonTypeName(input));
   return { ...error, keyword: 'errorMessage', message };
