@@ -182,10 +182,21 @@ describe('event rules', () => {
     assert.equal(tried.body.matched, false);
     await t.post(`/api/v2/event_rules/${created.id}/disable/`);
     assert.equal((await t.post(`/api/v2/event_rules/${created.id}/test/`, { payload: { severity: 'critical' }, headers: { 'x-team': 'ops' } })).body.would_fire, false);
-    for (const body of [{}, { payload: [1] }, { payload: 'text' }, { payload: {}, headers: 'x' }, { payload: {}, conditions: [{ jinja2_expression: '{{' }] }]) {
+    const notAnEvent = ['Expected a JSON object: the event as the sender would post it.'];
+    const refusals: [unknown, Record<string, unknown>][] = [
+      [{}, { payload: ['This field is required.'] }],
+      [{ payload: [1] }, { payload: notAnEvent }],
+      [{ payload: 'text' }, { payload: notAnEvent }],
+      [{ payload: {}, headers: 'x' }, { headers: ['Expected a JSON object of header names and values.'] }],
+      [['payload'], { detail: 'Invalid data. Expected a dictionary, but got list.' }],
+    ];
+    for (const [body, answer] of refusals) {
       const bad = await t.post(`/api/v2/event_rules/${created.id}/test/`, body);
-      assert.equal(bad.status, 400, `${JSON.stringify(body)}: ${bad.text}`);
+      assert.deepEqual([bad.status, bad.body], [400, answer], JSON.stringify(body));
     }
+    const badCondition = await t.post(`/api/v2/event_rules/${created.id}/test/`, { payload: {}, conditions: [{ jinja2_expression: '{{' }] });
+    assert.equal(badCondition.status, 400, badCondition.text);
+    assert.deepEqual(Object.keys(badCondition.body), ['conditions']);
     assert.equal(await count('unified_jobs'), jobs);
     assert.equal(await count('notifications'), notifications);
   });

@@ -96,8 +96,9 @@ describe('relaunching jobs', () => {
     assert.equal(none.status, 400);
     assert.deepEqual(none.body, { hosts: ['Cannot relaunch because previous job had 0 failed hosts.'] });
     const bad = await t.post(`/api/v2/jobs/${first.id}/relaunch/`, { hosts: 'some' });
-    assert.equal(bad.status, 400);
-    assert.ok(bad.body.hosts);
+    assert.deepEqual([bad.status, bad.body], [400, { hosts: ['"some" is not a valid choice.'] }]);
+    const passwords = await t.post(`/api/v2/jobs/${first.id}/relaunch/`, { credential_passwords: ['secret'] });
+    assert.deepEqual([passwords.status, passwords.body], [400, { credential_passwords: ['Expected a dictionary of passwords.'] }]);
     assert.equal(await jobCount(), before);
   });
 

@@ -116,7 +116,7 @@ describe('a body checked by its route schema', () => {
     assert.deepEqual((await t.post(url, { name: 'x'.repeat(513) })).body, { name: ['Ensure this field has no more than 512 characters.'] });
     const list = await t.post(url, ['name']);
     assert.equal(list.status, 400);
-    assert.deepEqual(list.body, { detail: 'Invalid data. Expected a dictionary.' });
+    assert.deepEqual(list.body, { detail: 'Invalid data. Expected a dictionary, but got list.' });
     const made = await t.post(url, { name: 'schema-copy' });
     assert.equal(made.status, 201, made.text);
     assert.equal(made.body.name, 'schema-copy');

@@ -254,8 +254,10 @@ describe('policies', () => {
     assert.deepEqual(opa.evaluations.at(-1), { path: tested, input: { extra_vars: { env: 'prod' } } });
     opa.answer(tested, { noResult: true });
     assert.deepEqual((await t.post(`/api/v2/policies/${created.id}/test/`, { input: {} })).body, { allowed: true, warnings: [], denies: [], raw: null });
-    assert.equal((await t.post(`/api/v2/policies/${created.id}/test/`, { input: 'x' })).status, 400);
-    assert.equal((await t.post(`/api/v2/policies/${created.id}/test/`, {})).status, 400);
+    const notInput = await t.post(`/api/v2/policies/${created.id}/test/`, { input: 'x' });
+    assert.deepEqual([notInput.status, notInput.body], [400, { input: ['Expected a JSON object: the context document to evaluate.'] }]);
+    const noInput = await t.post(`/api/v2/policies/${created.id}/test/`, {});
+    assert.deepEqual([noInput.status, noInput.body], [400, { input: ['This field is required.'] }]);
     opa.answer(tested, { status: 500 });
     const down = await t.post(`/api/v2/policies/${created.id}/test/`, { input: {} });
     assert.equal(down.status, 503, down.text);

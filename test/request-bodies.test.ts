@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, newOrg, newTeam, type TestApp } from './helpers/app.ts';
+import { createTestApp, newInventory, newOrg, newTeam, newUser, newWorkflow, type TestApp } from './helpers/app.ts';
 
 /**
  * Create and update bodies are checked against the resource's declared fields before anything is
@@ -74,5 +74,164 @@ describe('request bodies', () => {
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, { detail: 'Invalid data. Expected a dictionary, but got list.' });
     assert.equal(await count('FROM teams WHERE name = $1', ['Platform']), 0);
+  });
+});
+
+/**
+ * Action routes check their body with their schema (src/api/route-schemas.ts): a body of the wrong
+ * shape answers 400 with AWX's message and changes nothing, and only to a caller who may post
+ * there; anyone else gets the refusal they would get for any body, before the body is looked at.
+ */
+describe('action bodies', () => {
+  let t: TestApp;
+  let ids: Record<string, number>;
+  let member: Awaited<ReturnType<typeof newUser>>;
+  let otherAdmin: Awaited<ReturnType<typeof newUser>>;
+
+  before(async () => {
+    t = await createTestApp();
+    const org = await newOrg(t, { name: 'Action bodies' });
+    const otherOrg = await newOrg(t, { name: 'Elsewhere' });
+    member = await newUser(t, { member: org });
+    otherAdmin = await newUser(t, { admin: otherOrg });
+    const workflow = await newWorkflow(t, org, { nodes: { first: {}, second: {} } });
+    const cleanup = (await t.get('/api/v2/system_job_templates/?job_type=cleanup_jobs')).body.results[0];
+    ids = {
+      team: (await newTeam(t, org)).id,
+      org: org.id,
+      workflow: workflow.id,
+      first: workflow.nodes.first,
+      second: workflow.nodes.second,
+      inventory: (await newInventory(t, org)).id,
+      cleanup: cleanup.id,
+    };
+  });
+  after(() => t.close());
+
+  const countOf = async (url: string) => {
+    const res = await t.get(url);
+    assert.equal(res.status, 200, res.text);
+    return res.body.count as number;
+  };
+
+  interface Case {
+    route: string;
+    method?: 'POST' | 'PATCH';
+    url: () => string;
+    body: unknown;
+    answer: Record<string, unknown>;
+    /** What the route would change, read as a superuser. */
+    state: () => Promise<unknown>;
+    /** What a caller who may not post here gets (403, or 404 when the object is hidden from them). */
+    member: number;
+    otherAdmin: number;
+  }
+
+  const cases: Case[] = [
+    {
+      route: 'teams/{id}/users/ (attach)',
+      url: () => `/api/v2/teams/${ids.team}/users/`,
+      body: { id: 'alice' },
+      answer: { id: ['A valid integer is required.'] },
+      state: () => countOf(`/api/v2/teams/${ids.team}/users/`),
+      member: 403,
+      otherAdmin: 403,
+    },
+    {
+      route: 'organizations/{id}/instance_groups/ (attach)',
+      url: () => `/api/v2/organizations/${ids.org}/instance_groups/`,
+      body: { id: true },
+      answer: { id: ['A valid integer is required.'] },
+      state: () => countOf(`/api/v2/organizations/${ids.org}/instance_groups/`),
+      member: 403,
+      otherAdmin: 403,
+    },
+    {
+      route: 'workflow_job_template_nodes/{id}/success_nodes/ (link)',
+      url: () => `/api/v2/workflow_job_template_nodes/${ids.first}/success_nodes/`,
+      body: () => ({ id: ids.second, condition: 5 }),
+      answer: { condition: ['Not a valid string.'] },
+      state: () => countOf(`/api/v2/workflow_job_template_nodes/${ids.first}/success_nodes/`),
+      member: 403,
+      otherAdmin: 403,
+    },
+    {
+      route: 'workflow_job_templates/{id}/launch/',
+      url: () => `/api/v2/workflow_job_templates/${ids.workflow}/launch/`,
+      body: ['extra_vars'],
+      answer: { detail: 'Invalid data. Expected a dictionary, but got list.' },
+      state: () => countOf(`/api/v2/workflow_jobs/?workflow_job_template=${ids.workflow}`),
+      member: 403,
+      otherAdmin: 403,
+    },
+    {
+      route: 'inventories/{id}/ad_hoc_commands/',
+      url: () => `/api/v2/inventories/${ids.inventory}/ad_hoc_commands/`,
+      body: 'ping',
+      answer: { detail: 'Invalid data. Expected a dictionary, but got str.' },
+      state: () => countOf('/api/v2/ad_hoc_commands/'),
+      member: 403,
+      otherAdmin: 403,
+    },
+    {
+      route: 'system_job_templates/{id}/launch/',
+      url: () => `/api/v2/system_job_templates/${ids.cleanup}/launch/`,
+      body: { extra_vars: [30] },
+      answer: { extra_vars: ['Expected a dictionary of variables.'] },
+      state: () => countOf('/api/v2/system_jobs/'),
+      member: 403,
+      otherAdmin: 403,
+    },
+    {
+      route: 'settings/jobs/',
+      method: 'PATCH',
+      url: () => '/api/v2/settings/jobs/',
+      body: [{ MAX_FORKS: 5 }],
+      answer: { detail: 'Invalid data. Expected a dictionary, but got list.' },
+      state: async () => (await t.get('/api/v2/settings/jobs/')).body,
+      member: 403,
+      otherAdmin: 403,
+    },
+  ];
+
+  const send = (c: Case, as?: { username: string; password: string }) =>
+    t.request(c.method ?? 'POST', c.url(), { body: typeof c.body === 'function' ? c.body() : c.body, ...(as && { as }) });
+
+  for (const c of cases) {
+    it(`${c.route}: a body of the wrong shape is refused with its message and changes nothing`, async () => {
+      const before = await c.state();
+      const res = await send(c);
+      assert.deepEqual([res.status, res.body], [400, c.answer]);
+      assert.deepEqual(await c.state(), before);
+    });
+
+    it(`${c.route}: a caller who may not post there is refused before the body is looked at`, async () => {
+      const before = await c.state();
+      const asMember = await send(c, member);
+      assert.equal(asMember.status, c.member, asMember.text);
+      const asOtherAdmin = await send(c, otherAdmin);
+      assert.equal(asOtherAdmin.status, c.otherAdmin, asOtherAdmin.text);
+      for (const res of [asMember, asOtherAdmin]) assert.notDeepEqual(res.body, c.answer, 'the body is not told about');
+      assert.deepEqual(await c.state(), before);
+    });
+  }
+
+  it('routes any user may post to refuse a body of the wrong shape with the field and its message', async () => {
+    const preview = await t.post('/api/v2/schedules/preview/', { rrule: 5 }, { as: member });
+    assert.deepEqual([preview.status, preview.body], [400, { rrule: ['Not a valid string.'] }]);
+    const blank = await t.post('/api/v2/schedules/preview/', { rrule: ' ' }, { as: member });
+    assert.deepEqual([blank.status, blank.body], [400, { rrule: ['This field may not be blank.'] }]);
+    const compare = await t.post('/api/v2/drift_detections/compare/', { snapshot_a: true, snapshot_b: '7' }, { as: member });
+    assert.deepEqual([compare.status, compare.body], [400, { snapshot_a: ['Incorrect type. Expected pk value, received bool.'] }]);
+    const missing = await t.post('/api/v2/drift_detections/compare/', {}, { as: member });
+    assert.deepEqual([missing.status, missing.body], [400, { snapshot_a: ['This field is required.'], snapshot_b: ['This field is required.'] }]);
+  });
+
+  it('unknown keys are ignored: an attach with extra keys attaches', async () => {
+    const user = await newUser(t);
+    const res = await t.post(`/api/v2/teams/${ids.team}/users/`, { id: String(user.id), colour: 'blue' });
+    assert.equal(res.status, 204, res.text);
+    const members = (await t.get(`/api/v2/teams/${ids.team}/users/`)).body.results.map((u: { id: number }) => u.id);
+    assert.ok(members.includes(user.id));
   });
 });

@@ -5,6 +5,7 @@ import { actorId, type RequestContext } from './context.ts';
 import { ApiError, forbidden, notFound, ValidationError, type FieldErrors } from './errors.ts';
 import { ENCRYPTED, FieldProblem, generateSecrets, revealOnce } from './fields.ts';
 import { getResource, type Resource, type Values } from './resource.ts';
+import { jsonTypeName } from './schema-errors.ts';
 import { ident } from './sql.ts';
 import { deleteRolesOf } from '../rbac/graph.ts';
 import { createObjectRoles, syncObjectRoles } from '../rbac/object-roles.ts';
@@ -71,14 +72,6 @@ function readBody(resource: Resource, body: unknown, mode: WriteMode, existing: 
     }
   }
   return { values, errors };
-}
-
-/** The type of a JSON value as DRF names it in its messages (list, str, int, NoneType...). */
-function jsonTypeName(value: unknown): string {
-  if (value === null) return 'NoneType';
-  if (Array.isArray(value)) return 'list';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
-  return { string: 'str', boolean: 'bool' }[typeof value as string] ?? typeof value;
 }
 
 /** Referenced objects must exist. */

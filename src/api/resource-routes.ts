@@ -1,14 +1,15 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { ResourceRow } from '../db/database.ts';
-import type { Services } from './context.ts';
+import type { RequestContext, Services } from './context.ts';
 import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
-import { ApiError, methodNotAllowed, ValidationError } from './errors.ts';
+import { ApiError, forbidden, methodNotAllowed, ValidationError } from './errors.ts';
 import { listAll, listPage, type Query } from './list.ts';
 import { detailOptions, listOptions } from './options.ts';
 import { getResource, type ListExport, type Resource } from './resource.ts';
 import { serializeRow } from './serialize.ts';
 import { objectPermission, resourcePermission, type MethodActions, type RoutePermission } from './permissions.ts';
-import { schemaOptions, type MethodSchemas } from './route-schemas.ts';
+import { schemaOptions, validBody, type MethodSchemas } from './route-schemas.ts';
+import { LinkBody, linkOf } from './action-schemas.ts';
 import { listQuerySchema, OPTIONS_RESPONSE, pageSchema, relatedRouteSchemas, resourceRouteSchemas } from './field-schemas.ts';
 
 /**
@@ -88,14 +89,9 @@ function withPostAction<R extends ResourceRow>(options: Handler<R>): Handler<R> 
   } as Handler<R>;
 }
 
-function readTargetId(input: unknown): { id: number; disassociate: boolean } | null {
-  const body = input === undefined ? {} : input;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, { detail: 'Expected a JSON object.' });
-  const b = body as Record<string, unknown>;
-  if (!('id' in b)) return null;
-  const id = typeof b.id === 'string' && /^\d+$/.test(b.id) ? Number(b.id) : b.id;
-  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) throw ValidationError.field('id', 'A valid integer is required.');
-  return { id, disassociate: b.disassociate === true || b.disassociate === 'true' };
+/** A related list's POST checks the link part of its body up front; a created object's fields are its declarations' to check. */
+function checkingLink(schemas: MethodSchemas): MethodSchemas {
+  return schemas.POST ? { ...schemas, POST: { ...schemas.POST, checkBody: LinkBody } } : schemas;
 }
 
 const DEFAULT_EXPORT_ROWS = 100_000;
@@ -172,6 +168,11 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
     const path = `${list}:id/${name}/`;
     const scope = (parentId: number) => (alias: string, params: { add(v: unknown): string }) =>
       `${alias}.id IN (SELECT ${relation.targetColumn} FROM ${relation.from} WHERE ${relation.parentColumn} = ${params.add(parentId)})`;
+    // Target id 0: whether the caller may attach anything at all here, or create something.
+    const mayAdd = async (ctx: RequestContext, parent: ResourceRow) =>
+      ctx.tokenScope !== 'read' &&
+      ((relation.attachable && (await resource.access.canAttach(ctx, db, parent, name, 0, false))) ||
+        (relation.createWith !== undefined && (await target.access.canCreate(ctx, db, { [relation.createWith]: parent.id, ...relation.createValues }))));
     routeMethods(app, path, objectPermission(resource.name, { POST: 'edit' }), {
       GET: async (request) => {
         const parent = request.object;
@@ -183,33 +184,27 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
           : undefined;
         return listPage(db, request.ctx, target, url, request.query as Query, scope(parent.id), order);
       },
-      OPTIONS: async (request) => {
-        const parent = request.object;
-        const ctx = request.ctx;
-        // Target id 0: whether the caller may attach anything at all here.
-        const canAdd =
-          ctx.tokenScope !== 'read' &&
-          ((relation.attachable && (await resource.access.canAttach(ctx, db, parent, name, 0, false))) ||
-            (relation.createWith !== undefined && (await target.access.canCreate(ctx, db, { [relation.createWith]: parent.id, ...relation.createValues }))));
-        return listOptions(target, canAdd);
-      },
+      OPTIONS: async (request) => listOptions(target, await mayAdd(request.ctx, request.object)),
       ...((relation.attachable || relation.createWith || relation.create) && {
         POST: async (request, reply) => {
           const parent = request.object;
-          const link = readTargetId(request.body);
+          // A caller who may add nothing here learns nothing about the body (permission before validation, as AWX).
+          if (request.validationError && (relation.attachable || relation.createWith) && !(await mayAdd(request.ctx, parent))) throw forbidden();
+          const body = validBody(request, LinkBody);
+          const link = linkOf(body);
           if (link) {
             if (!relation.attachable) throw new ApiError(400, { detail: `Objects cannot be attached to ${name}; create them here instead.` });
             await db.transaction(async (tx) => associate(tx, request.ctx, resource, await loadRow(tx, resource, parent.id, true), name, link.id, link.disassociate));
             return reply.code(204).send();
           }
           if (relation.create) {
-            const created = await db.transaction(async (tx) => relation.create!(tx, request.ctx, await loadRow(tx, resource, parent.id, true), request.body ?? {}));
+            const created = await db.transaction(async (tx) => relation.create!(tx, request.ctx, await loadRow(tx, resource, parent.id, true), body));
             return created ? reply.code(201).send(await serializeRow(db, request.ctx, target, created)) : reply.code(204).send();
           }
           if (!relation.createWith) throw ValidationError.field('id', 'This field is required.');
           // The link to the parent and the relation's own values hold whatever the body says, even on read-only fields.
           const fixed = { [relation.createWith]: parent.id, ...relation.createValues };
-          const values = await parseRequestBody(target, { ...(request.body as object), ...fixed }, 'create', null, (v) =>
+          const values = await parseRequestBody(target, { ...body, ...fixed }, 'create', null, (v) =>
             target.access.canCreate(request.ctx, db, { ...v, ...fixed }),
           );
           Object.assign(values, fixed);
@@ -217,11 +212,11 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
           return reply.code(201).send(await serializeRow(db, request.ctx, target, row));
         },
       }),
-    }, relatedRouteSchemas(target, {
+    }, checkingLink(relatedRouteSchemas(target, {
       attach: relation.attachable,
       create: Boolean(relation.createWith || relation.create),
       fixed: relation.createWith ? [relation.createWith, ...Object.keys(relation.createValues ?? {})] : [],
-    }));
+    })));
   }
 
   if (!resource.allFields.created) return;

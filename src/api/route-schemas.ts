@@ -1,12 +1,14 @@
 /**
  * Route schemas: what each method of a route takes and answers, for the OpenAPI document
- * (/api/v2/openapi.json). A schema describes and changes nothing: requests are validated by the
- * field declarations and the handlers, responses are plain JSON. The one exception is a body
- * schema a route asks to check (`checkBody`): its handler then reads the body with validBody.
+ * (/api/v2/openapi.json). A schema describes and changes nothing, responses are plain JSON, except
+ * a body schema a route asks to check (`checkBody`): its handler then reads the body with
+ * validBody. Resource create and update bodies are checked by their field declarations instead
+ * (docs/architecture.md, "Route schemas and the OpenAPI document").
  */
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { explained } from './schema-errors.ts';
 
 /** The schema of one method of a route (summary, description, querystring, body, response...). */
 export interface MethodSchema extends FastifySchema {
@@ -14,8 +16,10 @@ export interface MethodSchema extends FastifySchema {
    * Check the body against `body` before the handler runs. A failure is not answered at once: the
    * handler meets it when it calls validBody, after its own permission checks (a caller who may
    * not post here learns nothing about the body), as AWX checks permission before validation.
+   * A schema instead of `true` is checked in place of `body`, when the documented body says more
+   * than the route checks up front (a launch's prompts, whose values acceptPrompts checks).
    */
-  checkBody?: boolean;
+  checkBody?: boolean | TSchema;
 }
 
 export type MethodSchemas = Partial<Record<string, MethodSchema>>;
@@ -31,15 +35,16 @@ declare module 'fastify' {
 export const describeOnly: FastifySchemaCompiler<unknown> = () => () => true;
 
 /**
- * Checks the body with its TypeBox schema, leaving it unchanged (no coercion, no defaults filled
- * in); other parts are described only. A missing body is checked as {}, as the handlers read it.
+ * Checks the body with this TypeBox schema, leaving it unchanged (no coercion, no defaults filled
+ * in); other parts are described only. A missing body, or JSON null, is checked as {}, as the
+ * handlers read it. Errors carry what the 400 needs beyond TypeBox's (schema-errors.ts).
  */
-export const checkBodyOnly: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+export const checkBodyWith = (checked: TSchema): FastifySchemaCompiler<TSchema> => ({ httpPart }) => {
   if (httpPart !== 'body') return () => true;
-  const validator = Compile(schema);
+  const validator = Compile(checked);
   return (value) => {
     const body = value ?? {};
-    return validator.Check(body) ? true : { error: [...validator.Errors(body)] };
+    return validator.Check(body) ? true : { error: [...validator.Errors(body)].map((error) => explained(error, checked, body)) };
   };
 };
 
@@ -47,11 +52,12 @@ export const checkBodyOnly: FastifySchemaCompiler<TSchema> = ({ schema, httpPart
 export function schemaOptions(schema: MethodSchema | undefined) {
   if (!schema) return {};
   const { checkBody, ...described } = schema;
+  const checked = checkBody === true ? (described.body as TSchema) : checkBody || undefined;
   return {
-    schema: described,
+    schema: checked && !described.body ? { ...described, body: checked } : described,
     attachValidation: true,
-    validatorCompiler: checkBody ? checkBodyOnly : describeOnly,
-    checkedBody: checkBody ? (described.body as TSchema) : undefined,
+    validatorCompiler: checked ? checkBodyWith(checked) : describeOnly,
+    checkedBody: checked,
   };
 }
 

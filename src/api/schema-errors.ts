@@ -3,6 +3,7 @@
  * {field: ["message"]} in Django REST framework's words, or {detail} when the body is not an object.
  */
 import type { FastifySchemaValidationError } from 'fastify';
+import type { TSchema } from 'typebox';
 import { ApiError, ValidationError, type FieldErrors } from './errors.ts';
 
 /** The pattern of a string that may not be blank (DRF's allow_blank=False), which has its own message. */
@@ -16,6 +17,35 @@ const TYPE_MESSAGES: Record<string, string> = {
   object: 'Expected a dictionary of items.',
   array: 'Expected a list of items.',
 };
+
+/** The type of a JSON value as DRF names it in its messages (Python's: list, dict, str, int, NoneType...). */
+export function jsonTypeName(value: unknown): string {
+  if (value === null) return 'NoneType';
+  if (Array.isArray(value)) return 'list';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  return { string: 'str', boolean: 'bool', object: 'dict' }[typeof value as string] ?? typeof value;
+}
+
+/**
+ * A schema error with what its message needs: the type of a body that is no object, or the message
+ * a top-level field's schema names (`errorMessage`, `{input}` standing for the value given and
+ * `{type}` for its type), which every problem of that field answers with (an id given as an
+ * integer or a string of digits: "A valid integer is required.").
+ */
+export function explained<E extends FastifySchemaValidationError>(error: E, schema: TSchema, body: unknown): E {
+  const [, field] = error.instancePath.split('/');
+  if (field === undefined) return error.keyword === 'type' ? { ...error, params: { ...error.params, got: jsonTypeName(body) } } : error;
+  const name = decodePointer(field);
+  const properties = (schema as { properties?: Record<string, { errorMessage?: unknown }> }).properties;
+  const own = properties?.[name]?.errorMessage;
+  if (typeof own !== 'string') return error;
+  // DRF's messages name the value given ('"x" is not a valid choice.') or its type ('received str').
+  const input = (body as Record<string, unknown>)[name];
+  const message = own.replace('{input}', typeof input === 'object' ? JSON.stringify(input) : String(input)).replace('{type}', jsonTypeName(input));
+  return { ...error, keyword: 'errorMessage', message };
+}
+
+const decodePointer = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
 
 function message(error: FastifySchemaValidationError): string {
   const params = error.params as Record<string, unknown>;
@@ -36,6 +66,8 @@ function message(error: FastifySchemaValidationError): string {
     case 'const':
     case 'anyOf':
       return 'Not a valid choice.';
+    case 'errorMessage':
+      return error.message!;
     default:
       return error.message ?? 'Invalid value.';
   }
@@ -47,13 +79,16 @@ export function awxSchemaError(errors: FastifySchemaValidationError[]): Error {
   for (const error of errors) {
     const [, field] = error.instancePath.split('/');
     if (field === undefined) {
-      if (error.keyword === 'type') return new ApiError(400, { detail: 'Invalid data. Expected a dictionary.' });
+      if (error.keyword === 'type') {
+        const got = (error.params as { got?: string }).got;
+        return new ApiError(400, { detail: `Invalid data. Expected a dictionary${got ? `, but got ${got}` : ''}.` });
+      }
       if (error.keyword !== 'required') return new ApiError(400, { detail: message(error) });
       const missing = (error.params as { requiredProperties?: string[]; missingProperty?: string });
       for (const name of missing.requiredProperties ?? [missing.missingProperty ?? '']) fields[name] ??= ['This field is required.'];
       continue;
     }
-    const name = field.replace(/~1/g, '/').replace(/~0/g, '~');
+    const name = decodePointer(field);
     fields[name] ??= [message(error)];
   }
   return new ValidationError(Object.keys(fields).length ? fields : { __all__: ['Invalid data.'] });

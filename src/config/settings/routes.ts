@@ -6,7 +6,8 @@ import { clientOf } from '../../audit/record.ts';
 import type { RoutePermission } from '../../api/permissions.ts';
 import { categoryOptions, listOptions } from './options.ts';
 import { ALL, CHANGED, type SettingDefinition, type SettingRegistry } from './registry.ts';
-import { categoryListSchemas, categorySchemas } from './schemas.ts';
+import { categoryListSchemas, categorySchemas, Values } from './schemas.ts';
+import { validBody } from '../../api/route-schemas.ts';
 
 /** Superusers change settings; system auditors read them. */
 const READ: RoutePermission = { kind: 'admin_or_auditor' };
@@ -51,13 +52,13 @@ export function registerSettingsRoutes(app: FastifyInstance, services: Services)
     PATCH: async (request) => {
       const scope = scopeOf(registry, request);
       requireSuperuser(request);
-      await settings.update(request.ctx, scope, request.body ?? {}, 'update', clientOf(request));
+      await settings.update(request.ctx, scope, validBody(request, Values), 'update', clientOf(request));
       return show(request, scope);
     },
     PUT: async (request) => {
       const scope = scopeOf(registry, request);
       requireSuperuser(request);
-      await settings.update(request.ctx, scope, request.body ?? {}, 'replace', clientOf(request));
+      await settings.update(request.ctx, scope, validBody(request, Values), 'replace', clientOf(request));
       return show(request, scope);
     },
     DELETE: async (request, reply) => {

@@ -1,7 +1,7 @@
 import { HIDDEN, recordActivity } from '../../activity/record.ts';
 import { recordAudit, type AuditEvent } from '../../audit/record.ts';
 import { actorId, type RequestContext } from '../../api/context.ts';
-import { ApiError, ValidationError, type FieldErrors } from '../../api/errors.ts';
+import { ValidationError, type FieldErrors } from '../../api/errors.ts';
 import { ENCRYPTED, FieldProblem } from '../../api/fields.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { ConfigError, type EnvConfig } from '../env.ts';
@@ -92,11 +92,8 @@ class SettingsStore implements Settings {
     return Object.fromEntries(shown.map((d) => [d.name, d.field.serialize(this.layered(this.stored, d))]));
   }
 
-  async update(ctx: RequestContext, scope: readonly SettingDefinition[], body: unknown, mode: 'update' | 'replace', client?: AuditEvent['client']): Promise<void> {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new ApiError(400, { detail: 'Invalid data. Expected a dictionary, but got ' + (Array.isArray(body) ? 'list.' : `${typeof body}.`) });
-    }
-    const input = body as Record<string, unknown>;
+  /** Writes the settings of `input`, a request's body the route checked to be an object. */
+  async update(ctx: RequestContext, scope: readonly SettingDefinition[], input: Record<string, unknown>, mode: 'update' | 'replace', client?: AuditEvent['client']): Promise<void> {
     const inScope = new Map(scope.map((d) => [d.name, d]));
     // By stored name; a setting given under both its names must get one value.
     const values = new Map<string, unknown>();

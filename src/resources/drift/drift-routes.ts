@@ -5,9 +5,9 @@
 import { Type } from 'typebox';
 import { recordActivity } from '../../activity/record.ts';
 import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import { validBody } from '../../api/route-schemas.ts';
 import { csvText } from '../../api/csv.ts';
-import { FieldProblem, ref } from '../../api/fields.ts';
-import { badRequest, notFound, ValidationError } from '../../api/errors.ts';
+import { badRequest, notFound } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { isVisible, listAll, visibleFrom, type Query } from '../../api/list.ts';
 import { actionOptions, viewOptions } from '../../api/options.ts';
@@ -45,19 +45,17 @@ function without(query: Query, ...names: string[]): Query {
   return rest;
 }
 
-const SNAPSHOT = ref('fact_snapshot', { required: true });
+/** A fact snapshot's id, as a reference field reads it (an integer, or its digits as a string). */
+const SnapshotId = (which: string) =>
+  Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), Type.String({ pattern: '^0*[1-9][0-9]{0,8}$' })], {
+    errorMessage: 'Incorrect type. Expected pk value, received {type}.',
+    description: `The ${which} fact snapshot.`,
+  });
+
+/** POST compare/: the two snapshots, from snapshot_a to snapshot_b. */
+const CompareBody = Type.Object({ snapshot_a: SnapshotId('first'), snapshot_b: SnapshotId('second') }, { additionalProperties: true });
 
 /** A snapshot id of the body, read as every reference field is. */
-function snapshotId(body: Record<string, unknown>, name: string): number {
-  const value = body[name];
-  if (value === undefined || value === null || value === '') throw ValidationError.field(name, 'This field is required.');
-  try {
-    return SNAPSHOT.parse(value) as number;
-  } catch (err) {
-    if (err instanceof FieldProblem) throw ValidationError.field(name, err.message);
-    throw err;
-  }
-}
 
 export const driftRoutes: RouteModule = (app, services) => {
   const { db } = services;
@@ -82,8 +80,8 @@ export const driftRoutes: RouteModule = (app, services) => {
   routeMethods<AnyRow>(app, '/api/v2/drift_detections/compare/', AUTHENTICATED, {
     GET: async () => ({ snapshot_a: null, snapshot_b: null }),
     POST: async (request) => {
-      const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
-      const ids = [snapshotId(body, 'snapshot_a'), snapshotId(body, 'snapshot_b')];
+      const body = validBody(request, CompareBody);
+      const ids = [Number(body.snapshot_a), Number(body.snapshot_b)];
       const snapshots = [];
       for (const id of ids) {
         const [row] = await db.query<AnyRow>('SELECT id, facts FROM host_fact_snapshots WHERE id = $1', [id]);
@@ -97,7 +95,7 @@ export const driftRoutes: RouteModule = (app, services) => {
     OPTIONS: async () => actionOptions('Drift Compare', 'POST {snapshot_a, snapshot_b}: the changes of every top-level fact from snapshot_a to snapshot_b.', { GET: {}, POST: {} }),
   }, {
     GET: { summary: 'What comparing two fact snapshots takes' },
-    POST: { summary: 'Compare two fact snapshots', body: Type.Object({ snapshot_a: Type.Integer(), snapshot_b: Type.Integer() }) },
+    POST: { summary: 'Compare two fact snapshots', body: CompareBody, checkBody: true },
     OPTIONS: OPTIONS_RESPONSE,
   });
 

@@ -11,6 +11,7 @@ import type { RouteModule } from '../../api/extra-routes.ts';
 import { actionOptions } from '../../api/options.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
+import { validBody } from '../../api/route-schemas.ts';
 import { enableDisableRoutes } from '../../api/toggle-routes.ts';
 import { decryptSecret } from '../../secrets/encryption.ts';
 import { webhookKeyRoutes } from '../webhooks/webhook-key-routes.ts';
@@ -22,13 +23,18 @@ import { EVENT_RULE_KEY_PURPOSE, OUTSIDE_THROTTLE } from './receiving-rules.ts';
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
 type AnyRow = any;
 
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
-
+/** POST test/: the event, and conditions to try, checked as a rule's own are (parseConditions). */
 const TestBody = Type.Object({
-  payload: Type.Object({}, { additionalProperties: true, description: 'The event as the sender would post it.' }),
-  headers: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Headers the conditions see (names in lower case).' })),
-  conditions: Type.Optional(Type.Array(Type.Object({ jinja2_expression: Type.String(), description: Type.Optional(Type.String()) }), { description: "Conditions to try instead of the rule's own." })),
-});
+  payload: Type.Record(Type.String(), Type.Unknown(), {
+    errorMessage: 'Expected a JSON object: the event as the sender would post it.',
+    description: 'The event as the sender would post it.',
+  }),
+  headers: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+    errorMessage: 'Expected a JSON object of header names and values.',
+    description: 'Headers the conditions see (names in lower case).',
+  })),
+  conditions: Type.Optional(Type.Unknown({ description: "Conditions to try instead of the rule's own: [{jinja2_expression, description?}]." })),
+}, { additionalProperties: true });
 
 export const eventRuleRoutes: RouteModule = async (app, services) => {
   enableDisableRoutes(app, services, eventRules, (tx) => services.caches.receivingRules.changed(tx));
@@ -42,9 +48,7 @@ export const eventRuleRoutes: RouteModule = async (app, services) => {
   routeMethods<AnyRow>(app, '/api/v2/event_rules/:id/test/', objectPermission('event_rule', { POST: 'test' }), {
     GET: async () => ({}),
     POST: async (request) => {
-      const body = (isObject(request.body) ? request.body : {}) as Record<string, unknown>;
-      if (!isObject(body.payload)) throw ValidationError.field('payload', 'Expected a JSON object: the event as the sender would post it.');
-      if (body.headers !== undefined && body.headers !== null && !isObject(body.headers)) throw ValidationError.field('headers', 'Expected a JSON object of header names and values.');
+      const body = validBody(request, TestBody);
       let conditions: Condition[];
       try {
         conditions = body.conditions === undefined || body.conditions === null ? parseConditions(request.object.conditions) : parseConditions(body.conditions);
@@ -53,7 +57,7 @@ export const eventRuleRoutes: RouteModule = async (app, services) => {
         throw err;
       }
       const [results] = await evaluateConditions([{
-        conditions, organization: request.object.organization_id, payload: body.payload, headers: conditionHeaders((body.headers ?? {}) as Record<string, unknown>),
+        conditions, organization: request.object.organization_id, payload: body.payload, headers: conditionHeaders(body.headers ?? {}),
       }]);
       const matched = results.every((r) => r.matched);
       const wouldFire = matched && request.object.enabled === true
@@ -63,7 +67,7 @@ export const eventRuleRoutes: RouteModule = async (app, services) => {
     OPTIONS: async () => actionOptions('Event Rule Test', 'POST {payload, headers?, conditions?}: evaluates the conditions over the payload and says whether the rule would fire; launches nothing.', { GET: {}, POST: {} }),
   }, {
     GET: { summary: 'What testing an event rule takes' },
-    POST: { summary: "Dry run of an event rule's conditions", body: TestBody },
+    POST: { summary: "Dry run of an event rule's conditions", body: TestBody, checkBody: true },
     OPTIONS: OPTIONS_RESPONSE,
   });
 };

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { hasObjectRole } from '../../api/access.ts';
 import { recordActivity } from '../../activity/record.ts';
 import type { Services } from '../../api/context.ts';
-import { ApiError, forbidden, notFound, ValidationError } from '../../api/errors.ts';
+import { forbidden, notFound } from '../../api/errors.ts';
+import { AttachBody, linkOf } from '../../api/action-schemas.ts';
+import { validBody } from '../../api/route-schemas.ts';
 import { listPage, type Query } from '../../api/list.ts';
 import { findResource, type Resource } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
@@ -23,14 +25,6 @@ export interface GroupOwner {
   column: string;
   /** The action of the owner's access policy that may change its groups. */
   changeAction: string;
-}
-
-function readLink(body: unknown): { id: number; detach: boolean } {
-  const b = (body ?? {}) as Record<string, unknown>;
-  if (typeof b !== 'object' || Array.isArray(b)) throw new ApiError(400, { detail: 'Expected a JSON object.' });
-  const id = typeof b.id === 'string' && /^\d+$/.test(b.id) ? Number(b.id) : b.id;
-  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw ValidationError.field('id', 'A valid integer is required.');
-  return { id, detach: b.disassociate === true || b.disassociate === 'true' };
 }
 
 /**
@@ -55,11 +49,11 @@ export function registerAttachedGroupRoutes(app: FastifyInstance, services: Serv
     },
     POST: async (request, reply) => {
       const row = request.object;
-      const link = readLink(request.body);
+      const link = linkOf(validBody(request, AttachBody))!;
       await db.transaction(async (tx) => {
         if (!(await tx.query<AnyRow>('SELECT 1 FROM instance_groups WHERE id = $1', [link.id])).length) throw notFound();
-        if (!link.detach && !(await hasObjectRole(request.ctx, tx, 'instance_group', link.id, 'use_role'))) throw forbidden();
-        const changed = link.detach
+        if (!link.disassociate && !(await hasObjectRole(request.ctx, tx, 'instance_group', link.id, 'use_role'))) throw forbidden();
+        const changed = link.disassociate
           ? await tx.query<AnyRow>(`DELETE FROM ${table} WHERE ${column} = $1 AND instance_group_id = $2 RETURNING 1`, [row.id, link.id])
           : await tx.query<AnyRow>(
               `INSERT INTO ${table} (${column}, instance_group_id, position)
@@ -69,7 +63,7 @@ export function registerAttachedGroupRoutes(app: FastifyInstance, services: Serv
             );
         if (!changed.length) return;
         await recordActivity(tx, request.ctx, {
-          operation: link.detach ? 'disassociate' : 'associate', object1: resource.name, object1Id: row.id,
+          operation: link.disassociate ? 'disassociate' : 'associate', object1: resource.name, object1Id: row.id,
           object2: 'instance_group', object2Id: link.id, association: 'instance_groups', changes: {},
         });
       });
@@ -80,5 +74,5 @@ export function registerAttachedGroupRoutes(app: FastifyInstance, services: Serv
       if (!groups) return viewOptions('Instance Groups', `Instance groups of the ${resource.name.replace(/_/g, ' ')}.`);
       return listOptions(groups, request.ctx.tokenScope !== 'read' && (await allows(resource, owner.changeAction, request.ctx, db, row)));
     },
-  }, groups && relatedRouteSchemas(groups, { attach: true, create: false, fixed: [] }));
+  }, groups && { ...relatedRouteSchemas(groups, { attach: true, create: false, fixed: [] }), POST: { summary: 'Attach or detach an instance group', body: AttachBody, checkBody: true } });
 }

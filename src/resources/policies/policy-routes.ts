@@ -11,6 +11,7 @@ import type { RouteModule } from '../../api/extra-routes.ts';
 import { actionOptions } from '../../api/options.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
+import { validBody } from '../../api/route-schemas.ts';
 import { enableDisableRoutes } from '../../api/toggle-routes.ts';
 import { EngineError, engineOf, evaluate } from '../../policy/engine.ts';
 import { queuePolicyUpload } from '../../policy/engine-outbox.ts';
@@ -19,10 +20,11 @@ import { policies } from './policy.resource.ts';
 import { assertPolicyAllowed } from './policy-checks.ts';
 
 const TestBody = Type.Object({
-  input: Type.Object({}, { additionalProperties: true, description: 'The context document to evaluate, as a launch would send it.' }),
-});
-
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+  input: Type.Record(Type.String(), Type.Unknown(), {
+    errorMessage: 'Expected a JSON object: the context document to evaluate.',
+    description: 'The context document to evaluate, as a launch would send it.',
+  }),
+}, { additionalProperties: true });
 
 export const policyRoutes: RouteModule = (app, services) => {
   enableDisableRoutes(app, services, policies, async (tx, row) => {
@@ -35,11 +37,10 @@ export const policyRoutes: RouteModule = (app, services) => {
   routeMethods(app, '/api/v2/policies/:id/test/', objectPermission('policy', { POST: 'test' }), {
     GET: async () => ({}),
     POST: async (request) => {
-      const body = isObject(request.body) ? request.body : {};
+      const body = validBody(request, TestBody);
       // The package evaluated is the policy's own: nothing in the request chooses another.
       const others = Object.keys(body).filter((key) => key !== 'input');
       if (others.length) throw new ValidationError(Object.fromEntries(others.map((key) => [key, ["Not accepted: test/ evaluates the policy's own package_path over input."]])));
-      if (!isObject(body.input)) throw ValidationError.field('input', 'Expected a JSON object: the context document to evaluate.');
       // Only a policy its tester could save as it is: an organization's namespace, and a superuser's built-ins for superusers.
       assertPolicyAllowed(request.object, isSuperuser(request.ctx));
       let raw: unknown;
@@ -55,7 +56,7 @@ export const policyRoutes: RouteModule = (app, services) => {
     OPTIONS: async () => actionOptions('Policy Test', 'POST {input}: evaluates the policy over input and answers {allowed, warnings, denies, raw}; launches nothing.', { GET: {}, POST: {} }),
   }, {
     GET: { summary: 'What testing a policy takes' },
-    POST: { summary: 'Evaluate a policy over an input', body: TestBody },
+    POST: { summary: 'Evaluate a policy over an input', body: TestBody, checkBody: true },
     OPTIONS: OPTIONS_RESPONSE,
   });
 };

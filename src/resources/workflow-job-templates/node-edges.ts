@@ -6,7 +6,9 @@
  * must hold for the child to run (see docs/workflows.md).
  */
 import { recordActivity } from '../../activity/record.ts';
-import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import { Type, type Static } from 'typebox';
+import { LinkBody, linkOf, OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import { validBody } from '../../api/route-schemas.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { createObject, loadRow, parseRequestBody } from '../../api/crud.ts';
 import { ApiError, forbidden, notFound, ValidationError } from '../../api/errors.ts';
@@ -37,9 +39,14 @@ async function reaches(tx: Queryable, from: number, to: number): Promise<boolean
   return rows.length > 0;
 }
 
-function readCondition(body: Record<string, unknown>): string {
+/** POST {kind}_nodes/: a link body (attach, detach, or a node to create), with the edge's condition. */
+const EdgeBody = Type.Object({
+  ...LinkBody.properties,
+  condition: Type.Optional(Type.Union([Type.String(), Type.Null()], { errorMessage: 'Not a valid string.', description: 'An expression the parent\'s outcome must satisfy.' })),
+}, { additionalProperties: true });
+
+function readCondition(body: Static<typeof EdgeBody>): string {
   const condition = body.condition ?? '';
-  if (typeof condition !== 'string') throw ValidationError.field('condition', 'Not a valid string.');
   if (!condition.trim()) return '';
   const problem = checkExpressionSyntax(condition);
   if (problem) throw ValidationError.field('condition', problem);
@@ -75,14 +82,6 @@ async function unlinkNodes(tx: Queryable, ctx: RequestContext, parent: AnyRow, c
   });
 }
 
-function readLink(body: unknown): { id: number; disassociate: boolean } | null {
-  const b = (body ?? {}) as Record<string, unknown>;
-  if (!('id' in b)) return null;
-  const id = typeof b.id === 'string' && /^\d+$/.test(b.id) ? Number(b.id) : b.id;
-  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw ValidationError.field('id', 'A valid integer is required.');
-  return { id, disassociate: b.disassociate === true || b.disassociate === 'true' };
-}
-
 export const nodeEdgeRoutes: RouteModule = (app, services) => {
   const { db } = services;
   for (const kind of EDGE_KINDS) {
@@ -93,12 +92,11 @@ export const nodeEdgeRoutes: RouteModule = (app, services) => {
       OPTIONS: async (request) => listOptions(workflowNodes, await mayAdministerWorkflow(request.ctx, db, request.object.workflow_job_template_id)),
       POST: async (request, reply) => {
         const parent = request.object;
-        const body = request.body;
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, { detail: 'Expected a JSON object.' });
         if (!(await mayAdministerWorkflow(request.ctx, db, parent.workflow_job_template_id))) throw forbidden();
-        const link = readLink(body);
+        const body = validBody(request, EdgeBody);
+        const link = linkOf(body);
         if (link) {
-          const condition = link.disassociate ? '' : readCondition(body as Record<string, unknown>);
+          const condition = link.disassociate ? '' : readCondition(body);
           await db.transaction(async (tx) => {
             const locked = await loadRow<AnyRow>(tx, workflowNodes, parent.id, true);
             if (link.disassociate) await unlinkNodes(tx, request.ctx, locked, link.id, kind);
@@ -106,8 +104,8 @@ export const nodeEdgeRoutes: RouteModule = (app, services) => {
           });
           return reply.code(204).send();
         }
-        const { condition: _condition, ...fields } = body as Record<string, unknown>;
-        const condition = readCondition(body as Record<string, unknown>);
+        const { condition: _condition, ...fields } = body;
+        const condition = readCondition(body);
         const fixed = { workflow_job_template: parent.workflow_job_template_id };
         const values = await parseRequestBody(workflowNodes, { ...fields, ...fixed }, 'create', null, (v) => workflowNodes.access.canCreate(request.ctx, db, v));
         if (!(await workflowNodes.access.canCreate(request.ctx, db, values))) throw forbidden();
@@ -118,6 +116,6 @@ export const nodeEdgeRoutes: RouteModule = (app, services) => {
         });
         return reply.code(201).send(await serializeRow(db, request.ctx, workflowNodes, created));
       },
-    }, { GET: { summary: `List the ${kind} children of the node` }, POST: { summary: `Link, unlink or create a ${kind} child` }, OPTIONS: OPTIONS_RESPONSE });
+    }, { GET: { summary: `List the ${kind} children of the node` }, POST: { summary: `Link, unlink or create a ${kind} child`, body: EdgeBody, checkBody: true }, OPTIONS: OPTIONS_RESPONSE });
   }
 };

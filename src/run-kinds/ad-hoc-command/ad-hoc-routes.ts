@@ -16,7 +16,10 @@ import { GROUP_ALL_HOSTS } from '../../inventory/group-graph.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { LAUNCH_PASSWORDS } from './checks.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
-import { adHocRelaunchSchemas, parentCommandSchemas } from './ad-hoc-schemas.ts';
+import { AdHocRelaunchBody, adHocRelaunchSchemas, parentCommandSchemas } from './ad-hoc-schemas.ts';
+import { AnyObject } from '../../api/action-schemas.ts';
+import { validBody } from '../../api/route-schemas.ts';
+import type { Static } from 'typebox';
 
 /** Where a command can be started from besides /ad_hoc_commands/: what the parent fixes, and which commands it lists. */
 interface Parent {
@@ -47,16 +50,10 @@ const PARENTS: Parent[] = [
 const launchCommand = async (services: Services, ctx: RequestContext, values: Values): Promise<UnifiedJobRow> =>
   (await launchOrRefuse(services.launches, ctx, adHocLauncher, null, values)).run;
 
-function bodyObject(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, { detail: 'Invalid data. Expected a dictionary.' });
-  return body as Record<string, unknown>;
-}
-
 /** Creates a command from a request body (with what the URL fixes) and answers 201 with it. */
 async function startCommand(services: Services, request: FastifyRequest, reply: FastifyReply, commands: Resource, fixed: Values) {
   const { db } = services;
-  const body = { ...bodyObject(request.body), ...fixed };
+  const body = { ...validBody(request, AnyObject), ...fixed };
   const values = await parseRequestBody(commands, body, 'create', null, (v) => commands.access.canCreate(request.ctx, db, { ...v, ...fixed }));
   const row = await launchCommand(services, request.ctx, values);
   return reply.code(201).send(await serializeRow(db, request.ctx, commands, row));
@@ -79,9 +76,8 @@ const copiedValues = (row: AdHocCommandRow): Values => ({
 });
 
 /** The launch passwords a relaunch request gives (the original command's are not kept for it). */
-function givenPasswords(body: unknown): Values {
-  const input = bodyObject(body);
-  return Object.fromEntries(LAUNCH_PASSWORDS.filter((name) => typeof input[name] === 'string').map((name) => [name, input[name]]));
+function givenPasswords(body: Static<typeof AdHocRelaunchBody>): Values {
+  return Object.fromEntries(LAUNCH_PASSWORDS.filter((name) => typeof body[name] === 'string').map((name) => [name, body[name]]));
 }
 
 export const adHocRoutes: RouteModule = (app, services) => {
@@ -110,7 +106,7 @@ export const adHocRoutes: RouteModule = (app, services) => {
     POST: async (request, reply) => {
       const row = request.object as AdHocCommandRow;
       if (!row.inventory_id) throw new ApiError(400, { inventory: ['No valid inventory.'] });
-      const created = await launchCommand(services, request.ctx, { ...copiedValues(row), ...givenPasswords(request.body), launch_type: 'relaunch' });
+      const created = await launchCommand(services, request.ctx, { ...copiedValues(row), ...givenPasswords(validBody(request, AdHocRelaunchBody)), launch_type: 'relaunch' });
       const body = await serializeRow(db, request.ctx, commands, created);
       return reply.code(201).header('Location', commands.detailPath(created.id)).send({ ...body, ad_hoc_command: created.id });
     },

@@ -3,7 +3,7 @@
  * inventory, host or group (its field declarations, less what the URL fixes) and relaunch/.
  */
 import { Type } from 'typebox';
-import { OPTIONS_RESPONSE, StartedRun } from '../../api/action-schemas.ts';
+import { AnyObject, OPTIONS_RESPONSE, StartedRun } from '../../api/action-schemas.ts';
 import { bodySchema, listQuerySchema, objectSchema, pageSchema } from '../../api/field-schemas.ts';
 import type { Resource } from '../../api/resource.ts';
 import type { MethodSchema } from '../../api/route-schemas.ts';
@@ -13,16 +13,20 @@ import { LAUNCH_PASSWORDS } from './checks.ts';
 export function parentCommandSchemas(commands: Resource, fixed: readonly string[]): Record<string, MethodSchema> {
   return {
     GET: { summary: 'Ad hoc commands run here', querystring: listQuerySchema(commands), response: { 200: pageSchema(commands) } },
-    POST: { summary: 'Start an ad hoc command here', body: bodySchema(commands, 'create', fixed), response: { 201: objectSchema(commands) } },
+    // The body must be an object; its fields are the command's declarations to check.
+    POST: { summary: 'Start an ad hoc command here', body: bodySchema(commands, 'create', fixed), checkBody: AnyObject, response: { 201: objectSchema(commands) } },
     OPTIONS: OPTIONS_RESPONSE,
   };
 }
 
 /** POST relaunch/: the passwords the credential asks for at launch (the original command's are not kept). */
-export const AdHocRelaunchBody = Type.Object(Object.fromEntries(LAUNCH_PASSWORDS.map((name) => [name, Type.Optional(Type.String())])));
+export const AdHocRelaunchBody = Type.Object(
+  Object.fromEntries(LAUNCH_PASSWORDS.map((name) => [name, Type.Optional(Type.Union([Type.String(), Type.Null()], { errorMessage: 'Not a valid string.' }))])),
+  { additionalProperties: true },
+);
 
 export const adHocRelaunchSchemas: Record<string, MethodSchema> = {
   GET: { summary: 'The passwords a relaunch needs', response: { 200: Type.Object({ passwords_needed_to_start: Type.Array(Type.String()) }) } },
-  POST: { summary: 'Run a new command with the same values', body: AdHocRelaunchBody, response: { 201: Type.Intersect([StartedRun, Type.Object({ ad_hoc_command: Type.Integer() })]) } },
+  POST: { summary: 'Run a new command with the same values', body: AdHocRelaunchBody, checkBody: true, response: { 201: Type.Intersect([StartedRun, Type.Object({ ad_hoc_command: Type.Integer() })]) } },
   OPTIONS: OPTIONS_RESPONSE,
 };

@@ -1,9 +1,10 @@
 /**
- * Schemas of the job endpoints that take a body: launch/, relaunch/ and callback/. They describe;
- * the launchers validate (launch-prompts.ts, relaunch.ts, callback.ts), as AWX's serializers do.
+ * Schemas of the job endpoints that take a body: launch/, relaunch/ and callback/. launch/ checks
+ * that its body is an object, relaunch/ its whole body; the prompts' values are the launchers' to
+ * check (accept-prompts.ts, callback.ts), as AWX's serializers do.
  */
 import { Type } from 'typebox';
-import { OPTIONS_RESPONSE, StartedRun } from '../../api/action-schemas.ts';
+import { AnyObject, OPTIONS_RESPONSE, StartedRun } from '../../api/action-schemas.ts';
 import type { MethodSchema } from '../../api/route-schemas.ts';
 
 const Ids = (what: string) => Type.Array(Type.Integer({ minimum: 1 }), { description: `IDs of the ${what}.` });
@@ -41,19 +42,26 @@ const Launched = Type.Intersect([StartedRun, Type.Object({ job: Type.Integer(), 
 
 export const launchSchemas: Record<string, MethodSchema> = {
   GET: { summary: 'What a launch needs (passwords, prompts, survey) and what it would use', response: { 200: Type.Object({ can_start_without_user_input: Type.Boolean() }, { additionalProperties: true }) } },
-  POST: { summary: 'Launch a job from the template', body: LaunchBody, response: { 201: Launched } },
+  // The body must be an object; its prompts are checked by acceptPrompts, which ignores those not asked for.
+  POST: { summary: 'Launch a job from the template', body: LaunchBody, checkBody: AnyObject, response: { 201: Launched } },
   OPTIONS: OPTIONS_RESPONSE,
 };
 
+/**
+ * The passwords of a launch or relaunch as checked up front: an object (or null, none given); which
+ * ones are needed and given is the launcher's to say (credential-passwords.ts).
+ */
+const GivenPasswords = Type.Union([AnyObject, Type.Null()], { errorMessage: 'Expected a dictionary of passwords.', description: 'Passwords the credentials ask for at launch, by name.' });
+
 /** POST relaunch/: on all hosts or only the failed ones, with the passwords the credentials ask for. */
 export const RelaunchBody = Type.Object({
-  hosts: Type.Optional(Type.Enum(['all', 'failed'], { default: 'all' })),
-  credential_passwords: Type.Optional(CredentialPasswords),
-});
+  hosts: Type.Optional(Type.Union([Type.Enum(['all', 'failed']), Type.Null()], { default: 'all', errorMessage: '"{input}" is not a valid choice.' })),
+  credential_passwords: Type.Optional(GivenPasswords),
+}, { additionalProperties: true });
 
 export const relaunchSchemas: Record<string, MethodSchema> = {
   GET: { summary: 'The passwords a relaunch needs and the host counts', response: { 200: Type.Object({ passwords_needed_to_start: Type.Array(Type.String()) }, { additionalProperties: true }) } },
-  POST: { summary: 'Relaunch the job', body: RelaunchBody, response: { 201: Type.Intersect([StartedRun, Type.Object({ job: Type.Integer() })]) } },
+  POST: { summary: 'Relaunch the job', body: RelaunchBody, checkBody: true, response: { 201: Type.Intersect([StartedRun, Type.Object({ job: Type.Integer() })]) } },
   OPTIONS: OPTIONS_RESPONSE,
 };
 

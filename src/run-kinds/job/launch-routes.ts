@@ -12,6 +12,8 @@ import { jobTemplateLauncher } from './launch.ts';
 import { sliceCount, slicedJobLauncher } from './slicing.ts';
 import { workflowJobs } from '../workflow-job/workflow-job.resource.ts';
 import { launchSchemas } from './job-schemas.ts';
+import { AnyObject } from '../../api/action-schemas.ts';
+import { validBody } from '../../api/route-schemas.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
 
 export const launchRoutes: RouteModule = (app, services) => {
@@ -20,10 +22,11 @@ export const launchRoutes: RouteModule = (app, services) => {
     GET: async (request) => describeLaunch(db, request.object),
     POST: async (request, reply) => {
       const template = request.object as JobTemplateRow;
-      const slices = await sliceCount(db, template, request.body);
+      const prompts = validBody(request, AnyObject);
+      const slices = await sliceCount(db, template, prompts);
       const launched = slices > 1
-        ? await launchOrRefuse(services.launches, request.ctx, slicedJobLauncher, template, { body: request.body, slices })
-        : await launchOrRefuse(services.launches, request.ctx, jobTemplateLauncher, template, request.body);
+        ? await launchOrRefuse(services.launches, request.ctx, slicedJobLauncher, template, { body: prompts, slices })
+        : await launchOrRefuse(services.launches, request.ctx, jobTemplateLauncher, template, prompts);
       // A sliced launch answers its workflow job, under `job` as AWX does.
       const body = await serializeRow(db, request.ctx, slices > 1 ? workflowJobs : jobs, launched.run);
       return reply.code(201).send({ job: launched.run.id, ignored_fields: launched.ignored, ...body });

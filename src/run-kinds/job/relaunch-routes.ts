@@ -7,7 +7,8 @@ import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { describeRelaunch, relaunchLauncher } from './relaunch.ts';
-import { relaunchSchemas } from './job-schemas.ts';
+import { RelaunchBody, relaunchSchemas } from './job-schemas.ts';
+import { validBody } from '../../api/route-schemas.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import type { JobRow } from '../../db/tables.ts';
 
@@ -17,7 +18,7 @@ export const relaunchRoutes: RouteModule = (app, services) => {
     GET: async (request) => describeRelaunch(db, request.object as JobRow),
     POST: async (request, reply) => {
       const job = request.object as JobRow;
-      const created = (await launchOrRefuse(services.launches, request.ctx, relaunchLauncher, null, { job, body: request.body })).run;
+      const created = (await launchOrRefuse(services.launches, request.ctx, relaunchLauncher, null, { job, body: validBody(request, RelaunchBody) })).run;
       const body = await serializeRow(db, request.ctx, getResource('job'), created);
       return reply.code(201).header('Location', `/api/v2/jobs/${created.id}/`).send({ job: created.id, ...body });
     },

@@ -1,6 +1,7 @@
 /** Relaunching a job: a new job from the same template with what the original ran with (AWX's JobRelaunch). */
 import type { RequestContext } from '../../api/context.ts';
-import { ApiError, ValidationError } from '../../api/errors.ts';
+import type { Static } from 'typebox';
+import { ValidationError } from '../../api/errors.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { JobRow, JobTemplateRow } from '../../db/tables.ts';
 import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
@@ -10,8 +11,8 @@ import { jobPlan, JOB, TEMPLATE_COLUMNS } from './create-job.ts';
 import type { Launcher, RunPlan } from '../../runs/launch.ts';
 import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { optionValueErrors, PLAYBOOK_OPTION_FIELDS } from '../../ansible/option-values.ts';
+import type { RelaunchBody } from './job-schemas.ts';
 
-const RETRY_CHOICES = ['all', 'failed'] as const;
 const FAILED_HOSTS = 'failures > 0 OR dark > 0';
 
 const isActive = (job: Pick<JobRow, 'status'>) => (ACTIVE_STATUSES as readonly string[]).includes(job.status);
@@ -42,33 +43,24 @@ async function failedHostsLimit(tx: Queryable, job: JobRow): Promise<string> {
   return failed.join(',');
 }
 
-function readRelaunchBody(body: unknown): { hosts: (typeof RETRY_CHOICES)[number]; credentialPasswords: unknown } {
-  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) throw new ApiError(400, { detail: 'Expected a JSON object.' });
-  const input = (body ?? {}) as Record<string, unknown>;
-  const hosts = input.hosts ?? 'all';
-  if (!RETRY_CHOICES.includes(hosts as 'all')) throw ValidationError.field('hosts', `"${String(hosts)}" is not a valid choice.`);
-  return { hosts: hosts as 'all' | 'failed', credentialPasswords: input.credential_passwords };
-}
-
 /** A relaunch of `job` (POST /jobs/{id}/relaunch/ {hosts, credential_passwords}). */
-export const relaunchLauncher: Launcher<{ job: JobRow; body: unknown }, JobTemplateRow> = {
+export const relaunchLauncher: Launcher<{ job: JobRow; body: Static<typeof RelaunchBody> }, JobTemplateRow> = {
   kind: JOB,
   plan: (tx, ctx, _template, { job, body }) => relaunchPlan(tx, ctx, job, body),
 };
 
-async function relaunchPlan(tx: Queryable, ctx: RequestContext, job: JobRow, body: unknown): Promise<RunPlan<JobTemplateRow>> {
-  const request = readRelaunchBody(body);
+async function relaunchPlan(tx: Queryable, ctx: RequestContext, job: JobRow, body: Static<typeof RelaunchBody>): Promise<RunPlan<JobTemplateRow>> {
   const [template] = job.job_template_id ? await tx.query<JobTemplateRow>('SELECT * FROM job_templates WHERE id = $1', [job.job_template_id]) : [];
   if (!template) throw ValidationError.field('job_template', 'The job template of this job has been deleted, so the job cannot be relaunched.');
   const credentialIds = await jobCredentialIds(tx, job.id);
   await assertMayRelaunch(ctx, tx, job, template, credentialIds);
   if (!job.project_id) throw ValidationError.field('project', 'Job Template Project is missing or undefined.');
   if (!job.inventory_id) throw ValidationError.field('inventory', 'Job Template Inventory is missing or undefined.');
-  const limit = request.hosts === 'failed' ? await failedHostsLimit(tx, job) : job.limit;
+  const limit = body.hosts === 'failed' ? await failedHostsLimit(tx, job) : job.limit;
   // Values stored before these checks, and failed hosts' names, become options of the new run.
   const optionErrors = optionValueErrors({ ...job, limit }, PLAYBOOK_OPTION_FIELDS);
   if (Object.keys(optionErrors).length) throw new ValidationError(optionErrors);
-  const { passwords, missing } = readCredentialPasswords(await passwordsNeededFor(tx, credentialIds), request.credentialPasswords);
+  const { passwords, missing } = readCredentialPasswords(await passwordsNeededFor(tx, credentialIds), body.credential_passwords);
   if (missing.length) throw ValidationError.field('credential_passwords', `Missing passwords needed to start: ${missing.join(', ')}`);
   const labels = await tx.query<{ label_id: number }>('SELECT label_id FROM job_labels WHERE job_id = $1 ORDER BY label_id', [job.id]);
   const groups = await tx.query<{ instance_group_id: number }>(

@@ -14,8 +14,7 @@ import { asks } from '../../runs/prompts.ts';
 import { JOB_TEMPLATE_PROMPTS } from './prompts.ts';
 
 /** How many slices a launch makes: the (prompted) slice count, at most one per enabled host of the inventory. */
-export async function sliceCount(tx: Queryable, template: JobTemplateRow, body: unknown): Promise<number> {
-  const input = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+export async function sliceCount(tx: Queryable, template: JobTemplateRow, input: Record<string, unknown>): Promise<number> {
   const prompt = (field: string) => asks(template, JOB_TEMPLATE_PROMPTS.find((p) => p.field === field)!) && Number.isInteger(input[field]);
   const prompted = prompt('job_slice_count') ? (input.job_slice_count as number) : template.job_slice_count;
   if (prompted <= 1) return 1;

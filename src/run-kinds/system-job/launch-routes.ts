@@ -10,6 +10,8 @@ import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { systemJobLauncher } from './launcher.ts';
+import { SystemLaunchBodySchema, systemLaunchSchemas } from './launch-schemas.ts';
+import { validBody } from '../../api/route-schemas.ts';
 import { systemJobs } from './system-job.resource.ts';
 
 export const systemJobLaunchRoutes: RouteModule = (app, services) => {
@@ -17,13 +19,10 @@ export const systemJobLaunchRoutes: RouteModule = (app, services) => {
     // AWX answers {} here; the days a cleanup keeps are prompted in extra_vars.
     GET: async () => ({}),
     POST: async (request, reply) => {
-      const launched = await launchOrRefuse(services.launches, request.ctx, systemJobLauncher, request.object, request.body as { extra_vars?: unknown } | undefined);
+      const launched = await launchOrRefuse(services.launches, request.ctx, systemJobLauncher, request.object, validBody(request, SystemLaunchBodySchema));
       const body = await serializeRow(services.db, request.ctx, systemJobs, launched.run);
       return reply.code(201).header('location', `/api/v2/system_jobs/${launched.run.id}/`).send({ system_job: launched.run.id, ...body });
     },
     OPTIONS: async () => actionOptions('System Job Template Launch', 'POST {extra_vars: {days: N}}: starts the maintenance job.', SYSTEM_LAUNCH_FIELDS),
-  }, {
-    GET: { summary: 'What a system job launch asks' },
-    POST: { summary: 'Launch a system job' },
-  });
+  }, systemLaunchSchemas);
 };

@@ -6,6 +6,7 @@ import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
 import { systemJobVariableProblems } from '../../resources/system-job-templates/system-job-options.ts';
 import type { ScheduledLaunch } from '../../resources/schedules/schedulable.ts';
 import type { Launcher } from '../../runs/launch.ts';
+import type { SystemLaunchBody } from './launch-schemas.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -13,15 +14,12 @@ type AnyRow = any;
 
 export const SYSTEM_JOB = { name: 'system_job', templateTable: 'system_job_templates' } as const;
 
-function readVars(given: unknown): Record<string, unknown> {
+function readVars(given: SystemLaunchBody['extra_vars']): Record<string, unknown> {
   if (given === undefined || given === null || given === '') return {};
-  if (typeof given === 'string') {
-    const problem = variablesProblem(given);
-    if (problem) throw ValidationError.field('extra_vars', problem);
-    return parseVariables(given);
-  }
-  if (typeof given !== 'object' || Array.isArray(given)) throw ValidationError.field('extra_vars', 'Expected a dictionary of variables.');
-  return given as Record<string, unknown>;
+  if (typeof given !== 'string') return given;
+  const problem = variablesProblem(given);
+  if (problem) throw ValidationError.field('extra_vars', problem);
+  return parseVariables(given);
 }
 
 function systemJobValues(template: AnyRow, vars: Record<string, unknown>, launchType: string): Record<string, unknown> {
@@ -39,11 +37,11 @@ function systemJobValues(template: AnyRow, vars: Record<string, unknown>, launch
 }
 
 /** POST /system_job_templates/{id}/launch/ {extra_vars: {days: N}}: superusers only (AWX). */
-export const systemJobLauncher: Launcher<{ extra_vars?: unknown } | undefined> = {
+export const systemJobLauncher: Launcher<SystemLaunchBody> = {
   kind: SYSTEM_JOB,
   async plan(_tx, ctx, template, body) {
     if (!isSuperuser(ctx)) throw forbidden();
-    return { values: systemJobValues(template!, readVars(body?.extra_vars), 'manual') };
+    return { values: systemJobValues(template!, readVars(body.extra_vars), 'manual') };
   },
 };
 

@@ -1,5 +1,6 @@
 /** GET, POST /workflow_job_templates/{id}/launch/ and POST /workflow_jobs/{id}/relaunch/. */
-import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import { AnyObject, OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import { validBody } from '../../api/route-schemas.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { actionOptions, viewOptions } from '../../api/options.ts';
 import { WORKFLOW_LAUNCH_FIELDS } from './launch-options.ts';
@@ -16,12 +17,17 @@ export const workflowLaunchRoutes: RouteModule = (app, services) => {
   routeMethods(app, '/api/v2/workflow_job_templates/:id/launch/', objectPermission('workflow_job_template', { GET: 'execute', POST: 'execute' }), {
     GET: async (request) => describeWorkflowLaunch(db, request.object),
     POST: async (request, reply) => {
-      const launched = await launchOrRefuse(services.launches, request.ctx, workflowTemplateLauncher, request.object, request.body);
+      const launched = await launchOrRefuse(services.launches, request.ctx, workflowTemplateLauncher, request.object, validBody(request, AnyObject));
       const body = await serializeRow(db, request.ctx, workflowJobs, launched.run);
       return reply.code(201).send({ workflow_job: launched.run.id, ignored_fields: launched.ignored, ...body });
     },
     OPTIONS: async () => actionOptions('Workflow Job Template Launch', 'GET: what a launch needs. POST: launches a workflow job.', WORKFLOW_LAUNCH_FIELDS),
-  }, { GET: { summary: 'What a launch of the workflow needs' }, POST: { summary: 'Launch the workflow' }, OPTIONS: OPTIONS_RESPONSE });
+  }, {
+    GET: { summary: 'What a launch of the workflow needs' },
+    // The body must be an object; its prompts are checked by acceptPrompts, which ignores those not asked for.
+    POST: { summary: 'Launch the workflow', body: AnyObject, checkBody: true },
+    OPTIONS: OPTIONS_RESPONSE,
+  });
 
   routeMethods(app, '/api/v2/workflow_jobs/:id/relaunch/', objectPermission('workflow_job', { POST: 'relaunch' }), {
     GET: async () => ({}),

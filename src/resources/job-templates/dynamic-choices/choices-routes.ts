@@ -12,14 +12,15 @@ import { routeMethods } from '../../../api/resource-routes.ts';
 import type { Database } from '../../../db/database.ts';
 import type { SurveySpec } from '../survey-spec.ts';
 import { ChoiceCache } from './choice-cache.ts';
-import { dynamicChoicesSchemas } from './choices-schemas.ts';
+import { ChoicesBody, dynamicChoicesSchemas } from './choices-schemas.ts';
+import { validBody } from '../../../api/route-schemas.ts';
 import { askedVariables, resolveChoices } from './resolve.ts';
 
 function register(app: FastifyInstance, db: Database, cache: ChoiceCache, resource: 'job_template' | 'workflow_job_template', label: string) {
   routeMethods(app, `/api/v2/${resource}s/:id/survey_spec/dynamic_choices/`, objectPermission(resource, { POST: 'execute' }), {
-    GET: async (request) => ({ variables: [...askedVariables(request.object.survey_spec as SurveySpec, undefined).keys()] }),
+    GET: async (request) => ({ variables: [...askedVariables(request.object.survey_spec as SurveySpec, {}).keys()] }),
     POST: async (request) => {
-      const asked = askedVariables(request.object.survey_spec as SurveySpec, request.body);
+      const asked = askedVariables(request.object.survey_spec as SurveySpec, validBody(request, ChoicesBody));
       return resolveChoices({
         db, ctx: request.ctx, template: request.object, cache,
         onUnexpected: (variable, err) => request.log.error({ err, variable }, 'dynamic survey choices failed'),

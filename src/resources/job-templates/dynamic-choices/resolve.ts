@@ -4,6 +4,7 @@
  */
 import { seesEverything } from '../../../api/access.ts';
 import type { RequestContext } from '../../../api/context.ts';
+import type { ChoicesRequest } from './choices-schemas.ts';
 import { ValidationError } from '../../../api/errors.ts';
 import type { Queryable, Row } from '../../../db/database.ts';
 import type { SurveySpec } from '../survey-spec.ts';
@@ -65,19 +66,17 @@ async function resolveOne(request: ResolveRequest, variable: string, d: DynamicC
   }
 }
 
-/** The variables a request body asks for: its `variables`, else every dynamic question. 400 for anything else. */
-export function askedVariables(spec: SurveySpec | null | undefined, body: unknown): Map<string, DynamicChoices> {
-  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) throw new ValidationError({ __all__: ['Expected a JSON object.'] });
-  const given = (body as { variables?: unknown } | null)?.variables;
+/** The variables a request body asks for: its `variables`, else every dynamic question. 400 for one that is not a dynamic question. */
+export function askedVariables(spec: SurveySpec | null | undefined, body: ChoicesRequest): Map<string, DynamicChoices> {
+  const given = body.variables;
   const questions = spec?.spec ?? [];
   const dynamic = new Map(questions.flatMap((q) => {
     const d = dynamicSource(q);
     return d ? [[q.variable, d] as const] : [];
   }));
   if (given === undefined || given === null) return dynamic;
-  if (!Array.isArray(given) || !given.every((v) => typeof v === 'string')) throw ValidationError.field('variables', 'Expected a list of variable names.');
   const asked = new Map<string, DynamicChoices>();
-  for (const variable of given as string[]) {
+  for (const variable of given) {
     const d = dynamic.get(variable);
     if (d) asked.set(variable, d);
     else if (questions.some((q) => q.variable === variable)) throw ValidationError.field('variables', `Survey question '${variable}' has no dynamic choices.`);
