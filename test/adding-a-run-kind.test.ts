@@ -2,7 +2,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { hasObjectRole } from '../src/api/access.ts';
 import { forbidden, ValidationError } from '../src/api/errors.ts';
-import type { RouteModule } from '../src/api/extra-routes.ts';
 import { isSuperuser, seesEverything } from '../src/api/access.ts';
 import { boolean, choice, datetime, ref, text } from '../src/api/fields.ts';
 import { reverse } from '../src/api/relations.ts';
@@ -24,6 +23,7 @@ import { codeBlocks } from './helpers/docs.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
 import { rruleIn } from './helpers/schedules.ts';
 import { launchWorkflow, makeWorkflow, nodeRun } from './helpers/workflows.ts';
+import type { RunRouteModule } from '../src/runs/run-services.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -119,7 +119,7 @@ const workflowNodeReportLauncher: Launcher<WorkflowNodeLaunch> = {
 };
 
 /** POST /inventories/{id}/report/: starts a report of the inventory and answers 202 with it. */
-const reportRoutes: RouteModule = (app, services) => {
+const reportRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
   routeMethods<AnyRow>(app, `${inventories.listPath}:id/report/`, objectPermission('inventory', { POST: 'update' }), {
     POST: async (request, reply) => {

@@ -1,9 +1,7 @@
 import type { Database } from '../db/database.ts';
 import type { Settings } from '../config/settings/store.ts';
 import type { EnvConfig } from '../config/env.ts';
-import type { RunKinds } from '../runs/run-kind.ts';
-import type { LaunchService } from '../runs/launch.ts';
-import type { Resource } from './resource.ts';
+import type { ResourceSet } from './resource-set.ts';
 
 export interface CurrentUser {
   id: number;
@@ -29,10 +27,13 @@ export interface RequestContext {
   clientIp?: string;
 }
 
-/** What a request's policies, hooks and records read of the service it reaches. */
-export type ServiceView = Pick<Services, 'settings' | 'env'>;
+/** What a request's policies, hooks and records read of the service it reaches: its settings, node name and resources. */
+export type ServiceView = Pick<Services, 'settings' | 'env' | 'resources'>;
 
-/** The process-wide services every handler may use. */
+/**
+ * What the resource framework needs of the service: storage, configuration and the resources of
+ * its composition. The composition root adds what runs need (RunServices, src/runs/run-services.ts).
+ */
 export interface Services {
   db: Database;
   settings: Settings;
@@ -40,12 +41,8 @@ export interface Services {
   version: string;
   /** Identifies this installation (all nodes sharing one database). */
   installUuid: string;
-  /** The resources of the composition root, in its order (each also known by name: getResource). */
-  resources: readonly Resource[];
-  /** The run kinds of the composition root, by name. */
-  runKinds: RunKinds;
-  /** Every launch of a run goes through it (its gates in their order). */
-  launches: LaunchService;
+  /** The resources of the composition root, in its order, each known by name. */
+  resources: ResourceSet;
 }
 
 /** A caller of `service`. */

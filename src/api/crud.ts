@@ -4,7 +4,8 @@ import { activityValue, recordActivity, snapshot } from '../activity/record.ts';
 import { actorId, type RequestContext } from './context.ts';
 import { ApiError, forbidden, notFound, ValidationError, type FieldErrors } from './errors.ts';
 import { ENCRYPTED, FieldProblem, generateSecrets, revealOnce } from './fields.ts';
-import { getResource, type Resource, type Values } from './resource.ts';
+import type { Resource, Values } from './resource.ts';
+import type { ResourceSet } from './resource-set.ts';
 import { ident } from './sql.ts';
 import { deleteRolesOf } from '../rbac/graph.ts';
 import { createObjectRoles, syncObjectRoles } from '../rbac/object-roles.ts';
@@ -81,13 +82,13 @@ function jsonTypeName(value: unknown): string {
   return { string: 'str', boolean: 'bool' }[typeof value as string] ?? typeof value;
 }
 
-/** Referenced objects must exist. */
-export async function checkReferences(tx: Queryable, resource: Resource, values: Values): Promise<void> {
+/** Referenced objects (of `resources`) must exist. */
+export async function checkReferences(tx: Queryable, resources: ResourceSet, resource: Resource, values: Values): Promise<void> {
   const errors: FieldErrors = {};
   for (const [name, value] of Object.entries(values)) {
     const field = resource.fields[name];
     if (!field?.ref || value === null || value === undefined) continue;
-    const target = getResource(field.ref);
+    const target = resources.get(field.ref);
     const rows = await tx.query(`SELECT 1 FROM ${ident(target.table)} WHERE id = $1`, [value]);
     if (!rows.length) errors[name] = [`Invalid pk "${String(value)}" - object does not exist.`];
   }
@@ -160,7 +161,7 @@ export async function loadRow<R extends ResourceRow = ResourceRow>(tx: Queryable
 
 export async function createObject<R extends ResourceRow = ResourceRow>(tx: Queryable, ctx: RequestContext, resource: Resource, values: Values): Promise<R> {
   if (!(await resource.access.canCreate(ctx, tx, values))) throw forbidden();
-  await checkReferences(tx, resource, values);
+  await checkReferences(tx, ctx.service.resources, resource, values);
   await checkUnique(tx, resource, values, null);
   await resource.hooks.beforeWrite?.(tx, ctx, values, null);
   const generated = generateSecrets(resource.fields, values);
@@ -182,7 +183,7 @@ export async function createObject<R extends ResourceRow = ResourceRow>(tx: Quer
 
 export async function updateObject<R extends ResourceRow = ResourceRow>(tx: Queryable, ctx: RequestContext, resource: Resource, existing: ResourceRow, values: Values): Promise<R> {
   if (!(await resource.access.canChange(ctx, tx, existing, values))) throw forbidden();
-  await checkReferences(tx, resource, values);
+  await checkReferences(tx, ctx.service.resources, resource, values);
   await checkUnique(tx, resource, values, existing);
   await resource.hooks.beforeWrite?.(tx, ctx, values, existing);
   const [columns, params] = columnsOf(resource, values);
@@ -238,7 +239,7 @@ export async function associate(
   detach: boolean,
 ): Promise<void> {
   const relation = resource.related[relationName];
-  const target = getResource(relation.target);
+  const target = ctx.service.resources.get(relation.target);
   if (targetId > 2_147_483_647) throw notFound();
   const [targetRow] = await tx.query(`SELECT id FROM ${ident(target.table)} WHERE id = $1`, [targetId]);
   if (!targetRow) throw notFound();

@@ -92,9 +92,9 @@ export interface ResourceDeclaration<R extends ResourceRow = ResourceRow> {
   typeColumn?: string;
   /**
    * Query parameters a list reads itself, beyond field filters (the hosts' ?host_filter=): each
-   * answers a SQL condition over `alias`, or throws an ApiError for a value it cannot read.
+   * answers a SQL condition over `alias`, or throws an ApiError for a value it cannot read. `ctx` is the caller.
    */
-  queryFilters?: Record<string, (value: string, alias: string, params: Params) => string>;
+  queryFilters?: Record<string, (value: string, alias: string, params: Params, ctx: RequestContext) => string>;
   /** The types a mixed list holds (OPTIONS `types`), for resources with a typeColumn. */
   types?: string[];
   /** False for resources only reached through other objects' lists (a run's events): no /api/v2/<plural>/ routes. */
@@ -140,8 +140,6 @@ const COMMON_FIELDS: Record<string, Field> = {
   modified_by: ref('user', { readOnly: true }),
 };
 
-const registry = new Map<string, Resource>();
-
 /** Declares a resource; the framework derives its endpoints, filters, OPTIONS and activity stream from this. */
 export function defineResource<R extends ResourceRow = ResourceRow>(decl: ResourceDeclaration<R>): Resource<R> {
   const plural = decl.plural ?? `${decl.name}s`;
@@ -171,27 +169,4 @@ export function defineResource<R extends ResourceRow = ResourceRow>(decl: Resour
     detailPath: (id: number) => `/api/v2/${plural}/${id}/`,
   };
   return resource;
-}
-
-/** Makes declarations known by name (getResource, related links): the composition root calls it with every resource. */
-export function registerResources(resources: readonly Resource[]): void {
-  for (const resource of resources) {
-    const known = registry.get(resource.name);
-    if (known && known !== resource) throw new Error(`two resources are named ${resource.name}`);
-    registry.set(resource.name, resource);
-  }
-}
-
-export function getResource(name: string): Resource {
-  const resource = registry.get(name);
-  if (!resource) throw new Error(`unknown resource ${name}`);
-  return resource;
-}
-
-export function findResource(name: string): Resource | undefined {
-  return registry.get(name);
-}
-
-export function allResources(): Resource[] {
-  return [...registry.values()];
 }

@@ -1,3 +1,4 @@
+import type { ResourceSet } from '../api/resource-set.ts';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Services } from '../api/context.ts';
 import type { EnvConfig } from '../config/env.ts';
@@ -21,6 +22,8 @@ export interface CommandContext {
   io: Io;
   /** Every command, for help. */
   commands: readonly Command[];
+  /** The resources of the composition root, which commands look up by name before they open the database. */
+  resources: ResourceSet;
 }
 
 export interface Command {

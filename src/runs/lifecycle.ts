@@ -158,7 +158,7 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
     ...(tracksUpdates && { last_update_failed: failed, last_updated: row.finished }),
     current_job_id: null,
   });
-  await kind.afterFinish?.(tx, row);
+  await kind.afterFinish?.(tx, row, kinds.resources);
   if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success');
   await queueRunWebhooks(tx, row);
   await publishFinal(tx, row);

@@ -1,8 +1,8 @@
-import type { Services } from '../api/context.ts';
+import type { ResourceSet } from '../api/resource-set.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { Resource } from '../api/resource.ts';
-import type { RouteModule } from '../api/extra-routes.ts';
+import type { RunRouteModule, RunServices } from './run-services.ts';
 import type { Row } from '../db/database.ts';
 import type { ScheduledLaunch } from '../resources/schedules/schedulable.ts';
 import type { Launcher } from './launch.ts';
@@ -54,7 +54,7 @@ export interface ExecResult {
 /** What a runner gets for one run. */
 export interface RunContext {
   db: Database;
-  services: Services;
+  services: RunServices;
   /** Aborted on cancel or timeout; running processes are stopped by it. */
   signal: AbortSignal;
   /** A fresh directory only the service can read, removed after the run whatever happens. */
@@ -126,10 +126,10 @@ export interface RunKind {
   defaultTimeoutSetting?: string;
   /** False for runs that send no started/success/error notifications of their own (workflow approvals). */
   runNotifications?: false;
-  /** Runs inside the transaction that stores the final status (computed fields of the inventory...). */
-  afterFinish?(tx: Queryable, job: UnifiedJobRow): Promise<void>;
+  /** Runs inside the transaction that stores the final status (computed fields of the inventory...), with the composition's resources. */
+  afterFinish?(tx: Queryable, job: UnifiedJobRow, resources: ResourceSet): Promise<void>;
   /** Endpoints the kind adds: its run endpoints (stdout, events, cancel) and how it is launched. */
-  routes: readonly RouteModule[];
+  routes: readonly RunRouteModule[];
   /** False for kinds whose runs take no capacity and run no process (workflow jobs, approvals): the task manager does not place them. */
   placed?: boolean;
   /** How its events are shown (AWX's event serializer of the kind); command events named after the kind unless said. */
@@ -155,7 +155,8 @@ export class RunKinds {
   private readonly streams: ReadonlyMap<string, EventStream>;
   private readonly streamsByGroup: ReadonlyMap<string, EventStream>;
 
-  constructor(readonly all: readonly RunKind[]) {
+  /** `resources`: the composition's, which kinds' hooks (afterFinish) resolve names through. */
+  constructor(readonly all: readonly RunKind[], readonly resources: ResourceSet) {
     this.byName = new Map(all.map((k) => [k.name, k]));
     const streams = all.filter((k) => k.eventGroup !== false).map((k): EventStream => ({
       kind: k.name,
@@ -210,8 +211,8 @@ export class RunKinds {
   }
 
   /** The resource of a kind's templates (its name is the template's kind in unified_job_templates). */
-  templateResource(kind: RunKind, resources: readonly Resource[]): Resource | undefined {
-    return kind.templateTable === undefined ? undefined : resources.find((r) => r.table === kind.templateTable && r.topLevel);
+  templateResource(kind: RunKind): Resource | undefined {
+    return kind.templateTable === undefined ? undefined : this.resources.all.find((r) => r.table === kind.templateTable && r.topLevel);
   }
 
   /** The kinds the task manager places on instances. */

@@ -10,6 +10,7 @@ import { readSettingsFile } from './file.ts';
 import { findSetting, isAlias, parseSetting, type SettingDefinition } from './registry.ts';
 import { decryptSetting, encryptSetting } from './secret-value.ts';
 import { deepFreeze, defaultOf, type Category, type SettingFacts, type SettingLookup } from './types.ts';
+import type { Resource } from '../../api/resource.ts';
 
 export type SettingSource = 'database' | 'file' | 'default';
 
@@ -258,9 +259,10 @@ async function checkCategories(categories: Iterable<Category>, value: SettingLoo
 
 /**
  * Loads the settings: the file named by SVC_SETTINGS_FILE (validated here: a bad file stops the
- * service with a ConfigError naming the file and key), then the database values.
+ * service with a ConfigError naming the file and key), then the database values. `resources`: those
+ * of the service's composition, which computed settings describe (named URLs).
  */
-export async function loadSettings(db: Database, env: EnvConfig): Promise<Settings> {
+export async function loadSettings(db: Database, env: EnvConfig, resources: readonly Resource[] = []): Promise<Settings> {
   let file = new Map<string, unknown>();
   if (env.settingsFile) {
     file = await readSettingsFile(env.settingsFile);
@@ -279,7 +281,7 @@ export async function loadSettings(db: Database, env: EnvConfig): Promise<Settin
     for (const value of file.values()) deepFreeze(value);
   }
   const [installation] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
-  const store = new SettingsStore(db, env.secretKey, file, { installUuid: installation?.uuid ?? '' });
+  const store = new SettingsStore(db, env.secretKey, file, { installUuid: installation?.uuid ?? '', resources });
   await store.refresh();
   return store;
 }

@@ -1,6 +1,7 @@
 import type { FieldErrors } from '../../api/errors.ts';
 import { completeField, type Field } from '../../api/fields.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { Resource } from '../../api/resource.ts';
 
 /**
  * One setting: a field built with src/api/fields.ts (validation, label, help text, default,
@@ -21,6 +22,8 @@ export interface SettingField<T = unknown> extends Field {
 /** What computed settings are made from: facts of the installation, read once when settings load. */
 export interface SettingFacts {
   installUuid: string;
+  /** The resources of the service's composition (the named URL settings describe theirs). */
+  resources: readonly Resource[];
 }
 
 /** Tags a field with the type of the value it holds. */

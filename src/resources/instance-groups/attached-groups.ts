@@ -4,7 +4,7 @@ import { recordActivity } from '../../activity/record.ts';
 import type { Services } from '../../api/context.ts';
 import { ApiError, forbidden, notFound, ValidationError } from '../../api/errors.ts';
 import { listPage, type Query } from '../../api/list.ts';
-import { findResource, type Resource } from '../../api/resource.ts';
+import { type Resource } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { allows } from '../../api/route-objects.ts';
 import { listOptions, viewOptions } from '../../api/options.ts';
@@ -40,7 +40,7 @@ function readLink(body: unknown): { id: number; detach: boolean } {
  */
 export function registerAttachedGroupRoutes(app: FastifyInstance, services: Services, owner: GroupOwner): void {
   const { db } = services;
-  const groups = findResource('instance_group');
+  const groups = services.resources.find('instance_group');
   const { table, column, resource } = owner;
   routeMethods<AnyRow>(app, `${resource.listPath}:id/instance_groups/`, objectPermission(resource.name, { POST: owner.changeAction }), {
     GET: async (request) => {
@@ -78,7 +78,7 @@ export function registerAttachedGroupRoutes(app: FastifyInstance, services: Serv
     OPTIONS: async (request) => {
       const row = request.object;
       if (!groups) return viewOptions('Instance Groups', `Instance groups of the ${resource.name.replace(/_/g, ' ')}.`);
-      return listOptions(groups, request.ctx.tokenScope !== 'read' && (await allows(resource, owner.changeAction, request.ctx, db, row)));
+      return listOptions(services.resources, groups, request.ctx.tokenScope !== 'read' && (await allows(resource, owner.changeAction, request.ctx, db, row)));
     },
   }, groups && relatedRouteSchemas(groups, { attach: true, create: false, fixed: [] }));
 }

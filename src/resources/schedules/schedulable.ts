@@ -1,9 +1,10 @@
 /**
- * The template kinds a schedule may launch. The composition root lists them (SCHEDULE_KINDS) and
- * composeServices makes them known here, as it does resources: the schedule's access policy asks
- * each kind's `action` of its template, the scheduler launches through each kind's `launcher`.
+ * The template kinds a schedule may launch. composeServices builds them from the run kinds with a
+ * schedule launcher (services.scheduleKinds): the schedule's access policy asks each kind's `action`
+ * of its template, the scheduler launches through each kind's `launcher`.
  */
 
+import type { ServiceView } from '../../api/context.ts';
 import type { Launcher } from '../../runs/launch.ts';
 import type { TemplateFacet } from '../../runs/prompts.ts';
 
@@ -30,16 +31,35 @@ export interface ScheduleKind {
   facet?: TemplateFacet;
 }
 
-let kinds = new Map<string, ScheduleKind>();
+/** The template kinds of one composition (composeServices builds them from its run kinds), by template kind. */
+export class ScheduleKinds {
+  private readonly byTemplate: ReadonlyMap<string, ScheduleKind>;
 
-export function registerScheduleKinds(list: readonly ScheduleKind[]): void {
-  kinds = new Map(list.map((k) => [k.template, k]));
+  constructor(kinds: readonly ScheduleKind[]) {
+    this.byTemplate = new Map(kinds.map((k) => [k.template, k]));
+  }
+
+  /** The kind of a template kind, or undefined when it cannot be scheduled. */
+  get(template: string): ScheduleKind | undefined {
+    return this.byTemplate.get(template);
+  }
+
+  /** The prompts templates of this kind take (job and workflow job templates), or undefined for kinds that take none. */
+  facet(template: string): TemplateFacet | undefined {
+    return this.byTemplate.get(template)?.facet;
+  }
+
+  get templates(): string[] {
+    return [...this.byTemplate.keys()];
+  }
 }
 
-/** The kind of a template kind, or undefined when it cannot be scheduled. */
-export const scheduleKind = (template: string): ScheduleKind | undefined => kinds.get(template);
-
-/** The prompts templates of this kind take (job and workflow job templates), or undefined for kinds that take none. */
-export const templateFacet = (template: string): TemplateFacet | undefined => kinds.get(template)?.facet;
-
-export const schedulableTemplates = (): string[] => [...kinds.keys()];
+/**
+ * The schedule kinds of the service a request reaches: every request's context carries the
+ * composed services (src/runs/run-services.ts), whose scheduleKinds composeServices built.
+ */
+export function scheduleKindsOf(service: ServiceView): ScheduleKinds {
+  const kinds = (service as ServiceView & { scheduleKinds?: unknown }).scheduleKinds;
+  if (!(kinds instanceof ScheduleKinds)) throw new Error('the service was not composed with schedule kinds');
+  return kinds;
+}

@@ -1,13 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestContext, Services } from '../../api/context.ts';
+import type { RequestContext } from '../../api/context.ts';
 import { parseRequestBody } from '../../api/crud.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { adHocLauncher } from './ad-hoc-command.resource.ts';
 import { ApiError } from '../../api/errors.ts';
-import type { RouteModule } from '../../api/extra-routes.ts';
 import { listOptions, passwordsOptions } from '../../api/options.ts';
 import { listPage, type Query, type Scope } from '../../api/list.ts';
-import { getResource, type Resource, type Values } from '../../api/resource.ts';
+import { type Resource, type Values } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import type { Row } from '../../db/database.ts';
@@ -17,6 +16,7 @@ import { objectPermission } from '../../api/permissions.ts';
 import { LAUNCH_PASSWORDS } from './checks.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 import { adHocRelaunchSchemas, parentCommandSchemas } from './ad-hoc-schemas.ts';
+import type { RunServices, RunRouteModule } from '../../runs/run-services.ts';
 
 /** Where a command can be started from besides /ad_hoc_commands/: what the parent fixes, and which commands it lists. */
 interface Parent {
@@ -44,7 +44,7 @@ const PARENTS: Parent[] = [
   },
 ];
 
-const launchCommand = async (services: Services, ctx: RequestContext, values: Values): Promise<UnifiedJobRow> =>
+const launchCommand = async (services: RunServices, ctx: RequestContext, values: Values): Promise<UnifiedJobRow> =>
   (await launchOrRefuse(services.launches, ctx, adHocLauncher, null, values)).run;
 
 function bodyObject(body: unknown): Record<string, unknown> {
@@ -54,7 +54,7 @@ function bodyObject(body: unknown): Record<string, unknown> {
 }
 
 /** Creates a command from a request body (with what the URL fixes) and answers 201 with it. */
-async function startCommand(services: Services, request: FastifyRequest, reply: FastifyReply, commands: Resource, fixed: Values) {
+async function startCommand(services: RunServices, request: FastifyRequest, reply: FastifyReply, commands: Resource, fixed: Values) {
   const { db } = services;
   const body = { ...bodyObject(request.body), ...fixed };
   const values = await parseRequestBody(commands, body, 'create', null, (v) => commands.access.canCreate(request.ctx, db, { ...v, ...fixed }));
@@ -84,12 +84,12 @@ function givenPasswords(body: unknown): Values {
   return Object.fromEntries(LAUNCH_PASSWORDS.filter((name) => typeof input[name] === 'string').map((name) => [name, input[name]]));
 }
 
-export const adHocRoutes: RouteModule = (app, services) => {
+export const adHocRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
-  const commands = getResource('ad_hoc_command');
+  const commands = services.resources.get('ad_hoc_command');
 
   for (const parent of PARENTS) {
-    const parentResource = getResource(parent.resource);
+    const parentResource = services.resources.get(parent.resource);
     routeMethods(app, `${parentResource.listPath}:id/ad_hoc_commands/`, objectPermission(parent.resource, { POST: 'edit' }), {
       GET: async (request) => {
         return listPage(db, request.ctx, commands, request.url.split('?')[0], request.query as Query, parent.scope(request.object));
@@ -97,7 +97,7 @@ export const adHocRoutes: RouteModule = (app, services) => {
       POST: async (request, reply) => startCommand(services, request, reply, commands, parent.fixed(request.object)),
       OPTIONS: async (request) => {
         const canAdd = request.ctx.tokenScope !== 'read' && (await commands.access.canCreate(request.ctx, db, parent.fixed(request.object)));
-        return listOptions(commands, canAdd);
+        return listOptions(services.resources, commands, canAdd);
       },
     }, parentCommandSchemas(commands, parent.resource === 'inventory' ? ['inventory'] : ['inventory', 'limit']));
   }

@@ -6,7 +6,6 @@
 import { isIP } from 'node:net';
 import { exemptFromCsrf } from '../../auth/csrf.ts';
 import { notAuthenticated, notFound } from '../../api/errors.ts';
-import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { visibleObject } from '../../api/route-objects.ts';
@@ -17,6 +16,7 @@ import { callbackSchemas } from './job-schemas.ts';
 import { PUBLIC } from '../../api/permissions.ts';
 import { jobTemplates } from '../../resources/job-templates/job-template.resource.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
+import type { RunRouteModule } from '../../runs/run-services.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -27,7 +27,7 @@ const FORM_BODY_LIMIT = 64 * 1024;
 
 exemptFromCsrf(CALLBACK_URL);
 
-export const callbackRoutes: RouteModule = async (app, services) => {
+export const callbackRoutes: RunRouteModule = async (app, services) => {
   await app.register(async (scope) => {
     const { db } = services;
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {

@@ -6,7 +6,7 @@
  * workflow job. Each workflow job is handled in its own transaction with its row locked; everything
  * it needs is in the database, so a pass may be repeated, or cut off and started again, without harm.
  */
-import { callerIn, systemContextIn, type RequestContext, type Services } from '../../api/context.ts';
+import { callerIn, systemContextIn, type RequestContext } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { UnifiedJobRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
@@ -17,6 +17,7 @@ import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from '../../runs/lifecycle
 import { evaluateCondition } from '../../templating/sandbox.ts';
 import { lookAtGraph, type GraphEdge, type GraphNode } from './workflow-graph.ts';
 import { spawnNode } from './workflow-spawn.ts';
+import type { RunServices } from '../../runs/run-services.ts';
 
 // Rows here are still read untyped (docs/architecture.md, "Typed rows").
 type AnyRow = any;
@@ -36,7 +37,7 @@ export interface Sweep {
 }
 
 /** What does not come with a workflow job's id: pending workflow jobs start, approvals expire, and the workflow jobs waiting for a look are listed. */
-export async function sweepWorkflows(services: Services): Promise<Sweep> {
+export async function sweepWorkflows(services: RunServices): Promise<Sweep> {
   const { db } = services;
   await db.transaction((tx) => startPendingWorkflows(tx));
   await db.transaction((tx) => expireApprovals(tx, services));
@@ -51,12 +52,12 @@ export async function sweepWorkflows(services: Services): Promise<Sweep> {
 }
 
 /** Moves one running workflow job on, in a transaction of its own, if something happened to it; nothing when another pass holds it. */
-export async function advanceWorkflowJob(services: Services, id: number): Promise<void> {
+export async function advanceWorkflowJob(services: RunServices, id: number): Promise<void> {
   await services.db.transaction((tx) => advanceWorkflow(tx, services, id));
 }
 
 /** A whole pass: the sweep, then every workflow job it found waiting; answers when the next approval falls due. */
-export async function workflowPass(services: Services): Promise<number | null> {
+export async function workflowPass(services: RunServices): Promise<number | null> {
   const sweep = await sweepWorkflows(services);
   for (const id of sweep.attention) await advanceWorkflowJob(services, id);
   return sweep.nextApprovalMs;
@@ -85,7 +86,7 @@ async function startPendingWorkflows(tx: Queryable): Promise<void> {
 }
 
 /** Approvals whose time is up fail, timed out (AWX's wording). */
-async function expireApprovals(tx: Queryable, services: Services): Promise<void> {
+async function expireApprovals(tx: Queryable, services: RunServices): Promise<void> {
   const expired = await tx.query<UnifiedJobRow>(
     `SELECT * FROM unified_jobs WHERE kind = 'workflow_approval' AND status = 'pending' AND approval_expires <= now() FOR UPDATE SKIP LOCKED`,
   );
@@ -120,13 +121,13 @@ async function templateKinds(tx: Queryable, nodes: readonly GraphNode[]): Promis
 }
 
 /** The workflow job's creator, as whom its nodes' runs are made. */
-async function creatorContext(tx: Queryable, services: Services, userId: number | null): Promise<RequestContext> {
+async function creatorContext(tx: Queryable, services: RunServices, userId: number | null): Promise<RequestContext> {
   const [user] = userId ? await tx.query<AnyRow>('SELECT id, username, is_superuser, is_system_auditor FROM users WHERE id = $1', [userId]) : [];
   if (!user) return systemContextIn(services);
   return callerIn(services, { id: user.id, username: user.username, isSuperuser: user.is_superuser, isSystemAuditor: user.is_system_auditor });
 }
 
-async function advanceWorkflow(tx: Queryable, services: Services, id: number): Promise<void> {
+async function advanceWorkflow(tx: Queryable, services: RunServices, id: number): Promise<void> {
   const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND kind = 'workflow_job' AND status = 'running' AND (workflow_attention OR cancel_flag) FOR UPDATE SKIP LOCKED`, [id]);
   if (!workflowJob) return;
   // Cleared first: a run ended while this look goes on (one failed in place) asks for the next.
@@ -189,7 +190,7 @@ async function advanceWorkflow(tx: Queryable, services: Services, id: number): P
 }
 
 /** A canceled workflow job cancels its nodes' runs and ends canceled once none is left active. */
-async function cancelWorkflow(tx: Queryable, services: Services, workflowJob: UnifiedJobRow, nodes: WorkflowNode[]): Promise<void> {
+async function cancelWorkflow(tx: Queryable, services: RunServices, workflowJob: UnifiedJobRow, nodes: WorkflowNode[]): Promise<void> {
   const active = nodes.filter((n) => n.job_id !== null && isActive(n.job_status)).map((n) => n.job_id!);
   // A run locked elsewhere is ending right now: it counts as still active, and its end asks for another look.
   const lockable = await tx.query<UnifiedJobRow>('SELECT * FROM unified_jobs WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE SKIP LOCKED', [active]);
