@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import type { ResourceSet } from '../api/resource-set.ts';
+import type { ResourceSet } from '../api/context.ts';
 import { refreshInventoryComputedFields } from '../inventory/computed-fields.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types

@@ -1,7 +1,11 @@
 import type { Database } from '../db/database.ts';
-import type { Settings } from '../config/settings/store.ts';
+import type { Settings } from '../config/settings/settings.ts';
 import type { EnvConfig } from '../config/env.ts';
-import type { ResourceSet } from './resource-set.ts';
+import type { ResourceSet as SetOf } from './resource-set.ts';
+import type { Resource } from './resource.ts';
+
+/** The resources of a composition (src/api/resource-set.ts), as Services and ServiceView hold them. */
+export type ResourceSet = SetOf<Resource>;
 
 export interface CurrentUser {
   id: number;

@@ -5,7 +5,7 @@ import { actorId, type RequestContext } from './context.ts';
 import { ApiError, forbidden, notFound, ValidationError, type FieldErrors } from './errors.ts';
 import { ENCRYPTED, FieldProblem, generateSecrets, revealOnce } from './fields.ts';
 import type { Resource, Values } from './resource.ts';
-import type { ResourceSet } from './resource-set.ts';
+import type { ResourceSet } from './context.ts';
 import { ident } from './sql.ts';
 import { deleteRolesOf } from '../rbac/graph.ts';
 import { createObjectRoles, syncObjectRoles } from '../rbac/object-roles.ts';

@@ -3,7 +3,7 @@ import { ApiError, badRequest } from './errors.ts';
 import { normalizeIsoDatetime, type Field } from './fields.ts';
 import { checkFilterRegex, checkFilterRegexes } from './regex-guard.ts';
 import type { Resource } from './resource.ts';
-import type { ResourceSet } from './resource-set.ts';
+import type { ResourceSet } from './context.ts';
 import { ident, Params } from './sql.ts';
 
 /** Query parameters that are never field filters. */

@@ -1,7 +1,7 @@
 import type { Queryable, ResourceRow } from '../db/database.ts';
 import { notFound, UnknownNamedUrl } from './errors.ts';
 import type { Resource } from './resource.ts';
-import type { ResourceSet } from './resource-set.ts';
+import type { ResourceSet } from './context.ts';
 import { ident, Params } from './sql.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { boolean, completeField, json, text, type Field } from './fields.ts';
 import { MAX_PAGE_SIZE } from './pagination.ts';
 import type { Resource } from './resource.ts';
-import type { ResourceSet } from './resource-set.ts';
+import type { ResourceSet } from './context.ts';
 
 type Meta = Record<string, unknown>;
 

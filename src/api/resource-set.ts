@@ -1,15 +1,15 @@
-import type { Resource } from './resource.ts';
-
 /**
  * The resources of one composition, in its order, each known by name. Declarations name the
  * resources they point to; the set of the service at hand resolves those names when they are used.
+ * Generic over what it holds so that it imports no declaration: src/api/context.ts names the set of
+ * resources (ResourceSet there) that the rest of the service uses.
  */
-export class ResourceSet implements Iterable<Resource> {
-  readonly all: readonly Resource[];
-  private readonly byName: ReadonlyMap<string, Resource>;
+export class ResourceSet<R extends { readonly name: string }> implements Iterable<R> {
+  readonly all: readonly R[];
+  private readonly byName: ReadonlyMap<string, R>;
 
-  constructor(resources: readonly Resource[]) {
-    const byName = new Map<string, Resource>();
+  constructor(resources: readonly R[]) {
+    const byName = new Map<string, R>();
     for (const resource of resources) {
       if (byName.has(resource.name)) throw new Error(`two resources are named ${resource.name}`);
       byName.set(resource.name, resource);
@@ -18,17 +18,17 @@ export class ResourceSet implements Iterable<Resource> {
     this.byName = byName;
   }
 
-  get(name: string): Resource {
+  get(name: string): R {
     const resource = this.byName.get(name);
     if (!resource) throw new Error(`unknown resource ${name}`);
     return resource;
   }
 
-  find(name: string): Resource | undefined {
+  find(name: string): R | undefined {
     return this.byName.get(name);
   }
 
-  [Symbol.iterator](): Iterator<Resource> {
+  [Symbol.iterator](): Iterator<R> {
     return this.all[Symbol.iterator]();
   }
 }

@@ -6,7 +6,7 @@ import { forbidden } from './errors.ts';
 import { isVisible } from './list.ts';
 import { loadByKeyOr404 } from './named-url.ts';
 import type { Resource } from './resource.ts';
-import type { ResourceSet } from './resource-set.ts';
+import type { ResourceSet } from './context.ts';
 import type { RouteEntry } from './permissions.ts';
 
 const always: ObjectAction = () => true;

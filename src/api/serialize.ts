@@ -3,7 +3,7 @@ import type { RequestContext } from './context.ts';
 import { revealedSecrets } from './fields.ts';
 import { namedUrlKey } from './named-url.ts';
 import type { Resource, SerializedObject } from './resource.ts';
-import type { ResourceSet } from './resource-set.ts';
+import type { ResourceSet } from './context.ts';
 import { ident } from './sql.ts';
 
 const USER_SUMMARY = ['id', 'username', 'first_name', 'last_name'];

@@ -1,4 +1,4 @@
-import type { ResourceSet } from '../api/resource-set.ts';
+import type { ResourceSet } from '../api/context.ts';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Services } from '../api/context.ts';
 import type { EnvConfig } from '../config/env.ts';

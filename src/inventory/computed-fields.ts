@@ -5,7 +5,7 @@ import type { InventoryRow } from '../db/tables.ts';
 type SmartInventory = Pick<InventoryRow, 'id' | 'kind' | 'host_filter' | 'organization_id'>;
 import { pgErrorCode } from '../db/database.ts';
 import { Params } from '../api/sql.ts';
-import type { ResourceSet } from '../api/resource-set.ts';
+import type { ResourceSet } from '../api/context.ts';
 import { compileHostFilter, HostFilterError } from './host-filter.ts';
 
 /**

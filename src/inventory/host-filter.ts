@@ -1,7 +1,7 @@
 import { ApiError } from '../api/errors.ts';
 import { buildFilters, RESERVED_PARAMS } from '../api/filters.ts';
 import { checkFilterRegexes } from '../api/regex-guard.ts';
-import type { ResourceSet } from '../api/resource-set.ts';
+import type { ResourceSet } from '../api/context.ts';
 import type { Params } from '../api/sql.ts';
 
 /**

@@ -6,7 +6,7 @@
  * next_run and is woken early when schedules change (NOTIFY drover_schedules).
  */
 import { systemContextIn } from '../api/context.ts';
-import type { ResourceSet } from '../api/resource-set.ts';
+import type { ResourceSet } from '../api/context.ts';
 import type { RunServices } from '../runs/run-services.ts';
 import { ApiError } from '../api/errors.ts';
 import { recordActivity } from '../activity/record.ts';

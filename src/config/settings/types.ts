@@ -1,7 +1,6 @@
 import type { FieldErrors } from '../../api/errors.ts';
 import { completeField, type Field } from '../../api/fields.ts';
 import type { Queryable } from '../../db/database.ts';
-import type { Resource } from '../../api/resource.ts';
 
 /**
  * One setting: a field built with src/api/fields.ts (validation, label, help text, default,
@@ -23,7 +22,16 @@ export interface SettingField<T = unknown> extends Field {
 export interface SettingFacts {
   installUuid: string;
   /** The resources of the service's composition (the named URL settings describe theirs). */
-  resources: readonly Resource[];
+  resources: readonly NamedUrlResource[];
+}
+
+/** What the named URL settings read of a resource (src/api/resource.ts declares it in full). */
+export interface NamedUrlResource {
+  name: string;
+  plural: string;
+  topLevel: boolean;
+  namedUrl: string[] | null;
+  fields: Record<string, { ref?: string }>;
 }
 
 /** Tags a field with the type of the value it holds. */

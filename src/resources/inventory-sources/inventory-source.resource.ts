@@ -5,7 +5,7 @@ import type { Relation } from '../../api/relations.ts';
 import { reverse } from '../../api/relations.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
-import type { ResourceSet } from '../../api/resource-set.ts';
+import type { ResourceSet } from '../../api/context.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
 import { variablesField } from '../../inventory/variables.ts';
 import { inventorySourceAccess } from './inventory-source-access.ts';

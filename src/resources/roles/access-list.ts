@@ -8,7 +8,7 @@
  */
 import type { RequestContext } from '../../api/context.ts';
 import type { Resource } from '../../api/resource.ts';
-import type { ResourceSet } from '../../api/resource-set.ts';
+import type { ResourceSet } from '../../api/context.ts';
 import { ident } from '../../api/sql.ts';
 import type { Queryable } from '../../db/database.ts';
 import { assertCanGrant, assertTeamMayHold, type Holder, type RoleRow } from '../../rbac/grants.ts';

@@ -7,7 +7,7 @@
 import { hasObjectRole, isSuperuser, type AccessPolicy } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Values } from '../../api/resource.ts';
-import type { ResourceSet } from '../../api/resource-set.ts';
+import type { ResourceSet } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
 import { scheduleKindsOf } from './schedulable.ts';
 

@@ -1,6 +1,5 @@
 import { json } from '../../../api/fields.ts';
-import type { Resource } from '../../../api/resource.ts';
-import { category, computedSetting } from '../types.ts';
+import { category, computedSetting, type NamedUrlResource as Resource } from '../types.ts';
 
 interface GraphNode {
   fields: string[];
