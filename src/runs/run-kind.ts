@@ -1,16 +1,36 @@
+import type { RequestContext } from '../api/context.ts';
 import type { ResourceSet } from '../api/context.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { Resource } from '../api/resource.ts';
-import type { RunRouteModule, RunServices } from './run-services.ts';
+import type { RunRouteModule, RunServices, ScheduledLaunch } from './run-services.ts';
 import type { Row } from '../db/database.ts';
-import type { ScheduledLaunch } from '../resources/schedules/schedulable.ts';
-import type { Launcher } from './launch.ts';
 import { commandEvents, type EventShape } from './run-events.ts';
 import type { RunCleanup } from './cleanup-runs.ts';
 import type { EventStream } from '../live/messages.ts';
 import type { WebhookLaunch } from './webhooks/delivery-launch.ts';
 import type { TemplateFacet } from './prompts.ts';
+
+/** What a launch makes: the new run's columns and what belongs to it. */
+export interface RunPlan<Template extends Row = Row> {
+  /** Column values of the new run (its kind, status and creator are added). */
+  values: Record<string, unknown>;
+  /** Stores what belongs to the run (credentials, labels...) once it exists, before the gates look at it. */
+  link?(tx: Queryable, run: UnifiedJobRow): Promise<void>;
+  /** Input the template does not let the launcher choose, reported back as AWX does (ignored_fields). */
+  ignored?: Record<string, unknown>;
+  /** The template as the plan read it, when the launch was not given it (a relaunch finds the job's). */
+  template?: Template;
+}
+
+/**
+ * How one kind's template becomes a run. `plan` runs inside the launch's transaction: it checks
+ * that the caller may launch, validates the input and throws a typed error (403, 400) to refuse.
+ */
+export interface Launcher<Input, Template extends Row = Row> {
+  kind: RunKindRef;
+  plan(tx: Queryable, ctx: RequestContext, template: Template | null, input: Input): Promise<RunPlan<Template>>;
+}
 
 export type FinalStatus = 'successful' | 'failed' | 'error' | 'canceled';
 
