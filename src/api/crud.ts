@@ -1,11 +1,10 @@
 import type { Queryable, ResourceRow } from '../db/database.ts';
 import { PgError, pgErrorCode } from '../db/database.ts';
 import { activityValue, recordActivity, snapshot } from '../activity/record.ts';
-import { actorId, type RequestContext } from './context.ts';
+import { actorId, type RequestContext, type ResourceSet } from './context.ts';
 import { ApiError, forbidden, notFound, ValidationError, type FieldErrors } from './errors.ts';
 import { ENCRYPTED, FieldProblem, generateSecrets, revealOnce } from './fields.ts';
 import type { Resource, Values } from './resource.ts';
-import type { ResourceSet } from './context.ts';
 import { ident } from './sql.ts';
 import { deleteRolesOf } from '../rbac/graph.ts';
 import { createObjectRoles, syncObjectRoles } from '../rbac/object-roles.ts';

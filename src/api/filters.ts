@@ -1,9 +1,8 @@
-import type { RequestContext } from './context.ts';
+import type { RequestContext, ResourceSet } from './context.ts';
 import { ApiError, badRequest } from './errors.ts';
 import { normalizeIsoDatetime, type Field } from './fields.ts';
 import { checkFilterRegex, checkFilterRegexes } from './regex-guard.ts';
 import type { Resource } from './resource.ts';
-import type { ResourceSet } from './context.ts';
 import { ident, Params } from './sql.ts';
 
 /** Query parameters that are never field filters. */

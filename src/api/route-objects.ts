@@ -1,12 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import type { RequestContext, Services } from './context.ts';
+import type { RequestContext, Services, ResourceSet } from './context.ts';
 import type { Queryable, ResourceRow } from '../db/database.ts';
 import type { ObjectAction } from './access.ts';
 import { forbidden } from './errors.ts';
 import { isVisible } from './list.ts';
 import { loadByKeyOr404 } from './named-url.ts';
 import type { Resource } from './resource.ts';
-import type { ResourceSet } from './context.ts';
 import type { RouteEntry } from './permissions.ts';
 
 const always: ObjectAction = () => true;

@@ -1,9 +1,8 @@
 import { sqlIntegers, type Queryable, type Row, type ResourceRow } from '../db/database.ts';
-import type { RequestContext } from './context.ts';
+import type { RequestContext, ResourceSet } from './context.ts';
 import { revealedSecrets } from './fields.ts';
 import { namedUrlKey } from './named-url.ts';
 import type { Resource, SerializedObject } from './resource.ts';
-import type { ResourceSet } from './context.ts';
 import { ident } from './sql.ts';
 
 const USER_SUMMARY = ['id', 'username', 'first_name', 'last_name'];

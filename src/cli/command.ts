@@ -1,6 +1,5 @@
-import type { ResourceSet } from '../api/context.ts';
+import type { ResourceSet, Services } from '../api/context.ts';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { Services } from '../api/context.ts';
 import type { EnvConfig } from '../config/env.ts';
 import { readSettingsFile } from '../config/settings/file.ts';
 import { openServices } from '../server/start.ts';

@@ -1,5 +1,4 @@
-import type { RequestContext } from '../api/context.ts';
-import type { ResourceSet } from '../api/context.ts';
+import type { RequestContext, ResourceSet } from '../api/context.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { Resource } from '../api/resource.ts';

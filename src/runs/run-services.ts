@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../api/context.ts';
+import type { Services, RequestContext } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
-import type { RequestContext } from '../api/context.ts';
 import type { Launcher, RunKinds } from './run-kind.ts';
 import type { TemplateFacet } from './prompts.ts';
 
@@ -95,9 +94,5 @@ export class ScheduleKinds {
   /** The prompts templates of this kind take (job and workflow job templates), or undefined for kinds that take none. */
   facet(template: string): TemplateFacet | undefined {
     return this.byTemplate.get(template)?.facet;
-  }
-
-  get templates(): string[] {
-    return [...this.byTemplate.keys()];
   }
 }

@@ -5,8 +5,7 @@
  * slots missed while no node ran collapse into the one launch. It sleeps until the earliest
  * next_run and is woken early when schedules change (NOTIFY drover_schedules).
  */
-import { systemContextIn } from '../api/context.ts';
-import type { ResourceSet } from '../api/context.ts';
+import { systemContextIn, type ResourceSet } from '../api/context.ts';
 import type { RunServices } from '../runs/run-services.ts';
 import { ApiError } from '../api/errors.ts';
 import { recordActivity } from '../activity/record.ts';

@@ -6,9 +6,8 @@
  * roles. Each entry names the role, whether the caller may take it away (`unattach`), and the
  * roles of the object it gives (`descendant_roles`).
  */
-import type { RequestContext } from '../../api/context.ts';
+import type { RequestContext, ResourceSet } from '../../api/context.ts';
 import type { Resource } from '../../api/resource.ts';
-import type { ResourceSet } from '../../api/context.ts';
 import { ident } from '../../api/sql.ts';
 import type { Queryable } from '../../db/database.ts';
 import { assertCanGrant, assertTeamMayHold, type Holder, type RoleRow } from '../../rbac/grants.ts';

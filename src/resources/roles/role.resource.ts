@@ -1,8 +1,7 @@
 import { rolesOfUser, seesEverything, type AccessPolicy } from '../../api/access.ts';
 import { integer, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
-import type { ResourceSet } from '../../api/context.ts';
-import type { RequestContext } from '../../api/context.ts';
+import type { ResourceSet, RequestContext } from '../../api/context.ts';
 import { ident } from '../../api/sql.ts';
 import type { Queryable } from '../../db/database.ts';
 import { roleTeams, roleUsers } from '../../rbac/relations.ts';

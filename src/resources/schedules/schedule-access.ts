@@ -5,9 +5,8 @@
  * being allowed to start the template.
  */
 import { hasObjectRole, isSuperuser, type AccessPolicy } from '../../api/access.ts';
-import type { RequestContext } from '../../api/context.ts';
+import type { RequestContext, ResourceSet } from '../../api/context.ts';
 import type { Values } from '../../api/resource.ts';
-import type { ResourceSet } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
 import { scheduleKindsOf } from './schedulable.ts';
 
