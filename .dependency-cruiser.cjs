@@ -15,14 +15,42 @@
  *   server, cli, main                       processes
  * Beside them, the assistant service (assistant): a process of its own using only the storage,
  * configuration and framework layers; only the processes (server, main) start it.
- * Type-only imports do not count: they make no module depend on another at run time.
+ * Type-only imports do not count for the layers: they make no module depend on another at run time.
+ * They do count for circles: no import circle, type-only imports included, runs through more than
+ * two files (no-circle-of-three). Two files may name each other's types, only the pairs listed in
+ * TWO_FILE_CIRCLES: a declaration and what it holds (a resource and its request context), kept
+ * apart for size. The cruiser tells a circle but not its length, so each listed file may reach
+ * around a circle only through its partner; every other file through none.
  */
 const runtime = { dependencyTypesNot: ['type-only'] };
 const layer = (name, from, to) => ({ name, severity: 'error', from: { path: from }, to: { path: to, ...runtime } });
 
+const TWO_FILE_CIRCLES = [
+  ['src/api/context.ts', 'src/api/resource.ts'],
+  ['src/api/context.ts', 'src/config/settings/settings.ts'],
+  ['src/api/resource.ts', 'src/rbac/object-roles.ts'],
+  ['src/runs/run-kind.ts', 'src/runs/run-services.ts'],
+  ['src/runs/run-kind.ts', 'src/runs/webhooks/delivery-launch.ts'],
+  ['src/resources/credentials/credential-inputs.ts', 'src/resources/credentials/input-safety.ts'],
+  ['src/inventory-import/import.ts', 'src/inventory-import/upsert.ts'],
+  ['src/assistant/retrieval/corpus.ts', 'src/assistant/retrieval/openapi-reference.ts'],
+];
+const exactly = (files) => `^(${files.map((f) => f.replace(/[.]/g, '\\.')).join('|')})$`;
+const partners = new Map();
+for (const [a, b] of TWO_FILE_CIRCLES) {
+  partners.set(a, [...(partners.get(a) ?? []), b]);
+  partners.set(b, [...(partners.get(b) ?? []), a]);
+}
+const circleOfThree = (from, to) => ({ name: 'no-circle-of-three', severity: 'error', comment: 'No import circle, type-only imports included, through more than two files.', from, to: { circular: true, ...to } });
+const noCircleOfThree = [
+  circleOfThree({ path: '^src/', pathNot: exactly([...partners.keys()]) }, {}),
+  ...[...partners].map(([file, others]) => circleOfThree({ path: exactly([file]) }, { pathNot: exactly(others) })),
+];
+
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'No import circle.', from: {}, to: { circular: true, viaOnly: runtime } },
+    ...noCircleOfThree,
     { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', '^src/(resources|eda|drift|policy|runs|run-kinds|task-manager|dispatcher|composition|server|cli|assistant)/'),
       // The OAuth2 token endpoint creates tokens, a resource.
       from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
@@ -33,7 +61,7 @@ module.exports = {
     layer('resources-use-drift-vocabulary-only', '^src/resources/', '^src/drift/(?!categories\\.ts$|fact-diff\\.ts$)'),
     layer('resources-below-eda', '^src/(resources|runs)/', '^src/eda/'),
     layer('eda-below-run-kinds', '^src/eda/', '^src/(run-kinds|task-manager|dispatcher|composition|server/|cli)'),
-    layer('resources-below-runs', '^src/resources/', '^src/(runs/(?!launch\\.ts|lifecycle\\.ts|run-kind\\.ts|kinds-in-use\\.ts|run-resource\\.ts|run-fields\\.ts|exec\\.ts|prompts\\.ts|accept-prompts\\.ts)|task-manager|dispatcher|composition|server|cli)'),
+    layer('resources-below-runs', '^src/resources/', '^src/(runs/(?!launch\\.ts|run-services\\.ts|lifecycle\\.ts|run-kind\\.ts|kinds-in-use\\.ts|run-resource\\.ts|run-fields\\.ts|exec\\.ts|prompts\\.ts|accept-prompts\\.ts)|task-manager|dispatcher|composition|server|cli)'),
     {
       name: 'resources-start-runs-only-through-queues',
       severity: 'error',

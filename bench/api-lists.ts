@@ -12,7 +12,6 @@ import { performance } from 'node:perf_hooks';
 import { hash } from '@node-rs/argon2';
 import { systemContextIn } from '../src/api/context.ts';
 import { createObject } from '../src/api/crud.ts';
-import { getResource } from '../src/api/resource.ts';
 import { explain } from './lib/explain.ts';
 import { mean, ms, percentile, table } from './lib/stats.ts';
 import { ADMIN, basicAuth, createTestApp, type Credentials, type TestApp } from '../test/helpers/app.ts';
@@ -86,7 +85,7 @@ interface RunReport {
 async function seed(t: TestApp): Promise<Credentials> {
   const { db } = t;
   const passwordHash = await hash(MEMBER_PASSWORD);
-  const organizations = getResource('organization');
+  const organizations = t.services.resources.get('organization');
   await db.transaction(async (tx) => {
     for (let n = 1; n <= ORGS; n++) {
       const name = `Bench Org ${String(n).padStart(3, '0')}`;

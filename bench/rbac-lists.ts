@@ -10,7 +10,7 @@
 // It only prints figures.
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { getResource, type Resource } from '../src/api/resource.ts';
+import type { Resource } from '../src/api/resource.ts';
 import type { Queryable } from '../src/db/database.ts';
 import { recomputeClosure } from '../src/rbac/graph.ts';
 import { ADMIN, basicAuth, createTestApp, type Credentials, type TestApp } from '../test/helpers/app.ts';
@@ -71,7 +71,7 @@ async function bulkObjectRoles(tx: Queryable, resource: Resource, ids: number[])
       const parentField = dot < 0 ? spec : spec.slice(dot + 1);
       // The parent role is of the same object, or of the object a reference field points to.
       const reference = dot < 0 ? null : resource.allFields[spec.slice(0, dot)];
-      const parentType = reference ? getResource(reference.ref!).name : resource.name;
+      const parentType = reference ? reference.ref! : resource.name;
       const parentObject = reference ? `o.${reference.column}` : 'o.id';
       await tx.query(
         `INSERT INTO role_parents (role_id, parent_id)
@@ -91,8 +91,8 @@ async function bulkObjectRoles(tx: Queryable, resource: Resource, ids: number[])
 
 /** 20,000 teams across 200 organizations, with their roles, in bulk SQL. */
 async function seedObjects(t: TestApp): Promise<{ orgIds: number[] }> {
-  const organizations = getResource('organization');
-  const teams = getResource('team');
+  const organizations = t.services.resources.get('organization');
+  const teams = t.services.resources.get('team');
   let orgIds: number[] = [];
   await t.db.transaction(async (tx) => {
     orgIds = (

@@ -2,7 +2,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { hasObjectRole } from '../src/api/access.ts';
 import { forbidden, ValidationError } from '../src/api/errors.ts';
-import type { RouteModule } from '../src/api/extra-routes.ts';
 import { isSuperuser, seesEverything } from '../src/api/access.ts';
 import { boolean, choice, datetime, ref, text } from '../src/api/fields.ts';
 import { reverse } from '../src/api/relations.ts';
@@ -28,6 +27,7 @@ import { launchWorkflow, makeWorkflow, nodeRun } from './helpers/workflows.ts';
 import { sendEvent } from './helpers/eda.ts';
 import { startOpaServer } from './helpers/opa-server.ts';
 import { policyGate } from '../src/policy/gate.ts';
+import type { RunRouteModule } from '../src/runs/run-services.ts';
 
 // The example of docs/adding-a-run-kind.md, as written there (only the import paths differ).
 
@@ -126,7 +126,7 @@ const eventRuleReportLauncher: Launcher<WebhookLaunch> = {
 };
 
 /** POST /inventories/{id}/report/: starts a report of the inventory and answers 202 with it. */
-const reportRoutes: RouteModule = (app, services) => {
+const reportRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
   routeMethods<InventoryRow>(app, `${inventories.listPath}:id/report/`, objectPermission('inventory', { POST: 'update' }), {
     POST: async (request, reply) => {

@@ -166,7 +166,7 @@ describe('inventory script', () => {
          WHERE h.inventory_id = $1`,
         [big.id],
       );
-      await refreshInventoryComputedFields(tx, big.id);
+      await refreshInventoryComputedFields(tx, t.services.resources, big.id);
     });
     const [row] = await t.db.query('SELECT total_hosts, hosts_with_active_failures, has_active_failures, total_groups FROM inventories WHERE id = $1', [big.id]);
     assert.deepEqual(row, { total_hosts: 10000, hosts_with_active_failures: 100, has_active_failures: true, total_groups: 500 });

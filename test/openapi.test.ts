@@ -51,7 +51,7 @@ describe('OpenAPI document', () => {
 
   it('describes every resource from its field declarations: create bodies list their required fields', () => {
     let checked = 0;
-    for (const resource of t.services.resources.filter((r) => r.topLevel)) {
+    for (const resource of t.services.resources.all.filter((r) => r.topLevel)) {
       const list = doc.paths[resource.listPath];
       assert.ok(list?.get, resource.listPath);
       const query = (list.get.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { systemContextIn } from '../src/api/context.ts';
 import { createObject } from '../src/api/crud.ts';
-import { getResource } from '../src/api/resource.ts';
 import { loadEnvConfig, type EnvConfig } from '../src/config/env.ts';
 import { settingRegistry } from '../src/composition/settings.ts';
 import { loadSettings } from '../src/config/settings/store.ts';
@@ -29,10 +28,10 @@ async function seeded(extra: Record<string, string> = {}) {
     await services.settings.update(systemContextIn(services), services.settings.registry.settingsOf('system')!.filter((d) => d.name === 'REDHAT_PASSWORD'), { REDHAT_PASSWORD: 'bind-secret' }, 'update');
     const [type] = await services.db.query<AnyRow>(`SELECT id FROM credential_types WHERE namespace = 'aws'`);
     const row = await services.db.transaction((tx) =>
-      createObject<AnyRow>(tx, systemContextIn(services), getResource('credential'), { name: 'AWS', organization: 1, credential_type: type.id, inputs: { username: 'AKIA', password: 'aws-secret' } }),
+      createObject<AnyRow>(tx, systemContextIn(services), services.resources.get('credential'), { name: 'AWS', organization: 1, credential_type: type.id, inputs: { username: 'AKIA', password: 'aws-secret' } }),
     );
     await services.db.transaction((tx) =>
-      createObject<AnyRow>(tx, systemContextIn(services), getResource('notification_template'), {
+      createObject<AnyRow>(tx, systemContextIn(services), services.resources.get('notification_template'), {
         name: 'Chat', organization: 1, notification_type: 'slack', notification_configuration: { token: 'slack-secret', channels: ['#ops'] },
       }),
     );

@@ -2,7 +2,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, createTestApp, basicAuth, type Credentials, type TestApp } from './helpers/app.ts';
 import { buildApp } from '../src/server/app.ts';
-import { findResource } from '../src/api/resource.ts';
 import type { RouteEntry } from '../src/api/permissions.ts';
 import { makeRepository } from './helpers/git.ts';
 import { registerInstance } from '../src/resources/instances/registration.ts';
@@ -124,7 +123,7 @@ describe('routes', () => {
     for (const route of apiRoutes) {
       assert.ok(KINDS.includes(route.permission!.kind), `${route.method} ${route.url}: ${route.permission!.kind}`);
       if (route.permission!.kind === 'resource' || route.permission!.kind === 'object') {
-        assert.ok(findResource(route.permission!.resource), `${route.url} names resource ${route.permission!.resource}`);
+        assert.ok(t.services.resources.find(route.permission!.resource), `${route.url} names resource ${route.permission!.resource}`);
       }
     }
   });

@@ -9,7 +9,7 @@ import { runManageCommand } from '../src/cli/manage.ts';
 import { loadEnvConfig, type EnvConfig } from '../src/config/env.ts';
 import { openServices } from '../src/server/start.ts';
 import { buildApp } from '../src/server/app.ts';
-import type { Services } from '../src/api/context.ts';
+import type { RunServices } from '../src/runs/run-services.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -378,7 +378,7 @@ describe('token management commands', () => {
     return { code, out, err };
   };
   /** Opens the data directory once the command is done (an embedded database serves one process at a time). */
-  const inspect = async <T>(fn: (services: Services) => Promise<T>): Promise<T> => {
+  const inspect = async <T>(fn: (services: RunServices) => Promise<T>): Promise<T> => {
     const services = await openServices(env);
     try {
       return await fn(services);

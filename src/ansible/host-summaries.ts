@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import type { ResourceSet } from '../api/context.ts';
 import { refreshInventoryComputedFields } from '../inventory/computed-fields.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
@@ -11,7 +12,7 @@ const COUNTS = ['changed', 'dark', 'failures', 'ignored', 'ok', 'processed', 're
  * Writes a job's per-host results from playbook_on_stats (AWX's JobHostSummary), points each
  * host of the inventory at its last job, and refreshes the inventory's computed fields.
  */
-export async function recordHostSummaries(tx: Queryable, job: AnyRow, stats: Record<string, Record<string, number>>): Promise<void> {
+export async function recordHostSummaries(tx: Queryable, resources: ResourceSet, job: AnyRow, stats: Record<string, Record<string, number>>): Promise<void> {
   const hosts = new Set<string>();
   for (const kind of COUNTS) for (const host of Object.keys(stats[kind] ?? {})) hosts.add(host);
   if (!hosts.size) return;
@@ -36,5 +37,5 @@ export async function recordHostSummaries(tx: Queryable, job: AnyRow, stats: Rec
      FROM job_host_summaries s WHERE s.job_id = $1 AND s.host_id = hosts.id`,
     [job.id],
   );
-  await refreshInventoryComputedFields(tx, job.inventory_id);
+  await refreshInventoryComputedFields(tx, resources, job.inventory_id);
 }

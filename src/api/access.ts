@@ -1,54 +1,9 @@
 import type { Queryable, ResourceRow } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 import type { Params } from './sql.ts';
-import type { Values } from './resource.ts';
 
-/**
- * A resource's access policy: what the caller may see, as SQL, and what the caller may do with
- * one object. The framework consults it on every list, detail, create, update, delete and attach.
- */
-export interface AccessPolicy<R extends ResourceRow = ResourceRow> {
-  /** A condition over `alias` limiting visible rows, or null when every row is visible. */
-  visible(ctx: RequestContext, alias: string, params: Params): string | null;
-  canCreate(ctx: RequestContext, tx: Queryable, values: Values): Promise<boolean> | boolean;
-  /**
-   * For user_capabilities, lists also pass `page`: every row serialized together with this one.
-   * A policy that needs a query per row may instead look the whole page up in one query and
-   * answer the other rows from it (the answers must be the same).
-   */
-  canChange(ctx: RequestContext, tx: Queryable, row: R, values: Values, page?: readonly R[]): Promise<boolean> | boolean;
-  canDelete(ctx: RequestContext, tx: Queryable, row: R, page?: readonly R[]): Promise<boolean> | boolean;
-  /** May the caller link `targetId` to (or unlink it from) this object through `relation`? */
-  canAttach(ctx: RequestContext, tx: Queryable, row: R, relation: string, targetId: number, detach: boolean): Promise<boolean> | boolean;
-  /**
-   * Looks up, once per request, facts about the caller that `visible` may then read synchronously
-   * (so it can answer simpler SQL). Called before `visible`; `visible` must be right without it.
-   */
-  prepare?(ctx: RequestContext, db: Queryable): Promise<void>;
-  /**
-   * What else may be done with one object, by name, for the routes that name them (launch, update,
-   * cancel...). Every policy also has the actions of object-actions.ts (view, change, edit).
-   * An action answers false for a plain 403, or throws its own refusal.
-   */
-  actions?: Readonly<Record<string, ObjectAction<R>>>;
-  /**
-   * What summary_fields.user_capabilities shows beyond edit (canChange) and delete (canDelete), as
-   * AWX's serializer of the resource does (start, schedule, copy, adhoc, use): a check, the name of
-   * another capability whose answer it repeats (schedule: 'start'), or false to leave a default
-   * out (an instance shows no delete).
-   */
-  capabilities?: Readonly<Record<string, Capability<R> | string | false>>;
-}
-
-/**
- * One capability of one row. Lists pass the `page` of rows serialized together, so a check can
- * look the whole page up at once (hasObjectRoleOnRow).
- */
-// Both are a method's type, so that checks of a typed row (R) still serve the framework, which passes plain rows.
-export type Capability<R extends ResourceRow = ResourceRow> = { check(ctx: RequestContext, tx: Queryable, row: R, page?: readonly R[]): Promise<boolean> | boolean }['check'];
-
-/** May the caller do this with the (visible) object? */
-export type ObjectAction<R extends ResourceRow = ResourceRow> = { check(ctx: RequestContext, tx: Queryable, row: R): Promise<boolean> | boolean }['check'];
+// The policy's types are declared with the resource (src/api/resource.ts), which holds one.
+export type { AccessPolicy, Capability, ObjectAction } from './resource.ts';
 
 export const isSuperuser = (ctx: RequestContext) => ctx.user?.isSuperuser === true;
 export const seesEverything = (ctx: RequestContext) => ctx.user?.isSuperuser === true || ctx.user?.isSystemAuditor === true;

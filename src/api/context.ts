@@ -1,14 +1,12 @@
 import type { Database } from '../db/database.ts';
-import type { Settings } from '../config/settings/store.ts';
+import type { Settings } from '../config/settings/settings.ts';
 import type { EnvConfig } from '../config/env.ts';
-import type { RunKinds } from '../runs/run-kind.ts';
-import type { LaunchService } from '../runs/launch.ts';
+import type { ResourceSet as SetOf } from './resource-set.ts';
 import type { Resource } from './resource.ts';
-import type { SsoMethod } from '../auth/external/sso-methods.ts';
-import type { VerifiedPasswords } from '../auth/basic.ts';
-import type { OidcDiscovery } from '../auth/sso/oidc.ts';
-import type { ReceivingRules } from '../resources/event-rules/receiving-rules.ts';
 import type { ServiceLogger } from './logger.ts';
+
+/** The resources of a composition (src/api/resource-set.ts), as Services and ServiceView hold them. */
+export type ResourceSet = SetOf<Resource>;
 
 export interface CurrentUser {
   id: number;
@@ -34,10 +32,13 @@ export interface RequestContext {
   clientIp?: string;
 }
 
-/** What a request's policies, hooks and records read of the service it reaches. */
-export type ServiceView = Pick<Services, 'settings' | 'env' | 'caches'>;
+/** What a request's policies, hooks and records read of the service it reaches: its settings, node name, resources and caches. */
+export type ServiceView = Pick<Services, 'settings' | 'env' | 'resources' | 'caches'>;
 
-/** The process-wide services every handler may use. */
+/**
+ * What the resource framework needs of the service: storage, configuration and the resources of
+ * its composition. The composition root adds what runs need (RunServices, src/runs/run-services.ts).
+ */
 export interface Services {
   db: Database;
   settings: Settings;
@@ -45,12 +46,8 @@ export interface Services {
   version: string;
   /** Identifies this installation (all nodes sharing one database). */
   installUuid: string;
-  /** The resources of the composition root, in its order (each also known by name: getResource). */
-  resources: readonly Resource[];
-  /** The run kinds of the composition root, by name. */
-  runKinds: RunKinds;
-  /** Every launch of a run goes through it (its gates in their order). */
-  launches: LaunchService;
+  /** The resources of the composition root, in its order, each known by name. */
+  resources: ResourceSet;
   /** The browser sign-in methods GET /api/v2/auth/ lists: the composition root's SSO_METHODS. */
   ssoMethods: readonly SsoMethod[];
   /** What this service keeps in memory between requests; nothing of it is shared with another service in the process. */
@@ -59,13 +56,28 @@ export interface Services {
   logger: ServiceLogger;
 }
 
-export interface ServiceCaches {
-  /** Credentials that verified against the stored hash (Basic auth and the login form skip argon2 on a repeat). */
-  passwords: VerifiedPasswords;
-  /** The OIDC provider's discovered configuration. */
-  oidcDiscovery: OidcDiscovery;
-  /** Event rules by receiving webhook path. */
-  receivingRules: ReceivingRules;
+/**
+ * What one service keeps in memory between requests. Each owner declares its entry where it is
+ * defined (`declare module` of this file), so the framework names none of them; src/composition/caches.ts
+ * makes them.
+ */
+export interface ServiceCaches {}
+
+/** One entry of GET /api/v2/auth/ (AWX's AuthView). */
+export interface SsoEntry {
+  login_url: string;
+  /** The absolute callback address to register with the provider. */
+  complete_url: string;
+  /** SAML: where the service provider metadata is served. */
+  metadata_url?: string;
+  /** A name for the button (AWX has none; the console falls back to the key). */
+  name?: string;
+}
+
+/** A browser sign-in method (src/auth/external/sso-methods.ts). */
+export interface SsoMethod {
+  /** The entries of the method, keyed by backend name ('saml:<idp>' for each enabled SAML IdP); none when its settings do not enable it. */
+  entries(services: Services, baseUrl: string): Record<string, SsoEntry>;
 }
 
 /** A caller of `service`. */

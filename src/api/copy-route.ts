@@ -35,10 +35,11 @@ export interface CopyRule {
   after?(tx: Queryable, ctx: RequestContext, original: ResourceRow, copy: ResourceRow): Promise<void>;
 }
 
-/** Whether the caller may create the copy: the `copy` action of policies that use registerCopyRoute. */
-export const mayCreateCopy = (resource: () => Resource, rule: CopyRule = {}) => (ctx: RequestContext, tx: Queryable, row: ResourceRow) => {
-  const values = copiedValues(resource(), row, rule.discard);
-  return resource().access.canCreate(ctx, tx, rule.values ? rule.values(row, values) : values);
+/** Whether the caller may create the copy (of the resource named `name`): the `copy` action of policies that use registerCopyRoute. */
+export const mayCreateCopy = (name: string, rule: CopyRule = {}) => (ctx: RequestContext, tx: Queryable, row: ResourceRow) => {
+  const resource = ctx.service.resources.get(name);
+  const values = copiedValues(resource, row, rule.discard);
+  return resource.access.canCreate(ctx, tx, rule.values ? rule.values(row, values) : values);
 };
 
 /** GET, POST /<resources>/{id}/copy/: the policy's `copy` action decides (see mayCreateCopy). */

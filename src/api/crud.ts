@@ -1,10 +1,10 @@
 import type { Queryable, ResourceRow } from '../db/database.ts';
 import { PgError, pgErrorCode } from '../db/database.ts';
 import { activityValue, recordActivity, snapshot } from '../activity/record.ts';
-import { actorId, type RequestContext } from './context.ts';
+import { actorId, type RequestContext, type ResourceSet } from './context.ts';
 import { ApiError, forbidden, notFound, ValidationError, type FieldErrors } from './errors.ts';
 import { ENCRYPTED, FieldProblem, generateSecrets, revealOnce } from './fields.ts';
-import { getResource, type Resource, type Values } from './resource.ts';
+import type { Resource, Values } from './resource.ts';
 import { jsonTypeName } from './schema-errors.ts';
 import { ident } from './sql.ts';
 import { deleteRolesOf } from '../rbac/graph.ts';
@@ -74,13 +74,13 @@ function readBody(resource: Resource, body: unknown, mode: WriteMode, existing: 
   return { values, errors };
 }
 
-/** Referenced objects must exist. */
-export async function checkReferences(tx: Queryable, resource: Resource, values: Values): Promise<void> {
+/** Referenced objects (of `resources`) must exist. */
+export async function checkReferences(tx: Queryable, resources: ResourceSet, resource: Resource, values: Values): Promise<void> {
   const errors: FieldErrors = {};
   for (const [name, value] of Object.entries(values)) {
     const field = resource.fields[name];
     if (!field?.ref || value === null || value === undefined) continue;
-    const target = getResource(field.ref);
+    const target = resources.get(field.ref);
     const rows = await tx.query(`SELECT 1 FROM ${ident(target.table)} WHERE id = $1`, [value]);
     if (!rows.length) errors[name] = [`Invalid pk "${String(value)}" - object does not exist.`];
   }
@@ -153,7 +153,7 @@ export async function loadRow<R extends ResourceRow = ResourceRow>(tx: Queryable
 
 export async function createObject<R extends ResourceRow = ResourceRow>(tx: Queryable, ctx: RequestContext, resource: Resource, values: Values): Promise<R> {
   if (!(await resource.access.canCreate(ctx, tx, values))) throw forbidden();
-  await checkReferences(tx, resource, values);
+  await checkReferences(tx, ctx.service.resources, resource, values);
   await checkUnique(tx, resource, values, null);
   await resource.hooks.beforeWrite?.(tx, ctx, values, null);
   const generated = generateSecrets(resource.fields, values);
@@ -175,7 +175,7 @@ export async function createObject<R extends ResourceRow = ResourceRow>(tx: Quer
 
 export async function updateObject<R extends ResourceRow = ResourceRow>(tx: Queryable, ctx: RequestContext, resource: Resource, existing: ResourceRow, values: Values): Promise<R> {
   if (!(await resource.access.canChange(ctx, tx, existing, values))) throw forbidden();
-  await checkReferences(tx, resource, values);
+  await checkReferences(tx, ctx.service.resources, resource, values);
   await checkUnique(tx, resource, values, existing);
   await resource.hooks.beforeWrite?.(tx, ctx, values, existing);
   const [columns, params] = columnsOf(resource, values);
@@ -231,7 +231,7 @@ export async function associate(
   detach: boolean,
 ): Promise<void> {
   const relation = resource.related[relationName];
-  const target = getResource(relation.target);
+  const target = ctx.service.resources.get(relation.target);
   if (targetId > 2_147_483_647) throw notFound();
   const [targetRow] = await tx.query(`SELECT id FROM ${ident(target.table)} WHERE id = $1`, [targetId]);
   if (!targetRow) throw notFound();

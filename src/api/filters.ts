@@ -1,8 +1,8 @@
-import type { RequestContext } from './context.ts';
+import type { RequestContext, ResourceSet } from './context.ts';
 import { ApiError, badRequest } from './errors.ts';
 import { normalizeIsoDatetime, type Field } from './fields.ts';
 import { checkFilterRegex, checkFilterRegexes } from './regex-guard.ts';
-import { getResource, type Resource } from './resource.ts';
+import type { Resource } from './resource.ts';
 import { ident, Params } from './sql.ts';
 
 /** Query parameters that are never field filters. */
@@ -32,6 +32,7 @@ const nextAlias = () => `r${++aliasCounter % 1_000_000}`;
 interface Walk {
   /** Null: every related object counts, whoever looks (a smart inventory's filter). */
   ctx: RequestContext | null;
+  resources: ResourceSet;
   params: Params;
   key: string;
   /** resource.field names already followed, so a path cannot go round in a loop (as AWX refuses). */
@@ -71,7 +72,7 @@ function resolvePath(resource: Resource, alias: string, path: string[], walk: Wa
     }
     if (!field.ref) throw unknownField(walk.key);
     follow(resource, head, walk);
-    const target = getResource(field.ref);
+    const target = walk.resources.get(field.ref);
     const inner = nextAlias();
     const resolved = resolvePath(target, inner, rest, walk);
     const visible = visibleHop(target, inner, walk);
@@ -83,7 +84,7 @@ function resolvePath(resource: Resource, alias: string, path: string[], walk: Wa
   const relation = own(resource.related, head);
   if (relation) {
     follow(resource, head, walk);
-    const target = getResource(relation.target);
+    const target = walk.resources.get(relation.target);
     const inner = nextAlias();
     const resolved = resolvePath(target, inner, rest.length ? rest : ['id'], walk);
     const visible = visibleHop(target, inner, walk);
@@ -177,7 +178,7 @@ function condition(target: Target, lookup: string, raw: string, key: string, par
 }
 
 /** Builds the condition for one filter key such as not__organization__name__icontains. */
-function filterCondition(ctx: RequestContext | null, resource: Resource, alias: string, key: string, raw: string, params: Params): { sql: string; group: 'and' | 'or' } {
+function filterCondition(ctx: RequestContext | null, resources: ResourceSet, resource: Resource, alias: string, key: string, raw: string, params: Params): { sql: string; group: 'and' | 'or' } {
   let parts = key.split('__');
   let negate = false;
   let group: 'and' | 'or' = 'and';
@@ -190,11 +191,11 @@ function filterCondition(ctx: RequestContext | null, resource: Resource, alias: 
   if (!parts.length || parts.some((p) => p === '')) throw unknownField(key);
   let sql: string;
   if (parts.length > 1 && parts[parts.length - 1] === 'search') {
-    sql = relatedSearch(ctx, resource, alias, parts.slice(0, -1), raw, key, params);
+    sql = relatedSearch(ctx, resources, resource, alias, parts.slice(0, -1), raw, key, params);
   } else {
     let lookup = 'exact';
     if (parts.length > 1 && LOOKUPS.has(parts[parts.length - 1])) lookup = parts.pop()!;
-    const target = resolvePath(resource, alias, parts, { ctx, params, key, followed: new Set() });
+    const target = resolvePath(resource, alias, parts, { ctx, resources, params, key, followed: new Set() });
     sql = target.wrap(condition(target, lookup, raw, key, params));
   }
   // A negated condition that is unknown (a null column) counts as not matching, so the row stays (as Django's exclude).
@@ -208,12 +209,12 @@ const RELATED_SEARCH_FIELDS = ['username', 'first_name', 'last_name', 'email', '
 /** The resource a reference field or related list of `resource` leads to, if `name` is one. */
 const stepTo = (resource: Resource, name: string): string | undefined => own(resource.allFields, name)?.ref ?? own(resource.related, name)?.target;
 
-function targetResource(resource: Resource, path: string[], key: string): Resource {
+function targetResource(resources: ResourceSet, resource: Resource, path: string[], key: string): Resource {
   let current = resource;
   for (const name of path) {
     const next = stepTo(current, name);
     if (!next) throw unknownField(key);
-    current = getResource(next);
+    current = resources.get(next);
   }
   return current;
 }
@@ -225,7 +226,7 @@ const PREFIXES = new Set(['not', 'or', 'chain']);
  * Every resource the filters of `query` reach through references and related lists, whose
  * access policies decide what those filters may match (see AccessPolicy.prepare).
  */
-export function filterTargets(resource: Resource, query: Query): Resource[] {
+export function filterTargets(resources: ResourceSet, resource: Resource, query: Query): Resource[] {
   const found = new Set<Resource>();
   for (const key of Object.keys(query)) {
     if (RESERVED_PARAMS.has(key)) continue;
@@ -235,7 +236,7 @@ export function filterTargets(resource: Resource, query: Query): Resource[] {
     for (const name of parts) {
       const next = stepTo(current, name);
       if (!next) break;
-      current = getResource(next);
+      current = resources.get(next);
       found.add(current);
     }
   }
@@ -243,8 +244,8 @@ export function filterTargets(resource: Resource, query: Query): Resource[] {
 }
 
 /** organization__search=term: every comma-separated term in one of the related object's text fields. */
-function relatedSearch(ctx: RequestContext | null, resource: Resource, alias: string, path: string[], raw: string, key: string, params: Params): string {
-  const target = targetResource(resource, path, key);
+function relatedSearch(ctx: RequestContext | null, resources: ResourceSet, resource: Resource, alias: string, path: string[], raw: string, key: string, params: Params): string {
+  const target = targetResource(resources, resource, path, key);
   const fields = RELATED_SEARCH_FIELDS.filter((f) => target.allFields[f] && !target.allFields[f].secret);
   if (!fields.length) throw badRequest(`${path.join('__')} is not searchable.`);
   const terms = raw.split(',').filter((term) => term !== '');
@@ -252,7 +253,7 @@ function relatedSearch(ctx: RequestContext | null, resource: Resource, alias: st
   return terms
     .map((term) => {
       const any = fields.map((f) => {
-        const t = resolvePath(resource, alias, [...path, f], { ctx, params, key, followed: new Set() });
+        const t = resolvePath(resource, alias, [...path, f], { ctx, resources, params, key, followed: new Set() });
         return t.wrap(condition(t, 'icontains', term, key, params));
       });
       return `(${any.join(' OR ')})`;
@@ -263,9 +264,9 @@ function relatedSearch(ctx: RequestContext | null, resource: Resource, alias: st
 /**
  * Turns list query parameters into SQL conditions over `alias`. Plain and chain__ filters all
  * must hold; or__ filters form one group of which any may hold; not__ negates. Paths through
- * related objects only reach those `ctx` may see (every one when null).
+ * related objects (found in `resources`) only reach those `ctx` may see (every one when null).
  */
-export function buildFilters(ctx: RequestContext | null, resource: Resource, alias: string, query: Query, params: Params): string[] {
+export function buildFilters(ctx: RequestContext | null, resources: ResourceSet, resource: Resource, alias: string, query: Query, params: Params): string[] {
   const and: string[] = [];
   const or: string[] = [];
   checkFilterRegexes(Object.entries(query).filter(([key]) => /__i?regex$/.test(key)).flatMap(([key, value]) => [value ?? []].flat().map((pattern): [string, string] => [key, pattern])));
@@ -273,7 +274,7 @@ export function buildFilters(ctx: RequestContext | null, resource: Resource, ali
     // A resource's own query filters (queryFilters) read their parameters themselves.
     if (RESERVED_PARAMS.has(key) || Object.hasOwn(resource.queryFilters, key) || value === undefined) continue;
     for (const raw of Array.isArray(value) ? value : [value]) {
-      const { sql, group } = filterCondition(ctx, resource, alias, key, raw, params);
+      const { sql, group } = filterCondition(ctx, resources, resource, alias, key, raw, params);
       (group === 'or' ? or : and).push(sql);
     }
   }
@@ -326,7 +327,7 @@ export function buildOrdering(ctx: RequestContext, resource: Resource, alias: st
       if (field.secret) throw badRequest(`Ordering by ${path[0]} is not allowed.`);
       if (path.length === 1) column = `${alias}.${ident(field.column)}`;
       else if (field.ref && path.length === 2) {
-        const target = getResource(field.ref);
+        const target = ctx.service.resources.get(field.ref);
         const targetField = path[1] === 'id' ? null : own(target.allFields, path[1]);
         if (path[1] !== 'id' && !targetField) throw badRequest(`Cannot order by ${JSON.stringify(name)}: no such field.`);
         if (targetField?.secret) throw badRequest(`Ordering by ${name} is not allowed.`);

@@ -43,14 +43,14 @@ async function listQuery(db: Queryable, ctx: RequestContext, resource: Resource,
   const params = new Params();
   const where: string[] = [];
   await resource.access.prepare?.(ctx, db);
-  for (const target of filterTargets(resource, query)) if (target !== resource) await target.access.prepare?.(ctx, db);
+  for (const target of filterTargets(ctx.service.resources, resource, query)) if (target !== resource) await target.access.prepare?.(ctx, db);
   const visible = resource.access.visible(ctx, alias, params);
   if (visible) where.push(visible);
   if (scope) where.push(scope(alias, params));
-  where.push(...buildFilters(ctx, resource, alias, query, params));
+  where.push(...buildFilters(ctx, ctx.service.resources, resource, alias, query, params));
   for (const [key, condition] of Object.entries(resource.queryFilters)) {
     const value = [query[key]].flat().pop();
-    if (value) where.push(condition(value, alias, params));
+    if (value) where.push(condition(value, alias, params, ctx));
   }
   // The count leaves out the ordering, and so the parameters only the ordering uses (they come last).
   const countParams = [...params.values];

@@ -1,6 +1,7 @@
 import type { Queryable, ResourceRow } from '../db/database.ts';
 import { notFound, UnknownNamedUrl } from './errors.ts';
-import { getResource, type Resource } from './resource.ts';
+import type { Resource } from './resource.ts';
+import type { ResourceSet } from './context.ts';
 import { ident, Params } from './sql.ts';
 
 /**
@@ -15,7 +16,8 @@ const NODE_SEPARATOR = '++';
 const FIELD_SEPARATOR = '+';
 const ESCAPED_PLUS = '[+]';
 
-type Refs = { get(resource: string, id: unknown): ResourceRow | undefined };
+/** Rows of referenced objects already loaded, and the resources their names stand for. */
+type Refs = { get(resource: string, id: unknown): ResourceRow | undefined; resource(name: string): Resource };
 
 function ownFields(resource: Resource): string[] {
   return resource.namedUrl!.filter((name) => !resource.fields[name]?.ref);
@@ -47,7 +49,7 @@ export function namedUrlKey(resource: Resource, row: ResourceRow, refs: Refs): s
       continue;
     }
     const target = refs.get(field.ref!, id);
-    const key = target ? namedUrlKey(getResource(field.ref!), target, refs) : null;
+    const key = target ? namedUrlKey(refs.resource(field.ref!), target, refs) : null;
     if (key === null) return null;
     nodes.push(key);
   }
@@ -72,7 +74,7 @@ interface ParsedNode {
 
 const PLUS_MARK = '\uE000';
 
-function parseNode(resource: Resource, parts: string[], start: number): { node: ParsedNode; next: number } | null {
+function parseNode(resources: ResourceSet, resource: Resource, parts: string[], start: number): { node: ParsedNode; next: number } | null {
   if (!resource.namedUrl || start >= parts.length) return null;
   const own = ownFields(resource);
   const values = parts[start].split(FIELD_SEPARATOR).map((v) => v.replaceAll(PLUS_MARK, FIELD_SEPARATOR));
@@ -86,7 +88,7 @@ function parseNode(resource: Resource, parts: string[], start: number): { node: 
       next += 1;
       continue;
     }
-    const parsed = parseNode(getResource(resource.fields[name].ref!), parts, next);
+    const parsed = parseNode(resources, resources.get(resource.fields[name].ref!), parts, next);
     if (!parsed) return null;
     refs.push(parsed.node);
     next = parsed.next;
@@ -115,9 +117,9 @@ function nodeCondition(node: ParsedNode, alias: string, params: Params, depth: n
 }
 
 /** Resolves a named URL (already percent-decoded) to an id; null when it names nothing or is malformed. */
-async function resolveNamed(db: Queryable, resource: Resource, key: string): Promise<number | null> {
+async function resolveNamed(db: Queryable, resources: ResourceSet, resource: Resource, key: string): Promise<number | null> {
   const parts = key.replaceAll(ESCAPED_PLUS, PLUS_MARK).split(NODE_SEPARATOR);
-  const parsed = parseNode(resource, parts, 0);
+  const parsed = parseNode(resources, resource, parts, 0);
   if (!parsed || parsed.next !== parts.length) return null;
   const params = new Params();
   const where = nodeCondition(parsed.node, 'n0', params, 0);
@@ -129,34 +131,35 @@ const MAX_ID = 2_147_483_647;
 
 /**
  * An id, or a named URL. A number is an id first; unlike AWX, a number that is no id is then tried
- * as a name, so an object named "2024" stays reachable by its named URL.
+ * as a name, so an object named "2024" stays reachable by its named URL. `resources` resolve the
+ * references a named URL goes through.
  */
-export async function resolveKey(db: Queryable, resource: Resource, key: string): Promise<number | null> {
+export async function resolveKey(db: Queryable, resources: ResourceSet, resource: Resource, key: string): Promise<number | null> {
   if (/^\d+$/.test(key)) {
     const id = Number(key);
     if (id > MAX_ID) return null;
     const rows = await db.query(`SELECT id FROM ${ident(resource.table)} WHERE id = $1`, [id]);
     if (rows.length) return id;
   }
-  return resolveNamed(db, resource, key);
+  return resolveNamed(db, resources, resource, key);
 }
 
 /** resolveKey, or 404: an unknown id with AWX's Allow header, an unknown name without it (as AWX). */
-export async function resolveKeyOr404(db: Queryable, resource: Resource, key: string): Promise<number> {
-  const id = await resolveKey(db, resource, key);
+export async function resolveKeyOr404(db: Queryable, resources: ResourceSet, resource: Resource, key: string): Promise<number> {
+  const id = await resolveKey(db, resources, resource, key);
   if (id !== null) return id;
   throw /^\d+$/.test(key) ? notFound() : new UnknownNamedUrl();
 }
 
 /** The row an id or a named URL names (an id first, as resolveKey), 404 as resolveKeyOr404 when none. */
-export async function loadByKeyOr404<R extends ResourceRow = ResourceRow>(db: Queryable, resource: Resource, key: string): Promise<R> {
+export async function loadByKeyOr404<R extends ResourceRow = ResourceRow>(db: Queryable, resources: ResourceSet, resource: Resource, key: string): Promise<R> {
   const table = ident(resource.table);
   if (/^\d+$/.test(key) && Number(key) <= MAX_ID) {
     // One query for the usual case: the id names a row, which is the answer.
     const [row] = await db.query<R>(`SELECT * FROM ${table} WHERE id = $1`, [Number(key)]);
     if (row) return row;
   }
-  const id = await resolveKeyOr404(db, resource, key);
+  const id = await resolveKeyOr404(db, resources, resource, key);
   const [row] = await db.query<R>(`SELECT * FROM ${table} WHERE id = $1`, [id]);
   if (!row) throw notFound();
   return row;

@@ -1,6 +1,7 @@
 import { boolean, completeField, json, text, type Field } from './fields.ts';
 import { MAX_PAGE_SIZE } from './pagination.ts';
-import { findResource, type Resource } from './resource.ts';
+import type { Resource } from './resource.ts';
+import type { ResourceSet } from './context.ts';
 
 type Meta = Record<string, unknown>;
 
@@ -33,13 +34,13 @@ const TYPE_LABELS: Record<string, string> = {
   job_template: 'Job Template',
 };
 
-function typeChoices(resource: Resource): [string, string][] {
-  return resource.types.map((type) => [type, TYPE_LABELS[type] ?? (findResource(type) ?? resource).label.replace(/ List$/, '')]);
+function typeChoices(resources: ResourceSet, resource: Resource): [string, string][] {
+  return resource.types.map((type) => [type, TYPE_LABELS[type] ?? (resources.find(type) ?? resource).label.replace(/ List$/, '')]);
 }
 
-/** Field metadata for reads: every field, read-only ones included. */
-export function readMeta(resource: Resource): Meta {
-  const meta: Meta = { ...BUILTIN, type: { ...BUILTIN.type, choices: typeChoices(resource) } };
+/** Field metadata for reads: every field, read-only ones included (the labels of a mixed list's types from `resources`). */
+export function readMeta(resources: ResourceSet, resource: Resource): Meta {
+  const meta: Meta = { ...BUILTIN, type: { ...BUILTIN.type, choices: typeChoices(resources, resource) } };
   for (const [name, field] of Object.entries(resource.fields)) meta[name] = fieldMeta(field, false);
   return meta;
 }
@@ -55,21 +56,21 @@ export function writeMeta(resource: Resource): Meta {
  * OPTIONS of a list: its fields, POST when the caller may create, AWX's `types`, and what only
  * AWX's list views add: `search_fields`, `related_search_fields` and `max_page_size`.
  */
-export function listOptions(resource: Resource, canCreate: boolean, name = resource.label): Meta {
+export function listOptions(resources: ResourceSet, resource: Resource, canCreate: boolean, name = resource.label): Meta {
   const related = [
     ...Object.entries(resource.allFields).filter(([, f]) => f.ref).map(([n]) => n),
     ...Object.keys(resource.related),
   ];
   return {
-    ...describe(resource, canCreate, name),
+    ...describe(resources, resource, canCreate, name),
     search_fields: resource.search,
     related_search_fields: related.map((r) => `${r}__search`),
     max_page_size: MAX_PAGE_SIZE,
   };
 }
 
-function describe(resource: Resource, canCreate: boolean, name: string): Meta {
-  const actions: Meta = { GET: readMeta(resource) };
+function describe(resources: ResourceSet, resource: Resource, canCreate: boolean, name: string): Meta {
+  const actions: Meta = { GET: readMeta(resources, resource) };
   if (canCreate) actions.POST = writeMeta(resource);
   const meta: Meta = {
     name,
@@ -83,8 +84,8 @@ function describe(resource: Resource, canCreate: boolean, name: string): Meta {
   return meta;
 }
 
-export function detailOptions(resource: Resource, canChange: boolean): Meta {
-  const meta = describe(resource, false, resource.label.replace(/ List$/, ''));
+export function detailOptions(resources: ResourceSet, resource: Resource, canChange: boolean): Meta {
+  const meta = describe(resources, resource, false, resource.label.replace(/ List$/, ''));
   if (canChange) (meta.actions as Meta).PUT = writeMeta(resource);
   return meta;
 }

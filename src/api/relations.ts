@@ -1,39 +1,7 @@
-import type { Queryable, ResourceRow } from '../db/database.ts';
-import type { RequestContext } from './context.ts';
+import type { Relation } from './resource.ts';
 
-/**
- * A link from one resource (the parent) to a set of another (the target), read as a table
- * expression with a parent column and a target column. Lists, related-path filters and
- * attach/detach are all built from it.
- */
-export interface Relation {
-  target: string;
-  /** FROM clause (a table or a join) linking parents to targets. */
-  from: string;
-  parentColumn: string;
-  targetColumn: string;
-  /** Whether POST {id} attaches and {id, disassociate} detaches. */
-  attachable: boolean;
-  /** For reverse foreign keys: the target field to set when a target is created through this list. */
-  createWith?: string;
-  /** Further values every target created through this list gets (personal tokens have no application). */
-  createValues?: Record<string, unknown>;
-  /** For ordered lists: the column of `from` holding each target's place, the list's order unless the query asks another. */
-  positionColumn?: string;
-  /** Name recorded as object_association in the activity stream. */
-  association?: string;
-  /** Decides, instead of the parent's access policy, whether the caller may link or unlink (throws 403/400). */
-  authorize?(ctx: RequestContext, tx: Queryable, parentId: number, targetId: number, detach: boolean): Promise<void>;
-  /**
-   * Creates a target through this list when `createWith` cannot say how (a host created in a group
-   * belongs to the group's inventory and is linked to the group), inside the request's transaction,
-   * checking permission itself. Answers the new row (201), or null when the body named an existing
-   * object that was linked instead (204).
-   */
-  create?(tx: Queryable, ctx: RequestContext, parent: ResourceRow, body: unknown): Promise<ResourceRow | null>;
-  attach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;
-  detach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;
-}
+// Declared with the resource (src/api/resource.ts), whose related lists are relations.
+export type { Relation } from './resource.ts';
 
 /** Objects of `target` whose foreign key `field` points at the parent (organization -> teams). */
 export function reverse(target: string, table: string, column: string, createWith?: string): Relation {

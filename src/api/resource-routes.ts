@@ -5,7 +5,7 @@ import { associate, createObject, deleteObject, loadRow, parseRequestBody, updat
 import { ApiError, forbidden, methodNotAllowed, ValidationError } from './errors.ts';
 import { listAll, listPage, type Query } from './list.ts';
 import { detailOptions, listOptions } from './options.ts';
-import { getResource, type ListExport, type Resource } from './resource.ts';
+import type { ListExport, Resource } from './resource.ts';
 import { serializeRow } from './serialize.ts';
 import { objectPermission, resourcePermission, type MethodActions, type RoutePermission } from './permissions.ts';
 import { schemaOptions, validBody, type MethodSchemas } from './route-schemas.ts';
@@ -124,7 +124,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
       return listPage(db, request.ctx, resource, list, query);
     },
     OPTIONS: async (request) =>
-      listOptions(resource, resource.operations.create && request.ctx.tokenScope !== 'read' && (await resource.access.canCreate(request.ctx, db, {}))),
+      listOptions(services.resources, resource, resource.operations.create && request.ctx.tokenScope !== 'read' && (await resource.access.canCreate(request.ctx, db, {}))),
     ...(resource.operations.create && {
       POST: async (request, reply) => {
         const values = await parseRequestBody(resource, request.body, 'create', null, (v) => resource.access.canCreate(request.ctx, db, v));
@@ -151,7 +151,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
     OPTIONS: async (request) => {
       const row = request.object;
       const canChange = resource.operations.update && request.ctx.tokenScope !== 'read' && (await resource.access.canChange(request.ctx, db, row, {}));
-      return detailOptions(resource, canChange);
+      return detailOptions(services.resources, resource, canChange);
     },
     ...(resource.operations.update && { PATCH: update('update'), PUT: update('replace') }),
     ...(resource.operations.delete && {
@@ -164,7 +164,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
   }, schemas.detail);
 
   for (const [name, relation] of Object.entries(resource.related)) {
-    const target = getResource(relation.target);
+    const target = services.resources.get(relation.target);
     const path = `${list}:id/${name}/`;
     const scope = (parentId: number) => (alias: string, params: { add(v: unknown): string }) =>
       `${alias}.id IN (SELECT ${relation.targetColumn} FROM ${relation.from} WHERE ${relation.parentColumn} = ${params.add(parentId)})`;
@@ -184,7 +184,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
           : undefined;
         return listPage(db, request.ctx, target, url, request.query as Query, scope(parent.id), order);
       },
-      OPTIONS: async (request) => listOptions(target, await mayAdd(request.ctx, request.object)),
+      OPTIONS: async (request) => listOptions(services.resources, target, await mayAdd(request.ctx, request.object)),
       ...((relation.attachable || relation.createWith || relation.create) && {
         POST: async (request, reply) => {
           const parent = request.object;
@@ -220,7 +220,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
   }
 
   if (!resource.allFields.created) return;
-  const activity = getResource('activity_stream');
+  const activity = services.resources.get('activity_stream');
   routeMethods(app, `${list}:id/activity_stream/`, objectPermission(resource.name), {
     GET: async (request) => {
       const parent = request.object;
@@ -231,6 +231,6 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
         return `((${alias}.object1 = ${type} AND ${alias}.object1_id = ${id}) OR (${alias}.object2 = ${type} AND ${alias}.object2_id = ${id}))`;
       });
     },
-    OPTIONS: async () => listOptions(activity, false),
+    OPTIONS: async () => listOptions(services.resources, activity, false),
   }, { GET: { summary: 'Activity stream of the object', querystring: listQuerySchema(activity), response: { 200: pageSchema(activity) } }, OPTIONS: OPTIONS_RESPONSE });
 }

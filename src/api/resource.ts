@@ -1,8 +1,6 @@
 import type { Queryable, ResourceRow, Row } from '../db/database.ts';
 import type { RequestContext, Services } from './context.ts';
 import { completeField, datetime, ref, type Field } from './fields.ts';
-import type { Relation } from './relations.ts';
-import type { AccessPolicy } from './access.ts';
 import type { Params } from './sql.ts';
 import type { RoleDeclaration } from '../rbac/object-roles.ts';
 
@@ -16,6 +14,87 @@ export type SerializedObject = Row & {
   related: Record<string, string>;
   summary_fields: Record<string, unknown>;
 };
+
+/**
+ * A link from one resource (the parent) to a set of another (the target), read as a table
+ * expression with a parent column and a target column. Lists, related-path filters and
+ * attach/detach are all built from it.
+ */
+export interface Relation {
+  target: string;
+  /** FROM clause (a table or a join) linking parents to targets. */
+  from: string;
+  parentColumn: string;
+  targetColumn: string;
+  /** Whether POST {id} attaches and {id, disassociate} detaches. */
+  attachable: boolean;
+  /** For reverse foreign keys: the target field to set when a target is created through this list. */
+  createWith?: string;
+  /** Further values every target created through this list gets (personal tokens have no application). */
+  createValues?: Record<string, unknown>;
+  /** For ordered lists: the column of `from` holding each target's place, the list's order unless the query asks another. */
+  positionColumn?: string;
+  /** Name recorded as object_association in the activity stream. */
+  association?: string;
+  /** Decides, instead of the parent's access policy, whether the caller may link or unlink (throws 403/400). */
+  authorize?(ctx: RequestContext, tx: Queryable, parentId: number, targetId: number, detach: boolean): Promise<void>;
+  /**
+   * Creates a target through this list when `createWith` cannot say how (a host created in a group
+   * belongs to the group's inventory and is linked to the group), inside the request's transaction,
+   * checking permission itself. Answers the new row (201), or null when the body named an existing
+   * object that was linked instead (204).
+   */
+  create?(tx: Queryable, ctx: RequestContext, parent: ResourceRow, body: unknown): Promise<ResourceRow | null>;
+  attach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;
+  detach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;
+}
+
+/**
+ * A resource's access policy: what the caller may see, as SQL, and what the caller may do with
+ * one object. The framework consults it on every list, detail, create, update, delete and attach.
+ */
+export interface AccessPolicy<R extends ResourceRow = ResourceRow> {
+  /** A condition over `alias` limiting visible rows, or null when every row is visible. */
+  visible(ctx: RequestContext, alias: string, params: Params): string | null;
+  canCreate(ctx: RequestContext, tx: Queryable, values: Values): Promise<boolean> | boolean;
+  /**
+   * For user_capabilities, lists also pass `page`: every row serialized together with this one.
+   * A policy that needs a query per row may instead look the whole page up in one query and
+   * answer the other rows from it (the answers must be the same).
+   */
+  canChange(ctx: RequestContext, tx: Queryable, row: R, values: Values, page?: readonly R[]): Promise<boolean> | boolean;
+  canDelete(ctx: RequestContext, tx: Queryable, row: R, page?: readonly R[]): Promise<boolean> | boolean;
+  /** May the caller link `targetId` to (or unlink it from) this object through `relation`? */
+  canAttach(ctx: RequestContext, tx: Queryable, row: R, relation: string, targetId: number, detach: boolean): Promise<boolean> | boolean;
+  /**
+   * Looks up, once per request, facts about the caller that `visible` may then read synchronously
+   * (so it can answer simpler SQL). Called before `visible`; `visible` must be right without it.
+   */
+  prepare?(ctx: RequestContext, db: Queryable): Promise<void>;
+  /**
+   * What else may be done with one object, by name, for the routes that name them (launch, update,
+   * cancel...). Every policy also has the actions of object-actions.ts (view, change, edit).
+   * An action answers false for a plain 403, or throws its own refusal.
+   */
+  actions?: Readonly<Record<string, ObjectAction<R>>>;
+  /**
+   * What summary_fields.user_capabilities shows beyond edit (canChange) and delete (canDelete), as
+   * AWX's serializer of the resource does (start, schedule, copy, adhoc, use): a check, the name of
+   * another capability whose answer it repeats (schedule: 'start'), or false to leave a default
+   * out (an instance shows no delete).
+   */
+  capabilities?: Readonly<Record<string, Capability<R> | string | false>>;
+}
+
+/**
+ * One capability of one row. Lists pass the `page` of rows serialized together, so a check can
+ * look the whole page up at once (hasObjectRoleOnRow).
+ */
+// Both are a method's type, so that checks of a typed row (R) still serve the framework, which passes plain rows.
+export type Capability<R extends ResourceRow = ResourceRow> = { check(ctx: RequestContext, tx: Queryable, row: R, page?: readonly R[]): Promise<boolean> | boolean }['check'];
+
+/** May the caller do this with the (visible) object? */
+export type ObjectAction<R extends ResourceRow = ResourceRow> = { check(ctx: RequestContext, tx: Queryable, row: R): Promise<boolean> | boolean }['check'];
 
 /**
  * What a resource may add to the generic create/update/delete, all inside the change's transaction.
@@ -92,9 +171,9 @@ export interface ResourceDeclaration<R extends ResourceRow = ResourceRow> {
   typeColumn?: string;
   /**
    * Query parameters a list reads itself, beyond field filters (the hosts' ?host_filter=): each
-   * answers a SQL condition over `alias`, or throws an ApiError for a value it cannot read.
+   * answers a SQL condition over `alias`, or throws an ApiError for a value it cannot read. `ctx` is the caller.
    */
-  queryFilters?: Record<string, (value: string, alias: string, params: Params) => string>;
+  queryFilters?: Record<string, (value: string, alias: string, params: Params, ctx: RequestContext) => string>;
   /** The types a mixed list holds (OPTIONS `types`), for resources with a typeColumn. */
   types?: string[];
   /** False for resources only reached through other objects' lists (a run's events): no /api/v2/<plural>/ routes. */
@@ -140,8 +219,6 @@ const COMMON_FIELDS: Record<string, Field> = {
   modified_by: ref('user', { readOnly: true }),
 };
 
-const registry = new Map<string, Resource>();
-
 /** Declares a resource; the framework derives its endpoints, filters, OPTIONS and activity stream from this. */
 export function defineResource<R extends ResourceRow = ResourceRow>(decl: ResourceDeclaration<R>): Resource<R> {
   const plural = decl.plural ?? `${decl.name}s`;
@@ -171,27 +248,4 @@ export function defineResource<R extends ResourceRow = ResourceRow>(decl: Resour
     detailPath: (id: number) => `/api/v2/${plural}/${id}/`,
   };
   return resource;
-}
-
-/** Makes declarations known by name (getResource, related links): the composition root calls it with every resource. */
-export function registerResources(resources: readonly Resource[]): void {
-  for (const resource of resources) {
-    const known = registry.get(resource.name);
-    if (known && known !== resource) throw new Error(`two resources are named ${resource.name}`);
-    registry.set(resource.name, resource);
-  }
-}
-
-export function getResource(name: string): Resource {
-  const resource = registry.get(name);
-  if (!resource) throw new Error(`unknown resource ${name}`);
-  return resource;
-}
-
-export function findResource(name: string): Resource | undefined {
-  return registry.get(name);
-}
-
-export function allResources(): Resource[] {
-  return [...registry.values()];
 }

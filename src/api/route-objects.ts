@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import type { RequestContext, Services } from './context.ts';
+import type { RequestContext, Services, ResourceSet } from './context.ts';
 import type { Queryable, ResourceRow } from '../db/database.ts';
 import type { ObjectAction } from './access.ts';
 import { forbidden } from './errors.ts';
 import { isVisible } from './list.ts';
 import { loadByKeyOr404 } from './named-url.ts';
-import { findResource, getResource, type Resource } from './resource.ts';
+import type { Resource } from './resource.ts';
 import type { RouteEntry } from './permissions.ts';
 
 const always: ObjectAction = () => true;
@@ -32,7 +32,7 @@ const idParam = (request: FastifyRequest) => (request.params as { id: string }).
 
 /** Loads the object named in the URL, 404 when missing, 403 when the caller may not see it. */
 export async function visibleObject<R extends ResourceRow = ResourceRow>(services: Services, request: FastifyRequest, resource: Resource): Promise<R> {
-  const row = await loadByKeyOr404<R>(services.db, resource, idParam(request));
+  const row = await loadByKeyOr404<R>(services.db, services.resources, resource, idParam(request));
   if (!(await isVisible(services.db, request.ctx, resource, row.id))) throw forbidden();
   return row;
 }
@@ -46,21 +46,21 @@ export async function authorizeRouteObject(services: Services, request: FastifyR
   if (permission?.kind !== 'object') return;
   const actionName = permission.actions[request.method === 'HEAD' ? 'GET' : request.method];
   if (!actionName) return;
-  const resource = getResource(permission.resource);
+  const resource = services.resources.get(permission.resource);
   const row = await visibleObject(services, request, resource);
   if (!(await actionOf(resource, actionName)!(request.ctx, services.db, row))) throw forbidden();
   request.object = row;
 }
 
 /**
- * Every action named by a route exists in its resource's policy: answers the routes that name an
- * unknown resource or action (buildApp refuses to start with any).
+ * Every action named by a route exists in its resource's policy (of `resources`): answers the routes
+ * that name an unknown resource or action (buildApp refuses to start with any).
  */
-export function unknownRouteActions(routes: readonly RouteEntry[]): string[] {
+export function unknownRouteActions(resources: ResourceSet, routes: readonly RouteEntry[]): string[] {
   const problems: string[] = [];
   for (const { method, url, permission } of routes) {
     if (permission?.kind !== 'object' && permission?.kind !== 'resource') continue;
-    const resource = findResource(permission.resource);
+    const resource = resources.find(permission.resource);
     if (!resource) problems.push(`${method} ${url}: no resource ${permission.resource}`);
     else if (permission.kind === 'object') {
       const action = permission.actions[method === 'HEAD' ? 'GET' : method];

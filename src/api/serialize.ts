@@ -1,8 +1,8 @@
 import { sqlIntegers, type Queryable, type Row, type ResourceRow } from '../db/database.ts';
-import type { RequestContext } from './context.ts';
+import type { RequestContext, ResourceSet } from './context.ts';
 import { revealedSecrets } from './fields.ts';
 import { namedUrlKey } from './named-url.ts';
-import { findResource, getResource, type Resource, type SerializedObject } from './resource.ts';
+import type { Resource, SerializedObject } from './resource.ts';
 import { ident } from './sql.ts';
 
 const USER_SUMMARY = ['id', 'username', 'first_name', 'last_name'];
@@ -11,7 +11,11 @@ const USER_SUMMARY = ['id', 'username', 'first_name', 'last_name'];
 class RefCache {
   private readonly rows = new Map<string, Map<number, ResourceRow>>();
 
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly db: Queryable, private readonly resources: ResourceSet) {}
+
+  resource(name: string): Resource {
+    return this.resources.get(name);
+  }
 
   get(resource: string, id: unknown): ResourceRow | undefined {
     return typeof id === 'number' ? this.rows.get(resource)?.get(id) : undefined;
@@ -37,7 +41,7 @@ class RefCache {
           }
         }
       }
-      const targets = [...wanted.keys()].map((name) => getResource(name));
+      const targets = [...wanted.keys()].map((name) => this.resources.get(name));
       const loaded = await this.db.queryMany(
         targets.map((target) => `SELECT * FROM ${ident(target.table)} WHERE id = ANY(${sqlIntegers([...wanted.get(target.name)!])})`),
       );
@@ -84,7 +88,7 @@ async function serializeMixedRows(db: Queryable, ctx: RequestContext, resource: 
   const byKind = new Map<Resource, number[]>();
   const plain: number[] = [];
   rows.forEach((row, index) => {
-    const own = findResource(String(row[resource.typeColumn!]));
+    const own = ctx.service.resources.find(String(row[resource.typeColumn!]));
     if (!own || own === resource) return plain.push(index);
     if (!byKind.has(own)) byKind.set(own, []);
     byKind.get(own)!.push(index);
@@ -110,7 +114,7 @@ export async function serializeRows(db: Queryable, ctx: RequestContext, resource
 }
 
 async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: ResourceRow[]): Promise<SerializedObject[]> {
-  const refs = new RefCache(db);
+  const refs = new RefCache(db, ctx.service.resources);
   await refs.load(resource, rows);
   const objectRoles = await loadObjectRoles(db, resource, rows);
   const prepared = resource.prepare && rows.length ? await resource.prepare(db, rows, ctx) : undefined;
@@ -124,7 +128,7 @@ async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Re
         const id = row[field.column];
         // A reference column holds an id or null.
         if (typeof id !== 'number') continue;
-        const target = getResource(field.ref);
+        const target = ctx.service.resources.get(field.ref);
         related[name] = target.detailPath(id);
         const targetRow = refs.get(field.ref, id);
         if (targetRow) summary[name] = summaryOf(target, targetRow);
@@ -138,7 +142,7 @@ async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Re
       // Who holds the object's roles (access-list-routes.ts answers it for every resource with roles).
       if (resource.topLevel && (Object.keys(resource.roles).length || resource.name === 'user')) related.access_list = `${resource.detailPath(row.id)}access_list/`;
       summary.user_capabilities = allCapabilities[index];
-      const own = resource.typeColumn ? findResource(String(row[resource.typeColumn])) ?? resource : resource;
+      const own = resource.typeColumn ? ctx.service.resources.find(String(row[resource.typeColumn])) ?? resource : resource;
       const out: SerializedObject = {
         id: row.id,
         type: own.name,

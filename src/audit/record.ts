@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.ts';
 import type { RequestContext } from '../api/context.ts';
+import type { AuditClient } from './client.ts';
 
 /**
  * Kinds of audit event. Dotted names keep exports stable for SIEM rules:
@@ -33,7 +34,7 @@ export interface AuditEvent {
   actorUsername?: string;
   target?: { type: string; id?: number | null; name?: string };
   /** Client details taken from the request. */
-  client?: { remoteAddr?: string; userAgent?: string };
+  client?: AuditClient;
   /** Further facts; never secrets. */
   detail?: Record<string, unknown>;
 }

@@ -3,6 +3,13 @@ import { hash, verify } from '@node-rs/argon2';
 import type { Queryable } from '../db/database.ts';
 import type { CurrentUser } from '../api/context.ts';
 
+declare module '../api/context.ts' {
+  interface ServiceCaches {
+    /** Credentials that verified against the stored hash (Basic auth and the login form skip argon2 on a repeat). */
+    passwords: VerifiedPasswords;
+  }
+}
+
 export interface UserRow {
   id: number;
   username: string;

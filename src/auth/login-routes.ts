@@ -5,7 +5,6 @@ import { sessionContext } from './session-auth.ts';
 import { loadRow } from '../api/crud.ts';
 import { ApiError, ValidationError, type FieldErrors } from '../api/errors.ts';
 import { viewOptions } from '../api/options.ts';
-import { getResource } from '../api/resource.ts';
 import { routeMethods } from '../api/resource-routes.ts';
 import { serializeRow } from '../api/serialize.ts';
 import { clientOf, recordAudit } from '../audit/record.ts';
@@ -215,6 +214,6 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
   await startSession(services, request, reply, user);
   const ctx = sessionContext(services, user);
   if (form) return reply.code(302).header('Location', body.next ?? DEFAULT_NEXT).send();
-  const users = getResource('user');
+  const users = services.resources.get('user');
   return reply.send(await serializeRow(db, ctx, users, await loadRow(db, users, user.id)));
 }

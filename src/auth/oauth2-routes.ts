@@ -6,7 +6,6 @@ import { ApiError, methodNotAllowed } from '../api/errors.ts';
 import { revealedSecrets } from '../api/fields.ts';
 import { isVisible } from '../api/list.ts';
 import { viewOptions } from '../api/options.ts';
-import { getResource } from '../api/resource.ts';
 import { clientOf } from '../audit/record.ts';
 import type { ApplicationRow, TokenRow } from '../db/tables.ts';
 import { parseScope } from '../resources/tokens/token.resource.ts';
@@ -188,8 +187,8 @@ async function passwordGrant(services: Services, request: FastifyRequest, params
   if ('invalid' in result) throw new OAuthError(400, 'invalid_grant', 'Invalid credentials given.');
   const { user } = result;
   const ctx = callerIn(services, user);
-  const tokens = getResource('o_auth2_access_token');
-  if (!(await isVisible(db, ctx, getResource('o_auth2_application'), app.id))) {
+  const tokens = services.resources.get('o_auth2_access_token');
+  if (!(await isVisible(db, ctx, services.resources.get('o_auth2_application'), app.id))) {
     throw new OAuthError(400, 'invalid_grant', "The user may not use this application: it belongs to an organization the user is not a member of.");
   }
   const row = await db.transaction((tx) => createObject<TokenRow>(tx, ctx, tokens, { description: `${app.name}: password grant`, application: app.id, scope }));
@@ -201,7 +200,7 @@ async function refreshGrant(services: Services, params: Record<string, string>, 
   const { db } = services;
   const refreshToken = required(params, 'refresh_token');
   const requested = requestedScope(params);
-  const tokens = getResource('o_auth2_access_token');
+  const tokens = services.resources.get('o_auth2_access_token');
   return db.transaction(async (tx) => {
     const [old] = await tx.query<TokenRow>('SELECT * FROM tokens WHERE refresh_token_hash = $1 FOR UPDATE', [hashSecret(refreshToken)]);
     if (!old || old.application_id !== app.id) throw new OAuthError(400, 'invalid_grant', 'Invalid refresh token.');
@@ -210,7 +209,7 @@ async function refreshGrant(services: Services, params: Record<string, string>, 
     if (!owner?.is_active) throw new OAuthError(400, 'invalid_grant', 'User inactive or deleted.');
     if (requested === 'write' && old.scope === 'read') throw new OAuthError(400, 'invalid_scope', 'The requested scope exceeds the scope granted by the resource owner.');
     const ctx = callerIn(services, toCurrentUser(owner));
-    if (!(await isVisible(tx, ctx, getResource('o_auth2_application'), app.id))) throw new OAuthError(400, 'invalid_grant', 'The user may no longer use this application.');
+    if (!(await isVisible(tx, ctx, services.resources.get('o_auth2_application'), app.id))) throw new OAuthError(400, 'invalid_grant', 'The user may no longer use this application.');
     await removeObject(tx, ctx, tokens, old);
     return createObject<TokenRow>(tx, ctx, tokens, { description: old.description, application: app.id, scope: requested ?? old.scope });
   });
@@ -220,7 +219,7 @@ async function revoke(services: Services, request: FastifyRequest, reply: Fastif
   const params = readParams(request.body);
   const token = required(params, 'token');
   const app = await authenticateClient(services, request, params);
-  const tokens = getResource('o_auth2_access_token');
+  const tokens = services.resources.get('o_auth2_access_token');
   await services.db.transaction(async (tx) => {
     // An access token or a refresh token of this application; revoking either ends both. An
     // unknown token, or another application's, changes nothing and answers the same (RFC 7009).

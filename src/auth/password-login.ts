@@ -57,7 +57,7 @@ export async function recordThrottled(
  * a failure before the slow check (see reserveAttempt) and released if it succeeds.
  */
 export async function attemptPasswordLogin(
-  services: Pick<Services, 'db' | 'settings' | 'env' | 'caches'>,
+  services: Pick<Services, 'db' | 'settings' | 'env' | 'resources' | 'caches'>,
   username: string,
   password: string,
   client: { remoteAddr: string; userAgent: string },

@@ -1,5 +1,5 @@
+import type { ResourceSet, Services } from '../api/context.ts';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { Services } from '../api/context.ts';
 import type { EnvConfig } from '../config/env.ts';
 import { readSettingsFile } from '../config/settings/file.ts';
 import { settingRegistry } from '../composition/settings.ts';
@@ -22,6 +22,8 @@ export interface CommandContext {
   io: Io;
   /** Every command, for help. */
   commands: readonly Command[];
+  /** The resources of the composition root, which commands look up by name before they open the database. */
+  resources: ResourceSet;
 }
 
 export interface Command {

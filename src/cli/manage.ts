@@ -1,6 +1,6 @@
 import { ApiError, ValidationError } from '../api/errors.ts';
 import { ConfigError, type EnvConfig } from '../config/env.ts';
-import { registerResources } from '../api/resource.ts';
+import { ResourceSet } from '../api/resource-set.ts';
 import { RESOURCES } from '../composition/resources.ts';
 import { CommandError, processIo, UsageError, type Command, type Io } from './command.ts';
 import { cleanupJobs } from './commands/cleanup-jobs.ts';
@@ -35,10 +35,10 @@ function describeValidation(err: ValidationError): string {
  */
 export async function runManageCommand(env: EnvConfig, args: string[], io: Io = processIo): Promise<number> {
   // Commands look resources up by name before they open the database.
-  registerResources(RESOURCES);
+  const resources = new ResourceSet(RESOURCES);
   const [name, ...rest] = args;
   if (!name || name === '--help' || name === '-h') {
-    const status = await help.run({ env, args: [], io: name ? io : { out: io.err, err: io.err }, commands: COMMANDS });
+    const status = await help.run({ env, args: [], io: name ? io : { out: io.err, err: io.err }, commands: COMMANDS, resources });
     return name ? status : 2;
   }
   const command = COMMANDS.find((c) => c.name === name);
@@ -46,9 +46,9 @@ export async function runManageCommand(env: EnvConfig, args: string[], io: Io = 
     io.err(`drover manage: unknown command "${name}" (drover manage help lists them)`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) return help.run({ env, args: [name], io, commands: COMMANDS });
+  if (rest.includes('--help') || rest.includes('-h')) return help.run({ env, args: [name], io, commands: COMMANDS, resources });
   try {
-    return await command.run({ env, args: rest, io, commands: COMMANDS });
+    return await command.run({ env, args: rest, io, commands: COMMANDS, resources });
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(`drover manage ${name}: ${err.message}`);

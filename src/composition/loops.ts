@@ -1,5 +1,4 @@
 /** The background loops a node with the dispatcher role runs, in the order they start. */
-import type { Services } from '../api/context.ts';
 import { startDispatcher } from '../dispatcher/dispatcher.ts';
 import { startNotificationSender } from '../notifications/sender.ts';
 import { startOutboundWebhookSender } from '../notifications/outbound-webhook-sender.ts';
@@ -14,11 +13,12 @@ import { startEventEvaluation } from '../eda/evaluation-loop.ts';
 import { pruneEventLogs } from '../eda/retention.ts';
 import { edaLaunchers } from '../eda/actions.ts';
 import { startWorkflowLoop } from '../run-kinds/workflow-job/workflow-loop.ts';
+import type { RunServices } from '../runs/run-services.ts';
 
 export interface BackgroundLoop {
   name: string;
   /** Starts the loop; answers how to stop it. */
-  start(services: Services): Promise<StopLoop>;
+  start(services: RunServices): Promise<StopLoop>;
 }
 
 /**
@@ -131,7 +131,7 @@ export const factCapture: BackgroundLoop = {
 const DAY_MS = 24 * 60 * 60_000;
 
 /** A loop removing old rows once a day (and once a minute after start). */
-function dailyRetention(name: string, prune: (services: Services) => Promise<unknown>): BackgroundLoop {
+function dailyRetention(name: string, prune: (services: RunServices) => Promise<unknown>): BackgroundLoop {
   return {
     name,
     async start(services) {

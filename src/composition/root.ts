@@ -3,8 +3,8 @@
  * management commands walk it; nothing registers itself by being imported.
  */
 import { DASHBOARD_URL, dashboardRoutes } from '../resources/dashboard/dashboard-routes.ts';
-import type { RouteModule } from '../api/extra-routes.ts';
-import { registerResources, type Resource } from '../api/resource.ts';
+import type { Resource } from '../api/resource.ts';
+import { ResourceSet } from '../api/resource-set.ts';
 import { registerResourceRoutes } from '../api/resource-routes.ts';
 import { registerLoginRoutes } from '../auth/login-routes.ts';
 import { authMethodsRoutes } from '../auth/external/sso-methods.ts';
@@ -16,7 +16,6 @@ import type { SsoMethod } from '../auth/external/sso-methods.ts';
 import { registerSettingsRoutes } from '../config/settings/routes.ts';
 import { registerLiveOutput } from '../live/routes.ts';
 import { registerRootRoutes } from '../server/root-routes.ts';
-import type { Services } from '../api/context.ts';
 import { credentialInputSecrets } from '../resources/credentials/credential-rotation.ts';
 import { credentialRoutes } from '../resources/credentials/credential-routes.ts';
 import { groupRoutes } from '../resources/groups/group-routes.ts';
@@ -43,7 +42,7 @@ import { connectionVariablesGate } from '../runs/connection-variables-gate.ts';
 import { notificationTemplateRoutes } from '../resources/notification-templates/notification-template-routes.ts';
 import { projectRoutes } from '../resources/projects/project-routes.ts';
 import { scheduleRoutes } from '../resources/schedules/schedule-routes.ts';
-import { registerScheduleKinds, type ScheduleKind } from '../resources/schedules/schedulable.ts';
+import { ScheduleKinds, type ScheduleKind } from '../resources/schedules/schedulable.ts';
 import { nodeEdgeRoutes } from '../resources/workflow-job-templates/node-edges.ts';
 import { workflowTemplateRoutes } from '../resources/workflow-job-templates/workflow-template-routes.ts';
 import { adHocCommandKind } from '../run-kinds/ad-hoc-command/kind.ts';
@@ -60,6 +59,7 @@ import type { Gate } from '../runs/gates.ts';
 import { createLaunchService } from '../runs/launch.ts';
 import { RunKinds, type RunKind } from '../runs/run-kind.ts';
 import { useRunKinds } from '../runs/kinds-in-use.ts';
+import type { RunRouteModule, RunServices } from '../runs/run-services.ts';
 import type { SecretStore } from '../secrets/rotation.ts';
 import { RESOURCES } from './resources.ts';
 import { serviceCaches } from './caches.ts';
@@ -78,30 +78,30 @@ export const RUN_KINDS: readonly RunKind[] = [
  * The template kinds schedules launch, from the run kinds with a schedule launcher: the template's
  * resource name, the action creating a schedule needs on it and the launcher a due schedule goes through.
  */
-export function scheduleKinds(runKinds: RunKinds, resources: readonly Resource[]): ScheduleKind[] {
+export function scheduleKinds(runKinds: RunKinds): ScheduleKind[] {
   return runKinds.withTrigger('schedule').map((kind) => {
-    const template = runKinds.templateResource(kind, resources);
+    const template = runKinds.templateResource(kind);
     if (!template) throw new Error(`run kind ${kind.name} has a schedule launcher but no template resource`);
     return { template: template.name, action: kind.templateAction ?? 'execute', launcher: kind.launchers.schedule, facet: kind.template };
   });
 }
 
 /** The conventional endpoints of every top-level resource (list, detail, OPTIONS, related lists...). */
-const resourceRoutes: RouteModule = (app, services) => {
-  for (const resource of services.resources.filter((r) => r.topLevel)) registerResourceRoutes(app, services, resource);
+const resourceRoutes: RunRouteModule = (app, services) => {
+  for (const resource of services.resources.all.filter((r) => r.topLevel)) registerResourceRoutes(app, services, resource);
 };
 
 /** The webhook key and receivers of the templates of every run kind with a webhook launcher. */
-const webhookRoutes: RouteModule = async (app, services) => {
+const webhookRoutes: RunRouteModule = async (app, services) => {
   for (const kind of services.runKinds.withTrigger('webhook')) {
-    const templates = services.runKinds.templateResource(kind, services.resources);
+    const templates = services.runKinds.templateResource(kind);
     if (!templates) throw new Error(`run kind ${kind.name} has a webhook launcher but no template resource`);
     await templateWebhooks(templates, kind.launchers.webhook)(app, services);
   }
 };
 
 /** What each run kind adds: its run endpoints (stdout, events, cancel) and how it is launched. */
-const runKindRoutes: RouteModule = async (app, services) => {
+const runKindRoutes: RunRouteModule = async (app, services) => {
   for (const kind of services.runKinds.all) for (const register of kind.routes) await register(app, services);
 };
 
@@ -109,7 +109,7 @@ const runKindRoutes: RouteModule = async (app, services) => {
  * Every endpoint, in registration order: the API root, each resource's conventional ones, what
  * resources and run kinds add, settings, login, OAuth2 and the live output websocket.
  */
-export const ROUTES: readonly RouteModule[] = [
+export const ROUTES: readonly RunRouteModule[] = [
   (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL }),
   dashboardRoutes,
   resourceRoutes,
@@ -142,7 +142,7 @@ export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jo
 ];
 
 /** What the service is made of beyond its database, settings and environment. */
-export type BaseServices = Omit<Services, 'resources' | 'runKinds' | 'launches' | 'ssoMethods' | 'caches' | 'logger'>;
+export type BaseServices = Omit<RunServices, 'resources' | 'runKinds' | 'launches' | 'scheduleKinds' | 'ssoMethods' | 'caches' | 'logger'>;
 
 export interface CompositionOptions {
   /** Gates instead of GATES (tests of the launch pipeline). */
@@ -156,18 +156,20 @@ export interface CompositionOptions {
   logger?: ServiceLogger;
 }
 
-/** The services of one running service: resources known by name, run kinds, the launch service with its gates. */
-export function composeServices(base: BaseServices, options: CompositionOptions = {}): Services {
-  const resources = [...RESOURCES, ...(options.extraResources ?? [])];
-  registerResources(resources);
+/**
+ * The services of one running service: its resources known by name, run kinds, schedule kinds and
+ * the launch service with its gates. Each call makes its own; nothing is kept between compositions.
+ */
+export function composeServices(base: BaseServices, options: CompositionOptions = {}): RunServices {
+  const resources = new ResourceSet([...RESOURCES, ...(options.extraResources ?? [])]);
   // An extra kind named as a listed one takes its place (benchmarks swap the job runner).
   const extra = options.extraRunKinds ?? [];
-  const runKinds = new RunKinds([...RUN_KINDS.filter((k) => !extra.some((e) => e.name === k.name)), ...extra]);
-  registerScheduleKinds(scheduleKinds(runKinds, resources));
+  const runKinds = new RunKinds([...RUN_KINDS.filter((k) => !extra.some((e) => e.name === k.name)), ...extra], resources);
   useRunKinds(runKinds);
+  const launches = createLaunchService(base.db, options.gates ?? GATES, runKinds);
   const ssoMethods = [...SSO_METHODS, ...(options.extraSsoMethods ?? [])];
   return {
-    ...base, resources, runKinds, launches: createLaunchService(base.db, options.gates ?? GATES, runKinds), ssoMethods,
+    ...base, resources, runKinds, launches, scheduleKinds: new ScheduleKinds(scheduleKinds(runKinds)), ssoMethods,
     caches: serviceCaches(), logger: options.logger ?? consoleLogger,
   };
 }

@@ -1,9 +1,10 @@
-import { systemContextIn, type Services } from '../api/context.ts';
+import { systemContextIn } from '../api/context.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { schedulePass } from '../task-manager/schedule.ts';
 import { executeRun } from './execute-run.ts';
 import { cleanLeftoverRuns } from './run-directories.ts';
 import { CANCEL_CHANNEL, DISPATCH_CHANNEL, failCutOffRuns } from '../runs/lifecycle.ts';
+import type { RunServices } from '../runs/run-services.ts';
 
 /**
  * A look now and then whatever the notifications say: for what no transaction announces (an
@@ -30,7 +31,7 @@ export interface Dispatcher {
  * runs it was given. It wakes when a transaction that queued or finished a run commits (on any
  * node: NOTIFY on DISPATCH_CHANNEL), and stops a run of its own when a cancel is announced.
  */
-export async function startDispatcher(services: Services): Promise<Dispatcher> {
+export async function startDispatcher(services: RunServices): Promise<Dispatcher> {
   const { db, env, runKinds } = services;
   const system = systemContextIn(services);
   const running = new Map<number, { controller: AbortController; done: Promise<void> }>();
@@ -134,7 +135,7 @@ export async function startDispatcher(services: Services): Promise<Dispatcher> {
 const REAPED = 'Task was marked as running at system start up. The system must have not shut down properly, so it has been marked as failed.';
 
 /** At start, runs this node left running were cut off: they are marked failed (AWX's reaper); those it had not started yet are queued again. */
-export async function reapOrphanedRuns(services: Services): Promise<number> {
+export async function reapOrphanedRuns(services: RunServices): Promise<number> {
   const { db, env } = services;
   await cleanLeftoverRuns(env);
   // Runs given to this node that never started go back to the queue.

@@ -1,5 +1,4 @@
 import { rm } from 'node:fs/promises';
-import type { Services } from '../api/context.ts';
 import type { ExecutionEnvironmentRow, UnifiedJobRow } from '../db/tables.ts';
 import { baseEnvironment, execProcess } from '../runs/exec.ts';
 import { OutputWriter } from './output.ts';
@@ -9,6 +8,7 @@ import type { RunContext } from '../runs/run-kind.ts';
 import { finishRun, markRunning, type Finish } from '../runs/lifecycle.ts';
 import { publishFinal } from '../live/notices.ts';
 import { defaultExecutionEnvironmentId } from '../resources/execution-environments/default-environment.ts';
+import type { RunServices } from '../runs/run-services.ts';
 
 const TIMEOUT_EXPLANATION = 'Job terminated due to timeout';
 
@@ -16,7 +16,7 @@ const TIMEOUT_EXPLANATION = 'Job terminated due to timeout';
  * Runs one run this node was given: marks it running, runs its kind's runner in a fresh private
  * directory (removed whatever happens), ends it on timeout or cancel, and stores the outcome.
  */
-export async function executeRun(services: Services, claimed: UnifiedJobRow, controller: AbortController): Promise<void> {
+export async function executeRun(services: RunServices, claimed: UnifiedJobRow, controller: AbortController): Promise<void> {
   const { db } = services;
   const registration = services.runKinds.get(claimed.kind);
   const environment = claimed.execution_environment_id ?? (await defaultExecutionEnvironmentId(db, services.settings.get('DEFAULT_EXECUTION_ENVIRONMENT')));

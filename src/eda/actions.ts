@@ -4,7 +4,7 @@
  * settings, launch_type webhook, the event's svc_eda_* variables, which reach Ansible unsafe), refused
  * when the target has left the rule's organization; notifications are queued through their template.
  */
-import { systemContextIn, type Services } from '../api/context.ts';
+import { systemContextIn } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import type { EventRuleRow } from '../db/tables.ts';
 import { queueTemplateNotification } from '../resources/notification-templates/queue.ts';
@@ -13,6 +13,7 @@ import type { Launcher } from '../runs/launch.ts';
 import type { LaunchMemo } from '../runs/launch-memo.ts';
 import type { RunKinds } from '../runs/run-kind.ts';
 import type { WebhookLaunch } from '../runs/webhooks/delivery-launch.ts';
+import type { RunServices } from '../runs/run-services.ts';
 
 /** The launcher of each launching action type, and the run kind it makes: the eventRule launcher of the kind whose templates are the targets. */
 export type EdaLaunchers = ReadonlyMap<ActionType, { kind: string; launcher: Launcher<WebhookLaunch> }>;
@@ -96,7 +97,7 @@ export async function runAction(
 }
 
 /** Makes a batch's pending launches through the launch service, those of one target together, and fills in their outcomes. */
-export async function launchFiring(tx: Queryable, services: Services, launchers: EdaLaunchers, pending: readonly PendingLaunch[]): Promise<void> {
+export async function launchFiring(tx: Queryable, services: RunServices, launchers: EdaLaunchers, pending: readonly PendingLaunch[]): Promise<void> {
   const byTarget = new Map<string, PendingLaunch[]>();
   for (const launch of pending) {
     const key = `${launch.action.action_type}:${launch.action.target_id}`;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Services } from '../api/context.ts';
+import type { RunServices } from '../runs/run-services.ts';
 import { startWokenLoop, type WokenLoop } from '../db/woken-loop.ts';
 import type { EdaLaunchers } from './actions.ts';
 import { BATCH, evaluateNextBatch } from './evaluation.ts';
@@ -15,7 +15,7 @@ const SWEEP_MS = 15_000;
 const GATHER_MS = 20;
 
 /** Evaluates received events as they arrive (woken by the intake's NOTIFY), and at start what a stop left. */
-export function startEventEvaluation(services: Services, launchers: EdaLaunchers): Promise<WokenLoop> {
+export function startEventEvaluation(services: RunServices, launchers: EdaLaunchers): Promise<WokenLoop> {
   return startWokenLoop(services.db, {
     name: 'event evaluation',
     channel: EVENTS_CHANNEL,

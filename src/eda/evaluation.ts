@@ -7,7 +7,7 @@
  * back, launches included, so an event fires at most once and is never lost; a log another node wrote
  * meanwhile is left to it. Evaluation is pure, so reading the batch needs no claim of its own.
  */
-import { systemContextIn, type Services } from '../api/context.ts';
+import { systemContextIn } from '../api/context.ts';
 import { recordAudits, type AuditEvent } from '../audit/record.ts';
 import type { Queryable } from '../db/database.ts';
 import type { EventRuleRow } from '../db/tables.ts';
@@ -16,6 +16,7 @@ import { conditionContextJson, evaluateConditions, type Condition, type Conditio
 import { OUTSIDE_THROTTLE } from '../resources/event-rules/receiving-rules.ts';
 import { LaunchMemo } from '../runs/launch-memo.ts';
 import { launchFiring, runAction, type ActionOutcome, type EdaLaunchers, type PendingLaunch } from './actions.ts';
+import type { RunServices } from '../runs/run-services.ts';
 
 /** Most events evaluated in one transaction (a batch's costs, its transaction and sandbox message, are shared by more events). */
 export const BATCH = 500;
@@ -46,7 +47,7 @@ const received = (db: Queryable) =>
   );
 
 /** Evaluates the next batch of received events; answers how many there were. */
-export async function evaluateNextBatch(services: Services, launchers: EdaLaunchers): Promise<number> {
+export async function evaluateNextBatch(services: RunServices, launchers: EdaLaunchers): Promise<number> {
   const { db } = services;
   const logs = (await received(db)).map((log) => ({ ...log, id: Number(log.id) }));
   if (!logs.length) return 0;
@@ -88,7 +89,7 @@ class Firing {
   private launches: PendingLaunch[] = [];
   private memo = new LaunchMemo();
 
-  constructor(private tx: Queryable, private services: Services, private launchers: EdaLaunchers) {}
+  constructor(private tx: Queryable, private services: RunServices, private launchers: EdaLaunchers) {}
 
   async decide(log: ReceivedLog, rule: EventRuleRow | undefined, results: ConditionResult[] | undefined): Promise<Outcome> {
     const outcome: Outcome = { id: log.id, status: 'unmatched', conditions_matched: null, condition_results: results ?? [], actions_triggered: [], job_id: null };

@@ -5,6 +5,7 @@ import type { InventoryRow } from '../db/tables.ts';
 type SmartInventory = Pick<InventoryRow, 'id' | 'kind' | 'host_filter' | 'organization_id'>;
 import { pgErrorCode } from '../db/database.ts';
 import { Params } from '../api/sql.ts';
+import type { ResourceSet } from '../api/context.ts';
 import { compileHostFilter, HostFilterError } from './host-filter.ts';
 
 /**
@@ -40,13 +41,14 @@ const SMART_COUNTS = `
 
 /**
  * Recomputes every computed column of the inventory (and its hosts), then the smart inventories of
- * its organization. `tx` must be an open transaction (the caller's change and this refresh commit together).
+ * its organization. `tx` must be an open transaction (the caller's change and this refresh commit together);
+ * `resources` resolve the paths of smart inventories' host filters.
  */
-export async function refreshInventoryComputedFields(tx: Queryable, inventoryId: number): Promise<void> {
+export async function refreshInventoryComputedFields(tx: Queryable, resources: ResourceSet, inventoryId: number): Promise<void> {
   const [inventory] = await tx.query<SmartInventory>('SELECT id, kind, host_filter, organization_id FROM inventories WHERE id = $1', [inventoryId]);
   if (!inventory) return;
   if (inventory.kind === 'smart') {
-    await refreshSmartInventory(tx, inventory);
+    await refreshSmartInventory(tx, resources, inventory);
     return;
   }
   await tx.query(
@@ -57,16 +59,16 @@ export async function refreshInventoryComputedFields(tx: Queryable, inventoryId:
   );
   await tx.query('DELETE FROM smart_inventory_memberships WHERE inventory_id = $1', [inventoryId]);
   await tx.query(UPDATE_COMPUTED(REGULAR_COUNTS), [inventoryId]);
-  await refreshSmartInventoriesOf(tx, inventory.organization_id);
+  await refreshSmartInventoriesOf(tx, resources, inventory.organization_id);
 }
 
 /** Re-evaluates every smart inventory of an organization (its hosts changed). */
-export async function refreshSmartInventoriesOf(tx: Queryable, organizationId: number): Promise<void> {
+export async function refreshSmartInventoriesOf(tx: Queryable, resources: ResourceSet, organizationId: number): Promise<void> {
   const smart = await tx.query<SmartInventory>(
     `SELECT id, kind, host_filter, organization_id FROM inventories WHERE organization_id = $1 AND kind = 'smart' ORDER BY id`,
     [organizationId],
   );
-  for (const inventory of smart) await refreshSmartInventory(tx, inventory);
+  for (const inventory of smart) await refreshSmartInventory(tx, resources, inventory);
 }
 
 /**
@@ -74,13 +76,13 @@ export async function refreshSmartInventoriesOf(tx: Queryable, organizationId: n
  * filter, one per name (the oldest), as AWX. A filter that cannot be evaluated holds no hosts; with
  * `strict` it throws HostFilterError instead (for the write that sets the filter).
  */
-export async function refreshSmartInventory(tx: Queryable, inventory: SmartInventory, strict = false): Promise<void> {
+export async function refreshSmartInventory(tx: Queryable, resources: ResourceSet, inventory: SmartInventory, strict = false): Promise<void> {
   const params = new Params();
   params.add(inventory.id);
   params.add(inventory.organization_id);
   let condition: string;
   try {
-    condition = compileHostFilter(inventory.host_filter ?? '', 'h', params);
+    condition = compileHostFilter(resources, inventory.host_filter ?? '', 'h', params);
   } catch (err) {
     if (!(err instanceof HostFilterError) || strict) throw err;
     condition = 'false';

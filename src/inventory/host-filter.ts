@@ -1,7 +1,7 @@
 import { ApiError } from '../api/errors.ts';
 import { buildFilters, RESERVED_PARAMS } from '../api/filters.ts';
 import { checkFilterRegexes } from '../api/regex-guard.ts';
-import { getResource } from '../api/resource.ts';
+import type { ResourceSet } from '../api/context.ts';
 import type { Params } from '../api/sql.ts';
 
 /**
@@ -143,14 +143,14 @@ function factDocument(term: Term): unknown {
   return doc;
 }
 
-function termCondition(term: Term, alias: string, params: Params): string {
+function termCondition(resources: ResourceSet, term: Term, alias: string, params: Params): string {
   if (term.key === 'ansible_facts' || term.key.startsWith('ansible_facts__')) {
     return `${alias}.ansible_facts @> ${params.add(JSON.stringify(factDocument(term)))}::jsonb`;
   }
   if (RESERVED_PARAMS.has(term.key) && term.key !== 'search') throw new HostFilterError(`"${term.key}" cannot be filtered on`);
   try {
     // A smart inventory's membership does not depend on who looks at it: related paths reach every object.
-    const conditions = buildFilters(null, getResource('host'), alias, { [term.key]: term.value }, params);
+    const conditions = buildFilters(null, resources, resources.get('host'), alias, { [term.key]: term.value }, params);
     return conditions.length ? `(${conditions.join(' AND ')})` : 'true';
   } catch (err) {
     if (err instanceof ApiError) throw new HostFilterError(String(err.body.detail ?? err.message));
@@ -158,11 +158,11 @@ function termCondition(term: Term, alias: string, params: Params): string {
   }
 }
 
-function toSql(node: Node, alias: string, params: Params): string {
+function toSql(resources: ResourceSet, node: Node, alias: string, params: Params): string {
   switch (node.op) {
-    case 'term': return termCondition(node.term, alias, params);
-    case 'not': return `NOT COALESCE((${toSql(node.operand, alias, params)}), false)`;
-    default: return `(${toSql(node.left, alias, params)} ${node.op.toUpperCase()} ${toSql(node.right, alias, params)})`;
+    case 'term': return termCondition(resources, node.term, alias, params);
+    case 'not': return `NOT COALESCE((${toSql(resources, node.operand, alias, params)}), false)`;
+    default: return `(${toSql(resources, node.left, alias, params)} ${node.op.toUpperCase()} ${toSql(resources, node.right, alias, params)})`;
   }
 }
 
@@ -184,8 +184,11 @@ function checkRegexTerms(root: Node): void {
   }
 }
 
-/** The SQL condition a host filter makes over the hosts table aliased `alias`; HostFilterError when it is not valid. */
-export function compileHostFilter(filter: string, alias: string, params: Params): string {
+/**
+ * The SQL condition a host filter makes over the hosts table aliased `alias`, its paths resolved
+ * through `resources`; HostFilterError when it is not valid.
+ */
+export function compileHostFilter(resources: ResourceSet, filter: string, alias: string, params: Params): string {
   try {
     const tokens = tokenize(filter);
     if (!tokens.length) throw new HostFilterError('empty filter');
@@ -193,7 +196,7 @@ export function compileHostFilter(filter: string, alias: string, params: Params)
     if (operators > MAX_OPERATORS) throw new HostFilterError(`more than ${MAX_OPERATORS} operators and parentheses`);
     const root = new Parser(tokens).parse();
     checkRegexTerms(root);
-    return toSql(root, alias, params);
+    return toSql(resources, root, alias, params);
   } catch (err) {
     if (err instanceof HostFilterError && !err.complete) throw new HostFilterError(`Invalid query ${filter}: ${err.message}`, true);
     throw err;

@@ -1,11 +1,11 @@
 import type { WebSocket } from 'ws';
-import type { RequestContext, Services } from '../api/context.ts';
+import type { RequestContext } from '../api/context.ts';
 import { isVisible } from '../api/list.ts';
-import { findResource } from '../api/resource.ts';
 import { ident } from '../api/sql.ts';
 import type { CredentialCheck } from './credentials.ts';
 import { liveLimits } from './limits.ts';
 import { eofMessage, skippedMessage, type EventStream } from './messages.ts';
+import type { RunServices } from '../runs/run-services.ts';
 
 const VISIBILITY_TTL_MS = 30_000;
 const VISIBILITY_CACHE_SIZE = 1_000;
@@ -37,7 +37,7 @@ export class LiveClient {
   constructor(
     readonly socket: WebSocket,
     readonly ctx: RequestContext,
-    private readonly services: Services,
+    private readonly services: RunServices,
     /** The CSRF token every message must carry for a session-authenticated client; null when none is needed. */
     readonly xrfToken: string | null,
     /** Whether the credentials the socket was opened with still hold. */
@@ -89,7 +89,7 @@ export class LiveClient {
     const key = `${kind}:${id}`;
     const cached = this.visibility.get(key);
     if (cached && Date.now() - cached.at < VISIBILITY_TTL_MS) return cached.visible;
-    const resource = findResource(kind);
+    const resource = this.services.resources.find(kind);
     const { db } = this.services;
     // As AWX, a run that does not exist is refused to everyone (isVisible answers true to superusers without looking).
     const exists = resource ? (await db.query(`SELECT 1 FROM ${ident(resource.table)} WHERE id = $1`, [id])).length > 0 : false;

@@ -1,8 +1,8 @@
-import type { Services } from '../api/context.ts';
 import type { LiveClient } from './client.ts';
 import { eventMessage, statusMessage, summaryMessage } from './messages.ts';
 import type { UnifiedJobEventRow } from '../db/tables.ts';
 import { LIVE_CHANNEL, parseNotice, type LiveNotice } from './notices.ts';
+import type { RunServices } from '../runs/run-services.ts';
 
 /** Rows read per query when a notice names many events. */
 const READ_BATCH = 500;
@@ -18,7 +18,7 @@ export class LiveHub {
   private readonly chains = new Map<number, Promise<void>>();
   private stopListening: (() => Promise<void>) | null = null;
 
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: RunServices) {}
 
   async start(): Promise<void> {
     this.stopListening = await this.services.db.listen(LIVE_CHANNEL, (payload) => this.receive(payload));

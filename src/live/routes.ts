@@ -3,7 +3,6 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Services } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
 import { viewOptions } from '../api/options.ts';
 import { routeMethods } from '../api/resource-routes.ts';
@@ -14,6 +13,7 @@ import { credentialCheck } from './credentials.ts';
 import { LiveHub } from './hub.ts';
 import { liveLimits } from './limits.ts';
 import { handleClientMessage } from './subscribe.ts';
+import type { RunServices } from '../runs/run-services.ts';
 
 export const LIVE_PATHS = ['/websocket/', '/api/websocket/'] as const;
 
@@ -33,7 +33,7 @@ const upgrades = new WeakMap<IncomingMessage, { socket: Duplex; head: Buffer }>(
  * one (bearer token, session cookie): a bad Host, missing or bad credentials are answered
  * with the usual 4xx and a detail before any upgrade.
  */
-export async function registerLiveOutput(app: FastifyInstance, services: Services): Promise<void> {
+export async function registerLiveOutput(app: FastifyInstance, services: RunServices): Promise<void> {
   const hub = new LiveHub(services);
   await hub.start();
   const wss = new WebSocketServer({ noServer: true, maxPayload: liveLimits.maxMessageBytes });
@@ -74,7 +74,7 @@ export async function registerLiveOutput(app: FastifyInstance, services: Service
   app.decorate('acceptLiveOutput', (server: Server) => void server.on('upgrade', onUpgrade));
 }
 
-function connect(hub: LiveHub, services: Services, request: FastifyRequest, ws: WebSocket): void {
+function connect(hub: LiveHub, services: RunServices, request: FastifyRequest, ws: WebSocket): void {
   const { ctx } = request;
   ws.on('error', () => ws.terminate());
   if (!ctx.user) return void ws.terminate();

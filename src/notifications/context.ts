@@ -3,11 +3,12 @@
  * AWX allows (and the summaries of what it ran with), `job_friendly_name`, `url` (the run in the
  * UI), `job_metadata` (a JSON document of the run), plus a caller's extra context (approvals).
  */
-import { systemContextIn, type Services } from '../api/context.ts';
+import { systemContextIn } from '../api/context.ts';
 import { serializeRow } from '../api/serialize.ts';
 import type { ResourceRow } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { RunMessages } from '../runs/run-kind.ts';
+import type { RunServices } from '../runs/run-services.ts';
 
 /** A run's row: unified_jobs' columns, and those of its kind's table when read from it. */
 type RunRow = UnifiedJobRow & ResourceRow;
@@ -35,10 +36,10 @@ const pick = (from: Record<string, unknown> | undefined, names: readonly string[
   Object.fromEntries(names.filter((n) => from && n in from).map((n) => [n, from![n]]));
 
 /** The service's address for links (SVC_URL_BASE), without a trailing slash. */
-export const urlBase = (services: Services) => String(services.settings.get('SVC_URL_BASE') ?? '').replace(/\/+$/, '');
+export const urlBase = (services: RunServices) => String(services.settings.get('SVC_URL_BASE') ?? '').replace(/\/+$/, '');
 
 /** The run's fields offered to messages, as its API representation shows them. */
-async function jobFields(services: Services, run: RunRow): Promise<Record<string, unknown>> {
+async function jobFields(services: RunServices, run: RunRow): Promise<Record<string, unknown>> {
   const resource = services.runKinds.get(run.kind).resource;
   const shown = await serializeRow(services.db, systemContextIn(services), resource, run);
   const job: Record<string, unknown> = pick(shown, JOB_FIELDS);
@@ -50,7 +51,7 @@ async function jobFields(services: Services, run: RunRow): Promise<Record<string
 }
 
 /** AWX's notification_data: what the default bodies and webhooks carry. */
-async function jobMetadata(services: Services, run: RunRow, job: Record<string, unknown>, url: string, messages: RunMessages): Promise<Record<string, unknown>> {
+async function jobMetadata(services: RunServices, run: RunRow, job: Record<string, unknown>, url: string, messages: RunMessages): Promise<Record<string, unknown>> {
   const summary = (job.summary_fields ?? {}) as Record<string, Record<string, unknown>>;
   const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v ?? null);
   const data: Record<string, unknown> = {
@@ -86,7 +87,7 @@ export interface NotificationFacts {
 }
 
 /** The context of a notification about `run` (null for a test), with the run's status at the event. */
-export async function messageContext(services: Services, run: RunRow | null, facts: NotificationFacts): Promise<Record<string, unknown>> {
+export async function messageContext(services: RunServices, run: RunRow | null, facts: NotificationFacts): Promise<Record<string, unknown>> {
   const base = urlBase(services);
   if (!run) return { ...facts.extra_context };
   // Each kind as AWX names it in messages and in its UI address (the run kind's `messages`).

@@ -5,7 +5,6 @@
  * A row stays pending until sent or failed, so a stop loses nothing: a claim a node did not
  * finish is taken again after CLAIM_EXPIRY, up to MAX_ATTEMPTS times. Nothing here touches a run.
  */
-import type { Services } from '../api/context.ts';
 import type { NotificationRow, NotificationTemplateRow, UnifiedJobRow } from '../db/tables.ts';
 import { startWokenLoop, type WokenLoop } from '../db/woken-loop.ts';
 import { outboundPolicy } from '../net/outbound.ts';
@@ -16,6 +15,7 @@ import { BACKENDS } from './backends/index.ts';
 import { messageContext, urlBase, type NotificationFacts } from './context.ts';
 import { renderPair, testPair } from './messages.ts';
 import { jsonObjectOf } from './backends/backend.ts';
+import type { RunServices } from '../runs/run-services.ts';
 
 const BATCH = 20;
 const SWEEP_MS = 15_000;
@@ -25,7 +25,7 @@ const MAX_ATTEMPTS = 3;
 export type NotificationSender = WokenLoop;
 
 /** Claims up to BATCH pending rows: never tried, or claimed long ago by a node that did not finish. */
-async function claim(services: Services): Promise<NotificationRow[]> {
+async function claim(services: RunServices): Promise<NotificationRow[]> {
   return services.db.query<NotificationRow>(
     `UPDATE notifications SET attempts = attempts + 1, modified = now()
      WHERE id IN (
@@ -36,7 +36,7 @@ async function claim(services: Services): Promise<NotificationRow[]> {
 }
 
 /** What the notification says and to whom, then the send; answers the columns to store. */
-async function deliver(services: Services, notification: NotificationRow): Promise<Record<string, unknown>> {
+async function deliver(services: RunServices, notification: NotificationRow): Promise<Record<string, unknown>> {
   const [template] = await services.db.query<NotificationTemplateRow>('SELECT * FROM notification_templates WHERE id = $1', [notification.notification_template_id]);
   if (!template) return { status: 'failed', error: 'The notification template no longer exists.' };
   const type = template.notification_type as string;
@@ -61,7 +61,7 @@ async function deliver(services: Services, notification: NotificationRow): Promi
   }
 }
 
-async function sendOne(services: Services, notification: NotificationRow): Promise<void> {
+async function sendOne(services: RunServices, notification: NotificationRow): Promise<void> {
   let outcome: Record<string, unknown>;
   try {
     outcome = await deliver(services, notification);
@@ -84,7 +84,7 @@ async function sendOne(services: Services, notification: NotificationRow): Promi
   }
 }
 
-export function startNotificationSender(services: Services): Promise<NotificationSender> {
+export function startNotificationSender(services: RunServices): Promise<NotificationSender> {
   return startWokenLoop(services.db, {
     name: 'notification sender',
     channel: NOTIFICATIONS_CHANNEL,

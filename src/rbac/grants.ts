@@ -3,7 +3,6 @@ import type { RequestContext } from '../api/context.ts';
 import { hasObjectRole, isSuperuser, manageOrganizationAuth } from '../api/access.ts';
 import { ApiError, forbidden, notFound } from '../api/errors.ts';
 import { isVisible } from '../api/list.ts';
-import { getResource } from '../api/resource.ts';
 import { recordAudit } from '../audit/record.ts';
 import { addParent, removeParent, roleId } from './graph.ts';
 import { administersUser } from './user-admin.ts';
@@ -43,7 +42,7 @@ const isMembershipRole = (role: RoleRow) =>
 export async function assertCanGrant(ctx: RequestContext, tx: Queryable, role: RoleRow, holder: Holder): Promise<void> {
   if (isSuperuser(ctx)) return;
   if (role.singleton_name || role.content_type === null || role.object_id === null) throw forbidden();
-  if (!(await isVisible(tx, ctx, getResource(holder.type), holder.id))) throw forbidden();
+  if (!(await isVisible(tx, ctx, ctx.service.resources.get(holder.type), holder.id))) throw forbidden();
   if (isMembershipRole(role) && !manageOrganizationAuth(ctx)) throw forbidden();
   if (!(await hasObjectRole(ctx, tx, role.content_type, role.object_id, 'admin_role'))) throw forbidden();
   if (role.content_type === 'organization' && isMembershipRole(role) && holder.type === 'user') {

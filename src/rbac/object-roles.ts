@@ -1,5 +1,5 @@
 import type { Queryable, ResourceRow } from '../db/database.ts';
-import { getResource, type Resource } from '../api/resource.ts';
+import type { Resource } from '../api/resource.ts';
 import { addParent, createRole, removeParent, roleId } from './graph.ts';
 
 /**
@@ -29,7 +29,7 @@ async function parentRoleId(tx: Queryable, resource: Resource, row: ResourceRow,
   const field = resource.allFields[spec.field];
   const target = row[field.column];
   // A reference column holds an id or null.
-  return typeof target !== 'number' ? null : roleId(tx, getResource(field.ref!).name, target, spec.roleField);
+  return typeof target !== 'number' ? null : roleId(tx, field.ref!, target, spec.roleField);
 }
 
 /** Creates the object's roles, then links each to its parents. */

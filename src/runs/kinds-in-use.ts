@@ -1,4 +1,3 @@
-import { getResource } from '../api/resource.ts';
 import type { RunKinds } from './run-kind.ts';
 
 let inUse: RunKinds | undefined;
@@ -22,5 +21,6 @@ export const policyResourceTypes = (): readonly string[] => runKindsInUse().poli
 
 /** AWX's unified_job_type of a template whose kind in unified_job_templates is `templateKind`: the name of its runs' kind. */
 export function unifiedJobTypeOf(templateKind: string): string | undefined {
-  return runKindsInUse().forTemplateTable(getResource(templateKind).table)?.name;
+  const kinds = runKindsInUse();
+  return kinds.forTemplateTable(kinds.resources.get(templateKind).table)?.name;
 }

@@ -10,55 +10,12 @@ import type { Database, Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { passGates, type Gate, type GateRecord } from './gates.ts';
 import { insertRun, insertRuns, queueRun, queueRuns } from './lifecycle.ts';
-import type { RunKindRef } from './run-kind.ts';
+import type { Launcher, RunPlan } from './run-kind.ts';
+import type { LaunchResult, LaunchService } from './run-services.ts';
 
-/** What a launch makes: the new run's columns and what belongs to it. */
-export interface RunPlan<Template extends Row = Row> {
-  /** Column values of the new run (its kind, status and creator are added). */
-  values: Record<string, unknown>;
-  /** Stores what belongs to the run (credentials, labels...) once it exists, before the gates look at it. */
-  link?(tx: Queryable, run: UnifiedJobRow): Promise<void>;
-  /** Input the template does not let the launcher choose, reported back as AWX does (ignored_fields). */
-  ignored?: Record<string, unknown>;
-  /** The template as the plan read it, when the launch was not given it (a relaunch finds the job's). */
-  template?: Template;
-}
-
-/**
- * How one kind's template becomes a run. `plan` runs inside the launch's transaction: it checks
- * that the caller may launch, validates the input and throws a typed error (403, 400) to refuse.
- */
-export interface Launcher<Input, Template extends Row = Row> {
-  kind: RunKindRef;
-  plan(tx: Queryable, ctx: RequestContext, template: Template | null, input: Input): Promise<RunPlan<Template>>;
-}
-
-/** Why a launch did not happen: a status and a body in the API's error shapes. */
-export interface Refusal {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-export type LaunchResult =
-  | { ok: true; run: UnifiedJobRow; ignored: Record<string, unknown>; warnings: string[] }
-  | { ok: false; refusal: Refusal };
-
-export interface LaunchService {
-  launch<Input, Template extends Row>(ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input): Promise<LaunchResult>;
-  /**
-   * The same launch inside a transaction the caller holds (a workflow starting its nodes): a
-   * refusal rolls back only what this launch did (a savepoint), and is answered, not thrown.
-   */
-  launchWithin<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input): Promise<LaunchResult>;
-  /**
-   * Several launches of one template inside the caller's transaction (event rules firing a batch of
-   * events), each answered as launchWithin would answer it, stored and queued together; a launch
-   * that fails with an error (not a refusal) is answered as a refusal with status 500.
-   */
-  launchAllWithin<Input, Template extends Row>(
-    tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, inputs: readonly Input[],
-  ): Promise<LaunchResult[]>;
-}
+// The types of a launch are declared with the run kinds (run-kind.ts) and run services (run-services.ts).
+export type { Launcher, RunPlan } from './run-kind.ts';
+export type { LaunchResult, LaunchService, Refusal } from './run-services.ts';
 
 /** A launch a gate refused, with what the gates asked want stored once the launch has rolled back. */
 class GateRefusal extends ApiError {

@@ -150,7 +150,7 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
   );
   const failed = finish.status !== 'successful';
   const tracksUpdates = kind.templateIsSource !== false;
-  await kind.afterFinish?.(tx, row);
+  await kind.afterFinish?.(tx, row, kinds.resources);
   if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success', kind.messages?.projectTemplates);
   await queueRunWebhooks(tx, row);
   // The template's row stays locked until commit (every run of the template updates it): late.

@@ -1,17 +1,36 @@
 import type { LaunchMemo } from './launch-memo.ts';
-import type { RequestContext, Services } from '../api/context.ts';
+import type { RequestContext, ResourceSet } from '../api/context.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { Resource } from '../api/resource.ts';
-import type { RouteModule } from '../api/extra-routes.ts';
+import type { RunRouteModule, RunServices, ScheduledLaunch } from './run-services.ts';
 import type { Row } from '../db/database.ts';
-import type { ScheduledLaunch } from '../resources/schedules/schedulable.ts';
-import type { Launcher } from './launch.ts';
 import { commandEvents, type EventShape } from './run-events.ts';
 import type { RunCleanup } from './cleanup-runs.ts';
 import type { EventStream } from '../live/messages.ts';
 import type { WebhookLaunch } from './webhooks/delivery-launch.ts';
 import type { TemplateFacet } from './prompts.ts';
+
+/** What a launch makes: the new run's columns and what belongs to it. */
+export interface RunPlan<Template extends Row = Row> {
+  /** Column values of the new run (its kind, status and creator are added). */
+  values: Record<string, unknown>;
+  /** Stores what belongs to the run (credentials, labels...) once it exists, before the gates look at it. */
+  link?(tx: Queryable, run: UnifiedJobRow): Promise<void>;
+  /** Input the template does not let the launcher choose, reported back as AWX does (ignored_fields). */
+  ignored?: Record<string, unknown>;
+  /** The template as the plan read it, when the launch was not given it (a relaunch finds the job's). */
+  template?: Template;
+}
+
+/**
+ * How one kind's template becomes a run. `plan` runs inside the launch's transaction: it checks
+ * that the caller may launch, validates the input and throws a typed error (403, 400) to refuse.
+ */
+export interface Launcher<Input, Template extends Row = Row> {
+  kind: RunKindRef;
+  plan(tx: Queryable, ctx: RequestContext, template: Template | null, input: Input): Promise<RunPlan<Template>>;
+}
 
 export type FinalStatus = 'successful' | 'failed' | 'error' | 'canceled';
 
@@ -55,7 +74,7 @@ export interface ExecResult {
 /** What a runner gets for one run. */
 export interface RunContext {
   db: Database;
-  services: Services;
+  services: RunServices;
   /** Aborted on cancel or timeout; running processes are stopped by it. */
   signal: AbortSignal;
   /** A fresh directory only the service can read, removed after the run whatever happens. */
@@ -180,10 +199,10 @@ export interface RunKind {
   defaultTimeoutSetting?: string;
   /** False for runs that send no started/success/error notifications of their own (workflow approvals). */
   runNotifications?: false;
-  /** Runs inside the transaction that stores the final status (computed fields of the inventory...). */
-  afterFinish?(tx: Queryable, job: UnifiedJobRow): Promise<void>;
+  /** Runs inside the transaction that stores the final status (computed fields of the inventory...), with the composition's resources. */
+  afterFinish?(tx: Queryable, job: UnifiedJobRow, resources: ResourceSet): Promise<void>;
   /** Endpoints the kind adds: its run endpoints (stdout, events, cancel) and how it is launched. */
-  routes: readonly RouteModule[];
+  routes: readonly RunRouteModule[];
   /** Its runs execute playbooks on managed hosts: the task manager places them on hybrid and execution nodes (otherwise hybrid and control nodes). */
   onExecutionNodes?: true;
   /** False for kinds whose runs take no capacity and run no process (workflow jobs, approvals): the task manager does not place them. */
@@ -221,7 +240,8 @@ export class RunKinds {
   private readonly streams: ReadonlyMap<string, EventStream>;
   private readonly streamsByGroup: ReadonlyMap<string, EventStream>;
 
-  constructor(readonly all: readonly RunKind[]) {
+  /** `resources`: the composition's, which kinds' hooks (afterFinish) resolve names through. */
+  constructor(readonly all: readonly RunKind[], readonly resources: ResourceSet) {
     this.byName = new Map(all.map((k) => [k.name, k]));
     const streams = all.filter((k) => k.eventGroup !== false).map((k): EventStream => ({
       kind: k.name,
@@ -276,8 +296,8 @@ export class RunKinds {
   }
 
   /** The resource of a kind's templates (its name is the template's kind in unified_job_templates). */
-  templateResource(kind: RunKind, resources: readonly Resource[]): Resource | undefined {
-    return kind.templateTable === undefined ? undefined : resources.find((r) => r.table === kind.templateTable && r.topLevel);
+  templateResource(kind: RunKind): Resource | undefined {
+    return kind.templateTable === undefined ? undefined : this.resources.all.find((r) => r.table === kind.templateTable && r.topLevel);
   }
 
   /** The kinds that bring something up to date (project and inventory updates), in their order. */

@@ -1,6 +1,5 @@
 import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, objectsWithRole, seesEverything, type Capability, type ObjectAction } from '../api/access.ts';
 import type { RequestContext } from '../api/context.ts';
-import type { RouteModule } from '../api/extra-routes.ts';
 import { ApiError, forbidden } from '../api/errors.ts';
 import type { Field } from '../api/fields.ts';
 import { defineResource, type Resource, type Values } from '../api/resource.ts';
@@ -11,6 +10,8 @@ import { registerRunRoutes } from './run-routes.ts';
 import { ACTIVE_STATUSES } from './lifecycle.ts';
 import { runFields } from './run-fields.ts';
 import { playbookOutcome } from './playbook-counts.ts';
+import type { RunRouteModule } from './run-services.ts';
+import { runServicesOf } from './run-services.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -56,7 +57,7 @@ export interface RunResourceDeclaration {
  */
 export interface RunResource extends Resource {
   /** stdout/, events/ and cancel/ of this kind. */
-  runRoutes: RouteModule;
+  runRoutes: RunRouteModule;
   /** Where its events are listed, after a run's own path (events, job_events). */
   eventsPath: string;
 }
@@ -105,7 +106,7 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
       },
       capabilities: { start: startCapability(decl) },
     },
-    ...(decl.createdThroughList && { create: async (services, ctx, values) => (await launchOrRefuse(services.launches, ctx, decl.createdThroughList!.launcher, null, values)).run }),
+    ...(decl.createdThroughList && { create: async (services, ctx, values) => (await launchOrRefuse(runServicesOf(services).launches, ctx, decl.createdThroughList!.launcher, null, values)).run }),
     hooks: {
       beforeDelete: (_tx, _ctx, row) => {
         if (isActive(row.status)) throw forbidden(`Cannot delete a running ${decl.label.replace(/ List$/, '').toLowerCase()}.`);
@@ -138,6 +139,6 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
       decl.decorate?.(row, out, prepared);
     },
   });
-  const runRoutes: RouteModule = (app, services) => registerRunRoutes(app, services, resource, { eventsPath: decl.eventsPath });
+  const runRoutes: RunRouteModule = (app, services) => registerRunRoutes(app, services, resource, { eventsPath: decl.eventsPath });
   return Object.assign(resource, { runRoutes, eventsPath: decl.eventsPath ?? 'events' });
 }

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
 import { listPage, type Query } from '../api/list.ts';
 import { listOptions, viewOptions } from '../api/options.ts';
-import { getResource, type Resource } from '../api/resource.ts';
+import { type Resource } from '../api/resource.ts';
 import { routeMethods } from '../api/resource-routes.ts';
 import { allows } from '../api/route-objects.ts';
 import { actionRouteSchemas, NO_CONTENT } from '../api/action-schemas.ts';
@@ -15,6 +14,7 @@ import { eventWithRun } from './event-access.ts';
 import { jobChildrenSummary } from './children-summary.ts';
 import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from './lifecycle.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
+import type { RunServices } from './run-services.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -28,10 +28,10 @@ const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).incl
  * The endpoints every run kind shares: its output (stdout/), its events (events/ or job_events/)
  * and cancel/ (GET can_cancel, POST 202).
  */
-export function registerRunRoutes(app: FastifyInstance, services: Services, run: Resource, options: { eventsPath?: string }) {
+export function registerRunRoutes(app: FastifyInstance, services: RunServices, run: Resource, options: { eventsPath?: string }) {
   const { db } = services;
   const stdoutLimit = () => services.settings.get<number>('EVENT_STDOUT_MAX_BYTES_DISPLAY');
-  const events = getResource('unified_job_event');
+  const events = services.resources.get('unified_job_event');
   const base = `${run.listPath}:id/`;
   const label = run.label.replace(/ List$/, '');
   routeMethods<AnyRow>(app, `${base}stdout/`, objectPermission(run.name), {
@@ -50,7 +50,7 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
       const page = await listPage(db, request.ctx, events, request.url.split('?')[0], query, (alias, params) => `${alias}.unified_job_id = ${params.add(row.id)}`);
       return { ...page, results: await presentEvents(db, shape, row, page.results, { full: noTruncate(query), limit: stdoutLimit() }) };
     },
-    OPTIONS: async () => listOptions(events, false, `${label} Event List`),
+    OPTIONS: async () => listOptions(services.resources, events, false, `${label} Event List`),
   });
   if (shape.children) {
     routeMethods<AnyRow>(app, `${base}${eventsPath}/children_summary/`, objectPermission(run.name), {
@@ -77,7 +77,7 @@ export function registerRunRoutes(app: FastifyInstance, services: Services, run:
           `${alias}.unified_job_id = ${params.add(owner.id)} AND ${alias}.parent_uuid = ${params.add(event.uuid)} AND ${alias}.parent_uuid <> ''`);
         return { ...page, results: await presentEvents(db, shape, owner, page.results, { full: noTruncate(query), limit: stdoutLimit() }) };
       },
-      OPTIONS: async () => listOptions(events, false, 'Job Event Children List'),
+      OPTIONS: async () => listOptions(services.resources, events, false, 'Job Event Children List'),
     });
   }
   routeMethods<AnyRow>(app, `${base}cancel/`, objectPermission(run.name, { POST: 'cancel' }), {

@@ -1,7 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
-import type { Services } from '../api/context.ts';
-import type { RouteModule } from '../api/extra-routes.ts';
 import { ApiError } from '../api/errors.ts';
 import { jsonTextTooDeep, TOO_DEEP } from '../db/json-depth.ts';
 import { registerConsole } from './console.ts';
@@ -21,11 +19,12 @@ import { LOOPS, type StopLoop } from '../composition/loops.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     /** The services this app was built with (handlers registered once per process reach theirs here). */
-    services: Services;
+    services: RunServices;
   }
 }
 import { configureSecretKey } from '../secrets/encryption.ts';
 import { ensureProjectsRoot } from '../projects/config.ts';
+import type { RunServices, RunRouteModule } from '../runs/run-services.ts';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -33,14 +32,14 @@ export interface AppOptions {
   /** Run the background loops (heartbeat, dispatcher) in this process (default true). */
   dispatcher?: boolean;
   /** Endpoints after ROUTES: what a test adds as if it were listed there. */
-  extraRoutes?: readonly RouteModule[];
+  extraRoutes?: readonly RunRouteModule[];
   /** Tests: given, once the loops have started, a function that settles each loop able to (see StopLoop), in start order. */
   onLoopsStarted?: (settle: () => Promise<void>) => void;
 }
 
 const BODY_LIMIT = 10 * 1024 * 1024;
 
-export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(services: RunServices, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     serverFactory: options.serverFactory,
@@ -97,7 +96,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   for (const register of [...ROUTES, ...(options.extraRoutes ?? [])]) await register(app, services);
   await registerAssistantProxy(app, services);
   app.addHook('onReady', async () => {
-    const unknown = unknownRouteActions(app.routeTable);
+    const unknown = unknownRouteActions(services.resources, app.routeTable);
     if (unknown.length) throw new Error(`Routes name actions their access policies lack:\n${unknown.join('\n')}`);
   });
   if (options.dispatcher !== false) {

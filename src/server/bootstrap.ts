@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { systemContextIn, type Services } from '../api/context.ts';
+import { ResourceSet } from '../api/resource-set.ts';
 import { createObject } from '../api/crud.ts';
-import { getResource } from '../api/resource.ts';
 import { ensureManagedCredentialTypes } from '../resources/credential-types/sync-managed.ts';
 import { ensureDefaultExecutionEnvironment } from '../resources/execution-environments/default-environment.ts';
-import { registerResources } from '../api/resource.ts';
 import { RESOURCES } from '../composition/resources.ts';
 import { ensureDefaultInstanceGroup } from '../resources/instance-groups/default-group.ts';
 
@@ -18,10 +17,11 @@ export interface BootstrapResult {
  * generated password in embedded mode), the Default organization and the managed default execution
  * environment, as AWX's installer creates.
  */
-export async function bootstrap(services: Pick<Services, 'db' | 'env' | 'settings' | 'caches'>): Promise<BootstrapResult> {
+export async function bootstrap(base: Pick<Services, 'db' | 'env' | 'settings' | 'caches'> & Partial<Pick<Services, 'resources'>>): Promise<BootstrapResult> {
+  // Before a service is composed (a fresh database of the tests), the resources of the composition root.
+  const services = { ...base, resources: base.resources ?? new ResourceSet(RESOURCES) };
   const { db, env } = services;
   const system = systemContextIn(services);
-  registerResources(RESOURCES);
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(7341102)');
     let generatedAdminPassword: string | null = null;
@@ -29,12 +29,12 @@ export async function bootstrap(services: Pick<Services, 'db' | 'env' | 'setting
     if (!existing) {
       const password = env.adminPassword ?? randomBytes(18).toString('base64url');
       if (!env.adminPassword) generatedAdminPassword = password;
-      await createObject(tx, system, getResource('user'), { username: env.adminUser, password, is_superuser: true, is_system_auditor: false });
+      await createObject(tx, system, services.resources.get('user'), { username: env.adminUser, password, is_superuser: true, is_system_auditor: false });
     }
     const [{ count }] = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM organizations');
     const [{ done }] = await tx.query<{ done: boolean }>(`SELECT EXISTS (SELECT 1 FROM activity_stream WHERE object1 = 'organization') AS done`);
     if (count === 0 && !done) {
-      await createObject(tx, system, getResource('organization'), { name: 'Default', description: '', max_hosts: 0, policy_enforcement: 'none' });
+      await createObject(tx, system, services.resources.get('organization'), { name: 'Default', description: '', max_hosts: 0, policy_enforcement: 'none' });
     }
     await ensureDefaultExecutionEnvironment(tx, system);
     await ensureManagedCredentialTypes(tx);

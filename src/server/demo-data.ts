@@ -7,7 +7,7 @@ import { recordActivity } from '../activity/record.ts';
 import { systemContextIn, type ServiceView } from '../api/context.ts';
 import { createObject } from '../api/crud.ts';
 import { ValidationError } from '../api/errors.ts';
-import { getResource, type Resource } from '../api/resource.ts';
+import { type Resource } from '../api/resource.ts';
 import type { EnvConfig } from '../config/env.ts';
 import type { Database, Queryable } from '../db/database.ts';
 
@@ -104,7 +104,7 @@ export async function createDemoData(services: ServiceView & { db: Database }): 
     const [machine] = await tx.query<{ id: number }>(`SELECT id FROM credential_types WHERE namespace = 'ssh' AND managed`);
     if (!organization || !owner || !machine) return false;
 
-    const create = (name: string, values: Record<string, unknown>, resource = getResource(name)) => createObject(tx, system, resource, values);
+    const create = (name: string, values: Record<string, unknown>, resource = services.resources.get(name)) => createObject(tx, system, resource, values);
     const credential = await create('credential', {
       name: 'Demo Credential',
       description: '',
@@ -126,7 +126,7 @@ export async function createDemoData(services: ServiceView & { db: Database }): 
     const template = await create(
       'job_template',
       { name: 'Demo Job Template', description: '', project: project.id, inventory: inventory.id, playbook: 'hello_world.yml' },
-      withoutPlaybookCheck(getResource('job_template')),
+      withoutPlaybookCheck(services.resources.get('job_template')),
     );
     await tx.query('INSERT INTO job_template_credentials (job_template_id, credential_id) VALUES ($1, $2)', [template.id, credential.id]);
     await recordActivity(tx, system, {

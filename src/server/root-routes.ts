@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../api/context.ts';
-import { allResources, getResource } from '../api/resource.ts';
 import { serializeRows } from '../api/serialize.ts';
 import { loadRow } from '../api/crud.ts';
 import { AUTHENTICATED, PUBLIC, type RoutePermission } from '../api/permissions.ts';
@@ -50,7 +49,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
       me: '/api/v2/me/',
       ...extraTopLevel,
     };
-    for (const r of allResources()) if (r.topLevel) entries[ROOT_KEYS[r.plural] ?? r.plural] = r.listPath;
+    for (const r of services.resources.all) if (r.topLevel) entries[ROOT_KEYS[r.plural] ?? r.plural] = r.listPath;
     return Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)));
   });
 
@@ -82,7 +81,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
   );
 
   view(app, '/api/v2/me/', AUTHENTICATED, 'Me', 'The current user.', async (request) => {
-    const users = getResource('user');
+    const users = services.resources.get('user');
     const row = await loadRow(services.db, users, request.ctx.user!.id);
     return { count: 1, next: null, previous: null, results: await serializeRows(services.db, request.ctx, users, [row]) };
   });

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../api/context.ts';
+import type { RunServices } from '../runs/run-services.ts';
 import type { EnvConfig } from '../config/env.ts';
 import { ensurePrivateDirectory, restrictNewFiles, restrictTree } from '../config/file-modes.ts';
 import { loadSettings } from '../config/settings/store.ts';
@@ -11,7 +11,7 @@ import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { VERSION } from '../version.ts';
 import { buildApp } from './app.ts';
-import { composeServices, settingRegistry } from '../composition/root.ts';
+import { composeServices, RESOURCES, settingRegistry } from '../composition/root.ts';
 import { bootstrap } from './bootstrap.ts';
 import { createDemoData } from './demo-data.ts';
 import { loadTls } from './tls.ts';
@@ -21,11 +21,11 @@ import { nodeSandbox } from '../runtime/sandbox.ts';
 import { describeIsolation, runIsolation } from '../runtime/run-isolation.ts';
 
 /** Opens and migrates the database and loads settings: what both the server and management commands need. */
-export async function openServices(env: EnvConfig): Promise<Services> {
+export async function openServices(env: EnvConfig): Promise<RunServices> {
   const db: Database = await openDatabase(env);
   try {
     await migrate(db);
-    const settings = await loadSettings(db, env, settingRegistry());
+    const settings = await loadSettings(db, env, settingRegistry(), RESOURCES);
     const [{ uuid }] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
     return composeServices({ db, settings, env, version: VERSION, installUuid: uuid });
   } catch (err) {
@@ -36,7 +36,7 @@ export async function openServices(env: EnvConfig): Promise<Services> {
 
 export interface RunningService {
   app: FastifyInstance;
-  services: Services;
+  services: RunServices;
   httpPort: number;
   httpsPort: number;
   close(): Promise<void>;

@@ -5,13 +5,13 @@
  * slots missed while no node ran collapse into the one launch. It sleeps until the earliest
  * next_run and is woken early when schedules change (NOTIFY drover_schedules).
  */
-import { systemContextIn, type Services } from '../api/context.ts';
+import { systemContextIn, type ResourceSet } from '../api/context.ts';
+import type { RunServices } from '../runs/run-services.ts';
 import { ApiError } from '../api/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ServiceLogger } from '../api/logger.ts';
-import { getResource } from '../api/resource.ts';
-import { scheduleKind, type ScheduledLaunch } from '../resources/schedules/schedulable.ts';
+import type { ScheduledLaunch } from '../resources/schedules/schedulable.ts';
 import { computeSchedule, nextOccurrence, UnusableRule } from '../resources/schedules/rrule-schedule.ts';
 import { parseRrule } from '../resources/schedules/rrule-text.ts';
 import type { Launcher } from '../runs/launch.ts';
@@ -74,11 +74,11 @@ async function savedLinks(db: Queryable, scheduleIds: number[]): Promise<Links> 
 }
 
 /** The templates of claimed schedules with their kinds: one query for the kinds, one per kind. */
-async function templatesOf(db: Queryable, ids: number[]): Promise<Map<number, { kind: string; row: AnyRow }>> {
+async function templatesOf(db: Queryable, resources: ResourceSet, ids: number[]): Promise<Map<number, { kind: string; row: AnyRow }>> {
   const found = new Map<number, { kind: string; row: AnyRow }>();
   const kinds = await db.query<{ id: number; kind: string }>('SELECT id, kind FROM unified_job_templates WHERE id = ANY($1::int[])', [ids]);
   for (const kind of new Set(kinds.map((k) => k.kind))) {
-    const table = getResource(kind).table;
+    const table = resources.get(kind).table;
     for (const row of await db.query<AnyRow>(`SELECT * FROM ${table} WHERE id = ANY($1::int[])`, [kinds.filter((k) => k.kind === kind).map((k) => k.id)])) {
       found.set(row.id, { kind, row });
     }
@@ -111,8 +111,8 @@ async function claim(db: Queryable, due: AnyRow[], now: Date, logger: ServiceLog
 }
 
 /** Launches one claimed schedule as the system, as AWX's scheduler does; a refusal is logged and recorded. */
-async function launchSchedule(services: Services, schedule: AnyRow, template: { kind: string; row: AnyRow } | undefined, links: Links): Promise<void> {
-  const kind = template && scheduleKind(template.kind);
+async function launchSchedule(services: RunServices, schedule: AnyRow, template: { kind: string; row: AnyRow } | undefined, links: Links): Promise<void> {
+  const kind = template && services.scheduleKinds.get(template.kind);
   if (!template || !kind) return;
   const ctx = systemContextIn(services);
   const max = services.settings.get<number>('SCHEDULE_MAX_JOBS');
@@ -125,13 +125,13 @@ async function launchSchedule(services: Services, schedule: AnyRow, template: { 
 }
 
 /** Launches every schedule due now; answers how many were due. */
-export async function launchDueSchedules(services: Services, now = new Date()): Promise<number> {
+export async function launchDueSchedules(services: RunServices, now = new Date()): Promise<number> {
   const { db } = services;
   const due = await db.query<AnyRow>('SELECT * FROM schedules WHERE enabled AND next_run <= $1 ORDER BY next_run, id LIMIT $2', [now, BATCH]);
   if (!due.length) return 0;
   const claimed = await claim(db, due, now, services.logger);
   if (!claimed.length) return due.length;
-  const templates = await templatesOf(db, [...new Set(claimed.map((s) => s.unified_job_template_id as number))]);
+  const templates = await templatesOf(db, services.resources, [...new Set(claimed.map((s) => s.unified_job_template_id as number))]);
   const links = await savedLinks(db, claimed.map((s) => s.id));
   const lanes = db.kind === 'server' ? 8 : 1;
   let index = 0;
@@ -179,7 +179,7 @@ export interface RunningScheduler {
 }
 
 /** Starts this node's scheduler: a pass now, then one at each earliest next_run or schedule change. */
-export async function startScheduler(services: Services): Promise<RunningScheduler> {
+export async function startScheduler(services: RunServices): Promise<RunningScheduler> {
   const { db } = services;
   let timer: NodeJS.Timeout | null = null;
   let running = false;

@@ -2,21 +2,20 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../src/api/context.ts';
 import { loadEnvConfig, type EnvConfig } from '../../src/config/env.ts';
 import { loadSettings } from '../../src/config/settings/store.ts';
 import type { Category } from '../../src/config/settings/types.ts';
 import type { SsoMethod } from '../../src/auth/external/sso-methods.ts';
 import type { Database } from '../../src/db/database.ts';
 import { buildApp } from '../../src/server/app.ts';
-import { composeServices, settingRegistry } from '../../src/composition/root.ts';
+import { composeServices, RESOURCES, settingRegistry } from '../../src/composition/root.ts';
 import type { Gate } from '../../src/runs/gates.ts';
-import type { RouteModule } from '../../src/api/extra-routes.ts';
 import type { Resource } from '../../src/api/resource.ts';
 import type { RunKind } from '../../src/runs/run-kind.ts';
 import { VERSION } from '../../src/version.ts';
 import { ADMIN, freshDatabase } from './database.ts';
 import { isolateTemporaryFiles } from './tmp.ts';
+import type { RunServices, RunRouteModule } from '../../src/runs/run-services.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -49,7 +48,7 @@ export interface RequestOptions {
 
 export interface TestApp {
   app: FastifyInstance;
-  services: Services;
+  services: RunServices;
   db: Database;
   env: EnvConfig;
   request(method: string, url: string, options?: RequestOptions): Promise<Response>;
@@ -129,7 +128,7 @@ export interface TestAppOptions {
   /** Resources, run kinds and endpoints a test adds as if the composition root listed them (see composeServices, buildApp). */
   extraResources?: readonly Resource[];
   extraRunKinds?: readonly RunKind[];
-  extraRoutes?: readonly RouteModule[];
+  extraRoutes?: readonly RunRouteModule[];
   /** Setting categories after SETTING_CATEGORIES (see settingRegistry). */
   extraSettingCategories?: readonly Category[];
   /** Sign-in methods after SSO_METHODS (see composeServices). */
@@ -160,9 +159,9 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
   // Tests keep their local repositories in temporary directories.
   env.localSourceDirs.push(...(appOptions.localSourceDirs ?? [tmpdir()]));
   const db = await freshDatabase(env);
-  const settings = await loadSettings(db, env, settingRegistry(appOptions.extraSettingCategories));
+  const settings = await loadSettings(db, env, settingRegistry(appOptions.extraSettingCategories), [...RESOURCES, ...(appOptions.extraResources ?? [])]);
   const [{ uuid }] = await db.query<AnyRow>('SELECT uuid FROM installation');
-  const services: Services = composeServices(
+  const services: RunServices = composeServices(
     { db, settings, env, version: VERSION, installUuid: uuid },
     { gates: appOptions.gates, extraResources: appOptions.extraResources, extraRunKinds: appOptions.extraRunKinds, extraSsoMethods: appOptions.extraSsoMethods },
   );

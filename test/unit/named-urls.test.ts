@@ -5,7 +5,7 @@ import { namedUrlKey } from '../../src/api/named-url.ts';
 
 /** A resource named by its own fields alone (no references to follow). */
 const named = (...fields: string[]) => ({ namedUrl: fields, fields: Object.fromEntries(fields.map((f) => [f, { column: f }])) }) as unknown as Resource;
-const noRefs = { get: () => undefined };
+const noRefs = { get: () => undefined, resource: (name: string): Resource => { throw new Error(`no reference to ${name} here`); } };
 
 describe('named URLs (src/api/named-url.ts)', () => {
   it('join own values with "+" and encode each as AWX does', () => {

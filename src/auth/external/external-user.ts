@@ -8,7 +8,7 @@ import { callerIn, systemContextIn, type AuthMethod, type CurrentUser, type Requ
 import { createObject, loadRow, parseBody, updateObject } from '../../api/crud.ts';
 import { ApiError } from '../../api/errors.ts';
 import { FieldProblem } from '../../api/fields.ts';
-import { getResource } from '../../api/resource.ts';
+import type { Resource } from '../../api/resource.ts';
 import { recordAudit, recordAudits, type AuditEvent } from '../../audit/record.ts';
 import type { Queryable, Row, TableRow } from '../../db/database.ts';
 
@@ -80,9 +80,9 @@ export class IdentityConflict extends ExternalSignInRefused {
 const USERNAME = /^[\w.@+-]{1,150}$/;
 
 /** A profile value from the source, kept only if the user field accepts it (an invalid email becomes ''). */
-function profileValue(name: 'email' | 'first_name' | 'last_name', value: string | undefined): string | undefined {
+function profileValue(users: Resource, name: 'email' | 'first_name' | 'last_name', value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const field = getResource('user').fields[name];
+  const field = users.fields[name];
   try {
     const parsed = field.parse(String(value).slice(0, 254));
     return typeof parsed === 'string' ? parsed.slice(0, 150) : '';
@@ -110,10 +110,10 @@ function checkIdentity(identity: ExternalIdentity): void {
 const sourceColumns = (identity: ExternalIdentity) =>
   identity.backend === 'ldap' ? { ldap_dn: identity.uid } : { external_account: identity.backend };
 
-function profileOf(identity: ExternalIdentity): Record<string, unknown> {
+function profileOf(users: Resource, identity: ExternalIdentity): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const name of ['email', 'first_name', 'last_name'] as const) {
-    const value = profileValue(name, identity[name]);
+    const value = profileValue(users, name, identity[name]);
     if (value !== undefined) values[name] = value;
   }
   for (const flag of ['is_superuser', 'is_system_auditor'] as const) {
@@ -131,8 +131,8 @@ function checkActive(row: StoredUser): void {
 
 /** The user's profile, flags and source columns as the identity says; his username stays his own. */
 async function updateUser(tx: Queryable, system: RequestContext, identity: ExternalIdentity, existing: StoredUser): Promise<StoredUser> {
-  const users = getResource('user');
-  const wanted = { ...profileOf(identity), ...sourceColumns(identity) };
+  const users = system.service.resources.get('user');
+  const wanted = { ...profileOf(users, identity), ...sourceColumns(identity) };
   const changed = Object.fromEntries(Object.entries(wanted).filter(([name, value]) => (existing as Row)[users.fields[name].column] !== value));
   if (!Object.keys(changed).length) return existing;
   return updateObject<StoredUser>(tx, system, users, existing, changed);
@@ -177,7 +177,7 @@ async function resolveUser(tx: Queryable, system: RequestContext, identity: Exte
   }
   const [holder] = await tx.query<UsernameHolder>('SELECT id, username, ldap_dn, external_account FROM users WHERE username = $1', [identity.username]);
   if (holder) throw new IdentityConflict(identity, holder);
-  const row = await createObject<StoredUser>(tx, system, getResource('user'), { username: identity.username, ...profileOf(identity), ...sourceColumns(identity) });
+  const row = await createObject<StoredUser>(tx, system, system.service.resources.get('user'), { username: identity.username, ...profileOf(system.service.resources.get('user'), identity), ...sourceColumns(identity) });
   await linkIdentity(tx, row.id, key);
   return { row, before: null, created: true, linked: false };
 }
@@ -195,7 +195,7 @@ async function findOrCreate(tx: Queryable, system: RequestContext, type: 'organi
   await tx.query("SELECT pg_advisory_xact_lock(hashtext('external-sign-in-mapping'))");
   [found] = await find();
   if (found) return found.id;
-  const resource = getResource(type);
+  const resource = system.service.resources.get(type);
   const values = parseBody(resource, type === 'organization' ? { name } : { name, organization: organizationId }, 'create', null);
   return (await createObject(tx, system, resource, values)).id;
 }
@@ -241,7 +241,7 @@ async function applyMemberships(tx: Queryable, system: RequestContext, userId: n
  * auth.identity_conflict) when no user is linked and the username is taken.
  */
 export async function signInExternalUser(
-  services: Pick<Services, 'db' | 'settings' | 'env' | 'caches'>,
+  services: Pick<Services, 'db' | 'settings' | 'env' | 'resources' | 'caches'>,
   identity: ExternalIdentity,
   client: SignInClient,
   options: SignInOptions = {},
@@ -253,7 +253,7 @@ export async function signInExternalUser(
     return await services.db.transaction(async (tx) => {
       const { row, before, created, linked } = await resolveUser(tx, system, identity);
       const changes = identity.memberships ? await applyMemberships(tx, system, row.id, identity.memberships) : [];
-      const user = toCurrentUser(await loadRow<StoredUser>(tx, getResource('user'), row.id));
+      const user = toCurrentUser(await loadRow<StoredUser>(tx, system.service.resources.get('user'), row.id));
       const ctx = callerIn(services, user, options.authMethod ?? null);
       const target = { type: 'user', id: user.id, name: user.username };
       const events: AuditEvent[] = [
@@ -284,7 +284,7 @@ export async function signInExternalUser(
 }
 
 /** auth.identity_conflict: who asserted which username, and the account holding it (never a secret). */
-async function recordIdentityConflict(services: Pick<Services, 'db' | 'settings' | 'env' | 'caches'>, identity: ExternalIdentity, client: SignInClient, holder: UsernameHolder): Promise<void> {
+async function recordIdentityConflict(services: Pick<Services, 'db' | 'settings' | 'env' | 'resources' | 'caches'>, identity: ExternalIdentity, client: SignInClient, holder: UsernameHolder): Promise<void> {
   const { source, subject } = identityKey(identity);
   await recordAudit(services.db, {
     type: 'auth.identity_conflict',
@@ -299,7 +299,7 @@ async function recordIdentityConflict(services: Pick<Services, 'db' | 'settings'
 
 /** Records a refused external sign-in (auth.login, outcome failure) with the backend and a reason; never secrets. */
 export async function recordExternalLoginFailure(
-  services: Pick<Services, 'db' | 'settings' | 'env' | 'caches'>,
+  services: Pick<Services, 'db' | 'settings' | 'env' | 'resources' | 'caches'>,
   backend: string,
   username: string,
   client: SignInClient,

@@ -6,7 +6,7 @@ import type { AuthMethod, CurrentUser, Services } from '../../api/context.ts';
 import { ApiError } from '../../api/errors.ts';
 import { ExternalSignInRefused, IdentityConflict, recordExternalLoginFailure, signInExternalUser, type ExternalIdentity, type SignInClient } from './external-user.ts';
 
-type SignInServices = Pick<Services, 'db' | 'settings' | 'env' | 'caches'>;
+type SignInServices = Pick<Services, 'db' | 'settings' | 'env' | 'resources' | 'caches'>;
 
 export interface PasswordBackend {
   /** The backend name of its users (ExternalIdentity.backend). */

@@ -10,21 +10,9 @@ import { routeMethods } from '../../api/resource-routes.ts';
 
 export const AUTH_METHODS_URL = '/api/v2/auth/';
 
-/** One entry of GET /api/v2/auth/ (AWX's AuthView). */
-export interface SsoEntry {
-  login_url: string;
-  /** The absolute callback address to register with the provider. */
-  complete_url: string;
-  /** SAML: where the service provider metadata is served. */
-  metadata_url?: string;
-  /** A name for the button (AWX has none; the console falls back to the key). */
-  name?: string;
-}
+import type { SsoEntry, SsoMethod } from '../../api/context.ts';
 
-export interface SsoMethod {
-  /** The entries of the method, keyed by backend name ('saml:<idp>' for each enabled SAML IdP); none when its settings do not enable it. */
-  entries(services: Services, baseUrl: string): Record<string, SsoEntry>;
-}
+export type { SsoEntry, SsoMethod };
 
 /**
  * The address the service is reached at, for callbacks: SVC_URL_BASE (TOWER_URL_BASE) when set,

@@ -8,6 +8,13 @@ import type { Services } from '../../api/context.ts';
 import type { ClaimMap } from '../../config/settings/claim-map.ts';
 import { providerFetch } from './provider-fetch.ts';
 
+declare module '../../api/context.ts' {
+  interface ServiceCaches {
+    /** The OIDC provider's discovered configuration. */
+    oidcDiscovery: OidcDiscovery;
+  }
+}
+
 export const OIDC_BACKEND = 'oidc';
 
 interface OidcSettings {

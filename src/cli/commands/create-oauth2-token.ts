@@ -1,17 +1,16 @@
 import { systemContextIn } from '../../api/context.ts';
 import { createObject, parseBody } from '../../api/crud.ts';
 import { revealedSecrets } from '../../api/fields.ts';
-import { getResource } from '../../api/resource.ts';
 import { CommandError, parseOptions, requireOption, withServices, type Command } from '../command.ts';
 
 export const createOAuth2Token: Command = {
   name: 'create_oauth2_token',
   summary: 'Create a write-scoped personal access token for a user and print it',
   usage: '--user USERNAME',
-  async run({ env, args, io }) {
+  async run({ env, args, io, resources }) {
     const { values: options } = parseOptions(args, { user: { type: 'string' } });
     const username = requireOption(options.user, 'user');
-    const tokens = getResource('o_auth2_access_token');
+    const tokens = resources.get('o_auth2_access_token');
     const token = await withServices(env, async (services) => {
       return services.db.transaction(async (tx) => {
         const [user] = await tx.query('SELECT id FROM users WHERE username = $1', [username]);

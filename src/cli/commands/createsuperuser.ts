@@ -1,13 +1,12 @@
 import { systemContextIn } from '../../api/context.ts';
 import { createObject, parseBody } from '../../api/crud.ts';
-import { getResource } from '../../api/resource.ts';
 import { parseOptions, requireOption, UsageError, withServices, type Command } from '../command.ts';
 
 export const createsuperuser: Command = {
   name: 'createsuperuser',
   summary: 'Create a superuser (system administrator)',
   usage: '--username USERNAME [--email EMAIL] (--password PASSWORD | --noinput)',
-  async run({ env, args, io }) {
+  async run({ env, args, io, resources }) {
     const { values: options } = parseOptions(args, {
       username: { type: 'string' },
       email: { type: 'string', default: '' },
@@ -20,7 +19,7 @@ export const createsuperuser: Command = {
     if (options.password === undefined && !noInput) {
       throw new UsageError('give --password, or --noinput to create the user without a usable password');
     }
-    const users = getResource('user');
+    const users = resources.get('user');
     const body: Record<string, unknown> = { username, email: options.email, is_superuser: true };
     if (options.password !== undefined) body.password = options.password;
     // Checked field by field like a PATCH, so that a missing password is allowed: the user then

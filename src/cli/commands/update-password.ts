@@ -1,7 +1,6 @@
 import { verify } from '@node-rs/argon2';
 import { systemContextIn } from '../../api/context.ts';
 import { parseBody, updateObject } from '../../api/crud.ts';
-import { getResource } from '../../api/resource.ts';
 import type { TableRow } from '../../db/database.ts';
 import { CommandError, parseOptions, requireOption, withServices, type Command } from '../command.ts';
 
@@ -9,14 +8,14 @@ export const updatePassword: Command = {
   name: 'update_password',
   summary: "Set a user's password",
   usage: '--username USERNAME --password PASSWORD',
-  async run({ env, args, io }) {
+  async run({ env, args, io, resources }) {
     const { values: options } = parseOptions(args, {
       username: { type: 'string' },
       password: { type: 'string' },
     });
     const username = requireOption(options.username, 'username');
     if (options.password === undefined) requireOption(undefined, 'password');
-    const users = getResource('user');
+    const users = resources.get('user');
     const changed = await withServices(env, (services) =>
       services.db.transaction(async (tx) => {
         const [existing] = await tx.query<TableRow<'users'>>('SELECT * FROM users WHERE username = $1 FOR UPDATE', [username]);

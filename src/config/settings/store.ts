@@ -10,40 +10,9 @@ import { readSettingsFile } from './file.ts';
 import { isAlias, parseSetting, type SettingDefinition, type SettingRegistry } from './registry.ts';
 import { decryptSetting, encryptSetting } from './secret-value.ts';
 import { deepFreeze, defaultOf, type Category, type SettingFacts, type SettingLookup } from './types.ts';
+import type { Settings, SettingSource } from './settings.ts';
 
-export type SettingSource = 'database' | 'file' | 'default';
-
-/**
- * The effective settings: a value stored in the database, else the settings file's, else the
- * declared default. Reads are synchronous from an in-memory copy, refreshed after every write
- * through this process and, in the background, at most every few seconds otherwise (another
- * node may have written).
- */
-export interface Settings {
-  /** The categories and settings this service knows (the composition root's SETTING_CATEGORIES). */
-  readonly registry: SettingRegistry;
-  get<K extends SettingName>(key: K): SettingValues[K];
-  get<T = unknown>(key: string): T;
-  /** Which layer the effective value comes from. */
-  source(key: string): SettingSource;
-  /** Whether SVC_SETTINGS_FILE sets the setting (a database value may still override it). */
-  definedInFile(key: string): boolean;
-  /**
-   * The effective values as the API shows them: secrets read as $encrypted$. `onlyChanged` keeps
-   * the settings whose value differs from their declared default (the "changed" category).
-   */
-  display(scope: readonly SettingDefinition[], onlyChanged?: boolean): Record<string, unknown>;
-  /**
-   * Validates `body` against the settings in `scope`, then stores it with an activity stream
-   * record in one transaction; nothing is stored when any key is unknown or any value invalid.
-   * `replace` also resets every (non-secret) setting of the scope that the body leaves out.
-   */
-  update(ctx: RequestContext, scope: readonly SettingDefinition[], body: unknown, mode: 'update' | 'replace', client?: AuditEvent['client']): Promise<void>;
-  /** Removes the database values of the settings in `scope`, so the file or default applies again. */
-  reset(ctx: RequestContext, scope: readonly SettingDefinition[], client?: AuditEvent['client']): Promise<void>;
-  /** Reloads the database values now. */
-  refresh(): Promise<void>;
-}
+export type { Settings, SettingSource } from './settings.ts';
 
 /** How stale the in-memory copy may get before a read starts a background reload. */
 export const REFRESH_INTERVAL_MS = 5_000;
@@ -258,9 +227,10 @@ async function checkCategories(categories: Iterable<Category>, value: SettingLoo
 
 /**
  * Loads the settings: the file named by SVC_SETTINGS_FILE (validated here: a bad file stops the
- * service with a ConfigError naming the file and key), then the database values.
+ * service with a ConfigError naming the file and key), then the database values. `resources`: those
+ * of the service's composition, which computed settings describe (named URLs).
  */
-export async function loadSettings(db: Database, env: EnvConfig, registry: SettingRegistry): Promise<Settings> {
+export async function loadSettings(db: Database, env: EnvConfig, registry: SettingRegistry, resources: SettingFacts['resources'] = []): Promise<Settings> {
   let file = new Map<string, unknown>();
   if (env.settingsFile) {
     file = await readSettingsFile(env.settingsFile, registry);
@@ -279,7 +249,7 @@ export async function loadSettings(db: Database, env: EnvConfig, registry: Setti
     for (const value of file.values()) deepFreeze(value);
   }
   const [installation] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
-  const store = new SettingsStore(registry, db, env.secretKey, file, { installUuid: installation?.uuid ?? '' });
+  const store = new SettingsStore(registry, db, env.secretKey, file, { installUuid: installation?.uuid ?? '', resources });
   await store.refresh();
   return store;
 }

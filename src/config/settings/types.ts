@@ -21,6 +21,17 @@ export interface SettingField<T = unknown> extends Field {
 /** What computed settings are made from: facts of the installation, read once when settings load. */
 export interface SettingFacts {
   installUuid: string;
+  /** The resources of the service's composition (the named URL settings describe theirs). */
+  resources: readonly NamedUrlResource[];
+}
+
+/** What the named URL settings read of a resource (src/api/resource.ts declares it in full). */
+export interface NamedUrlResource {
+  name: string;
+  plural: string;
+  topLevel: boolean;
+  namedUrl: string[] | null;
+  fields: Record<string, { ref?: string }>;
 }
 
 /** Tags a field with the type of the value it holds. */

@@ -3,7 +3,7 @@ import { removeObject } from '../../api/crud.ts';
 import { ValidationError } from '../../api/errors.ts';
 import { boolean, choice, generatedSecret, ref, text } from '../../api/fields.ts';
 import { reverse } from '../../api/relations.ts';
-import { defineResource, getResource } from '../../api/resource.ts';
+import { defineResource } from '../../api/resource.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { CENSORED, hashSecret, randomToken } from '../../auth/oauth2.ts';
 import { isOrgAdmin } from '../organizations/organization.resource.ts';
@@ -122,7 +122,7 @@ export const applications = defineResource<AnyRow>({
     },
     /** Its tokens go with the application, each revoked and recorded. */
     async beforeDelete(tx, ctx, row) {
-      const tokens = getResource('o_auth2_access_token');
+      const tokens = ctx.service.resources.get('o_auth2_access_token');
       for (const token of await tx.query<AnyRow>('SELECT * FROM tokens WHERE application_id = $1 ORDER BY id FOR UPDATE', [row.id])) {
         await removeObject(tx, ctx, tokens, token);
       }

@@ -3,13 +3,15 @@
  * injectors do: environment variables, and configuration files written in the private directory.
  */
 import YAML from 'yaml';
-import type { Inputs } from './credential-inputs.ts';
 
 export interface InjectionTarget {
   env: Record<string, string>;
   /** Writes a file (0600) in the run's private directory and answers its path. */
   writeFile(content: string): Promise<string>;
 }
+
+/** A credential's inputs by field id (credential-inputs.ts reads and writes them). */
+type Inputs = Record<string, unknown>;
 
 type Injector = (inputs: Inputs, target: InjectionTarget) => Promise<void> | void;
 

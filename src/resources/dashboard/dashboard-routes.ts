@@ -9,7 +9,6 @@ import { badRequest } from '../../api/errors.ts';
 import { countVisible, visibleFrom, type Query } from '../../api/list.ts';
 import { viewOptions } from '../../api/options.ts';
 import { AUTHENTICATED } from '../../api/permissions.ts';
-import { getResource } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { dashboardSchemas, jobsGraphSchemas } from './dashboard-schemas.ts';
 
@@ -19,7 +18,7 @@ export const GRAPH_URL = '/api/v2/dashboard/graphs/jobs/';
 /** count(*) and conditional counts over the visible rows of a resource. */
 async function counts(services: Services, request: FastifyRequest, resource: string, conditions: Record<string, string>, query: Query = {}): Promise<Record<string, number>> {
   const { db } = services;
-  const { alias, from, params } = await visibleFrom(db, request.ctx, getResource(resource), query);
+  const { alias, from, params } = await visibleFrom(db, request.ctx, services.resources.get(resource), query);
   const columns = Object.entries(conditions).map(([name, condition]) => `count(*) FILTER (WHERE ${condition.replaceAll('t.', `${alias}.`)})::int AS ${name}`);
   const [row] = await db.query<Record<string, number>>(`SELECT ${['count(*)::int AS total', ...columns].join(', ')} ${from}`, params);
   return row;
@@ -28,12 +27,12 @@ async function counts(services: Services, request: FastifyRequest, resource: str
 async function dashboard(services: Services, request: FastifyRequest) {
   const ctx = request.ctx;
   const inventories = await counts(services, request, 'inventory', { job_failed: 't.hosts_with_active_failures > 0', with_source: 't.has_inventory_sources' });
-  const { alias, from, params } = await visibleFrom(services.db, ctx, getResource('inventory'), {});
+  const { alias, from, params } = await visibleFrom(services.db, ctx, services.resources.get('inventory'), {});
   const [{ failed_sources }] = await services.db.query<{ failed_sources: number }>(`SELECT coalesce(sum(${alias}.inventory_sources_with_failures), 0)::int AS failed_sources ${from}`, params);
   const hosts = await counts(services, request, 'host', { failed: 't.has_active_failures' });
   const projects = await counts(services, request, 'project', { failed: 't.last_job_failed', git: "t.scm_type = 'git'", git_failed: "t.scm_type = 'git' AND t.last_job_failed" });
-  const groups = await countVisible(services.db, ctx, getResource('group'));
-  const total = (resource: string) => countVisible(services.db, ctx, getResource(resource));
+  const groups = await countVisible(services.db, ctx, services.resources.get('group'));
+  const total = (resource: string) => countVisible(services.db, ctx, services.resources.get(resource));
   return {
     related: { jobs_graph: GRAPH_URL },
     inventories: {
@@ -74,7 +73,7 @@ async function jobsGraph(services: Services, request: FastifyRequest) {
   if (!((q.job_type ?? 'all') in JOB_TYPES)) throw badRequest(`Unknown job type "${q.job_type}"`);
   const kind = JOB_TYPES[q.job_type ?? 'all'];
   const ctx = request.ctx;
-  const { alias, from, params } = await visibleFrom(services.db, ctx, getResource('unified_job'), {});
+  const { alias, from, params } = await visibleFrom(services.db, ctx, services.resources.get('unified_job'), {});
   const stepMs = period.unit === 'day' ? 86_400_000 : 3_600_000;
   const end = Date.now();
   const start = Math.floor((end - period.days * 86_400_000) / stepMs) * stepMs;

@@ -7,6 +7,13 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { decryptSecret } from '../../secrets/encryption.ts';
 
+declare module '../../api/context.ts' {
+  interface ServiceCaches {
+    /** Event rules by receiving webhook path. */
+    receivingRules: ReceivingRules;
+  }
+}
+
 export const RULES_CHANNEL = 'drover_event_rules';
 export const EVENT_RULE_KEY_PURPOSE = 'event_rule.webhook_key';
 

@@ -1,5 +1,5 @@
 import { boolean, choice, FieldProblem, ref, text, type Field } from '../../api/fields.ts';
-import { defineResource, getResource } from '../../api/resource.ts';
+import { defineResource } from '../../api/resource.ts';
 import { mayCreateCopy } from '../../api/copy-route.ts';
 import { checkExecutionEnvironment, executionEnvironmentAccess } from './execution-environment-access.ts';
 import { isImageReference } from './image-reference.ts';
@@ -50,7 +50,7 @@ export const executionEnvironments = defineResource<ExecutionEnvironmentRow>({
   ordering: '-created',
   unique: [['name']],
   summaryColumns: ['id', 'name', 'description', 'image'],
-  access: { ...executionEnvironmentAccess, actions: { copy: mayCreateCopy(() => getResource('execution_environment')) } },
+  access: { ...executionEnvironmentAccess, actions: { copy: mayCreateCopy('execution_environment') } },
   decorate: (row, out) => {
     (out.related as Record<string, string>).copy = `/api/v2/execution_environments/${row.id}/copy/`;
   },

@@ -3,7 +3,6 @@ import { associate, createObject, parseRequestBody } from '../../api/crud.ts';
 import { ApiError, badRequest, forbidden } from '../../api/errors.ts';
 import { isVisible } from '../../api/list.ts';
 import type { Relation } from '../../api/relations.ts';
-import { getResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
 import { wouldCloseCycle } from '../../inventory/group-graph.ts';
@@ -38,7 +37,7 @@ async function authorizeLink(
   const inventoryId = await inventoryOf(tx, owner.kind, owner.id);
   if (!(await mayAdministerInventory(ctx, tx, inventoryId))) throw forbidden();
   if (detach) return;
-  if (!(await isVisible(tx, ctx, getResource(target.kind), target.id))) throw forbidden();
+  if (!(await isVisible(tx, ctx, ctx.service.resources.get(target.kind), target.id))) throw forbidden();
   if ((await inventoryOf(tx, target.kind, target.id)) !== inventoryId) throw badRequest('Cannot associate two items from different inventories.');
   if (owner.kind === 'group' && target.kind === 'group' && (await wouldCloseCycle(tx, owner.id, target.id))) {
     throw new ApiError(400, { error: 'Cyclical Group association.' });
@@ -50,9 +49,9 @@ function inventoryLink(
   spec: { target: Kind; owner: Kind; table: string; parentColumn: string; targetColumn: string; association: string },
 ): Relation {
   const { table, parentColumn, targetColumn } = spec;
-  const change = async (tx: Queryable, sql: string, parentId: number, targetId: number) => {
+  const change = async (tx: Queryable, ctx: RequestContext, sql: string, parentId: number, targetId: number) => {
     const changed = (await tx.query<AnyRow>(sql, [parentId, targetId])).length > 0;
-    if (changed) await refreshInventoryComputedFields(tx, await inventoryOf(tx, spec.owner, parentId));
+    if (changed) await refreshInventoryComputedFields(tx, ctx.service.resources, await inventoryOf(tx, spec.owner, parentId));
     return changed;
   };
   return {
@@ -64,10 +63,10 @@ function inventoryLink(
     association: spec.association,
     authorize: (ctx, tx, parentId, targetId, detach) =>
       authorizeLink(ctx, tx, { kind: spec.owner, id: parentId }, { kind: spec.target, id: targetId }, detach),
-    attach: (tx, parentId, targetId) =>
-      change(tx, `INSERT INTO ${table} (${parentColumn}, ${targetColumn}) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`, parentId, targetId),
-    detach: (tx, parentId, targetId) =>
-      change(tx, `DELETE FROM ${table} WHERE ${parentColumn} = $1 AND ${targetColumn} = $2 RETURNING 1`, parentId, targetId),
+    attach: (tx, parentId, targetId, ctx) =>
+      change(tx, ctx, `INSERT INTO ${table} (${parentColumn}, ${targetColumn}) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`, parentId, targetId),
+    detach: (tx, parentId, targetId, ctx) =>
+      change(tx, ctx, `DELETE FROM ${table} WHERE ${parentColumn} = $1 AND ${targetColumn} = $2 RETURNING 1`, parentId, targetId),
   };
 }
 
@@ -80,12 +79,12 @@ const namesNoVariables = (variables: unknown) =>
  * `inventory`: 'fixed' overrides the body (hosts, as AWX), 'default' only fills it in.
  */
 async function createLinked(tx: Queryable, ctx: RequestContext, group: AnyRow, relation: string, body: unknown, inventory: 'fixed' | 'default') {
-  const target = getResource(relation === 'hosts' ? 'host' : 'group');
+  const target = ctx.service.resources.get(relation === 'hosts' ? 'host' : 'group');
   const input = { ...(body as Record<string, unknown>) };
   if (inventory === 'fixed' || input.inventory === undefined) input.inventory = group.inventory_id;
   const values = await parseRequestBody(target, input, 'create', null, (v) => target.access.canCreate(ctx, tx, v));
   const row = await createObject<AnyRow>(tx, ctx, target, values);
-  await associate(tx, ctx, getResource('group'), group, relation, row.id, false);
+  await associate(tx, ctx, ctx.service.resources.get('group'), group, relation, row.id, false);
   return row;
 }
 
@@ -97,7 +96,7 @@ export const groupHosts: Relation = {
     if (typeof input.name === 'string' && namesNoVariables(input.variables)) {
       const [existing] = await tx.query<AnyRow>('SELECT id FROM hosts WHERE inventory_id = $1 AND name = $2', [group.inventory_id, input.name]);
       if (existing) {
-        await associate(tx, ctx, getResource('group'), group, 'hosts', existing.id, false);
+        await associate(tx, ctx, ctx.service.resources.get('group'), group, 'hosts', existing.id, false);
         return null;
       }
     }

@@ -56,13 +56,13 @@ export const groups = defineResource<GroupRow>({
   access: inventoryMemberAccess('group'),
   hooks: {
     beforeWrite: (tx, _ctx, values, existing) => checkGroup(tx, values, existing),
-    afterWrite: (tx, _ctx, row) => refreshInventoryComputedFields(tx, row.inventory_id),
-    async beforeDelete(tx, _ctx, row) {
+    afterWrite: (tx, ctx, row) => refreshInventoryComputedFields(tx, ctx.service.resources, row.inventory_id),
+    async beforeDelete(tx, ctx, row) {
       // As AWX: the group's hosts and children go to each of its parents. The row goes here so the
       // inventory is counted without it in the same transaction.
       await moveMembersToParents(tx, row.id);
       await tx.query('DELETE FROM groups WHERE id = $1', [row.id]);
-      await refreshInventoryComputedFields(tx, row.inventory_id);
+      await refreshInventoryComputedFields(tx, ctx.service.resources, row.inventory_id);
     },
   },
   decorate(row, out) {

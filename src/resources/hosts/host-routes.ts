@@ -1,13 +1,12 @@
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
-import { getResource } from '../../api/resource.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { registerVariableDataRoutes } from '../inventories/variable-data-routes.ts';
 import { registerHostRunLists } from './host-run-lists.ts';
 
 export const hostRoutes: RouteModule = (app, services) => {
-  const hosts = getResource('host');
+  const hosts = services.resources.get('host');
   // The facts gathered from the host by jobs (fact caching); read-only.
   routeMethods(app, '/api/v2/hosts/:id/ansible_facts/', objectPermission('host'), {
     GET: async (request) => request.object.ansible_facts ?? {},

@@ -8,7 +8,7 @@ import type { Services } from '../../api/context.ts';
 import { listPage, type Query } from '../../api/list.ts';
 import { listOptions } from '../../api/options.ts';
 import { objectPermission } from '../../api/permissions.ts';
-import { getResource, type Resource } from '../../api/resource.ts';
+import { type Resource } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import type { Params } from '../../api/sql.ts';
 import { GROUP_ALL_HOSTS } from '../../inventory/group-graph.ts';
@@ -22,13 +22,13 @@ const hostsOf = (parent: Resource, params: Params, id: number) =>
 export function registerHostRunLists(app: FastifyInstance, services: Services, parent: Resource): void {
   const { db } = services;
   const lists = [
-    { path: 'job_events', resource: getResource('unified_job_event'), jobColumn: 'unified_job_id' },
-    { path: 'job_host_summaries', resource: getResource('job_host_summary'), jobColumn: 'job_id' },
+    { path: 'job_events', resource: services.resources.get('unified_job_event'), jobColumn: 'unified_job_id' },
+    { path: 'job_host_summaries', resource: services.resources.get('job_host_summary'), jobColumn: 'job_id' },
   ];
   for (const list of lists) {
     routeMethods(app, `${parent.listPath}:id/${list.path}/`, objectPermission(parent.name), {
       GET: async (request) => {
-        const jobs = getResource('job');
+        const jobs = services.resources.get('job');
         await jobs.access.prepare?.(request.ctx, db);
         return listPage(db, request.ctx, list.resource, request.url.split('?')[0], request.query as Query, (alias, params) => {
           const visible = jobs.access.visible(request.ctx, 'seen_job', params);
@@ -36,7 +36,7 @@ export function registerHostRunLists(app: FastifyInstance, services: Services, p
             AND ${alias}.${list.jobColumn} IN (SELECT seen_job.id FROM ${jobs.table} seen_job${visible ? ` WHERE ${visible}` : ''})`;
         });
       },
-      OPTIONS: async () => listOptions(list.resource, false),
+      OPTIONS: async () => listOptions(services.resources, list.resource, false),
     });
   }
 }

@@ -1,6 +1,7 @@
 import { boolean, datetime, integer, ref, text } from '../../api/fields.ts';
 import { badRequest, ValidationError } from '../../api/errors.ts';
 import type { Params } from '../../api/sql.ts';
+import type { RequestContext } from '../../api/context.ts';
 import { compileHostFilter, HostFilterError } from '../../inventory/host-filter.ts';
 import { defineResource, type Values } from '../../api/resource.ts';
 import { reverse } from '../../api/relations.ts';
@@ -45,9 +46,9 @@ async function checkHost(tx: Queryable, values: Values, existing: Row | null): P
   if (group) throw new ValidationError({ __all__: ['A Group with that name already exists.'] });
 }
 
-function hostFilterCondition(filter: string, alias: string, params: Params): string {
+function hostFilterCondition(filter: string, alias: string, params: Params, ctx: RequestContext): string {
   try {
-    return compileHostFilter(filter, alias, params);
+    return compileHostFilter(ctx.service.resources, filter, alias, params);
   } catch (err) {
     if (err instanceof HostFilterError) throw badRequest(err.message);
     throw err;
@@ -91,11 +92,11 @@ export const hosts = defineResource<HostRow>({
   queryFilters: { host_filter: hostFilterCondition },
   hooks: {
     beforeWrite: (tx, _ctx, values, existing) => checkHost(tx, values, existing),
-    afterWrite: (tx, _ctx, row) => refreshInventoryComputedFields(tx, row.inventory_id),
-    async beforeDelete(tx, _ctx, row) {
+    afterWrite: (tx, ctx, row) => refreshInventoryComputedFields(tx, ctx.service.resources, row.inventory_id),
+    async beforeDelete(tx, ctx, row) {
       // Deleted here rather than after this hook, so the inventory is counted without it in the same transaction.
       await tx.query('DELETE FROM hosts WHERE id = $1', [row.id]);
-      await refreshInventoryComputedFields(tx, row.inventory_id);
+      await refreshInventoryComputedFields(tx, ctx.service.resources, row.inventory_id);
     },
   },
   prepare: prepareHosts,

@@ -6,7 +6,7 @@ import { forbidden, notFound } from '../../api/errors.ts';
 import { AttachBody, linkOf } from '../../api/action-schemas.ts';
 import { validBody } from '../../api/route-schemas.ts';
 import { listPage, type Query } from '../../api/list.ts';
-import { findResource, type Resource } from '../../api/resource.ts';
+import { type Resource } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { allows } from '../../api/route-objects.ts';
 import { listOptions, viewOptions } from '../../api/options.ts';
@@ -34,7 +34,7 @@ export interface GroupOwner {
  */
 export function registerAttachedGroupRoutes(app: FastifyInstance, services: Services, owner: GroupOwner): void {
   const { db } = services;
-  const groups = findResource('instance_group');
+  const groups = services.resources.find('instance_group');
   const { table, column, resource } = owner;
   routeMethods<AnyRow>(app, `${resource.listPath}:id/instance_groups/`, objectPermission(resource.name, { POST: owner.changeAction }), {
     GET: async (request) => {
@@ -72,7 +72,7 @@ export function registerAttachedGroupRoutes(app: FastifyInstance, services: Serv
     OPTIONS: async (request) => {
       const row = request.object;
       if (!groups) return viewOptions('Instance Groups', `Instance groups of the ${resource.name.replace(/_/g, ' ')}.`);
-      return listOptions(groups, request.ctx.tokenScope !== 'read' && (await allows(resource, owner.changeAction, request.ctx, db, row)));
+      return listOptions(services.resources, groups, request.ctx.tokenScope !== 'read' && (await allows(resource, owner.changeAction, request.ctx, db, row)));
     },
   }, groups && { ...relatedRouteSchemas(groups, { attach: true, create: false, fixed: [] }), POST: { summary: 'Attach or detach an instance group', body: AttachBody, checkBody: true } });
 }

@@ -21,7 +21,7 @@ export function nodeCapacity(cpus = os.cpus().length, memoryBytes = os.totalmem(
  * unable to isolate runs while AWX_ISOLATION_ENABLED asks for it, the node is recorded with the
  * reason in `errors` and no capacity, as AWX marks a node that fails its health check.
  */
-export async function registerInstance(services: Pick<Services, 'db' | 'env' | 'settings' | 'caches'>, runtime?: AnsibleRuntime): Promise<void> {
+export async function registerInstance(services: Pick<Services, 'db' | 'env' | 'settings' | 'resources' | 'caches'>, runtime?: AnsibleRuntime): Promise<void> {
   const { db, env } = services;
   const c = nodeCapacity();
   const isolation = runIsolation(services.settings, await nodeSandbox());

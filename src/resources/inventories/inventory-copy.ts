@@ -34,8 +34,8 @@ async function copyContents(tx: Queryable, ctx: RequestContext, original: AnyRow
   // Names are unique within an inventory: each copied link is found by the names at both ends.
   await copyLinks(tx, params.slice(0, 2), 'group_hosts', { column: 'group_id', table: 'groups' }, { column: 'host_id', table: 'hosts' });
   await copyLinks(tx, params.slice(0, 2), 'group_children', { column: 'parent_id', table: 'groups' }, { column: 'child_id', table: 'groups' });
-  await refreshInventoryComputedFields(tx, copy.id);
-  await refreshSmartInventoriesOf(tx, copy.organization_id);
+  await refreshInventoryComputedFields(tx, ctx.service.resources, copy.id);
+  await refreshSmartInventoriesOf(tx, ctx.service.resources, copy.organization_id);
 }
 
 export const inventoryCopy: CopyRule = { after: copyContents };

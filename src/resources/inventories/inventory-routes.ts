@@ -3,7 +3,6 @@ import { badRequest, notFound } from '../../api/errors.ts';
 import type { Query } from '../../api/list.ts';
 import { viewOptions } from '../../api/options.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
-import { getResource } from '../../api/resource.ts';
 import { serializeRows } from '../../api/serialize.ts';
 
 import { objectPermission } from '../../api/permissions.ts';
@@ -47,7 +46,7 @@ function groupTree(serialized: AnyRow[], links: AnyRow[]): AnyRow[] {
 
 export const inventoryRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  const inventories = getResource('inventory');
+  const inventories = services.resources.get('inventory');
   const base = '/api/v2/inventories/:id/';
   registerCopyRoute(app, services, inventories, inventoryCopy);
 
@@ -79,7 +78,7 @@ export const inventoryRoutes: RouteModule = (app, services) => {
   routeMethods<AnyRow>(app, `${base}tree/`, objectPermission('inventory'), {
     GET: async (request) => {
       const inventory = request.object;
-      const groups = getResource('group');
+      const groups = services.resources.get('group');
       const rows = await db.query<AnyRow>('SELECT * FROM groups WHERE inventory_id = $1 ORDER BY name, id', [inventory.id]);
       const links = await db.query<AnyRow>(
         'SELECT gc.parent_id, gc.child_id FROM group_children gc JOIN groups g ON g.id = gc.parent_id WHERE g.inventory_id = $1',

@@ -1,6 +1,6 @@
 import { boolean, choice, integer, ref, text, type Field } from '../../api/fields.ts';
 import { ValidationError } from '../../api/errors.ts';
-import { defineResource, getResource, type Values } from '../../api/resource.ts';
+import { defineResource, type Values } from '../../api/resource.ts';
 import { mayCreateCopy } from '../../api/copy-route.ts';
 import { inventoryCopy } from './inventory-copy.ts';
 import type { Relation } from '../../api/relations.ts';
@@ -114,29 +114,29 @@ export const inventories = defineResource<InventoryRow>({
     use_role: { name: 'Use', description: 'Can use the inventory in a job template', parents: ['adhoc_role'] },
     read_role: { name: 'Read', description: 'May view settings for the inventory', parents: ['organization.auditor_role', 'update_role', 'use_role', 'admin_role'] },
   },
-  access: { ...inventoryAccess, actions: { ...inventoryAccess.actions, copy: mayCreateCopy(() => getResource('inventory'), inventoryCopy) } },
+  access: { ...inventoryAccess, actions: { ...inventoryAccess.actions, copy: mayCreateCopy('inventory', inventoryCopy) } },
   hooks: {
     beforeWrite: (tx, _ctx, values, existing) => checkKindAndFilter(tx, values, existing),
-    async afterWrite(tx, _ctx, row, existing) {
+    async afterWrite(tx, ctx, row, existing) {
       const changed = (column: 'kind' | 'host_filter' | 'organization_id') => !existing || existing[column] !== row[column];
       if (!(['kind', 'host_filter', 'organization_id'] as const).some(changed)) return;
       if (row.kind === 'smart') {
         try {
-          await refreshSmartInventory(tx, row, true);
+          await refreshSmartInventory(tx, ctx.service.resources, row, true);
         } catch (err) {
           if (err instanceof HostFilterError) throw ValidationError.field('host_filter', err.message);
           throw err;
         }
-      } else await refreshInventoryComputedFields(tx, row.id);
+      } else await refreshInventoryComputedFields(tx, ctx.service.resources, row.id);
       // Its hosts left the smart inventories of the organization it came from.
-      if (existing && changed('organization_id')) await refreshSmartInventoriesOf(tx, existing.organization_id);
+      if (existing && changed('organization_id')) await refreshSmartInventoriesOf(tx, ctx.service.resources, existing.organization_id);
       // The response shows the counts just made.
       Object.assign(row, (await tx.query('SELECT * FROM inventories WHERE id = $1', [row.id]))[0]);
     },
-    async beforeDelete(tx, _ctx, row) {
+    async beforeDelete(tx, ctx, row) {
       // Its hosts go first, so the organization's smart inventories can be counted without them.
       await tx.query('DELETE FROM hosts WHERE inventory_id = $1', [row.id]);
-      if (row.kind !== 'smart') await refreshSmartInventoriesOf(tx, row.organization_id);
+      if (row.kind !== 'smart') await refreshSmartInventoriesOf(tx, ctx.service.resources, row.organization_id);
     },
   },
   decorate(row, out) {

@@ -5,6 +5,7 @@ import type { Relation } from '../../api/relations.ts';
 import { reverse } from '../../api/relations.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { ResourceSet } from '../../api/context.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
 import { variablesField } from '../../inventory/variables.ts';
 import { inventorySourceAccess } from './inventory-source-access.ts';
@@ -31,7 +32,7 @@ const broughtIn = (target: 'host' | 'group'): Relation => ({
 const jobSummary = (job: AnyRow | undefined) =>
   job && { id: job.id, name: job.name, description: job.description, finished: job.finished, status: job.status, failed: job.failed, license_error: false };
 
-async function refreshAfterDelete(tx: Queryable, row: AnyRow): Promise<void> {
+async function refreshAfterDelete(tx: Queryable, resources: ResourceSet, row: AnyRow): Promise<void> {
   const [active] = await tx.query<AnyRow>(
     `SELECT id FROM unified_jobs WHERE kind = 'inventory_update' AND inventory_source_id = $1 AND status IN ('new', 'pending', 'waiting', 'running') LIMIT 1`,
     [row.id],
@@ -39,7 +40,7 @@ async function refreshAfterDelete(tx: Queryable, row: AnyRow): Promise<void> {
   if (active) throw conflict('Resource is being used by running jobs.', { active_jobs: [{ type: 'inventory_update', id: active.id }] });
   // The row goes now, not after this hook, so the inventory's counts and its hosts' links can be recomputed without it.
   await tx.query<AnyRow>('DELETE FROM inventory_sources WHERE id = $1', [row.id]);
-  await refreshInventoryComputedFields(tx, row.inventory_id);
+  await refreshInventoryComputedFields(tx, resources, row.inventory_id);
 }
 
 export const inventorySources = defineResource<AnyRow>({
@@ -91,10 +92,10 @@ export const inventorySources = defineResource<AnyRow>({
   access: inventorySourceAccess,
   hooks: {
     beforeWrite: checkSource,
-    afterWrite: async (tx, _ctx, row, existing) => {
-      if (!existing) await refreshInventoryComputedFields(tx, row.inventory_id);
+    afterWrite: async (tx, ctx, row, existing) => {
+      if (!existing) await refreshInventoryComputedFields(tx, ctx.service.resources, row.inventory_id);
     },
-    beforeDelete: (tx, _ctx, row) => refreshAfterDelete(tx, row),
+    beforeDelete: (tx, ctx, row) => refreshAfterDelete(tx, ctx.service.resources, row),
   },
   prepare: async (db, rows) => {
     const ids = rows.flatMap((r) => [r.last_job_id, r.current_job_id]).filter((id): id is number => typeof id === 'number');

@@ -1,8 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Services } from '../../api/context.ts';
 import { ApiError } from '../../api/errors.ts';
-import type { RouteModule } from '../../api/extra-routes.ts';
-import { getResource } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { actionRouteSchemas } from '../../api/action-schemas.ts';
 import { serializeRow } from '../../api/serialize.ts';
@@ -13,15 +10,16 @@ import { objectPermission } from '../../api/permissions.ts';
 import { mayUpdateInventory } from './inventory-source-access.ts';
 import { canUpdateSource } from '../../run-kinds/inventory-update/queue.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
+import type { RunServices, RunRouteModule } from '../../runs/run-services.ts';
 
 /** Queues an update of one source (locked) and answers it as AWX's update views do: {inventory_update, ...detail}. */
-async function startUpdate(services: Services, request: FastifyRequest, source: Row): Promise<Row> {
+async function startUpdate(services: RunServices, request: FastifyRequest, source: Row): Promise<Row> {
   const { db } = services;
   const update = (await launchOrRefuse(services.launches, request.ctx, services.runKinds.launcher('inventory_update', 'manual'), source, null)).run;
-  return { inventory_update: update.id, ...(await serializeRow(db, request.ctx, getResource('inventory_update'), update)) };
+  return { inventory_update: update.id, ...(await serializeRow(db, request.ctx, services.resources.get('inventory_update'), update)) };
 }
 
-export const inventorySourceRoutes: RouteModule = (app, services) => {
+export const inventorySourceRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
   routeMethods(app, '/api/v2/inventory_sources/:id/update/', objectPermission('inventory_source', { POST: 'update' }), {
     GET: async (request) => {

@@ -5,7 +5,6 @@ import type { RequestContext } from '../../api/context.ts';
 import { createObject } from '../../api/crud.ts';
 import { forbidden, ValidationError } from '../../api/errors.ts';
 import { joinTable, type Relation } from '../../api/relations.ts';
-import { getResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
@@ -50,7 +49,7 @@ export function attachedLabels(owner: LabelOwner): Relation {
         await associate(tx, ctx, parent.id, existing.id);
         return null;
       }
-      const label = await createObject<AnyRow>(tx, ctx, getResource('label'), { name, organization: parent.organization_id });
+      const label = await createObject<AnyRow>(tx, ctx, ctx.service.resources.get('label'), { name, organization: parent.organization_id });
       await associate(tx, ctx, parent.id, label.id);
       return label;
     },

@@ -3,7 +3,6 @@ import { hasObjectRole } from '../../api/access.ts';
 import { ApiError, forbidden } from '../../api/errors.ts';
 import { isVisible } from '../../api/list.ts';
 import { orderedJoinTable, reverse, type Relation } from '../../api/relations.ts';
-import { getResource } from '../../api/resource.ts';
 
 /**
  * organizations/{id}/galaxy_credentials/: the organization's Galaxy credentials, in the order attached.
@@ -15,7 +14,7 @@ export const galaxyCredentials: Relation = {
   async authorize(ctx, tx, organizationId, credentialId, detach) {
     if (!(await hasObjectRole(ctx, tx, 'organization', organizationId, 'admin_role'))) throw forbidden();
     if (detach) return;
-    if (!(await isVisible(tx, ctx, getResource('credential'), credentialId))) throw forbidden();
+    if (!(await isVisible(tx, ctx, ctx.service.resources.get('credential'), credentialId))) throw forbidden();
     const [type] = await tx.query<{ name: string; namespace: string | null }>(
       'SELECT t.name, t.namespace FROM credentials c JOIN credential_types t ON t.id = c.credential_type_id WHERE c.id = $1',
       [credentialId],

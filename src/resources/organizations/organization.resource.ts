@@ -6,7 +6,7 @@ import { isVisible } from '../../api/list.ts';
 import { reverse } from '../../api/relations.ts';
 import { objectRoles, roleHolders } from '../../rbac/relations.ts';
 import { removeObject } from '../../api/crud.ts';
-import { defineResource, getResource, type Values } from '../../api/resource.ts';
+import { defineResource, type Values } from '../../api/resource.ts';
 import { galaxyCredentials, ownedByOrganization } from './organization-relations.ts';
 import { relatedFieldCounts, type RelatedCounts } from './related-counts.ts';
 import { organizationNotificationLists } from '../notification-templates/attachments.ts';
@@ -54,7 +54,7 @@ export async function administersOrganizations(ctx: RequestContext, tx: Queryabl
 
 /** As AWX: a default execution environment must be one the caller can see. */
 const mayUseEnvironment = async (ctx: RequestContext, tx: Queryable, values: Values) =>
-  typeof values.default_environment !== 'number' || isVisible(tx, ctx, getResource('execution_environment'), values.default_environment);
+  typeof values.default_environment !== 'number' || isVisible(tx, ctx, ctx.service.resources.get('execution_environment'), values.default_environment);
 
 const organizationAccess: AccessPolicy<AnyRow> = {
   visible: (ctx, alias, params) => visibleThroughRole(ctx, alias, params, 'organization'),
@@ -109,7 +109,7 @@ export const organizations = defineResource<AnyRow>({
       // What belongs to the organization goes with it, each with its roles and history (OAuth2
       // applications revoke their tokens as they go).
       for (const name of OWNED_RESOURCES) {
-        const owned = getResource(name);
+        const owned = ctx.service.resources.get(name);
         for (const object of await tx.query<AnyRow>(`SELECT * FROM ${owned.table} WHERE organization_id = $1 ORDER BY id FOR UPDATE`, [row.id])) {
           await removeObject(tx, ctx, owned, object);
         }

@@ -1,5 +1,4 @@
 import type { RequestContext } from '../../api/context.ts';
-import { getResource } from '../../api/resource.ts';
 import { ident, Params } from '../../api/sql.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 
@@ -17,7 +16,7 @@ export async function relatedFieldCounts(db: Queryable, rows: readonly Row[], ct
   const ids = rows.map((r) => r.id as number);
   const counts = new Map<number, RelatedCounts>(ids.map((id) => [id, { inventories: 0, teams: 0, users: 0, job_templates: 0, admins: 0, projects: 0 }]));
   const queries = Object.entries(COUNTED).map(async ([key, name]) => {
-    const resource = getResource(name);
+    const resource = ctx.service.resources.get(name);
     const params = new Params();
     const organizations = params.add(ids);
     await resource.access.prepare?.(ctx, db);

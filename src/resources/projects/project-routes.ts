@@ -1,9 +1,7 @@
-import type { RouteModule } from '../../api/extra-routes.ts';
 import { ApiError } from '../../api/errors.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { actionRouteSchemas } from '../../api/action-schemas.ts';
 import { serializeRow } from '../../api/serialize.ts';
-import { getResource } from '../../api/resource.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { updateOptions, viewOptions } from '../../api/options.ts';
 import { findInventoryFiles, findPlaybooks } from '../../projects/discovery.ts';
@@ -12,6 +10,7 @@ import { mayUpdateProject } from './project-access.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { registerCopyRoute } from '../../api/copy-route.ts';
 import { projectCopy } from './project-copy.ts';
+import type { RunRouteModule } from '../../runs/run-services.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -19,7 +18,7 @@ type AnyRow = any;
 
 /** The directory holding a project's files, if it has been synced (or exists, for manual projects) and may be read. */
 
-export const projectRoutes: RouteModule = (app, services) => {
+export const projectRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
   const base = '/api/v2/projects/:id/';
   routeMethods<AnyRow>(app, `${base}update/`, objectPermission('project', { POST: 'update' }), {
@@ -34,12 +33,12 @@ export const projectRoutes: RouteModule = (app, services) => {
         throw new ApiError(405, { detail: 'Manual projects have nothing to update from.' });
       }
       const update = (await launchOrRefuse(services.launches, request.ctx, services.runKinds.launcher('project_update', 'manual'), project, null)).run;
-      const body = await serializeRow(db, request.ctx, getResource('project_update'), update);
+      const body = await serializeRow(db, request.ctx, services.resources.get('project_update'), update);
       return reply.code(202).send({ project_update: update.id, ...body });
     },
     OPTIONS: async () => updateOptions('Project Update', 'GET: whether the project can be updated. POST: starts a sync from source control.'),
   }, actionRouteSchemas('can_update', 'Start a sync from source control', 202));
-  registerCopyRoute(app, services, getResource('project'), projectCopy);
+  registerCopyRoute(app, services, services.resources.get('project'), projectCopy);
   const listings = [
     { path: 'playbooks', find: findPlaybooks, name: 'Project Playbooks', description: 'Playbooks found in the project.' },
     { path: 'inventories', find: findInventoryFiles, name: 'Project Inventories', description: 'Inventory files found in the project.' },

@@ -3,7 +3,6 @@ import { defineResource } from '../../api/resource.ts';
 import { reverse } from '../../api/relations.ts';
 import { objectRoles } from '../../rbac/relations.ts';
 import { mayCreateCopy } from '../../api/copy-route.ts';
-import { getResource } from '../../api/resource.ts';
 import { projectAccess } from './project-access.ts';
 import { projectCopy } from './project-copy.ts';
 import { afterProjectWrite, checkProject } from './project-hooks.ts';
@@ -61,7 +60,7 @@ export const projects = defineResource<ProjectRow>({
     update_role: { name: 'Update', description: 'May update the project', parents: ['admin_role'] },
     read_role: { name: 'Read', description: 'May view settings for the project', parents: ['use_role', 'update_role', 'organization.auditor_role'] },
   },
-  access: { ...projectAccess, actions: { ...projectAccess.actions, copy: mayCreateCopy(() => getResource('project'), projectCopy) } },
+  access: { ...projectAccess, actions: { ...projectAccess.actions, copy: mayCreateCopy('project', projectCopy) } },
   hooks: { beforeWrite: checkProject, afterWrite: afterProjectWrite, beforeDelete: beforeProjectDelete },
   decorate: (row, out) => {
     out.related = {

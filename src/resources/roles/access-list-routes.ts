@@ -4,14 +4,13 @@ import { listQuerySchema, OPTIONS_RESPONSE, pageSchema } from '../../api/field-s
 import { listPage, type Query } from '../../api/list.ts';
 import { listOptions } from '../../api/options.ts';
 import { objectPermission } from '../../api/permissions.ts';
-import { getResource } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { AccessListBuilder, accessListScope } from './access-list.ts';
 
 export const accessListRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  const users = getResource('user');
-  const owners = services.resources.filter((r) => r.topLevel && (Object.keys(r.roles).length > 0 || r === users));
+  const users = services.resources.get('user');
+  const owners = services.resources.all.filter((r) => r.topLevel && (Object.keys(r.roles).length > 0 || r === users));
   for (const resource of owners) {
     routeMethods(app, `${resource.listPath}:id/access_list/`, objectPermission(resource.name), {
       GET: async (request) => {
@@ -28,7 +27,7 @@ export const accessListRoutes: RouteModule = (app, services) => {
         }
         return page;
       },
-      OPTIONS: async () => listOptions(users, false, `${resource.label.replace(/ List$/, '')} Access List`),
+      OPTIONS: async () => listOptions(services.resources, users, false, `${resource.label.replace(/ List$/, '')} Access List`),
     }, {
       GET: { summary: 'Users with access to the object, and how they hold it', querystring: listQuerySchema(users), response: { 200: pageSchema(users) } },
       OPTIONS: OPTIONS_RESPONSE,

@@ -6,8 +6,8 @@
  * roles. Each entry names the role, whether the caller may take it away (`unattach`), and the
  * roles of the object it gives (`descendant_roles`).
  */
-import type { RequestContext } from '../../api/context.ts';
-import { findResource, type Resource } from '../../api/resource.ts';
+import type { RequestContext, ResourceSet } from '../../api/context.ts';
+import type { Resource } from '../../api/resource.ts';
 import { ident } from '../../api/sql.ts';
 import type { Queryable } from '../../db/database.ts';
 import { assertCanGrant, assertTeamMayHold, type Holder, type RoleRow } from '../../rbac/grants.ts';
@@ -35,13 +35,13 @@ export function accessListScope(contentType: string, objectId: number) {
 /** Names of the objects roles belong to, looked up once per request. */
 class ObjectNames {
   private readonly names = new Map<string, Promise<AnyRow | undefined>>();
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly db: Queryable, private readonly resources: ResourceSet) {}
 
   get(contentType: string, id: number): Promise<AnyRow | undefined> {
     const key = `${contentType}:${id}`;
     let found = this.names.get(key);
     if (!found) {
-      const owner = findResource(contentType);
+      const owner = this.resources.find(contentType);
       const column = owner?.fields.name ? 'name' : owner?.fields.username ? 'username' : null;
       found = owner && column
         ? this.db.query<AnyRow>(`SELECT *, ${ident(column)} AS display_name FROM ${ident(owner.table)} WHERE id = $1`, [id]).then((rows) => rows[0])
@@ -64,7 +64,7 @@ export class AccessListBuilder {
     private readonly resource: Resource,
     private readonly object: AnyRow,
   ) {
-    this.names = new ObjectNames(db);
+    this.names = new ObjectNames(db, ctx.service.resources);
   }
 
   /** The roles of the object. */
@@ -109,9 +109,9 @@ export class AccessListBuilder {
 
   /** The role as AWX's access list shows it: name, description, its object and whether the caller may take it away. */
   private async describe(role: RoleRow, holder: Holder): Promise<Record<string, unknown>> {
-    const out: Record<string, unknown> = { id: role.id, ...describeRole(role) };
+    const out: Record<string, unknown> = { id: role.id, ...describeRole(this.ctx.service.resources, role) };
     if (role.content_type && role.object_id !== null) {
-      const owner = findResource(role.content_type);
+      const owner = this.ctx.service.resources.find(role.content_type);
       const object = await this.names.get(role.content_type, role.object_id);
       if (owner && object) {
         out.resource_name = object.display_name;
@@ -166,14 +166,14 @@ export class AccessListBuilder {
       else indirect.push({ role: await this.describe(role, { type: 'user', id: user.id }), descendant_roles: await this.descendantRoles(role.id) });
     }
     for (const teamId of teams) direct.push(...(await this.teamEntries(teamId)));
-    if (user.is_superuser) indirect.push(systemEntry('system_administrator', (await this.rolesOfObject()).map((r) => r.role_field)));
-    else if (user.is_system_auditor) indirect.push(systemEntry('system_auditor', ['read_role']));
+    if (user.is_superuser) indirect.push(systemEntry(this.ctx.service.resources, 'system_administrator', (await this.rolesOfObject()).map((r) => r.role_field)));
+    else if (user.is_system_auditor) indirect.push(systemEntry(this.ctx.service.resources, 'system_auditor', ['read_role']));
     return { direct_access: direct, indirect_access: indirect };
   }
 }
 
 /** The entry of a system role, which the access list never offers to take away. */
-function systemEntry(singleton: string, descendants: string[]): AccessEntry {
-  const { name, description } = describeRole({ singleton_name: singleton });
+function systemEntry(resources: ResourceSet, singleton: string, descendants: string[]): AccessEntry {
+  const { name, description } = describeRole(resources, { singleton_name: singleton });
   return { role: { id: null, name, description, user_capabilities: { unattach: false } }, descendant_roles: descendants };
 }

@@ -1,6 +1,7 @@
 import { rolesOfUser, seesEverything, type AccessPolicy } from '../../api/access.ts';
 import { integer, text } from '../../api/fields.ts';
-import { allResources, defineResource, findResource } from '../../api/resource.ts';
+import { defineResource } from '../../api/resource.ts';
+import type { ResourceSet, RequestContext } from '../../api/context.ts';
 import { ident } from '../../api/sql.ts';
 import type { Queryable } from '../../db/database.ts';
 import { roleTeams, roleUsers } from '../../rbac/relations.ts';
@@ -26,7 +27,7 @@ const roleAccess: AccessPolicy<AnyRow> = {
     // object the caller sees adds its whole content type instead.
     const sets = [`SELECT system_role.id FROM roles system_role WHERE system_role.singleton_name IS NOT NULL`, rolesOfUser(me)];
     const everyRoleOf: string[] = [];
-    for (const resource of allResources()) {
+    for (const resource of ctx.service.resources) {
       if (!Object.keys(resource.roles).length) continue;
       const inner = `role_object_${resource.name}`;
       const condition = resource.access.visible(ctx, inner, params);
@@ -40,7 +41,7 @@ const roleAccess: AccessPolicy<AnyRow> = {
   },
   // The visibility of the objects' resources is part of this one's.
   prepare: async (ctx, db) => {
-    for (const resource of allResources()) if (Object.keys(resource.roles).length) await resource.access.prepare?.(ctx, db);
+    for (const resource of ctx.service.resources) if (Object.keys(resource.roles).length) await resource.access.prepare?.(ctx, db);
   },
   canCreate: never,
   canChange: never,
@@ -48,17 +49,23 @@ const roleAccess: AccessPolicy<AnyRow> = {
   canAttach: never,
 };
 
-/** Name and description of a role, from the declaration of the resource it belongs to. */
-export function describeRole(row: AnyRow): { name: string; description: string } {
+/** Name and description of a role, from the declaration of the resource (of `resources`) it belongs to. */
+export function describeRole(resources: ResourceSet, row: AnyRow): { name: string; description: string } {
   if (row.singleton_name) return SYSTEM_ROLES[row.singleton_name] ?? { name: row.singleton_name, description: '' };
-  const owner = row.content_type ? findResource(row.content_type) : undefined;
+  const owner = row.content_type ? resources.find(row.content_type) : undefined;
   return owner?.roles[row.role_field] ?? { name: row.role_field, description: '' };
 }
 
 const objectKey = (contentType: string, objectId: number) => `${contentType}:${objectId}`;
 
-/** The names of the objects a page of roles belongs to, one query per content type. */
-async function objectNames(db: Queryable, rows: readonly AnyRow[]): Promise<Map<string, string>> {
+/** What a page of roles shows of the objects they belong to: their names (one query per content type) and resources. */
+interface RoleObjects {
+  names: Map<string, string>;
+  resources: ResourceSet;
+}
+
+async function roleObjects(db: Queryable, rows: readonly AnyRow[], ctx: RequestContext): Promise<RoleObjects> {
+  const { resources } = ctx.service;
   const wanted = new Map<string, Set<number>>();
   for (const row of rows) {
     if (!row.content_type || row.object_id === null) continue;
@@ -67,13 +74,13 @@ async function objectNames(db: Queryable, rows: readonly AnyRow[]): Promise<Map<
   }
   const names = new Map<string, string>();
   for (const [contentType, ids] of wanted) {
-    const owner = findResource(contentType);
+    const owner = resources.find(contentType);
     const column = owner?.fields.name ? owner.fields.name.column : owner?.fields.username ? owner.fields.username.column : null;
     if (!owner || !column) continue;
     const found = await db.query<AnyRow>(`SELECT id, ${ident(column)} AS name FROM ${ident(owner.table)} WHERE id = ANY($1::integer[])`, [[...ids]]);
     for (const row of found) names.set(objectKey(contentType, row.id), String(row.name));
   }
-  return names;
+  return { names, resources };
 }
 
 export const roles = defineResource<AnyRow>({
@@ -92,14 +99,15 @@ export const roles = defineResource<AnyRow>({
   related: { users: roleUsers, teams: roleTeams },
   access: roleAccess,
   operations: { create: false, update: false, delete: false },
-  prepare: objectNames,
+  prepare: roleObjects,
   decorate(row, out, prepared) {
-    Object.assign(out, describeRole(row));
+    const { names, resources } = prepared as RoleObjects;
+    Object.assign(out, describeRole(resources, row));
     if (row.content_type && row.object_id !== null) {
-      const owner = findResource(row.content_type);
+      const owner = resources.find(row.content_type);
       if (owner) {
         out.related[row.content_type] = owner.detailPath(row.object_id);
-        const name = (prepared as Map<string, string> | undefined)?.get(objectKey(row.content_type, row.object_id));
+        const name = names.get(objectKey(row.content_type, row.object_id));
         if (name !== undefined) out.summary_fields.resource_name = name;
         out.summary_fields.resource_type = row.content_type;
         out.summary_fields.resource_type_display_name = owner.label.replace(/ List$/, '');

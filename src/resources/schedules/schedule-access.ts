@@ -5,37 +5,37 @@
  * being allowed to start the template.
  */
 import { hasObjectRole, isSuperuser, type AccessPolicy } from '../../api/access.ts';
-import type { RequestContext } from '../../api/context.ts';
-import { getResource, type Values } from '../../api/resource.ts';
+import type { RequestContext, ResourceSet } from '../../api/context.ts';
+import type { Values } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
-import { scheduleKind } from './schedulable.ts';
+import { scheduleKindsOf } from './schedulable.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
 type AnyRow = any;
 
 /** The template row of a unified job template id, with its kind; null when there is none. */
-export async function loadTemplate(tx: Queryable, id: unknown): Promise<{ kind: string; row: AnyRow } | null> {
+export async function loadTemplate(tx: Queryable, resources: ResourceSet, id: unknown): Promise<{ kind: string; row: AnyRow } | null> {
   if (typeof id !== 'number') return null;
   const [found] = await tx.query<{ kind: string }>('SELECT kind FROM unified_job_templates WHERE id = $1', [id]);
   if (!found) return null;
-  const [row] = await tx.query<AnyRow>(`SELECT * FROM ${getResource(found.kind).table} WHERE id = $1`, [id]);
+  const [row] = await tx.query<AnyRow>(`SELECT * FROM ${resources.get(found.kind).table} WHERE id = $1`, [id]);
   return row ? { kind: found.kind, row } : null;
 }
 
 /** Whether the caller may start the template (launch it, update it), as its own launch route asks. */
 export async function mayStart(ctx: RequestContext, tx: Queryable, templateId: unknown): Promise<boolean> {
   if (isSuperuser(ctx)) return true;
-  const template = await loadTemplate(tx, templateId);
-  const kind = template && scheduleKind(template.kind);
+  const template = await loadTemplate(tx, ctx.service.resources, templateId);
+  const kind = template && scheduleKindsOf(ctx.service).get(template.kind);
   if (!template || !kind) return false;
-  const action = getResource(template.kind).access.actions?.[kind.action];
+  const action = ctx.service.resources.get(template.kind).access.actions?.[kind.action];
   return Boolean(action && (await action(ctx, tx, template.row)));
 }
 
 async function mayChangeTemplate(ctx: RequestContext, tx: Queryable, templateId: unknown): Promise<boolean> {
-  const template = await loadTemplate(tx, templateId);
-  return Boolean(template && (await getResource(template.kind).access.canChange(ctx, tx, template.row, {})));
+  const template = await loadTemplate(tx, ctx.service.resources, templateId);
+  return Boolean(template && (await ctx.service.resources.get(template.kind).access.canChange(ctx, tx, template.row, {})));
 }
 
 /** A prompted inventory needs its use_role (AWX's JobLaunchConfigAccess). */
@@ -58,7 +58,7 @@ async function mayChange(ctx: RequestContext, tx: Queryable, row: AnyRow, values
 
 export const scheduleAccess: AccessPolicy = {
   visible: (ctx, alias, params) => {
-    const templates = getResource('unified_job_template');
+    const templates = ctx.service.resources.get('unified_job_template');
     const condition = templates.access.visible(ctx, 'u', params);
     return condition === null ? null : `${alias}.unified_job_template_id IN (SELECT u.id FROM unified_job_templates u WHERE ${condition})`;
   },

@@ -16,7 +16,7 @@ import { parseRrule, type ParsedRrule } from './rrule-text.ts';
 import { loadTemplate } from './schedule-access.ts';
 import { promptProblems } from './schedule-prompts.ts';
 import { SAVED_PROMPT_COLUMNS } from './schedule-prompt-fields.ts';
-import { scheduleKind } from './schedulable.ts';
+import { scheduleKindsOf, type ScheduleKinds } from './schedulable.ts';
 
 /** The rrule parsed, or a 400 {rrule: [...]} with AWX's messages. */
 export function validRrule(text: unknown): ParsedRrule {
@@ -49,8 +49,8 @@ function readExtraData(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function templateProblems(kind: string, template: Row): string | null {
-  if (!scheduleKind(kind)) return `Schedules cannot be created for a ${kind.replace(/_/g, ' ')}.`;
+function templateProblems(kinds: ScheduleKinds, kind: string, template: Row): string | null {
+  if (!kinds.get(kind)) return `Schedules cannot be created for a ${kind.replace(/_/g, ' ')}.`;
   if (kind === 'inventory_source' && (template.source === 'file' || template.source === '')) return 'Inventory Source must be a cloud resource.';
   if (kind === 'project' && template.scm_type === '') return 'Manual Project cannot have a schedule set.';
   return null;
@@ -84,10 +84,10 @@ export async function checkSchedule(tx: Queryable, ctx: RequestContext, values: 
   const rrule = validRrule(values.rrule ?? existing?.rrule);
   if ('extra_data' in values) values.extra_data = readExtraData(values.extra_data);
   const templateId = values.unified_job_template ?? existing?.unified_job_template_id;
-  const template = await loadTemplate(tx, templateId);
+  const template = await loadTemplate(tx, ctx.service.resources, templateId);
   if (!template) throw ValidationError.field('unified_job_template', 'This field is required.');
   if (!onlyDisabling) {
-    const problem = templateProblems(template.kind, template.row);
+    const problem = templateProblems(scheduleKindsOf(ctx.service), template.kind, template.row);
     if (problem) throw ValidationError.field('unified_job_template', problem);
     if (values.extra_data !== undefined) values.extra_data = { ...(values.extra_data as Record<string, unknown>) };
     const extraData = (values.extra_data ?? existing?.extra_data ?? {}) as Record<string, unknown>;

@@ -13,11 +13,11 @@ import { asks } from '../../runs/prompts.ts';
 import { activeSurvey } from '../job-templates/launch-description.ts';
 import { validateSurveyAnswers } from '../job-templates/survey-spec.ts';
 import { systemJobVariableProblems } from '../system-job-templates/system-job-options.ts';
-import { templateFacet } from './schedulable.ts';
+import { scheduleKindsOf, type ScheduleKinds } from './schedulable.ts';
 
 /** Whether the template lets a launch choose this prompt (a template kind without prompts lets none). */
-export const allowsPrompt = (kind: string, template: Row, field: string): boolean => {
-  const spec = templateFacet(kind)?.prompts.find((p) => p.field === field);
+export const allowsPrompt = (kinds: ScheduleKinds, kind: string, template: Row, field: string): boolean => {
+  const spec = kinds.facet(kind)?.prompts.find((p) => p.field === field);
   return Boolean(spec && asks(template, spec));
 };
 
@@ -39,7 +39,7 @@ const refusals = async (check: () => Promise<unknown>): Promise<FieldErrors> => 
 export async function promptProblems(
   tx: Queryable, ctx: RequestContext, kind: string, template: Row, prompts: Record<string, unknown>, extraData: Record<string, unknown>, changed: readonly string[],
 ): Promise<FieldErrors> {
-  const facet = templateFacet(kind);
+  const facet = scheduleKindsOf(ctx.service).facet(kind);
   const withVariables = facet ? { ...prompts, extra_vars: extraData } : prompts;
   const errors = await refusals(() => acceptPrompts(tx, facet, template, withVariables, { unasked: 'refuse' }));
   if (facet) {

@@ -7,11 +7,11 @@ import type { RequestContext } from '../../api/context.ts';
 import { forbidden, ValidationError } from '../../api/errors.ts';
 import { joinTable, orderedJoinTable, type Relation } from '../../api/relations.ts';
 import { isVisible } from '../../api/list.ts';
-import { getResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { scheduleAccess, loadTemplate } from './schedule-access.ts';
 import { allowsPrompt } from './schedule-prompts.ts';
+import { scheduleKindsOf } from './schedulable.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -24,10 +24,10 @@ async function assertMayChange(ctx: RequestContext, tx: Queryable, scheduleId: n
   if (!schedule || !(await scheduleAccess.canChange(ctx, tx, schedule, {}))) throw forbidden();
 }
 
-async function assertTemplateAsks(tx: Queryable, scheduleId: number, prompt: 'credentials' | 'labels' | 'instance_groups'): Promise<void> {
+async function assertTemplateAsks(ctx: RequestContext, tx: Queryable, scheduleId: number, prompt: 'credentials' | 'labels' | 'instance_groups'): Promise<void> {
   const [schedule] = await tx.query<{ unified_job_template_id: number }>('SELECT unified_job_template_id FROM schedules WHERE id = $1', [scheduleId]);
-  const template = await loadTemplate(tx, schedule?.unified_job_template_id);
-  if (!template || !allowsPrompt(template.kind, template.row, prompt)) {
+  const template = await loadTemplate(tx, ctx.service.resources, schedule?.unified_job_template_id);
+  if (!template || !allowsPrompt(scheduleKindsOf(ctx.service), template.kind, template.row, prompt)) {
     throw new ValidationError({ msg: [`Related template is not configured to accept ${prompt} on launch.`] });
   }
 }
@@ -38,7 +38,7 @@ export function scheduleCredentials(): Relation {
     async authorize(ctx, tx, scheduleId, credentialId, detach) {
       await assertMayChange(ctx, tx, scheduleId);
       if (detach) return;
-      await assertTemplateAsks(tx, scheduleId, 'credentials');
+      await assertTemplateAsks(ctx, tx, scheduleId, 'credentials');
       await assertCanUseCredential(ctx, tx, credentialId, 'credentials', RUN_CREDENTIAL_KINDS);
     },
   };
@@ -50,7 +50,7 @@ export function scheduleLabels(): Relation {
     async authorize(ctx, tx, scheduleId, labelId, detach) {
       await assertMayChange(ctx, tx, scheduleId);
       if (detach) return;
-      await assertTemplateAsks(tx, scheduleId, 'labels');
+      await assertTemplateAsks(ctx, tx, scheduleId, 'labels');
       const [label] = await tx.query<AnyRow>('SELECT organization_id FROM labels WHERE id = $1', [labelId]);
       if (label && !(await hasObjectRole(ctx, tx, 'organization', label.organization_id, 'read_role'))) throw forbidden();
     },
@@ -63,8 +63,8 @@ export function scheduleInstanceGroups(): Relation {
     async authorize(ctx, tx, scheduleId, groupId, detach) {
       await assertMayChange(ctx, tx, scheduleId);
       if (detach) return;
-      await assertTemplateAsks(tx, scheduleId, 'instance_groups');
-      if (!(await isVisible(tx, ctx, getResource('instance_group'), groupId))) throw forbidden();
+      await assertTemplateAsks(ctx, tx, scheduleId, 'instance_groups');
+      if (!(await isVisible(tx, ctx, ctx.service.resources.get('instance_group'), groupId))) throw forbidden();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { boolean, datetime, json, ref, text } from '../../api/fields.ts';
-import { defineResource, getResource } from '../../api/resource.ts';
+import { defineResource } from '../../api/resource.ts';
 import type { Relation } from '../../api/relations.ts';
 import { isEncryptedSecret } from '../../secrets/encryption.ts';
 import { untilText } from './rrule-schedule.ts';
@@ -58,16 +58,18 @@ export const schedules = defineResource<ScheduleRow>({
   },
   access: scheduleAccess,
   hooks: { beforeWrite: checkSchedule },
-  prepare: async (db, rows) => {
+  // The template of each schedule: its kind and list URL.
+  prepare: async (db, rows, ctx) => {
     const kinds = await db.query<{ id: number; kind: string }>('SELECT id, kind FROM unified_job_templates WHERE id = ANY($1::int[])', [rows.map((r) => r.unified_job_template_id)]);
-    return new Map(kinds.map((k) => [k.id, k.kind]));
+    return new Map(kinds.map((k) => [k.id, { kind: k.kind, plural: ctx.service.resources.get(k.kind).plural }]));
   },
   decorate: (row, out, prepared) => {
     Object.assign(out, ruleFacts(row.rrule), { extra_data: shownExtraData(row) });
     // AWX links the template's own URL and names its kind in the summary.
-    const kind = (prepared as Map<number, string> | undefined)?.get(row.unified_job_template_id);
-    if (!kind) return;
-    out.related = { ...(out.related as object), unified_job_template: `/api/v2/${getResource(kind).plural}/${row.unified_job_template_id}/` };
+    const template = (prepared as Map<number, { kind: string; plural: string }> | undefined)?.get(row.unified_job_template_id);
+    if (!template) return;
+    const { kind } = template;
+    out.related = { ...(out.related as object), unified_job_template: `/api/v2/${template.plural}/${row.unified_job_template_id}/` };
     const summary = (out.summary_fields as Record<string, Record<string, unknown> | undefined>).unified_job_template;
     if (summary) summary.unified_job_type = unifiedJobTypeOf(kind);
   },

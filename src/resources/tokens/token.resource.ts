@@ -5,7 +5,7 @@ import { choice, datetime, FieldProblem, generatedSecret, ref, text, type Field 
 import { isVisible } from '../../api/list.ts';
 import { reverse, type Relation } from '../../api/relations.ts';
 import { removeObject } from '../../api/crud.ts';
-import { defineResource, getResource } from '../../api/resource.ts';
+import { defineResource } from '../../api/resource.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { accessTokenExpiry, CENSORED, hashSecret, randomToken, refuseExternalUser, TOKEN_SCOPES, type TokenScope } from '../../auth/oauth2.ts';
 import type { Queryable } from '../../db/database.ts';
@@ -44,7 +44,7 @@ function scopeField(): Field {
 
 /** Whether the caller may use the application for a token: it must see it. A missing one is left to the reference check (400). */
 async function mayUseApplication(ctx: RequestContext, tx: Queryable, applicationId: number): Promise<boolean> {
-  const applications = getResource('o_auth2_application');
+  const applications = ctx.service.resources.get('o_auth2_application');
   const exists = await tx.query<AnyRow>('SELECT 1 FROM applications WHERE id = $1', [applicationId]);
   return !exists.length || isVisible(tx, ctx, applications, applicationId);
 }

@@ -89,7 +89,7 @@ export const nodeEdgeRoutes: RouteModule = (app, services) => {
       `${alias}.id IN (SELECT child_id FROM ${EDGES} WHERE parent_id = ${params.add(parentId)} AND kind = '${kind}')`;
     routeMethods<AnyRow>(app, `/api/v2/workflow_job_template_nodes/:id/${kind}_nodes/`, objectPermission('workflow_job_template_node', { POST: 'edit' }), {
       GET: async (request) => listPage(db, request.ctx, workflowNodes, request.url.split('?')[0], request.query as Query, scope(request.object.id)),
-      OPTIONS: async (request) => listOptions(workflowNodes, await mayAdministerWorkflow(request.ctx, db, request.object.workflow_job_template_id)),
+      OPTIONS: async (request) => listOptions(services.resources, workflowNodes, await mayAdministerWorkflow(request.ctx, db, request.object.workflow_job_template_id)),
       POST: async (request, reply) => {
         const parent = request.object;
         if (!(await mayAdministerWorkflow(request.ctx, db, parent.workflow_job_template_id))) throw forbidden();

@@ -12,7 +12,7 @@ import { ValidationError, type FieldErrors } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { acceptPrompts, NOT_ALLOWED } from '../../runs/accept-prompts.ts';
-import { templateFacet } from '../schedules/schedulable.ts';
+import { scheduleKindsOf } from '../schedules/schedulable.ts';
 import { systemJobVariableProblems } from '../system-job-templates/system-job-options.ts';
 import { templateKind } from './node-access.ts';
 import { NODE_PROMPT_COLUMNS } from './node-prompt-fields.ts';
@@ -37,7 +37,7 @@ export async function checkNodePrompts(tx: Queryable, ctx: RequestContext, value
   if (!kind) return;
   const prompts = Object.fromEntries(NODE_PROMPT_COLUMNS.map(([field, column]) => [field, field in values ? values[field] : existing?.[column]]));
   const extraData = (('extra_data' in values ? values.extra_data : existing?.extra_data) ?? {}) as Record<string, unknown>;
-  const facet = templateFacet(kind);
+  const facet = scheduleKindsOf(ctx.service).facet(kind);
   const [template] = facet ? await tx.query(`SELECT * FROM ${facet.table} WHERE id = $1`, [templateId]) : [{}];
   const given = facet ? { ...prompts, extra_vars: extraData } : prompts;
   const errors = await refusals(() => acceptPrompts(tx, facet, template, given, { unasked: 'refuse', templateValuesPass: true }));

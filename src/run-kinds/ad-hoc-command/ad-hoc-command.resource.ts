@@ -20,7 +20,7 @@ export const adHocLauncher: Launcher<Values> = {
   kind: { name: 'ad_hoc_command' },
   async plan(tx, ctx, _template, values) {
     if (!(await mayRunAdHoc(ctx, tx, values))) throw forbidden();
-    await checkReferences(tx, adHocCommands, values);
+    await checkReferences(tx, ctx.service.resources, adHocCommands, values);
     await completeNewCommand(tx, ctx, values);
     const [columns, params] = columnsOf(adHocCommands, values);
     const run: Record<string, unknown> = Object.fromEntries(columns.map((column, i) => [column, params[i]]));

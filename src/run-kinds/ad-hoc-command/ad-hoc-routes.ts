@@ -1,13 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestContext, Services } from '../../api/context.ts';
+import type { RequestContext } from '../../api/context.ts';
 import { parseRequestBody } from '../../api/crud.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { adHocLauncher } from './ad-hoc-command.resource.ts';
 import { ApiError } from '../../api/errors.ts';
-import type { RouteModule } from '../../api/extra-routes.ts';
 import { listOptions, passwordsOptions } from '../../api/options.ts';
 import { listPage, type Query, type Scope } from '../../api/list.ts';
-import { getResource, type Resource, type Values } from '../../api/resource.ts';
+import { type Resource, type Values } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import type { Row } from '../../db/database.ts';
@@ -20,6 +19,7 @@ import { AdHocRelaunchBody, adHocRelaunchSchemas, parentCommandSchemas } from '.
 import { AnyObject } from '../../api/action-schemas.ts';
 import { validBody } from '../../api/route-schemas.ts';
 import type { Static } from 'typebox';
+import type { RunServices, RunRouteModule } from '../../runs/run-services.ts';
 
 /** Where a command can be started from besides /ad_hoc_commands/: what the parent fixes, and which commands it lists. */
 interface Parent {
@@ -47,11 +47,11 @@ const PARENTS: Parent[] = [
   },
 ];
 
-const launchCommand = async (services: Services, ctx: RequestContext, values: Values): Promise<UnifiedJobRow> =>
+const launchCommand = async (services: RunServices, ctx: RequestContext, values: Values): Promise<UnifiedJobRow> =>
   (await launchOrRefuse(services.launches, ctx, adHocLauncher, null, values)).run;
 
 /** Creates a command from a request body (with what the URL fixes) and answers 201 with it. */
-async function startCommand(services: Services, request: FastifyRequest, reply: FastifyReply, commands: Resource, fixed: Values) {
+async function startCommand(services: RunServices, request: FastifyRequest, reply: FastifyReply, commands: Resource, fixed: Values) {
   const { db } = services;
   const body = { ...validBody(request, AnyObject), ...fixed };
   const values = await parseRequestBody(commands, body, 'create', null, (v) => commands.access.canCreate(request.ctx, db, { ...v, ...fixed }));
@@ -80,12 +80,12 @@ function givenPasswords(body: Static<typeof AdHocRelaunchBody>): Values {
   return Object.fromEntries(LAUNCH_PASSWORDS.filter((name) => typeof body[name] === 'string').map((name) => [name, body[name]]));
 }
 
-export const adHocRoutes: RouteModule = (app, services) => {
+export const adHocRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
-  const commands = getResource('ad_hoc_command');
+  const commands = services.resources.get('ad_hoc_command');
 
   for (const parent of PARENTS) {
-    const parentResource = getResource(parent.resource);
+    const parentResource = services.resources.get(parent.resource);
     routeMethods(app, `${parentResource.listPath}:id/ad_hoc_commands/`, objectPermission(parent.resource, { POST: 'edit' }), {
       GET: async (request) => {
         return listPage(db, request.ctx, commands, request.url.split('?')[0], request.query as Query, parent.scope(request.object));
@@ -93,7 +93,7 @@ export const adHocRoutes: RouteModule = (app, services) => {
       POST: async (request, reply) => startCommand(services, request, reply, commands, parent.fixed(request.object)),
       OPTIONS: async (request) => {
         const canAdd = request.ctx.tokenScope !== 'read' && (await commands.access.canCreate(request.ctx, db, parent.fixed(request.object)));
-        return listOptions(commands, canAdd);
+        return listOptions(services.resources, commands, canAdd);
       },
     }, parentCommandSchemas(commands, parent.resource === 'inventory' ? ['inventory'] : ['inventory', 'limit']));
   }

@@ -13,7 +13,7 @@ export const inventoryUpdateKind: RunKind = {
   defaultTimeoutSetting: 'DEFAULT_INVENTORY_UPDATE_TIMEOUT',
   // The source's status just changed: the inventory's counts of sources with failures follow.
   // (An update is deleted with its source, and a source with its inventory: a stored update has one.)
-  afterFinish: (tx, job) => refreshInventoryComputedFields(tx, job.inventory_id!),
+  afterFinish: (tx, job, resources) => refreshInventoryComputedFields(tx, resources, job.inventory_id!),
   routes: [inventoryUpdates.runRoutes],
   messages: { friendly: 'Inventory Update', ui: 'inventory' },
   cleanup: { option: 'inventory-updates', label: 'inventory updates' },

@@ -78,7 +78,7 @@ export async function runInventoryUpdate(job: UnifiedJobRow, run: RunContext): P
       enabledValue: job.enabled_var ? job.enabled_value : defaults.enabledValue,
       instanceIdVar: defaults.instanceIdVar,
     });
-    await refreshInventoryComputedFields(tx, inventoryId);
+    await refreshInventoryComputedFields(tx, run.services.resources, inventoryId);
     return imported;
   });
   const importSeconds = (performance.now() - importStarted) / 1000;

@@ -5,7 +5,6 @@
  */
 import { isIP } from 'node:net';
 import { notAuthenticated, notFound } from '../../api/errors.ts';
-import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { visibleObject } from '../../api/route-objects.ts';
@@ -16,6 +15,7 @@ import { callbackSchemas } from './job-schemas.ts';
 import { PUBLIC } from '../../api/permissions.ts';
 import { jobTemplates } from '../../resources/job-templates/job-template.resource.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
+import type { RunRouteModule } from '../../runs/run-services.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -24,7 +24,7 @@ type AnyRow = any;
 const CALLBACK_URL = '/api/v2/job_templates/:id/callback/';
 const FORM_BODY_LIMIT = 64 * 1024;
 
-export const callbackRoutes: RouteModule = async (app, services) => {
+export const callbackRoutes: RunRouteModule = async (app, services) => {
   await app.register(async (scope) => {
     const { db } = services;
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {

@@ -8,7 +8,6 @@ import { ApiError } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { objectPermission } from '../../api/permissions.ts';
-import { getResource } from '../../api/resource.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import type { Queryable } from '../../db/database.ts';
@@ -63,7 +62,7 @@ export const createScheduleRoutes: RouteModule = (app, services) => {
         }
         const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
         const values = { name: await uniqueName(tx, job.id), unified_job_template: template.id, enabled: false, rrule: `DTSTART:${stamp}Z RRULE:FREQ=MONTHLY;INTERVAL=1`, ...promptsOf(job, template) };
-        const created = await createObject<AnyRow>(tx, request.ctx, getResource('schedule'), values);
+        const created = await createObject<AnyRow>(tx, request.ctx, services.resources.get('schedule'), values);
         const defaults = await templateLinks(tx, template.id);
         if (asks(template, prompt('credentials')) && credentials.join() !== defaults.credentialIds.join()) {
           await tx.query('INSERT INTO schedule_credentials (schedule_id, credential_id) SELECT $1, unnest($2::int[])', [created.id, credentials]);
@@ -74,7 +73,7 @@ export const createScheduleRoutes: RouteModule = (app, services) => {
         }
         return created;
       });
-      return reply.code(201).send(await serializeRow(db, request.ctx, getResource('schedule'), schedule));
+      return reply.code(201).send(await serializeRow(db, request.ctx, services.resources.get('schedule'), schedule));
     },
     OPTIONS: async () => viewOptions('Job Create Schedule', 'POST: a disabled monthly schedule of the job template with the prompts this job was launched with.'),
   }, {

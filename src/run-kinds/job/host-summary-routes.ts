@@ -10,6 +10,6 @@ export const hostSummaryRoutes: RouteModule = (app, services) => {
   const { db } = services;
   routeMethods(app, '/api/v2/job_host_summaries/:id/', objectPermission('job_host_summary'), {
     GET: async (request) => serializeRow(db, request.ctx, jobHostSummaries, request.object),
-    OPTIONS: async () => detailOptions(jobHostSummaries, false),
+    OPTIONS: async () => detailOptions(services.resources, jobHostSummaries, false),
   });
 };

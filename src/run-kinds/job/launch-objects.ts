@@ -8,7 +8,6 @@ import type { RequestContext } from '../../api/context.ts';
 import { forbidden, ValidationError } from '../../api/errors.ts';
 import { FieldProblem } from '../../api/fields.ts';
 import { isVisible } from '../../api/list.ts';
-import { getResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
 import { assertCanUseCredential } from '../../resources/credentials/credential-use.ts';
 
@@ -25,7 +24,7 @@ export async function checkLaunchObjects(tx: Queryable, ctx: RequestContext, fie
   for (const id of unique) {
     const [row] = await tx.query(`SELECT id FROM ${kind.table} WHERE id = $1`, [id]);
     if (!row) throw ValidationError.field(field, `Invalid pk "${id}" - object does not exist.`);
-    if (!(await isVisible(tx, ctx, getResource(kind.resource), id))) throw forbidden(`You do not have permission to use this ${kind.noun}.`);
+    if (!(await isVisible(tx, ctx, ctx.service.resources.get(kind.resource), id))) throw forbidden(`You do not have permission to use this ${kind.noun}.`);
   }
   return unique;
 }

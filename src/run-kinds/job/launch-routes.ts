@@ -1,5 +1,4 @@
 /** GET, POST /job_templates/{id}/launch/. */
-import type { RouteModule } from '../../api/extra-routes.ts';
 import { actionOptions } from '../../api/options.ts';
 import { LAUNCH_FIELDS } from './launch-options.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
@@ -15,8 +14,9 @@ import { launchSchemas } from './job-schemas.ts';
 import { AnyObject } from '../../api/action-schemas.ts';
 import { validBody } from '../../api/route-schemas.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
+import type { RunRouteModule } from '../../runs/run-services.ts';
 
-export const launchRoutes: RouteModule = (app, services) => {
+export const launchRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
   routeMethods(app, '/api/v2/job_templates/:id/launch/', objectPermission('job_template', { GET: 'execute', POST: 'execute' }), {
     GET: async (request) => describeLaunch(db, request.object),

@@ -43,7 +43,7 @@ export async function runPlaybookJob(job: UnifiedJobRow, run: RunContext): Promi
   const { code, ingester } = await streamRunnerEvents(run, job.id, job.inventory_id, prepared, args, readable);
   if (ingester.stats) {
     const stats = ingester.stats;
-    await run.db.transaction((tx) => recordHostSummaries(tx, job, stats));
+    await run.db.transaction((tx) => recordHostSummaries(tx, run.services.resources, job, stats));
   }
   // Their snapshots and drift are taken in the background (src/drift), not before the job ends.
   if (factCache) await queueFactCapture(run.db, job.id, await factCache.save(run.db));

@@ -1,5 +1,4 @@
 /** GET, POST /system_job_templates/{id}/launch/ (AWX's SystemJobTemplateLaunch). */
-import type { RouteModule } from '../../api/extra-routes.ts';
 import { actionOptions } from '../../api/options.ts';
 import { json } from '../../api/fields.ts';
 
@@ -13,8 +12,9 @@ import { systemJobLauncher } from './launcher.ts';
 import { SystemLaunchBodySchema, systemLaunchSchemas } from './launch-schemas.ts';
 import { validBody } from '../../api/route-schemas.ts';
 import { systemJobs } from './system-job.resource.ts';
+import type { RunRouteModule } from '../../runs/run-services.ts';
 
-export const systemJobLaunchRoutes: RouteModule = (app, services) => {
+export const systemJobLaunchRoutes: RunRouteModule = (app, services) => {
   routeMethods(app, '/api/v2/system_job_templates/:id/launch/', objectPermission('system_job_template', { GET: 'execute', POST: 'execute' }), {
     // AWX answers {} here; the days a cleanup keeps are prompted in extra_vars.
     GET: async () => ({}),

@@ -2,14 +2,14 @@
 import { recordActivity } from '../../activity/record.ts';
 import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
 import { ApiError } from '../../api/errors.ts';
-import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import type { UnifiedJobRow } from '../../db/tables.ts';
 import { finishRun } from '../../runs/lifecycle.ts';
+import type { RunRouteModule } from '../../runs/run-services.ts';
 
-export const approvalRoutes: RouteModule = (app, services) => {
+export const approvalRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
   for (const [action, status] of [['approve', 'successful'], ['deny', 'failed']] as const) {
     routeMethods(app, `/api/v2/workflow_approvals/:id/${action}/`, objectPermission('workflow_approval', { POST: 'approve' }), {

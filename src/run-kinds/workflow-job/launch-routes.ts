@@ -1,7 +1,6 @@
 /** GET, POST /workflow_job_templates/{id}/launch/ and POST /workflow_jobs/{id}/relaunch/. */
 import { AnyObject, OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
 import { validBody } from '../../api/route-schemas.ts';
-import type { RouteModule } from '../../api/extra-routes.ts';
 import { actionOptions, viewOptions } from '../../api/options.ts';
 import { WORKFLOW_LAUNCH_FIELDS } from './launch-options.ts';
 import { objectPermission } from '../../api/permissions.ts';
@@ -11,8 +10,9 @@ import { launchOrRefuse } from '../../runs/launch.ts';
 import { describeWorkflowLaunch, workflowTemplateLauncher } from './launch.ts';
 import { workflowRelauncher } from './relaunch.ts';
 import { workflowJobs } from './workflow-job.resource.ts';
+import type { RunRouteModule } from '../../runs/run-services.ts';
 
-export const workflowLaunchRoutes: RouteModule = (app, services) => {
+export const workflowLaunchRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
   routeMethods(app, '/api/v2/workflow_job_templates/:id/launch/', objectPermission('workflow_job_template', { GET: 'execute', POST: 'execute' }), {
     GET: async (request) => describeWorkflowLaunch(db, request.object),

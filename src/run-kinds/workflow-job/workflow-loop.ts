@@ -6,9 +6,9 @@
  * (a workflow job or approval stored pending, a workflow job ended) asks for a sweep. A cancel notice
  * names the workflow job to cancel. A periodic sweep catches what a lost notice left.
  */
-import type { Services } from '../../api/context.ts';
 import { CANCEL_CHANNEL } from '../../runs/lifecycle.ts';
 import { advanceWorkflowJobs, sweepWorkflows, WORKFLOWS_CHANNEL } from './workflow-pass.ts';
+import type { RunServices } from '../../runs/run-services.ts';
 
 /** A sweep this often whatever the notices say (a listener connection being reopened loses them). */
 const SWEEP_MS = 5_000;
@@ -28,7 +28,7 @@ export interface WorkflowLoop {
   stop(): Promise<void>;
 }
 
-export async function startWorkflowLoop(services: Services): Promise<WorkflowLoop> {
+export async function startWorkflowLoop(services: RunServices): Promise<WorkflowLoop> {
   const { db } = services;
   /** Workflow jobs to look at, named by notices or by a sweep, and those being looked at now. */
   const named = new Set<number>();

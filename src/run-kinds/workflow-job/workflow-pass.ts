@@ -6,7 +6,7 @@
  * workflow job. Each workflow job is handled in its own transaction with its row locked; everything
  * it needs is in the database, so a pass may be repeated, or cut off and started again, without harm.
  */
-import { callerIn, systemContextIn, type RequestContext, type Services } from '../../api/context.ts';
+import { callerIn, systemContextIn, type RequestContext } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { UnifiedJobRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
@@ -19,6 +19,7 @@ import { lookAtGraph, type GraphEdge, type GraphNode } from './workflow-graph.ts
 import { spawnNode } from './workflow-spawn.ts';
 import { nodesCredentials } from './node-prompts.ts';
 import { LaunchMemo } from '../../runs/launch-memo.ts';
+import type { RunServices } from '../../runs/run-services.ts';
 
 // Rows here are still read untyped (docs/architecture.md, "Typed rows").
 type AnyRow = any;
@@ -38,7 +39,7 @@ export interface Sweep {
 }
 
 /** What does not come with a workflow job's id: pending workflow jobs start, approvals expire, and the workflow jobs waiting for a look are listed. */
-export async function sweepWorkflows(services: Services): Promise<Sweep> {
+export async function sweepWorkflows(services: RunServices): Promise<Sweep> {
   const { db } = services;
   await db.transaction((tx) => startPendingWorkflows(tx));
   await db.transaction((tx) => expireApprovals(tx, services));
@@ -62,7 +63,7 @@ export async function sweepWorkflows(services: Services): Promise<Sweep> {
  * pass holds are left to it. The nodes started share their reads (the same templates, links and
  * hosts read once). One that fails undoes the batch's work: the caller looks at each alone then.
  */
-export async function advanceWorkflowJobs(services: Services, ids: readonly number[]): Promise<void> {
+export async function advanceWorkflowJobs(services: RunServices, ids: readonly number[]): Promise<void> {
   await services.db.transaction(async (tx) => {
     const memo = new LaunchMemo();
     for (const id of ids) await advanceWorkflow(tx, services, id, memo);
@@ -70,7 +71,7 @@ export async function advanceWorkflowJobs(services: Services, ids: readonly numb
 }
 
 /** A whole pass: the sweep, then every workflow job it found waiting; answers when the next approval falls due. */
-export async function workflowPass(services: Services): Promise<number | null> {
+export async function workflowPass(services: RunServices): Promise<number | null> {
   const sweep = await sweepWorkflows(services);
   for (const id of sweep.attention) await advanceWorkflowJobs(services, [id]);
   return sweep.nextApprovalMs;
@@ -99,7 +100,7 @@ async function startPendingWorkflows(tx: Queryable): Promise<void> {
 }
 
 /** Approvals whose time is up fail, timed out (AWX's wording). */
-async function expireApprovals(tx: Queryable, services: Services): Promise<void> {
+async function expireApprovals(tx: Queryable, services: RunServices): Promise<void> {
   const expired = await tx.query<UnifiedJobRow>(
     `SELECT * FROM unified_jobs WHERE kind = 'workflow_approval' AND status = 'pending' AND approval_expires <= now() FOR UPDATE SKIP LOCKED`,
   );
@@ -134,7 +135,7 @@ async function templateKinds(tx: Queryable, nodes: readonly GraphNode[]): Promis
 }
 
 /** The workflow job's creator, as whom its nodes' runs are made. */
-async function creatorContext(tx: Queryable, services: Services, userId: number | null, memo: LaunchMemo): Promise<RequestContext> {
+async function creatorContext(tx: Queryable, services: RunServices, userId: number | null, memo: LaunchMemo): Promise<RequestContext> {
   const [user] = userId
     ? await memo.once(`user:${userId}`, () => tx.query<AnyRow>('SELECT id, username, is_superuser, is_system_auditor FROM users WHERE id = $1', [userId]))
     : [];
@@ -142,7 +143,7 @@ async function creatorContext(tx: Queryable, services: Services, userId: number 
   return callerIn(services, { id: user.id, username: user.username, isSuperuser: user.is_superuser, isSystemAuditor: user.is_system_auditor });
 }
 
-async function advanceWorkflow(tx: Queryable, services: Services, id: number, memo: LaunchMemo): Promise<void> {
+async function advanceWorkflow(tx: Queryable, services: RunServices, id: number, memo: LaunchMemo): Promise<void> {
   const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND kind = 'workflow_job' AND status = 'running' FOR UPDATE SKIP LOCKED`, [id]);
   if (!workflowJob) return;
   // Cleared before the graph is read: a run that ends while this look goes on asks for the next.
@@ -215,7 +216,7 @@ async function advanceWorkflow(tx: Queryable, services: Services, id: number, me
 }
 
 /** A canceled workflow job cancels its nodes' runs and ends canceled once none is left active. */
-async function cancelWorkflow(tx: Queryable, services: Services, workflowJob: UnifiedJobRow, nodes: WorkflowNode[]): Promise<void> {
+async function cancelWorkflow(tx: Queryable, services: RunServices, workflowJob: UnifiedJobRow, nodes: WorkflowNode[]): Promise<void> {
   const active = nodes.filter((n) => n.job_id !== null && isActive(n.job_status)).map((n) => n.job_id!);
   // A run locked elsewhere is ending right now: it counts as still active, and its end asks for another look.
   const lockable = await tx.query<UnifiedJobRow>('SELECT * FROM unified_jobs WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE SKIP LOCKED', [active]);

@@ -2,17 +2,18 @@
  * How a workflow node of each template kind starts its run, inside the workflow pass's transaction
  * and through the launch service (its gates apply): the workflowNode launcher of the template's run kind.
  */
-import type { RequestContext, Services } from '../../api/context.ts';
+import type { RequestContext } from '../../api/context.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import type { LaunchResult } from '../../runs/launch.ts';
 import type { LaunchMemo } from '../../runs/launch-memo.ts';
 import { finishRun, insertRun } from '../../runs/lifecycle.ts';
 import type { RunKindRef, WorkflowNodeLaunch } from '../../runs/run-kind.ts';
 import { JOB } from '../job/create-job.ts';
+import type { RunServices } from '../../runs/run-services.ts';
 
 export interface Spawn {
   tx: Queryable;
-  services: Services;
+  services: RunServices;
   /** The workflow job's creator: the node's run is his. */
   ctx: RequestContext;
   node: WorkflowNodeLaunch['node'];
@@ -34,8 +35,8 @@ interface NodeKind {
  * What a node of a template kind (unified_job_templates.kind: job_template, project...) starts: the
  * run kind whose templates are that resource's and that has a workflow-node launcher.
  */
-export function nodeKindOf(services: Services, templateKind: string): NodeKind | undefined {
-  const table = services.resources.find((r) => r.name === templateKind)?.table;
+export function nodeKindOf(services: RunServices, templateKind: string): NodeKind | undefined {
+  const table = services.resources.find(templateKind)?.table;
   const kind = table === undefined ? undefined : services.runKinds.forTemplateTable(table);
   const launcher = kind?.launchers?.workflowNode;
   if (!table || !kind || !launcher) return undefined;

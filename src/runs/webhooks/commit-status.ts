@@ -5,7 +5,7 @@
  * claimed in the database before it is sent, so one node posts it once; a failure is noted in
  * the run's explanation and never changes the run's status.
  */
-import type { Services } from '../../api/context.ts';
+import type { RunServices } from '../run-services.ts';
 import type { Database } from '../../db/database.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { OutboundFailed, OutboundRefused, outboundPolicy, sendOutbound } from '../../net/outbound.ts';
@@ -50,13 +50,13 @@ async function tokenOf(db: Database, credentialId: number): Promise<string | nul
 }
 
 /** Where the run is shown (AWX's get_ui_url): its kind's page in the UI. */
-function runUrl(services: Services, run: Claimed): string {
+function runUrl(services: RunServices, run: Claimed): string {
   const base = String(services.settings.get('SVC_URL_BASE') ?? '');
   return `${base}/#/jobs/${services.runKinds.get(run.kind).messages?.ui ?? 'playbook'}/${run.id}`;
 }
 
 /** Posts one run's state; answers why it could not, or null. */
-async function post(services: Services, run: Claimed): Promise<string | null> {
+async function post(services: RunServices, run: Claimed): Promise<string | null> {
   const provider = providerOf(run.webhook_service);
   const statusApi = parseVariables(run.extra_vars).awx_webhook_status_api;
   if (!provider || typeof statusApi !== 'string' || !statusApi) return null;
@@ -77,7 +77,7 @@ async function post(services: Services, run: Claimed): Promise<string | null> {
 }
 
 /** Posts the states there are to post; answers how many runs were handled. */
-export async function postCommitStatuses(services: Services): Promise<number> {
+export async function postCommitStatuses(services: RunServices): Promise<number> {
   const runs = await claim(services.db);
   await Promise.all(runs.map(async (run) => {
     const problem = await post(services, run);

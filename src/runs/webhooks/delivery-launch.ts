@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../../api/errors.ts';
 import type { Queryable, Row } from '../../db/database.ts';
-import type { Launcher } from '../launch.ts';
+import type { Launcher } from '../run-kind.ts';
 import type { LaunchMemo } from '../launch-memo.ts';
 
 /**

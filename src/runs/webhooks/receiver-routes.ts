@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import { systemContextIn } from '../../api/context.ts';
 import { ApiError, forbidden, notFound } from '../../api/errors.ts';
-import type { RouteModule } from '../../api/extra-routes.ts';
 import { viewOptions } from '../../api/options.ts';
 import { PUBLIC } from '../../api/permissions.ts';
 import type { Resource } from '../../api/resource.ts';
@@ -20,6 +19,7 @@ import { launchOrRefuse, type Launcher } from '../launch.ts';
 import { launchingOnce, webhookExtraVars, type WebhookLaunch } from './delivery-launch.ts';
 import type { Delivery, WebhookProvider } from './provider.ts';
 import { WEBHOOK_PROVIDERS } from './providers.ts';
+import type { RunRouteModule } from '../run-services.ts';
 
 /** The largest delivery accepted (413 beyond). */
 export const MAX_DELIVERY_BYTES = 1024 * 1024;
@@ -59,7 +59,7 @@ function storedGuid(guid: string, raw: Buffer): string {
 }
 
 /** The receivers of every provider for one template resource, launching with the kind's `launcher`. */
-export const webhookReceiverRoutes = <T extends Row>(templates: Resource, launcher: Launcher<WebhookLaunch, T>): RouteModule => async (app, services) => {
+export const webhookReceiverRoutes = <T extends Row>(templates: Resource, launcher: Launcher<WebhookLaunch, T>): RunRouteModule => async (app, services) => {
   const { db } = services;
   const once = launchingOnce(templates.table, launcher);
 

@@ -1,5 +1,4 @@
 import { FieldProblem, boolean, integer, text } from '../../../api/fields.ts';
-import { findResource } from '../../../api/resource.ts';
 import { hostOrNetwork, stringList } from '../shapes.ts';
 import { category, setting } from '../types.ts';
 import { awxSystemSettings } from './system-awx.ts';
@@ -93,9 +92,10 @@ export const system = category({
   async validate(value, db) {
     // Checked once execution environments exist; until then any id is kept for later.
     const id = value('DEFAULT_EXECUTION_ENVIRONMENT');
-    const environments = findResource('execution_environment');
-    if (id === null || !environments) return null;
-    const rows = await db.query(`SELECT 1 FROM ${environments.table} WHERE id = $1`, [id]);
+    if (id === null) return null;
+    const [{ any }] = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM execution_environments) AS any');
+    if (!any) return null;
+    const rows = await db.query('SELECT 1 FROM execution_environments WHERE id = $1', [id]);
     return rows.length ? null : { DEFAULT_EXECUTION_ENVIRONMENT: [`Invalid pk "${String(id)}" - object does not exist.`] };
   },
 });

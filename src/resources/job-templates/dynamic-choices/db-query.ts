@@ -5,7 +5,6 @@
 import type { RequestContext } from '../../../api/context.ts';
 import { ApiError } from '../../../api/errors.ts';
 import { listAll, type Query, type Scope } from '../../../api/list.ts';
-import { getResource } from '../../../api/resource.ts';
 import type { Queryable, Row } from '../../../db/database.ts';
 import { MAX_CHOICES, SourceError, toChoices } from './choices.ts';
 import { DB_QUERY_MODELS } from './source-spec.ts';
@@ -28,7 +27,7 @@ function scopeOf(d: Record<string, unknown>, template: Row): Scope | undefined {
 
 export async function queryChoices(db: Queryable, ctx: RequestContext, template: Row, d: Record<string, unknown>): Promise<string[]> {
   const model = DB_QUERY_MODELS[d.model as string];
-  const resource = getResource(model.resource);
+  const resource = ctx.service.resources.get(model.resource);
   const field = (d.field as string | undefined) ?? 'name';
   const query: Query = { order_by: field === 'id' ? 'id' : `${field},id` };
   for (const [key, value] of Object.entries((d.filter as Record<string, unknown> | null | undefined) ?? {})) query[key] = String(value);
