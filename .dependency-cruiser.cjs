@@ -61,7 +61,7 @@ module.exports = {
     layer('resources-use-drift-vocabulary-only', '^src/resources/', '^src/drift/(?!categories\\.ts$|fact-diff\\.ts$)'),
     layer('resources-below-eda', '^src/(resources|runs)/', '^src/eda/'),
     layer('eda-below-run-kinds', '^src/eda/', '^src/(run-kinds|task-manager|dispatcher|composition|server/|cli)'),
-    layer('resources-below-runs', '^src/resources/', '^src/(runs/(?!launch\\.ts|run-services\\.ts|lifecycle\\.ts|run-kind\\.ts|kinds-in-use\\.ts|run-resource\\.ts|run-fields\\.ts|exec\\.ts|prompts\\.ts|accept-prompts\\.ts)|task-manager|dispatcher|composition|server|cli)'),
+    layer('resources-below-runs', '^src/resources/', '^src/(runs/(?!launch\\.ts|run-services\\.ts|lifecycle\\.ts|run-kind\\.ts|run-resource\\.ts|run-fields\\.ts|exec\\.ts|prompts\\.ts|accept-prompts\\.ts)|task-manager|dispatcher|composition|server|cli)'),
     {
       name: 'resources-start-runs-only-through-queues',
       severity: 'error',

@@ -7,6 +7,8 @@ import { objectPermission } from '../src/api/permissions.ts';
 import { defineResource } from '../src/api/resource.ts';
 import { routeMethods } from '../src/api/resource-routes.ts';
 import type { RunRouteModule } from '../src/runs/run-services.ts';
+import type { RunKind } from '../src/runs/run-kind.ts';
+import { systemJobKind } from '../src/run-kinds/system-job/kind.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
@@ -138,5 +140,41 @@ describe('one composition does not leak into another app of the process', () => 
     it('the plain app built before it still knows nothing of them', async () => {
       await assertKnowsNoNotes(plain);
     });
+  });
+});
+
+describe('the run kinds of one composition decide what its fields accept, in no other app of the process', () => {
+  // The system job kind, composed in one app only with a policy facet: its templates become a resource type policies may name.
+  const gatedSystemJobs: RunKind = { ...systemJobKind, policy: { resourceTypes: ['system_job_template'] } };
+  let plain: TestApp;
+  let gated: TestApp;
+  before(async () => {
+    plain = await createTestApp();
+    gated = await createTestApp({}, { extraRunKinds: [gatedSystemJobs] });
+  });
+  after(async () => {
+    await gated?.close();
+    await plain?.close();
+  });
+
+  const appliesToChoices = async (t: TestApp) =>
+    ((await t.request('OPTIONS', '/api/v2/policies/')).body.actions.POST.applies_to.choices as [string, string][]).map(([value]) => value);
+  const policy = (name: string) => ({ name, organization: 1, rego_module: 'package drover.org_1.launch\n', package_path: 'drover.org_1.launch', applies_to: ['system_job_template'] });
+
+  it('the app composed with the kind lists and accepts its resource type', async () => {
+    assert.ok((await appliesToChoices(gated)).includes('system_job_template'));
+    const made = await gated.post('/api/v2/policies/', policy('system jobs'));
+    assert.equal(made.status, 201, made.text);
+    assert.deepEqual(made.body.applies_to, ['system_job_template']);
+  });
+
+  it('the other app, built before it, neither lists nor accepts it, and stores nothing', async () => {
+    const choices = await appliesToChoices(plain);
+    assert.ok(choices.includes('job_template'), 'the composition root\'s kinds are listed');
+    assert.ok(!choices.includes('system_job_template'));
+    const refused = await plain.post('/api/v2/policies/', policy('system jobs'));
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(String(refused.body.applies_to), /"system_job_template" is not a valid choice/);
+    assert.equal((await plain.get('/api/v2/policies/?name=system+jobs')).body.count, 0);
   });
 });

@@ -4,9 +4,20 @@
  */
 export type OptionsType = 'string' | 'integer' | 'float' | 'boolean' | 'datetime' | 'json' | 'choice' | 'id' | 'field' | 'list_of_ids';
 
+/**
+ * What a composition tells the fields whose values depend on it (the run kinds' names in a
+ * policy's applies_to, the action types of event rules), by name: the composition root makes it.
+ */
+export type Vocabulary = Readonly<Record<string, unknown>>;
+
 export interface Field {
   /** Name of the column; for references the column holding the id (organization -> organization_id). */
   column: string;
+  /**
+   * A field known only once the service is composed: the resources of a composition hold the
+   * field this answers in its place (composeFields), so two services of one process may differ.
+   */
+  composed?: (vocabulary: Vocabulary) => Field;
   optionsType: OptionsType;
   label: string;
   helpText: string;
@@ -411,6 +422,24 @@ export function listOfIds(resource: string, opts: FieldOptions = {}): Field {
     serialize: identity,
   };
   return field;
+}
+
+/**
+ * A field of the composition's `vocabulary` entry `name`: until composed (outside a service) it
+ * refuses every value, as its choices are not known.
+ */
+export function composedField(name: string, make: (entry: unknown) => Field, opts: FieldOptions = {}): Field {
+  const unknownYet = json(opts);
+  return {
+    ...unknownYet,
+    parse: () => {
+      throw new Error(`the field of ${name} is read outside a composed service`);
+    },
+    composed: (vocabulary) => {
+      if (!(name in vocabulary)) throw new Error(`the composition has no vocabulary ${name}`);
+      return make(vocabulary[name]);
+    },
+  };
 }
 
 /** Fills in the column and label a field takes from its name. */

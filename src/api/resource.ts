@@ -1,6 +1,6 @@
 import type { Queryable, ResourceRow, Row } from '../db/database.ts';
 import type { RequestContext, Services } from './context.ts';
-import { completeField, datetime, ref, type Field } from './fields.ts';
+import { completeField, datetime, ref, type Field, type Vocabulary } from './fields.ts';
 import type { Params } from './sql.ts';
 import type { RoleDeclaration } from '../rbac/object-roles.ts';
 
@@ -248,4 +248,16 @@ export function defineResource<R extends ResourceRow = ResourceRow>(decl: Resour
     detailPath: (id: number) => `/api/v2/${plural}/${id}/`,
   };
   return resource;
+}
+
+/**
+ * The resource as one composition holds it: each field known only once the service is composed
+ * (Field.composed) replaced by the field the composition's vocabulary makes. Unchanged without such fields.
+ */
+export function composeFields<R extends Resource>(resource: R, vocabulary: Vocabulary): R {
+  if (!Object.values(resource.fields).some((f) => f.composed)) return resource;
+  const compose = (fields: Record<string, Field>) => Object.fromEntries(Object.entries(fields).map(([name, f]) => [
+    name, f.composed ? { ...completeField(name, f.composed(vocabulary)), column: f.column, label: f.label } : f,
+  ]));
+  return { ...resource, fields: compose(resource.fields), allFields: compose(resource.allFields) };
 }

@@ -3,7 +3,7 @@
  * management commands walk it; nothing registers itself by being imported.
  */
 import { DASHBOARD_URL, dashboardRoutes } from '../resources/dashboard/dashboard-routes.ts';
-import type { Resource } from '../api/resource.ts';
+import { composeFields, type Resource } from '../api/resource.ts';
 import { ResourceSet } from '../api/resource-set.ts';
 import { registerResourceRoutes } from '../api/resource-routes.ts';
 import { registerLoginRoutes } from '../auth/login-routes.ts';
@@ -58,7 +58,8 @@ import { workflowJobKind } from '../run-kinds/workflow-job/kind.ts';
 import type { Gate } from '../runs/gates.ts';
 import { createLaunchService } from '../runs/launch.ts';
 import { RunKinds, type RunKind } from '../runs/run-kind.ts';
-import { useRunKinds } from '../runs/kinds-in-use.ts';
+import { POLICY_RESOURCE_TYPES } from '../resources/policies/policy-resource-types.ts';
+import { EVENT_RULE_RUN_KINDS } from '../resources/event-rules/actions.ts';
 import type { RunRouteModule, RunServices } from '../runs/run-services.ts';
 import type { SecretStore } from '../secrets/rotation.ts';
 import { RESOURCES } from './resources.ts';
@@ -161,11 +162,15 @@ export interface CompositionOptions {
  * the launch service with its gates. Each call makes its own; nothing is kept between compositions.
  */
 export function composeServices(base: BaseServices, options: CompositionOptions = {}): RunServices {
-  const resources = new ResourceSet([...RESOURCES, ...(options.extraResources ?? [])]);
+  const declared = [...RESOURCES, ...(options.extraResources ?? [])];
   // An extra kind named as a listed one takes its place (benchmarks swap the job runner).
   const extra = options.extraRunKinds ?? [];
-  const runKinds = new RunKinds([...RUN_KINDS.filter((k) => !extra.some((e) => e.name === k.name)), ...extra], resources);
-  useRunKinds(runKinds);
+  const kinds = [...RUN_KINDS.filter((k) => !extra.some((e) => e.name === k.name)), ...extra];
+  // Fields that name the run kinds (a policy's applies_to, an event rule's actions) are made from them.
+  const kindsOfFields = new RunKinds(kinds, new ResourceSet(declared));
+  const vocabulary = { [POLICY_RESOURCE_TYPES]: kindsOfFields.policyResourceTypes(), [EVENT_RULE_RUN_KINDS]: kindsOfFields };
+  const resources = new ResourceSet(declared.map((resource) => composeFields(resource, vocabulary)));
+  const runKinds = new RunKinds(kinds, resources);
   const launches = createLaunchService(base.db, options.gates ?? GATES, runKinds);
   const ssoMethods = [...SSO_METHODS, ...(options.extraSsoMethods ?? [])];
   return {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services, RequestContext } from '../api/context.ts';
+import type { Services, RequestContext, ServiceView } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { Launcher, RunKinds } from './run-kind.ts';
@@ -22,6 +22,18 @@ export type RunRouteModule = (app: FastifyInstance, services: RunServices) => vo
  * The run services behind a value the framework hands on typed as Services (a resource's `create`
  * is given the services the routes were registered with, which composeServices made).
  */
+/** The run kinds of the service a request reached (its ServiceView is the composed services). */
+export function runKindsOf(service: ServiceView): RunKinds {
+  const kinds = (service as Partial<RunServices>).runKinds;
+  if (!kinds) throw new Error('the service was not composed with run kinds');
+  return kinds;
+}
+
+/** AWX's unified_job_type of a template whose kind in unified_job_templates is `templateKind`: the name of its runs' kind. */
+export function unifiedJobTypeOf(service: ServiceView, templateKind: string): string | undefined {
+  return runKindsOf(service).forTemplateTable(service.resources.get(templateKind).table)?.name;
+}
+
 export function runServicesOf(services: Services): RunServices {
   const candidate = services as Partial<RunServices>;
   if (!candidate.runKinds || !candidate.launches || !candidate.scheduleKinds) throw new Error('the services were not composed with run kinds');

@@ -6,7 +6,7 @@ import { hasObjectRole } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { FieldProblem } from '../../api/fields.ts';
 import type { Queryable } from '../../db/database.ts';
-import { runKindsInUse } from '../../runs/kinds-in-use.ts';
+import { runKindsOf } from '../../runs/run-services.ts';
 import type { RunKind, RunKinds } from '../../runs/run-kind.ts';
 
 /** The action that launches nothing: a notification through a notification template. */
@@ -49,26 +49,28 @@ export function actionTarget(kinds: RunKinds, type: ActionType): ActionTarget | 
 
 const MAX_ACTIONS = 20;
 
+/** The composition's vocabulary entry: the run kinds of the service, whose action types and targets rules may name (composeServices). */
+export const EVENT_RULE_RUN_KINDS = 'event rule run kinds';
+
 /** The JSON Schema of a rule's actions, for the OpenAPI document (parseActions checks them). */
-export const ACTIONS_SCHEMA = {
+export const actionsSchema = (kinds: RunKinds) => ({
   type: 'array',
   minItems: 1,
   maxItems: MAX_ACTIONS,
   items: {
     type: 'object',
     properties: {
-      // The action types are known once the service is composed.
-      action_type: { type: 'string', get enum() { return actionTypes(runKindsInUse()); } },
+      action_type: { type: 'string', enum: actionTypes(kinds) },
       target_id: { type: 'integer', minimum: 1 },
       extra_vars: { type: 'object', additionalProperties: true },
       description: { type: 'string' },
     },
     required: ['action_type', 'target_id'],
   },
-};
+});
 
 /** A list of actions as stored, or a FieldProblem naming the first bad one ("Action 1: ..."). */
-export function parseActions(value: unknown): Action[] {
+export function parseActions(value: unknown, kinds: RunKinds): Action[] {
   if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of actions but got type "${value === null ? 'null' : typeof value}".`);
   if (!value.length) throw new FieldProblem('A rule needs at least one action.');
   if (value.length > MAX_ACTIONS) throw new FieldProblem(`Ensure this list has no more than ${MAX_ACTIONS} actions.`);
@@ -76,7 +78,6 @@ export function parseActions(value: unknown): Action[] {
     const where = `Action ${i + 1}`;
     if (!item || typeof item !== 'object' || Array.isArray(item)) throw new FieldProblem(`${where}: expected an object with action_type and target_id.`);
     const { action_type: type, target_id: target, extra_vars: vars, description = '' } = item as Record<string, unknown>;
-    const kinds = runKindsInUse();
     const targetOf = typeof type === 'string' ? actionTarget(kinds, type) : undefined;
     if (!targetOf) throw new FieldProblem(`${where}: action_type must be one of ${actionTypes(kinds).join(', ')}.`);
     if (typeof target !== 'number' || !Number.isInteger(target) || target < 1 || target > 2_147_483_647) throw new FieldProblem(`${where}: target_id must be the id of a ${targetOf.label}.`);
@@ -89,7 +90,7 @@ export function parseActions(value: unknown): Action[] {
 
 /** Why the action cannot be saved in a rule of `organizationId` by `ctx`, or null. */
 export async function actionProblem(tx: Queryable, ctx: RequestContext, organizationId: number, action: Action): Promise<string | null> {
-  const target = actionTarget(runKindsInUse(), action.action_type);
+  const target = actionTarget(runKindsOf(ctx.service), action.action_type);
   if (!target) return `There is no action type ${action.action_type}.`;
   const [row] = await tx.query<{ organization_id: number | null }>(`SELECT organization_id FROM ${target.table} WHERE id = $1`, [action.target_id]);
   // One answer for both, so that a rule cannot tell whether another organization's object exists.

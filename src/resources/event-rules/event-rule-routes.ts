@@ -37,7 +37,7 @@ const TestBody = Type.Object({
 }, { additionalProperties: true });
 
 export const eventRuleRoutes: RouteModule = async (app, services) => {
-  enableDisableRoutes(app, services, eventRules, (tx) => services.caches.receivingRules.changed(tx));
+  enableDisableRoutes(app, services, services.resources.get('event_rule'), (tx) => services.caches.receivingRules.changed(tx));
   await webhookKeyRoutes(eventRules, {
     action: 'webhook_key',
     newStoredKey: newStoredRuleKey,

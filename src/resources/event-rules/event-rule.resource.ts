@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { ValidationError } from '../../api/errors.ts';
-import { boolean, choice, datetime, integer, json, ref, secret, text, type Field } from '../../api/fields.ts';
+import { boolean, choice, composedField, datetime, integer, json, ref, secret, text, type Field } from '../../api/fields.ts';
 import { reverse } from '../../api/relations.ts';
 import { defineResource, type Values } from '../../api/resource.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import { encryptSecret } from '../../secrets/encryption.ts';
 import { organizationAdminsManage } from '../organizations/organization-scoped-access.ts';
-import { ACTIONS_SCHEMA, actionProblem, parseActions, type Action } from './actions.ts';
+import { actionProblem, actionsSchema, EVENT_RULE_RUN_KINDS, parseActions, type Action } from './actions.ts';
+import type { RunKinds } from '../../runs/run-kind.ts';
 import { CONDITIONS_SCHEMA, parseConditions } from './conditions.ts';
 import { EVENT_RULE_KEY_PURPOSE } from './receiving-rules.ts';
 import { SOURCE_TYPES } from './source-types.ts';
@@ -17,6 +18,8 @@ import type { EventRuleRow } from '../../db/tables.ts';
 export const newStoredRuleKey = () => encryptSecret(EVENT_RULE_KEY_PURPOSE, randomBytes(38).toString('base64url'));
 
 export const receiverPath = (webhookPath: string) => `/api/v2/eda_webhooks/${webhookPath}/`;
+
+const ACTIONS_HELP = 'What a firing does, as a list of {action_type, target_id, extra_vars, description}.';
 
 /** A json field whose value `parse` checks and normalizes. */
 function listField(parse: (value: unknown) => unknown, valueSchema: Record<string, unknown>, helpText: string, required = false): Field {
@@ -55,7 +58,7 @@ export const eventRules = defineResource<EventRuleRow>({
     }),
     webhook_key: { ...secret({ readOnly: true, helpText: 'The shared secret deliveries are signed with: read it at webhook_key/.' }) },
     conditions: listField(parseConditions, CONDITIONS_SCHEMA, 'Jinja2 expressions over event (the payload) and headers, as a list of {jinja2_expression, description}: all must hold.'),
-    actions: listField(parseActions, ACTIONS_SCHEMA, 'What a firing does, as a list of {action_type, target_id, extra_vars, description}.', true),
+    actions: composedField(EVENT_RULE_RUN_KINDS, (kinds) => listField((value) => parseActions(value, kinds as RunKinds), actionsSchema(kinds as RunKinds), ACTIONS_HELP, true), { helpText: ACTIONS_HELP, required: true }),
     throttle_seconds: integer({ default: 0, min: 0, max: 31_536_000, helpText: 'Least seconds between two firings; 0 for no limit.' }),
     last_fired_at: datetime({ readOnly: true }),
     fire_count: integer({ readOnly: true, default: 0 }),

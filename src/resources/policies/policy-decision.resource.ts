@@ -1,7 +1,7 @@
 import { ValidationError } from '../../api/errors.ts';
 import { choice, datetime, integer, parseIsoDatetime, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
-import { policyResourceTypes } from '../../runs/kinds-in-use.ts';
+import { policyResourceTypes } from './policy-resource-types.ts';
 import { organizationRecords } from '../organizations/organization-scoped-access.ts';
 import type { PolicyDecisionRow } from '../../db/tables.ts';
 
@@ -21,7 +21,7 @@ export const policyDecisions = defineResource<PolicyDecisionRow>({
     organization: ref('organization', readOnly),
     unified_job: integer({ ...readOnly, nullable: true, column: 'unified_job_id', helpText: 'The run launched; a denied launch left no run, only its id.' }),
     unified_job_template: integer({ ...readOnly, nullable: true, column: 'unified_job_template_id' }),
-    resource_type: choice(policyResourceTypes, readOnly),
+    resource_type: policyResourceTypes(choice, readOnly),
     user: ref('user', { ...readOnly, nullable: true }),
     message: text(readOnly),
   },

@@ -16,7 +16,6 @@ import { enableDisableRoutes } from '../../api/toggle-routes.ts';
 import { EngineError, engineOf, evaluate } from '../../policy/engine.ts';
 import { queuePolicyUpload } from '../../policy/engine-outbox.ts';
 import { parseVerdict } from '../../policy/verdict.ts';
-import { policies } from './policy.resource.ts';
 import { assertPolicyAllowed } from './policy-checks.ts';
 
 const TestBody = Type.Object({
@@ -27,7 +26,7 @@ const TestBody = Type.Object({
 }, { additionalProperties: true });
 
 export const policyRoutes: RouteModule = (app, services) => {
-  enableDisableRoutes(app, services, policies, async (tx, row) => {
+  enableDisableRoutes(app, services, services.resources.get('policy'), async (tx, row) => {
     if (!row.enabled) return;
     // Switching on changes no text: only the namespace is checked, for a policy stored before it was enforced.
     assertPolicyAllowed(row, true);

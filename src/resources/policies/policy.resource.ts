@@ -1,6 +1,6 @@
 import { boolean, choice, choiceList, datetime, integer, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
-import { policyResourceTypes } from '../../runs/kinds-in-use.ts';
+import { policyResourceTypes } from './policy-resource-types.ts';
 import { queuePolicyUpload, SYNC_STATES } from '../../policy/engine-outbox.ts';
 import { policyAccess } from './policy-access.ts';
 import { checkPolicy } from './policy-checks.ts';
@@ -34,7 +34,7 @@ export const policies = defineResource<PolicyRow>({
     }),
     enforcement: choice(ENFORCEMENTS, { default: 'enforce', helpText: "none: not evaluated; warn: violations are recorded and shown on the job; enforce: a deny blocks the launch. The organization's policy_enforcement caps it." }),
     enabled: boolean({ default: true, helpText: 'Disabled policies are not evaluated.' }),
-    applies_to: choiceList(policyResourceTypes, { helpText: 'What the policy gates: resource types of launches (the choices OPTIONS lists); empty for every launch.' }),
+    applies_to: policyResourceTypes(choiceList, { helpText: 'What the policy gates: resource types of launches (the choices OPTIONS lists); empty for every launch.' }),
     trigger_count: integer({ ...readOnly, default: 0, helpText: 'Launches the policy warned about or denied.' }),
     last_triggered_at: datetime(readOnly),
     last_evaluated_at: datetime(readOnly),

@@ -8,7 +8,7 @@ import { scheduleAccess } from './schedule-access.ts';
 import { SCHEDULE_PROMPT_FIELDS } from './schedule-prompt-fields.ts';
 import { checkSchedule } from './schedule-hooks.ts';
 import { scheduleCredentials, scheduleInstanceGroups, scheduleLabels } from './schedule-relations.ts';
-import { unifiedJobTypeOf } from '../../runs/kinds-in-use.ts';
+import { unifiedJobTypeOf } from '../../runs/run-services.ts';
 import type { ScheduleRow } from '../../db/tables.ts';
 
 
@@ -61,16 +61,15 @@ export const schedules = defineResource<ScheduleRow>({
   // The template of each schedule: its kind and list URL.
   prepare: async (db, rows, ctx) => {
     const kinds = await db.query<{ id: number; kind: string }>('SELECT id, kind FROM unified_job_templates WHERE id = ANY($1::int[])', [rows.map((r) => r.unified_job_template_id)]);
-    return new Map(kinds.map((k) => [k.id, { kind: k.kind, plural: ctx.service.resources.get(k.kind).plural }]));
+    return new Map(kinds.map((k) => [k.id, { plural: ctx.service.resources.get(k.kind).plural, unifiedJobType: unifiedJobTypeOf(ctx.service, k.kind) }]));
   },
   decorate: (row, out, prepared) => {
     Object.assign(out, ruleFacts(row.rrule), { extra_data: shownExtraData(row) });
     // AWX links the template's own URL and names its kind in the summary.
-    const template = (prepared as Map<number, { kind: string; plural: string }> | undefined)?.get(row.unified_job_template_id);
+    const template = (prepared as Map<number, { plural: string; unifiedJobType: string | undefined }> | undefined)?.get(row.unified_job_template_id);
     if (!template) return;
-    const { kind } = template;
     out.related = { ...(out.related as object), unified_job_template: `/api/v2/${template.plural}/${row.unified_job_template_id}/` };
     const summary = (out.summary_fields as Record<string, Record<string, unknown> | undefined>).unified_job_template;
-    if (summary) summary.unified_job_type = unifiedJobTypeOf(kind);
+    if (summary) summary.unified_job_type = template.unifiedJobType;
   },
 });

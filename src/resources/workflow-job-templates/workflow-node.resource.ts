@@ -7,7 +7,7 @@ import { joinTable } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { UnifiedJobTemplateRow, WorkflowJobTemplateNodeRow } from '../../db/tables.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
-import { unifiedJobTypeOf } from '../../runs/kinds-in-use.ts';
+import { unifiedJobTypeOf } from '../../runs/run-services.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { RUN_CREDENTIAL_KINDS } from '../job-templates/template-relations.ts';
 import { nodeAccess } from './node-access.ts';
@@ -27,7 +27,7 @@ export type EdgeKind = (typeof EDGE_KINDS)[number];
 export { nodePromptFields };
 
 /** Each node's summary of its template and its edges, for a page of nodes of `edgeTable`. */
-export async function loadNodeExtras(db: Queryable, rows: readonly NodeRow[], edgeTable: string) {
+export async function loadNodeExtras(db: Queryable, rows: readonly NodeRow[], edgeTable: string, ctx: RequestContext) {
   const ids = rows.map((r) => r.id);
   const [templates, edges] = await Promise.all([
     db.query<NodeTemplate>(`SELECT id, name, description, kind FROM unified_job_templates WHERE id = ANY($1::integer[])`, [rows.map((r) => r.unified_job_template_id).filter(Boolean)]),
@@ -35,7 +35,8 @@ export async function loadNodeExtras(db: Queryable, rows: readonly NodeRow[], ed
       `SELECT parent_id, child_id, kind, condition FROM ${edgeTable} WHERE parent_id = ANY($1::integer[]) ORDER BY child_id`, [ids]),
   ]);
   // Looked up by the nodes' column, which may be null (no such key: no template).
-  return { templates: new Map<number | null, NodeTemplate>(templates.map((t) => [t.id, t])), edges };
+  const typed = templates.map((t) => ({ ...t, unified_job_type: unifiedJobTypeOf(ctx.service, t.kind) }));
+  return { templates: new Map<number | null, NodeTemplate & { unified_job_type: string | undefined }>(typed.map((t) => [t.id, t])), edges };
 }
 
 /** The fields and links every node shows: its edges by kind, their conditions, its template's summary. */
@@ -57,7 +58,7 @@ export function decorateNode(row: NodeRow, out: SerializedObject, extras: Awaite
   };
   const template = extras?.templates.get(row.unified_job_template_id);
   if (template) {
-    out.summary_fields.unified_job_template = { id: template.id, name: template.name, description: template.description, unified_job_type: unifiedJobTypeOf(template.kind) };
+    out.summary_fields.unified_job_template = { id: template.id, name: template.name, description: template.description, unified_job_type: template.unified_job_type };
     out.related.unified_job_template = `/api/v2/${template.kind}s/${template.id}/`;
   } else out.unified_job_template = null;
 }
@@ -109,7 +110,7 @@ export const workflowNodes = defineResource<WorkflowJobTemplateNodeRow>({
   },
   access: nodeAccess,
   hooks: { beforeWrite: checkNode },
-  prepare: (db, rows) => loadNodeExtras(db, rows, 'workflow_job_template_node_edges'),
+  prepare: (db, rows, ctx) => loadNodeExtras(db, rows, 'workflow_job_template_node_edges', ctx),
   decorate: (row, out, prepared) => {
     decorateNode(row, out, prepared as Awaited<ReturnType<typeof loadNodeExtras>>, 'workflow_job_template_nodes');
     out.related.create_approval_template = `/api/v2/workflow_job_template_nodes/${row.id}/create_approval_template/`;

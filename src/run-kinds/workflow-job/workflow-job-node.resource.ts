@@ -58,7 +58,7 @@ export const workflowJobNodes = defineResource<AnyRow>({
     canDelete: () => false,
     canAttach: () => false,
   },
-  prepare: async (db, rows) => ({ ...(await loadNodeExtras(db, rows, 'workflow_job_node_edges')), jobs: await loadNodeJobs(db, rows) }),
+  prepare: async (db, rows, ctx) => ({ ...(await loadNodeExtras(db, rows, 'workflow_job_node_edges', ctx)), jobs: await loadNodeJobs(db, rows) }),
   decorate: (row, out, prepared) => {
     const extras = prepared as Awaited<ReturnType<typeof loadNodeExtras>> & { jobs: Map<number, AnyRow> };
     decorateNode(row, out, extras, 'workflow_job_nodes');
