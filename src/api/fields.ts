@@ -287,24 +287,21 @@ export function boolean(opts: FieldOptions = {}): Field {
   return field;
 }
 
-/** The values of a choice field, or a function answering them when they are known only once the service is composed (run kinds' policy resource types). */
+/** The values of a choice field (value, or [value, label]). */
 export type Choices = readonly (string | readonly [string, string])[];
 
-export function choice(choices: Choices | (() => Choices), opts: FieldOptions = {}): Field {
-  const pairsOf = (list: Choices) => list.map((c) => (typeof c === 'string' ? ([c, c] as const) : c));
-  const fixed = typeof choices === 'function' ? undefined : pairsOf(choices);
-  const pairs = () => fixed ?? pairsOf((choices as () => Choices)());
+export function choice(choices: Choices, opts: FieldOptions = {}): Field {
+  const pairs = choices.map((c) => (typeof c === 'string' ? ([c, c] as const) : c));
+  const values = new Set(pairs.map(([v]) => v));
   const field: Field = {
     ...base(opts),
     optionsType: 'choice',
     filterKind: 'text',
     nullMeans: '',
-    get choices() {
-      return pairs();
-    },
+    choices: pairs,
     parse: (value) =>
       nullOr(field, value, (v) => {
-        if (typeof v !== 'string' || !pairs().some(([c]) => c === v)) throw new FieldProblem(`"${String(v)}" is not a valid choice.`);
+        if (typeof v !== 'string' || !values.has(v)) throw new FieldProblem(`"${String(v)}" is not a valid choice.`);
         return v;
       }),
     serialize: identity,
@@ -366,21 +363,16 @@ export function json(opts: FieldOptions = {}): Field {
 }
 
 /** A JSON list of some of `choices`, without repeats (drift categories, policy applies_to). */
-export function choiceList(choices: readonly string[] | (() => readonly string[]), opts: FieldOptions = {}): Field {
+export function choiceList(choices: readonly string[], opts: FieldOptions = {}): Field {
   const field = json({ default: [], ...opts });
-  const current = typeof choices === 'function' ? choices : () => choices;
   return {
     ...field,
-    get choices() {
-      return current().map((c) => [c, c] as const);
-    },
-    get valueSchema() {
-      return { type: 'array', items: { type: 'string', enum: [...current()] }, uniqueItems: true };
-    },
+    choices: choices.map((c) => [c, c] as const),
+    valueSchema: { type: 'array', items: { type: 'string', enum: [...choices] }, uniqueItems: true },
     parse: (value) => {
       if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${value === null ? 'null' : typeof value}".`);
-      const unknown = value.filter((v) => typeof v !== 'string' || !current().includes(v));
-      if (unknown.length) throw new FieldProblem(`"${String(unknown[0])}" is not a valid choice. Choose from ${current().join(', ')}.`);
+      const unknown = value.filter((v) => typeof v !== 'string' || !choices.includes(v));
+      if (unknown.length) throw new FieldProblem(`"${String(unknown[0])}" is not a valid choice. Choose from ${choices.join(', ')}.`);
       return [...new Set(value as string[])];
     },
   };
@@ -444,9 +436,9 @@ export function composedField(name: string, make: (entry: unknown) => Field, opt
 
 /** Fills in the column and label a field takes from its name. */
 export function completeField(name: string, field: Field): Field {
-  // Copied with its accessors, so that choices known only once the service is composed are read when asked.
-  const complete = Object.defineProperties({}, Object.getOwnPropertyDescriptors(field)) as Field;
-  complete.column = field.column || (field.ref ? `${name}_id` : name);
-  complete.label = field.label || name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
-  return complete;
+  return {
+    ...field,
+    column: field.column || (field.ref ? `${name}_id` : name),
+    label: field.label || name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()),
+  };
 }
