@@ -65,8 +65,41 @@ export async function sweepWorkflows(services: RunServices): Promise<Sweep> {
  */
 export async function advanceWorkflowJobs(services: RunServices, ids: readonly number[]): Promise<void> {
   await services.db.transaction(async (tx) => {
-    const memo = new LaunchMemo();
-    for (const id of ids) await advanceWorkflow(tx, services, id, memo);
+    const held = await tx.query<UnifiedJobRow>(
+      `SELECT * FROM unified_jobs WHERE id = ANY($1::int[]) AND kind = 'workflow_job' AND status = 'running' ORDER BY id FOR UPDATE SKIP LOCKED`, [ids],
+    );
+    if (!held.length) return;
+    // Cleared before the graphs are read: a run that ends while this look goes on asks for the next.
+    const woken = new Set((await tx.query<{ id: number }>(
+      'DELETE FROM workflow_wakeups WHERE workflow_job_id = ANY($1::int[]) RETURNING workflow_job_id AS id', [held.map((j) => j.id)],
+    )).map((r) => r.id));
+    const flagged = held.filter((j) => j.workflow_attention).map((j) => j.id);
+    if (flagged.length) await tx.query('UPDATE unified_jobs SET workflow_attention = false WHERE id = ANY($1::int[])', [flagged]);
+    const looked = held.filter((j) => woken.has(j.id) || j.workflow_attention || j.cancel_flag);
+    if (!looked.length) return;
+    const graphs = await loadGraphs(tx, looked.map((j) => j.id));
+    const starting: Start[] = [];
+    const done: { workflowJob: UnifiedJobRow; graph: Graph; failure: string | null }[] = [];
+    for (const workflowJob of looked) {
+      const graph = graphs.get(workflowJob.id)!;
+      if (workflowJob.cancel_flag) {
+        await cancelWorkflow(tx, services, workflowJob, graph.nodes);
+        continue;
+      }
+      const look = await lookAtWorkflow(tx, workflowJob, graph);
+      for (const node of look.start) starting.push({ workflowJob, graph, node: node as WorkflowNode });
+      if (look.done) done.push({ workflowJob, graph, failure: look.failure });
+    }
+    await startNodes(tx, services, starting);
+    for (const { workflowJob, graph, failure } of done) {
+      const artifacts: Record<string, unknown> = {};
+      for (const n of graph.nodes) if (n.job_artifacts && n.job_status === 'successful') Object.assign(artifacts, n.job_artifacts);
+      await finishRun(tx, services.runKinds, workflowJob, {
+        status: failure ? 'failed' : 'successful',
+        explanation: failure ?? '',
+        updates: { artifacts: JSON.stringify(artifacts) },
+      });
+    }
   });
 }
 
@@ -113,18 +146,40 @@ async function expireApprovals(tx: Queryable, services: RunServices): Promise<vo
   }
 }
 
-async function loadGraph(tx: Queryable, workflowJobId: number): Promise<{ nodes: WorkflowNode[]; edges: GraphEdge[] }> {
+interface Graph {
+  nodes: WorkflowNode[];
+  edges: GraphEdge[];
+  byId: Map<number, WorkflowNode>;
+}
+
+/** A node about to start, with its workflow job and graph. */
+interface Start {
+  workflowJob: UnifiedJobRow;
+  graph: Graph;
+  node: WorkflowNode;
+}
+
+/** The graphs of these workflow jobs (two queries for them all), by workflow job id. */
+async function loadGraphs(tx: Queryable, workflowJobIds: readonly number[]): Promise<Map<number, Graph>> {
   const nodes = await tx.query<WorkflowNode>(
     `SELECT n.*, j.status AS job_status, j.artifacts AS job_artifacts, j.name AS job_name, j.failed AS job_failed
      FROM workflow_job_nodes n LEFT JOIN unified_jobs j ON j.id = n.job_id
-     WHERE n.workflow_job_id = $1 ORDER BY n.id`,
-    [workflowJobId],
+     WHERE n.workflow_job_id = ANY($1::int[]) ORDER BY n.id`,
+    [workflowJobIds],
   );
-  const edges = await tx.query<GraphEdge>(
-    `SELECT e.parent_id, e.child_id, e.kind, e.condition FROM workflow_job_node_edges e JOIN workflow_job_nodes n ON n.id = e.parent_id WHERE n.workflow_job_id = $1`,
-    [workflowJobId],
+  const edges = await tx.query<GraphEdge & { workflow_job_id: number }>(
+    `SELECT n.workflow_job_id, e.parent_id, e.child_id, e.kind, e.condition FROM workflow_job_node_edges e JOIN workflow_job_nodes n ON n.id = e.parent_id
+     WHERE n.workflow_job_id = ANY($1::int[])`,
+    [workflowJobIds],
   );
-  return { nodes, edges };
+  const graphs = new Map<number, Graph>(workflowJobIds.map((id) => [id, { nodes: [], edges: [], byId: new Map() }]));
+  for (const node of nodes) {
+    const graph = graphs.get(node.workflow_job_id)!;
+    graph.nodes.push(node);
+    graph.byId.set(node.id, node);
+  }
+  for (const { workflow_job_id: id, ...edge } of edges) graphs.get(id)!.edges.push(edge);
+  return graphs;
 }
 
 /** The template kind of each node about to start, by template id (read for these alone: the view of every template table is costly to join). */
@@ -143,18 +198,8 @@ async function creatorContext(tx: Queryable, services: RunServices, userId: numb
   return callerIn(services, { id: user.id, username: user.username, isSuperuser: user.is_superuser, isSystemAuditor: user.is_system_auditor });
 }
 
-async function advanceWorkflow(tx: Queryable, services: RunServices, id: number, memo: LaunchMemo): Promise<void> {
-  const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND kind = 'workflow_job' AND status = 'running' FOR UPDATE SKIP LOCKED`, [id]);
-  if (!workflowJob) return;
-  // Cleared before the graph is read: a run that ends while this look goes on asks for the next.
-  const [woken] = await tx.query<{ woken: boolean }>(
-    `WITH gone AS (DELETE FROM workflow_wakeups WHERE workflow_job_id = $1 RETURNING 1) SELECT EXISTS (SELECT 1 FROM gone) AS woken`, [id],
-  );
-  if (!woken.woken && !workflowJob.workflow_attention && !workflowJob.cancel_flag) return;
-  if (workflowJob.workflow_attention) await tx.query('UPDATE unified_jobs SET workflow_attention = false WHERE id = $1', [id]);
-  const { nodes, edges } = await loadGraph(tx, id);
-  if (workflowJob.cancel_flag) return cancelWorkflow(tx, services, workflowJob, nodes);
-  const byId = new Map(nodes.map((n) => [n.id, n]));
+/** What happens next in one workflow job: its edges' conditions are evaluated, nodes that cannot run are marked; answers what starts and whether it is done. */
+async function lookAtWorkflow(tx: Queryable, workflowJob: UnifiedJobRow, { nodes, edges }: Graph) {
   const conditionErrors = new Map<number, Record<string, string>>();
   const look = await lookAtGraph(nodes, edges, async (edge, parent, outcome) => {
     const p = parent as WorkflowNode;
@@ -167,52 +212,52 @@ async function advanceWorkflow(tx: Queryable, services: RunServices, id: number,
     }
   });
   for (const [nodeId, errors] of conditionErrors) {
-    await tx.query<AnyRow>('UPDATE workflow_job_nodes SET condition_errors = condition_errors || $2::jsonb, modified = now() WHERE id = $1', [nodeId, JSON.stringify(errors)]);
+    await tx.query('UPDATE workflow_job_nodes SET condition_errors = condition_errors || $2::jsonb, modified = now() WHERE id = $1', [nodeId, JSON.stringify(errors)]);
   }
   if (look.doNotRun.length) {
-    await tx.query<AnyRow>('UPDATE workflow_job_nodes SET do_not_run = true, modified = now() WHERE id = ANY($1::int[])', [look.doNotRun.map((n) => n.id)]);
+    await tx.query('UPDATE workflow_job_nodes SET do_not_run = true, modified = now() WHERE id = ANY($1::int[])', [look.doNotRun.map((n) => n.id)]);
   }
-  if (look.start.length) {
+  return look;
+}
+
+/**
+ * Starts the runs of these nodes (of one or more workflow jobs), as their workflow jobs' creators:
+ * what they read is shared (templates, their links and hosts, the nodes' credentials, the creators).
+ */
+async function startNodes(tx: Queryable, services: RunServices, starting: readonly Start[]): Promise<void> {
+  if (!starting.length) return;
+  const memo = new LaunchMemo();
+  const nodes = starting.map((s) => s.node);
+  const kinds = await templateKinds(tx, nodes);
+  const credentials = await nodesCredentials(tx, nodes.map((n) => n.id));
+  const started: { node: number; job: number }[] = [];
+  for (const { workflowJob, graph, node } of starting) {
     const ctx = await creatorContext(tx, services, workflowJob.created_by_id, memo);
-    const workflowVars = parseVariables(workflowJob.extra_vars);
-    const kinds = await templateKinds(tx, look.start);
-    const credentials = await nodesCredentials(tx, look.start.map((n) => n.id));
-    const started: { node: number; job: number }[] = [];
-    for (const node of look.start as WorkflowNode[]) {
-      // Parents' artifacts (set_stats) flow down: the extra vars of the workflow job win over them, as AWX.
-      const ancestors: Record<string, unknown> = {};
-      for (const e of edges.filter((x) => x.child_id === node.id).sort((a, b) => a.parent_id - b.parent_id)) {
-        const parent = byId.get(e.parent_id)!;
-        Object.assign(ancestors, parent.ancestor_artifacts ?? {}, parent.job_artifacts ?? {});
-      }
-      if (Object.keys(ancestors).length) await tx.query<AnyRow>('UPDATE workflow_job_nodes SET ancestor_artifacts = $2::jsonb WHERE id = $1', [node.id, JSON.stringify(ancestors)]);
-      const extraVars = { ...(node.extra_data ?? {}), ...ancestors, ...workflowVars };
-      const spawn = { tx, services, ctx, node, workflowJob, extraVars, credentialIds: credentials.get(node.id) ?? [], memo };
-      started.push({ node: node.id, job: await spawnNode(spawn, kinds.get(node.unified_job_template_id!) ?? '') });
+    // Parents' artifacts (set_stats) flow down: the extra vars of the workflow job win over them, as AWX.
+    const ancestors: Record<string, unknown> = {};
+    for (const e of graph.edges.filter((x) => x.child_id === node.id).sort((a, b) => a.parent_id - b.parent_id)) {
+      const parent = graph.byId.get(e.parent_id)!;
+      Object.assign(ancestors, parent.ancestor_artifacts ?? {}, parent.job_artifacts ?? {});
     }
-    await tx.query(
-      'UPDATE workflow_job_nodes n SET job_id = s.job, modified = now() FROM unnest($1::int[], $2::int[]) AS s(node, job) WHERE n.id = s.node',
-      [started.map((s) => s.node), started.map((s) => s.job)],
-    );
-    // A run failed in place ended before its node named it (the trigger could not see it): look again.
-    await tx.query<AnyRow>(
-      `WITH marked AS (
-         UPDATE unified_jobs SET workflow_attention = true WHERE id = $1 AND EXISTS (
-           SELECT 1 FROM workflow_job_nodes n JOIN unified_jobs j ON j.id = n.job_id
-           WHERE n.id = ANY($2::int[]) AND j.status IN ('successful', 'failed', 'error', 'canceled'))
-         RETURNING id)
-       SELECT pg_notify($3, id::text) FROM marked`,
-      [id, look.start.map((n) => n.id), WORKFLOWS_CHANNEL],
-    );
+    if (Object.keys(ancestors).length) await tx.query('UPDATE workflow_job_nodes SET ancestor_artifacts = $2::jsonb WHERE id = $1', [node.id, JSON.stringify(ancestors)]);
+    const extraVars = { ...(node.extra_data ?? {}), ...ancestors, ...parseVariables(workflowJob.extra_vars) };
+    const spawn = { tx, services, ctx, node, workflowJob, extraVars, credentialIds: credentials.get(node.id) ?? [], memo };
+    started.push({ node: node.id, job: await spawnNode(spawn, kinds.get(node.unified_job_template_id!) ?? '') });
   }
-  if (!look.done) return;
-  const artifacts: Record<string, unknown> = {};
-  for (const n of nodes) if (n.job_artifacts && n.job_status === 'successful') Object.assign(artifacts, n.job_artifacts);
-  await finishRun(tx, services.runKinds, workflowJob, {
-    status: look.failure ? 'failed' : 'successful',
-    explanation: look.failure ?? '',
-    updates: { artifacts: JSON.stringify(artifacts) },
-  });
+  await tx.query(
+    'UPDATE workflow_job_nodes n SET job_id = s.job, modified = now() FROM unnest($1::int[], $2::int[]) AS s(node, job) WHERE n.id = s.node',
+    [started.map((s) => s.node), started.map((s) => s.job)],
+  );
+  // A run failed in place ended before its node named it (the trigger could not see it): its workflow job is looked at again.
+  await tx.query(
+    `WITH marked AS (
+       UPDATE unified_jobs SET workflow_attention = true WHERE id IN (
+         SELECT n.workflow_job_id FROM workflow_job_nodes n JOIN unified_jobs j ON j.id = n.job_id
+         WHERE n.id = ANY($1::int[]) AND j.status IN ('successful', 'failed', 'error', 'canceled'))
+       RETURNING id)
+     SELECT pg_notify($2, id::text) FROM marked`,
+    [started.map((s) => s.node), WORKFLOWS_CHANNEL],
+  );
 }
 
 /** A canceled workflow job cancels its nodes' runs and ends canceled once none is left active. */
