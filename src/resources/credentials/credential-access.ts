@@ -3,11 +3,8 @@ import type { RequestContext } from '../../api/context.ts';
 import { forbidden } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { CredentialRow, UserRow } from '../../db/tables.ts';
 import { administersUser } from '../../rbac/user-admin.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 /** Organization admins and credential admins of the organization manage its credentials (as AWX). */
 export const administersCredentialsOf = (ctx: RequestContext, tx: Queryable, organizationId: number) =>
@@ -22,7 +19,7 @@ async function mayCreate(ctx: RequestContext, tx: Queryable, values: Values): Pr
   const { user, team, organization } = values;
   if (typeof user !== 'number' && typeof team !== 'number' && typeof organization !== 'number') return false;
   if (typeof user === 'number' && user !== ctx.user.id) {
-    const [row] = await tx.query<AnyRow>('SELECT id, is_superuser, is_system_auditor FROM users WHERE id = $1', [user]);
+    const [row] = await tx.query<Pick<UserRow, 'id' | 'is_superuser' | 'is_system_auditor'>>('SELECT id, is_superuser, is_system_auditor FROM users WHERE id = $1', [user]);
     if (!row || !(await administersUser(ctx, tx, row, false))) return false;
   }
   if (typeof team === 'number' && !(manageOrganizationAuth(ctx) && (await hasObjectRole(ctx, tx, 'team', team, 'admin_role')))) return false;
@@ -43,13 +40,13 @@ async function mayMove(ctx: RequestContext, tx: Queryable, from: number | null, 
  * Managed credentials are read-only.
  */
 /** A copy is made by the credential's admins who may also create one with the same owner. */
-async function mayCopy(ctx: RequestContext, db: Queryable, source: AnyRow): Promise<boolean> {
+async function mayCopy(ctx: RequestContext, db: Queryable, source: CredentialRow): Promise<boolean> {
   if (isSuperuser(ctx)) return true;
   if (!(await hasObjectRole(ctx, db, 'credential', source.id, 'admin_role'))) return false;
   return source.organization_id === null || administersCredentialsOf(ctx, db, source.organization_id);
 }
 
-export const credentialAccess: AccessPolicy<AnyRow> = {
+export const credentialAccess: AccessPolicy<CredentialRow> = {
   visible: (ctx, alias, params) => visibleThroughRole(ctx, alias, params, 'credential', 'read_role'),
   canCreate: mayCreate,
   canChange: async (ctx, tx, row, values, page) => {

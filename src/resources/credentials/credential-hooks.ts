@@ -3,14 +3,11 @@ import type { RequestContext } from '../../api/context.ts';
 import { ApiError, ValidationError } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { CredentialRow, TeamRow } from '../../db/tables.ts';
 import { auditGrant, grantToUser, loadRole } from '../../rbac/grants.ts';
 import { addParent, roleId } from '../../rbac/graph.ts';
 import { displayInputs, prepareInputs, type Inputs } from './credential-inputs.ts';
 import { loadCredentialType } from './credential-use.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 /** Columns of other objects that use a credential: while any is set, its type may not change. */
 const USES = [
@@ -22,7 +19,7 @@ const USES = [
 
 export async function credentialInUse(tx: Queryable, credentialId: number): Promise<boolean> {
   const union = USES.map(([table, column]) => `SELECT 1 FROM ${table} WHERE ${column} = $1`).join(' UNION ALL ');
-  return (await tx.query<AnyRow>(`SELECT EXISTS (${union}) AS used`, [credentialId]))[0].used === true;
+  return (await tx.query<{ used: boolean }>(`SELECT EXISTS (${union}) AS used`, [credentialId]))[0].used === true;
 }
 
 /** The owners named on create (`user`, `team`: write-only), between beforeWrite and afterWrite of one insert. */
@@ -35,16 +32,16 @@ async function takeOwners(tx: Queryable, values: Values): Promise<void> {
   }
   if (typeof owners.team === 'number') {
     // A team's credential belongs to the team's organization.
-    const [team] = await tx.query<AnyRow>('SELECT organization_id FROM teams WHERE id = $1', [owners.team]);
+    const [team] = await tx.query<Pick<TeamRow, 'organization_id'>>('SELECT organization_id FROM teams WHERE id = $1', [owners.team]);
     values.organization = team.organization_id;
   }
   pendingOwners.set(tx, owners);
 }
 
-async function checkUniqueName(tx: Queryable, values: Values, existing: AnyRow | null): Promise<void> {
+async function checkUniqueName(tx: Queryable, values: Values, existing: CredentialRow | null): Promise<void> {
   const organization = 'organization' in values ? values.organization : existing?.organization_id;
   if (organization === null || organization === undefined) return;
-  const rows = await tx.query<AnyRow>('SELECT 1 FROM credentials WHERE organization_id = $1 AND name = $2 AND credential_type_id = $3 AND id <> $4 LIMIT 1', [
+  const rows = await tx.query('SELECT 1 FROM credentials WHERE organization_id = $1 AND name = $2 AND credential_type_id = $3 AND id <> $4 LIMIT 1', [
     organization,
     values.name ?? existing?.name,
     values.credential_type ?? existing?.credential_type_id,
@@ -53,7 +50,7 @@ async function checkUniqueName(tx: Queryable, values: Values, existing: AnyRow |
   if (rows.length) throw new ValidationError({ __all__: ['Credential with this Organization, Name and Credential type already exists.'] });
 }
 
-export async function beforeCredentialWrite(tx: Queryable, _ctx: RequestContext, values: Values, existing: AnyRow | null): Promise<void> {
+export async function beforeCredentialWrite(tx: Queryable, _ctx: RequestContext, values: Values, existing: CredentialRow | null): Promise<void> {
   if (!existing) await takeOwners(tx, values);
   // Write-only, and only on create: they are roles, not columns.
   delete values.user;
@@ -75,7 +72,7 @@ export async function beforeCredentialWrite(tx: Queryable, _ctx: RequestContext,
 }
 
 /** As AWX: the user named on create administers the credential; a team's admins administer it and its members use it. */
-export async function afterCredentialWrite(tx: Queryable, ctx: RequestContext, row: AnyRow, existing: AnyRow | null): Promise<void> {
+export async function afterCredentialWrite(tx: Queryable, ctx: RequestContext, row: CredentialRow, existing: CredentialRow | null): Promise<void> {
   if (existing) return;
   const owners = pendingOwners.get(tx);
   pendingOwners.delete(tx);

@@ -12,16 +12,21 @@ import { objectPermission } from '../../api/permissions.ts';
 import { allows } from '../../api/route-objects.ts';
 import { decryptStored, type Inputs } from './credential-inputs.ts';
 import { credentials } from './credential.resource.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { CredentialRow } from '../../db/tables.ts';
 
 const DETAIL = '/api/v2/credentials/:id/';
 
+/** What the audit of a read takes from the credential as answered. */
+interface AnsweredCredential {
+  id: number;
+  name: string;
+  credential_type: number;
+  organization: number | null;
+}
+
 export const credentialRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  routeMethods<AnyRow>(app, `${DETAIL}copy/`, objectPermission('credential', { POST: 'copy' }), {
+  routeMethods<CredentialRow>(app, `${DETAIL}copy/`, objectPermission('credential', { POST: 'copy' }), {
     GET: async (request) => {
       const can = await allows(credentials, 'copy', request.ctx, db, request.object);
       return { can_copy: can, can_copy_without_user_input: can, templates_unable_to_copy: [], credentials_unable_to_copy: [], inventories_unable_to_copy: [] };
@@ -33,7 +38,7 @@ export const credentialRoutes: RouteModule = (app, services) => {
       const row = await db.transaction(async (tx) => {
         const owner = source.organization_id === null ? { user: request.ctx.user!.id } : { organization: source.organization_id };
         const values = { name, description: source.description, credential_type: source.credential_type_id, inputs: decryptStored(source.inputs as Inputs), ...owner };
-        return createObject<AnyRow>(tx, request.ctx, credentials, values);
+        return createObject<CredentialRow>(tx, request.ctx, credentials, values);
       });
       return reply.code(201).send(await serializeRow(db, request.ctx, credentials, row));
     },
@@ -42,7 +47,7 @@ export const credentialRoutes: RouteModule = (app, services) => {
   // Reading one credential is an audit event: who read which (never its inputs).
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.url !== DETAIL || typeof payload !== 'string') return payload;
-    const body = JSON.parse(payload) as AnyRow;
+    const body: AnsweredCredential = JSON.parse(payload);
     await recordAudit(db, {
       type: 'credential.read',
       ctx: request.ctx,

@@ -3,11 +3,8 @@ import { hasObjectRole } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { forbidden, notFound, ValidationError } from '../../api/errors.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { CredentialRow } from '../../db/tables.ts';
 import { clearInputs, type CredentialTypeRow, type Inputs } from './credential-inputs.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 export async function loadCredentialType(db: Queryable, typeId: number): Promise<CredentialTypeRow> {
   const [type] = await db.query<CredentialTypeRow>('SELECT id, name, kind, namespace, managed, inputs, injectors FROM credential_types WHERE id = $1', [typeId]);
@@ -47,7 +44,7 @@ export async function decryptedInputs(db: Queryable, credentialId: number): Prom
 
 /** A credential's type and stored inputs; 404 when it does not exist. */
 export async function loadCredential(db: Queryable, credentialId: number): Promise<{ id: number; name: string; type: CredentialTypeRow; stored: Inputs }> {
-  const [row] = await db.query<AnyRow>('SELECT id, name, credential_type_id, inputs FROM credentials WHERE id = $1', [credentialId]);
+  const [row] = await db.query<Pick<CredentialRow, 'id' | 'name' | 'credential_type_id'> & { inputs: Inputs | null }>('SELECT id, name, credential_type_id, inputs FROM credentials WHERE id = $1', [credentialId]);
   if (!row) throw notFound(`Credential ${credentialId} does not exist.`);
   return { id: row.id, name: row.name, type: await loadCredentialType(db, row.credential_type_id), stored: row.inputs ?? {} };
 }

@@ -2,14 +2,11 @@ import { boolean, FieldProblem, json, ref, text, type Field } from '../../api/fi
 import type { Relation } from '../../api/relations.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { CredentialRow, CredentialTypeRow } from '../../db/tables.ts';
 import { objectRoles } from '../../rbac/relations.ts';
 import { credentialAccess } from './credential-access.ts';
 import { afterCredentialWrite, beforeCredentialWrite } from './credential-hooks.ts';
 import { displayInputs } from './credential-inputs.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 /** The inputs: validated against the type on write; secrets stored encrypted and read back as "$encrypted$". */
 const inputsField: Field = {
@@ -49,13 +46,15 @@ const ownerTeams: Relation = {
 };
 
 /** The types of a page of credentials, for the fields computed from them. */
-async function loadTypes(db: Queryable, rows: readonly AnyRow[]): Promise<Map<number, AnyRow>> {
+type TypeSummary = Pick<CredentialTypeRow, 'id' | 'kind' | 'namespace'>;
+
+async function loadTypes(db: Queryable, rows: readonly CredentialRow[]): Promise<Map<number, TypeSummary>> {
   const ids = [...new Set(rows.map((r) => r.credential_type_id))];
-  const types = await db.query<AnyRow>('SELECT id, kind, namespace FROM credential_types WHERE id = ANY($1::integer[])', [ids]);
+  const types = await db.query<TypeSummary>('SELECT id, kind, namespace FROM credential_types WHERE id = ANY($1::integer[])', [ids]);
   return new Map(types.map((t) => [t.id, t]));
 }
 
-export const credentials = defineResource<AnyRow>({
+export const credentials = defineResource<CredentialRow>({
   name: 'credential',
   table: 'credentials',
   label: 'Credential List',
@@ -88,7 +87,7 @@ export const credentials = defineResource<AnyRow>({
   prepare: loadTypes,
   decorate(row, out, prepared) {
     // As AWX: `kind` is the type's namespace; `cloud` and `kubernetes` come from the type's kind.
-    const type = (prepared as Map<number, AnyRow> | undefined)?.get(row.credential_type_id);
+    const type = (prepared as Map<number, TypeSummary> | undefined)?.get(row.credential_type_id);
     out.kind = type?.namespace ?? null;
     out.cloud = type?.kind === 'cloud';
     out.kubernetes = type?.kind === 'kubernetes';

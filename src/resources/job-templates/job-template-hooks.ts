@@ -2,21 +2,18 @@ import type { RequestContext } from '../../api/context.ts';
 import { ValidationError, type FieldErrors } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { JobTemplateRow, ProjectRow } from '../../db/tables.ts';
 import { findPlaybooks } from '../../projects/discovery.ts';
 import { branchProblem } from '../../projects/git-values.ts';
 import { projectFilesDir, type ProjectSourcesView } from '../../projects/local-sources.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 /** MAX_FORKS: the most forks a template or a launch may ask for (0: no limit). */
 export const maxForks = (ctx: RequestContext) => Number(ctx.service.settings.get('MAX_FORKS'));
 
-const valueOf = (values: Values, existing: AnyRow | null, name: string, column = name) => (name in values ? values[name] : existing?.[column]);
+const valueOf = (values: Values, existing: JobTemplateRow | null, name: string, column: keyof JobTemplateRow) => (name in values ? values[name] : existing?.[column]);
 
 /** The playbooks of a project's checkout (empty when it has not been synced). */
-export async function playbooksOf(service: ProjectSourcesView, project: AnyRow): Promise<string[]> {
+export async function playbooksOf(service: ProjectSourcesView, project: Pick<ProjectRow, 'local_path'>): Promise<string[]> {
   const dir = await projectFilesDir(service, project.local_path);
   return dir ? findPlaybooks(dir) : [];
 }
@@ -31,29 +28,30 @@ export function templateValueProblems(values: Values, maxForks: number): FieldEr
 }
 
 /** Checks a template against its project and the settings, and keeps its organization the project's. */
-export async function checkJobTemplate(tx: Queryable, ctx: RequestContext, values: Values, existing: AnyRow | null): Promise<void> {
+export async function checkJobTemplate(tx: Queryable, ctx: RequestContext, values: Values, existing: JobTemplateRow | null): Promise<void> {
   const errors: FieldErrors = {};
   const projectId = valueOf(values, existing, 'project', 'project_id') as number | null | undefined;
-  const [project] = projectId ? await tx.query<AnyRow>('SELECT * FROM projects WHERE id = $1', [projectId]) : [];
+  const [project] = projectId ? await tx.query<ProjectRow>('SELECT * FROM projects WHERE id = $1', [projectId]) : [];
   if (!project) errors.project = ['Job Templates must have a project assigned.'];
   else {
     values.organization = project.organization_id;
-    const playbook = String(valueOf(values, existing, 'playbook') ?? '');
+    const playbook = String(valueOf(values, existing, 'playbook', 'playbook') ?? '');
     const recheck = !existing || 'playbook' in values || project.id !== existing.project_id;
     if (recheck && !(await playbooksOf(ctx.service, project)).includes(playbook)) errors.playbook = ['Playbook not found for project.'];
     if (!project.allow_override) {
-      if (valueOf(values, existing, 'scm_branch') && ('scm_branch' in values || 'project' in values)) errors.scm_branch = ['Project does not allow overriding branch.'];
-      if (valueOf(values, existing, 'ask_scm_branch_on_launch') === true) errors.ask_scm_branch_on_launch = ['Project does not allow overriding branch.'];
+      if (valueOf(values, existing, 'scm_branch', 'scm_branch') && ('scm_branch' in values || 'project' in values)) errors.scm_branch = ['Project does not allow overriding branch.'];
+      if (valueOf(values, existing, 'ask_scm_branch_on_launch', 'ask_scm_branch_on_launch') === true) errors.ask_scm_branch_on_launch = ['Project does not allow overriding branch.'];
     }
   }
   const inventory = valueOf(values, existing, 'inventory', 'inventory_id');
-  if ((inventory === null || inventory === undefined) && valueOf(values, existing, 'ask_inventory_on_launch') !== true) {
+  if ((inventory === null || inventory === undefined) && valueOf(values, existing, 'ask_inventory_on_launch', 'ask_inventory_on_launch') !== true) {
     errors.inventory = ["Job Template must provide 'inventory' or allow prompting for it."];
   }
   for (const [name, problem] of Object.entries(templateValueProblems(values, maxForks(ctx)))) errors[name] ??= problem;
-  if (Object.keys(errors).length) throw new ValidationError(errors);
-  const name = valueOf(values, existing, 'name');
-  const duplicate = await tx.query<AnyRow>('SELECT 1 FROM job_templates WHERE organization_id IS NOT DISTINCT FROM $1 AND name = $2 AND id <> $3 LIMIT 1', [
+  // A missing project is among the errors.
+  if (!project || Object.keys(errors).length) throw new ValidationError(errors);
+  const name = valueOf(values, existing, 'name', 'name');
+  const duplicate = await tx.query('SELECT 1 FROM job_templates WHERE organization_id IS NOT DISTINCT FROM $1 AND name = $2 AND id <> $3 LIMIT 1', [
     project.organization_id,
     name,
     existing?.id ?? 0,

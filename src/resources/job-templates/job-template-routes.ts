@@ -14,10 +14,7 @@ import { encryptSurveyPasswords, maskSurveyPasswords, validateSurveySpec, type S
 import { copyJobTemplate } from './template-copy.ts';
 import { mayCopy } from './job-template-actions.ts';
 import { registerInstanceGroupRoutes } from './template-instance-groups.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { JobTemplateRow } from '../../db/tables.ts';
 
 const variables = (spec: SurveySpec | null | undefined) => (spec?.spec ?? []).map((q) => q.variable);
 
@@ -25,19 +22,20 @@ export const jobTemplateRoutes: RouteModule = (app, services) => {
   const { db } = services;
   const base = '/api/v2/job_templates/:id/';
 
-  routeMethods<AnyRow>(app, `${base}survey_spec/`, objectPermission('job_template', { POST: 'administer', DELETE: 'administer' }), {
-    GET: async (request) => maskSurveyPasswords(request.object.survey_spec ?? {}),
+  routeMethods<JobTemplateRow>(app, `${base}survey_spec/`, objectPermission('job_template', { POST: 'administer', DELETE: 'administer' }), {
+    GET: async (request) => maskSurveyPasswords((request.object.survey_spec ?? {}) as SurveySpec),
     POST: async (request, reply) => {
       const template = request.object;
       const problems = validateSurveySpec(request.body);
       if (problems) throw new ApiError(400, { error: problems.error[0] });
       await db.transaction(async (tx) => {
-        const current = await loadRow<AnyRow>(tx, jobTemplates, template.id, true);
-        const stored = encryptSurveyPasswords(request.body as SurveySpec, current.survey_spec);
-        await tx.query<AnyRow>('UPDATE job_templates SET survey_spec = $2::jsonb, modified = now() WHERE id = $1', [template.id, JSON.stringify(stored)]);
+        const current = await loadRow<JobTemplateRow>(tx, jobTemplates, template.id, true);
+        const previous = current.survey_spec as SurveySpec | null;
+        const stored = encryptSurveyPasswords(request.body as SurveySpec, previous);
+        await tx.query('UPDATE job_templates SET survey_spec = $2::jsonb, modified = now() WHERE id = $1', [template.id, JSON.stringify(stored)]);
         await recordActivity(tx, request.ctx, {
           operation: 'update', object1: 'job_template', object1Id: template.id,
-          changes: { survey_spec: [variables(current.survey_spec), variables(stored)], survey_passwords: HIDDEN },
+          changes: { survey_spec: [variables(previous), variables(stored)], survey_passwords: HIDDEN },
         });
       });
       return reply.code(200).send();
@@ -45,15 +43,15 @@ export const jobTemplateRoutes: RouteModule = (app, services) => {
     DELETE: async (request, reply) => {
       const template = request.object;
       await db.transaction(async (tx) => {
-        await tx.query<AnyRow>(`UPDATE job_templates SET survey_spec = '{}'::jsonb, modified = now() WHERE id = $1`, [template.id]);
-        await recordActivity(tx, request.ctx, { operation: 'update', object1: 'job_template', object1Id: template.id, changes: { survey_spec: [variables(template.survey_spec), []] } });
+        await tx.query(`UPDATE job_templates SET survey_spec = '{}'::jsonb, modified = now() WHERE id = $1`, [template.id]);
+        await recordActivity(tx, request.ctx, { operation: 'update', object1: 'job_template', object1Id: template.id, changes: { survey_spec: [variables(template.survey_spec as SurveySpec | null), []] } });
       });
       return reply.code(200).send();
     },
     OPTIONS: async () => surveySpecOptions('Job Template Survey Spec', 'GET: the survey. POST: replaces it (AWX validation). DELETE: removes it.'),
   }, surveySpecSchemas);
 
-  routeMethods<AnyRow>(app, `${base}copy/`, objectPermission('job_template', { POST: 'copy' }), {
+  routeMethods<JobTemplateRow>(app, `${base}copy/`, objectPermission('job_template', { POST: 'copy' }), {
     GET: async (request) => {
       const can = await mayCopy(request.ctx, db, request.object);
       return { can_copy: can, can_copy_without_user_input: can, templates_unable_to_copy: [], credentials_unable_to_copy: [], inventories_unable_to_copy: [] };
@@ -61,7 +59,7 @@ export const jobTemplateRoutes: RouteModule = (app, services) => {
     POST: async (request, reply) => {
       const template = request.object;
       const { name } = validBody(request, CopyBody);
-      const copy = await db.transaction(async (tx) => copyJobTemplate(tx, request.ctx, await loadRow<AnyRow>(tx, jobTemplates, template.id), name));
+      const copy = await db.transaction(async (tx) => copyJobTemplate(tx, request.ctx, await loadRow<JobTemplateRow>(tx, jobTemplates, template.id), name));
       return reply.code(201).send(await serializeRow(db, request.ctx, jobTemplates, copy));
     },
     OPTIONS: async () => copyOptions('Copy Job Template', 'GET: whether the template can be copied. POST {name}: copies it.'),

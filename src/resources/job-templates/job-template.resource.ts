@@ -14,10 +14,6 @@ import { templateCredentials, templateLabels } from './template-relations.ts';
 import { adminOf, notificationTemplateLists } from '../notification-templates/attachments.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 export const JOB_TEMPLATE_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated'];
 
 /** What may be asked at launch instead of taken from the template, as AWX names the flags. */
@@ -28,32 +24,49 @@ export const ASK_FIELDS = [
 
 const askFlags = Object.fromEntries(ASK_FIELDS.map((name) => [`ask_${name}_on_launch`, boolean({ label: `Prompt for ${name.replace(/_/g, ' ')} on launch` })]));
 
-interface PageExtras {
-  credentials: Map<number, AnyRow[]>;
-  labels: Map<number, AnyRow[]>;
+/** A credential of a template as its summary shows it. */
+interface CredentialSummary {
+  id: number;
+  name: string;
+  description: string;
+  kind: string;
+  cloud_kind: string | null;
+  credential_type_id: number;
 }
 
-async function loadPageExtras(db: Queryable, rows: readonly AnyRow[]): Promise<PageExtras> {
+interface LabelSummary {
+  id: number;
+  name: string;
+}
+
+interface PageExtras {
+  credentials: Map<number, CredentialSummary[]>;
+  labels: Map<number, LabelSummary[]>;
+}
+
+/** Rows of a template's links, grouped by template without the template's id. */
+function byTemplate<T extends { job_template_id: number }>(list: T[]): Map<number, Omit<T, 'job_template_id'>[]> {
+  const out = new Map<number, Omit<T, 'job_template_id'>[]>();
+  for (const { job_template_id, ...rest } of list) out.set(job_template_id, [...(out.get(job_template_id) ?? []), rest]);
+  return out;
+}
+
+async function loadPageExtras(db: Queryable, rows: readonly JobTemplateRow[]): Promise<PageExtras> {
   const ids = rows.map((r) => r.id);
-  const group = (list: AnyRow[]) => {
-    const out = new Map<number, AnyRow[]>();
-    for (const { job_template_id, ...rest } of list) out.set(job_template_id, [...(out.get(job_template_id) ?? []), rest]);
-    return out;
-  };
   const [credentials, labels] = await Promise.all([
-    db.query<AnyRow>(
+    db.query<CredentialSummary & { job_template_id: number }>(
       `SELECT l.job_template_id, c.id, c.name, c.description, t.kind, t.namespace AS cloud_kind, c.credential_type_id
        FROM job_template_credentials l JOIN credentials c ON c.id = l.credential_id JOIN credential_types t ON t.id = c.credential_type_id
        WHERE l.job_template_id = ANY($1::integer[]) ORDER BY c.id`,
       [ids],
     ),
-    db.query<AnyRow>('SELECT l.job_template_id, b.id, b.name FROM job_template_labels l JOIN labels b ON b.id = l.label_id WHERE l.job_template_id = ANY($1::integer[]) ORDER BY b.name', [ids]),
+    db.query<LabelSummary & { job_template_id: number }>('SELECT l.job_template_id, b.id, b.name FROM job_template_labels l JOIN labels b ON b.id = l.label_id WHERE l.job_template_id = ANY($1::integer[]) ORDER BY b.name', [ids]),
   ]);
-  return { credentials: group(credentials), labels: group(labels) };
+  return { credentials: byTemplate(credentials), labels: byTemplate(labels) };
 }
 
 // Webhooks (webhook_service, webhook_credential, the key and related links) as AWX's WebhookTemplateMixin.
-export const jobTemplates = defineResource<AnyRow>(withWebhooks<JobTemplateRow>({
+export const jobTemplates = defineResource<JobTemplateRow>(withWebhooks<JobTemplateRow>({
   name: 'job_template',
   table: 'job_templates',
   label: 'Job Template List',

@@ -11,11 +11,8 @@ import type { RequestContext } from '../../api/context.ts';
 import { forbidden } from '../../api/errors.ts';
 import { reverse, type Relation } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { InventorySourceRow, NotificationTemplateRow } from '../../db/tables.ts';
 import { isNotificationAdmin } from './notification-template-access.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 export type AttachEvent = 'started' | 'success' | 'error' | 'approvals';
 
@@ -44,18 +41,18 @@ function attachmentList(options: NotificationListsOptions, event: AttachEvent): 
     attachable: true,
     association: `notification_templates_${event}`,
     async authorize(ctx, tx, parentId, templateId) {
-      const [template] = await tx.query<AnyRow>('SELECT organization_id FROM notification_templates WHERE id = $1', [templateId]);
+      const [template] = await tx.query<Pick<NotificationTemplateRow, 'organization_id'>>('SELECT organization_id FROM notification_templates WHERE id = $1', [templateId]);
       if (!template || !(await isNotificationAdmin(ctx, tx, template.organization_id)) || !(await options.mayAttachTo(ctx, tx, parentId))) throw forbidden();
     },
     async attach(tx, parentId, templateId) {
-      const rows = await tx.query<AnyRow>(
+      const rows = await tx.query(
         `INSERT INTO ${table} (${column}, notification_template_id, event) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`,
         [parentId, templateId, event],
       );
       return rows.length > 0;
     },
     async detach(tx, parentId, templateId) {
-      const rows = await tx.query<AnyRow>(`DELETE FROM ${table} WHERE ${column} = $1 AND notification_template_id = $2 AND event = $3 RETURNING 1`, [parentId, templateId, event]);
+      const rows = await tx.query(`DELETE FROM ${table} WHERE ${column} = $1 AND notification_template_id = $2 AND event = $3 RETURNING 1`, [parentId, templateId, event]);
       return rows.length > 0;
     },
   };
@@ -78,6 +75,6 @@ export const organizationNotificationLists = (): Record<string, Relation> => ({
 
 /** An inventory source is administered through its inventory. */
 export async function adminOfSourceInventory(ctx: RequestContext, tx: Queryable, sourceId: number): Promise<boolean> {
-  const [source] = await tx.query<AnyRow>('SELECT inventory_id FROM inventory_sources WHERE id = $1', [sourceId]);
+  const [source] = await tx.query<Pick<InventorySourceRow, 'inventory_id'>>('SELECT inventory_id FROM inventory_sources WHERE id = $1', [sourceId]);
   return source !== undefined && hasObjectRole(ctx, tx, 'inventory', source.inventory_id, 'admin_role');
 }

@@ -7,10 +7,7 @@ import { hasObjectRole, isSuperuser, objectsWithRole, seesEverything, type Acces
 import type { RequestContext } from '../../api/context.ts';
 import type { Params } from '../../api/sql.ts';
 import type { Queryable } from '../../db/database.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { NotificationRow, NotificationTemplateRow } from '../../db/tables.ts';
 
 const READERS = ['notification_admin_role', 'auditor_role'];
 
@@ -22,14 +19,14 @@ export const isNotificationAdmin = (ctx: RequestContext, tx: Queryable, organiza
 
 async function administersSomeOrganization(ctx: RequestContext, tx: Queryable): Promise<boolean> {
   if (!ctx.user) return false;
-  const rows = await tx.query<AnyRow>(`SELECT 1 FROM (${objectsWithRole('organization', ['notification_admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id]);
+  const rows = await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', ['notification_admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id]);
   return rows.length > 0;
 }
 
 /** May the caller change this template (and send its test, copy it, attach it)? */
-export const mayManageTemplate = (ctx: RequestContext, tx: Queryable, row: AnyRow) => isNotificationAdmin(ctx, tx, row.organization_id);
+export const mayManageTemplate = (ctx: RequestContext, tx: Queryable, row: Pick<NotificationTemplateRow, 'organization_id'>) => isNotificationAdmin(ctx, tx, row.organization_id);
 
-export const notificationTemplateAccess: AccessPolicy<AnyRow> = {
+export const notificationTemplateAccess: AccessPolicy<NotificationTemplateRow> = {
   visible: (ctx, alias, params) => (seesEverything(ctx) ? null : `${alias}.organization_id IN (${readableOrganizations(ctx, params)})`),
   canCreate: (ctx, tx, values) => {
     if (isSuperuser(ctx)) return true;
@@ -46,7 +43,7 @@ export const notificationTemplateAccess: AccessPolicy<AnyRow> = {
   capabilities: { copy: mayManageTemplate },
 };
 
-export const notificationAccess: AccessPolicy<AnyRow> = {
+export const notificationAccess: AccessPolicy<NotificationRow> = {
   visible: (ctx, alias, params) =>
     seesEverything(ctx)
       ? null
@@ -55,7 +52,7 @@ export const notificationAccess: AccessPolicy<AnyRow> = {
   canChange: () => false,
   // As AWX: whoever may delete the template may delete its notifications.
   canDelete: async (ctx, tx, row) => {
-    const [template] = await tx.query<AnyRow>('SELECT organization_id FROM notification_templates WHERE id = $1', [row.notification_template_id]);
+    const [template] = await tx.query<Pick<NotificationTemplateRow, 'organization_id'>>('SELECT organization_id FROM notification_templates WHERE id = $1', [row.notification_template_id]);
     return template !== undefined && isNotificationAdmin(ctx, tx, template.organization_id);
   },
   canAttach: () => false,

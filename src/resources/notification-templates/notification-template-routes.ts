@@ -12,10 +12,7 @@ import { clearConfiguration, type Configuration } from './configuration.ts';
 import { notifications } from './notification.resource.ts';
 import { notificationTemplates } from './notification-template.resource.ts';
 import { queueTemplateNotification } from './queue.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { NotificationRow, NotificationTemplateRow } from '../../db/tables.ts';
 
 export const notificationTemplateRoutes: RouteModule = (app, services) => {
   const { db } = services;
@@ -25,11 +22,11 @@ export const notificationTemplateRoutes: RouteModule = (app, services) => {
   });
 
   // As AWX: the test is sent in the background; the answer (202) names the notification to watch.
-  routeMethods<AnyRow>(app, `${notificationTemplates.listPath}:id/test/`, objectPermission('notification_template', { POST: 'test' }), {
+  routeMethods<NotificationTemplateRow>(app, `${notificationTemplates.listPath}:id/test/`, objectPermission('notification_template', { POST: 'test' }), {
     GET: async (request) => ({ can_test: await allows(notificationTemplates, 'test', request.ctx, db, request.object) }),
     POST: async (request, reply) => {
       const id = await db.transaction((tx) => queueTemplateNotification(tx, request.object.id, 'test'));
-      const [row] = await db.query<AnyRow>('SELECT * FROM notifications WHERE id = $1', [id]);
+      const [row] = await db.query<NotificationRow>('SELECT * FROM notifications WHERE id = $1', [id]);
       const shown = await serializeRow(db, request.ctx, notifications, row);
       return reply.code(202).header('Location', notifications.detailPath(id)).send({ notification: id, ...shown });
     },

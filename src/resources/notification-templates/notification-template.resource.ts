@@ -3,15 +3,12 @@ import { ValidationError } from '../../api/errors.ts';
 import { reverse } from '../../api/relations.ts';
 import { defineResource, type Values } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { NotificationRow, NotificationTemplateRow } from '../../db/tables.ts';
 import { displayConfiguration, prepareConfiguration, type Configuration } from './configuration.ts';
 import { DEFAULT_MESSAGES, mergeMessages, validateMessages, type Messages } from './messages.ts';
 import { notificationTemplateAccess } from './notification-template-access.ts';
 import { defaultMessages } from './default-messages.ts';
 import { configurationMeta, NOTIFICATION_TYPE_CHOICES, NOTIFICATION_TYPES } from './notification-types.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 /** Checked against the kind in beforeWrite; secrets read back as "$encrypted$" and show as hidden in the activity stream. */
 const configurationField: Field = {
@@ -33,7 +30,7 @@ const messagesField: Field = {
   optionsMeta: Object.fromEntries(Object.keys(NOTIFICATION_TYPES).map((type) => [type, defaultMessages(type)])),
 };
 
-async function beforeTemplateWrite(_tx: Queryable, _ctx: unknown, values: Values, existing: AnyRow | null): Promise<void> {
+async function beforeTemplateWrite(_tx: Queryable, _ctx: unknown, values: Values, existing: NotificationTemplateRow | null): Promise<void> {
   const type = (values.notification_type ?? existing?.notification_type) as string;
   const typeChanged = existing !== null && type !== existing.notification_type;
   if ('notification_configuration' in values || !existing || typeChanged) {
@@ -49,24 +46,26 @@ async function beforeTemplateWrite(_tx: Queryable, _ctx: unknown, values: Values
   }
 }
 
+type RecentNotification = Pick<NotificationRow, 'id' | 'status' | 'created' | 'error' | 'notification_template_id'>;
+
 interface Recent {
-  byTemplate: Map<number, AnyRow[]>;
+  byTemplate: Map<number, RecentNotification[]>;
 }
 
 /** The five latest notifications of each template of a page (AWX's summary_fields.recent_notifications). */
-async function recentNotifications(db: Queryable, rows: readonly AnyRow[]): Promise<Recent> {
-  const recent = await db.query<AnyRow>(
+async function recentNotifications(db: Queryable, rows: readonly NotificationTemplateRow[]): Promise<Recent> {
+  const recent = await db.query<RecentNotification>(
     `SELECT r.* FROM unnest($1::integer[]) AS t(id), LATERAL (
        SELECT id, status, created, error, notification_template_id FROM notifications WHERE notification_template_id = t.id ORDER BY created DESC, id DESC LIMIT 5
      ) AS r`,
     [rows.map((r) => r.id)],
   );
-  const byTemplate = new Map<number, AnyRow[]>();
+  const byTemplate = new Map<number, RecentNotification[]>();
   for (const n of recent) byTemplate.set(n.notification_template_id, [...(byTemplate.get(n.notification_template_id) ?? []), n]);
   return { byTemplate };
 }
 
-export const notificationTemplates = defineResource<AnyRow>({
+export const notificationTemplates = defineResource<NotificationTemplateRow>({
   name: 'notification_template',
   table: 'notification_templates',
   label: 'Notification Template List',

@@ -2,11 +2,8 @@
 import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { WorkflowJobTemplateNodeRow } from '../../db/tables.ts';
 import { mayAdministerWorkflow } from './workflow-access.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 /** What using a template of each kind in a node asks of the caller (one entry per node template kind). */
 const USE_TEMPLATE: Record<string, (ctx: RequestContext, tx: Queryable, id: number) => Promise<boolean>> = {
@@ -37,7 +34,7 @@ export async function mayUseTemplate(ctx: RequestContext, tx: Queryable, id: num
   return (await USE_TEMPLATE[kind]?.(ctx, tx, id)) ?? false;
 }
 
-export const nodeAccess: AccessPolicy<AnyRow> = {
+export const nodeAccess: AccessPolicy<WorkflowJobTemplateNodeRow> = {
   visible: (ctx, alias, params) =>
     seesEverything(ctx) ? null : `${alias}.workflow_job_template_id IN (${objectsWithRole('workflow_job_template', ['read_role'], params.add(ctx.user?.id ?? 0))})`,
   canCreate: async (ctx, tx, values) => {

@@ -19,19 +19,16 @@ import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { WorkflowJobTemplateNodeEdgeRow, WorkflowJobTemplateNodeRow } from '../../db/tables.ts';
 import { checkExpressionSyntax } from '../../templating/sandbox.ts';
 import { mayAdministerWorkflow } from './workflow-access.ts';
 import { EDGE_KINDS, workflowNodes, type EdgeKind } from './workflow-node.resource.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 const EDGES = 'workflow_job_template_node_edges';
 
 /** Whether `from` reaches `to` following edges (a new edge to -> from would close a cycle). */
 async function reaches(tx: Queryable, from: number, to: number): Promise<boolean> {
-  const rows = await tx.query<AnyRow>(
+  const rows = await tx.query(
     `WITH RECURSIVE down(id) AS (SELECT $1::int UNION SELECT e.child_id FROM ${EDGES} e JOIN down ON e.parent_id = down.id)
      SELECT 1 FROM down WHERE id = $2 LIMIT 1`,
     [from, to],
@@ -54,27 +51,27 @@ function readCondition(body: Static<typeof EdgeBody>): string {
 }
 
 /** Links parent -> child as `kind` (AWX's checks: same workflow, no self link, one edge per pair, no cycle). */
-export async function linkNodes(tx: Queryable, ctx: RequestContext, parent: AnyRow, childId: number, kind: EdgeKind, condition: string): Promise<void> {
-  const [child] = await tx.query<AnyRow>('SELECT id, workflow_job_template_id FROM workflow_job_template_nodes WHERE id = $1', [childId]);
+export async function linkNodes(tx: Queryable, ctx: RequestContext, parent: WorkflowJobTemplateNodeRow, childId: number, kind: EdgeKind, condition: string): Promise<void> {
+  const [child] = await tx.query<Pick<WorkflowJobTemplateNodeRow, 'id' | 'workflow_job_template_id'>>('SELECT id, workflow_job_template_id FROM workflow_job_template_nodes WHERE id = $1', [childId]);
   if (!child) throw notFound();
   if (child.workflow_job_template_id !== parent.workflow_job_template_id) throw new ApiError(400, { Error: 'Nodes of different workflows cannot be linked.' });
   if (child.id === parent.id) throw new ApiError(400, { Error: 'Cycle detected.' });
-  const [existing] = await tx.query<AnyRow>('SELECT kind, condition FROM workflow_job_template_node_edges WHERE parent_id = $1 AND child_id = $2', [parent.id, child.id]);
+  const [existing] = await tx.query<Pick<WorkflowJobTemplateNodeEdgeRow, 'kind' | 'condition'>>('SELECT kind, condition FROM workflow_job_template_node_edges WHERE parent_id = $1 AND child_id = $2', [parent.id, child.id]);
   if (existing && existing.kind !== kind) throw new ApiError(400, { Error: 'Relationship not allowed.' });
   if (existing) {
-    if (existing.condition !== condition) await tx.query<AnyRow>(`UPDATE ${EDGES} SET condition = $3 WHERE parent_id = $1 AND child_id = $2`, [parent.id, child.id, condition]);
+    if (existing.condition !== condition) await tx.query(`UPDATE ${EDGES} SET condition = $3 WHERE parent_id = $1 AND child_id = $2`, [parent.id, child.id, condition]);
     return;
   }
   if (await reaches(tx, child.id, parent.id)) throw new ApiError(400, { Error: 'Cycle detected.' });
-  await tx.query<AnyRow>(`INSERT INTO ${EDGES} (parent_id, child_id, kind, condition) VALUES ($1, $2, $3, $4)`, [parent.id, child.id, kind, condition]);
+  await tx.query(`INSERT INTO ${EDGES} (parent_id, child_id, kind, condition) VALUES ($1, $2, $3, $4)`, [parent.id, child.id, kind, condition]);
   await recordActivity(tx, ctx, {
     operation: 'associate', object1: 'workflow_job_template_node', object1Id: parent.id, object2: 'workflow_job_template_node', object2Id: child.id,
     association: `${kind}_nodes`, changes: condition ? { condition: ['', condition] } : {},
   });
 }
 
-async function unlinkNodes(tx: Queryable, ctx: RequestContext, parent: AnyRow, childId: number, kind: EdgeKind): Promise<void> {
-  const removed = await tx.query<AnyRow>(`DELETE FROM ${EDGES} WHERE parent_id = $1 AND child_id = $2 AND kind = $3 RETURNING 1`, [parent.id, childId, kind]);
+async function unlinkNodes(tx: Queryable, ctx: RequestContext, parent: WorkflowJobTemplateNodeRow, childId: number, kind: EdgeKind): Promise<void> {
+  const removed = await tx.query(`DELETE FROM ${EDGES} WHERE parent_id = $1 AND child_id = $2 AND kind = $3 RETURNING 1`, [parent.id, childId, kind]);
   if (!removed.length) return;
   await recordActivity(tx, ctx, {
     operation: 'disassociate', object1: 'workflow_job_template_node', object1Id: parent.id, object2: 'workflow_job_template_node', object2Id: childId,
@@ -87,7 +84,7 @@ export const nodeEdgeRoutes: RouteModule = (app, services) => {
   for (const kind of EDGE_KINDS) {
     const scope = (parentId: number) => (alias: string, params: { add(v: unknown): string }) =>
       `${alias}.id IN (SELECT child_id FROM ${EDGES} WHERE parent_id = ${params.add(parentId)} AND kind = '${kind}')`;
-    routeMethods<AnyRow>(app, `/api/v2/workflow_job_template_nodes/:id/${kind}_nodes/`, objectPermission('workflow_job_template_node', { POST: 'edit' }), {
+    routeMethods<WorkflowJobTemplateNodeRow>(app, `/api/v2/workflow_job_template_nodes/:id/${kind}_nodes/`, objectPermission('workflow_job_template_node', { POST: 'edit' }), {
       GET: async (request) => listPage(db, request.ctx, workflowNodes, request.url.split('?')[0], request.query as Query, scope(request.object.id)),
       OPTIONS: async (request) => listOptions(services.resources, workflowNodes, await mayAdministerWorkflow(request.ctx, db, request.object.workflow_job_template_id)),
       POST: async (request, reply) => {
@@ -98,7 +95,7 @@ export const nodeEdgeRoutes: RouteModule = (app, services) => {
         if (link) {
           const condition = link.disassociate ? '' : readCondition(body);
           await db.transaction(async (tx) => {
-            const locked = await loadRow<AnyRow>(tx, workflowNodes, parent.id, true);
+            const locked = await loadRow<WorkflowJobTemplateNodeRow>(tx, workflowNodes, parent.id, true);
             if (link.disassociate) await unlinkNodes(tx, request.ctx, locked, link.id, kind);
             else await linkNodes(tx, request.ctx, locked, link.id, kind, condition);
           });
@@ -110,8 +107,8 @@ export const nodeEdgeRoutes: RouteModule = (app, services) => {
         const values = await parseRequestBody(workflowNodes, { ...fields, ...fixed }, 'create', null, (v) => workflowNodes.access.canCreate(request.ctx, db, v));
         if (!(await workflowNodes.access.canCreate(request.ctx, db, values))) throw forbidden();
         const created = await db.transaction(async (tx) => {
-          const row = await createObject<AnyRow>(tx, request.ctx, workflowNodes, values);
-          await linkNodes(tx, request.ctx, await loadRow<AnyRow>(tx, workflowNodes, parent.id, true), row.id, kind, condition);
+          const row = await createObject<WorkflowJobTemplateNodeRow>(tx, request.ctx, workflowNodes, values);
+          await linkNodes(tx, request.ctx, await loadRow<WorkflowJobTemplateNodeRow>(tx, workflowNodes, parent.id, true), row.id, kind, condition);
           return row;
         });
         return reply.code(201).send(await serializeRow(db, request.ctx, workflowNodes, created));

@@ -4,32 +4,29 @@ import type { RequestContext } from '../../api/context.ts';
 import { forbidden } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { WorkflowJobTemplateRow } from '../../db/tables.ts';
 
 async function administersSomeWorkflows(ctx: RequestContext, tx: Queryable): Promise<boolean> {
   if (!ctx.user) return false;
-  const rows = await tx.query<AnyRow>(`SELECT 1 FROM (${objectsWithRole('organization', ['workflow_admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id]);
+  const rows = await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', ['workflow_admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id]);
   return rows.length > 0;
 }
 
 /** The organization (workflow_admin_role) and inventory (use_role) a template is given. */
-async function mayUseReferences(ctx: RequestContext, tx: Queryable, values: Values, existing: AnyRow | null): Promise<boolean> {
+async function mayUseReferences(ctx: RequestContext, tx: Queryable, values: Values, existing: WorkflowJobTemplateRow | null): Promise<boolean> {
   if (isSuperuser(ctx)) return true;
   if ('organization' in values && values.organization !== (existing?.organization_id ?? undefined)) {
     if (typeof values.organization !== 'number') return false;
     if (!(await hasObjectRole(ctx, tx, 'organization', values.organization, 'workflow_admin_role'))) return false;
   }
   if (typeof values.inventory === 'number' && values.inventory !== existing?.inventory_id) {
-    const [inventory] = await tx.query<AnyRow>('SELECT 1 FROM inventories WHERE id = $1', [values.inventory]);
+    const [inventory] = await tx.query('SELECT 1 FROM inventories WHERE id = $1', [values.inventory]);
     if (inventory && !(await hasObjectRole(ctx, tx, 'inventory', values.inventory, 'use_role'))) return false;
   }
   return true;
 }
 
-export const workflowTemplateAccess: AccessPolicy<AnyRow> = {
+export const workflowTemplateAccess: AccessPolicy<WorkflowJobTemplateRow> = {
   visible: (ctx, alias, params) => visibleThroughRole(ctx, alias, params, 'workflow_job_template'),
   canCreate: async (ctx, tx, values) => {
     if (isSuperuser(ctx)) return true;
@@ -54,17 +51,17 @@ export async function assertWorkflowAdmin(ctx: RequestContext, tx: Queryable, te
 }
 
 /** A copy needs the rights to create the template again (its organization, its inventory). */
-const mayCopy: ObjectAction<AnyRow> = (ctx, tx, row) =>
+const mayCopy: ObjectAction<WorkflowJobTemplateRow> = (ctx, tx, row) =>
   workflowTemplateAccess.canCreate(ctx, tx, { organization: row.organization_id, ...(row.inventory_id && { inventory: row.inventory_id }) });
 
-export const workflowTemplateActions: Record<string, ObjectAction<AnyRow>> = {
+export const workflowTemplateActions: Record<string, ObjectAction<WorkflowJobTemplateRow>> = {
   execute: (ctx, tx, row) => hasObjectRole(ctx, tx, 'workflow_job_template', row.id, 'execute_role'),
   administer: (ctx, tx, row) => hasObjectRole(ctx, tx, 'workflow_job_template', row.id, 'admin_role'),
   approve: (ctx, tx, row) => hasObjectRole(ctx, tx, 'workflow_job_template', row.id, 'approval_role'),
   copy: mayCopy,
 };
 
-export const workflowTemplateCapabilities: Record<string, Capability<AnyRow> | string> = {
+export const workflowTemplateCapabilities: Record<string, Capability<WorkflowJobTemplateRow> | string> = {
   start: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'workflow_job_template', 'execute_role', row, page),
   schedule: 'start',
   copy: (ctx, tx, row) => isSuperuser(ctx) || mayCopy(ctx, tx, row),

@@ -2,6 +2,7 @@ import { boolean, choice, datetime, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import { reverse } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { LabelRow, WorkflowJobTemplateRow } from '../../db/tables.ts';
 import { optionField } from '../../ansible/option-values.ts';
 import { variablesField } from '../../inventory/variables.ts';
 import { objectRoles } from '../../rbac/relations.ts';
@@ -11,27 +12,25 @@ import { adminOf, notificationTemplateLists } from '../notification-templates/at
 import { withWebhooks } from '../webhooks/with-webhooks.ts';
 import { assertWorkflowAdmin, workflowTemplateAccess, workflowTemplateActions, workflowTemplateCapabilities } from './workflow-access.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 /** What a workflow's launch may be asked for (AWX's WorkflowJobTemplate ask_*_on_launch). */
 export const WORKFLOW_ASK_FIELDS = ['inventory', 'limit', 'scm_branch', 'variables', 'labels', 'tags', 'skip_tags'] as const;
 
 const askFlags = Object.fromEntries(WORKFLOW_ASK_FIELDS.map((name) => [`ask_${name}_on_launch`, boolean({ label: `Prompt for ${name.replace(/_/g, ' ')} on launch` })]));
 
-async function loadLabels(db: Queryable, rows: readonly AnyRow[]): Promise<Map<number, AnyRow[]>> {
-  const labels = await db.query<AnyRow>(
+type LabelSummary = Pick<LabelRow, 'id' | 'name'>;
+
+async function loadLabels(db: Queryable, rows: readonly WorkflowJobTemplateRow[]): Promise<Map<number, LabelSummary[]>> {
+  const labels = await db.query<LabelSummary & { owner: number }>(
     `SELECT l.workflow_job_template_id AS owner, b.id, b.name FROM workflow_job_template_labels l JOIN labels b ON b.id = l.label_id
      WHERE l.workflow_job_template_id = ANY($1::integer[]) ORDER BY b.name`,
     [rows.map((r) => r.id)],
   );
-  const out = new Map<number, AnyRow[]>();
+  const out = new Map<number, LabelSummary[]>();
   for (const { owner, ...label } of labels) out.set(owner, [...(out.get(owner) ?? []), label]);
   return out;
 }
 
-export const workflowJobTemplates = defineResource(withWebhooks({
+export const workflowJobTemplates = defineResource<WorkflowJobTemplateRow>(withWebhooks<WorkflowJobTemplateRow>({
   name: 'workflow_job_template',
   table: 'workflow_job_templates',
   label: 'Workflow Job Template List',
@@ -84,9 +83,10 @@ export const workflowJobTemplates = defineResource(withWebhooks({
       ...(row.current_job_id && { current_job: `/api/v2/workflow_jobs/${row.current_job_id}/` }),
     };
     const summary = out.summary_fields as Record<string, unknown>;
-    const labels = (prepared as Map<number, AnyRow[]> | undefined)?.get(row.id) ?? [];
+    const labels = (prepared as Map<number, LabelSummary[]> | undefined)?.get(row.id) ?? [];
     summary.labels = { count: labels.length, results: labels };
-    if (row.survey_spec?.spec) summary.survey = { title: row.survey_spec.name ?? '', description: row.survey_spec.description ?? '' };
+    const survey = row.survey_spec as { spec?: unknown; name?: string; description?: string } | null;
+    if (survey?.spec) summary.survey = { title: survey.name ?? '', description: survey.description ?? '' };
     if (row.last_job_id) summary.last_job = { id: row.last_job_id, status: row.status, failed: row.last_job_failed, finished: row.last_job_run };
   },
 }));

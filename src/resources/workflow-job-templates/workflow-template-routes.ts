@@ -17,10 +17,8 @@ import { mayAdministerWorkflow } from './workflow-access.ts';
 import { copyWorkflowGraph } from './workflow-copy.ts';
 import { workflowJobTemplates } from './workflow-job-template.resource.ts';
 import { workflowNodes } from './workflow-node.resource.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { Values } from '../../api/resource.ts';
+import type { WorkflowApprovalTemplateRow, WorkflowJobTemplateNodeRow, WorkflowJobTemplateRow } from '../../db/tables.ts';
 
 const variables = (spec: SurveySpec | null | undefined) => (spec?.spec ?? []).map((q) => q.variable);
 
@@ -28,26 +26,27 @@ export const workflowTemplateRoutes: RouteModule = (app, services) => {
   const { db } = services;
   const base = '/api/v2/workflow_job_templates/:id/';
 
-  routeMethods<AnyRow>(app, `${base}survey_spec/`, objectPermission('workflow_job_template', { POST: 'administer', DELETE: 'administer' }), {
-    GET: async (request) => maskSurveyPasswords(request.object.survey_spec ?? {}),
+  routeMethods<WorkflowJobTemplateRow>(app, `${base}survey_spec/`, objectPermission('workflow_job_template', { POST: 'administer', DELETE: 'administer' }), {
+    GET: async (request) => maskSurveyPasswords((request.object.survey_spec ?? {}) as SurveySpec),
     POST: async (request, reply) => {
       const problems = validateSurveySpec(request.body);
       if (problems) throw new ApiError(400, { error: problems.error[0] });
       await db.transaction(async (tx) => {
-        const current = await loadRow<AnyRow>(tx, workflowJobTemplates, request.object.id, true);
-        const stored = encryptSurveyPasswords(request.body as SurveySpec, current.survey_spec);
-        await tx.query<AnyRow>('UPDATE workflow_job_templates SET survey_spec = $2::jsonb, modified = now() WHERE id = $1', [current.id, JSON.stringify(stored)]);
+        const current = await loadRow<WorkflowJobTemplateRow>(tx, workflowJobTemplates, request.object.id, true);
+        const previous = current.survey_spec as SurveySpec | null;
+        const stored = encryptSurveyPasswords(request.body as SurveySpec, previous);
+        await tx.query('UPDATE workflow_job_templates SET survey_spec = $2::jsonb, modified = now() WHERE id = $1', [current.id, JSON.stringify(stored)]);
         await recordActivity(tx, request.ctx, {
           operation: 'update', object1: 'workflow_job_template', object1Id: current.id,
-          changes: { survey_spec: [variables(current.survey_spec), variables(stored)], survey_passwords: HIDDEN },
+          changes: { survey_spec: [variables(previous), variables(stored)], survey_passwords: HIDDEN },
         });
       });
       return reply.code(200).send();
     },
     DELETE: async (request, reply) => {
       await db.transaction(async (tx) => {
-        await tx.query<AnyRow>(`UPDATE workflow_job_templates SET survey_spec = '{}'::jsonb, modified = now() WHERE id = $1`, [request.object.id]);
-        await recordActivity(tx, request.ctx, { operation: 'update', object1: 'workflow_job_template', object1Id: request.object.id, changes: { survey_spec: [variables(request.object.survey_spec), []] } });
+        await tx.query(`UPDATE workflow_job_templates SET survey_spec = '{}'::jsonb, modified = now() WHERE id = $1`, [request.object.id]);
+        await recordActivity(tx, request.ctx, { operation: 'update', object1: 'workflow_job_template', object1Id: request.object.id, changes: { survey_spec: [variables(request.object.survey_spec as SurveySpec | null), []] } });
       });
       return reply.code(200).send();
     },
@@ -56,22 +55,22 @@ export const workflowTemplateRoutes: RouteModule = (app, services) => {
 
   registerCopyRoute(app, services, workflowJobTemplates, { after: copyWorkflowGraph });
 
-  routeMethods<AnyRow>(app, '/api/v2/workflow_job_template_nodes/:id/create_approval_template/', objectPermission('workflow_job_template_node', { POST: 'edit' }), {
+  routeMethods<WorkflowJobTemplateNodeRow>(app, '/api/v2/workflow_job_template_nodes/:id/create_approval_template/', objectPermission('workflow_job_template_node', { POST: 'edit' }), {
     GET: async () => ({ name: '', description: '', timeout: 0 }),
     POST: async (request, reply) => {
       const node = request.object;
       if (!(await mayAdministerWorkflow(request.ctx, db, node.workflow_job_template_id))) throw forbidden();
       const values = parseBody(workflowApprovalTemplates, request.body, 'create', null);
       const approval = await db.transaction(async (tx) => {
-        const locked = await loadRow<AnyRow>(tx, workflowNodes, node.id, true);
+        const locked = await loadRow<WorkflowJobTemplateNodeRow>(tx, workflowNodes, node.id, true);
         const previous = locked.unified_job_template_id;
         // An approval node keeps one approval template: it is changed in place when there is one.
-        const [current] = previous ? await tx.query<AnyRow>('SELECT * FROM workflow_approval_templates WHERE id = $1', [previous]) : [];
+        const [current] = previous ? await tx.query<WorkflowApprovalTemplateRow>('SELECT * FROM workflow_approval_templates WHERE id = $1', [previous]) : [];
         const row = current
-          ? (await tx.query<AnyRow>('UPDATE workflow_approval_templates SET name = $2, description = $3, timeout = $4, modified = now() WHERE id = $1 RETURNING *',
+          ? (await tx.query<WorkflowApprovalTemplateRow>('UPDATE workflow_approval_templates SET name = $2, description = $3, timeout = $4, modified = now() WHERE id = $1 RETURNING *',
             [current.id, values.name, values.description ?? '', values.timeout ?? 0]))[0]
           : await createApprovalTemplate(tx, request.ctx, values);
-        await tx.query<AnyRow>('UPDATE workflow_job_template_nodes SET unified_job_template_id = $2, modified = now() WHERE id = $1', [locked.id, row.id]);
+        await tx.query('UPDATE workflow_job_template_nodes SET unified_job_template_id = $2, modified = now() WHERE id = $1', [locked.id, row.id]);
         return row;
       });
       return reply.code(201).send(await serializeRow(db, request.ctx, workflowApprovalTemplates, approval));
@@ -84,7 +83,7 @@ export const workflowTemplateRoutes: RouteModule = (app, services) => {
 };
 
 /** The framework refuses creating approval templates through their list; this one is made for a node (its workflow's admin was checked). */
-function createApprovalTemplate(tx: Parameters<typeof createObject>[0], ctx: Parameters<typeof createObject>[1], values: Record<string, unknown>) {
+function createApprovalTemplate(tx: Parameters<typeof createObject>[0], ctx: Parameters<typeof createObject>[1], values: Values) {
   const open = { ...workflowApprovalTemplates, access: { ...workflowApprovalTemplates.access, canCreate: () => true } };
-  return createObject<AnyRow>(tx, ctx, open, values);
+  return createObject<WorkflowApprovalTemplateRow>(tx, ctx, open, values);
 }
