@@ -350,6 +350,13 @@ export class RunKinds {
     return this.all.flatMap((k) => (k.webhookEvents ? k.webhookEvents.outcomes.map((outcome) => `${k.webhookEvents!.prefix}.${outcome}`) : []));
   }
 
+  /** The kind update/ of what `of` names launches (project_id: project updates); the first when several bring it up to date. */
+  updateKindOf(of: UpdateFacet['of']): RunKind & { update: UpdateFacet } {
+    const kind = this.updateKinds().find((k) => k.update.of === of);
+    if (!kind) throw new Error(`no run kind brings ${of} up to date`);
+    return kind;
+  }
+
   /** The names of the update kinds bringing up to date what `of` names (project_id: project updates). */
   updateKindsOf(of: UpdateFacet['of']): string[] {
     return this.updateKinds().filter((k) => k.update.of === of).map((k) => k.name);
