@@ -162,6 +162,9 @@ const inventoryReportKind: RunKind = {
   },
   eventGroup: 'inventory_report_events',
   cleanup: { option: 'inventory-reports', label: 'inventory reports' },
+  // Counted on its own in the dashboard's jobs graph, and heard by outbound webhooks as report.<outcome>.
+  dashboardJobType: 'inventory_report',
+  webhookEvents: { prefix: 'report', outcomes: ['started', 'succeeded', 'failed'] },
 };
 
 describe('adding a run kind (docs/adding-a-run-kind.md)', () => {
@@ -263,6 +266,48 @@ describe('adding a run kind (docs/adding-a-run-kind.md)', () => {
       await t.patch('/api/v2/settings/security/', { OPA_ENABLED: false });
       await opa.close();
     }
+  });
+
+  it('its runs show where every kind\'s do: among the types of /unified_jobs/, in the dashboard\'s jobs graph and as outbound webhook events', async () => {
+    const options = (await t.request('OPTIONS', '/api/v2/unified_jobs/')).body;
+    assert.deepEqual(options.types, ['project_update', 'inventory_update', 'job', 'ad_hoc_command', 'system_job', 'workflow_job', 'workflow_approval', 'inventory_report']);
+    assert.deepEqual(options.actions.GET.type.choices.at(-1), ['inventory_report', 'Inventory Report']);
+    assert.deepEqual(options.actions.GET.type.choices[2], ['job', 'Playbook Run']);
+
+    const refused = await t.post('/api/v2/outbound_webhooks/', { name: 'bad', organization: org, url: 'http://127.0.0.1:9/reports', events: ['report.canceled'] });
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(JSON.stringify(refused.body.events), /Choose from job\.started, .*workflow\.failed, report\.started, report\.succeeded, report\.failed\./);
+    const hook = await t.post('/api/v2/outbound_webhooks/', { name: 'reports', organization: org, url: 'http://127.0.0.1:9/reports', events: ['report.started', 'report.succeeded'] });
+    assert.equal(hook.status, 201, hook.text);
+    const launched = await t.post(`/api/v2/inventories/${inventory}/report/`, {});
+    assert.equal(launched.status, 202, launched.text);
+    assert.equal((await waitForRun(t, `/api/v2/inventory_reports/${launched.body.id}/`)).status, 'successful');
+    const deliveries = (await t.get(`/api/v2/outbound_webhooks/${hook.body.id}/deliveries/?order_by=id`)).body.results;
+    assert.deepEqual(deliveries.map((d: { event_type: string }) => d.event_type), ['report.started', 'report.succeeded']);
+    assert.equal((await t.delete(`/api/v2/outbound_webhooks/${hook.body.id}/`)).status, 204);
+
+    const listed = (await t.get('/api/v2/unified_jobs/?type=inventory_report')).body;
+    assert.ok(listed.results.some((r: { id: number }) => r.id === launched.body.id));
+    assert.ok(listed.results.every((r: { type: string }) => r.type === 'inventory_report'));
+    const successful = async (jobType: string) => {
+      const graph = await t.get(`/api/v2/dashboard/graphs/jobs/?period=day&job_type=${jobType}`);
+      assert.equal(graph.status, 200, graph.text);
+      return (graph.body.jobs.successful as [number, number][]).reduce((sum, [, n]) => sum + n, 0);
+    };
+    const [job] = await t.db.query<{ id: number }>(
+      `INSERT INTO unified_jobs (kind, name, status, launch_type, finished) VALUES ('job', 'a playbook', 'successful', 'manual', now()) RETURNING id`,
+    );
+    try {
+      const reportsDone = listed.results.filter((r: { status: string }) => r.status === 'successful').length;
+      const jobsDone = (await t.get('/api/v2/unified_jobs/?type=job&status=successful')).body.count;
+      assert.ok(jobsDone >= 1);
+      assert.equal(await successful('inventory_report'), reportsDone);
+      assert.equal(await successful('playbook_run'), jobsDone);
+      assert.equal(await successful('all'), (await t.get('/api/v2/unified_jobs/?status=successful')).body.count);
+    } finally {
+      await t.db.query('DELETE FROM unified_jobs WHERE id = $1', [job.id]);
+    }
+    assert.match((await t.request('OPTIONS', '/api/v2/dashboard/graphs/jobs/')).body.description, /job_type all, playbook_run, scm_update, inv_sync or inventory_report\./);
   });
 
   it('a report waits for an open update of its inventory queued before it, then runs', async () => {

@@ -15,7 +15,7 @@ export interface Field {
   column: string;
   /**
    * A field known only once the service is composed: the resources of a composition hold the
-   * field this answers in its place (composeFields), so two services of one process may differ.
+   * field this answers in its place (composeResource), so two services of one process may differ.
    */
   composed?: (vocabulary: Vocabulary) => Field;
   optionsType: OptionsType;

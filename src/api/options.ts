@@ -25,17 +25,9 @@ function fieldMeta(field: Field, forWrite: boolean): Meta {
   return meta;
 }
 
-// What AWX calls these types in the choices of `type` (others: the resource's label).
-const TYPE_LABELS: Record<string, string> = {
-  job: 'Playbook Run',
-  ad_hoc_command: 'Command',
-  project_update: 'SCM Update',
-  inventory_update: 'Inventory Sync',
-  job_template: 'Job Template',
-};
-
+/** The choices of `type`: each type with what its resource calls it (typeLabel), the list's own for a type without one. */
 function typeChoices(resources: ResourceSet, resource: Resource): [string, string][] {
-  return resource.types.map((type) => [type, TYPE_LABELS[type] ?? (resources.find(type) ?? resource).label.replace(/ List$/, '')]);
+  return resource.types.map((type) => [type, (resources.find(type) ?? resource).typeLabel]);
 }
 
 /** Field metadata for reads: every field, read-only ones included (the labels of a mixed list's types from `resources`). */

@@ -176,6 +176,10 @@ export interface ResourceDeclaration<R extends ResourceRow = ResourceRow> {
   queryFilters?: Record<string, (value: string, alias: string, params: Params, ctx: RequestContext) => string>;
   /** The types a mixed list holds (OPTIONS `types`), for resources with a typeColumn. */
   types?: string[];
+  /** The composition's vocabulary entry listing the types a mixed list holds, when only the composition knows them (composeResource). */
+  composedTypes?: string;
+  /** What AWX calls this type in the choices of `type` (Playbook Run for jobs); the label without " List" unless said. */
+  typeLabel?: string;
   /** False for resources only reached through other objects' lists (a run's events): no /api/v2/<plural>/ routes. */
   topLevel?: boolean;
 }
@@ -191,7 +195,7 @@ export interface ListExport<R extends ResourceRow = ResourceRow> {
   render(rows: R[]): string;
 }
 
-export interface Resource<R extends ResourceRow = ResourceRow> extends Required<Omit<ResourceDeclaration<R>, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'types' | 'topLevel' | 'queryFilters'>> {
+export interface Resource<R extends ResourceRow = ResourceRow> extends Required<Omit<ResourceDeclaration<R>, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'types' | 'composedTypes' | 'topLevel' | 'queryFilters'>> {
   operations: { create: boolean; update: boolean; delete: boolean };
   description: string;
   namedUrl: string[] | null;
@@ -204,6 +208,7 @@ export interface Resource<R extends ResourceRow = ResourceRow> extends Required<
   typeColumn?: string;
   /** What OPTIONS lists as `types`: the declared types of a mixed list, else the resource's own. */
   types: string[];
+  composedTypes?: string;
   queryFilters: NonNullable<ResourceDeclaration['queryFilters']>;
   topLevel: boolean;
   /** Every field including created/modified/created_by/modified_by. */
@@ -242,7 +247,8 @@ export function defineResource<R extends ResourceRow = ResourceRow>(decl: Resour
     hooks: decl.hooks ?? {},
     exports: decl.exports ?? {},
     topLevel: decl.topLevel ?? true,
-    types: decl.types ?? [decl.name],
+    types: decl.types ?? (decl.composedTypes ? [] : [decl.name]),
+    typeLabel: decl.typeLabel ?? decl.label.replace(/ List$/, ''),
     queryFilters: decl.queryFilters ?? {},
     listPath: `/api/v2/${plural}/`,
     detailPath: (id: number) => `/api/v2/${plural}/${id}/`,
@@ -252,12 +258,19 @@ export function defineResource<R extends ResourceRow = ResourceRow>(decl: Resour
 
 /**
  * The resource as one composition holds it: each field known only once the service is composed
- * (Field.composed) replaced by the field the composition's vocabulary makes. Unchanged without such fields.
+ * (Field.composed) replaced by the field the composition's vocabulary makes, and the types of a
+ * mixed list named by `composedTypes` filled in. Unchanged without either.
  */
-export function composeFields<R extends Resource>(resource: R, vocabulary: Vocabulary): R {
-  if (!Object.values(resource.fields).some((f) => f.composed)) return resource;
+export function composeResource<R extends Resource>(resource: R, vocabulary: Vocabulary): R {
+  const types = resource.composedTypes === undefined ? resource.types : composedTypes(vocabulary, resource.composedTypes);
+  if (!Object.values(resource.fields).some((f) => f.composed)) return types === resource.types ? resource : { ...resource, types };
   const compose = (fields: Record<string, Field>) => Object.fromEntries(Object.entries(fields).map(([name, f]) => [
     name, f.composed ? { ...completeField(name, f.composed(vocabulary)), column: f.column, label: f.label } : f,
   ]));
-  return { ...resource, fields: compose(resource.fields), allFields: compose(resource.allFields) };
+  return { ...resource, types, fields: compose(resource.fields), allFields: compose(resource.allFields) };
+}
+
+function composedTypes(vocabulary: Vocabulary, name: string): string[] {
+  if (!(name in vocabulary)) throw new Error(`the composition has no vocabulary ${name}`);
+  return [...(vocabulary[name] as readonly string[])];
 }

@@ -3,7 +3,7 @@
  * management commands walk it; nothing registers itself by being imported.
  */
 import { DASHBOARD_URL, dashboardRoutes } from '../resources/dashboard/dashboard-routes.ts';
-import { composeFields, type Resource } from '../api/resource.ts';
+import { composeResource, type Resource } from '../api/resource.ts';
 import { ResourceSet } from '../api/resource-set.ts';
 import { registerResourceRoutes } from '../api/resource-routes.ts';
 import { registerLoginRoutes } from '../auth/login-routes.ts';
@@ -60,6 +60,8 @@ import { createLaunchService } from '../runs/launch.ts';
 import { RunKinds, type RunKind } from '../runs/run-kind.ts';
 import { POLICY_RESOURCE_TYPES } from '../resources/policies/policy-resource-types.ts';
 import { EVENT_RULE_RUN_KINDS } from '../resources/event-rules/actions.ts';
+import { UNIFIED_JOB_TYPES } from '../resources/unified-jobs/unified-job.resource.ts';
+import { WEBHOOK_EVENT_TYPES } from '../resources/outbound-webhooks/webhook-fields.ts';
 import type { RunRouteModule, RunServices } from '../runs/run-services.ts';
 import type { SecretStore } from '../secrets/rotation.ts';
 import { RESOURCES } from './resources.ts';
@@ -166,10 +168,16 @@ export function composeServices(base: BaseServices, options: CompositionOptions 
   // An extra kind named as a listed one takes its place (benchmarks swap the job runner).
   const extra = options.extraRunKinds ?? [];
   const kinds = [...RUN_KINDS.filter((k) => !extra.some((e) => e.name === k.name)), ...extra];
-  // Fields that name the run kinds (a policy's applies_to, an event rule's actions) are made from them.
+  // Fields that name the run kinds (a policy's applies_to, an event rule's actions, an outbound
+  // webhook's events) and the types of /unified_jobs/ are made from them.
   const kindsOfFields = new RunKinds(kinds, new ResourceSet(declared));
-  const vocabulary = { [POLICY_RESOURCE_TYPES]: kindsOfFields.policyResourceTypes(), [EVENT_RULE_RUN_KINDS]: kindsOfFields };
-  const resources = new ResourceSet(declared.map((resource) => composeFields(resource, vocabulary)));
+  const vocabulary = {
+    [POLICY_RESOURCE_TYPES]: kindsOfFields.policyResourceTypes(),
+    [EVENT_RULE_RUN_KINDS]: kindsOfFields,
+    [UNIFIED_JOB_TYPES]: kindsOfFields.unifiedJobTypes(),
+    [WEBHOOK_EVENT_TYPES]: kindsOfFields.webhookEventTypes(),
+  };
+  const resources = new ResourceSet(declared.map((resource) => composeResource(resource, vocabulary)));
   const runKinds = new RunKinds(kinds, resources);
   const launches = createLaunchService(base.db, options.gates ?? GATES, runKinds);
   const ssoMethods = [...SSO_METHODS, ...(options.extraSsoMethods ?? [])];

@@ -118,7 +118,7 @@ export async function markRunning(
   if (row) {
     await publishStatusChanges(tx, [row]);
     if (kind.runNotifications !== false) await queueRunNotifications(tx, row, 'started', kind.messages?.projectTemplates);
-    await queueRunWebhooks(tx, row);
+    await queueRunWebhooks(tx, row, kind.webhookEvents);
     await followTemplate(tx, kind, row, { status: 'running' });
   }
   return row;
@@ -152,7 +152,7 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
   const tracksUpdates = kind.templateIsSource !== false;
   await kind.afterFinish?.(tx, row, kinds.resources);
   if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success', kind.messages?.projectTemplates);
-  await queueRunWebhooks(tx, row);
+  await queueRunWebhooks(tx, row, kind.webhookEvents);
   // The template's row stays locked until commit (every run of the template updates it): late.
   await followTemplate(tx, kind, row, {
     status: finish.status,

@@ -179,6 +179,15 @@ export interface EventRuleAction {
   role: string;
 }
 
+/** The outcomes of a run outbound webhooks may hear of (docs/outbound-webhooks.md#events). */
+export type WebhookOutcome = 'started' | 'succeeded' | 'failed' | 'canceled';
+
+/** The outbound webhook events of a kind's runs: `<prefix>.<outcome>` for each outcome it has. */
+export interface WebhookEvents {
+  prefix: string;
+  outcomes: readonly WebhookOutcome[];
+}
+
 /**
  * A run kind (job, ad hoc command, project update, inventory update): everything the core needs to
  * know about it. Each kind's folder under src/run-kinds/ exports one; the composition root lists them.
@@ -229,6 +238,16 @@ export interface RunKind {
   eventRuleAction?: EventRuleAction;
   /** The action of the template's access policy a launch of it needs (execute unless said: update for sources); creating a schedule asks it. */
   templateAction?: 'execute' | 'update';
+  /**
+   * Its place among the types of /unified_jobs/ (OPTIONS `types`, the choices of `type`), lowest
+   * first: AWX lists project_update, inventory_update, job, ad_hoc_command, system_job, workflow_job,
+   * workflow_approval. Kinds without one follow, in their order.
+   */
+  unifiedJobsPosition?: number;
+  /** Its job_type in the dashboard's jobs graph (AWX's playbook_run, scm_update, inv_sync); absent: counted only under `all`. */
+  dashboardJobType?: string;
+  /** The outbound webhook events its runs' status changes are; absent: none. */
+  webhookEvents?: WebhookEvents;
 }
 
 /** What creating a run needs to know of its kind: its name and the table of its templates. */
@@ -313,6 +332,34 @@ export class RunKinds {
   /** The event rule actions launching templates, with the kind each launches. */
   eventRuleActions(): Array<RunKind & { eventRuleAction: EventRuleAction }> {
     return this.all.filter((k): k is RunKind & { eventRuleAction: EventRuleAction } => k.eventRuleAction !== undefined);
+  }
+
+  /** The types /unified_jobs/ holds: every kind's name, by unifiedJobsPosition, then the others in their order. */
+  unifiedJobTypes(): string[] {
+    const position = (k: RunKind) => k.unifiedJobsPosition ?? Number.POSITIVE_INFINITY;
+    return this.all.map((k, i) => ({ k, i })).sort((a, b) => position(a.k) - position(b.k) || a.i - b.i).map(({ k }) => k.name);
+  }
+
+  /** The dashboard's jobs graph job_type of each kind that has one, with the kind's name, in the kinds' order. */
+  dashboardJobTypes(): Array<[jobType: string, kind: string]> {
+    return this.all.filter((k) => k.dashboardJobType !== undefined).map((k) => [k.dashboardJobType!, k.name]);
+  }
+
+  /** Every outbound webhook event, the kinds' in their order. */
+  webhookEventTypes(): string[] {
+    return this.all.flatMap((k) => (k.webhookEvents ? k.webhookEvents.outcomes.map((outcome) => `${k.webhookEvents!.prefix}.${outcome}`) : []));
+  }
+
+  /** The kind update/ of what `of` names launches (project_id: project updates); the first when several bring it up to date. */
+  updateKindOf(of: UpdateFacet['of']): RunKind & { update: UpdateFacet } {
+    const kind = this.updateKinds().find((k) => k.update.of === of);
+    if (!kind) throw new Error(`no run kind brings ${of} up to date`);
+    return kind;
+  }
+
+  /** The names of the update kinds bringing up to date what `of` names (project_id: project updates). */
+  updateKindsOf(of: UpdateFacet['of']): string[] {
+    return this.updateKinds().filter((k) => k.update.of === of).map((k) => k.name);
   }
 
   /** The kinds the task manager places on instances. */

@@ -23,6 +23,8 @@ export interface RunResourceDeclaration {
   /** The run kind (project_update): its type, URL segment (+s) and the view of unified_jobs it reads. */
   name: string;
   label: string;
+  /** What AWX calls the kind in the choices of `type` (Playbook Run); the label without " List" unless said. */
+  typeLabel?: string;
   description: string;
   /** Fields of this kind beyond those every run has. */
   fields: Record<string, Field>;
@@ -85,6 +87,7 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
     name: decl.name,
     table: `${decl.name}s`,
     label: decl.label,
+    typeLabel: decl.typeLabel,
     description: decl.description,
     operations: { create: Boolean(decl.createdThroughList), update: false },
     ordering: '-id',

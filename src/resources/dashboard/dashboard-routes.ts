@@ -5,6 +5,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../api/context.ts';
+import type { RunKinds } from '../../runs/run-kind.ts';
+import type { RunServices } from '../../runs/run-services.ts';
 import { badRequest } from '../../api/errors.ts';
 import { countVisible, visibleFrom, type Query } from '../../api/list.ts';
 import { viewOptions } from '../../api/options.ts';
@@ -62,16 +64,17 @@ const PERIODS: Record<string, { days: number; unit: 'day' | 'hour' }> = {
   week: { days: 7, unit: 'day' },
   day: { days: 1, unit: 'hour' },
 };
-const JOB_TYPES: Record<string, string | null> = { all: null, playbook_run: 'job', scm_update: 'project_update', inv_sync: 'inventory_update' };
+/** The graph's job types: all, then each kind's dashboardJobType (playbook_run, scm_update, inv_sync), with the kind it counts. */
+const jobTypes = (kinds: RunKinds): Map<string, string | null> => new Map([['all', null], ...kinds.dashboardJobTypes()]);
 const STATUSES = ['successful', 'failed', 'canceled', 'error'] as const;
 
 /** Finished runs per period step and status: {jobs: {successful: [[epoch seconds, count], ...], ...}}. */
-async function jobsGraph(services: Services, request: FastifyRequest) {
+async function jobsGraph(services: Services, types: Map<string, string | null>, request: FastifyRequest) {
   const q = request.query as Record<string, string | undefined>;
   const period = PERIODS[q.period ?? 'month'];
   if (!period) throw badRequest(`Unknown period "${q.period}"`);
-  if (!((q.job_type ?? 'all') in JOB_TYPES)) throw badRequest(`Unknown job type "${q.job_type}"`);
-  const kind = JOB_TYPES[q.job_type ?? 'all'];
+  const kind = types.get(q.job_type ?? 'all');
+  if (kind === undefined) throw badRequest(`Unknown job type "${q.job_type}"`);
   const ctx = request.ctx;
   const { alias, from, params } = await visibleFrom(services.db, ctx, services.resources.get('unified_job'), {});
   const stepMs = period.unit === 'day' ? 86_400_000 : 3_600_000;
@@ -95,13 +98,15 @@ async function jobsGraph(services: Services, request: FastifyRequest) {
   return { jobs };
 }
 
-export function dashboardRoutes(app: FastifyInstance, services: Services): void {
+export function dashboardRoutes(app: FastifyInstance, services: RunServices): void {
+  const types = jobTypes(services.runKinds);
+  const names = [...types.keys()];
   routeMethods(app, DASHBOARD_URL, AUTHENTICATED, {
     GET: async (request) => dashboard(services, request),
     OPTIONS: async () => viewOptions('Dashboard', 'Counts of what you may see: inventories, hosts, projects, users, teams, credentials and templates, with failures.'),
   }, dashboardSchemas);
   routeMethods(app, GRAPH_URL, AUTHENTICATED, {
-    GET: async (request) => jobsGraph(services, request),
-    OPTIONS: async () => viewOptions('Dashboard Jobs Graphs', 'Finished runs per day (per hour for period=day) by status; period month, two_weeks, week or day; job_type all, playbook_run, scm_update or inv_sync.'),
-  }, jobsGraphSchemas);
+    GET: async (request) => jobsGraph(services, types, request),
+    OPTIONS: async () => viewOptions('Dashboard Jobs Graphs', `Finished runs per day (per hour for period=day) by status; period month, two_weeks, week or day; job_type ${names.slice(0, -1).join(', ')} or ${names.at(-1)}.`),
+  }, jobsGraphSchemas(names));
 }

@@ -42,16 +42,17 @@ export const dashboardSchemas: Record<string, MethodSchema> = {
   OPTIONS: OPTIONS_RESPONSE,
 };
 
-export const jobsGraphSchemas: Record<string, MethodSchema> = {
+/** The jobs graph's schemas; `jobTypes`: the values of job_type (all, then the run kinds'). */
+export const jobsGraphSchemas = (jobTypes: readonly string[]): Record<string, MethodSchema> => ({
   GET: {
     summary: 'Finished runs per day (per hour for a day) by status',
     querystring: Type.Object({
       period: Type.Optional(Type.Union([Type.Literal('month'), Type.Literal('two_weeks'), Type.Literal('week'), Type.Literal('day')])),
-      job_type: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('playbook_run'), Type.Literal('scm_update'), Type.Literal('inv_sync')])),
+      job_type: Type.Optional(Type.Union(jobTypes.map((type) => Type.Literal(type)))),
     }),
     response: {
       200: Type.Object({ jobs: Type.Object({ successful: Steps, failed: Steps, canceled: Steps, error: Steps }) }),
     },
   },
   OPTIONS: OPTIONS_RESPONSE,
-};
+});

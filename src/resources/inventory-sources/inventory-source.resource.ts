@@ -5,7 +5,8 @@ import type { Relation } from '../../api/relations.ts';
 import { reverse } from '../../api/relations.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
-import type { ResourceSet } from '../../api/context.ts';
+import type { RequestContext } from '../../api/context.ts';
+import { runKindsOf } from '../../runs/run-services.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
 import { variablesField } from '../../inventory/variables.ts';
 import { inventorySourceAccess } from './inventory-source-access.ts';
@@ -32,12 +33,14 @@ const broughtIn = (target: 'host' | 'group'): Relation => ({
 const jobSummary = (job: AnyRow | undefined) =>
   job && { id: job.id, name: job.name, description: job.description, finished: job.finished, status: job.status, failed: job.failed, license_error: false };
 
-async function refreshAfterDelete(tx: Queryable, resources: ResourceSet, row: AnyRow): Promise<void> {
+/** Refused while an update of the source (a run of the kinds updating inventories) is open. */
+async function refreshAfterDelete(tx: Queryable, ctx: RequestContext, row: AnyRow): Promise<void> {
+  const resources = ctx.service.resources;
   const [active] = await tx.query<AnyRow>(
-    `SELECT id FROM unified_jobs WHERE kind = 'inventory_update' AND inventory_source_id = $1 AND status IN ('new', 'pending', 'waiting', 'running') LIMIT 1`,
-    [row.id],
+    `SELECT id, kind FROM unified_jobs WHERE kind = ANY($2::text[]) AND inventory_source_id = $1 AND status IN ('new', 'pending', 'waiting', 'running') ORDER BY id LIMIT 1`,
+    [row.id, runKindsOf(ctx.service).updateKindsOf('inventory_id')],
   );
-  if (active) throw conflict('Resource is being used by running jobs.', { active_jobs: [{ type: 'inventory_update', id: active.id }] });
+  if (active) throw conflict('Resource is being used by running jobs.', { active_jobs: [{ type: active.kind, id: active.id }] });
   // The row goes now, not after this hook, so the inventory's counts and its hosts' links can be recomputed without it.
   await tx.query<AnyRow>('DELETE FROM inventory_sources WHERE id = $1', [row.id]);
   await refreshInventoryComputedFields(tx, resources, row.inventory_id);
@@ -95,7 +98,7 @@ export const inventorySources = defineResource<AnyRow>({
     afterWrite: async (tx, ctx, row, existing) => {
       if (!existing) await refreshInventoryComputedFields(tx, ctx.service.resources, row.inventory_id);
     },
-    beforeDelete: (tx, ctx, row) => refreshAfterDelete(tx, ctx.service.resources, row),
+    beforeDelete: (tx, ctx, row) => refreshAfterDelete(tx, ctx, row),
   },
   prepare: async (db, rows) => {
     const ids = rows.flatMap((r) => [r.last_job_id, r.current_job_id]).filter((id): id is number => typeof id === 'number');

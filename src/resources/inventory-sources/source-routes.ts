@@ -15,8 +15,9 @@ import type { RunServices, RunRouteModule } from '../../runs/run-services.ts';
 /** Queues an update of one source (locked) and answers it as AWX's update views do: {inventory_update, ...detail}. */
 async function startUpdate(services: RunServices, request: FastifyRequest, source: Row): Promise<Row> {
   const { db } = services;
-  const update = (await launchOrRefuse(services.launches, request.ctx, services.runKinds.launcher('inventory_update', 'manual'), source, null)).run;
-  return { inventory_update: update.id, ...(await serializeRow(db, request.ctx, services.resources.get('inventory_update'), update)) };
+  const kind = services.runKinds.updateKindOf('inventory_id');
+  const update = (await launchOrRefuse(services.launches, request.ctx, services.runKinds.launcher(kind.name, 'manual'), source, null)).run;
+  return { [kind.name]: update.id, ...(await serializeRow(db, request.ctx, services.resources.get(kind.name), update)) };
 }
 
 export const inventorySourceRoutes: RunRouteModule = (app, services) => {

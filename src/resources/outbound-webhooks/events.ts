@@ -1,25 +1,16 @@
 /** The events outbound webhooks hear (docs/outbound-webhooks.md#events), and which status change of a run is which. */
+import type { WebhookEvents, WebhookOutcome } from '../../runs/run-kind.ts';
 
-export const EVENT_TYPES = [
-  'job.started', 'job.succeeded', 'job.failed', 'job.canceled',
-  'workflow.started', 'workflow.succeeded', 'workflow.failed',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
-
-const PREFIXES: Record<string, string> = { job: 'job', workflow_job: 'workflow' };
-const OUTCOMES: Record<string, string> = { running: 'started', successful: 'succeeded', failed: 'failed', error: 'failed', canceled: 'canceled' };
+const OUTCOMES: Record<string, WebhookOutcome> = { running: 'started', successful: 'succeeded', failed: 'failed', error: 'failed', canceled: 'canceled' };
 
 /**
- * The event a run's current status stands for: running is started, error counts as failed. Other kinds
- * of runs (updates, ad hoc commands...) have none, and workflows have no canceled event.
+ * The event a run's current status stands for, among those of its kind (`events`, its webhookEvents):
+ * running is started, error counts as failed. Kinds without events (updates, ad hoc commands...) have none.
  */
-export function eventOfRun(run: { kind: string; status: string }): EventType | null {
-  const prefix = PREFIXES[run.kind];
+export function eventOfRun(run: { status: string }, events: WebhookEvents | undefined): string | null {
   const outcome = OUTCOMES[run.status];
-  if (!prefix || !outcome) return null;
-  const event = `${prefix}.${outcome}`;
-  return (EVENT_TYPES as readonly string[]).includes(event) ? (event as EventType) : null;
+  if (!events || !outcome || !events.outcomes.includes(outcome)) return null;
+  return `${events.prefix}.${outcome}`;
 }
 
 /** What a delivery says about the run (the `job` of the body, docs/outbound-webhooks.md#a-delivery). */

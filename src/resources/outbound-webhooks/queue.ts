@@ -5,6 +5,7 @@
  * send, so a webhook never holds a run up.
  */
 import type { Queryable } from '../../db/database.ts';
+import type { WebhookEvents } from '../../runs/run-kind.ts';
 import { eventOfRun, summarizeRun } from './events.ts';
 
 /** The channel the sender listens to. */
@@ -26,10 +27,10 @@ export interface RunForWebhooks {
 /**
  * Queues a delivery of the run's current status (running is started) to every enabled webhook of the
  * run's organization listening for it: one statement, none at all for runs no event stands for.
- * Answers how many.
+ * `events`: those of the run's kind (its webhookEvents). Answers how many.
  */
-export async function queueRunWebhooks(tx: Queryable, run: RunForWebhooks): Promise<number> {
-  const event = eventOfRun(run);
+export async function queueRunWebhooks(tx: Queryable, run: RunForWebhooks, events: WebhookEvents | undefined): Promise<number> {
+  const event = eventOfRun(run, events);
   if (!event || run.organization_id === null) return 0;
   const payload = { event_type: event, timestamp: new Date().toISOString(), job: summarizeRun(run) };
   const [row] = await tx.query<{ made: number }>(

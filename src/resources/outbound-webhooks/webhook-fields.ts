@@ -1,7 +1,9 @@
 /** The fields of an outbound webhook that need more checking than their type: the URL, the events and the headers. */
-import { FieldProblem, json, text, type Field } from '../../api/fields.ts';
+import { composedField, FieldProblem, json, text, type Field } from '../../api/fields.ts';
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
-import { EVENT_TYPES } from './events.ts';
+
+/** The composition's vocabulary entry: RunKinds.webhookEventTypes() of the service (composeServices). */
+export const WEBHOOK_EVENT_TYPES = 'outbound webhook event types';
 
 export const URL_MAX_LENGTH = 1024;
 
@@ -28,16 +30,20 @@ export function urlField(): Field {
 
 const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'list' : typeof value);
 
-/** events: one or more of EVENT_TYPES, each once. */
+/** events: one or more of the composed run kinds' events, each once. */
 export function eventsField(): Field {
+  return composedField(WEBHOOK_EVENT_TYPES, (types) => eventsOf(types as readonly string[]), { required: true, helpText: 'The events delivered.' });
+}
+
+function eventsOf(types: readonly string[]): Field {
   return {
-    ...json({ required: true, helpText: `The events delivered: ${EVENT_TYPES.join(', ')}.` }),
-    choices: EVENT_TYPES.map((e) => [e, e] as const),
+    ...json({ required: true, helpText: `The events delivered: ${types.join(', ')}.` }),
+    choices: types.map((e) => [e, e] as const),
     parse: (value) => {
       if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${typeName(value)}".`);
       if (!value.length) throw new FieldProblem('Choose at least one event.');
-      const unknown = value.find((v) => typeof v !== 'string' || !(EVENT_TYPES as readonly string[]).includes(v));
-      if (unknown !== undefined) throw new FieldProblem(`"${String(unknown)}" is not a valid choice. Choose from ${EVENT_TYPES.join(', ')}.`);
+      const unknown = value.find((v) => typeof v !== 'string' || !types.includes(v));
+      if (unknown !== undefined) throw new FieldProblem(`"${String(unknown)}" is not a valid choice. Choose from ${types.join(', ')}.`);
       const repeated = value.find((v, i) => value.indexOf(v) !== i);
       if (repeated !== undefined) throw new FieldProblem(`"${String(repeated)}" is listed more than once.`);
       return value;

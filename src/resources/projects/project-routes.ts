@@ -32,9 +32,11 @@ export const projectRoutes: RunRouteModule = (app, services) => {
         reply.header('Allow', 'GET, HEAD, OPTIONS');
         throw new ApiError(405, { detail: 'Manual projects have nothing to update from.' });
       }
-      const update = (await launchOrRefuse(services.launches, request.ctx, services.runKinds.launcher('project_update', 'manual'), project, null)).run;
-      const body = await serializeRow(db, request.ctx, services.resources.get('project_update'), update);
-      return reply.code(202).send({ project_update: update.id, ...body });
+      // The project update kind: AWX answers {project_update: id, ...detail}.
+      const kind = services.runKinds.updateKindOf('project_id');
+      const update = (await launchOrRefuse(services.launches, request.ctx, services.runKinds.launcher(kind.name, 'manual'), project, null)).run;
+      const body = await serializeRow(db, request.ctx, services.resources.get(kind.name), update);
+      return reply.code(202).send({ [kind.name]: update.id, ...body });
     },
     OPTIONS: async () => updateOptions('Project Update', 'GET: whether the project can be updated. POST: starts a sync from source control.'),
   }, actionRouteSchemas('can_update', 'Start a sync from source control', 202));

@@ -17,15 +17,18 @@ export function visibleRuns(ctx: RequestContext, alias: string, params: Params):
     OR ${alias}.workflow_job_template_id IN (${objectsWithRole('workflow_job_template', ['read_role'], me)}))`;
 }
 
+/** The composition's vocabulary entry: RunKinds.unifiedJobTypes() of the service (composeServices). */
+export const UNIFIED_JOB_TYPES = 'unified job types';
+
 const readOnly = { canCreate: () => false, canChange: () => false, canDelete: () => false, canAttach: () => false };
 
-/** /unified_jobs/: every run kind in one list, each row with its own type and URL; ?type= filters. */
+/** /unified_jobs/: every run kind in one list, each row with its own type and URL; ?type= filters. Its types are the composed kinds'. */
 export const unifiedJobs = defineResource<UnifiedJobRow>({
   name: 'unified_job',
   table: 'unified_jobs',
   label: 'Unified Job List',
   typeColumn: 'kind',
-  types: ['project_update', 'inventory_update', 'job', 'ad_hoc_command', 'system_job', 'workflow_job', 'workflow_approval'],
+  composedTypes: UNIFIED_JOB_TYPES,
   operations: { create: false, update: false, delete: false },
   ordering: '-id',
   search: ['name', 'description'],

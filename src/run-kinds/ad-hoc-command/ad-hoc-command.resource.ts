@@ -38,6 +38,7 @@ export const adHocLauncher: Launcher<Values> = {
 export const adHocCommands = defineRunResource({
   name: 'ad_hoc_command',
   label: 'Ad Hoc Command List',
+  typeLabel: 'Command',
   description: 'Runs of one Ansible module against the hosts of an inventory.',
   fields: {
     job_type: choice(['run', 'check'], { default: 'run' }),

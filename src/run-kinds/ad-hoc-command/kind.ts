@@ -7,6 +7,7 @@ import { runAdHocCommand } from './run-ad-hoc.ts';
 export const adHocCommandKind: RunKind = {
   name: 'ad_hoc_command',
   resource: adHocCommands,
+  unifiedJobsPosition: 4,
   run: runAdHocCommand,
   routes: [adHocCommands.runRoutes, adHocRoutes],
   messages: { friendly: 'AdHoc Command', ui: 'command' },

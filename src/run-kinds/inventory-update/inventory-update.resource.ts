@@ -8,6 +8,7 @@ const readOnly = { readOnly: true } as const;
 export const inventoryUpdates = defineRunResource({
   name: 'inventory_update',
   label: 'Inventory Update List',
+  typeLabel: 'Inventory Sync',
   description: 'Runs of inventory sources: each imports the hosts and groups its source lists.',
   fields: {
     source: choice(SOURCE_CHOICES, readOnly),

@@ -9,6 +9,8 @@ import { inventoryDependencies } from './dependencies.ts';
 export const inventoryUpdateKind: RunKind = {
   ...INVENTORY_UPDATE,
   resource: inventoryUpdates,
+  unifiedJobsPosition: 2,
+  dashboardJobType: 'inv_sync',
   run: runInventoryUpdate,
   defaultTimeoutSetting: 'DEFAULT_INVENTORY_UPDATE_TIMEOUT',
   // The source's status just changed: the inventory's counts of sources with failures follow.

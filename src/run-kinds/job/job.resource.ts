@@ -15,6 +15,7 @@ const readOnly = { readOnly: true } as const;
 export const jobs = defineRunResource({
   name: 'job',
   label: 'Job List',
+  typeLabel: 'Playbook Run',
   actions: { relaunch: mayRelaunch },
   // As AWX's JobDetailSerializer: the passwords a relaunch would ask for.
   detail: async (db, row, out) => {

@@ -20,6 +20,9 @@ import { workflowNodeJobLauncher } from './workflow-node-launch.ts';
 export const jobKind: RunKind = {
   ...JOB,
   resource: jobs,
+  unifiedJobsPosition: 3,
+  dashboardJobType: 'playbook_run',
+  webhookEvents: { prefix: 'job', outcomes: ['started', 'succeeded', 'failed', 'canceled'] },
   run: runPlaybookJob,
   template: JOB_TEMPLATE_FACET,
   templateIsSource: false,

@@ -8,6 +8,8 @@ import { projectDependencies } from './dependencies.ts';
 export const projectUpdateKind: RunKind = {
   ...PROJECT_UPDATE,
   resource: projectUpdates,
+  unifiedJobsPosition: 1,
+  dashboardJobType: 'scm_update',
   run: syncProject,
   defaultTimeoutSetting: 'DEFAULT_PROJECT_UPDATE_TIMEOUT',
   afterFinish: async (tx, job) => {

@@ -4,6 +4,7 @@ import { defineRunResource } from '../../runs/run-resource.ts';
 export const projectUpdates = defineRunResource({
   name: 'project_update',
   label: 'Project Update List',
+  typeLabel: 'SCM Update',
   description: 'Source-control syncs of projects.',
   fields: {
     project: ref('project', { readOnly: true }),

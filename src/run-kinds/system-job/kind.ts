@@ -8,6 +8,7 @@ import { systemJobs } from './system-job.resource.ts';
 export const systemJobKind: RunKind = {
   ...SYSTEM_JOB,
   resource: systemJobs,
+  unifiedJobsPosition: 5,
   run: runSystemJob,
   templateIsSource: false,
   routes: [systemJobs.runRoutes, systemJobLaunchRoutes],

@@ -9,6 +9,7 @@ import { workflowApprovals } from './workflow-approval.resource.ts';
 export const workflowApprovalKind: RunKind = {
   ...WORKFLOW_APPROVAL,
   resource: workflowApprovals,
+  unifiedJobsPosition: 7,
   run: async () => ({ status: 'error', explanation: 'Approvals are not run by a node.' }),
   templateIsSource: false,
   placed: false,

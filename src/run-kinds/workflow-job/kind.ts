@@ -16,6 +16,9 @@ import { workflowJobs } from './workflow-job.resource.ts';
 export const workflowJobKind: RunKind = {
   ...WORKFLOW_JOB,
   resource: workflowJobs,
+  unifiedJobsPosition: 6,
+  // Workflows have no canceled event (docs/outbound-webhooks.md#events).
+  webhookEvents: { prefix: 'workflow', outcomes: ['started', 'succeeded', 'failed'] },
   run: async () => ({ status: 'error', explanation: 'Workflow jobs are not run by a node.' }),
   template: WORKFLOW_TEMPLATE_FACET,
   templateIsSource: false,

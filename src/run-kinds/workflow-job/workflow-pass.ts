@@ -20,6 +20,8 @@ import { spawnNode } from './workflow-spawn.ts';
 import { nodesCredentials } from './node-prompts.ts';
 import { LaunchMemo } from '../../runs/launch-memo.ts';
 import type { RunServices } from '../../runs/run-services.ts';
+import type { WebhookEvents } from '../../runs/run-kind.ts';
+import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
 
 // Rows here are still read untyped (docs/architecture.md, "Typed rows").
 type AnyRow = any;
@@ -41,7 +43,7 @@ export interface Sweep {
 /** What does not come with a workflow job's id: pending workflow jobs start, approvals expire, and the workflow jobs waiting for a look are listed. */
 export async function sweepWorkflows(services: RunServices): Promise<Sweep> {
   const { db } = services;
-  await db.transaction((tx) => startPendingWorkflows(tx));
+  await db.transaction((tx) => startPendingWorkflows(tx, services.runKinds.get(WORKFLOW_JOB.name).webhookEvents));
   await db.transaction((tx) => expireApprovals(tx, services));
   const running = await db.query<{ id: number }>(
     `SELECT id FROM unified_jobs WHERE kind = 'workflow_job' AND status = 'running'
@@ -111,7 +113,7 @@ export async function workflowPass(services: RunServices): Promise<number | null
 }
 
 /** Pending workflow jobs start, one at a time per template unless it allows simultaneous runs. */
-async function startPendingWorkflows(tx: Queryable): Promise<void> {
+async function startPendingWorkflows(tx: Queryable, webhookEvents: WebhookEvents | undefined): Promise<void> {
   const pending = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE kind = 'workflow_job' AND status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED`);
   if (!pending.length) return;
   const busy = new Set((await tx.query<{ t: number }>(
@@ -126,7 +128,7 @@ async function startPendingWorkflows(tx: Queryable): Promise<void> {
     if (template !== null) await tx.query<AnyRow>(`UPDATE workflow_job_templates SET status = 'running', current_job_id = $2 WHERE id = $1`, [template, run.id]);
     // Workflow jobs start here, not through markRunning: their "started" notifications too.
     await queueRunNotifications(tx, row, 'started');
-    await queueRunWebhooks(tx, row);
+    await queueRunWebhooks(tx, row, webhookEvents);
     started.push(row);
   }
   await publishStatusChanges(tx, started);
