@@ -150,10 +150,10 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
   );
   const failed = finish.status !== 'successful';
   const tracksUpdates = kind.templateIsSource !== false;
-  await kind.afterFinish?.(tx, row, kinds.resources);
   if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success', kind.messages?.projectTemplates);
   await queueRunWebhooks(tx, row, kind.webhookEvents);
-  // The template's row stays locked until commit (every run of the template updates it): late.
+  // The template's row stays locked until commit (every run of the template updates it): late,
+  // but before afterFinish, which reads it (an inventory's sources with failures).
   await followTemplate(tx, kind, row, {
     status: finish.status,
     last_job_id: row.id,
@@ -162,6 +162,7 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
     ...(tracksUpdates && { last_update_failed: failed, last_updated: row.finished }),
     current_job_id: null,
   });
+  await kind.afterFinish?.(tx, row, kinds.resources);
   await publishFinal(tx, row);
   // Runs blocked behind this one (its template's next job, dependents of an update) may start now.
   await wakeDispatchers(tx);
