@@ -7,15 +7,12 @@ import { defineResource } from '../../api/resource.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { CENSORED, hashSecret, randomToken } from '../../auth/oauth2.ts';
 import { isOrgAdmin } from '../organizations/organization.resource.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { ApplicationRow, TokenRow } from '../../db/tables.ts';
 
 /** Roles on an organization through which its OAuth2 applications are visible (AWX: its members). */
 const APPLICATION_VIEW_ROLES = ['admin_role', 'auditor_role', 'member_role'];
 
-const applicationAccess: AccessPolicy<AnyRow> = {
+const applicationAccess: AccessPolicy<ApplicationRow> = {
   visible: (ctx, alias, params) =>
     seesEverything(ctx)
       ? null
@@ -25,7 +22,7 @@ const applicationAccess: AccessPolicy<AnyRow> = {
     if (isSuperuser(ctx)) return true;
     if (!ctx.user) return false;
     if (typeof values.organization === 'number') return isOrgAdmin(ctx, tx, values.organization);
-    const rows = await tx.query<AnyRow>(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id]);
+    const rows = await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id]);
     return rows.length > 0;
   },
   canChange: async (ctx, tx, row, values) =>
@@ -54,7 +51,7 @@ function checkRedirectUris(uris: string, grantType: string): void {
   }
 }
 
-export const applications = defineResource<AnyRow>({
+export const applications = defineResource<ApplicationRow>({
   name: 'o_auth2_application',
   plural: 'applications',
   table: 'applications',
@@ -123,7 +120,7 @@ export const applications = defineResource<AnyRow>({
     /** Its tokens go with the application, each revoked and recorded. */
     async beforeDelete(tx, ctx, row) {
       const tokens = ctx.service.resources.get('o_auth2_access_token');
-      for (const token of await tx.query<AnyRow>('SELECT * FROM tokens WHERE application_id = $1 ORDER BY id FOR UPDATE', [row.id])) {
+      for (const token of await tx.query<TokenRow>('SELECT * FROM tokens WHERE application_id = $1 ORDER BY id FOR UPDATE', [row.id])) {
         await removeObject(tx, ctx, tokens, token);
       }
       await recordAudit(tx, {

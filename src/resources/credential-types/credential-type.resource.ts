@@ -6,10 +6,7 @@ import { defineResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { Injectors, TypeInputs } from './type-schema.ts';
 import { validateInjectors, validateTypeInputs } from './type-validation.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { CredentialTypeRow } from '../../db/tables.ts';
 
 export const CREDENTIAL_KINDS = [
   ['ssh', 'Machine'],
@@ -26,9 +23,9 @@ export const CREDENTIAL_KINDS = [
   ['cryptography', 'Cryptography'],
 ] as const;
 
-const inUse = async (tx: Queryable, typeId: number) => (await tx.query<AnyRow>('SELECT 1 FROM credentials WHERE credential_type_id = $1 LIMIT 1', [typeId])).length > 0;
+const inUse = async (tx: Queryable, typeId: number) => (await tx.query('SELECT 1 FROM credentials WHERE credential_type_id = $1 LIMIT 1', [typeId])).length > 0;
 
-const credentialTypeAccess: AccessPolicy<AnyRow> = {
+const credentialTypeAccess: AccessPolicy<CredentialTypeRow> = {
   // Every signed-in user sees every type (as AWX).
   visible: () => null,
   canCreate: isSuperuser,
@@ -43,7 +40,7 @@ const credentialTypeAccess: AccessPolicy<AnyRow> = {
 };
 
 /** Checks kind, inputs and injectors of a custom type as they will be after the write. */
-async function checkDefinition(tx: Queryable, values: Record<string, unknown>, existing: AnyRow | null): Promise<void> {
+async function checkDefinition(tx: Queryable, values: Record<string, unknown>, existing: CredentialTypeRow | null): Promise<void> {
   const kind = values.kind ?? existing?.kind;
   if ('kind' in values && kind !== 'cloud' && kind !== 'net') throw ValidationError.field('kind', `Must be 'cloud' or 'net', not ${String(kind)}`);
   let inputs = existing?.inputs as TypeInputs | undefined;
@@ -59,7 +56,7 @@ async function checkDefinition(tx: Queryable, values: Record<string, unknown>, e
   }
 }
 
-export const credentialTypes = defineResource<AnyRow>({
+export const credentialTypes = defineResource<CredentialTypeRow>({
   name: 'credential_type',
   table: 'credential_types',
   label: 'Credential Type List',

@@ -17,13 +17,10 @@ import { serializeRow } from '../../api/serialize.ts';
 import { enableDisableRoutes } from '../../api/toggle-routes.ts';
 import { CATEGORIES, SEVERITIES } from '../../drift/categories.ts';
 import { diffFacts } from '../../drift/fact-diff.ts';
+import type { DriftDetectionRow } from '../../db/tables.ts';
 import { driftAlertRules } from './drift-alert-rule.resource.ts';
 import { driftDetections } from './drift-detection.resource.ts';
 import { factSnapshots } from './fact-snapshot.resource.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 const EXPORT_COLUMNS = ['ID', 'Host', 'Detected At', 'Category', 'Severity', 'Fact Path', 'Summary', 'Diff Type', 'Acknowledged'];
 const EXPORT_MAX_ROWS = 100_000;
@@ -60,11 +57,11 @@ const CompareBody = Type.Object({ snapshot_a: SnapshotId('first'), snapshot_b: S
 export const driftRoutes: RouteModule = (app, services) => {
   const { db } = services;
 
-  routeMethods<AnyRow>(app, '/api/v2/drift_detections/:id/acknowledge/', objectPermission('drift_detection', { POST: 'acknowledge' }), {
+  routeMethods<DriftDetectionRow>(app, '/api/v2/drift_detections/:id/acknowledge/', objectPermission('drift_detection', { POST: 'acknowledge' }), {
     GET: async () => ({}),
     POST: async (request) => {
       const row = await db.transaction(async (tx) => {
-        const [updated] = await tx.query<AnyRow>(
+        const [updated] = await tx.query<DriftDetectionRow>(
           `UPDATE drift_detections SET acknowledged = true, acknowledged_by_id = $2, acknowledged_at = now() WHERE id = $1 AND NOT acknowledged RETURNING *`,
           [request.object.id, request.ctx.user!.id],
         );
@@ -77,14 +74,14 @@ export const driftRoutes: RouteModule = (app, services) => {
     OPTIONS: async () => actionOptions('Drift Detection Acknowledge', 'POST (no body): marks the drift as reviewed; alert rules no longer count it.', { GET: {}, POST: {} }),
   }, { GET: { summary: 'What acknowledging a drift detection takes' }, POST: { summary: 'Acknowledge a drift detection' }, OPTIONS: OPTIONS_RESPONSE });
 
-  routeMethods<AnyRow>(app, '/api/v2/drift_detections/compare/', AUTHENTICATED, {
+  routeMethods(app, '/api/v2/drift_detections/compare/', AUTHENTICATED, {
     GET: async () => ({ snapshot_a: null, snapshot_b: null }),
     POST: async (request) => {
       const body = validBody(request, CompareBody);
       const ids = [Number(body.snapshot_a), Number(body.snapshot_b)];
       const snapshots = [];
       for (const id of ids) {
-        const [row] = await db.query<AnyRow>('SELECT id, facts FROM host_fact_snapshots WHERE id = $1', [id]);
+        const [row] = await db.query<{ id: number; facts: Record<string, unknown> }>('SELECT id, facts FROM host_fact_snapshots WHERE id = $1', [id]);
         // One the caller may not see is not found either: its existence is not told.
         if (!row || !(await isVisible(db, request.ctx, factSnapshots, id))) throw notFound(`Fact snapshot ${id} not found.`);
         snapshots.push(row);
@@ -99,18 +96,19 @@ export const driftRoutes: RouteModule = (app, services) => {
     OPTIONS: OPTIONS_RESPONSE,
   });
 
-  routeMethods<AnyRow>(app, '/api/v2/drift_detections/export/', AUTHENTICATED, {
+  routeMethods(app, '/api/v2/drift_detections/export/', AUTHENTICATED, {
     GET: async (request, reply) => {
       const query = request.query as Query;
       const from = dayOf(query, 'date_from');
       const to = dayOf(query, 'date_to');
-      const rows: AnyRow[] = await listAll(db, request.ctx, driftDetections, without(query, 'date_from', 'date_to', 'format'), EXPORT_MAX_ROWS, (alias, params) => {
+      // listAll answers rows of the resource's own table.
+      const rows = (await listAll(db, request.ctx, driftDetections, without(query, 'date_from', 'date_to', 'format'), EXPORT_MAX_ROWS, (alias, params) => {
         const conditions = ['true'];
         if (from) conditions.push(`${alias}.created >= ${params.add(from.toISOString())}::timestamptz`);
         // date_to names the last day included.
         if (to) conditions.push(`${alias}.created < ${params.add(to.toISOString())}::timestamptz + interval '1 day'`);
         return conditions.join(' AND ');
-      });
+      })) as DriftDetectionRow[];
       const hostIds = [...new Set(rows.map((r) => r.host_id))];
       const names = new Map((await db.query<{ id: number; name: string }>('SELECT id, name FROM hosts WHERE id = ANY($1::int[])', [hostIds])).map((h) => [h.id, h.name]));
       const lines = rows.map((r) => [r.id, names.get(r.host_id) ?? '', new Date(r.created).toISOString(), r.category, r.severity, r.fact_path, r.summary, r.diff_type, r.acknowledged ? 'Yes' : 'No']);
@@ -122,7 +120,7 @@ export const driftRoutes: RouteModule = (app, services) => {
     OPTIONS: async () => viewOptions('Drift Export', 'GET: the drift the caller may see as CSV; filters host, inventory, category, severity, date_from and date_to (YYYY-MM-DD, both included).'),
   }, { GET: { summary: 'Drift detections as CSV' }, OPTIONS: OPTIONS_RESPONSE });
 
-  routeMethods<AnyRow>(app, '/api/v2/drift_detections/summary/', AUTHENTICATED, {
+  routeMethods(app, '/api/v2/drift_detections/summary/', AUTHENTICATED, {
     GET: async (request) => {
       const query = request.query as Query;
       const daysText = query.days === undefined || query.days === '' ? String(SUMMARY_DEFAULT_DAYS) : String(query.days);
@@ -131,11 +129,11 @@ export const driftRoutes: RouteModule = (app, services) => {
       const visible = await visibleFrom(db, request.ctx, driftDetections, without(query, 'days'));
       const windowParam = `$${visible.params.length + 1}`;
       const recent = `(SELECT ${visible.alias}.* ${visible.from}) AS d WHERE d.created >= now() - make_interval(days => ${windowParam}::int)`;
-      const [totals] = await db.query<AnyRow>(
+      const [totals] = await db.query<{ total: number; unacknowledged: number; hosts: number }>(
         `SELECT count(*)::int AS total, count(*) FILTER (WHERE NOT d.acknowledged)::int AS unacknowledged, count(DISTINCT d.host_id)::int AS hosts FROM ${recent}`,
         [...visible.params, days],
       );
-      const grouped = await db.query<AnyRow>(`SELECT d.category, d.severity, count(*)::int AS n FROM ${recent} GROUP BY d.category, d.severity`, [...visible.params, days]);
+      const grouped = await db.query<{ category: string; severity: string; n: number }>(`SELECT d.category, d.severity, count(*)::int AS n FROM ${recent} GROUP BY d.category, d.severity`, [...visible.params, days]);
       const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, 0]));
       const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
       for (const row of grouped) {

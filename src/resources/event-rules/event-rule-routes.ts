@@ -12,16 +12,13 @@ import { actionOptions } from '../../api/options.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { validBody } from '../../api/route-schemas.ts';
+import type { EventRuleRow } from '../../db/tables.ts';
 import { enableDisableRoutes } from '../../api/toggle-routes.ts';
 import { decryptSecret } from '../../secrets/encryption.ts';
 import { webhookKeyRoutes } from '../webhooks/webhook-key-routes.ts';
 import { conditionHeaders, evaluateConditions, parseConditions, type Condition } from './conditions.ts';
 import { eventRules, newStoredRuleKey } from './event-rule.resource.ts';
 import { EVENT_RULE_KEY_PURPOSE, OUTSIDE_THROTTLE } from './receiving-rules.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 /** POST test/: the event, and conditions to try, checked as a rule's own are (parseConditions). */
 const TestBody = Type.Object({
@@ -45,7 +42,7 @@ export const eventRuleRoutes: RouteModule = async (app, services) => {
     afterRotate: (tx) => services.caches.receivingRules.changed(tx),
   })(app, services);
 
-  routeMethods<AnyRow>(app, '/api/v2/event_rules/:id/test/', objectPermission('event_rule', { POST: 'test' }), {
+  routeMethods<EventRuleRow>(app, '/api/v2/event_rules/:id/test/', objectPermission('event_rule', { POST: 'test' }), {
     GET: async () => ({}),
     POST: async (request) => {
       const body = validBody(request, TestBody);
@@ -61,7 +58,7 @@ export const eventRuleRoutes: RouteModule = async (app, services) => {
       }]);
       const matched = results.every((r) => r.matched);
       const wouldFire = matched && request.object.enabled === true
-        && (await services.db.query<AnyRow>(`SELECT 1 FROM event_rules WHERE id = $1 AND (${OUTSIDE_THROTTLE})`, [request.object.id])).length > 0;
+        && (await services.db.query(`SELECT 1 FROM event_rules WHERE id = $1 AND (${OUTSIDE_THROTTLE})`, [request.object.id])).length > 0;
       return { matched, condition_results: results, would_fire: wouldFire, actions: request.object.actions };
     },
     OPTIONS: async () => actionOptions('Event Rule Test', 'POST {payload, headers?, conditions?}: evaluates the conditions over the payload and says whether the rule would fire; launches nothing.', { GET: {}, POST: {} }),

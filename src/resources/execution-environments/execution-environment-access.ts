@@ -4,14 +4,11 @@ import { forbidden, ValidationError } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { ExecutionEnvironmentRow } from '../../db/tables.ts';
 
 const EE_ADMIN = 'execution_environment_admin_role';
 /** Fields of a managed execution environment that nobody may change (only `pull` may be). */
-const MANAGED_FIXED_FIELDS: Record<string, string> = {
+const MANAGED_FIXED_FIELDS: Record<string, keyof ExecutionEnvironmentRow> = {
   name: 'name',
   description: 'description',
   organization: 'organization_id',
@@ -25,12 +22,12 @@ const administersEnvironmentsOf = (ctx: RequestContext, tx: Queryable, organizat
 
 async function administersSomeEnvironments(ctx: RequestContext, tx: Queryable): Promise<boolean> {
   if (!ctx.user) return false;
-  const rows = await tx.query<AnyRow>(`SELECT 1 FROM (${objectsWithRole('organization', [EE_ADMIN], '$1')}) AS administered LIMIT 1`, [ctx.user.id]);
+  const rows = await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', [EE_ADMIN], '$1')}) AS administered LIMIT 1`, [ctx.user.id]);
   return rows.length > 0;
 }
 
 /** Refuses, whoever asks, to change anything but `pull` of a managed execution environment (as AWX). */
-function refuseManagedChange(row: AnyRow, values: Values): void {
+function refuseManagedChange(row: ExecutionEnvironmentRow, values: Values): void {
   if (!row.managed) return;
   for (const [field, column] of Object.entries(MANAGED_FIXED_FIELDS)) {
     if (field in values && values[field] !== row[column]) {
@@ -44,7 +41,7 @@ function refuseManagedChange(row: AnyRow, values: Values): void {
  * reads; organization admins and execution environment admins manage their organization's; only
  * superusers manage the global ones. Managed ones are never deleted.
  */
-export const executionEnvironmentAccess: AccessPolicy<AnyRow> = {
+export const executionEnvironmentAccess: AccessPolicy<ExecutionEnvironmentRow> = {
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
     const readable = objectsWithRole('organization', ['read_role'], params.add(ctx.user?.id ?? 0));
@@ -93,7 +90,7 @@ export async function checkRegistryCredential(ctx: RequestContext, tx: Queryable
 }
 
 /** Checks a write before it is stored: the organization stays, and the credential is a usable registry credential. */
-export async function checkExecutionEnvironment(tx: Queryable, ctx: RequestContext, values: Values, existing: AnyRow | null): Promise<void> {
+export async function checkExecutionEnvironment(tx: Queryable, ctx: RequestContext, values: Values, existing: ExecutionEnvironmentRow | null): Promise<void> {
   if (existing && typeof values.organization === 'number' && values.organization !== existing.organization_id) {
     throw ValidationError.field('organization', 'Cannot change the organization of an execution environment');
   }

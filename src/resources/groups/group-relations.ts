@@ -4,13 +4,10 @@ import { ApiError, badRequest, forbidden } from '../../api/errors.ts';
 import { isVisible } from '../../api/list.ts';
 import type { Relation } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { GroupRow, HostRow } from '../../db/tables.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
 import { wouldCloseCycle } from '../../inventory/group-graph.ts';
 import { mayAdministerInventory } from '../inventories/inventory-access.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 /**
  * The links between hosts and groups of one inventory: group hosts (group_hosts) and group
@@ -22,7 +19,7 @@ type Kind = 'host' | 'group';
 const TABLE: Record<Kind, string> = { host: 'hosts', group: 'groups' };
 
 async function inventoryOf(tx: Queryable, kind: Kind, id: number): Promise<number> {
-  const [row] = await tx.query<AnyRow>(`SELECT inventory_id FROM ${TABLE[kind]} WHERE id = $1`, [id]);
+  const [row] = await tx.query<Pick<HostRow | GroupRow, 'inventory_id'>>(`SELECT inventory_id FROM ${TABLE[kind]} WHERE id = $1`, [id]);
   return row?.inventory_id;
 }
 
@@ -50,7 +47,7 @@ function inventoryLink(
 ): Relation {
   const { table, parentColumn, targetColumn } = spec;
   const change = async (tx: Queryable, ctx: RequestContext, sql: string, parentId: number, targetId: number) => {
-    const changed = (await tx.query<AnyRow>(sql, [parentId, targetId])).length > 0;
+    const changed = (await tx.query(sql, [parentId, targetId])).length > 0;
     if (changed) await refreshInventoryComputedFields(tx, ctx.service.resources, await inventoryOf(tx, spec.owner, parentId));
     return changed;
   };
@@ -78,23 +75,23 @@ const namesNoVariables = (variables: unknown) =>
  * Creates an object through a group's list in the group's inventory and links it to the group.
  * `inventory`: 'fixed' overrides the body (hosts, as AWX), 'default' only fills it in.
  */
-async function createLinked(tx: Queryable, ctx: RequestContext, group: AnyRow, relation: string, body: unknown, inventory: 'fixed' | 'default') {
+async function createLinked(tx: Queryable, ctx: RequestContext, group: GroupRow, relation: string, body: unknown, inventory: 'fixed' | 'default') {
   const target = ctx.service.resources.get(relation === 'hosts' ? 'host' : 'group');
   const input = { ...(body as Record<string, unknown>) };
   if (inventory === 'fixed' || input.inventory === undefined) input.inventory = group.inventory_id;
   const values = await parseRequestBody(target, input, 'create', null, (v) => target.access.canCreate(ctx, tx, v));
-  const row = await createObject<AnyRow>(tx, ctx, target, values);
+  const row = await createObject<HostRow | GroupRow>(tx, ctx, target, values);
   await associate(tx, ctx, ctx.service.resources.get('group'), group, relation, row.id, false);
   return row;
 }
 
 export const groupHosts: Relation = {
   ...inventoryLink({ target: 'host', owner: 'group', table: 'group_hosts', parentColumn: 'group_id', targetColumn: 'host_id', association: 'hosts' }),
-  async create(tx, ctx, group, body) {
+  async create(tx, ctx, group: GroupRow, body) {
     const input = body as Record<string, unknown>;
     // Naming a host the inventory already has, without variables, links that host (as AWX).
     if (typeof input.name === 'string' && namesNoVariables(input.variables)) {
-      const [existing] = await tx.query<AnyRow>('SELECT id FROM hosts WHERE inventory_id = $1 AND name = $2', [group.inventory_id, input.name]);
+      const [existing] = await tx.query<Pick<HostRow, 'id'>>('SELECT id FROM hosts WHERE inventory_id = $1 AND name = $2', [group.inventory_id, input.name]);
       if (existing) {
         await associate(tx, ctx, ctx.service.resources.get('group'), group, 'hosts', existing.id, false);
         return null;
@@ -106,7 +103,7 @@ export const groupHosts: Relation = {
 
 export const groupChildren: Relation = {
   ...inventoryLink({ target: 'group', owner: 'group', table: 'group_children', parentColumn: 'parent_id', targetColumn: 'child_id', association: 'children' }),
-  create: (tx, ctx, group, body) => createLinked(tx, ctx, group, 'children', body, 'default'),
+  create: (tx, ctx, group: GroupRow, body) => createLinked(tx, ctx, group, 'children', body, 'default'),
 };
 
 export const hostGroups: Relation = inventoryLink({

@@ -1,22 +1,23 @@
+import type { SerializedObject } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { HostRow, UnifiedJobRow } from '../../db/tables.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+/** What a host shows of its last job. */
+type JobSummaryRow = Pick<UnifiedJobRow, 'id' | 'name' | 'description' | 'finished' | 'status' | 'failed'>;
 
 /** What a page of hosts shows beyond its columns, loaded in two queries for the whole page. */
 interface HostExtras {
   groups: Map<number, { count: number; results: { id: number; name: string }[] }>;
-  jobs: Map<number, AnyRow>;
+  jobs: Map<number, JobSummaryRow>;
 }
 
 const SHOWN_GROUPS = 5;
 
-export async function prepareHosts(db: Queryable, rows: readonly AnyRow[]): Promise<HostExtras> {
-  const ids = rows.map((r) => r.id as number);
+export async function prepareHosts(db: Queryable, rows: readonly HostRow[]): Promise<HostExtras> {
+  const ids = rows.map((r) => r.id);
   const jobIds = [...new Set(rows.map((r) => r.last_job_id).filter((id): id is number => typeof id === 'number'))];
   const [memberships, jobs] = await Promise.all([
-    db.query<AnyRow>(
+    db.query<{ host_id: number; id: number; name: string; total: number }>(
       `SELECT host_id, id, name, total FROM (
          SELECT gh.host_id, g.id, g.name, count(*) OVER (PARTITION BY gh.host_id)::int AS total,
                 row_number() OVER (PARTITION BY gh.host_id ORDER BY g.id) AS position
@@ -25,7 +26,7 @@ export async function prepareHosts(db: Queryable, rows: readonly AnyRow[]): Prom
       [ids],
     ),
     jobIds.length
-      ? db.query<AnyRow>('SELECT id, name, description, finished, status, failed FROM unified_jobs WHERE id = ANY($1::integer[])', [jobIds])
+      ? db.query<JobSummaryRow>('SELECT id, name, description, finished, status, failed FROM unified_jobs WHERE id = ANY($1::integer[])', [jobIds])
       : Promise.resolve([]),
   ]);
   const groups: HostExtras['groups'] = new Map();
@@ -34,11 +35,11 @@ export async function prepareHosts(db: Queryable, rows: readonly AnyRow[]): Prom
     if (!entry) groups.set(m.host_id, (entry = { count: m.total, results: [] }));
     entry.results.push({ id: m.id, name: m.name });
   }
-  return { groups, jobs: new Map(jobs.map((j) => [j.id as number, j])) };
+  return { groups, jobs: new Map(jobs.map((j) => [j.id, j])) };
 }
 
 /** Links and summaries of a host: its groups (the first five by id, and how many), its last job, its facts and variables. */
-export function decorateHost(row: AnyRow, out: AnyRow, prepared?: unknown): void {
+export function decorateHost(row: HostRow, out: SerializedObject, prepared?: unknown): void {
   const extras = prepared as HostExtras | undefined;
   const base = `/api/v2/hosts/${row.id}/`;
   Object.assign(out.related, { variable_data: `${base}variable_data/`, ansible_facts: `${base}ansible_facts/`, ad_hoc_commands: `${base}ad_hoc_commands/`,
@@ -46,7 +47,7 @@ export function decorateHost(row: AnyRow, out: AnyRow, prepared?: unknown): void
   if (row.last_job_id !== null) out.related.last_job = `/api/v2/jobs/${row.last_job_id}/`;
   if (row.last_job_host_summary_id !== null) out.related.last_job_host_summary = `/api/v2/job_host_summaries/${row.last_job_host_summary_id}/`;
   out.summary_fields.groups = extras?.groups.get(row.id) ?? { count: 0, results: [] };
-  const job = extras?.jobs.get(row.last_job_id);
+  const job = row.last_job_id === null ? undefined : extras?.jobs.get(row.last_job_id);
   if (job) {
     out.summary_fields.last_job = {
       id: job.id,

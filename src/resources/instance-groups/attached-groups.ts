@@ -13,10 +13,6 @@ import { listOptions, viewOptions } from '../../api/options.ts';
 import { relatedRouteSchemas } from '../../api/field-schemas.ts';
 import { objectPermission } from '../../api/permissions.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 /** An object that prefers instance groups in order (job template, inventory, organization). */
 export interface GroupOwner {
   resource: Resource;
@@ -36,7 +32,7 @@ export function registerAttachedGroupRoutes(app: FastifyInstance, services: Serv
   const { db } = services;
   const groups = services.resources.find('instance_group');
   const { table, column, resource } = owner;
-  routeMethods<AnyRow>(app, `${resource.listPath}:id/instance_groups/`, objectPermission(resource.name, { POST: owner.changeAction }), {
+  routeMethods(app, `${resource.listPath}:id/instance_groups/`, objectPermission(resource.name, { POST: owner.changeAction }), {
     GET: async (request) => {
       const row = request.object;
       if (!groups) return { count: 0, next: null, previous: null, results: [] };
@@ -44,18 +40,19 @@ export function registerAttachedGroupRoutes(app: FastifyInstance, services: Serv
       const page = await listPage(db, request.ctx, groups, request.url.split('?')[0], query, (alias, params) =>
         `${alias}.id IN (SELECT instance_group_id FROM ${table} WHERE ${column} = ${params.add(row.id)})`);
       if (query.order_by || query.order) return page;
-      const positions = new Map((await db.query<AnyRow>(`SELECT instance_group_id, position FROM ${table} WHERE ${column} = $1`, [row.id])).map((r) => [r.instance_group_id, r.position]));
+      const links = await db.query<{ instance_group_id: number; position: number }>(`SELECT instance_group_id, position FROM ${table} WHERE ${column} = $1`, [row.id]);
+      const positions = new Map<unknown, number>(links.map((r) => [r.instance_group_id, r.position]));
       return { ...page, results: [...page.results].sort((a, b) => (positions.get(a.id) ?? 0) - (positions.get(b.id) ?? 0)) };
     },
     POST: async (request, reply) => {
       const row = request.object;
       const link = linkOf(validBody(request, AttachBody))!;
       await db.transaction(async (tx) => {
-        if (!(await tx.query<AnyRow>('SELECT 1 FROM instance_groups WHERE id = $1', [link.id])).length) throw notFound();
+        if (!(await tx.query('SELECT 1 FROM instance_groups WHERE id = $1', [link.id])).length) throw notFound();
         if (!link.disassociate && !(await hasObjectRole(request.ctx, tx, 'instance_group', link.id, 'use_role'))) throw forbidden();
         const changed = link.disassociate
-          ? await tx.query<AnyRow>(`DELETE FROM ${table} WHERE ${column} = $1 AND instance_group_id = $2 RETURNING 1`, [row.id, link.id])
-          : await tx.query<AnyRow>(
+          ? await tx.query(`DELETE FROM ${table} WHERE ${column} = $1 AND instance_group_id = $2 RETURNING 1`, [row.id, link.id])
+          : await tx.query(
               `INSERT INTO ${table} (${column}, instance_group_id, position)
                SELECT $1, $2, COALESCE(max(position) + 1, 0) FROM ${table} WHERE ${column} = $1
                ON CONFLICT DO NOTHING RETURNING 1`,

@@ -6,10 +6,7 @@ import type { Queryable } from '../../db/database.ts';
 import { applyInstanceGroupPolicies } from '../instance-groups/policy.ts';
 import { instanceActions } from './instance-actions.ts';
 import { adjustedCapacity, loadByHostname, percentRemaining, type NodeLoad } from './capacity.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { InstanceRow } from '../../db/tables.ts';
 
 export const NODE_TYPES = ['hybrid', 'control', 'execution'] as const;
 export const NODE_STATES = ['provisioning', 'provision-fail', 'installed', 'ready', 'unavailable', 'deprovisioning', 'deprovision-fail'] as const;
@@ -17,7 +14,7 @@ export const NODE_STATES = ['provisioning', 'provision-fail', 'installed', 'read
 const asNumber = (field: Field): Field => ({ ...field, serialize: (v: unknown) => (v === null || v === undefined ? null : Number(v)) });
 
 /** Any signed-in user reads the cluster's nodes; only superusers change them. */
-const instanceAccess: AccessPolicy<AnyRow> = {
+const instanceAccess: AccessPolicy<InstanceRow> = {
   visible: () => null,
   canCreate: () => false,
   canChange: isSuperuser,
@@ -40,14 +37,14 @@ const jobsOnInstance: Relation = {
 const instanceGroupsOfInstance: Relation = { ...joinTable('instance_group', 'instance_group_instances', 'instance_id', 'instance_group_id'), attachable: false };
 
 /** A change of enabled or capacity_adjustment moves capacity with it. */
-function recomputeCapacity(_tx: Queryable, _ctx: unknown, values: Values, existing: AnyRow | null): void {
+function recomputeCapacity(_tx: Queryable, _ctx: unknown, values: Values, existing: InstanceRow | null): void {
   if (!existing) return;
   const enabled = (values.enabled ?? existing.enabled) as boolean;
   const adjustment = Number(values.capacity_adjustment ?? existing.capacity_adjustment);
   values.capacity = adjustedCapacity(existing.cpu_capacity, existing.mem_capacity, adjustment, enabled, existing.errors);
 }
 
-export const instances = defineResource<AnyRow>({
+export const instances = defineResource<InstanceRow>({
   name: 'instance',
   table: 'instances',
   label: 'Instance List',

@@ -11,10 +11,7 @@ import {
 import type { RequestContext } from '../../api/context.ts';
 import { forbidden } from '../../api/errors.ts';
 import type { Queryable } from '../../db/database.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { GroupRow, HostRow, InventoryRow } from '../../db/tables.ts';
 
 /**
  * Who may do what with inventories and with the hosts and groups in them, as AWX: an inventory is
@@ -32,7 +29,7 @@ export async function assertInventoryAdmin(ctx: RequestContext, tx: Queryable, i
   if (!(await mayAdministerInventory(ctx, tx, inventoryId))) throw forbidden();
 }
 
-export const inventoryAccess: AccessPolicy<AnyRow> = {
+export const inventoryAccess: AccessPolicy<InventoryRow> = {
   visible: (ctx, alias, params) => visibleThroughRole(ctx, alias, params, 'inventory'),
   canCreate: (ctx, tx, values) => {
     if (isSuperuser(ctx)) return true;
@@ -73,9 +70,9 @@ const readsSmartInventory = new WeakMap<RequestContext, boolean>();
  * smart inventory one reads), created, changed and deleted with its admin_role. The inventory of a
  * host or group never changes.
  */
-export function inventoryMemberAccess(kind: 'host' | 'group'): AccessPolicy<AnyRow> {
+export function inventoryMemberAccess(kind: 'host' | 'group'): AccessPolicy<HostRow | GroupRow> {
   const label = kind === 'host' ? 'a host' : 'a group';
-  const administers = (ctx: RequestContext, tx: Queryable, row: AnyRow, page?: readonly AnyRow[]) =>
+  const administers = (ctx: RequestContext, tx: Queryable, row: HostRow | GroupRow, page?: readonly (HostRow | GroupRow)[]) =>
     hasObjectRoleOnRow(ctx, tx, 'inventory', 'admin_role', row, page, 'inventory_id');
   return {
     visible: (ctx, alias, params) => {
@@ -87,7 +84,7 @@ export function inventoryMemberAccess(kind: 'host' | 'group'): AccessPolicy<AnyR
     },
     prepare: async (ctx, db) => {
       if (kind === 'group' || !ctx.user || seesEverything(ctx) || readsSmartInventory.has(ctx)) return;
-      const rows = await db.query<AnyRow>(
+      const rows = await db.query(
         `SELECT 1 FROM inventories WHERE kind = 'smart' AND id IN (${objectsWithRole('inventory', ['read_role'], '$1')}) LIMIT 1`,
         [ctx.user.id],
       );

@@ -8,25 +8,22 @@ import type { RequestContext } from '../../api/context.ts';
 import type { CopyRule } from '../../api/copy-route.ts';
 import type { Queryable } from '../../db/database.ts';
 import { refreshInventoryComputedFields, refreshSmartInventoriesOf } from '../../inventory/computed-fields.ts';
+import type { InventoryRow } from '../../db/tables.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
-async function copyContents(tx: Queryable, ctx: RequestContext, original: AnyRow, copy: AnyRow): Promise<void> {
+async function copyContents(tx: Queryable, ctx: RequestContext, original: InventoryRow, copy: InventoryRow): Promise<void> {
   const params = [original.id, copy.id, ctx.user?.id ?? null];
-  await tx.query<AnyRow>(
+  await tx.query(
     `INSERT INTO inventory_instance_groups (inventory_id, instance_group_id, position)
      SELECT $2, instance_group_id, position FROM inventory_instance_groups WHERE inventory_id = $1`,
     params.slice(0, 2),
   );
   if (original.kind === 'smart') return;
-  await tx.query<AnyRow>(
+  await tx.query(
     `INSERT INTO groups (name, description, inventory_id, variables, created_by_id, modified_by_id)
      SELECT name, description, $2, variables, $3, $3 FROM groups WHERE inventory_id = $1 ORDER BY id`,
     params,
   );
-  await tx.query<AnyRow>(
+  await tx.query(
     `INSERT INTO hosts (name, description, inventory_id, enabled, instance_id, variables, created_by_id, modified_by_id)
      SELECT name, description, $2, enabled, instance_id, variables, $3, $3 FROM hosts WHERE inventory_id = $1 ORDER BY id`,
     params,
@@ -45,7 +42,7 @@ export const inventoryCopy: CopyRule = { after: copyContents };
  * found by name, of the inventory $2.
  */
 async function copyLinks(tx: Queryable, params: unknown[], table: string, left: { column: string; table: string }, right: { column: string; table: string }): Promise<void> {
-  await tx.query<AnyRow>(
+  await tx.query(
     `INSERT INTO ${table} (${left.column}, ${right.column})
      SELECT new_left.id, new_right.id FROM ${table} link
      JOIN ${left.table} old_left ON old_left.id = link.${left.column} AND old_left.inventory_id = $1

@@ -4,16 +4,14 @@ import type { Query } from '../../api/list.ts';
 import { viewOptions } from '../../api/options.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRows } from '../../api/serialize.ts';
+import type { SerializedObject } from '../../api/resource.ts';
+import type { GroupChildrenRow, GroupRow, InventoryRow } from '../../db/tables.ts';
 
 import { objectPermission } from '../../api/permissions.ts';
 import { hostScriptVariables, inventoryScript, parseSubset, SubsetError } from '../../inventory/script.ts';
 import { registerVariableDataRoutes } from './variable-data-routes.ts';
 import { registerCopyRoute } from '../../api/copy-route.ts';
 import { inventoryCopy } from './inventory-copy.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 const last = (value: string | string[] | undefined) => [value].flat().pop();
 
@@ -24,21 +22,23 @@ const flag = (query: Query, name: string) => {
 };
 
 /** The root groups of an inventory, each with its children nested under `children`, sorted by name (AWX's tree view). */
-function groupTree(serialized: AnyRow[], links: AnyRow[]): AnyRow[] {
-  const byId = new Map(serialized.map((g) => [g.id as number, g]));
+function groupTree(serialized: SerializedObject[], links: GroupChildrenRow[]): SerializedObject[] {
+  const byId = new Map(serialized.map((g) => [g.id, g]));
   const childIds = new Map<number, number[]>();
   for (const { parent_id, child_id } of links) {
     if (!childIds.has(parent_id)) childIds.set(parent_id, []);
     childIds.get(parent_id)!.push(child_id);
   }
   const done = new Set<number>();
-  const populate = (group: AnyRow) => {
+  const nameOf = (group: SerializedObject) => String(group.name);
+  const populate = (group: SerializedObject) => {
     if (done.has(group.id)) return;
     done.add(group.id);
-    group.children = (childIds.get(group.id) ?? []).map((id) => byId.get(id)!).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const child of group.children) populate(child);
+    const children = (childIds.get(group.id) ?? []).map((id) => byId.get(id)!).sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0));
+    group.children = children;
+    for (const child of children) populate(child);
   };
-  const hasParent = new Set(links.map((l) => l.child_id as number));
+  const hasParent = new Set(links.map((l) => l.child_id));
   const roots = serialized.filter((g) => !hasParent.has(g.id));
   for (const root of roots) populate(root);
   return roots;
@@ -50,7 +50,7 @@ export const inventoryRoutes: RouteModule = (app, services) => {
   const base = '/api/v2/inventories/:id/';
   registerCopyRoute(app, services, inventories, inventoryCopy);
 
-  routeMethods<AnyRow>(app, `${base}script/`, objectPermission('inventory'), {
+  routeMethods<InventoryRow>(app, `${base}script/`, objectPermission('inventory'), {
     GET: async (request) => {
       const inventory = request.object;
       const query = request.query as Query;
@@ -75,12 +75,12 @@ export const inventoryRoutes: RouteModule = (app, services) => {
     OPTIONS: async () => viewOptions('Inventory Script', 'The inventory as Ansible JSON inventory (hostvars, towervars, all, subset, host).'),
   });
 
-  routeMethods<AnyRow>(app, `${base}tree/`, objectPermission('inventory'), {
+  routeMethods<InventoryRow>(app, `${base}tree/`, objectPermission('inventory'), {
     GET: async (request) => {
       const inventory = request.object;
       const groups = services.resources.get('group');
-      const rows = await db.query<AnyRow>('SELECT * FROM groups WHERE inventory_id = $1 ORDER BY name, id', [inventory.id]);
-      const links = await db.query<AnyRow>(
+      const rows = await db.query<GroupRow>('SELECT * FROM groups WHERE inventory_id = $1 ORDER BY name, id', [inventory.id]);
+      const links = await db.query<GroupChildrenRow>(
         'SELECT gc.parent_id, gc.child_id FROM group_children gc JOIN groups g ON g.id = gc.parent_id WHERE g.inventory_id = $1',
         [inventory.id],
       );

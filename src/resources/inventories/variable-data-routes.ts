@@ -10,10 +10,10 @@ import { parseVariables } from '../../inventory/variables.ts';
 import { Type } from 'typebox';
 import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
 import type { MethodSchema } from '../../api/route-schemas.ts';
+import type { GroupRow, HostRow, InventoryRow } from '../../db/tables.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+/** What has variables: an inventory, a host or a group. */
+type VariablesRow = InventoryRow | HostRow | GroupRow;
 
 const Variables = Type.Object({}, { additionalProperties: true, description: 'The variables, as a mapping.' });
 const replaceVariables: MethodSchema = { summary: 'Replace the variables', body: Variables, response: { 200: Variables } };
@@ -36,11 +36,11 @@ export function registerVariableDataRoutes(app: FastifyInstance, services: Servi
     const body = request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw ValidationError.field('variables', 'Must be valid JSON or YAML.');
     const row = await db.transaction(async (tx) =>
-      updateObject<AnyRow>(tx, request.ctx, resource, await loadRow<AnyRow>(tx, resource, existing.id, true), { variables: JSON.stringify(body) }),
+      updateObject<VariablesRow>(tx, request.ctx, resource, await loadRow<VariablesRow>(tx, resource, existing.id, true), { variables: JSON.stringify(body) }),
     );
     return parseVariables(row.variables);
   };
-  routeMethods<AnyRow>(app, `${resource.listPath}:id/variable_data/`, objectPermission(resource.name, { PUT: 'change', PATCH: 'change' }), {
+  routeMethods<VariablesRow>(app, `${resource.listPath}:id/variable_data/`, objectPermission(resource.name, { PUT: 'change', PATCH: 'change' }), {
     GET: async (request) => parseVariables(request.object.variables),
     PUT: replace,
     PATCH: replace,

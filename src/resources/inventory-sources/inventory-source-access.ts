@@ -3,10 +3,7 @@ import type { RequestContext } from '../../api/context.ts';
 import { forbidden } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { InventorySourceRow } from '../../db/tables.ts';
 
 /** Using a project as a source needs its use_role (as AWX's check_related on source_project). */
 async function mayUseProject(ctx: RequestContext, tx: Queryable, projectId: unknown): Promise<boolean> {
@@ -17,7 +14,7 @@ async function mayUseProject(ctx: RequestContext, tx: Queryable, projectId: unkn
 async function administersSomeInventory(ctx: RequestContext, tx: Queryable): Promise<boolean> {
   if (isSuperuser(ctx)) return true;
   if (!ctx.user) return false;
-  const rows = await tx.query<AnyRow>(`SELECT 1 FROM (${objectsWithRole('inventory', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id]);
+  const rows = await tx.query(`SELECT 1 FROM (${objectsWithRole('inventory', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id]);
   return rows.length > 0;
 }
 
@@ -26,7 +23,7 @@ async function administersSomeInventory(ctx: RequestContext, tx: Queryable): Pro
  * changed and deleted with its admin_role (and the project's use_role for a project source), and
  * updated with its update_role (see mayUpdateSource).
  */
-export const inventorySourceAccess: AccessPolicy<AnyRow> = {
+export const inventorySourceAccess: AccessPolicy<InventorySourceRow> = {
   visible: (ctx, alias, params) =>
     seesEverything(ctx) ? null : `${alias}.inventory_id IN (${objectsWithRole('inventory', ['read_role'], params.add(ctx.user?.id ?? 0))})`,
   canCreate: async (ctx, tx, values: Values) => {

@@ -7,6 +7,7 @@ import { defineResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { runKindsOf } from '../../runs/run-services.ts';
+import type { InventorySourceRow, UnifiedJobRow } from '../../db/tables.ts';
 import { refreshInventoryComputedFields } from '../../inventory/computed-fields.ts';
 import { variablesField } from '../../inventory/variables.ts';
 import { inventorySourceAccess } from './inventory-source-access.ts';
@@ -14,10 +15,6 @@ import { SOURCE_CHOICES } from './source-kinds.ts';
 import { checkSource } from './source-validation.ts';
 import { optionField } from '../../ansible/option-values.ts';
 import { adminOfSourceInventory, notificationTemplateLists } from '../notification-templates/attachments.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 const SOURCE_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated', 'none'];
 
@@ -30,23 +27,26 @@ const broughtIn = (target: 'host' | 'group'): Relation => ({
   attachable: false,
 });
 
-const jobSummary = (job: AnyRow | undefined) =>
+/** What a source shows of its last and current updates. */
+type UpdateSummaryRow = Pick<UnifiedJobRow, 'id' | 'name' | 'description' | 'finished' | 'status' | 'failed'>;
+
+const jobSummary = (job: UpdateSummaryRow | undefined) =>
   job && { id: job.id, name: job.name, description: job.description, finished: job.finished, status: job.status, failed: job.failed, license_error: false };
 
 /** Refused while an update of the source (a run of the kinds updating inventories) is open. */
-async function refreshAfterDelete(tx: Queryable, ctx: RequestContext, row: AnyRow): Promise<void> {
+async function refreshAfterDelete(tx: Queryable, ctx: RequestContext, row: InventorySourceRow): Promise<void> {
   const resources = ctx.service.resources;
-  const [active] = await tx.query<AnyRow>(
+  const [active] = await tx.query<{ id: number; kind: string }>(
     `SELECT id, kind FROM unified_jobs WHERE kind = ANY($2::text[]) AND inventory_source_id = $1 AND status IN ('new', 'pending', 'waiting', 'running') ORDER BY id LIMIT 1`,
     [row.id, runKindsOf(ctx.service).updateKindsOf('inventory_id')],
   );
   if (active) throw conflict('Resource is being used by running jobs.', { active_jobs: [{ type: active.kind, id: active.id }] });
   // The row goes now, not after this hook, so the inventory's counts and its hosts' links can be recomputed without it.
-  await tx.query<AnyRow>('DELETE FROM inventory_sources WHERE id = $1', [row.id]);
+  await tx.query('DELETE FROM inventory_sources WHERE id = $1', [row.id]);
   await refreshInventoryComputedFields(tx, resources, row.inventory_id);
 }
 
-export const inventorySources = defineResource<AnyRow>({
+export const inventorySources = defineResource<InventorySourceRow>({
   name: 'inventory_source',
   table: 'inventory_sources',
   label: 'Inventory Source List',
@@ -102,11 +102,11 @@ export const inventorySources = defineResource<AnyRow>({
   },
   prepare: async (db, rows) => {
     const ids = rows.flatMap((r) => [r.last_job_id, r.current_job_id]).filter((id): id is number => typeof id === 'number');
-    const jobs = ids.length ? await db.query<AnyRow>('SELECT id, name, description, finished, status, failed FROM unified_jobs WHERE id = ANY($1::integer[])', [ids]) : [];
+    const jobs = ids.length ? await db.query<UpdateSummaryRow>('SELECT id, name, description, finished, status, failed FROM unified_jobs WHERE id = ANY($1::integer[])', [ids]) : [];
     return new Map(jobs.map((j) => [j.id, j]));
   },
   decorate: (row, out, prepared) => {
-    const jobs = prepared as Map<number, AnyRow> | undefined;
+    const jobs = prepared as Map<number, UpdateSummaryRow> | undefined;
     const base = `/api/v2/inventory_sources/${row.id}/`;
     const related = out.related as Record<string, string>;
     related.update = `${base}update/`;

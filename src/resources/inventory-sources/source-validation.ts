@@ -3,16 +3,13 @@ import { hasObjectRole, isSuperuser } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { forbidden, ValidationError, type FieldErrors } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import type { CredentialTypeRow, InventoryRow, InventorySourceRow, ProjectRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { branchProblem } from '../../projects/git-values.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { CLOUD_KINDS } from './source-kinds.ts';
 import { hostFilterMatcher } from '../../inventory-import/host-filter-regex.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 /** Why a source path cannot be used, or null: it must stay inside the project's directory. */
 export function sourcePathProblem(sourcePath: string): string | null {
@@ -56,11 +53,12 @@ function credentialProblem(source: string, credential: { kind: string; namespace
  * that the caller may use the credential and, for scripts, run code (superusers and the
  * organization's admins, as AWX's custom inventory scripts).
  */
-export async function checkSource(tx: Queryable, ctx: RequestContext, values: Values, existing: AnyRow | null): Promise<void> {
-  const get = (field: string, column = field) => (field in values ? values[field] : existing?.[column]);
+export async function checkSource(tx: Queryable, ctx: RequestContext, values: Values, existing: InventorySourceRow | null): Promise<void> {
+  const stored: Row | null = existing;
+  const get = (field: string, column = field) => (field in values ? values[field] : stored?.[column]);
   const source = String(get('source') ?? '');
   const errors: FieldErrors = {};
-  const [inventory] = await tx.query<AnyRow>('SELECT kind, organization_id FROM inventories WHERE id = $1', [get('inventory', 'inventory_id')]);
+  const [inventory] = await tx.query<Pick<InventoryRow, 'kind' | 'organization_id'>>('SELECT kind, organization_id FROM inventories WHERE id = $1', [get('inventory', 'inventory_id')]);
   if (inventory?.kind === 'smart') errors.inventory = ['Cannot create Inventory Source for Smart Inventory'];
   else if (inventory?.kind === 'constructed') errors.inventory = ['Constructed inventories have no sources of this kind.'];
 
@@ -74,7 +72,7 @@ export async function checkSource(tx: Queryable, ctx: RequestContext, values: Va
     const branchIssue = branchProblem(branch);
     if (branchIssue) errors.scm_branch = [branchIssue];
     else if (projectId && branch) {
-      const [project] = await tx.query<AnyRow>('SELECT allow_override FROM projects WHERE id = $1', [projectId]);
+      const [project] = await tx.query<Pick<ProjectRow, 'allow_override'>>('SELECT allow_override FROM projects WHERE id = $1', [projectId]);
       if (project && !project.allow_override) errors.scm_branch = ['Project does not allow overriding branch.'];
     }
   } else {
@@ -91,7 +89,7 @@ export async function checkSource(tx: Queryable, ctx: RequestContext, values: Va
 
   const credentialId = get('credential', 'credential_id') as number | null;
   const [credential] = credentialId
-    ? await tx.query<AnyRow>('SELECT t.kind, t.namespace FROM credentials c JOIN credential_types t ON t.id = c.credential_type_id WHERE c.id = $1', [credentialId])
+    ? await tx.query<Pick<CredentialTypeRow, 'kind' | 'namespace'>>('SELECT t.kind, t.namespace FROM credentials c JOIN credential_types t ON t.id = c.credential_type_id WHERE c.id = $1', [credentialId])
     : [];
   const credentialIssue = credentialProblem(source, credential ? { kind: credential.kind, namespace: credential.namespace } : null);
   if (credentialIssue) errors.credential = [credentialIssue];

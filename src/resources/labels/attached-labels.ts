@@ -5,11 +5,8 @@ import type { RequestContext } from '../../api/context.ts';
 import { createObject } from '../../api/crud.ts';
 import { forbidden, ValidationError } from '../../api/errors.ts';
 import { joinTable, type Relation } from '../../api/relations.ts';
-import type { Queryable } from '../../db/database.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { Queryable, ResourceRow } from '../../db/database.ts';
+import type { LabelRow } from '../../db/tables.ts';
 
 interface LabelOwner {
   /** The owner's resource name (its `type`). */
@@ -36,20 +33,20 @@ export function attachedLabels(owner: LabelOwner): Relation {
     async authorize(ctx, tx, ownerId, labelId, detach) {
       await owner.assertAdmin(ctx, tx, ownerId);
       if (detach) return;
-      const [label] = await tx.query<AnyRow>('SELECT organization_id FROM labels WHERE id = $1', [labelId]);
+      const [label] = await tx.query<Pick<LabelRow, 'organization_id'>>('SELECT organization_id FROM labels WHERE id = $1', [labelId]);
       if (label && !(await hasObjectRole(ctx, tx, 'organization', label.organization_id, 'read_role'))) throw forbidden();
     },
-    async create(tx: Queryable, ctx: RequestContext, parent: AnyRow, body: unknown) {
+    async create(tx: Queryable, ctx: RequestContext, parent: ResourceRow & { organization_id: number | null }, body: unknown) {
       await owner.assertAdmin(ctx, tx, parent.id);
       const name = (body as Record<string, unknown>)?.name;
       if (typeof name !== 'string' || !name.trim()) throw ValidationError.field('name', 'This field is required.');
       if (parent.organization_id === null) throw ValidationError.field('organization', `The ${owner.name.replace(/_/g, ' ')} has no organization for its labels.`);
-      const [existing] = await tx.query<AnyRow>('SELECT * FROM labels WHERE organization_id = $1 AND name = $2', [parent.organization_id, name]);
+      const [existing] = await tx.query<LabelRow>('SELECT * FROM labels WHERE organization_id = $1 AND name = $2', [parent.organization_id, name]);
       if (existing) {
         await associate(tx, ctx, parent.id, existing.id);
         return null;
       }
-      const label = await createObject<AnyRow>(tx, ctx, ctx.service.resources.get('label'), { name, organization: parent.organization_id });
+      const label = await createObject<LabelRow>(tx, ctx, ctx.service.resources.get('label'), { name, organization: parent.organization_id });
       await associate(tx, ctx, parent.id, label.id);
       return label;
     },

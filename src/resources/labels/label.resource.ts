@@ -2,16 +2,13 @@ import { hasObjectRole, objectsWithRole, seesEverything, type AccessPolicy } fro
 import { ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import { administersOrganizations, isOrgAdmin } from '../organizations/organization.resource.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { LabelRow } from '../../db/tables.ts';
 
 /**
  * Labels belong to an organization: its members (anyone holding its read_role) see and create
  * them, its admins rename and delete them. A label on a template the caller can read is visible too.
  */
-const labelAccess: AccessPolicy<AnyRow> = {
+const labelAccess: AccessPolicy<LabelRow> = {
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
     const me = params.add(ctx.user?.id ?? 0);
@@ -24,7 +21,7 @@ const labelAccess: AccessPolicy<AnyRow> = {
   canAttach: () => false,
 };
 
-export const labels = defineResource<AnyRow>({
+export const labels = defineResource<LabelRow>({
   name: 'label',
   table: 'labels',
   label: 'Label List',

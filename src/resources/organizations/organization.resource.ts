@@ -1,6 +1,6 @@
 import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, manageOrganizationAuth, visibleThroughRole, type AccessPolicy } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, ResourceRow } from '../../db/database.ts';
 import { choice, integer, ref, text } from '../../api/fields.ts';
 import { isVisible } from '../../api/list.ts';
 import { reverse } from '../../api/relations.ts';
@@ -10,10 +10,7 @@ import { defineResource, type Values } from '../../api/resource.ts';
 import { galaxyCredentials, ownedByOrganization } from './organization-relations.ts';
 import { relatedFieldCounts, type RelatedCounts } from './related-counts.ts';
 import { organizationNotificationLists } from '../notification-templates/attachments.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { OrganizationRow } from '../../db/tables.ts';
 
 const ORG_ADMIN = ['admin_role'];
 
@@ -47,7 +44,7 @@ export const ORGANIZATION_ROLES = {
 export const isOrgAdmin = (ctx: RequestContext, tx: Queryable, orgId: number) => hasObjectRole(ctx, tx, 'organization', orgId, 'admin_role');
 
 /** Whether the caller administers the object's organization and, when `values` move it, the new one too. */
-export async function administersOrganizations(ctx: RequestContext, tx: Queryable, row: AnyRow, values: Values): Promise<boolean> {
+export async function administersOrganizations(ctx: RequestContext, tx: Queryable, row: { organization_id: number }, values: Values): Promise<boolean> {
   if (!(await isOrgAdmin(ctx, tx, row.organization_id))) return false;
   return values.organization === undefined || values.organization === row.organization_id || isOrgAdmin(ctx, tx, values.organization as number);
 }
@@ -56,7 +53,7 @@ export async function administersOrganizations(ctx: RequestContext, tx: Queryabl
 const mayUseEnvironment = async (ctx: RequestContext, tx: Queryable, values: Values) =>
   typeof values.default_environment !== 'number' || isVisible(tx, ctx, ctx.service.resources.get('execution_environment'), values.default_environment);
 
-const organizationAccess: AccessPolicy<AnyRow> = {
+const organizationAccess: AccessPolicy<OrganizationRow> = {
   visible: (ctx, alias, params) => visibleThroughRole(ctx, alias, params, 'organization'),
   canCreate: isSuperuser,
   canChange: async (ctx, tx, row, values, page) =>
@@ -71,7 +68,7 @@ const organizationAccess: AccessPolicy<AnyRow> = {
 /** Resources deleted with their organization. */
 const OWNED_RESOURCES = ['team', 'o_auth2_application', 'project', 'inventory', 'credential', 'execution_environment'];
 
-export const organizations = defineResource<AnyRow>({
+export const organizations = defineResource<OrganizationRow>({
   name: 'organization',
   table: 'organizations',
   label: 'Organization List',
@@ -110,7 +107,7 @@ export const organizations = defineResource<AnyRow>({
       // applications revoke their tokens as they go).
       for (const name of OWNED_RESOURCES) {
         const owned = ctx.service.resources.get(name);
-        for (const object of await tx.query<AnyRow>(`SELECT * FROM ${owned.table} WHERE organization_id = $1 ORDER BY id FOR UPDATE`, [row.id])) {
+        for (const object of await tx.query<ResourceRow>(`SELECT * FROM ${owned.table} WHERE organization_id = $1 ORDER BY id FOR UPDATE`, [row.id])) {
           await removeObject(tx, ctx, owned, object);
         }
       }

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../api/context.ts';
 import { ValidationError } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, Row } from '../../db/database.ts';
 import type { ProjectRow } from '../../db/tables.ts';
 import { branchProblem, refspecProblem } from '../../projects/git-values.ts';
 import { checkLocalSource, projectFiles } from '../../projects/local-sources.ts';
@@ -10,13 +10,9 @@ import { localRepositoryPath, scmUrlProblem } from '../../projects/scm-url.ts';
 import { checkScmCredential } from '../../projects/scm-credential.ts';
 import { queueProjectUpdate } from '../../run-kinds/project-update/queue.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 const SCM_FIELDS = ['scm_type', 'scm_url', 'scm_branch', 'scm_refspec'] as const;
 
-const valueOf = (values: Values, existing: AnyRow | null, name: string, column = name) => (name in values ? values[name] : existing?.[column]);
+const valueOf = (values: Values, existing: Row | null, name: string, column = name) => (name in values ? values[name] : existing?.[column]);
 
 // A git project's checkout directory name (checkoutDirName), own or another's: never a manual
 // project's directory, so that switching between manual and git never shares one.
@@ -24,7 +20,7 @@ const valueOf = (values: Values, existing: AnyRow | null, name: string, column =
 export const CHECKOUT_NAME = /^_\d+__/;
 
 /** The git source settings of a project as it will be stored: what git would misread, and local repositories outside the allowed directories. */
-async function checkGitSource(ctx: RequestContext, values: Values, existing: AnyRow | null, errors: Record<string, string[]>): Promise<void> {
+async function checkGitSource(ctx: RequestContext, values: Values, existing: ProjectRow | null, errors: Record<string, string[]>): Promise<void> {
   const switched = !existing || existing.scm_type !== 'git';
   const url = String(valueOf(values, existing, 'scm_url') ?? '');
   const problem = scmUrlProblem(url);
@@ -45,18 +41,18 @@ async function checkGitSource(ctx: RequestContext, values: Values, existing: Any
 }
 
 /** A manual project's directory: one of the projects root (or a link into an allowed directory), no other project's. */
-async function localPathProblem(tx: Queryable, ctx: RequestContext, localPath: string, existing: AnyRow | null): Promise<string | null> {
+async function localPathProblem(tx: Queryable, ctx: RequestContext, localPath: string, existing: ProjectRow | null): Promise<string | null> {
   if (!localPath) return 'Choose a directory under the projects root for a manual project.';
   if (localPath.startsWith('.')) return `Invalid path choice "${localPath}": name one directory under the projects root.`;
   if (CHECKOUT_NAME.test(localPath)) return `Invalid path choice "${localPath}": names like _<id>__<name> are the checkouts of source control projects; choose another directory.`;
   const found = await projectFiles(ctx.service, localPath);
   if ('problem' in found) return found.problem;
-  const [other] = await tx.query<AnyRow>('SELECT 1 FROM projects WHERE local_path = $1 AND id <> $2 LIMIT 1', [localPath, existing?.id ?? 0]);
+  const [other] = await tx.query('SELECT 1 FROM projects WHERE local_path = $1 AND id <> $2 LIMIT 1', [localPath, existing?.id ?? 0]);
   return other ? `Invalid path choice "${localPath}": another project uses this directory.` : null;
 }
 
 /** Checks a project's source settings and credential before it is written. */
-export async function checkProject(tx: Queryable, ctx: RequestContext, values: Values, existing: AnyRow | null): Promise<void> {
+export async function checkProject(tx: Queryable, ctx: RequestContext, values: Values, existing: ProjectRow | null): Promise<void> {
   const scmType = String(valueOf(values, existing, 'scm_type') ?? '');
   const errors: Record<string, string[]> = {};
   if (scmType === 'git') {
@@ -87,16 +83,16 @@ export async function checkProject(tx: Queryable, ctx: RequestContext, values: V
 }
 
 /** A git project gets its checkout directory and a first sync; a changed source syncs again. */
-export async function afterProjectWrite(tx: Queryable, ctx: RequestContext, row: AnyRow, existing: AnyRow | null): Promise<void> {
+export async function afterProjectWrite(tx: Queryable, ctx: RequestContext, row: ProjectRow, existing: ProjectRow | null): Promise<void> {
   if (row.scm_type !== 'git') {
-    if (row.status !== 'ok') await tx.query<AnyRow>(`UPDATE projects SET status = 'ok', scm_revision = '' WHERE id = $1`, [row.id]);
+    if (row.status !== 'ok') await tx.query(`UPDATE projects SET status = 'ok', scm_revision = '' WHERE id = $1`, [row.id]);
     Object.assign(row, { status: 'ok', scm_revision: '' });
     return;
   }
   if (!row.local_path) {
     row.local_path = checkoutDirName(row.id, row.name);
-    await tx.query<AnyRow>('UPDATE projects SET local_path = $2 WHERE id = $1', [row.id, row.local_path]);
+    await tx.query('UPDATE projects SET local_path = $2 WHERE id = $1', [row.id, row.local_path]);
   }
   const sourceChanged = !existing || SCM_FIELDS.some((f) => existing[f] !== row[f]) || existing.credential_id !== row.credential_id;
-  if (sourceChanged) await queueProjectUpdate(tx, ctx, row as ProjectRow, 'manual');
+  if (sourceChanged) await queueProjectUpdate(tx, ctx, row, 'manual');
 }

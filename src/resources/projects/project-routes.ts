@@ -11,17 +11,14 @@ import { launchOrRefuse } from '../../runs/launch.ts';
 import { registerCopyRoute } from '../../api/copy-route.ts';
 import { projectCopy } from './project-copy.ts';
 import type { RunRouteModule } from '../../runs/run-services.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { ProjectRow } from '../../db/tables.ts';
 
 /** The directory holding a project's files, if it has been synced (or exists, for manual projects) and may be read. */
 
 export const projectRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
   const base = '/api/v2/projects/:id/';
-  routeMethods<AnyRow>(app, `${base}update/`, objectPermission('project', { POST: 'update' }), {
+  routeMethods<ProjectRow>(app, `${base}update/`, objectPermission('project', { POST: 'update' }), {
     GET: async (request) => {
       const project = request.object;
       return { can_update: project.scm_type !== '' && (await mayUpdateProject(request.ctx, db, project.id)) };
@@ -46,7 +43,7 @@ export const projectRoutes: RunRouteModule = (app, services) => {
     { path: 'inventories', find: findInventoryFiles, name: 'Project Inventories', description: 'Inventory files found in the project.' },
   ];
   for (const listing of listings) {
-    routeMethods<AnyRow>(app, `${base}${listing.path}/`, objectPermission('project'), {
+    routeMethods<ProjectRow>(app, `${base}${listing.path}/`, objectPermission('project'), {
       GET: async (request) => {
         const dir = await projectFilesDir(services, request.object.local_path);
         return dir ? listing.find(dir) : [];

@@ -5,7 +5,7 @@ import { listPage, type Query } from '../../api/list.ts';
 import { listOptions } from '../../api/options.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
-import { AccessListBuilder, accessListScope } from './access-list.ts';
+import { AccessListBuilder, accessListScope, type AccessListUser } from './access-list.ts';
 
 export const accessListRoutes: RouteModule = (app, services) => {
   const { db } = services;
@@ -18,12 +18,13 @@ export const accessListRoutes: RouteModule = (app, services) => {
         const query = { order_by: 'username', ...(request.query as Query) };
         const page = await listPage(db, request.ctx, users, request.url.split('?')[0], query, accessListScope(resource.name, object.id));
         const builder = new AccessListBuilder(db, request.ctx, resource, object);
-        const rows = await db.query('SELECT id, is_superuser, is_system_auditor FROM users WHERE id = ANY($1::integer[])', [page.results.map((u) => u.id)]);
-        const flags = new Map(rows.map((r) => [r.id, r]));
+        const rows = await db.query<AccessListUser>('SELECT id, is_superuser, is_system_auditor FROM users WHERE id = ANY($1::integer[])', [page.results.map((u) => u.id)]);
+        const flags = new Map<unknown, AccessListUser>(rows.map((r) => [r.id, r]));
         for (const user of page.results) {
           const summary = user.summary_fields as Record<string, unknown>;
           delete summary.user_capabilities;
-          Object.assign(summary, await builder.entriesOf(flags.get(user.id) ?? user));
+          // A serialized user shows the same id, is_superuser and is_system_auditor.
+          Object.assign(summary, await builder.entriesOf(flags.get(user.id) ?? (user as AccessListUser)));
         }
         return page;
       },

@@ -9,18 +9,21 @@
 import type { RequestContext, ResourceSet } from '../../api/context.ts';
 import type { Resource } from '../../api/resource.ts';
 import { ident } from '../../api/sql.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, ResourceRow } from '../../db/database.ts';
+import type { UserRow } from '../../db/tables.ts';
 import { assertCanGrant, assertTeamMayHold, type Holder, type RoleRow } from '../../rbac/grants.ts';
 import { describeRole } from './role.resource.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 interface AccessEntry {
   role: Record<string, unknown>;
   descendant_roles: string[];
 }
+
+/** A user of the access list, with what decides his system entries. */
+export type AccessListUser = Pick<UserRow, 'id' | 'is_superuser' | 'is_system_auditor'>;
+
+/** An object a role belongs to, with its name (or username) as display_name; a team's organization_id names its organization. */
+type NamedObject = ResourceRow & { display_name: string; organization_id?: number | null };
 
 const TEAM_HOLDING_ROLES = ['member_role', 'admin_role'];
 
@@ -34,17 +37,17 @@ export function accessListScope(contentType: string, objectId: number) {
 
 /** Names of the objects roles belong to, looked up once per request. */
 class ObjectNames {
-  private readonly names = new Map<string, Promise<AnyRow | undefined>>();
+  private readonly names = new Map<string, Promise<NamedObject | undefined>>();
   constructor(private readonly db: Queryable, private readonly resources: ResourceSet) {}
 
-  get(contentType: string, id: number): Promise<AnyRow | undefined> {
+  get(contentType: string, id: number): Promise<NamedObject | undefined> {
     const key = `${contentType}:${id}`;
     let found = this.names.get(key);
     if (!found) {
       const owner = this.resources.find(contentType);
       const column = owner?.fields.name ? 'name' : owner?.fields.username ? 'username' : null;
       found = owner && column
-        ? this.db.query<AnyRow>(`SELECT *, ${ident(column)} AS display_name FROM ${ident(owner.table)} WHERE id = $1`, [id]).then((rows) => rows[0])
+        ? this.db.query<NamedObject>(`SELECT *, ${ident(column)} AS display_name FROM ${ident(owner.table)} WHERE id = $1`, [id]).then((rows) => rows[0])
         : Promise.resolve(undefined);
       this.names.set(key, found);
     }
@@ -62,7 +65,7 @@ export class AccessListBuilder {
     private readonly db: Queryable,
     private readonly ctx: RequestContext,
     private readonly resource: Resource,
-    private readonly object: AnyRow,
+    private readonly object: ResourceRow,
   ) {
     this.names = new ObjectNames(db, ctx.service.resources);
   }
@@ -149,7 +152,7 @@ export class AccessListBuilder {
   }
 
   /** summary_fields.direct_access and indirect_access of one user. */
-  async entriesOf(user: AnyRow): Promise<{ direct_access: AccessEntry[]; indirect_access: AccessEntry[] }> {
+  async entriesOf(user: AccessListUser): Promise<{ direct_access: AccessEntry[]; indirect_access: AccessEntry[] }> {
     const permissive = await this.permissiveRoles();
     const own = new Set((await this.rolesOfObject()).map((r) => r.id));
     const held = await this.db.query<RoleRow>(
@@ -174,6 +177,6 @@ export class AccessListBuilder {
 
 /** The entry of a system role, which the access list never offers to take away. */
 function systemEntry(resources: ResourceSet, singleton: string, descendants: string[]): AccessEntry {
-  const { name, description } = describeRole(resources, { singleton_name: singleton });
+  const { name, description } = describeRole(resources, { singleton_name: singleton, content_type: null, role_field: singleton });
   return { role: { id: null, name, description, user_capabilities: { unattach: false } }, descendant_roles: descendants };
 }

@@ -5,10 +5,7 @@ import type { ResourceSet, RequestContext } from '../../api/context.ts';
 import { ident } from '../../api/sql.ts';
 import type { Queryable } from '../../db/database.ts';
 import { roleTeams, roleUsers } from '../../rbac/relations.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { RoleRow } from '../../db/tables.ts';
 
 const never = () => false;
 
@@ -17,7 +14,7 @@ const SYSTEM_ROLES: Record<string, { name: string; description: string }> = {
   system_auditor: { name: 'System Auditor', description: 'Can view all aspects of the system' },
 };
 
-const roleAccess: AccessPolicy<AnyRow> = {
+const roleAccess: AccessPolicy<RoleRow> = {
   // The system roles, the roles one holds, and the roles of every object one may see (by the
   // access policy of the object's resource, so an organization's members see the roles of its teams).
   visible: (ctx, alias, params) => {
@@ -50,7 +47,7 @@ const roleAccess: AccessPolicy<AnyRow> = {
 };
 
 /** Name and description of a role, from the declaration of the resource (of `resources`) it belongs to. */
-export function describeRole(resources: ResourceSet, row: AnyRow): { name: string; description: string } {
+export function describeRole(resources: ResourceSet, row: Pick<RoleRow, 'singleton_name' | 'content_type' | 'role_field'>): { name: string; description: string } {
   if (row.singleton_name) return SYSTEM_ROLES[row.singleton_name] ?? { name: row.singleton_name, description: '' };
   const owner = row.content_type ? resources.find(row.content_type) : undefined;
   return owner?.roles[row.role_field] ?? { name: row.role_field, description: '' };
@@ -64,7 +61,7 @@ interface RoleObjects {
   resources: ResourceSet;
 }
 
-async function roleObjects(db: Queryable, rows: readonly AnyRow[], ctx: RequestContext): Promise<RoleObjects> {
+async function roleObjects(db: Queryable, rows: readonly RoleRow[], ctx: RequestContext): Promise<RoleObjects> {
   const { resources } = ctx.service;
   const wanted = new Map<string, Set<number>>();
   for (const row of rows) {
@@ -77,13 +74,13 @@ async function roleObjects(db: Queryable, rows: readonly AnyRow[], ctx: RequestC
     const owner = resources.find(contentType);
     const column = owner?.fields.name ? owner.fields.name.column : owner?.fields.username ? owner.fields.username.column : null;
     if (!owner || !column) continue;
-    const found = await db.query<AnyRow>(`SELECT id, ${ident(column)} AS name FROM ${ident(owner.table)} WHERE id = ANY($1::integer[])`, [[...ids]]);
+    const found = await db.query<{ id: number; name: string }>(`SELECT id, ${ident(column)} AS name FROM ${ident(owner.table)} WHERE id = ANY($1::integer[])`, [[...ids]]);
     for (const row of found) names.set(objectKey(contentType, row.id), String(row.name));
   }
   return { names, resources };
 }
 
-export const roles = defineResource<AnyRow>({
+export const roles = defineResource<RoleRow>({
   name: 'role',
   table: 'roles',
   label: 'Role List',

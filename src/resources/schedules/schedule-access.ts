@@ -7,19 +7,16 @@
 import { hasObjectRole, isSuperuser, type AccessPolicy } from '../../api/access.ts';
 import type { RequestContext, ResourceSet } from '../../api/context.ts';
 import type { Values } from '../../api/resource.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, ResourceRow } from '../../db/database.ts';
+import type { ScheduleRow } from '../../db/tables.ts';
 import { scheduleKindsOf } from './schedulable.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 /** The template row of a unified job template id, with its kind; null when there is none. */
-export async function loadTemplate(tx: Queryable, resources: ResourceSet, id: unknown): Promise<{ kind: string; row: AnyRow } | null> {
+export async function loadTemplate(tx: Queryable, resources: ResourceSet, id: unknown): Promise<{ kind: string; row: ResourceRow } | null> {
   if (typeof id !== 'number') return null;
   const [found] = await tx.query<{ kind: string }>('SELECT kind FROM unified_job_templates WHERE id = $1', [id]);
   if (!found) return null;
-  const [row] = await tx.query<AnyRow>(`SELECT * FROM ${resources.get(found.kind).table} WHERE id = $1`, [id]);
+  const [row] = await tx.query<ResourceRow>(`SELECT * FROM ${resources.get(found.kind).table} WHERE id = $1`, [id]);
   return row ? { kind: found.kind, row } : null;
 }
 
@@ -39,15 +36,15 @@ async function mayChangeTemplate(ctx: RequestContext, tx: Queryable, templateId:
 }
 
 /** A prompted inventory needs its use_role (AWX's JobLaunchConfigAccess). */
-async function mayUsePrompts(ctx: RequestContext, tx: Queryable, values: Values, existing: AnyRow | null): Promise<boolean> {
+async function mayUsePrompts(ctx: RequestContext, tx: Queryable, values: Values, existing: ScheduleRow | null): Promise<boolean> {
   if (typeof values.inventory === 'number' && values.inventory !== existing?.inventory_id) {
-    const [inventory] = await tx.query<AnyRow>('SELECT 1 FROM inventories WHERE id = $1', [values.inventory]);
+    const [inventory] = await tx.query('SELECT 1 FROM inventories WHERE id = $1', [values.inventory]);
     if (inventory && !(await hasObjectRole(ctx, tx, 'inventory', values.inventory, 'use_role'))) return false;
   }
   return true;
 }
 
-async function mayChange(ctx: RequestContext, tx: Queryable, row: AnyRow, values: Values): Promise<boolean> {
+async function mayChange(ctx: RequestContext, tx: Queryable, row: ScheduleRow, values: Values): Promise<boolean> {
   if (isSuperuser(ctx)) return true;
   if (!(await mayUsePrompts(ctx, tx, values, row))) return false;
   const templateId = values.unified_job_template ?? row.unified_job_template_id;
@@ -56,7 +53,7 @@ async function mayChange(ctx: RequestContext, tx: Queryable, row: AnyRow, values
   return row.created_by_id === ctx.user?.id && (await mayStart(ctx, tx, row.unified_job_template_id));
 }
 
-export const scheduleAccess: AccessPolicy = {
+export const scheduleAccess: AccessPolicy<ScheduleRow> = {
   visible: (ctx, alias, params) => {
     const templates = ctx.service.resources.get('unified_job_template');
     const condition = templates.access.visible(ctx, 'u', params);

@@ -8,19 +8,16 @@ import { forbidden, ValidationError } from '../../api/errors.ts';
 import { joinTable, orderedJoinTable, type Relation } from '../../api/relations.ts';
 import { isVisible } from '../../api/list.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { LabelRow, ScheduleRow } from '../../db/tables.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { scheduleAccess, loadTemplate } from './schedule-access.ts';
 import { allowsPrompt } from './schedule-prompts.ts';
 import { scheduleKindsOf } from './schedulable.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 const RUN_CREDENTIAL_KINDS = ['ssh', 'vault', 'net', 'cloud', 'kubernetes', 'insights'];
 
 async function assertMayChange(ctx: RequestContext, tx: Queryable, scheduleId: number): Promise<void> {
-  const [schedule] = await tx.query<AnyRow>('SELECT * FROM schedules WHERE id = $1', [scheduleId]);
+  const [schedule] = await tx.query<ScheduleRow>('SELECT * FROM schedules WHERE id = $1', [scheduleId]);
   if (!schedule || !(await scheduleAccess.canChange(ctx, tx, schedule, {}))) throw forbidden();
 }
 
@@ -51,7 +48,7 @@ export function scheduleLabels(): Relation {
       await assertMayChange(ctx, tx, scheduleId);
       if (detach) return;
       await assertTemplateAsks(ctx, tx, scheduleId, 'labels');
-      const [label] = await tx.query<AnyRow>('SELECT organization_id FROM labels WHERE id = $1', [labelId]);
+      const [label] = await tx.query<Pick<LabelRow, 'organization_id'>>('SELECT organization_id FROM labels WHERE id = $1', [labelId]);
       if (label && !(await hasObjectRole(ctx, tx, 'organization', label.organization_id, 'read_role'))) throw forbidden();
     },
   };

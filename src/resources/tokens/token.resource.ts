@@ -9,10 +9,7 @@ import { defineResource } from '../../api/resource.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { accessTokenExpiry, CENSORED, hashSecret, randomToken, refuseExternalUser, TOKEN_SCOPES, type TokenScope } from '../../auth/oauth2.ts';
 import type { Queryable } from '../../db/database.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { TokenRow } from '../../db/tables.ts';
 
 const SCOPE_MESSAGE = "Must be a simple space-separated string with allowed scopes ['read', 'write'].";
 
@@ -45,13 +42,13 @@ function scopeField(): Field {
 /** Whether the caller may use the application for a token: it must see it. A missing one is left to the reference check (400). */
 async function mayUseApplication(ctx: RequestContext, tx: Queryable, applicationId: number): Promise<boolean> {
   const applications = ctx.service.resources.get('o_auth2_application');
-  const exists = await tx.query<AnyRow>('SELECT 1 FROM applications WHERE id = $1', [applicationId]);
+  const exists = await tx.query('SELECT 1 FROM applications WHERE id = $1', [applicationId]);
   return !exists.length || isVisible(tx, ctx, applications, applicationId);
 }
 
-const ownsOrAdministers = (ctx: RequestContext, row: AnyRow) => isSuperuser(ctx) || (ctx.user !== null && ctx.user.id === row.user_id);
+const ownsOrAdministers = (ctx: RequestContext, row: TokenRow) => isSuperuser(ctx) || (ctx.user !== null && ctx.user.id === row.user_id);
 
-const tokenAccess: AccessPolicy<AnyRow> = {
+const tokenAccess: AccessPolicy<TokenRow> = {
   // Users see their own tokens; system administrators and auditors see all (their values never).
   visible: (ctx, alias, params) => (seesEverything(ctx) ? null : `${alias}.user_id = ${params.add(ctx.user?.id ?? 0)}`),
   canCreate: async (ctx, tx, values) => {
@@ -67,15 +64,15 @@ const tokenAccess: AccessPolicy<AnyRow> = {
   canAttach: () => false,
 };
 
-const auditTarget = (row: AnyRow) => ({ type: 'o_auth2_access_token', id: row.id, name: row.description });
-const auditDetail = (row: AnyRow) => ({
+const auditTarget = (row: TokenRow) => ({ type: 'o_auth2_access_token', id: row.id, name: row.description });
+const auditDetail = (row: TokenRow) => ({
   user: row.user_id,
   application: row.application_id,
   scope: row.scope,
   expires: row.expires instanceof Date ? row.expires.toISOString() : row.expires,
 });
 
-export const tokens = defineResource<AnyRow>({
+export const tokens = defineResource<TokenRow>({
   name: 'o_auth2_access_token',
   plural: 'tokens',
   table: 'tokens',
@@ -130,7 +127,7 @@ export const userPersonalTokens: Relation = {
 
 /** Revokes every token of a user (who is being deleted), each with its activity and audit records. */
 export async function revokeTokensOfUser(tx: Queryable, ctx: RequestContext, userId: number): Promise<void> {
-  for (const token of await tx.query<AnyRow>('SELECT * FROM tokens WHERE user_id = $1 ORDER BY id FOR UPDATE', [userId])) {
+  for (const token of await tx.query<TokenRow>('SELECT * FROM tokens WHERE user_id = $1 ORDER BY id FOR UPDATE', [userId])) {
     await removeObject(tx, ctx, tokens, token);
   }
 }

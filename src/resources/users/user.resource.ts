@@ -21,10 +21,7 @@ import { auditGrant, type RoleRow } from '../../rbac/grants.ts';
 import { readByUser, userRoles } from '../../rbac/relations.ts';
 import { decideUserAdmin, userAdminFacts, type UserAdminFacts } from '../../rbac/user-admin.ts';
 import { revokeTokensOfUser, userPersonalTokens, userTokens } from '../tokens/token.resource.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { UserRow } from '../../db/tables.ts';
 
 /** SQL: users who hold an organization's member_role (directly or as its admins) in an organization matching `orgCondition`. */
 const membersOfOrganizations = (orgCondition: string) => `
@@ -34,20 +31,20 @@ const membersOfOrganizations = (orgCondition: string) => `
   WHERE roles.object_id IN (${orgCondition})`;
 
 /** What decides, for each of `users`, whether the caller administers him (see src/rbac/user-admin.ts), in one query. */
-async function adminFactsAmong(ctx: RequestContext, tx: Queryable, users: readonly AnyRow[]): Promise<Map<number, UserAdminFacts>> {
+async function adminFactsAmong(ctx: RequestContext, tx: Queryable, users: readonly UserRow[]): Promise<Map<number, UserAdminFacts>> {
   const ids = users.filter((user) => !user.is_superuser && !user.is_system_auditor).map((user) => user.id);
   if (!ctx.user || !ids.length) return new Map();
   return userAdminFacts(tx, ctx.user.id, ids);
 }
 
-/** One lookup for a whole list page, shared by its rows (see AccessPolicy<AnyRow>.canChange). */
-const pageLookups = new WeakMap<readonly AnyRow[], { ctx: RequestContext; facts: Promise<Map<number, UserAdminFacts>> }>();
+/** One lookup for a whole list page, shared by its rows (see AccessPolicy.canChange). */
+const pageLookups = new WeakMap<readonly UserRow[], { ctx: RequestContext; facts: Promise<Map<number, UserAdminFacts>> }>();
 
 /**
  * Whether the caller administers the user (AWX's rules: src/rbac/user-admin.ts); `allowOrphans`
  * for deleting, where a user in no organization may go by the hand of someone holding all his roles.
  */
-function administers(ctx: RequestContext, tx: Queryable, user: AnyRow, allowOrphans: boolean, page?: readonly AnyRow[]): boolean | Promise<boolean> {
+function administers(ctx: RequestContext, tx: Queryable, user: UserRow, allowOrphans: boolean, page?: readonly UserRow[]): boolean | Promise<boolean> {
   if (isSuperuser(ctx)) return true;
   if (!ctx.user || !manageOrganizationAuth(ctx) || user.is_superuser || user.is_system_auditor) return false;
   if (!page || !page.includes(user)) return adminFactsAmong(ctx, tx, [user]).then((facts) => decideUserAdmin(ctx, user, facts.get(user.id), allowOrphans));
@@ -59,7 +56,7 @@ function administers(ctx: RequestContext, tx: Queryable, user: AnyRow, allowOrph
   return lookup.facts.then((facts) => decideUserAdmin(ctx, user, facts.get(user.id), allowOrphans));
 }
 
-const userAccess: AccessPolicy<AnyRow> = {
+const userAccess: AccessPolicy<UserRow> = {
   // Users see themselves and the members of the organizations they may read; with
   // ORG_ADMINS_CAN_SEE_ALL_USERS, organization admins and auditors see everyone.
   visible: (ctx, alias, params) => {
@@ -76,7 +73,7 @@ const userAccess: AccessPolicy<AnyRow> = {
   canCreate: async (ctx, tx) => {
     if (isSuperuser(ctx)) return true;
     if (!ctx.user || !manageOrganizationAuth(ctx)) return false;
-    return (await tx.query<AnyRow>(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id])).length > 0;
+    return (await tx.query(`SELECT 1 FROM (${objectsWithRole('organization', ['admin_role'], '$1')}) AS administered LIMIT 1`, [ctx.user.id])).length > 0;
   },
   // Oneself, or as the one who administers the user. With MANAGE_ORGANIZATION_AUTH off, only superusers change users (as AWX).
   canChange: (ctx, tx, row, _values, page) =>
@@ -87,13 +84,13 @@ const userAccess: AccessPolicy<AnyRow> = {
 };
 
 /** A new password ends every session of the user (a stolen session does not outlive a reset). */
-async function passwordChanged(tx: Queryable, ctx: RequestContext, user: AnyRow): Promise<void> {
-  const ended = await tx.query<AnyRow>('DELETE FROM sessions WHERE user_id = $1 RETURNING 1', [user.id]);
+async function passwordChanged(tx: Queryable, ctx: RequestContext, user: UserRow): Promise<void> {
+  const ended = await tx.query('DELETE FROM sessions WHERE user_id = $1 RETURNING 1', [user.id]);
   await recordAudit(tx, { type: 'user.password_changed', ctx, target: { type: 'user', id: user.id, name: user.username }, detail: { sessions_ended: ended.length } });
 }
 
 /** Keeps the system_administrator and system_auditor roles in step with the user's flags; each change goes to the audit log. */
-async function syncSystemRoles(tx: Queryable, ctx: RequestContext, user: AnyRow): Promise<void> {
+async function syncSystemRoles(tx: Queryable, ctx: RequestContext, user: UserRow): Promise<void> {
   for (const [flag, role] of [['is_superuser', 'system_administrator'], ['is_system_auditor', 'system_auditor']] as const) {
     const changed = user[flag]
       ? await tx.query<{ role_id: number }>(
@@ -113,7 +110,7 @@ async function syncSystemRoles(tx: Queryable, ctx: RequestContext, user: AnyRow)
 
 export const hashPassword = (password: string) => hash(password);
 
-export const users = defineResource<AnyRow>({
+export const users = defineResource<UserRow>({
   name: 'user',
   table: 'users',
   label: 'User List',

@@ -5,12 +5,9 @@
  */
 import { randomInt } from 'node:crypto';
 import { choice, ref } from '../../api/fields.ts';
+import type { Row } from '../../db/database.ts';
 
 import { decryptSecret, encryptSecret } from '../../secrets/encryption.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 /** Services webhook requests may come from: AWX's, then Gitea and Azure DevOps. */
 export const WEBHOOK_SERVICES = [
@@ -34,10 +31,11 @@ export function newStoredWebhookKey(): string {
 }
 
 /** The template's key in clear, '' when it has none. */
-export const webhookKeyOf = (template: AnyRow): string => (template.webhook_key ? decryptSecret(WEBHOOK_KEY_PURPOSE, template.webhook_key) : '');
+export const webhookKeyOf = (template: Row): string =>
+  typeof template.webhook_key === 'string' && template.webhook_key ? decryptSecret(WEBHOOK_KEY_PURPOSE, template.webhook_key) : '';
 
 /** related.webhook_key, related.webhook_receiver ('' without a service), as AWX shows them. */
-export function webhookLinks(plural: string, template: AnyRow): Record<string, string> {
+export function webhookLinks(plural: string, template: Row): Record<string, string> {
   const base = `/api/v2/${plural}/${template.id}/`;
   return {
     webhook_key: `${base}webhook_key/`,
