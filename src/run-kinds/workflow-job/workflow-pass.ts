@@ -8,7 +8,7 @@
  */
 import { callerIn, systemContextIn, type RequestContext } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
-import type { UnifiedJobRow, UserRow, WorkflowJobNodeRow } from '../../db/tables.ts';
+import type { UnifiedJobRow, UserRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { publishStatusChanges } from '../../live/notices.ts';
 import { queueRunNotifications } from '../../resources/notification-templates/queue.ts';
@@ -20,8 +20,9 @@ import { spawnNode } from './workflow-spawn.ts';
 import { nodesCredentials } from './node-prompts.ts';
 import { LaunchMemo } from '../../runs/launch-memo.ts';
 import type { RunServices } from '../../runs/run-services.ts';
+import type { WorkflowNodeLaunch } from '../../runs/run-kind.ts';
 
-type WorkflowNode = WorkflowJobNodeRow & { job_status: string | null; job_artifacts: Record<string, unknown> | null; job_name: string | null; job_failed: boolean | null };
+type WorkflowNode = WorkflowNodeLaunch['node'] & { job_status: string | null; job_artifacts: Record<string, unknown> | null; job_name: string | null; job_failed: boolean | null };
 
 /** Wakes the workflow loop (workflow-loop.ts): an id names the workflow job to look at, an empty payload asks for a sweep. The triggers of migration 0034 send it too. */
 export const WORKFLOWS_CHANNEL = 'drover_workflows';
