@@ -1,10 +1,7 @@
+import type { UnifiedJobRow } from '../db/tables.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ResourceSet } from '../api/context.ts';
 import { refreshInventoryComputedFields } from '../inventory/computed-fields.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 const COUNTS = ['changed', 'dark', 'failures', 'ignored', 'ok', 'processed', 'rescued', 'skipped'] as const;
 
@@ -12,7 +9,7 @@ const COUNTS = ['changed', 'dark', 'failures', 'ignored', 'ok', 'processed', 're
  * Writes a job's per-host results from playbook_on_stats (AWX's JobHostSummary), points each
  * host of the inventory at its last job, and refreshes the inventory's computed fields.
  */
-export async function recordHostSummaries(tx: Queryable, resources: ResourceSet, job: AnyRow, stats: Record<string, Record<string, number>>): Promise<void> {
+export async function recordHostSummaries(tx: Queryable, resources: ResourceSet, job: Pick<UnifiedJobRow, 'id' | 'inventory_id'>, stats: Record<string, Record<string, number>>): Promise<void> {
   const hosts = new Set<string>();
   for (const kind of COUNTS) for (const host of Object.keys(stats[kind] ?? {})) hosts.add(host);
   if (!hosts.size) return;
@@ -22,7 +19,7 @@ export async function recordHostSummaries(tx: Queryable, resources: ResourceSet,
     row.failed = (row.failures as number) > 0 || (row.dark as number) > 0;
     return row;
   });
-  await tx.query<AnyRow>(
+  await tx.query(
     `INSERT INTO job_host_summaries (job_id, host_id, host_name, changed, dark, failures, ignored, ok, processed, rescued, skipped, failed)
      SELECT $1, h.id, s.host_name, s.changed, s.dark, s.failures, s.ignored, s.ok, s.processed, s.rescued, s.skipped, s.failed
      FROM jsonb_to_recordset($3::jsonb) AS s(host_name text, changed integer, dark integer, failures integer, ignored integer, ok integer,
@@ -32,7 +29,7 @@ export async function recordHostSummaries(tx: Queryable, resources: ResourceSet,
     [job.id, job.inventory_id, JSON.stringify(rows)],
   );
   if (!job.inventory_id) return;
-  await tx.query<AnyRow>(
+  await tx.query(
     `UPDATE hosts SET last_job_id = $1, last_job_host_summary_id = s.id, has_active_failures = s.failed
      FROM job_host_summaries s WHERE s.job_id = $1 AND s.host_id = hosts.id`,
     [job.id],

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Queryable } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
 import { inventoryScript } from '../inventory/script.ts';
 import { parseVariables } from '../inventory/variables.ts';
 import { credentialInjection } from '../resources/credentials/injection.ts';
@@ -11,10 +12,6 @@ import { decryptSecret, isEncryptedSecret } from '../secrets/encryption.ts';
 import { passwordPurpose } from '../resources/job-templates/survey-spec.ts';
 import { extraVarsYaml, type TrustedVars } from './extra-vars-file.ts';
 import { assertOptionValues, optionArgument, PLAYBOOK_OPTION_FIELDS } from './option-values.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 export interface PreparedRun {
   /** Everything ansible-runner needs, under the run's private directory. */
@@ -27,7 +24,7 @@ export interface PreparedRun {
 const write = (file: string, content: string) => writeFile(file, content, { mode: 0o600 });
 
 /** Options of the ansible command line every run kind takes from its own fields (check mode, forks...). */
-export function runOptions(run: AnyRow): string[] {
+export function runOptions(run: UnifiedJobRow): string[] {
   const args: string[] = [];
   if (run.job_type === 'check') args.push('--check');
   if (run.diff_mode) args.push('--diff');
@@ -38,7 +35,7 @@ export function runOptions(run: AnyRow): string[] {
 }
 
 /** Command line options of a job's own fields (limit, tags, check mode...), each value inside its option's argument. */
-function jobOptions(job: AnyRow): string[] {
+function jobOptions(job: UnifiedJobRow): string[] {
   assertOptionValues(job, PLAYBOOK_OPTION_FIELDS);
   const args: string[] = [];
   if (job.limit) args.push(optionArgument('--limit', job.limit));
@@ -57,14 +54,15 @@ function jobOptions(job: AnyRow): string[] {
  * `trusted` ones (see extra-vars-file.ts); an ad hoc command trusts none.
  */
 export async function prepareRunnerDir(
-  db: Queryable, job: AnyRow, privateDir: string, baseEnv: Record<string, string>, trusted: TrustedVars = {},
+  db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, trusted: TrustedVars = {},
 ): Promise<PreparedRun> {
   const dir = path.join(privateDir, 'runner');
   await mkdir(path.join(dir, 'env'), { recursive: true, mode: 0o700 });
   await mkdir(path.join(dir, 'inventory'), { recursive: true, mode: 0o700 });
   // A slice of a sliced job runs against its share of the hosts (AWX's round-robin by host name).
   const subset = job.job_slice_count > 1 && job.job_slice_number > 0 ? `slice${job.job_slice_number}of${job.job_slice_count}` : undefined;
-  const script = await inventoryScript(db, job.inventory_id, { hostvars: true, towervars: true, all: false, subset });
+  // Its callers refuse a run without an inventory before preparing it.
+  const script = await inventoryScript(db, job.inventory_id!, { hostvars: true, towervars: true, all: false, subset });
   await write(path.join(privateDir, 'inventory.json'), JSON.stringify(script));
   await writeFile(path.join(dir, 'inventory', 'hosts'), `#!/bin/sh\nexec cat '${path.join(privateDir, 'inventory.json')}'\n`, { mode: 0o700 });
 
@@ -99,7 +97,7 @@ export async function prepareRunnerDir(
 }
 
 /** The runner directory of a playbook job: the shared parts plus the job's own options. */
-export async function preparePlaybookRun(db: Queryable, job: AnyRow, privateDir: string, baseEnv: Record<string, string>, trusted: TrustedVars): Promise<PreparedRun> {
+export async function preparePlaybookRun(db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, trusted: TrustedVars): Promise<PreparedRun> {
   const options = jobOptions(job);
   const prepared = await prepareRunnerDir(db, job, privateDir, baseEnv, trusted);
   return { ...prepared, cmdline: [...prepared.cmdline, ...options] };

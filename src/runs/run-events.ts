@@ -1,8 +1,6 @@
-import type { Queryable } from '../db/database.ts';
+import type { Queryable, Row } from '../db/database.ts';
+import type { HostRow, UnifiedJobRow } from '../db/tables.ts';
 import { commandEventDisplay, eventLevel, playbookEventDisplay } from '../live/event-types.ts';
-
-// Rows here are still read untyped (docs/architecture.md, "Typed rows").
-type AnyRow = any;
 
 /** How AWX shows the events of one run kind (JobEventSerializer, ProjectUpdateEventSerializer...): a run kind's `events`. */
 export interface EventShape {
@@ -17,7 +15,7 @@ export interface EventShape {
   /** The children/ of each event (under detailPath) and the run's children_summary/ (job events). */
   children: boolean;
   /** The run summarized in each event's summary_fields, under the kind's name: true for its own columns, or how to summarize it. */
-  summary?: true | ((db: Queryable, run: EventRun) => Promise<AnyRow>);
+  summary?: true | ((db: Queryable, run: EventRun) => Promise<Row>);
   /** Values every event shows whatever was stored (an inventory update's are all verbose). */
   fixed?: Readonly<Record<string, unknown>>;
 }
@@ -31,16 +29,19 @@ export const commandEvents = (kind: string): EventShape => ({
 });
 
 /** The run an event list or event belongs to, as its events summarize it. */
-export type EventRun = Pick<AnyRow, 'id' | 'kind' | 'name' | 'description' | 'status' | 'failed' | 'elapsed' | 'job_template_id' | 'canceled_on'>;
+export type EventRun = Pick<UnifiedJobRow, 'id' | 'kind' | 'name' | 'description' | 'status' | 'failed' | 'elapsed' | 'job_template_id'> & { canceled_on?: Date | null };
 
 /** How events summarize their run by its own columns. */
-export const runSummary = (run: EventRun): AnyRow => ({ id: run.id, name: run.name, description: run.description ?? '', status: run.status, failed: run.failed });
+export const runSummary = (run: EventRun): Row => ({ id: run.id, name: run.name, description: run.description ?? '', status: run.status, failed: run.failed });
+
+/** A host as an event summarizes it. */
+type EventHost = Pick<HostRow, 'id' | 'name' | 'description'>;
 
 /** The events' hosts (id, name, description), read once for a page. */
-async function loadHosts(db: Queryable, events: readonly AnyRow[]): Promise<Map<number, AnyRow>> {
+async function loadHosts(db: Queryable, events: readonly Row[]): Promise<Map<number, EventHost>> {
   const ids = [...new Set(events.map((e) => e.host).filter((id): id is number => typeof id === 'number'))];
   if (!ids.length) return new Map();
-  const rows = await db.query<AnyRow>('SELECT id, name, description FROM hosts WHERE id = ANY($1::integer[])', [ids]);
+  const rows = await db.query<EventHost>('SELECT id, name, description FROM hosts WHERE id = ANY($1::integer[])', [ids]);
   return new Map(rows.map((h) => [h.id, h]));
 }
 
@@ -51,10 +52,10 @@ async function loadHosts(db: Queryable, events: readonly AnyRow[]): Promise<Map<
  * `full` (?no_truncate, the detail routes); a playbook's playbook_on_* events are never cut.
  */
 export async function presentEvents(
-  db: Queryable, shape: EventShape, run: EventRun, events: readonly AnyRow[], options: { full: boolean; limit: number },
-): Promise<AnyRow[]> {
+  db: Queryable, shape: EventShape, run: EventRun, events: readonly Row[], options: { full: boolean; limit: number },
+): Promise<Row[]> {
   const [hosts, summary] = await Promise.all([
-    shape.host ? loadHosts(db, events) : new Map<number, AnyRow>(),
+    shape.host ? loadHosts(db, events) : new Map<number, EventHost>(),
     typeof shape.summary === 'function' ? shape.summary(db, run) : runSummary(run),
   ]);
   const runUrl = `/api/v2/${run.kind}s/${run.id}/`;
@@ -63,15 +64,15 @@ export async function presentEvents(
     const related: Record<string, string> = { [run.kind]: runUrl };
     if (shape.children) related.children = `${shape.detailPath}${event.id}/children/`;
     if (host) related.host = `/api/v2/hosts/${host.id}/`;
-    const summaryFields: AnyRow = {};
+    const summaryFields: Row = {};
     if (shape.summary) summaryFields[run.kind] = summary;
     if (host) summaryFields.host = { id: host.id, name: host.name, description: host.description };
     if (shape.playbook) summaryFields.role = {};
-    const computed: AnyRow = {
+    const computed: Row = {
       [run.kind]: run.id,
       event: event.event,
-      event_display: shape.playbook ? playbookEventDisplay(event as { event: string }) : commandEventDisplay(event.event),
-      event_level: eventLevel(event.event),
+      event_display: shape.playbook ? playbookEventDisplay(event as { event: string }) : commandEventDisplay(String(event.event)),
+      event_level: eventLevel(String(event.event)),
       host: host ? host.id : null,
       host_name: event.host_name,
       failed: event.failed,
@@ -79,7 +80,7 @@ export async function presentEvents(
       stdout: options.full || (shape.playbook && String(event.event).startsWith('playbook_on')) ? event.stdout : String(event.stdout).slice(0, options.limit),
       ...shape.fixed,
     };
-    const out: AnyRow = {
+    const out: Row = {
       id: Number(event.id),
       type: `${run.kind}_event`,
       url: shape.detailPath ? `${shape.detailPath}${event.id}/` : '',

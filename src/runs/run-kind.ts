@@ -1,7 +1,7 @@
 import type { LaunchMemo } from './launch-memo.ts';
 import type { RequestContext, ResourceSet } from '../api/context.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import type { UnifiedJobRow } from '../db/tables.ts';
+import type { UnifiedJobRow, WorkflowJobNodeRow } from '../db/tables.ts';
 import type { Resource } from '../api/resource.ts';
 import type { RunRouteModule, RunServices, ScheduledLaunch } from './run-services.ts';
 import type { Row } from '../db/database.ts';
@@ -94,7 +94,8 @@ export type Runner = (job: UnifiedJobRow, run: RunContext) => Promise<RunOutcome
 
 /** What a workflow node hands the launcher of its template's kind (the workflow pass starts it). */
 export interface WorkflowNodeLaunch {
-  node: Row & { id: number };
+  /** Its saved prompts; extra_data is stored as an object (never null). */
+  node: WorkflowJobNodeRow & { extra_data: Record<string, unknown> };
   workflowJob: Row & { id: number };
   /** The workflow's variables and its ancestors' artifacts, merged by the workflow pass. */
   extraVars: Record<string, unknown>;

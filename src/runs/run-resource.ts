@@ -1,11 +1,12 @@
-import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, objectsWithRole, seesEverything, type Capability, type ObjectAction } from '../api/access.ts';
+import { hasObjectRoleOnRow, isSuperuser, objectsWithRole, seesEverything, type Capability, type ObjectAction } from '../api/access.ts';
 import type { RequestContext } from '../api/context.ts';
 import { ApiError, forbidden } from '../api/errors.ts';
 import type { Field } from '../api/fields.ts';
-import { defineResource, type Resource, type Values } from '../api/resource.ts';
+import { defineResource, type Resource, type SerializedObject, type Values } from '../api/resource.ts';
 import { launchOrRefuse, type Launcher } from './launch.ts';
 import { reverse, type Relation } from '../api/relations.ts';
 import type { Queryable } from '../db/database.ts';
+import type { UnifiedJobRow } from '../db/tables.ts';
 import { registerRunRoutes } from './run-routes.ts';
 import { ACTIVE_STATUSES } from './lifecycle.ts';
 import { runFields } from './run-fields.ts';
@@ -13,9 +14,10 @@ import { playbookOutcome } from './playbook-counts.ts';
 import type { RunRouteModule } from './run-services.ts';
 import { runServicesOf } from './run-services.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+/** A run's columns naming the object it belongs to or was made from (all integer ids). */
+type RunLinkColumn =
+  | 'job_template_id' | 'project_id' | 'inventory_id' | 'inventory_source_id'
+  | 'workflow_job_template_id' | 'workflow_approval_template_id' | 'unified_job_template_id';
 
 const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
 
@@ -29,23 +31,23 @@ export interface RunResourceDeclaration {
   /** Fields of this kind beyond those every run has. */
   fields: Record<string, Field>;
   /** The object the run belongs to, whose roles decide: its content type and the run's column naming it. */
-  owner: { contentType: string; column: string };
+  owner: { contentType: string; column: RunLinkColumn };
   /** Role on the owner that may cancel a run (its creator always may). Deleting a finished run needs admin_role. */
   cancelRole: string;
   /** The template the run was made from: its list (projects) and the run's column naming it. */
-  template: { plural: string; column: string };
+  template: { plural: string; column: RunLinkColumn };
   /** Where its events are listed (AWX: events/ for updates, job_events/ for jobs). */
   eventsPath?: string;
   /** Runs of a playbook (jobs, project updates): their page shows host_status_counts and playbook_counts. */
   playbookCounts?: boolean;
   related?: Record<string, Relation>;
   /** Adds what this kind shows beyond the common links (after them), with what `prepare` loaded for the page. */
-  decorate?(row: AnyRow, out: AnyRow, prepared?: unknown): void;
-  prepare?(db: Queryable, rows: readonly AnyRow[], ctx: RequestContext): Promise<unknown>;
+  decorate?(row: UnifiedJobRow, out: SerializedObject, prepared?: unknown): void;
+  prepare?(db: Queryable, rows: readonly UnifiedJobRow[], ctx: RequestContext): Promise<unknown>;
   /** Adds what only the run's own page shows of this kind (see ResourceDeclaration.detail). */
-  detail?(db: Queryable, row: AnyRow, out: AnyRow): Promise<void>;
+  detail?(db: Queryable, row: UnifiedJobRow, out: SerializedObject): Promise<void>;
   /** What else may be done with a run of this kind, by name (beyond view and cancel: see route-objects.ts). */
-  actions?: Record<string, ObjectAction<AnyRow>>;
+  actions?: Record<string, ObjectAction<UnifiedJobRow>>;
   /** For kinds started by POST on their own list (ad hoc commands): who may, and the launcher the POST goes through. */
   createdThroughList?: {
     canCreate: Resource['access']['canCreate'];
@@ -68,7 +70,7 @@ export interface RunResource extends Resource {
  * user_capabilities.start of a run, as AWX: whether the caller may relaunch it (a kind's `relaunch`
  * action, whose refusal is an answer here), else the owner's update_role (project and inventory updates).
  */
-function startCapability(decl: RunResourceDeclaration): Capability<AnyRow> {
+function startCapability(decl: RunResourceDeclaration): Capability<UnifiedJobRow> {
   const relaunch = decl.actions?.relaunch;
   if (!relaunch) return (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, decl.owner.contentType, 'update_role', row, page, decl.owner.column);
   return async (ctx, tx, row) => {
@@ -83,7 +85,7 @@ function startCapability(decl: RunResourceDeclaration): Capability<AnyRow> {
 
 export function defineRunResource(decl: RunResourceDeclaration): RunResource {
   const { contentType, column } = decl.owner;
-  const resource = defineResource<AnyRow>({
+  const resource = defineResource<UnifiedJobRow>({
     name: decl.name,
     table: `${decl.name}s`,
     label: decl.label,
@@ -104,7 +106,7 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
       canDelete: async (ctx, tx, row, page) => !isActive(row.status) && hasObjectRoleOnRow(ctx, tx, contentType, 'admin_role', row, page, column),
       canAttach: () => false,
       actions: {
-        cancel: (ctx, tx, run) => isSuperuser(ctx) || run.created_by_id === ctx.user?.id || hasObjectRole(ctx, tx, contentType, run[column], decl.cancelRole),
+        cancel: (ctx, tx, run) => isSuperuser(ctx) || run.created_by_id === ctx.user?.id || hasObjectRoleOnRow(ctx, tx, contentType, decl.cancelRole, run, undefined, column),
         ...decl.actions,
       },
       capabilities: { start: startCapability(decl) },

@@ -9,16 +9,12 @@ import { actionRouteSchemas, NO_CONTENT } from '../api/action-schemas.ts';
 import { recordActivity } from '../activity/record.ts';
 import { objectPermission } from '../api/permissions.ts';
 import { sendStdout } from './stdout.ts';
-import { presentEvents, type EventRun } from './run-events.ts';
+import { presentEvents } from './run-events.ts';
 import { eventWithRun } from './event-access.ts';
 import { jobChildrenSummary } from './children-summary.ts';
 import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from './lifecycle.ts';
-import type { UnifiedJobRow } from '../db/tables.ts';
+import type { UnifiedJobEventRow, UnifiedJobRow } from '../db/tables.ts';
 import type { RunServices } from './run-services.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 const noTruncate = (query: Query) => query.no_truncate !== undefined && query.no_truncate !== 'false';
 
@@ -34,18 +30,18 @@ export function registerRunRoutes(app: FastifyInstance, services: RunServices, r
   const events = services.resources.get('unified_job_event');
   const base = `${run.listPath}:id/`;
   const label = run.label.replace(/ List$/, '');
-  routeMethods<AnyRow>(app, `${base}stdout/`, objectPermission(run.name), {
+  routeMethods<UnifiedJobRow>(app, `${base}stdout/`, objectPermission(run.name), {
     GET: async (request, reply) => {
       const maxBytes = services.settings.get('STDOUT_MAX_BYTES_DISPLAY');
-      return sendStdout(db, reply, request.object as { id: number; kind: string; name: string }, request.query as Record<string, unknown>, maxBytes);
+      return sendStdout(db, reply, request.object, request.query as Record<string, unknown>, maxBytes);
     },
     OPTIONS: async () => viewOptions(`${label} Stdout`, 'The output of the run: ?format=json|txt|ansi|html|txt_download|ansi_download, start_line, end_line.'),
   });
   const eventsPath = options.eventsPath ?? 'events';
   const shape = services.runKinds.events(run.name);
-  routeMethods<AnyRow>(app, `${base}${eventsPath}/`, objectPermission(run.name), {
+  routeMethods<UnifiedJobRow>(app, `${base}${eventsPath}/`, objectPermission(run.name), {
     GET: async (request) => {
-      const row = request.object as EventRun;
+      const row = request.object;
       const query = request.query as Query;
       const page = await listPage(db, request.ctx, events, request.url.split('?')[0], query, (alias, params) => `${alias}.unified_job_id = ${params.add(row.id)}`);
       return { ...page, results: await presentEvents(db, shape, row, page.results, { full: noTruncate(query), limit: stdoutLimit() }) };
@@ -53,14 +49,14 @@ export function registerRunRoutes(app: FastifyInstance, services: RunServices, r
     OPTIONS: async () => listOptions(services.resources, events, false, `${label} Event List`),
   });
   if (shape.children) {
-    routeMethods<AnyRow>(app, `${base}${eventsPath}/children_summary/`, objectPermission(run.name), {
-      GET: async (request) => jobChildrenSummary(db, request.object as { id: number; event_processing_finished: boolean }),
+    routeMethods<UnifiedJobRow>(app, `${base}${eventsPath}/children_summary/`, objectPermission(run.name), {
+      GET: async (request) => jobChildrenSummary(db, request.object),
       OPTIONS: async () => viewOptions('Job Job Events Children Summary', 'Per event with descendants: its row and how many descendants it has; the parent of each meta event; whether the events form a tree.'),
     });
   }
   const { detailPath } = shape;
   if (detailPath) {
-    routeMethods<AnyRow>(app, `${detailPath}:id/`, objectPermission(`${run.name}_event`), {
+    routeMethods<UnifiedJobEventRow>(app, `${detailPath}:id/`, objectPermission(`${run.name}_event`), {
       GET: async (request) => {
         const { event, run: owner } = await eventWithRun(db, request.ctx, request.object);
         return (await presentEvents(db, shape, owner, [event], { full: true, limit: stdoutLimit() }))[0];
@@ -69,7 +65,7 @@ export function registerRunRoutes(app: FastifyInstance, services: RunServices, r
     });
   }
   if (detailPath && shape.children) {
-    routeMethods<AnyRow>(app, `${detailPath}:id/children/`, objectPermission(`${run.name}_event`), {
+    routeMethods<UnifiedJobEventRow>(app, `${detailPath}:id/children/`, objectPermission(`${run.name}_event`), {
       GET: async (request) => {
         const { event, run: owner } = await eventWithRun(db, request.ctx, request.object);
         const query = request.query as Query;
@@ -80,7 +76,7 @@ export function registerRunRoutes(app: FastifyInstance, services: RunServices, r
       OPTIONS: async () => listOptions(services.resources, events, false, 'Job Event Children List'),
     });
   }
-  routeMethods<AnyRow>(app, `${base}cancel/`, objectPermission(run.name, { POST: 'cancel' }), {
+  routeMethods<UnifiedJobRow>(app, `${base}cancel/`, objectPermission(run.name, { POST: 'cancel' }), {
     GET: async (request) => {
       const row = request.object;
       return { can_cancel: isActive(row.status) && (await allows(run, 'cancel', request.ctx, db, row)) };
@@ -96,8 +92,8 @@ export function registerRunRoutes(app: FastifyInstance, services: RunServices, r
         if (locked.status === 'new' || locked.status === 'pending') {
           await finishRun(tx, services.runKinds, locked, { status: 'canceled', explanation: 'The run was canceled before it started.' });
         } else {
-          await tx.query<AnyRow>('UPDATE unified_jobs SET cancel_flag = true, modified = now() WHERE id = $1', [row.id]);
-          await tx.query<AnyRow>('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, String(row.id)]);
+          await tx.query('UPDATE unified_jobs SET cancel_flag = true, modified = now() WHERE id = $1', [row.id]);
+          await tx.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, String(row.id)]);
         }
         await recordActivity(tx, request.ctx, { operation: 'update', object1: run.name, object1Id: row.id, changes: { cancel_flag: [false, true] } });
       });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services, RequestContext, ServiceView } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
-import type { UnifiedJobRow } from '../db/tables.ts';
+import type { ScheduleRow, UnifiedJobRow } from '../db/tables.ts';
 import type { Launcher, RunKinds } from './run-kind.ts';
 import type { TemplateFacet } from './prompts.ts';
 
@@ -67,13 +67,12 @@ export interface LaunchService {
   ): Promise<LaunchResult[]>;
 }
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+/** A schedule as stored: its extra_data is an object (never null). */
+export type StoredSchedule = ScheduleRow & { extra_data: Record<string, unknown> };
 
 /** A stored schedule with its saved credentials and labels, as a launcher reads it. */
 export interface ScheduledLaunch {
-  schedule: AnyRow;
+  schedule: StoredSchedule;
   credentialIds: number[];
   labelIds: number[];
   instanceGroupIds: number[];

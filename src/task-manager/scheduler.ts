@@ -6,20 +6,17 @@
  * next_run and is woken early when schedules change (NOTIFY drover_schedules).
  */
 import { systemContextIn, type ResourceSet } from '../api/context.ts';
-import type { RunServices } from '../runs/run-services.ts';
+import type { RunServices, StoredSchedule } from '../runs/run-services.ts';
 import { ApiError } from '../api/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import type { Queryable } from '../db/database.ts';
+import type { Queryable, ResourceRow } from '../db/database.ts';
+import type { ScheduleRow } from '../db/tables.ts';
 import type { ServiceLogger } from '../api/logger.ts';
 import type { ScheduledLaunch } from '../resources/schedules/schedulable.ts';
 import { computeSchedule, nextOccurrence, UnusableRule } from '../resources/schedules/rrule-schedule.ts';
 import { parseRrule } from '../resources/schedules/rrule-text.ts';
 import type { Launcher } from '../runs/launch.ts';
 import { ACTIVE_STATUSES } from '../runs/lifecycle.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 export const SCHEDULES_CHANNEL = 'drover_schedules';
 /** The longest sleep: a safety net for clock changes, not the way schedules are found. */
@@ -38,7 +35,7 @@ function scheduledLauncher(launcher: Launcher<ScheduledLaunch>, templateTable: s
   return {
     kind: launcher.kind,
     async plan(tx, ctx, template, input) {
-      await tx.query<AnyRow>(`SELECT 1 FROM ${templateTable} WHERE id = $1 FOR UPDATE`, [template!.id]);
+      await tx.query(`SELECT 1 FROM ${templateTable} WHERE id = $1 FOR UPDATE`, [template!.id]);
       const [{ active }] = await tx.query<{ active: number }>(
         'SELECT count(*)::int AS active FROM unified_jobs WHERE unified_job_template_id = $1 AND status = ANY($2::text[])',
         [template!.id, [...ACTIVE_STATUSES]],
@@ -49,7 +46,7 @@ function scheduledLauncher(launcher: Launcher<ScheduledLaunch>, templateTable: s
         ...plan,
         link: async (q, run) => {
           await plan.link?.(q, run);
-          await q.query<AnyRow>('INSERT INTO schedule_runs (unified_job_id, schedule_id) VALUES ($1, $2)', [run.id, input.schedule.id]);
+          await q.query('INSERT INTO schedule_runs (unified_job_id, schedule_id) VALUES ($1, $2)', [run.id, input.schedule.id]);
         },
       };
     },
@@ -74,12 +71,12 @@ async function savedLinks(db: Queryable, scheduleIds: number[]): Promise<Links> 
 }
 
 /** The templates of claimed schedules with their kinds: one query for the kinds, one per kind. */
-async function templatesOf(db: Queryable, resources: ResourceSet, ids: number[]): Promise<Map<number, { kind: string; row: AnyRow }>> {
-  const found = new Map<number, { kind: string; row: AnyRow }>();
+async function templatesOf(db: Queryable, resources: ResourceSet, ids: number[]): Promise<Map<number, { kind: string; row: ResourceRow }>> {
+  const found = new Map<number, { kind: string; row: ResourceRow }>();
   const kinds = await db.query<{ id: number; kind: string }>('SELECT id, kind FROM unified_job_templates WHERE id = ANY($1::int[])', [ids]);
   for (const kind of new Set(kinds.map((k) => k.kind))) {
     const table = resources.get(kind).table;
-    for (const row of await db.query<AnyRow>(`SELECT * FROM ${table} WHERE id = ANY($1::int[])`, [kinds.filter((k) => k.kind === kind).map((k) => k.id)])) {
+    for (const row of await db.query<ResourceRow>(`SELECT * FROM ${table} WHERE id = ANY($1::int[])`, [kinds.filter((k) => k.kind === kind).map((k) => k.id)])) {
       found.set(row.id, { kind, row });
     }
   }
@@ -90,7 +87,7 @@ async function templatesOf(db: Queryable, resources: ResourceSet, ids: number[])
  * Claims due schedules in one statement: each moves from the next_run this node read to its next
  * slot after now (null when the rule has ended); those another node moved first are not returned.
  */
-async function claim(db: Queryable, due: AnyRow[], now: Date, logger: ServiceLogger): Promise<AnyRow[]> {
+async function claim(db: Queryable, due: StoredSchedule[], now: Date, logger: ServiceLogger): Promise<StoredSchedule[]> {
   const next = due.map((row) => {
     const parsed = parseRrule(row.rrule);
     if (!('rrule' in parsed)) return null;
@@ -102,7 +99,7 @@ async function claim(db: Queryable, due: AnyRow[], now: Date, logger: ServiceLog
       return null;
     }
   });
-  return db.query<AnyRow>(
+  return db.query<StoredSchedule>(
     `UPDATE schedules s SET next_run = c.next
      FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) AS c(id, seen, next)
      WHERE s.id = c.id AND date_trunc('milliseconds', s.next_run) = date_trunc('milliseconds', c.seen) AND s.enabled RETURNING s.*`,
@@ -111,7 +108,7 @@ async function claim(db: Queryable, due: AnyRow[], now: Date, logger: ServiceLog
 }
 
 /** Launches one claimed schedule as the system, as AWX's scheduler does; a refusal is logged and recorded. */
-async function launchSchedule(services: RunServices, schedule: AnyRow, template: { kind: string; row: AnyRow } | undefined, links: Links): Promise<void> {
+async function launchSchedule(services: RunServices, schedule: StoredSchedule, template: { kind: string; row: ResourceRow } | undefined, links: Links): Promise<void> {
   const kind = template && services.scheduleKinds.get(template.kind);
   if (!template || !kind) return;
   const ctx = systemContextIn(services);
@@ -127,11 +124,11 @@ async function launchSchedule(services: RunServices, schedule: AnyRow, template:
 /** Launches every schedule due now; answers how many were due. */
 export async function launchDueSchedules(services: RunServices, now = new Date()): Promise<number> {
   const { db } = services;
-  const due = await db.query<AnyRow>('SELECT * FROM schedules WHERE enabled AND next_run <= $1 ORDER BY next_run, id LIMIT $2', [now, BATCH]);
+  const due = await db.query<StoredSchedule>('SELECT * FROM schedules WHERE enabled AND next_run <= $1 ORDER BY next_run, id LIMIT $2', [now, BATCH]);
   if (!due.length) return 0;
   const claimed = await claim(db, due, now, services.logger);
   if (!claimed.length) return due.length;
-  const templates = await templatesOf(db, services.resources, [...new Set(claimed.map((s) => s.unified_job_template_id as number))]);
+  const templates = await templatesOf(db, services.resources, [...new Set(claimed.map((s) => s.unified_job_template_id))]);
   const links = await savedLinks(db, claimed.map((s) => s.id));
   const lanes = db.kind === 'server' ? 8 : 1;
   let index = 0;
@@ -155,14 +152,14 @@ export async function launchDueSchedules(services: RunServices, now = new Date()
  */
 export async function refreshUncomputedSchedules(db: Queryable, logger: ServiceLogger, stopped: () => boolean = () => false): Promise<number> {
   let computed = 0;
-  for (const row of await db.query<AnyRow>('SELECT id, name, rrule, enabled FROM schedules WHERE dtstart IS NULL AND next_run IS NULL AND enabled ORDER BY id')) {
+  for (const row of await db.query<Pick<ScheduleRow, 'id' | 'name' | 'rrule' | 'enabled'>>('SELECT id, name, rrule, enabled FROM schedules WHERE dtstart IS NULL AND next_run IS NULL AND enabled ORDER BY id')) {
     if (stopped()) break;
     await new Promise((resolve) => setImmediate(resolve));
     const parsed = parseRrule(row.rrule);
     if (!('rrule' in parsed)) continue;
     try {
       const fields = computeSchedule(parsed.rrule, row.enabled);
-      await db.query<AnyRow>('UPDATE schedules SET dtstart = $2, dtend = $3, next_run = $4 WHERE id = $1', [row.id, fields.dtstart, fields.dtend, fields.next_run]);
+      await db.query('UPDATE schedules SET dtstart = $2, dtend = $3, next_run = $4 WHERE id = $1', [row.id, fields.dtstart, fields.dtend, fields.next_run]);
       computed++;
     } catch (err) {
       if (!(err instanceof UnusableRule)) throw err;

@@ -17,10 +17,6 @@ import { jobTemplates } from '../../resources/job-templates/job-template.resourc
 import type { JobTemplateRow } from '../../db/tables.ts';
 import type { RunRouteModule } from '../../runs/run-services.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 const CALLBACK_URL = '/api/v2/job_templates/:id/callback/';
 const FORM_BODY_LIMIT = 64 * 1024;
 
@@ -31,10 +27,10 @@ export const callbackRoutes: RunRouteModule = async (app, services) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
 
-    routeMethods<AnyRow>(scope, CALLBACK_URL, PUBLIC, {
+    routeMethods(scope, CALLBACK_URL, PUBLIC, {
       GET: async (request) => {
         if (!request.ctx.user) throw notAuthenticated();
-        const template = await visibleObject<AnyRow>(services, request, jobTemplates);
+        const template = await visibleObject<JobTemplateRow>(services, request, jobTemplates);
         const hosts = template.inventory_id ? await matchingHosts(db, template.inventory_id, await remoteNames(request.ip)) : [];
         return { host_config_key: template.host_config_key, matching_hosts: hosts.map((h) => h.name) };
       },
@@ -52,7 +48,7 @@ export const callbackRoutes: RunRouteModule = async (app, services) => {
       },
       OPTIONS: async (request) => {
         if (!request.ctx.user) throw notAuthenticated();
-        await visibleObject<AnyRow>(services, request, jobTemplates);
+        await visibleObject(services, request, jobTemplates);
         return {
           ...viewOptions('Job Template Callback', 'POST {host_config_key}: launches the template limited to the calling host. GET: the key and the hosts matching the caller.'),
           parses: ['application/json', 'application/x-www-form-urlencoded'],

@@ -10,15 +10,13 @@ import { viewOptions } from '../../api/options.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { serializeRow } from '../../api/serialize.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import type { JobRow, JobTemplateRow, ScheduleRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 import { templateLinks } from './template-links.ts';
 import { asks } from '../../runs/prompts.ts';
 import { JOB_TEMPLATE_PROMPTS } from './prompts.ts';
-
-// Rows here are still read untyped (docs/architecture.md, "Typed rows").
-type AnyRow = any;
 
 const prompt = (field: string) => JOB_TEMPLATE_PROMPTS.find((p) => p.field === field)!;
 
@@ -27,7 +25,7 @@ async function linkedIds(db: Queryable, sql: string, jobId: number): Promise<num
 }
 
 /** The job's launch prompts as a schedule's fields (null when the template has no say or the job kept its value). */
-function promptsOf(job: AnyRow, template: AnyRow): Record<string, unknown> {
+function promptsOf(job: JobRow & Row, template: JobTemplateRow & Row): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const spec of JOB_TEMPLATE_PROMPTS) {
     if (spec.shape === 'column' && asks(template, spec) && job[spec.column!] !== template[spec.column!]) values[spec.field] = job[spec.column!];
@@ -49,12 +47,12 @@ async function uniqueName(db: Queryable, jobId: number): Promise<string> {
 
 export const createScheduleRoutes: RouteModule = (app, services) => {
   const { db } = services;
-  routeMethods<AnyRow>(app, '/api/v2/jobs/:id/create_schedule/', objectPermission('job', { GET: 'relaunch', POST: 'relaunch' }), {
+  routeMethods<JobRow>(app, '/api/v2/jobs/:id/create_schedule/', objectPermission('job', { GET: 'relaunch', POST: 'relaunch' }), {
     GET: async (request) => ({ can_schedule: request.object.job_template_id !== null, prompts: {} }),
     POST: async (request, reply) => {
       const job = request.object;
       const schedule = await db.transaction(async (tx) => {
-        const [template] = await tx.query<AnyRow>('SELECT * FROM job_templates WHERE id = $1', [job.job_template_id]);
+        const [template] = await tx.query<JobTemplateRow>('SELECT * FROM job_templates WHERE id = $1', [job.job_template_id]);
         if (!template) throw new ApiError(400, { error: 'Cannot create schedule because a related resource is missing.' });
         const credentials = await linkedIds(tx, 'SELECT credential_id AS id FROM unified_job_credentials WHERE unified_job_id = $1 ORDER BY 1', job.id);
         if ((await passwordsNeededFor(tx, credentials)).length) {
@@ -62,7 +60,7 @@ export const createScheduleRoutes: RouteModule = (app, services) => {
         }
         const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
         const values = { name: await uniqueName(tx, job.id), unified_job_template: template.id, enabled: false, rrule: `DTSTART:${stamp}Z RRULE:FREQ=MONTHLY;INTERVAL=1`, ...promptsOf(job, template) };
-        const created = await createObject<AnyRow>(tx, request.ctx, services.resources.get('schedule'), values);
+        const created = await createObject<ScheduleRow>(tx, request.ctx, services.resources.get('schedule'), values);
         const defaults = await templateLinks(tx, template.id);
         if (asks(template, prompt('credentials')) && credentials.join() !== defaults.credentialIds.join()) {
           await tx.query('INSERT INTO schedule_credentials (schedule_id, credential_id) SELECT $1, unnest($2::int[])', [created.id, credentials]);

@@ -1,10 +1,7 @@
 import { boolean, integer, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
+import type { JobHostSummaryRow } from '../../db/tables.ts';
 import { jobs } from './job.resource.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 interface JobSummaryExtra {
   id: number;
@@ -14,7 +11,7 @@ interface JobSummaryExtra {
 }
 
 /** Per-host results of a job (from playbook_on_stats), listed under their job and host. */
-export const jobHostSummaries = defineResource<AnyRow>({
+export const jobHostSummaries = defineResource<JobHostSummaryRow>({
   name: 'job_host_summary',
   plural: 'job_host_summaries',
   table: 'job_host_summaries',

@@ -1,13 +1,11 @@
 /** A job's labels in summary_fields.labels, loaded once per page (as AWX shows them). */
 import type { Queryable } from '../../db/database.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
+import type { SerializedObject } from '../../api/resource.ts';
+import type { UnifiedJobRow } from '../../db/tables.ts';
 
 export type JobLabels = Map<number, { id: number; name: string }[]>;
 
-export async function loadJobLabels(db: Queryable, rows: readonly AnyRow[]): Promise<JobLabels> {
+export async function loadJobLabels(db: Queryable, rows: readonly Pick<UnifiedJobRow, 'id'>[]): Promise<JobLabels> {
   const labels: JobLabels = new Map();
   if (!rows.length) return labels;
   const found = await db.query<{ job_id: number; id: number; name: string }>(
@@ -18,7 +16,7 @@ export async function loadJobLabels(db: Queryable, rows: readonly AnyRow[]): Pro
   return labels;
 }
 
-export function showJobLabels(row: AnyRow, out: AnyRow, prepared: unknown): void {
+export function showJobLabels(row: Pick<UnifiedJobRow, 'id'>, out: SerializedObject, prepared: unknown): void {
   const results = (prepared as JobLabels | undefined)?.get(row.id) ?? [];
-  (out.summary_fields as Record<string, unknown>).labels = { count: results.length, results };
+  out.summary_fields.labels = { count: results.length, results };
 }

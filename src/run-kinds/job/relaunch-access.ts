@@ -7,10 +7,6 @@ import type { JobRow, JobTemplateRow } from '../../db/tables.ts';
 import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
 import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 export const jobCredentialIds = async (db: Queryable, jobId: number): Promise<number[]> =>
   (await db.query<{ credential_id: number }>('SELECT credential_id FROM unified_job_credentials WHERE unified_job_id = $1 ORDER BY credential_id', [jobId]))
     .map((r) => r.credential_id);
@@ -35,9 +31,9 @@ export async function assertMayRelaunch(ctx: RequestContext, tx: Queryable, job:
 }
 
 /** The `relaunch` action of jobs. A job whose template was deleted is left to the relaunch's own 400. */
-export async function mayRelaunch(ctx: RequestContext, tx: Queryable, job: AnyRow): Promise<boolean> {
+export async function mayRelaunch(ctx: RequestContext, tx: Queryable, job: JobRow): Promise<boolean> {
   if (isSuperuser(ctx) || !job.job_template_id) return true;
   const [template] = await tx.query<JobTemplateRow>('SELECT * FROM job_templates WHERE id = $1', [job.job_template_id]);
-  if (template) await assertMayRelaunch(ctx, tx, job as JobRow, template, await jobCredentialIds(tx, job.id));
+  if (template) await assertMayRelaunch(ctx, tx, job, template, await jobCredentialIds(tx, job.id));
   return true;
 }

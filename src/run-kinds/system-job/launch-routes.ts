@@ -13,9 +13,10 @@ import { SystemLaunchBodySchema, systemLaunchSchemas } from './launch-schemas.ts
 import { validBody } from '../../api/route-schemas.ts';
 import { systemJobs } from './system-job.resource.ts';
 import type { RunRouteModule } from '../../runs/run-services.ts';
+import type { SystemJobTemplateRow } from '../../db/tables.ts';
 
 export const systemJobLaunchRoutes: RunRouteModule = (app, services) => {
-  routeMethods(app, '/api/v2/system_job_templates/:id/launch/', objectPermission('system_job_template', { GET: 'execute', POST: 'execute' }), {
+  routeMethods<SystemJobTemplateRow>(app, '/api/v2/system_job_templates/:id/launch/', objectPermission('system_job_template', { GET: 'execute', POST: 'execute' }), {
     // AWX answers {} here; the days a cleanup keeps are prompted in extra_vars.
     GET: async () => ({}),
     POST: async (request, reply) => {

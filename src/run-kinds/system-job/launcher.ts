@@ -6,11 +6,9 @@ import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
 import { systemJobVariableProblems } from '../../resources/system-job-templates/system-job-options.ts';
 import type { ScheduledLaunch } from '../../resources/schedules/schedulable.ts';
 import type { Launcher } from '../../runs/launch.ts';
+import type { WorkflowNodeLaunch } from '../../runs/run-kind.ts';
+import type { SystemJobTemplateRow } from '../../db/tables.ts';
 import type { SystemLaunchBody } from './launch-schemas.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 export const SYSTEM_JOB = { name: 'system_job', templateTable: 'system_job_templates' } as const;
 
@@ -22,7 +20,7 @@ function readVars(given: SystemLaunchBody['extra_vars']): Record<string, unknown
   return parseVariables(given);
 }
 
-function systemJobValues(template: AnyRow, vars: Record<string, unknown>, launchType: string): Record<string, unknown> {
+function systemJobValues(template: Pick<SystemJobTemplateRow, 'id' | 'name' | 'description' | 'job_type'>, vars: Record<string, unknown>, launchType: string): Record<string, unknown> {
   const problems = systemJobVariableProblems(template.job_type, vars);
   if (problems.length) throw new ValidationError({ extra_vars: problems });
   return {
@@ -37,7 +35,7 @@ function systemJobValues(template: AnyRow, vars: Record<string, unknown>, launch
 }
 
 /** POST /system_job_templates/{id}/launch/ {extra_vars: {days: N}}: superusers only (AWX). */
-export const systemJobLauncher: Launcher<SystemLaunchBody> = {
+export const systemJobLauncher: Launcher<SystemLaunchBody, SystemJobTemplateRow> = {
   kind: SYSTEM_JOB,
   async plan(_tx, ctx, template, body) {
     if (!isSuperuser(ctx)) throw forbidden();
@@ -46,7 +44,7 @@ export const systemJobLauncher: Launcher<SystemLaunchBody> = {
 };
 
 /** A due schedule of a system job template: its extra_data are the job's options. */
-export const scheduledSystemJobLauncher: Launcher<ScheduledLaunch> = {
+export const scheduledSystemJobLauncher: Launcher<ScheduledLaunch, SystemJobTemplateRow> = {
   kind: SYSTEM_JOB,
   async plan(_tx, _ctx, template, { schedule }) {
     return { values: systemJobValues(template!, readVars(schedule.extra_data), 'scheduled') };
@@ -58,7 +56,7 @@ export const scheduledSystemJobLauncher: Launcher<ScheduledLaunch> = {
  * Only superusers may put a system job template in a node (checked when the node is saved); the
  * workflow's own variables and its ancestors' artifacts are not options, so they are left out.
  */
-export const workflowNodeSystemJobLauncher: Launcher<{ node: AnyRow }> = {
+export const workflowNodeSystemJobLauncher: Launcher<Pick<WorkflowNodeLaunch, 'node'>, SystemJobTemplateRow> = {
   kind: SYSTEM_JOB,
   async plan(_tx, _ctx, template, { node }) {
     return { values: systemJobValues(template!, readVars(node.extra_data), 'workflow') };

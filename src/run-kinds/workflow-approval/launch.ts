@@ -1,17 +1,15 @@
 /** The approval an approval node starts (launch_type workflow): pending, due to time out after the template's timeout; its "running" notifications queued. */
 
 import type { Launcher } from '../../runs/launch.ts';
+import type { WorkflowNodeLaunch } from '../../runs/run-kind.ts';
+import type { WorkflowApprovalTemplateRow } from '../../db/tables.ts';
 import { WORKFLOW_APPROVAL } from '../workflow-job/workflow-job-kind-ref.ts';
 import { notifyApproval } from './notify.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
-export const approvalLauncher: Launcher<{ workflowJob: AnyRow }, AnyRow> = {
+export const approvalLauncher: Launcher<Pick<WorkflowNodeLaunch, 'workflowJob'>, WorkflowApprovalTemplateRow> = {
   kind: WORKFLOW_APPROVAL,
   async plan(tx, _ctx, template, { workflowJob }) {
-    const [expires] = template!.timeout > 0 ? await tx.query<AnyRow>(`SELECT now() + make_interval(secs => $1) AS at`, [template!.timeout]) : [{ at: null }];
+    const [expires] = template!.timeout > 0 ? await tx.query<{ at: Date | null }>(`SELECT now() + make_interval(secs => $1) AS at`, [template!.timeout]) : [{ at: null }];
     return {
       values: {
         name: template!.name,

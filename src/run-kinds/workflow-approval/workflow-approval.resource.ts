@@ -2,14 +2,11 @@ import { hasObjectRole } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { boolean, datetime, ref } from '../../api/fields.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { UnifiedJobRow } from '../../db/tables.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
-
 /** Which workflows of a page of approvals the caller may answer for (their approval_role). */
-async function answerableWorkflows(db: Queryable, rows: readonly AnyRow[], ctx: RequestContext): Promise<Set<number>> {
+async function answerableWorkflows(db: Queryable, rows: readonly Pick<UnifiedJobRow, 'workflow_job_template_id'>[], ctx: RequestContext): Promise<Set<number>> {
   const workflows = new Set(rows.map((r) => r.workflow_job_template_id).filter((id): id is number => id !== null));
   const answerable = new Set<number>();
   if (ctx.tokenScope === 'read') return answerable;
@@ -39,6 +36,6 @@ export const workflowApprovals = defineRunResource({
     const base = `/api/v2/workflow_approvals/${row.id}/`;
     out.related = { ...(out.related as object), approve: `${base}approve/`, deny: `${base}deny/` };
     // As AWX: whether the caller may answer it now, not only whether it waits.
-    out.can_approve_or_deny = row.status === 'pending' && (prepared as Set<number> | undefined)?.has(row.workflow_job_template_id) === true;
+    out.can_approve_or_deny = row.status === 'pending' && row.workflow_job_template_id !== null && (prepared as Set<number> | undefined)?.has(row.workflow_job_template_id) === true;
   },
 });

@@ -11,10 +11,11 @@ import { describeWorkflowLaunch, workflowTemplateLauncher } from './launch.ts';
 import { workflowRelauncher } from './relaunch.ts';
 import { workflowJobs } from './workflow-job.resource.ts';
 import type { RunRouteModule } from '../../runs/run-services.ts';
+import type { WorkflowJobRow, WorkflowJobTemplateRow } from '../../db/tables.ts';
 
 export const workflowLaunchRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
-  routeMethods(app, '/api/v2/workflow_job_templates/:id/launch/', objectPermission('workflow_job_template', { GET: 'execute', POST: 'execute' }), {
+  routeMethods<WorkflowJobTemplateRow>(app, '/api/v2/workflow_job_templates/:id/launch/', objectPermission('workflow_job_template', { GET: 'execute', POST: 'execute' }), {
     GET: async (request) => describeWorkflowLaunch(db, request.object),
     POST: async (request, reply) => {
       const launched = await launchOrRefuse(services.launches, request.ctx, workflowTemplateLauncher, request.object, validBody(request, AnyObject));
@@ -29,7 +30,7 @@ export const workflowLaunchRoutes: RunRouteModule = (app, services) => {
     OPTIONS: OPTIONS_RESPONSE,
   });
 
-  routeMethods(app, '/api/v2/workflow_jobs/:id/relaunch/', objectPermission('workflow_job', { POST: 'relaunch' }), {
+  routeMethods<WorkflowJobRow>(app, '/api/v2/workflow_jobs/:id/relaunch/', objectPermission('workflow_job', { POST: 'relaunch' }), {
     GET: async () => ({}),
     POST: async (request, reply) => {
       const launched = await launchOrRefuse(services.launches, request.ctx, workflowRelauncher, request.object, request.body);

@@ -6,7 +6,8 @@
 import { hasObjectRole } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { forbidden, ValidationError } from '../../api/errors.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, Row } from '../../db/database.ts';
+import type { WorkflowJobTemplateRow, WorkflowJobTemplateLabelRow } from '../../db/tables.ts';
 import { activeSurvey } from '../../resources/job-templates/launch-description.ts';
 import { acceptPrompts, promptColumns, promptsInBody } from '../../runs/accept-prompts.ts';
 import type { Launcher, RunPlan } from '../../runs/launch.ts';
@@ -18,11 +19,9 @@ import { copyTemplateGraph } from './graph-copy.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
 import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
-// Rows here are still read untyped (docs/architecture.md, "Typed rows").
-type AnyRow = any;
-
 export interface WorkflowSpec {
-  template: AnyRow;
+  /** Its columns of the prompts are copied by name. */
+  template: WorkflowJobTemplateRow & Row;
   launchType: string;
   /** Column values over the template's (prompts). */
   values: Record<string, unknown>;
@@ -32,7 +31,7 @@ export interface WorkflowSpec {
 }
 
 /** The workflow job of `spec` (pending), with its graph and labels. */
-export function workflowPlan(spec: WorkflowSpec): RunPlan {
+export function workflowPlan(spec: WorkflowSpec): RunPlan<WorkflowJobTemplateRow> {
   const { template } = spec;
   return {
     values: {
@@ -52,15 +51,15 @@ export function workflowPlan(spec: WorkflowSpec): RunPlan {
     },
     link: async (tx, run) => {
       await copyTemplateGraph(tx, run.id, template.id, run.created_by_id);
-      const labels = spec.labelIds ?? (await tx.query<AnyRow>('SELECT label_id FROM workflow_job_template_labels WHERE workflow_job_template_id = $1', [template.id])).map((r) => r.label_id);
-      if (labels.length) await tx.query<AnyRow>('INSERT INTO workflow_job_labels (workflow_job_id, label_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [run.id, [...labels]]);
+      const labels = spec.labelIds ?? (await tx.query<Pick<WorkflowJobTemplateLabelRow, 'label_id'>>('SELECT label_id FROM workflow_job_template_labels WHERE workflow_job_template_id = $1', [template.id])).map((r) => r.label_id);
+      if (labels.length) await tx.query('INSERT INTO workflow_job_labels (workflow_job_id, label_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [run.id, [...labels]]);
     },
   };
 }
 
 
 /** POST /workflow_job_templates/{id}/launch/: execute_role, the prompts the template asks for, the survey's answers. */
-export const workflowTemplateLauncher: Launcher<unknown, AnyRow> = {
+export const workflowTemplateLauncher: Launcher<unknown, WorkflowJobTemplateRow> = {
   kind: WORKFLOW_JOB,
   async plan(tx: Queryable, ctx: RequestContext, template, body) {
     if (!template) throw new Error('a workflow launch needs its template');
@@ -73,7 +72,7 @@ export const workflowTemplateLauncher: Launcher<unknown, AnyRow> = {
 };
 
 /** What describes a workflow's launch (GET launch/). */
-export async function describeWorkflowLaunch(db: Queryable, template: AnyRow): Promise<Record<string, unknown>> {
+export async function describeWorkflowLaunch(db: Queryable, template: WorkflowJobTemplateRow): Promise<Record<string, unknown>> {
   const survey = activeSurvey(template);
   const asks = askFlags(WORKFLOW_TEMPLATE_FACET.prompts, template);
   const [inventory] = template.inventory_id ? await db.query('SELECT id, name FROM inventories WHERE id = $1', [template.inventory_id]) : [];
@@ -101,7 +100,7 @@ export async function describeWorkflowLaunch(db: Queryable, template: AnyRow): P
 
 /** The workflow jobs above `workflowJobId` (it, its parent workflow job, ...), with their templates. */
 async function spawnChain(tx: Queryable, workflowJobId: number): Promise<Array<{ id: number; template: number | null }>> {
-  return tx.query<AnyRow>(
+  return tx.query<{ id: number; template: number | null }>(
     `WITH RECURSIVE chain(id, template, depth) AS (
        SELECT id, workflow_job_template_id, 0 FROM unified_jobs WHERE id = $1
        UNION ALL
@@ -113,7 +112,7 @@ async function spawnChain(tx: Queryable, workflowJobId: number): Promise<Array<{
 }
 
 /** A workflow run as the node of another (launch_type workflow): refused when it would run inside itself. */
-export const nestedWorkflowLauncher: Launcher<WorkflowNodeLaunch, AnyRow> = {
+export const nestedWorkflowLauncher: Launcher<WorkflowNodeLaunch, WorkflowJobTemplateRow> = {
   kind: WORKFLOW_JOB,
   async plan(tx, _ctx, template, launch) {
     const { node, workflowJob, extraVars } = launch;

@@ -7,15 +7,13 @@
 import type { ScheduledLaunch } from '../../resources/schedules/schedulable.ts';
 import { acceptPrompts, promptColumns, savedPrompts } from '../../runs/accept-prompts.ts';
 import type { Launcher } from '../../runs/launch.ts';
+import type { WorkflowJobTemplateRow } from '../../db/tables.ts';
 import { workflowPlan } from './launch.ts';
 import { WORKFLOW_TEMPLATE_FACET } from './prompts.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
 import { savedVariables, templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
-// Rows here are still read untyped (docs/architecture.md, "Typed rows").
-type AnyRow = any;
-
-export const scheduledWorkflowLauncher: Launcher<ScheduledLaunch, AnyRow> = {
+export const scheduledWorkflowLauncher: Launcher<ScheduledLaunch, WorkflowJobTemplateRow> = {
   kind: WORKFLOW_JOB,
   async plan(tx, _ctx, template, { schedule, labelIds }) {
     if (!template) throw new Error('a scheduled launch needs its template');

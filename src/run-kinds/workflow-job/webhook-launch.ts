@@ -4,7 +4,7 @@
  * delivery's variables, which the workflow passes on to its nodes' jobs. The receiver checked
  * the key; nothing here asks who the caller is.
  */
-import type { Row } from '../../db/database.ts';
+import type { WorkflowJobTemplateRow } from '../../db/tables.ts';
 import type { Launcher } from '../../runs/launch.ts';
 import type { WebhookLaunch } from '../../runs/webhooks/delivery-launch.ts';
 import { workflowPlan } from './launch.ts';
@@ -13,7 +13,7 @@ import { acceptPrompts } from '../../runs/accept-prompts.ts';
 import { WORKFLOW_TEMPLATE_FACET } from './prompts.ts';
 import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
-export const workflowWebhookLauncher: Launcher<WebhookLaunch, Row> = {
+export const workflowWebhookLauncher: Launcher<WebhookLaunch, WorkflowJobTemplateRow> = {
   kind: WORKFLOW_JOB,
   async plan(tx, _ctx, template, input) {
     if (!template) throw new Error('a webhook launch needs its template');

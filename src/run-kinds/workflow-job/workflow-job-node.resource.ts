@@ -3,12 +3,9 @@ import { boolean, json, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { Relation } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
+import type { UnifiedJobRow, WorkflowJobNodeRow } from '../../db/tables.ts';
 import { decorateNode, loadNodeExtras, nodePromptFields } from '../../resources/workflow-job-templates/workflow-node.resource.ts';
 import { visibleRuns } from '../../resources/unified-jobs/unified-job.resource.ts';
-
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 const readOnly = { readOnly: true } as const;
 const children = (kind: string): Relation => ({
@@ -19,14 +16,17 @@ const children = (kind: string): Relation => ({
   attachable: false,
 });
 
+/** A node's run as its summary shows it. */
+type NodeJob = Pick<UnifiedJobRow, 'id' | 'name' | 'status' | 'failed' | 'elapsed' | 'kind' | 'timed_out'>;
+
 /** Each node's run as its summary shows it. */
-async function loadNodeJobs(db: Queryable, rows: readonly AnyRow[]) {
-  const jobs = await db.query<AnyRow>(`SELECT id, name, status, failed, elapsed, kind, timed_out FROM unified_jobs WHERE id = ANY($1::int[])`, [rows.map((r) => r.job_id).filter(Boolean)]);
+async function loadNodeJobs(db: Queryable, rows: readonly WorkflowJobNodeRow[]) {
+  const jobs = await db.query<NodeJob>(`SELECT id, name, status, failed, elapsed, kind, timed_out FROM unified_jobs WHERE id = ANY($1::int[])`, [rows.map((r) => r.job_id).filter(Boolean)]);
   return new Map(jobs.map((j) => [j.id, j]));
 }
 
 /** The nodes of workflow jobs (/workflow_job_nodes/): copied from the template's at launch, each with the run it started. */
-export const workflowJobNodes = defineResource<AnyRow>({
+export const workflowJobNodes = defineResource<WorkflowJobNodeRow>({
   name: 'workflow_job_node',
   table: 'workflow_job_nodes',
   label: 'Workflow Job Node List',
@@ -60,14 +60,14 @@ export const workflowJobNodes = defineResource<AnyRow>({
   },
   prepare: async (db, rows, ctx) => ({ ...(await loadNodeExtras(db, rows, 'workflow_job_node_edges', ctx)), jobs: await loadNodeJobs(db, rows) }),
   decorate: (row, out, prepared) => {
-    const extras = prepared as Awaited<ReturnType<typeof loadNodeExtras>> & { jobs: Map<number, AnyRow> };
+    const extras = prepared as Awaited<ReturnType<typeof loadNodeExtras>> & { jobs: Map<number, NodeJob> };
     decorateNode(row, out, extras, 'workflow_job_nodes');
-    delete (out.related as AnyRow).credentials;
-    const job = extras?.jobs.get(row.job_id);
+    delete out.related.credentials;
+    const job = row.job_id === null ? undefined : extras?.jobs.get(row.job_id);
     if (job) {
-      (out.summary_fields as AnyRow).job = { id: job.id, name: job.name, status: job.status, failed: job.failed, elapsed: Number(job.elapsed), type: job.kind, ...(job.kind === 'workflow_approval' && { timed_out: job.timed_out }) };
-      (out.related as AnyRow).job = `/api/v2/${job.kind}s/${job.id}/`;
+      out.summary_fields.job = { id: job.id, name: job.name, status: job.status, failed: job.failed, elapsed: Number(job.elapsed), type: job.kind, ...(job.kind === 'workflow_approval' && { timed_out: job.timed_out }) };
+      out.related.job = `/api/v2/${job.kind}s/${job.id}/`;
     }
-    (out.related as AnyRow).workflow_job = `/api/v2/workflow_jobs/${row.workflow_job_id}/`;
+    out.related.workflow_job = `/api/v2/workflow_jobs/${row.workflow_job_id}/`;
   },
 });

@@ -8,7 +8,7 @@
  */
 import { callerIn, systemContextIn, type RequestContext } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
-import type { UnifiedJobRow } from '../../db/tables.ts';
+import type { UnifiedJobRow, UserRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { publishStatusChanges } from '../../live/notices.ts';
 import { queueRunNotifications } from '../../resources/notification-templates/queue.ts';
@@ -20,13 +20,10 @@ import { spawnNode } from './workflow-spawn.ts';
 import { nodesCredentials } from './node-prompts.ts';
 import { LaunchMemo } from '../../runs/launch-memo.ts';
 import type { RunServices } from '../../runs/run-services.ts';
-import type { WebhookEvents } from '../../runs/run-kind.ts';
+import type { WebhookEvents, WorkflowNodeLaunch } from '../../runs/run-kind.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
 
-// Rows here are still read untyped (docs/architecture.md, "Typed rows").
-type AnyRow = any;
-
-type WorkflowNode = GraphNode & AnyRow & { job_artifacts: Record<string, unknown> | null; job_name: string | null; job_failed: boolean | null };
+type WorkflowNode = WorkflowNodeLaunch['node'] & { job_status: string | null; job_artifacts: Record<string, unknown> | null; job_name: string | null; job_failed: boolean | null };
 
 /** Wakes the workflow loop (workflow-loop.ts): an id names the workflow job to look at, an empty payload asks for a sweep. The triggers of migration 0034 send it too. */
 export const WORKFLOWS_CHANNEL = 'drover_workflows';
@@ -125,7 +122,7 @@ async function startPendingWorkflows(tx: Queryable, webhookEvents: WebhookEvents
     if (template !== null && !run.allow_simultaneous && busy.has(template)) continue;
     if (template !== null) busy.add(template);
     const [row] = await tx.query<UnifiedJobRow>(`UPDATE unified_jobs SET status = 'running', started = now(), modified = now(), workflow_attention = true WHERE id = $1 RETURNING *`, [run.id]);
-    if (template !== null) await tx.query<AnyRow>(`UPDATE workflow_job_templates SET status = 'running', current_job_id = $2 WHERE id = $1`, [template, run.id]);
+    if (template !== null) await tx.query(`UPDATE workflow_job_templates SET status = 'running', current_job_id = $2 WHERE id = $1`, [template, run.id]);
     // Workflow jobs start here, not through markRunning: their "started" notifications too.
     await queueRunNotifications(tx, row, 'started');
     await queueRunWebhooks(tx, row, webhookEvents);
@@ -194,7 +191,7 @@ async function templateKinds(tx: Queryable, nodes: readonly GraphNode[]): Promis
 /** The workflow job's creator, as whom its nodes' runs are made. */
 async function creatorContext(tx: Queryable, services: RunServices, userId: number | null, memo: LaunchMemo): Promise<RequestContext> {
   const [user] = userId
-    ? await memo.once(`user:${userId}`, () => tx.query<AnyRow>('SELECT id, username, is_superuser, is_system_auditor FROM users WHERE id = $1', [userId]))
+    ? await memo.once(`user:${userId}`, () => tx.query<Pick<UserRow, 'id' | 'username' | 'is_superuser' | 'is_system_auditor'>>('SELECT id, username, is_superuser, is_system_auditor FROM users WHERE id = $1', [userId]))
     : [];
   if (!user) return systemContextIn(services);
   return callerIn(services, { id: user.id, username: user.username, isSuperuser: user.is_superuser, isSystemAuditor: user.is_system_auditor });
@@ -275,8 +272,8 @@ async function cancelWorkflow(tx: Queryable, services: RunServices, workflowJob:
     }
     remaining++;
     if (run.cancel_flag) continue;
-    await tx.query<AnyRow>('UPDATE unified_jobs SET cancel_flag = true, modified = now() WHERE id = $1', [run.id]);
-    await tx.query<AnyRow>('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, String(run.id)]);
+    await tx.query('UPDATE unified_jobs SET cancel_flag = true, modified = now() WHERE id = $1', [run.id]);
+    await tx.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, String(run.id)]);
   }
   if (!remaining) await finishRun(tx, services.runKinds, workflowJob, { status: 'canceled', explanation: 'The workflow job was canceled.' });
 }
