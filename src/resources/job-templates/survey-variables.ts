@@ -3,20 +3,17 @@ import { ValidationError } from '../../api/errors.ts';
 
 import { parseVariables } from '../../inventory/variables.ts';
 import { decryptSecret, encryptSecret, isEncryptedSecret } from '../../secrets/encryption.ts';
-import { activeSurvey } from './launch-description.ts';
+import { activeSurvey, type SurveyTemplate } from './launch-description.ts';
 import { passwordPurpose, passwordVariables, validateSurveyAnswers } from './survey-spec.ts';
 
-// Rows here are still read untyped: this file is not yet converted to its tables' generated row types
-// (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
-type AnyRow = any;
 
 /**
  * The extra vars a run stores: the template's, the given ones, the survey's answers checked (400
  * {variables_needed_to_start} otherwise), with survey passwords encrypted.
  */
-export function templateExtraVars(template: AnyRow, given: Record<string, unknown>): { extraVars: Record<string, unknown>; surveyPasswords: Record<string, string> } {
+export function templateExtraVars(template: SurveyTemplate & { extra_vars?: unknown }, given: Record<string, unknown>): { extraVars: Record<string, unknown>; surveyPasswords: Record<string, string> } {
   const survey = activeSurvey(template);
-  const extraVars: Record<string, unknown> = { ...parseVariables(template.extra_vars), ...given };
+  const extraVars: Record<string, unknown> = { ...parseVariables(typeof template.extra_vars === 'string' ? template.extra_vars : null), ...given };
   const surveyPasswords: Record<string, string> = {};
   if (survey) {
     const { values, errors } = validateSurveyAnswers(survey, given);
@@ -32,7 +29,7 @@ export function templateExtraVars(template: AnyRow, given: Record<string, unknow
 }
 
 /** Saved extra_data (a schedule's) as a launch reads it: survey password answers, stored encrypted, in clear again. */
-export function savedVariables(template: AnyRow, extraData: Record<string, unknown>): Record<string, unknown> {
+export function savedVariables(template: SurveyTemplate, extraData: Record<string, unknown>): Record<string, unknown> {
   const survey = activeSurvey(template);
   const given = { ...extraData };
   for (const variable of survey ? passwordVariables(survey) : []) {

@@ -18,10 +18,10 @@ import type { RunRouteModule } from '../../runs/run-services.ts';
 
 export const launchRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
-  routeMethods(app, '/api/v2/job_templates/:id/launch/', objectPermission('job_template', { GET: 'execute', POST: 'execute' }), {
+  routeMethods<JobTemplateRow>(app, '/api/v2/job_templates/:id/launch/', objectPermission('job_template', { GET: 'execute', POST: 'execute' }), {
     GET: async (request) => describeLaunch(db, request.object),
     POST: async (request, reply) => {
-      const template = request.object as JobTemplateRow;
+      const template = request.object;
       const prompts = validBody(request, AnyObject);
       const slices = await sliceCount(db, template, prompts);
       const launched = slices > 1
