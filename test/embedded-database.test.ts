@@ -103,6 +103,29 @@ describe('the embedded database in a thread of its own', { skip: serverMode() &&
     assert.deepEqual(await t.db.query(`SELECT name FROM scratch_values WHERE name IN ('three', 'four')`), []);
   });
 
+  it('lets an urgent transaction go before the statements already waiting, and after the one running', async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let inside!: () => void;
+    const entered = new Promise<void>((resolve) => (inside = resolve));
+    const running = t.db.transaction(async (q) => {
+      await q.query('SELECT 1');
+      inside();
+      await released;
+      order.push('running');
+    });
+    await entered;
+    const waiting = [
+      t.db.query('SELECT 1').then(() => order.push('first waiting')),
+      t.db.transaction(async (q) => void (await q.query('SELECT 1'))).then(() => order.push('second waiting')),
+    ];
+    const urgent = [1, 2].map((n) => t.db.transaction(async (q) => void (await q.query('SELECT 1')), { urgent: true }).then(() => order.push(`urgent ${n}`)));
+    release();
+    await Promise.all([running, ...waiting, ...urgent]);
+    assert.deepEqual(order, ['running', 'urgent 1', 'urgent 2', 'first waiting', 'second waiting']);
+  });
+
   it('delivers a notification sent in a transaction once it commits', async () => {
     const received: string[] = [];
     const stop = await t.db.listen('scratch_channel', (payload) => received.push(payload));

@@ -27,6 +27,15 @@ export interface Queryable {
 
 export type NotificationHandler = (payload: string) => void;
 
+export interface TransactionOptions {
+  /**
+   * Short work someone waits for (a workflow look starting the next nodes): the embedded database,
+   * which runs one statement or transaction at a time, lets it go before the work already waiting.
+   * A server runs transactions side by side and needs no such order.
+   */
+  urgent?: boolean;
+}
+
 export interface Database extends Queryable {
   readonly kind: 'embedded' | 'server';
   /**
@@ -35,7 +44,7 @@ export interface Database extends Queryable {
    */
   queryWithTimeout<T extends object = Row>(text: string, params: readonly unknown[], timeoutMs: number): Promise<T[]>;
   /** Runs fn in one transaction: everything it does is committed together or not at all. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Calls handler with the payload of every NOTIFY on channel (a NOTIFY sent inside a transaction
    * arrives once it commits). Answers a function that stops listening.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { restrictTree } from '../config/file-modes.ts';
 import { blankClusterImage, keepBlankClusterImage } from './blank-cluster.ts';
-import { quoteChannel, type Database, type NotificationHandler, type Queryable, type Row } from './database.ts';
+import { quoteChannel, type Database, type NotificationHandler, type Queryable, type Row, type TransactionOptions } from './database.ts';
 import { EmbeddedThread, type ThreadRequest } from './embedded-thread.ts';
 import { unpackImage } from './unpack-image.ts';
 import { ChannelHandlers } from './channel-handlers.ts';
@@ -20,11 +20,18 @@ const CHECKPOINT_AFTER_BYTES = 32 * 1024 * 1024;
  * statement_timeout), so one past its timeout ends the thread, and a new thread opens the data
  * directory again (PostgreSQL's crash recovery, about a second) before the next turn.
  */
+interface Turn {
+  urgent: boolean;
+  run(): Promise<void>;
+}
+
 export class EmbeddedDatabase implements Database {
   readonly kind = 'embedded' as const;
   private thread: EmbeddedThread | null = null;
   private opening: Promise<EmbeddedThread> | null = null;
-  private turn: Promise<unknown> = Promise.resolve();
+  /** Work waiting for its turn, urgent work first; `busy` while one runs. */
+  private readonly waiting: Turn[] = [];
+  private busy = false;
   private readonly handlers = new ChannelHandlers();
   private closed = false;
   private readonly checkpoints: NodeJS.Timeout;
@@ -76,8 +83,8 @@ export class EmbeddedDatabase implements Database {
     await this.inTurn((thread) => thread.request({ op: 'exec', text: script }));
   }
 
-  /** As PGlite's own transactions: no other statement runs between BEGIN and COMMIT. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  /** As PGlite's own transactions: no other statement runs between BEGIN and COMMIT. An urgent one goes before those waiting. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     return this.inTurn(async (thread) => {
       let open = true;
       const send = async <R>(request: ThreadRequest) => {
@@ -101,7 +108,7 @@ export class EmbeddedDatabase implements Database {
         }
         throw err;
       }
-    });
+    }, options.urgent === true);
   }
 
   async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
@@ -131,15 +138,13 @@ export class EmbeddedDatabase implements Database {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.checkpoints);
-    const closing = this.turn.then(async () => {
+    await this.enqueue(async () => {
       await this.opening?.catch(() => undefined);
       const thread = this.thread;
       this.thread = null;
       await thread?.close();
       if (this.temporary) await rm(this.dataDir, { recursive: true, force: true });
-    });
-    this.turn = closing.catch(() => undefined);
-    await closing;
+    }, false);
   }
 
   /**
@@ -153,12 +158,31 @@ export class EmbeddedDatabase implements Database {
     if (pending >= CHECKPOINT_AFTER_BYTES) await this.exec('CHECKPOINT');
   }
 
-  /** Runs `work` once every statement and transaction sent before it has ended. */
-  private inTurn<T>(work: (thread: EmbeddedThread) => Promise<T>): Promise<T> {
+  /** Runs `work` once every statement and transaction sent before it has ended (urgent work: every urgent one). */
+  private inTurn<T>(work: (thread: EmbeddedThread) => Promise<T>, urgent = false): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the database is closed'));
-    const run = this.turn.then(async () => work(await this.currentThread()));
-    this.turn = run.catch(() => undefined);
-    return run;
+    return this.enqueue(async () => work(await this.currentThread()), urgent);
+  }
+
+  private enqueue<T>(work: () => Promise<T>, urgent: boolean): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const turn: Turn = { urgent, run: () => work().then(resolve, reject) };
+      const firstNotUrgent = urgent ? this.waiting.findIndex((t) => !t.urgent) : -1;
+      if (firstNotUrgent < 0) this.waiting.push(turn);
+      else this.waiting.splice(firstNotUrgent, 0, turn);
+      this.next();
+    });
+  }
+
+  private next(): void {
+    if (this.busy) return;
+    const turn = this.waiting.shift();
+    if (!turn) return;
+    this.busy = true;
+    void turn.run().finally(() => {
+      this.busy = false;
+      this.next();
+    });
   }
 
   private async currentThread(): Promise<EmbeddedThread> {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { quoteChannel, type Database, type NotificationHandler, type Queryable, type Row } from './database.ts';
+import { quoteChannel, type Database, type NotificationHandler, type Queryable, type Row, type TransactionOptions } from './database.ts';
 import { StatementNames } from './statement-names.ts';
 import { ChannelHandlers } from './channel-handlers.ts';
 
@@ -61,7 +61,7 @@ export class ServerDatabase implements Database {
     await this.pool.query(script);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');

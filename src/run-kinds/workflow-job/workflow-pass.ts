@@ -63,6 +63,7 @@ export async function sweepWorkflows(services: RunServices): Promise<Sweep> {
  * hosts read once). One that fails undoes the batch's work: the caller looks at each alone then.
  */
 export async function advanceWorkflowJobs(services: RunServices, ids: readonly number[]): Promise<void> {
+  // A look starts the next nodes at once: it goes before other waiting work on the embedded database.
   await services.db.transaction(async (tx) => {
     const held = await tx.query<UnifiedJobRow>(
       `SELECT * FROM unified_jobs WHERE id = ANY($1::int[]) AND kind = 'workflow_job' AND status = 'running' ORDER BY id FOR UPDATE SKIP LOCKED`, [ids],
@@ -99,7 +100,7 @@ export async function advanceWorkflowJobs(services: RunServices, ids: readonly n
         updates: { artifacts: JSON.stringify(artifacts) },
       });
     }
-  });
+  }, { urgent: true });
 }
 
 /** A whole pass: the sweep, then every workflow job it found waiting; answers when the next approval falls due. */
