@@ -107,7 +107,7 @@ describe('assistant retrieval', () => {
     const post = (await retrieval.search('relaunch the job hosts credential_passwords', 10)).find((c) => c.heading === 'POST /api/v2/jobs/{id}/relaunch/');
     assert.ok(post);
     assert.match(post.text, /Relaunch the job/);
-    assert.match(post.text, /- hosts: one of all, failed; default all/);
+    assert.match(post.text, /- hosts \(string or null\): one of all, failed; default all/);
     assert.match(post.text, /Path parameters: id\./);
     const launch = (await retrieval.search('launch a job template extra_vars', 10)).find((c) => c.heading === 'POST /api/v2/job_templates/{id}/launch/');
     assert.ok(launch, 'request body fields are found');

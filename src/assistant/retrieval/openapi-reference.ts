@@ -120,15 +120,21 @@ function field(name: string, schema: Schema | undefined, required: boolean): str
   const title = typeof s.title === 'string' ? s.title.trim() : '';
   if (title && title.toLowerCase() !== name.replace(/_/g, ' ').toLowerCase()) notes.push(title);
   if (typeof s.description === 'string' && s.description.trim()) notes.push(s.description.trim().replace(/\.$/, ''));
-  const choices = Array.isArray(s.enum) ? s.enum : s.const !== undefined ? [s.const] : null;
-  if (choices?.length) notes.push(`one of ${choices.map(show).join(', ')}`);
+  const choices = [s, ...list(s.anyOf), ...list(s.oneOf)].filter(present).flatMap(choicesOf);
+  if (choices.length) notes.push(`one of ${choices.map(show).join(', ')}`);
   if (s.default !== undefined && s.default !== '' && !(isObject(s.default) && !Object.keys(s.default).length)) notes.push(`default ${show(s.default)}`);
   return `${name}${kind ? ` (${kind})` : ''}${notes.length ? `: ${notes.join('; ')}` : ''}`;
 }
 
+/** The values an enum or a const allows (none for other schemas). */
+const choicesOf = (s: Schema): unknown[] => (Array.isArray(s.enum) ? s.enum : s.const !== undefined ? [s.const] : []);
+
 function typeOf(s: Schema): string {
   const alternatives = [...list(s.anyOf), ...list(s.oneOf)].filter(present);
-  const types = Array.isArray(s.type) ? s.type : typeof s.type === 'string' ? [s.type] : alternatives.map(typeOf).filter(Boolean);
+  // An enum alternative without a type (TypeBox's Enum) is of its values' type: "string or null" for a nullable one.
+  const valuesType = (a: Schema) => [...new Set(choicesOf(a).map((v) => (v === null ? 'null' : typeof v)))].join(' or ');
+  const types = Array.isArray(s.type) ? s.type : typeof s.type === 'string' ? [s.type]
+    : alternatives.map((a) => typeOf(a) || (alternatives.length > 1 ? valuesType(a) : '')).filter(Boolean);
   const named = types.map((t) => (t === 'array' && present(s.items) && typeOf(s.items) ? `array of ${typeOf(s.items)}` : t));
   return [...new Set(named)].join(' or ') + (s.format ? ` (${s.format})` : '');
 }
