@@ -70,6 +70,8 @@ async function sendOne(db: Database, settings: Pick<Settings, 'get'>, row: Claim
     error = shownError(err.message);
   }
   return db.transaction(async (tx) => {
+    // The policy's row first, as a save locks it before it queues its upload: the two never wait on each other in turn.
+    await tx.query('SELECT id FROM policies WHERE id = $1 FOR NO KEY UPDATE', [row.policy_id]);
     const current = error === null
       ? await tx.query('DELETE FROM policy_engine_outbox WHERE policy_id = $1 AND generation = $2 RETURNING policy_id', [row.policy_id, row.generation])
       : await tx.query(
@@ -92,6 +94,14 @@ async function sendOne(db: Database, settings: Pick<Settings, 'get'>, row: Claim
     }
     return false;
   });
+}
+
+/** Gives a claimed operation back, due in a second (its outcome could not be stored). */
+async function releaseClaim(db: Database, row: Claimed): Promise<void> {
+  await db.query(
+    `UPDATE policy_engine_outbox SET claimed_until = NULL, next_attempt_at = now() + interval '1 second' WHERE policy_id = $1 AND generation = $2`,
+    [row.policy_id, row.generation],
+  );
 }
 
 /** Milliseconds until the next queued operation falls due (or its claim expires), null when none is queued. */
@@ -124,8 +134,10 @@ export async function startPolicyEngineSync(
     logger,
     async step() {
       const claimed = await claim(db);
-      const more = await Promise.all(claimed.map((row) => sendOne(db, settings, row, delays).catch((err) => {
+      const more = await Promise.all(claimed.map((row) => sendOne(db, settings, row, delays).catch(async (err) => {
         logger.error(`policy ${row.policy_id}: engine not updated:`, err instanceof Error ? err.message : err);
+        // Tried again soon rather than when the claim runs out.
+        await releaseClaim(db, row).catch(() => undefined);
         return false;
       })));
       if (claimed.length === BATCH || more.some(Boolean)) return true;
