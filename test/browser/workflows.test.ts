@@ -203,7 +203,10 @@ describe('workflow visualizer', () => {
       await shot('workflow-editor-narrow');
 
       await visualizer.getByRole('button', { name: 'Delete', exact: true }).click();
+      // The graph drops the node before the server has answered: wait for the answer itself.
+      const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE' && r.url().endsWith(`/workflow_job_template_nodes/${b}/`));
       await page.getByRole('dialog').getByRole('button', { name: 'Delete node' }).click();
+      assert.equal((await deleted).status(), 204);
       await nodeButton(page, 'Second play').waitFor({ state: 'detached' });
       assert.equal((await t.get(`/api/v2/workflow_job_template_nodes/${b}/`)).status, 404);
       assert.equal((await t.get(`/api/v2/workflow_job_templates/${flow}/workflow_nodes/`)).body.count, 1);

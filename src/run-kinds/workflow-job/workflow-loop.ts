@@ -30,9 +30,8 @@ export interface WorkflowLoop {
 
 export async function startWorkflowLoop(services: RunServices): Promise<WorkflowLoop> {
   const { db } = services;
-  /** Workflow jobs to look at, named by notices or by a sweep, and those being looked at now. */
+  /** Workflow jobs to look at, named by notices or by a sweep. */
   const named = new Set<number>();
-  const advancing = new Map<number, Promise<void>>();
   let sweeping: Promise<void> | null = null;
   let sweepAgain = false;
   let stopped = false;
@@ -47,23 +46,18 @@ export async function startWorkflowLoop(services: RunServices): Promise<Workflow
     dueTimer?.unref();
   };
 
-  let looks = 0;
+  /** Looks in progress; one workflow job may be in several (each starts the nodes it claims, see advanceWorkflowJobs). */
+  const looks = new Set<Promise<void>>();
   /** Workflow jobs a failed batch held: each is looked at alone, so one that fails holds up no other. */
   const alone = new Set<number>();
 
-  /**
-   * Starts looks at named workflow jobs, up to BATCH together, while fewer than PARALLEL_ADVANCES
-   * run; never two at once at one workflow job.
-   */
+  /** Starts looks at named workflow jobs, up to BATCH together, while fewer than PARALLEL_ADVANCES run. */
   const advance = () => {
-    while (!stopped && looks < PARALLEL_ADVANCES) {
-      // Named again while looked at: looked at again after (the look may have begun before the change).
-      const free = [...named].filter((id) => !advancing.has(id));
-      if (!free.length) return;
-      const batch = alone.has(free[0]) ? [free[0]] : free.filter((id) => !alone.has(id)).slice(0, BATCH);
+    while (!stopped && looks.size < PARALLEL_ADVANCES && named.size) {
+      const [first] = named;
+      const batch = alone.has(first) ? [first] : [...named].filter((id) => !alone.has(id)).slice(0, BATCH);
       for (const id of batch) named.delete(id);
-      looks += 1;
-      const look = advanceWorkflowJobs(services, batch)
+      const look: Promise<void> = advanceWorkflowJobs(services, batch)
         .then(() => { for (const id of batch) alone.delete(id); })
         .catch((err) => {
           // Nothing of the batch was kept: each is looked at again alone (a failed look alone leaves its wake-up for the next sweep).
@@ -74,11 +68,10 @@ export async function startWorkflowLoop(services: RunServices): Promise<Workflow
           }
         })
         .finally(() => {
-          looks -= 1;
-          for (const id of batch) advancing.delete(id);
+          looks.delete(look);
           advance();
         });
-      for (const id of batch) advancing.set(id, look);
+      looks.add(look);
     }
   };
 
@@ -119,7 +112,7 @@ export async function startWorkflowLoop(services: RunServices): Promise<Workflow
   ];
   queueMicrotask(sweep);
   const idle = async () => {
-    while (sweeping || advancing.size) await Promise.all([sweeping, ...advancing.values()]);
+    while (sweeping || looks.size) await Promise.all([sweeping, ...looks]);
   };
   return {
     wake: sweep,
