@@ -261,6 +261,10 @@ async function startNodes(tx: Queryable, services: RunServices, candidates: read
     [candidates.map((s) => s.node.id)],
   )).map((r) => r.id));
   const starting = candidates.filter((s) => claimed.has(s.node.id));
+  // A node held elsewhere is almost always being started by another look; should the holder be
+  // something else, a wake-up without a notice has the next sweep look again.
+  const skipped = [...new Set(candidates.filter((s) => !claimed.has(s.node.id)).map((s) => s.workflowJob.id))];
+  if (skipped.length) await tx.query('INSERT INTO workflow_wakeups (workflow_job_id) SELECT unnest($1::int[])', [skipped]);
   if (!starting.length) return;
   const memo = new LaunchMemo();
   const nodes = starting.map((s) => s.node);
