@@ -40,7 +40,7 @@ function watch(page: Page): string[] {
 async function visit(c: ConsolePage, path: string, problems: string[], seen: Map<string, string[]>): Promise<void> {
   const before = problems.length;
   await c.open(path);
-  await c.page.locator('main h1').first().waitFor();
+  await c.page.locator('main h1, main .pf-v6-c-alert').first().waitFor();
   await c.page.waitForLoadState('networkidle');
   await c.page.waitForFunction(() => !document.querySelector('main [role="progressbar"]'), undefined, { timeout: 15_000 }).catch(() => undefined);
   const text = await c.page.locator('main').innerText();
@@ -119,6 +119,18 @@ describe('console: every route for every role', () => {
 
   const report = (seen: Map<string, string[]>) => [...seen].map(([path, problems]) => `${path}:\n  ${problems.join('\n  ')}`).join('\n');
 
+  it('notices a page that fails (what the walks below rely on)', async () => {
+    const c = await consolePage(t, ADMIN, '/');
+    const problems = watch(c.page);
+    const seen = new Map<string, string[]>();
+    try {
+      await visit(c, '/organizations/999999', problems, seen);
+      assert.match(report(seen), /GET \/api\/v2\/organizations\/999999\/ answered 404/);
+    } finally {
+      await c.close();
+    }
+  });
+
   it('a superuser opens every route, tab and form without an error', async () => {
     const seen = await everyRoute(ADMIN, 'superuser', { tabs: true });
     assert.equal(report(seen), '');
@@ -133,7 +145,7 @@ describe('console: every route for every role', () => {
     const c = await consolePage(t, member, '/');
     try {
       const nav = c.page.getByRole('navigation', { name: 'Main' });
-      await nav.getByRole('link', { name: 'Templates' }).waitFor();
+      await nav.getByRole('link', { name: 'Templates', exact: true }).waitFor();
       for (const hidden of ['Settings', 'Management jobs', 'Instances', 'Instance groups']) {
         assert.equal(await nav.getByRole('link', { name: hidden, exact: true }).count(), 0, `${hidden} is not offered`);
       }

@@ -6,19 +6,35 @@ import { NAVIGATION, sectionList, type NavGroup } from './navigation';
 /** What a section's list told about the user: refused, or how many objects it shows. */
 type Probe = { refused: true } | { refused: false; count: number | undefined };
 
-async function probe(url: string): Promise<Probe> {
+// Kept for the browser tab's session, so opening a page by its address does not ask every list again.
+const storageKey = (userId: number, path: string) => `drover-navigation:${userId}:${path}`;
+
+function remembered(userId: number | undefined, path: string): Probe | undefined {
+  if (userId === undefined) return undefined;
   try {
-    const page = await http.get<Partial<Page<unknown>>>(withQuery(url, { page_size: 1 }));
-    return { refused: false, count: page.count };
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 403) return { refused: true };
-    throw error;
+    const text = sessionStorage.getItem(storageKey(userId, path));
+    return text ? (JSON.parse(text) as Probe) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
+async function probe(userId: number, path: string, url: string): Promise<Probe> {
+  let answer: Probe;
+  try {
+    const page = await http.get<Partial<Page<unknown>>>(withQuery(url, { page_size: 1 }));
+    answer = { refused: false, count: page.count };
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 403)) throw error;
+    answer = { refused: true };
+  }
+  sessionStorage.setItem(storageKey(userId, path), JSON.stringify(answer));
+  return answer;
+}
+
 /**
- * The sidebar as the API lets this user use it: each section's list is asked once per session (one
- * object of it); a list the API refuses (403) is left out, and so is an empty one of a group that
+ * The sidebar as the API lets this user use it: each section's list is asked once per session of
+ * the browser tab (for one object); a list the API refuses (403) is left out, and so is an empty one of a group that
  * hides its empty sections. Sections appear once their answer is in; one whose list failed otherwise
  * stays (its page shows the failure).
  */
@@ -27,7 +43,8 @@ export function useNavigation(userId: number | undefined): NavGroup[] {
   const answers = useQueries({
     queries: items.map((item) => ({
       queryKey: ['navigation', userId, item.path],
-      queryFn: () => probe(sectionList(item.path)!),
+      queryFn: () => probe(userId!, item.path, sectionList(item.path)!),
+      initialData: () => remembered(userId, item.path),
       enabled: userId !== undefined && sectionList(item.path) !== undefined,
       staleTime: Infinity,
       retry: false,
