@@ -63,7 +63,7 @@ describe('console: dashboard, settings, activity names, labels and editor colour
       await chart.locator('[data-axis="count"]').getByText('Runs').waitFor();
       assert.equal(await chart.locator('[data-axis="count"] text').first().textContent(), '0');
       await chart.locator('[data-axis="time"]').getByText('Date').waitFor();
-      await c.page.getByLabel('Period').selectOption('day');
+      await c.page.getByLabel('Period', { exact: true }).selectOption('day');
       await chart.locator('[data-axis="time"]').getByText('Time').waitFor();
       await c.shot('dashboard-chart-axes');
       assert.deepEqual(warnings.filter((w) => !/Failed to load resource/.test(w)), []);
