@@ -85,7 +85,7 @@ describe('console: dashboard, settings, activity names, labels and editor colour
         assert.equal(await form.locator(`#field-${hidden}`).count(), 0, `${hidden} is hidden`);
       }
       await form.locator('#field-DEFAULT_JOB_TIMEOUT').waitFor();
-      await c.shot('settings-jobs');
+      await c.shot('settings-jobs-awx-names');
       assert.deepEqual(c.errors, []);
     } finally {
       await c.close();
