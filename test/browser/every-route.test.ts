@@ -157,7 +157,7 @@ describe('console: every route for every role', () => {
     const admin = await consolePage(t, ADMIN, '/');
     try {
       const nav = admin.page.getByRole('navigation', { name: 'Main' });
-      for (const shown of ['Settings', 'Management jobs', 'Instances', 'Instance groups']) await nav.getByRole('link', { name: shown, exact: true }).waitFor();
+      for (const shown of ['Settings', 'Management jobs', 'Instances', 'Instance groups', 'Notifications', 'Applications']) await nav.getByRole('link', { name: shown, exact: true }).waitFor();
     } finally {
       await admin.close();
     }

@@ -1,10 +1,11 @@
 import { useQueries } from '@tanstack/react-query';
 import { http, withQuery, type Page } from '../api/client';
 import { ApiError } from '../api/errors';
+import type { OptionsDoc } from '../api/types';
 import { NAVIGATION, sectionList, type NavGroup } from './navigation';
 
-/** What a section's list told about the user: refused, or how many objects it shows. */
-type Probe = { refused: true } | { refused: false; count: number | undefined };
+/** What a section's list told about the user: refused, or how many objects it shows and whether they may add one. */
+type Probe = { refused: true } | { refused: false; count: number | undefined; canAdd?: boolean };
 
 // Kept for the browser tab's session, so opening a page by its address does not ask every list again.
 const storageKey = (userId: number, path: string) => `drover-navigation:${userId}:${path}`;
@@ -19,11 +20,13 @@ function remembered(userId: number | undefined, path: string): Probe | undefined
   }
 }
 
-async function probe(userId: number, path: string, url: string): Promise<Probe> {
+async function probe(userId: number, path: string, url: string, hideWhenEmpty: boolean): Promise<Probe> {
   let answer: Probe;
   try {
     const page = await http.get<Partial<Page<unknown>>>(withQuery(url, { page_size: 1 }));
-    answer = { refused: false, count: page.count };
+    // An empty list still leads somewhere for one who may add to it (OPTIONS offers POST).
+    const canAdd = hideWhenEmpty && page.count === 0 ? !!(await http.options<OptionsDoc>(url)).actions?.POST : undefined;
+    answer = { refused: false, count: page.count, canAdd };
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 403)) throw error;
     answer = { refused: true };
@@ -34,16 +37,16 @@ async function probe(userId: number, path: string, url: string): Promise<Probe> 
 
 /**
  * The sidebar as the API lets this user use it: each section's list is asked once per session of
- * the browser tab (for one object); a list the API refuses (403) is left out, and so is an empty one of a group that
- * hides its empty sections. Sections appear once their answer is in; one whose list failed otherwise
- * stays (its page shows the failure).
+ * the browser tab (for one object). A list the API refuses (403) is left out, and so is an empty
+ * one of a group that hides its empty sections, unless the user may add to it. Sections appear once
+ * their answer is in; one whose list failed otherwise stays (its page shows the failure).
  */
 export function useNavigation(userId: number | undefined): NavGroup[] {
-  const items = NAVIGATION.flatMap((group) => group.items);
+  const items = NAVIGATION.flatMap((group) => group.items.map((item) => ({ ...item, hideWhenEmpty: !!group.hideWhenEmpty })));
   const answers = useQueries({
     queries: items.map((item) => ({
       queryKey: ['navigation', userId, item.path],
-      queryFn: () => probe(userId!, item.path, sectionList(item.path)!),
+      queryFn: () => probe(userId!, item.path, sectionList(item.path)!, item.hideWhenEmpty),
       initialData: () => remembered(userId, item.path),
       enabled: userId !== undefined && sectionList(item.path) !== undefined,
       staleTime: Infinity,
@@ -57,8 +60,7 @@ export function useNavigation(userId: number | undefined): NavGroup[] {
         const { data, isError } = answers[i];
         if (isError) return true;
         if (!data || data.refused) return false;
-        const group = NAVIGATION.find((g) => g.items.includes(item));
-        return !(group?.hideWhenEmpty && data.count === 0);
+        return !(item.hideWhenEmpty && data.count === 0 && !data.canAdd);
       })
       .map((item) => item.path),
   );
