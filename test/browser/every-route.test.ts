@@ -146,7 +146,7 @@ describe('console: every route for every role', () => {
     try {
       const nav = c.page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link', { name: 'Templates', exact: true }).waitFor();
-      for (const hidden of ['Settings', 'Management jobs', 'Instances', 'Instance groups']) {
+      for (const hidden of ['Settings', 'Management jobs', 'Instances', 'Instance groups', 'Notifications']) {
         assert.equal(await nav.getByRole('link', { name: hidden, exact: true }).count(), 0, `${hidden} is not offered`);
       }
       assert.equal((await t.get('/api/v2/settings/', { as: member })).status, 403);
