@@ -111,12 +111,12 @@ describe('system job templates and system jobs', () => {
   it('a plain user and an organization admin can neither read nor launch nor schedule system job templates', async () => {
     const id = templates.cleanup_jobs.id;
     for (const who of [plain, orgAdmin]) {
-      assert.equal((await t.get('/api/v2/system_job_templates/', { as: who })).body.count, 0);
+      assert.equal((await t.get('/api/v2/system_job_templates/', { as: who })).status, 403);
       assert.ok([403, 404].includes((await t.get(`/api/v2/system_job_templates/${id}/`, { as: who })).status));
       assert.ok([403, 404].includes((await t.post(`/api/v2/system_job_templates/${id}/launch/`, { extra_vars: { days: 0 } }, { as: who })).status));
       const schedule = await t.post('/api/v2/schedules/', { name: 'Sneaky', unified_job_template: id, rrule: 'DTSTART:20300101T000000Z RRULE:FREQ=DAILY;INTERVAL=1' }, { as: who });
       assert.equal(schedule.status, 403, schedule.text);
-      assert.equal((await t.get('/api/v2/system_jobs/', { as: who })).body.count, 0);
+      assert.equal((await t.get('/api/v2/system_jobs/', { as: who })).status, 403);
       assert.equal((await t.get('/api/v2/unified_job_templates/?type=system_job_template', { as: who })).body.count, 0);
       assert.ok(!(await t.get('/api/v2/schedules/', { as: who })).body.results.some((s: any) => s.unified_job_template === id));
     }

@@ -117,6 +117,8 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
 
   routeMethods(app, list, resourcePermission(resource.name, 'crud'), {
     GET: async (request, reply) => {
+      const refusal = resource.access.listRefusal?.(request.ctx);
+      if (refusal) throw forbidden(refusal);
       const query = request.query as Query;
       const format = [query.format].flat().pop();
       const download = format === undefined ? undefined : resource.exports[format];

@@ -56,6 +56,12 @@ export interface Relation {
 export interface AccessPolicy<R extends ResourceRow = ResourceRow> {
   /** A condition over `alias` limiting visible rows, or null when every row is visible. */
   visible(ctx: RequestContext, alias: string, params: Params): string | null;
+  /**
+   * A refusal (its message) when the caller may not open the list at all, as AWX refuses the
+   * system job templates' list to all but superusers and system auditors; by default every
+   * authenticated user may, and sees the rows `visible` lets through.
+   */
+  listRefusal?(ctx: RequestContext): string | null;
   canCreate(ctx: RequestContext, tx: Queryable, values: Values): Promise<boolean> | boolean;
   /**
    * For user_capabilities, lists also pass `page`: every row serialized together with this one.

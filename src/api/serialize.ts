@@ -56,7 +56,7 @@ class RefCache {
   }
 }
 
-function summaryOf(target: Resource, row: ResourceRow): Row {
+export function summaryOf(target: Resource, row: ResourceRow): Row {
   const columns = target.name === 'user' ? USER_SUMMARY : target.summaryColumns;
   return Object.fromEntries(columns.filter((c) => c in row).map((c) => [c, row[c]]));
 }

@@ -32,6 +32,8 @@ export interface RunResourceDeclaration {
   fields: Record<string, Field>;
   /** The object the run belongs to, whose roles decide: its content type and the run's column naming it. */
   owner: { contentType: string; column: RunLinkColumn };
+  /** Refuses the kind's whole list to some callers (see AccessPolicy.listRefusal). */
+  listRefusal?(ctx: RequestContext): string | null;
   /** Role on the owner that may cancel a run (its creator always may). Deleting a finished run needs admin_role. */
   cancelRole: string;
   /** The template the run was made from: its list (projects) and the run's column naming it. */
@@ -101,6 +103,7 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
     access: {
       visible: (ctx, alias, params) =>
         seesEverything(ctx) ? null : `${alias}.${column} IN (${objectsWithRole(contentType, ['read_role'], params.add(ctx.user?.id ?? 0))})`,
+      listRefusal: decl.listRefusal,
       canCreate: decl.createdThroughList?.canCreate ?? (() => false),
       canChange: () => false,
       canDelete: async (ctx, tx, row, page) => !isActive(row.status) && hasObjectRoleOnRow(ctx, tx, contentType, 'admin_role', row, page, column),

@@ -34,6 +34,8 @@ describe('web console: sign-in, lists, dashboard, settings', () => {
   it('returns to the login page when the session ends, then to the same page', async () => {
     const c = await consolePage(t, ADMIN, '/organizations');
     await c.page.getByRole('link', { name: 'Gamma Org' }).waitFor();
+    // The navigation shows its sections once the API has answered for each.
+    await c.page.getByRole('link', { name: 'Teams' }).waitFor();
     // The session ends on the server (as when it expires): the next request is refused.
     await t.db.query('DELETE FROM sessions');
     await c.page.getByRole('link', { name: 'Teams' }).click();

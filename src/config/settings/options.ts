@@ -1,5 +1,5 @@
 import type { Settings } from './store.ts';
-import type { SettingDefinition } from './registry.ts';
+import { isAlias, type SettingDefinition } from './registry.ts';
 import { defaultOf } from './types.ts';
 
 type Meta = Record<string, unknown>;
@@ -18,6 +18,8 @@ function settingMeta(settings: Settings, definition: SettingDefinition): Meta {
   if (field.nullable) meta.allow_null = true;
   if (field.readOnly) meta.read_only = true;
   Object.assign(meta, definition.field.meta);
+  // AWX's name of a Drover setting says which one it is, so a form shows the pair once (under AWX's name).
+  if (isAlias(definition)) meta.alias_of = definition.canonical;
   meta.category = category.name;
   meta.category_slug = category.slug;
   meta.defined_in_file = settings.definedInFile(definition.name);

@@ -46,7 +46,7 @@ export class SettingRegistry {
       deepFreeze(field.default);
       this.definitions.set(name, { name, field, category, canonical: name });
       for (const [alias] of aliases.filter(([, c]) => c === name)) {
-        const helpText = `Another name of ${name} (AWX's), for AWX's clients: both read and change the same value.${field.helpText ? ' ' + field.helpText : ''}`;
+        const helpText = `${field.helpText ? field.helpText + ' ' : ''}AWX's name of ${name}: both names read and change the same value.`;
         this.definitions.set(alias, { name: alias, field: { ...field, helpText }, category, canonical: name });
       }
     }

@@ -2,6 +2,7 @@ import { seesEverything, type AccessPolicy } from '../../api/access.ts';
 import { choice, datetime, integer, json, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { ActivityStreamRow } from '../../db/tables.ts';
+import { addActivitySummaries, loadActivityObjects, type ActivityObjects } from './activity-objects.ts';
 
 const never = () => false;
 
@@ -37,4 +38,6 @@ export const activityStream = defineResource<ActivityStreamRow>({
   search: ['object1', 'object2', 'operation'],
   access: activityAccess,
   operations: { create: false, update: false, delete: false },
+  prepare: loadActivityObjects,
+  decorate: (row, out, prepared) => addActivitySummaries(row, out, prepared as ActivityObjects | undefined),
 });

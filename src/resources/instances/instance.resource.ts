@@ -1,4 +1,4 @@
-import { isSuperuser, type AccessPolicy } from '../../api/access.ts';
+import { isSuperuser, objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
 import { boolean, choice, datetime, float, integer, text, type Field } from '../../api/fields.ts';
 import { joinTable, type Relation } from '../../api/relations.ts';
 import { defineResource, type Values } from '../../api/resource.ts';
@@ -13,9 +13,15 @@ export const NODE_STATES = ['provisioning', 'provision-fail', 'installed', 'read
 
 const asNumber = (field: Field): Field => ({ ...field, serialize: (v: unknown) => (v === null || v === undefined ? null : Number(v)) });
 
-/** Any signed-in user reads the cluster's nodes; only superusers change them. */
+/**
+ * Superusers and system auditors read every node of the cluster, others the nodes of the instance
+ * groups they may see (AWX's InstanceAccess); only superusers change them.
+ */
 const instanceAccess: AccessPolicy<InstanceRow> = {
-  visible: () => null,
+  visible: (ctx, alias, params) =>
+    seesEverything(ctx)
+      ? null
+      : `${alias}.id IN (SELECT instance_id FROM instance_group_instances WHERE instance_group_id IN (${objectsWithRole('instance_group', ['read_role'], params.add(ctx.user?.id ?? 0))}))`,
   canCreate: () => false,
   canChange: isSuperuser,
   canDelete: () => false,

@@ -1,3 +1,6 @@
+import type { RequestContext } from '../../api/context.ts';
+import { seesEverything } from '../../api/access.ts';
+
 /** What a system job may be given (AWX's SystemJobTemplate._accept_or_ignore_variables): only its options, days a whole number. */
 
 export const SYSTEM_JOB_TYPES = [
@@ -26,3 +29,6 @@ export function daysOf(value: unknown): number | null {
   const n = typeof value === 'string' && /^\s*\d+(\.0*)?\s*$/.test(value) ? Number(value) : value;
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : null;
 }
+
+/** AWX refuses the lists of system job templates and system jobs outright to all but superusers and system auditors. */
+export const superuserOrAuditorList = (ctx: RequestContext): string | null => (seesEverything(ctx) ? null : 'Superuser privileges needed.');

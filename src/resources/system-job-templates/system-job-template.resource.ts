@@ -3,7 +3,7 @@ import { boolean, choice, datetime, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import { reverse } from '../../api/relations.ts';
 import { notificationTemplateLists } from '../notification-templates/attachments.ts';
-import { SYSTEM_JOB_TYPES } from './system-job-options.ts';
+import { SYSTEM_JOB_TYPES, superuserOrAuditorList } from './system-job-options.ts';
 import type { SystemJobTemplateRow } from '../../db/tables.ts';
 
 const STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled', 'never updated', 'ok', 'missing', 'none', 'updating'];
@@ -39,6 +39,7 @@ export const systemJobTemplates = defineResource<SystemJobTemplateRow>({
   },
   access: {
     visible: (ctx) => (seesEverything(ctx) ? null : 'false'),
+    listRefusal: superuserOrAuditorList,
     canCreate: () => false,
     canChange: (ctx) => isSuperuser(ctx),
     canDelete: () => false,

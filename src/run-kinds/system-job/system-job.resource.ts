@@ -1,6 +1,6 @@
 import { choice, ref, text } from '../../api/fields.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
-import { SYSTEM_JOB_TYPES } from '../../resources/system-job-templates/system-job-options.ts';
+import { SYSTEM_JOB_TYPES, superuserOrAuditorList } from '../../resources/system-job-templates/system-job-options.ts';
 
 /** System jobs: runs of system job templates (AWX's SystemJob); only superusers and system auditors see them. */
 export const systemJobs = defineRunResource({
@@ -14,6 +14,7 @@ export const systemJobs = defineRunResource({
   },
   // No roles on system job templates: only those who see everything see these runs.
   owner: { contentType: 'system_job_template', column: 'unified_job_template_id' },
+  listRefusal: superuserOrAuditorList,
   cancelRole: 'admin_role',
   template: { plural: 'system_job_templates', column: 'unified_job_template_id' },
   decorate: (row, out) => {

@@ -26,7 +26,7 @@ import { http } from '../api/client';
 import { onSessionExpired } from '../api/session-events';
 import { useMe } from '../hooks/api-hooks';
 import { Loading } from '../components/Loading';
-import { NAVIGATION } from './navigation';
+import { useNavigation } from './useNavigation';
 import { loginPath } from './login-path';
 import { useAssistantDrawer } from '../assistant/AssistantDrawer';
 
@@ -38,6 +38,7 @@ export function AppLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const assistant = useAssistantDrawer();
+  const navigation = useNavigation(me.data?.id);
 
   // An expired session (any 401) goes to the login page, which comes back here after.
   useEffect(
@@ -93,7 +94,7 @@ export function AppLayout() {
       <PageSidebarBody>
         <Nav aria-label="Main">
           <NavList>
-            {NAVIGATION.map((group) => (
+            {navigation.map((group) => (
               <NavExpandable key={group.group} title={group.group} isExpanded groupId={group.group} isActive={group.items.some((i) => isActive(i.path, location.pathname))}>
                 {group.items.map((item) => (
                   <NavItem key={item.path} isActive={isActive(item.path, location.pathname)}>

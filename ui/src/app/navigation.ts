@@ -1,5 +1,15 @@
-/** The sidebar, grouped as AWX users know it. */
-export const NAVIGATION: { group: string; items: { label: string; path: string }[] }[] = [
+export interface NavGroup {
+  group: string;
+  /**
+   * The group's sections are about the service itself (its nodes, maintenance, settings): one whose
+   * list shows the user nothing is left out, as there is nothing there for them to see or do.
+   */
+  hideWhenEmpty?: boolean;
+  items: { label: string; path: string }[];
+}
+
+/** The sidebar, grouped as AWX users know it. A section is offered only where its list answers (see useNavigation). */
+export const NAVIGATION: NavGroup[] = [
   {
     group: 'Views',
     items: [
@@ -54,6 +64,7 @@ export const NAVIGATION: { group: string; items: { label: string; path: string }
   },
   {
     group: 'Administration',
+    hideWhenEmpty: true,
     items: [
       { label: 'Credential types', path: '/credential_types' },
       { label: 'Notifications', path: '/notification_templates' },
@@ -66,3 +77,6 @@ export const NAVIGATION: { group: string; items: { label: string; path: string }
     ],
   },
 ];
+
+/** The API list behind a section (the dashboard has none: everyone has one). */
+export const sectionList = (path: string): string | undefined => (path === '/' ? undefined : `/api/v2${path}/`);

@@ -1,15 +1,20 @@
 import { createBrowserRouter } from 'react-router';
 import { AppLayout } from './AppLayout';
 import { NotFound } from '../pages/NotFound';
+import { Loading } from '../components/Loading';
 
 const page = (loader: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await loader()).default });
 
-/** Every page is its own chunk, loaded when first visited (creating the router starts loading the first). */
+/**
+ * Every page is its own chunk, loaded when first visited (creating the router starts loading the first).
+ * Until the first page's chunk is in, the router shows its HydrateFallback.
+ */
 export const createRouter = () => createBrowserRouter([
-  { path: '/login', lazy: page(() => import('../pages/login/LoginPage')) },
+  { path: '/login', HydrateFallback: Loading, lazy: page(() => import('../pages/login/LoginPage')) },
   {
     path: '/',
     Component: AppLayout,
+    HydrateFallback: Loading,
     children: [
       { index: true, lazy: page(() => import('../pages/dashboard/DashboardPage')) },
       { path: 'settings', lazy: page(() => import('../pages/settings/SettingsPage')) },

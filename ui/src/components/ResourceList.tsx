@@ -18,7 +18,7 @@ import {
 } from '@patternfly/react-core';
 import { Table, Thead, Tr, Th, Tbody, Td, type ThProps } from '@patternfly/react-table';
 import { withQuery } from '../api/client';
-import type { AnyResource } from '../api/types';
+import type { AnyResource, FieldMeta } from '../api/types';
 import { useOptions, usePage } from '../hooks/api-hooks';
 import type { ResourceConfig } from '../resources/types';
 import { ErrorAlert } from './ErrorAlert';
@@ -147,7 +147,7 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
               <Tr key={`${o.type}-${o.id}`} data-id={o.id}>
                 {config.columns.map((c) => (
                   <Td key={c.field} dataLabel={c.label} className={c.wide ? 'drover-hide-narrow' : undefined}>
-                    {c.render ? c.render(o) : formatCell(o[c.field])}
+                    {c.render ? c.render(o) : formatCell(o[c.field], options.data?.actions?.GET?.[c.field])}
                   </Td>
                 ))}
                 <Td isActionCell>
@@ -162,8 +162,11 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
   );
 }
 
-function formatCell(value: unknown): string {
+/** A plain cell: a choice by the name OPTIONS gives it (Git, not git), yes or no, the value as text. */
+function formatCell(value: unknown, meta?: FieldMeta): string {
   if (value === null || value === undefined || value === '') return '–';
+  const choice = meta?.choices?.find(([v]) => v === value);
+  if (choice) return choice[1];
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);

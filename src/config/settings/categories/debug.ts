@@ -1,7 +1,7 @@
 import { boolean } from '../../../api/fields.ts';
 import { category, setting } from '../types.ts';
 
-const flag = (value: boolean, label: string, helpText: string) => setting<boolean>(boolean({ default: value, label, helpText }));
+const flag = (value: boolean, label: string, helpText: string, meta?: Record<string, unknown>) => setting<boolean>(boolean({ default: value, label, helpText }), meta);
 
 /** AWX's debugging switches. */
 export const debug = category({
@@ -11,6 +11,7 @@ export const debug = category({
   settings: {
     AWX_CLEANUP_PATHS: flag(true, 'Enable or Disable tmp dir cleanup', 'Enable or Disable TMP Dir cleanup'),
     AWX_REQUEST_PROFILE: flag(false, 'Debug Web Requests', 'Debug web request python timing'),
-    RECEPTOR_RELEASE_WORK: flag(true, 'Release Receptor Work', 'Release receptor work'),
+    // Drover has no receptor mesh: the console hides it.
+    RECEPTOR_RELEASE_WORK: flag(true, 'Release Receptor Work', 'Release receptor work', { hidden: true }),
   },
 });

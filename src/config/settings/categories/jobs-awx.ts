@@ -50,7 +50,8 @@ export const awxJobSettings = {
       label: 'K8S Ansible Runner Keep-Alive Message Interval',
       helpText: 'Only applies to jobs running in a Container Group. If not 0, send a message every so-many seconds to keep connection open.',
     }),
-    { placeholder: 240 },
+    // Container groups only: Drover runs no containers, so the console hides it (AWX's `hidden`).
+    { placeholder: 240, hidden: true },
   ),
   GALAXY_TASK_ENV: setting<Record<string, string>>(
     stringMap({
@@ -76,6 +77,8 @@ export const awxJobSettings = {
       helpText:
         'Expose paths via hostPath for the Pods created by a Container Group. HostPath volumes present many security risks, and it is a best practice to avoid the use of HostPaths when possible. ',
     }),
+    // Kubernetes only: nothing to expose here, so the console hides it.
+    { hidden: true },
   ),
   GALAXY_IGNORE_CERTS: setting<boolean>(
     boolean({
@@ -138,6 +141,7 @@ export const awxJobSettings = {
       label: 'Container Run Options',
       helpText: "List of options to pass to podman run example: ['--network', 'slirp4netns:enable_ipv6=true', '--log-level', 'debug']",
     }),
-    { child: { type: 'string' } },
+    // Podman only: Drover runs no containers, so the console hides it.
+    { child: { type: 'string' }, hidden: true },
   ),
 };

@@ -87,6 +87,8 @@ export const awxSystemSettings = {
   IS_K8S: computedSetting<boolean>(
     boolean({ label: 'Is K8S', helpText: 'Indicates whether the instance is part of a kubernetes-based deployment.' }),
     () => false,
+    // Always false here: the console hides it.
+    { hidden: true },
   ),
   UI_NEXT: setting<boolean>(
     boolean({ default: true, label: 'Enable Preview of New User Interface', helpText: 'Enable preview of new user interface.' }),

@@ -122,7 +122,7 @@ export default function DashboardPage() {
         <Grid hasGutter md={4}>
           <GridItem><RunList title="Running jobs" url="/api/v2/unified_jobs/?status__in=pending,waiting,running&order_by=-id&page_size=5" empty="Nothing is running." /></GridItem>
           <GridItem><RunList title="Recent jobs" url="/api/v2/unified_jobs/?finished__isnull=false&order_by=-finished&page_size=5" empty="No job has run yet. Launch a template to see it here." /></GridItem>
-          <GridItem><RunList title="Recent templates" url="/api/v2/unified_job_templates/?type__in=job_template,workflow_job_template&order_by=-last_job_run&page_size=5" empty="No templates yet. Add one under Templates." /></GridItem>
+          <GridItem><RunList title="Recent templates" url="/api/v2/unified_job_templates/?type=job_template,workflow_job_template&order_by=-last_job_run&page_size=5" empty="No templates yet. Add one under Templates." /></GridItem>
         </Grid>
       </PageSection>
     </>

@@ -52,8 +52,18 @@ function CategoryForm({ category }: { category: Category }) {
   if (values.isPending || options.isPending) return <Loading />;
   if (values.error || options.error) return <ErrorAlert error={values.error ?? options.error} />;
   const writable = options.data.actions?.PUT;
-  const fields = writable ?? options.data.actions?.GET ?? {};
+  const fields = shownSettings(writable ?? options.data.actions?.GET ?? {});
   return <SettingsForm url={category.url} fields={fields} initial={values.data} readOnly={!writable} />;
+}
+
+/**
+ * The settings a form shows: not those the API marks hidden (AWX's `hidden`: what does nothing on
+ * this product), and each setting once: under AWX's name where it has one (`alias_of` names
+ * Drover's, which the alias's help text mentions).
+ */
+export function shownSettings(fields: Record<string, FieldMeta>): Record<string, FieldMeta> {
+  const aliased = new Set(Object.values(fields).map((meta) => meta.alias_of).filter((name): name is string => typeof name === 'string'));
+  return Object.fromEntries(Object.entries(fields).filter(([name, meta]) => meta.hidden !== true && !aliased.has(name)));
 }
 
 function SettingsForm({ url, fields, initial, readOnly }: { url: string; fields: Record<string, FieldMeta>; initial: Record<string, unknown>; readOnly: boolean }) {
