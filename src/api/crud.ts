@@ -1,3 +1,10 @@
+/**
+ * Reading request bodies with the field declarations, and the writes of the conventional routes
+ * (create, update, delete, link) with their access checks, references, uniqueness, hooks, roles
+ * and activity stream, in one transaction. A conventional route's body is checked by its schema
+ * first (field-schemas.ts bodySchema, route-schemas.ts checkedBody); parseRequestBody reads the
+ * fields the schema passed and answers the schema's problems and its own in one 400.
+ */
 import type { Queryable, ResourceRow } from '../db/database.ts';
 import { PgError, pgErrorCode } from '../db/database.ts';
 import { activityValue, recordActivity, snapshot } from '../activity/record.ts';
