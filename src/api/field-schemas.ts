@@ -133,7 +133,7 @@ function acceptedType(field: Field): JsonSchema {
     case 'list_of_ids':
       return { type: 'array', items: idSchema(field) };
     default:
-      return { type: ['object', 'array', 'string', 'number', 'boolean'] };
+      return { type: ['object', 'array', 'string', 'number', 'boolean'], additionalProperties: true };
   }
 }
 
