@@ -1,4 +1,5 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { TSchema } from 'typebox';
 import type { ResourceRow } from '../db/database.ts';
 import type { RequestContext, Services } from './context.ts';
 import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
@@ -98,7 +99,7 @@ function checkingLink(schemas: MethodSchemas, creates?: { target: Resource; fixe
   if (!schemas.POST) return schemas;
   if (!creates) return { ...schemas, POST: { ...schemas.POST, checkBody: LinkBody } };
   const checked = { type: 'object', properties: LinkBody.properties, if: { required: ['id'] }, else: bodySchema(creates.target, 'create', creates.fixed), additionalProperties: true };
-  return { ...schemas, POST: { ...schemas.POST, checkBody: checked as unknown as typeof LinkBody, fieldWords: bodyWords(creates.target) } };
+  return { ...schemas, POST: { ...schemas.POST, checkBody: checked as TSchema, fieldWords: bodyWords(creates.target) } };
 }
 
 const DEFAULT_EXPORT_ROWS = 100_000;
