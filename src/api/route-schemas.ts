@@ -9,8 +9,8 @@
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { ValidationError, type FieldErrors } from './errors.ts';
-import { explained, type FieldWords } from './schema-errors.ts';
+import { ApiError, ValidationError, type FieldErrors } from './errors.ts';
+import { explained, jsonTypeName, type FieldWords } from './schema-errors.ts';
 
 /** The schema of one method of a route (summary, description, querystring, body, response...). */
 export interface MethodSchema extends FastifySchema {
@@ -92,6 +92,8 @@ export function validBody<S extends TSchema>(request: FastifyRequest, schema: S)
  */
 export function checkedBody(request: FastifyRequest): { body: Record<string, unknown>; refused: FieldErrors } {
   if (!request.routeOptions.config.checkedBody) throw new Error(`${request.method} ${request.routeOptions.url} does not check its body`);
+  // A missing body is checked as {}, but JSON null is no object to a serializer (AWX: "got NoneType").
+  if (request.body === null) throw new ApiError(400, { detail: `Invalid data. Expected a dictionary, but got ${jsonTypeName(null)}.` });
   const refusal = request.validationError;
   if (refusal && !(refusal instanceof ValidationError)) throw refusal;
   return { body: (request.body ?? {}) as Record<string, unknown>, refused: refusal ? refusal.errors : {} };
