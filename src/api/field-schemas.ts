@@ -139,10 +139,10 @@ function acceptedType(field: Field): JsonSchema {
 
 /** Whether a body may give null for the field: a nullable one, or one that reads null as a value it takes (Field.nullMeans). */
 function takesNull(field: Field): boolean {
-  if (field.required) return false;
-  if (field.nullable) return true;
+  // A required field may be neither null nor blank; false is a value.
+  if (field.nullable) return !field.required;
   if (field.nullMeans === false) return true;
-  if (field.nullMeans !== '') return false;
+  if (field.nullMeans !== '' || field.required) return false;
   return field.optionsType === 'choice' ? field.choices!.some(([value]) => value === '') : field.allowBlank !== false;
 }
 
