@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, newInventory, newOrg, newTeam, newUser, newWorkflow, type TestApp } from './helpers/app.ts';
+import { Compile } from 'typebox/compile';
+import { createTestApp, newHost, newInventory, newOrg, newTeam, newUser, newWorkflow, type TestApp } from './helpers/app.ts';
 
 /**
  * Create and update bodies are checked against the resource's declared fields before anything is
@@ -74,6 +75,161 @@ describe('request bodies', () => {
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, { detail: 'Invalid data. Expected a dictionary, but got list.' });
     assert.equal(await count('FROM teams WHERE name = $1', ['Platform']), 0);
+  });
+});
+
+/**
+ * A resource's create (POST), replace (PUT) and update (PATCH) bodies, and what its related lists
+ * create, are checked by the route's body schema, made from the field declarations: it takes what
+ * AWX's serializers take ("5" for an integer, "true" for a boolean, null for a text field) and
+ * refuses the rest with the words the declarations use, every field's problem in one answer.
+ */
+describe('resource bodies checked by their schemas', () => {
+  let t: TestApp;
+  let org: { id: number };
+  let inventory: { id: number };
+  let host: { id: number };
+  let team: { id: number };
+  let member: Awaited<ReturnType<typeof newUser>>;
+  let otherAdmin: Awaited<ReturnType<typeof newUser>>;
+
+  before(async () => {
+    t = await createTestApp();
+    org = await newOrg(t, { name: 'Checked bodies' });
+    member = await newUser(t, { member: org });
+    otherAdmin = await newUser(t, { admin: await newOrg(t, { name: 'Other checked bodies' }) });
+    inventory = await newInventory(t, org);
+    host = await newHost(t, inventory, { name: 'checked-host' });
+    team = await newTeam(t, org, { name: 'Checked team', description: 'as created' });
+  });
+  after(() => t.close());
+
+  const stored = async (table: string, id: number) => (await t.db.query(`SELECT * FROM ${table} WHERE id = $1`, [id]))[0];
+
+  it('a value of the wrong type is refused in the declaration\'s words, for several resources', async () => {
+    const cases: [string, 'post' | 'patch', () => string, Record<string, unknown>, Record<string, string[]>][] = [
+      ['host enabled', 'patch', () => `/api/v2/hosts/${host.id}/`, { enabled: 'yes' }, { enabled: ['Must be a valid boolean.'] }],
+      ['host name', 'patch', () => `/api/v2/hosts/${host.id}/`, { name: ['a'] }, { name: ['Not a valid string.'] }],
+      ['inventory kind', 'patch', () => `/api/v2/inventories/${inventory.id}/`, { kind: 'weird' }, { kind: ['"weird" is not a valid choice.'] }],
+      ['organization max_hosts', 'patch', () => `/api/v2/organizations/${org.id}/`, { max_hosts: '5 hosts' }, { max_hosts: ['A valid integer is required.'] }],
+      ['team organization', 'post', () => '/api/v2/teams/', { name: 'Typed', organization: true }, { organization: ['Incorrect type. Expected pk value, received boolean.'] }],
+      ['organization name', 'patch', () => `/api/v2/organizations/${org.id}/`, { name: null }, { name: ['This field may not be blank.'] }],
+      ['host inventory', 'patch', () => `/api/v2/hosts/${host.id}/`, { inventory: null }, { inventory: ['This field may not be null.'] }],
+      ['organization name too long', 'patch', () => `/api/v2/organizations/${org.id}/`, { name: 'x'.repeat(513) }, { name: ['Ensure this field has no more than 512 characters.'] }],
+    ];
+    for (const [what, method, url, body, answer] of cases) {
+      const res = await t[method](url(), body);
+      assert.deepEqual([res.status, res.body], [400, answer], what);
+    }
+    assert.equal((await stored('hosts', host.id))!.enabled, true);
+    assert.equal((await stored('organizations', org.id))!.name, 'Checked bodies');
+    assert.equal(await t.db.query('SELECT 1 FROM teams WHERE name = $1', ['Typed']).then((rows) => rows.length), 0);
+  });
+
+  it('values AWX\'s serializers read are taken: digits for an integer or an id, words for a boolean, null for a text field', async () => {
+    const orgPatch = await t.patch(`/api/v2/organizations/${org.id}/`, { max_hosts: '7', description: null });
+    assert.equal(orgPatch.status, 200, orgPatch.text);
+    assert.deepEqual([orgPatch.body.max_hosts, orgPatch.body.description], [7, '']);
+    const hostPatch = await t.patch(`/api/v2/hosts/${host.id}/`, { enabled: 'False', instance_id: null });
+    assert.equal(hostPatch.status, 200, hostPatch.text);
+    assert.deepEqual([hostPatch.body.enabled, hostPatch.body.instance_id], [false, '']);
+    const created = await t.post('/api/v2/teams/', { name: 'By digits', organization: String(org.id), description: null });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual([created.body.organization, created.body.description], [org.id, '']);
+    await t.patch(`/api/v2/hosts/${host.id}/`, { enabled: 1 });
+    assert.equal((await stored('hosts', host.id))!.enabled, true);
+  });
+
+  it('every problem is told at once: a missing field, what the schema refuses and what the declarations refuse', async () => {
+    const res = await t.post('/api/v2/users/', { username: 'not valid!', email: 5, is_superuser: 'maybe', first_name: 'x'.repeat(200) });
+    assert.equal(res.status, 400);
+    assert.deepEqual(Object.keys(res.body).sort(), ['email', 'first_name', 'is_superuser', 'password', 'username']);
+    assert.deepEqual(res.body.email, ['Not a valid string.']);
+    assert.deepEqual(res.body.is_superuser, ['Must be a valid boolean.']);
+    assert.deepEqual(res.body.password, ['This field is required.']);
+    assert.match(res.body.username[0], /^Enter a valid username/);
+    assert.match(res.body.first_name[0], /^Ensure this field has no more than \d+ characters\.$/);
+    assert.equal(await t.db.query('SELECT 1 FROM users WHERE username = $1', ['not valid!']).then((rows) => rows.length), 0);
+  });
+
+  it('a replace (PUT) requires the required fields but keeps a secret it does not give', async () => {
+    const missing = await t.put(`/api/v2/teams/${team.id}/`, { description: 'replaced' });
+    assert.deepEqual([missing.status, missing.body], [400, { name: ['This field is required.'], organization: ['This field is required.'] }]);
+    const user = await newUser(t, { username: 'replaced-user' });
+    const replaced = await t.put(`/api/v2/users/${user.id}/`, { username: 'replaced-user', first_name: 'Replaced' });
+    assert.equal(replaced.status, 200, replaced.text);
+    assert.equal((await t.get('/api/v2/me/', { as: user })).status, 200, 'the password is kept');
+  });
+
+  it('a related list creates with the target\'s body schema, less what the list fixes; a body with an id links', async () => {
+    const url = `/api/v2/organizations/${org.id}/teams/`;
+    assert.deepEqual((await t.post(url, { name: 5 })).body, { name: ['Not a valid string.'] });
+    assert.deepEqual((await t.post(url, { description: 'no name' })).body, { name: ['This field is required.'] });
+    assert.deepEqual((await t.post(url, { id: 'abc', name: 5 })).body, { id: ['A valid integer is required.'] });
+    const made = await t.post(url, { name: 'Made here', organization: 'ignored: the list fixes it', colour: 'blue' });
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.body.organization, org.id);
+    const hosts = await t.post(`/api/v2/inventories/${inventory.id}/hosts/`, { name: 'listed-host', enabled: 'maybe', variables: 5 });
+    assert.equal(hosts.status, 400);
+    assert.deepEqual(hosts.body, { enabled: ['Must be a valid boolean.'], variables: ['Not a valid string.'] });
+  });
+
+  it('a plain member and another organization\'s admin are refused before the body is looked at, and nothing changes', async () => {
+    const before = [await stored('teams', team.id), await stored('organizations', org.id), await stored('hosts', host.id)];
+    const teamCount = await t.db.query('SELECT count(*)::int AS n FROM teams');
+    const attempts: [string, string, unknown][] = [
+      ['POST', '/api/v2/teams/', { name: 42, organization: org.id }],
+      ['PATCH', `/api/v2/teams/${team.id}/`, { description: { text: 'x' } }],
+      ['PUT', `/api/v2/organizations/${org.id}/`, { max_hosts: 'many' }],
+      ['PATCH', `/api/v2/hosts/${host.id}/`, { enabled: 'maybe', name: 5 }],
+      ['POST', `/api/v2/organizations/${org.id}/teams/`, { name: 5 }],
+      ['POST', `/api/v2/inventories/${inventory.id}/hosts/`, { name: [], enabled: 'maybe' }],
+    ];
+    for (const caller of [member, otherAdmin]) {
+      for (const [method, url, body] of attempts) {
+        const res = await t.request(method, url, { body, as: caller });
+        assert.ok([403, 404].includes(res.status), `${caller.username} ${method} ${url}: ${res.status} ${res.text}`);
+        assert.ok(typeof res.body.detail === 'string', `${method} ${url} tells nothing about the body: ${res.text}`);
+      }
+    }
+    assert.deepEqual([await stored('teams', team.id), await stored('organizations', org.id), await stored('hosts', host.id)], before);
+    assert.deepEqual(await t.db.query('SELECT count(*)::int AS n FROM teams'), teamCount);
+  });
+
+  it('the OpenAPI document\'s body schema is what the API takes: a value it refuses is refused, one it takes is taken', async () => {
+    const doc = (await t.get('/api/v2/openapi.json')).body;
+    const bodyOf = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/json'].schema;
+    const probes: [string, string, () => string, Record<string, unknown[]>][] = [
+      ['/api/v2/organizations/{id}/', 'patch', () => `/api/v2/organizations/${org.id}/`, {
+        max_hosts: [3, '4', 1.5, '4.5', 'x', null, true, [], -1, 2147483648],
+        description: ['text', null, 5, false, {}, ''],
+      }],
+      ['/api/v2/hosts/{id}/', 'patch', () => `/api/v2/hosts/${host.id}/`, {
+        enabled: [true, 'true', 'True', 'false', 0, 1, 2, 'yes', null, []],
+        instance_id: ['i-1', null, 7, 'x'.repeat(1025)],
+        variables: ['a: 1', { a: 1 }, null, 5, [1]],
+      }],
+      ['/api/v2/inventories/{id}/', 'patch', () => `/api/v2/inventories/${inventory.id}/`, {
+        kind: ['', 'weird', null, 5],
+        organization: [org.id, String(org.id), 'first', 0, null, 1.5],
+      }],
+    ];
+    let refused = 0;
+    for (const [path, method, url, fields] of probes) {
+      const check = Compile(bodyOf(path, method));
+      for (const [field, values] of Object.entries(fields)) {
+        for (const value of values) {
+          const taken = check.Check({ [field]: value });
+          const res = await t.patch(url(), { [field]: value });
+          assert.equal(res.status, taken ? 200 : 400, `${path} ${field}=${JSON.stringify(value)}: the schema ${taken ? 'takes' : 'refuses'} it, the API answered ${res.text}`);
+          if (!taken) {
+            assert.deepEqual(Object.keys(res.body), [field]);
+            refused++;
+          }
+        }
+      }
+    }
+    assert.ok(refused > 10);
   });
 });
 

@@ -1,9 +1,17 @@
+/**
+ * Reading request bodies with the field declarations, and the writes of the conventional routes
+ * (create, update, delete, link) with their access checks, references, uniqueness, hooks, roles
+ * and activity stream, in one transaction. A conventional route's body is checked by its schema
+ * first (field-schemas.ts bodySchema, route-schemas.ts checkedBody); parseRequestBody reads the
+ * fields the schema passed and answers the schema's problems and its own in one 400.
+ */
 import type { Queryable, ResourceRow } from '../db/database.ts';
 import { PgError, pgErrorCode } from '../db/database.ts';
 import { activityValue, recordActivity, snapshot } from '../activity/record.ts';
 import { actorId, type RequestContext, type ResourceSet } from './context.ts';
 import { ApiError, forbidden, notFound, ValidationError, type FieldErrors } from './errors.ts';
-import { ENCRYPTED, FieldProblem, generateSecrets, revealOnce } from './fields.ts';
+import { generateSecrets, revealOnce } from './fields.ts';
+import { readField } from './read-field.ts';
 import type { Resource, Values } from './resource.ts';
 import { jsonTypeName } from './schema-errors.ts';
 import { ident } from './sql.ts';
@@ -13,18 +21,22 @@ import { createObjectRoles, syncObjectRoles } from '../rbac/object-roles.ts';
 export type WriteMode = 'create' | 'update' | 'replace';
 
 /**
- * Validates a request body against the declaration. Read-only and unknown keys are ignored
- * (as AWX does); every problem is collected so the caller sees them all at once.
+ * Reads a request body with the resource's field declarations: read-only and unknown keys are
+ * ignored (as AWX does), every problem is collected so the caller sees them all at once. Bodies of
+ * the conventional routes are checked by their schema first (field-schemas.ts bodySchema), which
+ * refuses what a field's type cannot take; the declarations then read what it passed: references,
+ * patterns, ranges the schema cannot hold, write-once fields, secrets kept as $encrypted$.
  */
 export function parseBody(resource: Resource, body: unknown, mode: WriteMode, existing: ResourceRow | null): Values {
-  const { values, errors } = readBody(resource, body, mode, existing);
+  const { values, errors } = readBody(resource, body, mode, existing, {});
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return values;
 }
 
 /**
- * parseBody for a request: when the body has problems, a caller who may not write even its valid
- * part gets 403 instead of the field errors, as AWX checks permission before validation.
+ * parseBody for a request, with what the route's body schema already refused (`refused`, by field):
+ * when the body has problems, a caller who may not write even its valid part gets 403 instead of
+ * the field errors, as AWX checks permission before validation.
  */
 export async function parseRequestBody(
   resource: Resource,
@@ -32,14 +44,15 @@ export async function parseRequestBody(
   mode: WriteMode,
   existing: ResourceRow | null,
   mayWrite: (values: Values) => boolean | Promise<boolean>,
+  refused: FieldErrors = {},
 ): Promise<Values> {
-  const { values, errors } = readBody(resource, body, mode, existing);
+  const { values, errors } = readBody(resource, body, mode, existing, refused);
   if (!Object.keys(errors).length) return values;
   if (!(await mayWrite(values))) throw forbidden();
   throw new ValidationError(errors);
 }
 
-function readBody(resource: Resource, body: unknown, mode: WriteMode, existing: ResourceRow | null): { values: Values; errors: FieldErrors } {
+function readBody(resource: Resource, body: unknown, mode: WriteMode, existing: ResourceRow | null, refused: FieldErrors): { values: Values; errors: FieldErrors } {
   const input = (body === undefined ? {} : body) as Record<string, unknown>;
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new ApiError(400, { detail: `Invalid data. Expected a dictionary, but got ${jsonTypeName(body)}.` });
@@ -48,29 +61,23 @@ function readBody(resource: Resource, body: unknown, mode: WriteMode, existing: 
   const errors: FieldErrors = {};
   for (const [name, field] of Object.entries(resource.fields)) {
     if (field.readOnly) continue;
+    if (refused[name]) {
+      errors[name] = refused[name];
+      continue;
+    }
     if (!(name in input)) {
       if (mode === 'update') continue;
+      // A replace keeps a secret it does not give (the replace schema does not require secrets either).
       if (mode === 'replace' && field.secret && existing) continue;
       if (field.required) errors[name] = ['This field is required.'];
       else if (mode === 'create' && field.default !== undefined) values[name] = field.default;
       continue;
     }
-    // AWX's clients send null for every option left out: a text or choice field reads it as "", a boolean as false.
-    const raw = input[name] === null && !field.nullable && field.nullMeans !== undefined ? field.nullMeans : input[name];
-    if (field.secret && raw === ENCRYPTED && existing) continue;
-    try {
-      const value = field.parse(raw);
-      if (field.writeOnce && existing && value !== existing[field.column]) {
-        errors[name] = ['This field cannot be changed once set.'];
-        continue;
-      }
-      if (field.required && (value === null || value === '')) errors[name] = [value === null ? 'This field may not be null.' : 'This field may not be blank.'];
-      else values[name] = value;
-    } catch (err) {
-      if (!(err instanceof FieldProblem)) throw err;
-      errors[name] = [err.message];
-    }
+    const reading = readField(field, input[name], existing);
+    if ('problem' in reading) errors[name] = [reading.problem];
+    else if ('value' in reading) values[name] = reading.value;
   }
+  for (const [name, problems] of Object.entries(refused)) errors[name] ??= problems;
   return { values, errors };
 }
 

@@ -1,13 +1,19 @@
 /**
- * JSON Schemas of a resource, made from its field declarations, for the OpenAPI document: its
- * objects, its lists and their query, and the bodies of create, replace and update. They describe
- * what the declarations validate (crud.ts parseBody) and are never used to validate.
+ * JSON Schemas of a resource, made from its field declarations: its objects, its lists and their
+ * query, for the OpenAPI document; and the bodies of create, replace and update, which describe and
+ * also check them. A body schema takes for each field what the field's parse takes as of its type,
+ * as AWX's serializers do ("5" for an integer, "true" for a boolean, null for a text field), so
+ * its route refuses up front what the field could never take; the words of a refusal are the
+ * declaration's (bodyWords), and the declarations then read what the schema passed (crud.ts
+ * parseRequestBody). See docs/architecture.md, "Route schemas and the OpenAPI document".
  */
-import type { Field } from './fields.ts';
+import { FALSE_VALUES, INTEGER_TEXT, ISO_DATETIME_TEXT, MAX_INTEGER, NUMBER_TEXT, TRUE_VALUES, type Field } from './fields.ts';
 import { MAX_PAGE_SIZE } from './pagination.ts';
+import { readField } from './read-field.ts';
 import type { Resource } from './resource.ts';
 import type { MethodSchema } from './route-schemas.ts';
 import type { WriteMode } from './crud.ts';
+import { NOT_BLANK } from './schema-errors.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -81,17 +87,118 @@ export function objectSchema(resource: Resource): JsonSchema {
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: true };
 }
 
-/** The body of create (POST) and replace (PUT): every writable field, the required ones required; of update (PATCH): any of them. */
+/** An object's id in a body: an integer, or its digits as a string (AWX's PrimaryKeyRelatedField). */
+const idSchema = (field: Field): JsonSchema => ({
+  type: ['integer', 'string'],
+  minimum: 1,
+  maximum: MAX_INTEGER,
+  pattern: '^0*[1-9][0-9]*$',
+  description: `ID of the ${field.ref!.replace(/_/g, ' ')}.`,
+});
+
+/** The text of one of these integers: what an integer field with choices takes as a string ("2", "02"). */
+function integerChoicesText(values: number[]): string {
+  const alternatives = values.map((n) => (n === 0 ? '-?0+' : n > 0 ? `0*${n}` : `-0*${-n}`));
+  return `^(?:${alternatives.join('|')})$`;
+}
+
+/** What a body may give for a field, null aside: what its parse takes as of its type. */
+function acceptedType(field: Field): JsonSchema {
+  if (field.valueSchema) return { ...field.valueSchema };
+  switch (field.optionsType) {
+    case 'string':
+      return {
+        type: 'string',
+        ...(field.allowBlank === false ? { pattern: NOT_BLANK } : field.required && { minLength: 1 }),
+      };
+    case 'integer':
+      return { type: ['integer', 'string'], pattern: INTEGER_TEXT.source, minimum: Math.max(field.min ?? -MAX_INTEGER, -MAX_INTEGER), maximum: Math.min(field.max ?? MAX_INTEGER, MAX_INTEGER) };
+    case 'float':
+      return { type: ['number', 'string'], pattern: NUMBER_TEXT.source, ...(field.min !== undefined && { minimum: field.min }), ...(field.max !== undefined && { maximum: field.max }) };
+    case 'boolean':
+      return { type: ['boolean', 'string', 'integer'], enum: [true, false, ...TRUE_VALUES, ...FALSE_VALUES] };
+    case 'datetime':
+      return { type: 'string', pattern: ISO_DATETIME_TEXT, description: 'An ISO 8601 date or datetime; UTC without an offset.' };
+    case 'choice': {
+      const values = field.choices!.map(([value]) => value);
+      if (typeof values[0] === 'number') {
+        const numbers = values as number[];
+        return { anyOf: [{ type: 'integer', enum: numbers }, { type: 'string', pattern: integerChoicesText(numbers) }] };
+      }
+      // A required field may not be blank, even where "" is a choice.
+      return { type: 'string', enum: field.required ? values.filter((v) => v !== '') : values };
+    }
+    case 'id':
+      return idSchema(field);
+    case 'list_of_ids':
+      return { type: 'array', items: idSchema(field) };
+    default:
+      return { type: ['object', 'array', 'string', 'number', 'boolean'], additionalProperties: true };
+  }
+}
+
+/** Whether a body may give null for the field: a nullable one, or one that reads null as a value it takes (Field.nullMeans). */
+function takesNull(field: Field): boolean {
+  // A required field may be neither null nor blank; false is a value.
+  if (field.nullable) return !field.required;
+  if (field.nullMeans === false) return true;
+  if (field.nullMeans !== '' || field.required) return false;
+  return field.optionsType === 'choice' ? field.choices!.some(([value]) => value === '') : field.allowBlank !== false;
+}
+
+function withNull(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
+  if (Array.isArray(schema.type)) schema.type = [...schema.type, 'null'];
+  else if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+  else if (Array.isArray(schema.anyOf)) schema.anyOf = [...schema.anyOf, { type: 'null' }];
+  return schema;
+}
+
+/** A field of a body: the values it takes (null where it takes null), its limits, label, help text and default. */
+export function acceptedSchema(field: Field): JsonSchema {
+  const schema = acceptedType(field);
+  if (field.maxLength !== undefined) schema.maxLength = field.maxLength;
+  if (takesNull(field)) withNull(schema);
+  if (field.label) schema.title = field.label;
+  if (field.helpText) schema.description = [schema.description, field.helpText].filter(Boolean).join(' ');
+  if (field.default !== undefined) schema.default = field.default;
+  if (field.secret) schema.writeOnly = true;
+  return schema;
+}
+
+/**
+ * The body of create (POST) and replace (PUT): every writable field, the required ones required
+ * (but secrets on replace: a replace keeps a secret it does not give); of update (PATCH): any of
+ * them. Undeclared and read-only keys are ignored, as AWX ignores them.
+ */
 export function bodySchema(resource: Resource, mode: WriteMode, fixed: readonly string[] = []): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [name, field] of Object.entries(resource.fields)) {
     if (field.readOnly || fixed.includes(name)) continue;
-    properties[name] = field.secret ? { ...fieldSchema(field), writeOnly: true } : fieldSchema(field);
-    if (field.required && mode !== 'update') required.push(name);
+    properties[name] = acceptedSchema(field);
+    if (field.required && (mode === 'create' || (mode === 'replace' && !field.secret))) required.push(name);
   }
-  return { type: 'object', properties, ...(required.length && { required }) };
+  return { type: 'object', properties, ...(required.length && { required }), additionalProperties: true };
 }
+
+/**
+ * The words of a value a body schema refuses: what the field's declaration says of it, so that a
+ * value is refused alike whether the schema or the declaration finds it (route-schemas.ts
+ * MethodSchema.fieldWords). Undefined where the declaration would take it.
+ */
+export function bodyWords(resource: Resource): (name: string, value: unknown) => string | undefined {
+  return (name, value) => {
+    const field = resource.fields[name];
+    if (!field || field.readOnly) return undefined;
+    const reading = readField(field, value, null);
+    return 'problem' in reading ? reading.problem : undefined;
+  };
+}
+
+/** The route schema of a body checked by the resource's body schema, described by it too. */
+const checkedBodySchema = (resource: Resource, mode: WriteMode, fixed: readonly string[] = []) =>
+  ({ body: bodySchema(resource, mode, fixed), checkBody: true, fieldWords: bodyWords(resource) }) satisfies MethodSchema;
 
 export function pageSchema(resource: Resource): JsonSchema {
   const link = { type: ['string', 'null'] };
@@ -125,13 +232,13 @@ export function resourceRouteSchemas(resource: Resource) {
   const list: Record<string, MethodSchema> = {
     GET: { summary: `List ${resource.label.replace(/ List$/, 's')}`, querystring: listQuerySchema(resource), response: { 200: pageSchema(resource) } },
     OPTIONS: OPTIONS_RESPONSE,
-    POST: { summary: `Create a ${one}`, body: bodySchema(resource, 'create'), response: { 201: object } },
+    POST: { summary: `Create a ${one}`, ...checkedBodySchema(resource, 'create'), response: { 201: object } },
   };
   const detail: Record<string, MethodSchema> = {
     GET: { summary: `Read a ${one}`, response: { 200: object } },
     OPTIONS: OPTIONS_RESPONSE,
-    PUT: { summary: `Replace a ${one}`, body: bodySchema(resource, 'replace'), response: { 200: object } },
-    PATCH: { summary: `Update a ${one}`, body: bodySchema(resource, 'update'), response: { 200: object } },
+    PUT: { summary: `Replace a ${one}`, ...checkedBodySchema(resource, 'replace'), response: { 200: object } },
+    PATCH: { summary: `Update a ${one}`, ...checkedBodySchema(resource, 'update'), response: { 200: object } },
     DELETE: { summary: `Delete a ${one}`, response: { 204: NO_CONTENT } },
   };
   return { list, detail };

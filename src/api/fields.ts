@@ -41,7 +41,8 @@ export interface Field {
   choices?: readonly (readonly [string | number, string])[];
   /** Name of the referenced resource, for reference fields. */
   ref?: string;
-  /** Limits parse enforces, kept to describe the field (OpenAPI document). */
+  /** Limits parse enforces, kept for the field's schema (field-schemas.ts): false when blank text is refused. */
+  allowBlank?: boolean;
   maxLength?: number;
   min?: number;
   max?: number;
@@ -60,7 +61,12 @@ export interface Field {
   store?(value: string): string;
   /** More of what OPTIONS says about the field (AWX describes some fields per kind: notification configurations). */
   optionsMeta?: Record<string, unknown>;
-  /** The JSON Schema of a json field's value, for the OpenAPI document (parse is what checks it). */
+  /**
+   * The JSON Schema of the values parse takes, where the constructor's type says less or other (a
+   * json field's shape, a variables text that may also be an object, a scope of several words): it
+   * replaces the type the field's body schema takes from optionsType (field-schemas.ts), and must
+   * accept everything parse accepts; parse still checks the rest.
+   */
   valueSchema?: Record<string, unknown>;
 }
 
@@ -121,6 +127,7 @@ export function text(opts: TextOptions = {}): Field {
     filterKind: 'text',
     nullMeans: '',
     maxLength: opts.maxLength,
+    ...(opts.allowBlank === false && { allowBlank: false }),
     parse: (value) =>
       nullOr(field, value, (v) => {
         if (typeof v !== 'string') throw new FieldProblem('Not a valid string.');
@@ -248,6 +255,12 @@ export function float(opts: NumberOptions = {}): Field {
   return numeric(opts, false);
 }
 
+/** The text of an integer, and of a number, that a numeric field takes for one (as DRF reads "5" and "1.5"). */
+export const INTEGER_TEXT = /^-?[0-9]+$/;
+export const NUMBER_TEXT = /^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$/;
+/** The range of the database's integer columns: past it, a value is no valid integer. */
+export const MAX_INTEGER = 2_147_483_647;
+
 function numeric(opts: NumberOptions, whole: boolean): Field {
   const field: Field = {
     ...base(opts),
@@ -257,9 +270,9 @@ function numeric(opts: NumberOptions, whole: boolean): Field {
     max: opts.max,
     parse: (value) =>
       nullOr(field, value, (v) => {
-        const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+        const n = typeof v === 'string' && (whole ? INTEGER_TEXT : NUMBER_TEXT).test(v) ? Number(v) : v;
         if (typeof n !== 'number' || !Number.isFinite(n)) throw new FieldProblem(whole ? 'A valid integer is required.' : 'A valid number is required.');
-        if (whole && (!Number.isInteger(n) || Math.abs(n) > 2_147_483_647)) throw new FieldProblem('A valid integer is required.');
+        if (whole && (!Number.isInteger(n) || Math.abs(n) > MAX_INTEGER)) throw new FieldProblem('A valid integer is required.');
         if (opts.min !== undefined && n < opts.min) throw new FieldProblem(`Ensure this value is greater than or equal to ${opts.min}.`);
         if (opts.max !== undefined && n > opts.max) throw new FieldProblem(`Ensure this value is less than or equal to ${opts.max}.`);
         return n;
@@ -268,6 +281,10 @@ function numeric(opts: NumberOptions, whole: boolean): Field {
   };
   return field;
 }
+
+/** What a boolean field reads as true and as false besides the booleans themselves. */
+export const TRUE_VALUES: readonly unknown[] = ['true', 'True', 1];
+export const FALSE_VALUES: readonly unknown[] = ['false', 'False', 0];
 
 export function boolean(opts: FieldOptions = {}): Field {
   const field: Field = {
@@ -278,8 +295,8 @@ export function boolean(opts: FieldOptions = {}): Field {
     parse: (value) =>
       nullOr(field, value, (v) => {
         if (typeof v === 'boolean') return v;
-        if (v === 'true' || v === 'True' || v === 1) return true;
-        if (v === 'false' || v === 'False' || v === 0) return false;
+        if (TRUE_VALUES.includes(v)) return true;
+        if (FALSE_VALUES.includes(v)) return false;
         throw new FieldProblem('Must be a valid boolean.');
       }),
     serialize: identity,
@@ -309,7 +326,9 @@ export function choice(choices: Choices, opts: FieldOptions = {}): Field {
   return field;
 }
 
-const ISO_DATETIME = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(\.\d{1,6})?)?(Z|[+-]\d\d:?\d\d)?)?$/i;
+/** The text of a date or datetime a datetime field takes, surrounding blanks allowed (as a JSON Schema pattern, so without flags). */
+export const ISO_DATETIME_TEXT = '^\\s*(\\d{4})-(\\d\\d)-(\\d\\d)(?:[Tt ](\\d\\d):(\\d\\d)(?::(\\d\\d)(\\.\\d{1,6})?)?([Zz]|[+-]\\d\\d:?\\d\\d)?)?\\s*$';
+const ISO_DATETIME = new RegExp(ISO_DATETIME_TEXT);
 
 /**
  * Reads an ISO 8601 date or datetime (YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS[.ffffff]][Z|±HH:MM]) and
@@ -317,7 +336,7 @@ const ISO_DATETIME = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(\.\d{
  * UTC, whatever the process time zone. Answers null for anything else.
  */
 export function normalizeIsoDatetime(text: string): string | null {
-  const m = ISO_DATETIME.exec(text.trim());
+  const m = ISO_DATETIME.exec(text);
   if (!m) return null;
   const [, y, mo, d, h = '00', mi = '00', sec = '00', frac = '', offset = 'Z'] = m;
   const zone = offset.toUpperCase() === 'Z' ? 'Z' : offset.length === 5 ? `${offset.slice(0, 3)}:${offset.slice(3)}` : offset;
@@ -368,7 +387,8 @@ export function choiceList(choices: readonly string[], opts: FieldOptions = {}):
   return {
     ...field,
     choices: choices.map((c) => [c, c] as const),
-    valueSchema: { type: 'array', items: { type: 'string', enum: [...choices] }, uniqueItems: true },
+    // Repeats are dropped, not refused.
+    valueSchema: { type: 'array', items: { type: 'string', enum: [...choices] } },
     parse: (value) => {
       if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${value === null ? 'null' : typeof value}".`);
       const unknown = value.filter((v) => typeof v !== 'string' || !choices.includes(v));

@@ -1,4 +1,5 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { TSchema } from 'typebox';
 import type { ResourceRow } from '../db/database.ts';
 import type { RequestContext, Services } from './context.ts';
 import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
@@ -8,9 +9,9 @@ import { detailOptions, listOptions } from './options.ts';
 import type { ListExport, Resource } from './resource.ts';
 import { serializeRow } from './serialize.ts';
 import { objectPermission, resourcePermission, type MethodActions, type RoutePermission } from './permissions.ts';
-import { schemaOptions, validBody, type MethodSchemas } from './route-schemas.ts';
+import { checkedBody, schemaOptions, type MethodSchemas } from './route-schemas.ts';
 import { LinkBody, linkOf } from './action-schemas.ts';
-import { listQuerySchema, OPTIONS_RESPONSE, pageSchema, relatedRouteSchemas, resourceRouteSchemas } from './field-schemas.ts';
+import { bodySchema, bodyWords, listQuerySchema, OPTIONS_RESPONSE, pageSchema, relatedRouteSchemas, resourceRouteSchemas } from './field-schemas.ts';
 
 /**
  * The request of a route's handler. On an `object` route, `object` is the object of the URL,
@@ -89,9 +90,16 @@ function withPostAction<R extends ResourceRow>(options: Handler<R>): Handler<R> 
   } as Handler<R>;
 }
 
-/** A related list's POST checks the link part of its body up front; a created object's fields are its declarations' to check. */
-function checkingLink(schemas: MethodSchemas): MethodSchemas {
-  return schemas.POST ? { ...schemas, POST: { ...schemas.POST, checkBody: LinkBody } } : schemas;
+/**
+ * What a related list's POST checks up front: a body with an id links (LinkBody); one without
+ * creates an object there where the list creates with its declarations (`creates`: the target's
+ * create body, less what the list fixes), and names no object anywhere else.
+ */
+function checkingLink(schemas: MethodSchemas, creates?: { target: Resource; fixed: readonly string[] }): MethodSchemas {
+  if (!schemas.POST) return schemas;
+  if (!creates) return { ...schemas, POST: { ...schemas.POST, checkBody: LinkBody } };
+  const checked = { type: 'object', properties: LinkBody.properties, if: { required: ['id'] }, else: bodySchema(creates.target, 'create', creates.fixed), additionalProperties: true };
+  return { ...schemas, POST: { ...schemas.POST, checkBody: checked as TSchema, fieldWords: bodyWords(creates.target) } };
 }
 
 const DEFAULT_EXPORT_ROWS = 100_000;
@@ -129,7 +137,8 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
       listOptions(services.resources, resource, resource.operations.create && request.ctx.tokenScope !== 'read' && (await resource.access.canCreate(request.ctx, db, {}))),
     ...(resource.operations.create && {
       POST: async (request, reply) => {
-        const values = await parseRequestBody(resource, request.body, 'create', null, (v) => resource.access.canCreate(request.ctx, db, v));
+        const { body, refused } = checkedBody(request);
+        const values = await parseRequestBody(resource, body, 'create', null, (v) => resource.access.canCreate(request.ctx, db, v), refused);
         const row = resource.create
           ? await resource.create(services, request.ctx, values)
           : await db.transaction((tx) => createObject(tx, request.ctx, resource, values));
@@ -140,7 +149,8 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
 
   const update = (mode: 'update' | 'replace') => async (request: FastifyRequest) => {
     const existing = request.object;
-    const values = await parseRequestBody(resource, request.body, mode, existing, (v) => resource.access.canChange(request.ctx, db, existing, v));
+    const { body, refused } = checkedBody(request);
+    const values = await parseRequestBody(resource, body, mode, existing, (v) => resource.access.canChange(request.ctx, db, existing, v), refused);
     const row = await db.transaction(async (tx) => updateObject(tx, request.ctx, resource, await loadRow(tx, resource, existing.id, true), values));
     return serializeRow(db, request.ctx, resource, row);
   };
@@ -175,6 +185,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
       ctx.tokenScope !== 'read' &&
       ((relation.attachable && (await resource.access.canAttach(ctx, db, parent, name, 0, false))) ||
         (relation.createWith !== undefined && (await target.access.canCreate(ctx, db, { [relation.createWith]: parent.id, ...relation.createValues }))));
+    const fixedFields = relation.createWith ? [relation.createWith, ...Object.keys(relation.createValues ?? {})] : [];
     routeMethods(app, path, objectPermission(resource.name, { POST: 'edit' }), {
       GET: async (request) => {
         const parent = request.object;
@@ -192,7 +203,9 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
           const parent = request.object;
           // A caller who may add nothing here learns nothing about the body (permission before validation, as AWX).
           if (request.validationError && (relation.attachable || relation.createWith) && !(await mayAdd(request.ctx, parent))) throw forbidden();
-          const body = validBody(request, LinkBody);
+          const { body, refused } = checkedBody(request);
+          const creates = !('id' in body) && !relation.create && relation.createWith !== undefined;
+          if (!creates && Object.keys(refused).length) throw new ValidationError(refused);
           const link = linkOf(body);
           if (link) {
             if (!relation.attachable) throw new ApiError(400, { detail: `Objects cannot be attached to ${name}; create them here instead.` });
@@ -207,18 +220,15 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
           // The link to the parent and the relation's own values hold whatever the body says, even on read-only fields.
           const fixed = { [relation.createWith]: parent.id, ...relation.createValues };
           const values = await parseRequestBody(target, { ...body, ...fixed }, 'create', null, (v) =>
-            target.access.canCreate(request.ctx, db, { ...v, ...fixed }),
+            target.access.canCreate(request.ctx, db, { ...v, ...fixed }), refused,
           );
           Object.assign(values, fixed);
           const row = await db.transaction((tx) => createObject(tx, request.ctx, target, values));
           return reply.code(201).send(await serializeRow(db, request.ctx, target, row));
         },
       }),
-    }, checkingLink(relatedRouteSchemas(target, {
-      attach: relation.attachable,
-      create: Boolean(relation.createWith || relation.create),
-      fixed: relation.createWith ? [relation.createWith, ...Object.keys(relation.createValues ?? {})] : [],
-    })));
+    }, checkingLink(relatedRouteSchemas(target, { attach: relation.attachable, create: Boolean(relation.createWith || relation.create), fixed: fixedFields }),
+      relation.createWith && !relation.create ? { target, fixed: fixedFields } : undefined));
   }
 
   if (!resource.allFields.created) return;

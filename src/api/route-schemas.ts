@@ -2,13 +2,15 @@
  * Route schemas: what each method of a route takes and answers, for the OpenAPI document
  * (/api/v2/openapi.json). A schema describes and changes nothing, responses are plain JSON, except
  * a body schema a route asks to check (`checkBody`): its handler then reads the body with
- * validBody. Resource create and update bodies are checked by their field declarations instead
- * (docs/architecture.md, "Route schemas and the OpenAPI document").
+ * validBody, or, for a resource's create, replace and update bodies (field-schemas.ts bodySchema),
+ * with checkedBody and the field declarations (docs/architecture.md, "Route schemas and the
+ * OpenAPI document").
  */
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { explained } from './schema-errors.ts';
+import { ApiError, ValidationError, type FieldErrors } from './errors.ts';
+import { explained, jsonTypeName, type FieldWords } from './schema-errors.ts';
 
 /** The schema of one method of a route (summary, description, querystring, body, response...). */
 export interface MethodSchema extends FastifySchema {
@@ -20,6 +22,12 @@ export interface MethodSchema extends FastifySchema {
    * than the route checks up front (a launch's prompts, whose values acceptPrompts checks).
    */
   checkBody?: boolean | TSchema;
+  /**
+   * The words of a value the checked schema refuses for a top-level field, where the field has its
+   * own (a resource's fields: what their declarations say, field-schemas.ts bodyWords); undefined
+   * leaves the schema's words.
+   */
+  fieldWords?: FieldWords;
 }
 
 export type MethodSchemas = Partial<Record<string, MethodSchema>>;
@@ -35,28 +43,31 @@ declare module 'fastify' {
 export const describeOnly: FastifySchemaCompiler<unknown> = () => () => true;
 
 /**
- * Checks the body with this TypeBox schema, leaving it unchanged (no coercion, no defaults filled
- * in); other parts are described only. A missing body, or JSON null, is checked as {}, as the
- * handlers read it. Errors carry what the 400 needs beyond TypeBox's (schema-errors.ts).
+ * Checks the body with this schema (TypeBox's, or any JSON Schema TypeBox compiles), leaving it
+ * unchanged (no coercion, no defaults filled in); other parts are described only. A missing body,
+ * or JSON null, is checked as {}, as the handlers read it. Errors carry what the 400 needs beyond
+ * TypeBox's (schema-errors.ts). The schema is compiled once per route, when its first body comes:
+ * an app registers hundreds of checked routes, most of which a process never writes to.
  */
-export const checkBodyWith = (checked: TSchema): FastifySchemaCompiler<TSchema> => ({ httpPart }) => {
+export const checkBodyWith = (checked: TSchema, words?: FieldWords): FastifySchemaCompiler<TSchema> => ({ httpPart }) => {
   if (httpPart !== 'body') return () => true;
-  const validator = Compile(checked);
+  let validator: ReturnType<typeof Compile<TSchema>> | undefined;
   return (value) => {
     const body = value ?? {};
-    return validator.Check(body) ? true : { error: [...validator.Errors(body)].map((error) => explained(error, checked, body)) };
+    validator ??= Compile(checked);
+    return validator.Check(body) ? true : { error: [...validator.Errors(body)].map((error) => explained(error, checked, body, words)) };
   };
 };
 
 /** Fastify route options for one method with this schema. */
 export function schemaOptions(schema: MethodSchema | undefined) {
   if (!schema) return {};
-  const { checkBody, ...described } = schema;
+  const { checkBody, fieldWords, ...described } = schema;
   const checked = checkBody === true ? (described.body as TSchema) : checkBody || undefined;
   return {
     schema: checked && !described.body ? { ...described, body: checked } : described,
     attachValidation: true,
-    validatorCompiler: checked ? checkBodyWith(checked) : describeOnly,
+    validatorCompiler: checked ? checkBodyWith(checked, fieldWords) : describeOnly,
     checkedBody: checked,
   };
 }
@@ -71,4 +82,19 @@ export function validBody<S extends TSchema>(request: FastifyRequest, schema: S)
   }
   if (request.validationError) throw request.validationError;
   return (request.body ?? {}) as Static<S>;
+}
+
+/**
+ * The body of a route that checks it with a resource's body schema, and what the schema refused
+ * by field: the handler reads the rest with the field declarations and answers every problem at
+ * once, after its permission check (crud.ts parseRequestBody). A body that is no object is
+ * refused here, as a whole.
+ */
+export function checkedBody(request: FastifyRequest): { body: Record<string, unknown>; refused: FieldErrors } {
+  if (!request.routeOptions.config.checkedBody) throw new Error(`${request.method} ${request.routeOptions.url} does not check its body`);
+  // A missing body is checked as {}, but JSON null is no object to a serializer (AWX: "got NoneType").
+  if (request.body === null) throw new ApiError(400, { detail: `Invalid data. Expected a dictionary, but got ${jsonTypeName(null)}.` });
+  const refusal = request.validationError;
+  if (refusal && !(refusal instanceof ValidationError)) throw refusal;
+  return { body: (request.body ?? {}) as Record<string, unknown>, refused: refusal ? refusal.errors : {} };
 }

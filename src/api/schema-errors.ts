@@ -26,16 +26,21 @@ export function jsonTypeName(value: unknown): string {
   return { string: 'str', boolean: 'bool', object: 'dict' }[typeof value as string] ?? typeof value;
 }
 
+/** The words of a value a top-level field's schema refuses, when the field has words of its own (route-schemas.ts MethodSchema.fieldWords). */
+export type FieldWords = (name: string, value: unknown) => string | undefined;
+
 /**
- * A schema error with what its message needs: the type of a body that is no object, or the message
- * a top-level field's schema names (`errorMessage`, `{input}` standing for the value given and
- * `{type}` for its type), which every problem of that field answers with (an id given as an
- * integer or a string of digits: "A valid integer is required.").
+ * A schema error with what its message needs: the type of a body that is no object, the words
+ * `words` has for the field, or the message a top-level field's schema names (`errorMessage`,
+ * `{input}` standing for the value given and `{type}` for its type), which every problem of that
+ * field answers with (an id given as an integer or a string of digits: "A valid integer is required.").
  */
-export function explained<E extends FastifySchemaValidationError>(error: E, schema: TSchema, body: unknown): E {
+export function explained<E extends FastifySchemaValidationError>(error: E, schema: TSchema, body: unknown, words?: FieldWords): E {
   const [, field] = error.instancePath.split('/');
   if (field === undefined) return error.keyword === 'type' ? { ...error, params: { ...error.params, got: jsonTypeName(body) } } : error;
   const name = decodePointer(field);
+  const said = words?.(name, (body as Record<string, unknown>)[name]);
+  if (said !== undefined) return { ...error, keyword: 'errorMessage', message: said };
   const properties = (schema as { properties?: Record<string, { errorMessage?: unknown }> }).properties;
   const own = properties?.[name]?.errorMessage;
   if (typeof own !== 'string') return error;
@@ -78,6 +83,8 @@ export function awxSchemaError(errors: FastifySchemaValidationError[]): Error {
   const fields: FieldErrors = {};
   for (const error of errors) {
     const [, field] = error.instancePath.split('/');
+    // A failed `if` only repeats the problems of the branch it chose (a related list's link or create body).
+    if (error.keyword === 'if') continue;
     if (field === undefined) {
       if (error.keyword === 'type') {
         const got = (error.params as { got?: string }).got;

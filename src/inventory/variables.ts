@@ -117,6 +117,7 @@ export function variablesField(opts: FieldOptions = {}): Field {
   const base = text({ helpText: 'Variables in JSON or YAML format.', ...opts });
   return {
     ...base,
+    valueSchema: { type: ['string', 'object'] },
     parse(value) {
       if (isMapping(value)) return JSON.stringify(value);
       const source = base.parse(value) as string;

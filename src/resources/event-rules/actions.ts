@@ -52,7 +52,7 @@ const MAX_ACTIONS = 20;
 /** The composition's vocabulary entry: the run kinds of the service, whose action types and targets rules may name (composeServices). */
 export const EVENT_RULE_RUN_KINDS = 'event rule run kinds';
 
-/** The JSON Schema of a rule's actions, for the OpenAPI document (parseActions checks them). */
+/** The JSON Schema of a rule's actions, for its body schema and the OpenAPI document (parseActions checks what it cannot say). */
 export const actionsSchema = (kinds: RunKinds) => ({
   type: 'array',
   minItems: 1,
@@ -62,8 +62,8 @@ export const actionsSchema = (kinds: RunKinds) => ({
     properties: {
       action_type: { type: 'string', enum: actionTypes(kinds) },
       target_id: { type: 'integer', minimum: 1 },
-      extra_vars: { type: 'object', additionalProperties: true },
-      description: { type: 'string' },
+      extra_vars: { type: ['object', 'null'], additionalProperties: true },
+      description: { type: ['string', 'null'] },
     },
     required: ['action_type', 'target_id'],
   },

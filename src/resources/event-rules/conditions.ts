@@ -23,13 +23,13 @@ export interface ConditionResult {
 const MAX_CONDITIONS = 100;
 const MAX_EXPRESSION = 4_096;
 const MAX_DESCRIPTION = 1_024;
-/** The JSON Schema of a rule's conditions, for the OpenAPI document (parseConditions checks them). */
+/** The JSON Schema of a rule's conditions, for its body schema and the OpenAPI document (parseConditions checks what it cannot say). */
 export const CONDITIONS_SCHEMA = {
   type: 'array',
   maxItems: MAX_CONDITIONS,
   items: {
     type: 'object',
-    properties: { jinja2_expression: { type: 'string', maxLength: MAX_EXPRESSION }, description: { type: 'string', maxLength: MAX_DESCRIPTION } },
+    properties: { jinja2_expression: { type: 'string', maxLength: MAX_EXPRESSION }, description: { type: ['string', 'null'], maxLength: MAX_DESCRIPTION } },
     required: ['jinja2_expression'],
   },
 };

@@ -14,6 +14,8 @@ function hostnameList(): Field {
   const field = json({ default: [], helpText: 'Hostnames of instances this group always holds.' });
   return {
     ...field,
+    // Repeats are dropped, not refused.
+    valueSchema: { type: 'array', items: { type: 'string', minLength: 1 } },
     parse: (value) => {
       if (!Array.isArray(value) || value.some((h) => typeof h !== 'string' || h === '')) throw new FieldProblem('Expected a list of hostnames.');
       return [...new Set(value as string[])];

@@ -39,6 +39,7 @@ function eventsOf(types: readonly string[]): Field {
   return {
     ...json({ required: true, helpText: `The events delivered: ${types.join(', ')}.` }),
     choices: types.map((e) => [e, e] as const),
+    valueSchema: { type: 'array', items: { type: 'string', enum: [...types] }, minItems: 1, uniqueItems: true },
     parse: (value) => {
       if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${typeName(value)}".`);
       if (!value.length) throw new FieldProblem('Choose at least one event.');
@@ -79,6 +80,7 @@ function headersOf(value: unknown): Record<string, unknown> {
 export function customHeadersField(): Field {
   return {
     ...json({ default: {}, helpText: `Headers sent with every delivery: names and values (at most ${MAX_HEADERS}), as a JSON object or YAML. Content-Type, Content-Length, Host and X-Svc-Signature are set by the service.` }),
+    valueSchema: { type: ['object', 'string'] },
     parse: (value) => {
       const headers = headersOf(value);
       const entries = Object.entries(headers);

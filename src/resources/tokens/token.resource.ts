@@ -31,6 +31,8 @@ function scopeField(): Field {
   });
   return {
     ...field,
+    // Words separated by blanks, each a scope once.
+    valueSchema: { type: 'string' },
     parse: (value) => {
       const scope = parseScope(value);
       if (scope === null) throw new FieldProblem(SCOPE_MESSAGE);

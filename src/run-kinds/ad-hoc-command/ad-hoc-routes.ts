@@ -16,8 +16,7 @@ import { objectPermission } from '../../api/permissions.ts';
 import { LAUNCH_PASSWORDS } from './checks.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 import { AdHocRelaunchBody, adHocRelaunchSchemas, parentCommandSchemas } from './ad-hoc-schemas.ts';
-import { AnyObject } from '../../api/action-schemas.ts';
-import { validBody } from '../../api/route-schemas.ts';
+import { checkedBody, validBody } from '../../api/route-schemas.ts';
 import type { Static } from 'typebox';
 import type { RunServices, RunRouteModule } from '../../runs/run-services.ts';
 
@@ -53,8 +52,8 @@ const launchCommand = async (services: RunServices, ctx: RequestContext, values:
 /** Creates a command from a request body (with what the URL fixes) and answers 201 with it. */
 async function startCommand(services: RunServices, request: FastifyRequest, reply: FastifyReply, commands: Resource, fixed: Values) {
   const { db } = services;
-  const body = { ...validBody(request, AnyObject), ...fixed };
-  const values = await parseRequestBody(commands, body, 'create', null, (v) => commands.access.canCreate(request.ctx, db, { ...v, ...fixed }));
+  const { body, refused } = checkedBody(request);
+  const values = await parseRequestBody(commands, { ...body, ...fixed }, 'create', null, (v) => commands.access.canCreate(request.ctx, db, { ...v, ...fixed }), refused);
   const row = await launchCommand(services, request.ctx, values);
   return reply.code(201).send(await serializeRow(db, request.ctx, commands, row));
 }

@@ -3,8 +3,8 @@
  * inventory, host or group (its field declarations, less what the URL fixes) and relaunch/.
  */
 import { Type } from 'typebox';
-import { AnyObject, OPTIONS_RESPONSE, StartedRun } from '../../api/action-schemas.ts';
-import { bodySchema, listQuerySchema, objectSchema, pageSchema } from '../../api/field-schemas.ts';
+import { OPTIONS_RESPONSE, StartedRun } from '../../api/action-schemas.ts';
+import { bodySchema, bodyWords, listQuerySchema, objectSchema, pageSchema } from '../../api/field-schemas.ts';
 import type { Resource } from '../../api/resource.ts';
 import type { MethodSchema } from '../../api/route-schemas.ts';
 import { LAUNCH_PASSWORDS } from './checks.ts';
@@ -13,8 +13,8 @@ import { LAUNCH_PASSWORDS } from './checks.ts';
 export function parentCommandSchemas(commands: Resource, fixed: readonly string[]): Record<string, MethodSchema> {
   return {
     GET: { summary: 'Ad hoc commands run here', querystring: listQuerySchema(commands), response: { 200: pageSchema(commands) } },
-    // The body must be an object; its fields are the command's declarations to check.
-    POST: { summary: 'Start an ad hoc command here', body: bodySchema(commands, 'create', fixed), checkBody: AnyObject, response: { 201: objectSchema(commands) } },
+    // The command's create body, less what the URL fixes (which overrides the body).
+    POST: { summary: 'Start an ad hoc command here', body: bodySchema(commands, 'create', fixed), checkBody: true, fieldWords: bodyWords(commands), response: { 201: objectSchema(commands) } },
     OPTIONS: OPTIONS_RESPONSE,
   };
 }

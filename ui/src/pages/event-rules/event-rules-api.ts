@@ -8,11 +8,11 @@ export type EventRule = ResourceObject<'event_rules'>;
 type StoredCondition = EventRule['conditions'][number];
 type StoredAction = EventRule['actions'][number];
 
-export type Condition = Required<StoredCondition>;
+export type Condition = Required<StoredCondition> & { description: string };
 export type ActionType = StoredAction['action_type'];
 
 /** An action as the editor holds it: the target not yet picked is null. */
-export type RuleAction = Required<Omit<StoredAction, 'target_id'>> & { target_id: number | null };
+export type RuleAction = Required<Omit<StoredAction, 'target_id'>> & { target_id: number | null; description: string };
 
 /** What each action type is called and which list its target is picked from. */
 export const ACTION_KINDS: Record<ActionType, { label: string; targets: string; target: string }> = {
