@@ -7,6 +7,7 @@ import { templatePath } from './run-paths';
 import { CapacityCell } from '../components/CapacityCell';
 import { SummaryTemplate } from '../components/SummaryTemplate';
 import { ActivityObjects } from '../components/ActivityObjects';
+import HostEnabledSwitch from '../pages/inventories/HostEnabledSwitch';
 import {
   acknowledgedColumn,
   alertCreatedColumn,
@@ -151,10 +152,11 @@ const RESOURCES: ResourceConfig[] = [
     columns: [
       nameColumn('hosts'),
       refColumn('inventory', 'Inventory', 'inventories'),
-      { field: 'enabled', label: 'Enabled', render: (o) => (o.enabled ? 'On' : 'Off') },
+      { field: 'enabled', label: 'Enabled', render: (o) => <HostEnabledSwitch host={o} /> },
       { field: 'has_active_failures', label: 'Failures', wide: true, render: (o) => (o.has_active_failures ? <StatusLabel status="failed" /> : '–') },
     ],
-    actions: () => import('../pages/inventories/RunCommandAction'),
+    actions: () => import('../pages/inventories/HostActions'),
+    bulkActions: () => import('../pages/inventories/RunCommandOnHosts'),
     tabs: [
       { key: 'facts', label: 'Facts', component: () => import('../pages/inventories/HostFacts') },
       { key: 'groups', label: 'Groups', related: 'groups', resource: 'groups' },
