@@ -8,6 +8,8 @@ import { CapacityCell } from '../components/CapacityCell';
 import { SummaryTemplate } from '../components/SummaryTemplate';
 import { ActivityObjects } from '../components/ActivityObjects';
 import HostEnabledSwitch from '../pages/inventories/HostEnabledSwitch';
+import { CapacityAdjustment } from '../pages/instances/CapacityAdjustment';
+import { InstanceEnabledSwitch } from '../pages/instances/InstanceEnabledSwitch';
 import {
   acknowledgedColumn,
   alertCreatedColumn,
@@ -302,9 +304,12 @@ const RESOURCES: ResourceConfig[] = [
     columns: [
       { field: 'hostname', label: 'Name', sort: true, render: (o) => <Link to={`/instances/${o.id}`}>{String(o.hostname)}</Link> },
       { field: 'node_type', label: 'Node type', sort: true },
-      { field: 'capacity', label: 'Capacity', render: (o) => <CapacityCell object={o} /> },
-      dateColumn('last_seen', 'Last seen'),
+      { field: 'capacity_adjustment', label: 'Capacity adjustment', wide: true, render: (o) => <CapacityAdjustment instance={o} /> },
+      { field: 'capacity', label: 'Used capacity', render: (o) => <CapacityCell object={o} /> },
+      { field: 'enabled', label: 'Enabled', render: (o) => <InstanceEnabledSwitch instance={o} /> },
+      dateColumn('last_health_check', 'Last health check'),
     ],
+    actions: () => import('../pages/instances/InstanceActions'),
   }),
   defineResource({
     key: 'instance_groups',
