@@ -79,8 +79,10 @@ const RESOURCES: ResourceConfig[] = [
       { field: 'email', label: 'Email', sort: true, wide: true },
     ],
     tabs: [
+      { key: 'organizations', label: 'Organizations', component: () => import('../pages/users/UserOrganizations') },
       { key: 'teams', label: 'Teams', related: 'teams', resource: 'teams' },
       { key: 'roles', label: 'Roles', component: () => import('../pages/roles/PrincipalRoles') },
+      { key: 'tokens', label: 'Tokens', component: () => import('../pages/users/UserTokens') },
     ],
   }),
   defineResource({
