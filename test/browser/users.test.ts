@@ -28,6 +28,13 @@ describe('console: a user\'s tokens and organizations tabs', () => {
       assert.equal(await table.getByRole('row', { name: /Elsewhere/ }).count(), 0);
       assert.equal(await table.getByRole('row').count(), 3, 'a header and two organizations');
       await c.shot('user-organizations-tab');
+
+      // The API makes tokens only for the caller: an administrator is not offered to make alice's.
+      const optionsRead = page.waitForResponse((res) => res.request().method() === 'OPTIONS' && res.url().endsWith(`/users/${alice.id}/personal_tokens/`));
+      await page.getByRole('tab', { name: 'Tokens' }).click();
+      await page.getByRole('heading', { name: 'No tokens' }).waitFor();
+      await optionsRead;
+      assert.equal(await page.getByRole('button', { name: 'Create token' }).count(), 0);
     } finally {
       await c.close();
     }
