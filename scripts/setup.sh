@@ -19,7 +19,9 @@ fi
 # Every run executes inside a bubblewrap sandbox (docs/security.md).
 ANSIBLE_PACKAGES="ansible-core python3-ansible-runner bubblewrap"
 if [ -x /usr/bin/ansible-playbook ] && [ -x /usr/bin/ansible-inventory ] && [ -x /usr/bin/ansible-runner ] && [ -x /usr/bin/bwrap ]; then
-  echo "Ansible runtime: $(/usr/bin/ansible-playbook --version | head -1)"
+  # The whole output is read: a pipe into `head -1` closes early and Ansible prints a BrokenPipe traceback.
+  ansible_version=$(/usr/bin/ansible-playbook --version 2>/dev/null || true)
+  echo "Ansible runtime: ${ansible_version%%$'\n'*}"
 elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "Installing the Ansible runtime: $ANSIBLE_PACKAGES"
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $ANSIBLE_PACKAGES
@@ -54,4 +56,7 @@ ensure_test_package /usr/bin/chromium chromium Chromium
 # The web console, served at /.
 npm run -s build
 
-echo "setup complete: run 'npm start' to start drover, 'npm test' to run the tests"
+echo
+echo "Setup complete. Next:"
+echo "  npm start    # then open http://localhost:8013/ and log in as admin with the password it prints"
+echo "  npm test     # runs the tests"

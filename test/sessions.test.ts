@@ -576,21 +576,59 @@ describe('sessions with SESSION_COOKIE_SECURE true', () => {
   });
   after(() => t.close());
 
-  it('refuses a login over plain HTTP, saying how to fix it', async () => {
-    for (const headers of [{}, { 'x-forwarded-proto': 'http' }] as Record<string, string>[]) {
-      const res = await t.post('/api/login/', { username: ADMIN.username, password: ADMIN.password }, { as: null, headers });
-      assert.equal(res.status, 400);
-      assert.match(res.body.detail, /HTTPS/);
-      assert.match(res.body.detail, /SESSION_COOKIE_SECURE=false/);
-      assert.equal(setCookies(res).get('svc_sessionid'), undefined);
+  const loginFrom = (remoteAddress: string, host: string, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/login/',
+      remoteAddress,
+      headers: { host, 'content-type': 'application/json', ...headers },
+      payload: JSON.stringify({ username: ADMIN.username, password: ADMIN.password }),
+    });
+
+  it('refuses a login over plain HTTP from another machine, naming the HTTPS address', async () => {
+    const cases: [string, string, Record<string, string>][] = [
+      ['203.0.113.9', 'drover.example.com:8013', {}],
+      ['203.0.113.9', 'drover.example.com:8013', { 'x-forwarded-proto': 'http' }],
+      // A remote client naming localhost is still remote.
+      ['203.0.113.9', 'localhost:8013', { 'sec-fetch-mode': 'cors' }],
+      // A proxy on this machine forwarding a remote browser: the client is the forwarded one.
+      ['127.0.0.1', 'localhost:8013', { 'x-forwarded-for': '198.51.100.7' }],
+      // A proxy on this machine passing on the browser's own host name.
+      ['127.0.0.1', 'drover.example.com', { 'sec-fetch-mode': 'cors' }],
+      // A script on this machine (the awx CLI): its cookie jar sends Secure cookies over HTTPS only.
+      ['127.0.0.1', 'localhost:8013', {}],
+    ];
+    for (const [remoteAddress, host, headers] of cases) {
+      const res = await loginFrom(remoteAddress, host, headers);
+      assert.equal(res.statusCode, 400, `${remoteAddress} ${host}`);
+      const { detail } = JSON.parse(res.body);
+      assert.ok(detail.includes(`use HTTPS (https://${host.replace(/:\d+$/, '')}:8043/)`), detail);
+      assert.match(detail, /SESSION_COOKIE_SECURE=false/);
+      assert.equal(setCookies({ headers: res.headers } as Response).get('svc_sessionid'), undefined);
     }
-    const form = await t.request('POST', '/api/login/', { as: null, headers: FORM, payload: 'username=admin&password=x' });
-    assert.equal(form.status, 400);
+    const form = await t.app.inject({ method: 'POST', url: '/api/login/', remoteAddress: '203.0.113.9', headers: { host: 'drover.example.com', ...FORM }, payload: 'username=admin&password=x' });
+    assert.equal(form.statusCode, 400);
     const [event] = await t.db.query<AnyRow>(`SELECT * FROM audit_events WHERE event_type = 'auth.login' ORDER BY id DESC LIMIT 1`);
     assert.equal(event.outcome, 'failure');
     assert.equal(event.detail.reason, 'insecure_transport');
-    const page = await t.get('/api/login/', { as: null });
-    assert.ok(page.text.includes('SESSION_COOKIE_SECURE'));
+    const page = await t.app.inject({ method: 'GET', url: '/api/login/', remoteAddress: '203.0.113.9', headers: { host: 'drover.example.com' } });
+    assert.ok(page.body.includes('SESSION_COOKIE_SECURE'));
+  });
+
+  it('lets a browser on this machine log in over http://localhost, where browsers keep Secure cookies', async () => {
+    for (const [remoteAddress, host] of [['127.0.0.1', 'localhost:8013'], ['::1', '[::1]:8013'], ['::ffff:127.0.0.1', '127.0.0.1:8013']]) {
+      const res = await loginFrom(remoteAddress, host, { 'sec-fetch-mode': 'cors', 'sec-fetch-site': 'same-origin' });
+      assert.equal(res.statusCode, 200, `${remoteAddress} ${host}: ${res.body}`);
+      const answer = { headers: res.headers } as Response;
+      assert.ok(cookieAttributes(answer, 'svc_sessionid').includes('secure'), 'the cookie stays Secure');
+      assert.ok(cookieAttributes(answer, 'csrftoken').includes('secure'));
+      const session = setCookies(answer).get('svc_sessionid')?.value;
+      const me = await t.app.inject({ method: 'GET', url: '/api/v2/me/', remoteAddress, headers: { host, cookie: `svc_sessionid=${session}` } });
+      assert.equal(me.statusCode, 200);
+      assert.equal(JSON.parse(me.body).results[0].username, ADMIN.username);
+    }
+    const page = await t.app.inject({ method: 'GET', url: '/api/login/', remoteAddress: '127.0.0.1', headers: { host: 'localhost:8013', 'sec-fetch-mode': 'navigate' } });
+    assert.ok(!page.body.includes('SESSION_COOKIE_SECURE'), 'no warning on the login form for a loopback browser');
   });
 
   it('over HTTPS (X-Forwarded-Proto) the cookies are Secure', async () => {

@@ -135,7 +135,7 @@ export async function registerLoginRoutes(app: FastifyInstance, services: Servic
       GET: async (request, reply) => {
         const csrfToken = ensureCsrfCookie(services, request, reply);
         reply.header(SESSION_COOKIE_HEADER, SESSION_COOKIE);
-        const notice = loginInsecure(services, request) ? insecureLoginMessage(services) : undefined;
+        const notice = loginInsecure(services, request) ? insecureLoginMessage(services, request) : undefined;
         const next = safeNext(firstValue((request.query as Record<string, unknown>).next));
         return reply.type('text/html; charset=utf-8').send(loginPage({ csrfToken, next, notice }));
       },
@@ -197,7 +197,7 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
       client,
       detail: { reason: 'insecure_transport' },
     });
-    return refuse(400, insecureLoginMessage(services));
+    return refuse(400, insecureLoginMessage(services, request));
   }
 
   const body = readLoginBody(request.body);

@@ -1,16 +1,27 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CurrentUser, Services } from '../api/context.ts';
 import { clientOf, recordAudit } from '../audit/record.ts';
+import { isLoopbackBrowser } from './loopback.ts';
 import { sessionContext } from './session-auth.ts';
 import { createSession, newCsrfToken, SESSION_COOKIE, sessionCookieAge, setCsrfCookie, setSessionCookie } from './sessions.ts';
 
-export const insecureLoginMessage = (services: Services) =>
+export const insecureLoginMessage = (services: Services, request: FastifyRequest) =>
   `Login over plain HTTP is refused because SESSION_COOKIE_SECURE is true and the session cookie would not travel back: ` +
-  `use HTTPS (port ${services.env.httpsPort}) or set SESSION_COOKIE_SECURE=false.`;
+  `use HTTPS (${secureAddress(services, request)}) or set SESSION_COOKIE_SECURE=false.`;
 
-/** Whether a login on this request would set a cookie the browser never sends back. */
-export const loginInsecure = (services: Services, request: FastifyRequest) => services.env.sessionCookieSecure && request.protocol !== 'https';
+/** The HTTPS address of the page the request came to, on the service's HTTPS port. */
+export const secureAddress = (services: Services, request: FastifyRequest) => {
+  const host = request.hostname.includes(':') && !request.hostname.startsWith('[') ? `[${request.hostname}]` : request.hostname;
+  return `https://${host}${services.env.httpsPort === 443 ? '' : `:${services.env.httpsPort}`}/`;
+};
 
+/**
+ * Whether a login on this request would set a cookie the browser never sends back. Browsers keep
+ * Secure cookies on http://localhost and loopback addresses (secure contexts), so a plain-HTTP login
+ * from a browser on this very machine works and is let through; from anywhere else it is refused.
+ */
+export const loginInsecure = (services: Services, request: FastifyRequest) =>
+  services.env.sessionCookieSecure && request.protocol !== 'https' && !isLoopbackBrowser(request);
 /**
  * Starts the browser session of a user who has just proven who he is (the login form, an SSO
  * callback): a fresh session key, a fresh CSRF token, the login audited, and the sessions beyond

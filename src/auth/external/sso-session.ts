@@ -52,7 +52,7 @@ export async function completeSsoLogin(
   const client = clientOf(request);
   if (loginInsecure(services, request)) {
     await recordExternalLoginFailure(services, identity.backend, identity.username, client, 'insecure_transport');
-    return failSsoLogin(reply, insecureLoginMessage(services));
+    return failSsoLogin(reply, insecureLoginMessage(services, request));
   }
   try {
     const user = await signInExternalUser(services, identity, client, { authMethod: 'session' });

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { Suspense, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
   Button,
@@ -15,6 +15,7 @@ import {
   TextInput,
   Label,
   LabelGroup,
+  Checkbox,
 } from '@patternfly/react-core';
 import { Table, Thead, Tr, Th, Tbody, Td, type ThProps } from '@patternfly/react-table';
 import { withQuery } from '../api/client';
@@ -24,6 +25,7 @@ import type { ResourceConfig } from '../resources/types';
 import { ErrorAlert } from './ErrorAlert';
 import { Loading } from './Loading';
 import { RowActions } from './RowActions';
+import { lazyOnce } from './lazy-cache';
 
 /** Query keys of the list's own; every other search parameter is a field filter passed to the API as is. */
 const LIST_KEYS = new Set(['page', 'page_size', 'order_by', 'search']);
@@ -65,6 +67,8 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
   const filters = [...params.entries()].filter(([k]) => !LIST_KEYS.has(k));
   const addLink = withQuery(`/${config.key}/add`, addQuery ?? {});
   const results = page.data?.results ?? [];
+  const selection = useSelection(apiUrl, results);
+  const Bulk = config.bulkActions ? lazyOnce(config.bulkActions) : null;
 
   return (
     <>
@@ -82,6 +86,13 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
           <ToolbarItem>
             <FieldFilter fields={Object.entries(options.data?.actions?.GET ?? {}).filter(([, m]) => m.filterable)} onAdd={(key, value) => update({ [key]: value })} />
           </ToolbarItem>
+          {Bulk && (
+            <ToolbarItem>
+              <Suspense fallback={null}>
+                <Bulk selected={selection.selected} />
+              </Suspense>
+            </ToolbarItem>
+          )}
           {canAdd && (
             <ToolbarItem>
               <Link to={addLink}>
@@ -134,6 +145,11 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
         <Table aria-label={config.label} variant="compact">
           <Thead>
             <Tr>
+              {Bulk && (
+                <Th modifier="fitContent" aria-label="Selected">
+                  <Checkbox id="select-all-rows" aria-label="Select all rows on this page" isChecked={selection.all ? true : selection.selected.length ? null : false} onChange={(_e, on) => selection.setAll(on)} />
+                </Th>
+              )}
               {config.columns.map((c, i) => (
                 <Th key={c.field} sort={c.sort ? sortProps(i, c.sort === true ? c.field : c.sort) : undefined} className={c.wide ? 'drover-hide-narrow' : undefined}>
                   {c.label}
@@ -144,7 +160,12 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
           </Thead>
           <Tbody>
             {results.map((o: AnyResource) => (
-              <Tr key={`${o.type}-${o.id}`} data-id={o.id}>
+              <Tr key={`${o.type}-${o.id}`} data-id={o.id} isRowSelected={selection.has(o)}>
+                {Bulk && (
+                  <Td modifier="fitContent" dataLabel="Selected">
+                    <Checkbox id={`select-${o.type}-${o.id}`} aria-label={`Select ${displayName(o)}`} isChecked={selection.has(o)} onChange={(_e, on) => selection.set(o, on)} />
+                  </Td>
+                )}
                 {config.columns.map((c) => (
                   <Td key={c.field} dataLabel={c.label} className={c.wide ? 'drover-hide-narrow' : undefined}>
                     {c.render ? c.render(o) : formatCell(o[c.field], options.data?.actions?.GET?.[c.field])}
@@ -160,6 +181,27 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
       )}
     </>
   );
+}
+
+const displayName = (o: AnyResource) => String(o.name ?? o.username ?? o.hostname ?? `#${o.id}`);
+
+/** The rows selected on the page shown; a new page, search or filter starts with none. */
+function useSelection(apiUrl: string, results: AnyResource[]) {
+  const [state, setState] = useState<{ url: string; ids: Set<number> }>({ url: apiUrl, ids: new Set() });
+  const ids = state.url === apiUrl ? state.ids : new Set<number>();
+  const change = (next: Set<number>) => setState({ url: apiUrl, ids: next });
+  const selected = results.filter((o) => ids.has(o.id));
+  return {
+    selected,
+    all: results.length > 0 && selected.length === results.length,
+    has: (o: AnyResource) => ids.has(o.id),
+    set: (o: AnyResource, on: boolean) => {
+      const next = new Set(ids);
+      if (on) next.add(o.id); else next.delete(o.id);
+      change(next);
+    },
+    setAll: (on: boolean) => change(new Set(on ? results.map((o) => o.id) : [])),
+  };
 }
 
 /** A plain cell: a choice by the name OPTIONS gives it (Git, not git), yes or no, the value as text. */

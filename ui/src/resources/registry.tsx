@@ -7,6 +7,9 @@ import { templatePath } from './run-paths';
 import { CapacityCell } from '../components/CapacityCell';
 import { SummaryTemplate } from '../components/SummaryTemplate';
 import { ActivityObjects } from '../components/ActivityObjects';
+import HostEnabledSwitch from '../pages/inventories/HostEnabledSwitch';
+import { CapacityAdjustment } from '../pages/instances/CapacityAdjustment';
+import { InstanceEnabledSwitch } from '../pages/instances/InstanceEnabledSwitch';
 import {
   acknowledgedColumn,
   alertCreatedColumn,
@@ -76,8 +79,10 @@ const RESOURCES: ResourceConfig[] = [
       { field: 'email', label: 'Email', sort: true, wide: true },
     ],
     tabs: [
+      { key: 'organizations', label: 'Organizations', component: () => import('../pages/users/UserOrganizations') },
       { key: 'teams', label: 'Teams', related: 'teams', resource: 'teams' },
       { key: 'roles', label: 'Roles', component: () => import('../pages/roles/PrincipalRoles') },
+      { key: 'tokens', label: 'Tokens', component: () => import('../pages/users/UserTokens') },
     ],
   }),
   defineResource({
@@ -151,10 +156,11 @@ const RESOURCES: ResourceConfig[] = [
     columns: [
       nameColumn('hosts'),
       refColumn('inventory', 'Inventory', 'inventories'),
-      { field: 'enabled', label: 'Enabled', render: (o) => (o.enabled ? 'On' : 'Off') },
+      { field: 'enabled', label: 'Enabled', render: (o) => <HostEnabledSwitch host={o} /> },
       { field: 'has_active_failures', label: 'Failures', wide: true, render: (o) => (o.has_active_failures ? <StatusLabel status="failed" /> : '–') },
     ],
-    actions: () => import('../pages/inventories/RunCommandAction'),
+    actions: () => import('../pages/inventories/HostActions'),
+    bulkActions: () => import('../pages/inventories/RunCommandOnHosts'),
     tabs: [
       { key: 'facts', label: 'Facts', component: () => import('../pages/inventories/HostFacts') },
       { key: 'groups', label: 'Groups', related: 'groups', resource: 'groups' },
@@ -300,9 +306,12 @@ const RESOURCES: ResourceConfig[] = [
     columns: [
       { field: 'hostname', label: 'Name', sort: true, render: (o) => <Link to={`/instances/${o.id}`}>{String(o.hostname)}</Link> },
       { field: 'node_type', label: 'Node type', sort: true },
-      { field: 'capacity', label: 'Capacity', render: (o) => <CapacityCell object={o} /> },
-      dateColumn('last_seen', 'Last seen'),
+      { field: 'capacity_adjustment', label: 'Capacity adjustment', wide: true, render: (o) => <CapacityAdjustment instance={o} /> },
+      { field: 'capacity', label: 'Used capacity', render: (o) => <CapacityCell object={o} /> },
+      { field: 'enabled', label: 'Enabled', render: (o) => <InstanceEnabledSwitch instance={o} /> },
+      dateColumn('last_health_check', 'Last health check'),
     ],
+    actions: () => import('../pages/instances/InstanceActions'),
   }),
   defineResource({
     key: 'instance_groups',

@@ -43,6 +43,8 @@ export interface ResourceConfig<O = AnyResource, K extends string = string> {
   formPage?: Lazy<{ object?: O; config: ResourceConfig }>;
   /** Buttons on a row and on the detail page (launch, sync, test...). */
   actions?: Lazy<{ object: O; variant: 'row' | 'detail' }>;
+  /** Actions on the rows the user selects; the list shows check boxes when set (run a command on hosts). */
+  bulkActions?: Lazy<{ selected: O[] }>;
   /** Shown above the list on the resource's own list page (summaries, filters of its own). */
   listHeader?: () => Promise<{ default: ComponentType }>;
   /** What an empty list tells the user to do. */

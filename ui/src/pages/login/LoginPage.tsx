@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ActionGroup, Alert, Button, Form, FormGroup, LoginPage as PfLoginPage, TextInput, Divider, Stack } from '@patternfly/react-core';
+import { ActionGroup, Alert, AlertActionLink, Button, Form, FormGroup, LoginPage as PfLoginPage, TextInput, Divider, Stack } from '@patternfly/react-core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, http, must } from '../../api/client';
 import { ApiError } from '../../api/errors';
@@ -25,6 +25,17 @@ function useAuthMethods() {
     },
     retry: false,
   });
+}
+
+/**
+ * A login over plain HTTP from another machine is refused with the HTTPS address to use
+ * (SESSION_COOKIE_SECURE, docs/authentication.md): a link to this login page there.
+ */
+function secureLink(message: string, next: string) {
+  const address = /use HTTPS \((https:\/\/[^\s)]+\/)\)/.exec(message)?.[1];
+  if (!address) return undefined;
+  const target = `${address}login?next=${encodeURIComponent(next)}`;
+  return <AlertActionLink component="a" href={target}>Log in at {address}</AlertActionLink>;
 }
 
 export default function LoginPage() {
@@ -64,7 +75,7 @@ export default function LoginPage() {
     <PfLoginPage loginTitle="Log in to Drover" loginSubtitle={root.data?.custom_login_info || undefined}>
       <Stack hasGutter>
         {params.get('next') && !error && !ssoError && <Alert variant="info" isInline isPlain title="Log in to continue where you were." />}
-        {error && <Alert variant="danger" isInline title={error} role="alert" />}
+        {error && <Alert variant="danger" isInline title={error} role="alert" actionLinks={secureLink(error, next)} />}
         {ssoError && !error && <Alert variant="danger" isInline title={ssoError} role="alert" />}
         <Form onSubmit={submit} aria-label="Log in">
           <FormGroup label="Username" isRequired fieldId="login-username">
