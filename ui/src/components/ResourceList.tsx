@@ -184,7 +184,7 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
               <Fragment key={rowKey(o)}>
               <Tr data-id={o.id}>
                 {config.expandedRow && (
-                  <Td expand={{ rowIndex, isExpanded: expanded.has(rowKey(o)), onToggle: () => expand(o), expandId: `expand-${rowKey(o)}` }} aria-label={`Details of ${String(o.name ?? o.id)}`} />
+                  <Td expand={{ rowIndex, isExpanded: expanded.has(rowKey(o)), onToggle: () => expand(o), expandId: `expand-${rowKey(o)}` }} />
                 )}
                 {BulkActions && (
                   <Td select={{ rowIndex, onSelect: (_e, on) => selectOne(o, on), isSelected: selected.has(rowKey(o)) }} aria-label={`Select ${String(o.name ?? o.id)}`} />

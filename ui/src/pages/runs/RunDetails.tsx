@@ -109,7 +109,6 @@ function kindDetails(run: Run, choice: (field: string, value: unknown) => string
         ['Refspec', update.scm_refspec || null],
         ['Revision', revision(update.scm_revision)],
         ['Credential', linkTo(s.credential as Summary, (id) => `/credentials/${id}`)],
-        ['Job type', choice('job_type', update.job_type)],
       ];
     }
     case 'inventory_update': {
