@@ -165,8 +165,12 @@ async function coldRuns(browser: Browser, base: string, jobId: number): Promise<
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: base, bypassCSP: true, storageState });
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
+    const trace: string[] = [];
+    const navigated = Date.now();
+    if (process.env.BENCH_TRACE) page.on('requestfinished', (r) => trace.push(`${(r.timing().startTime - navigated).toFixed(0).padStart(6)} +${r.timing().responseEnd.toFixed(0).padStart(5)} ms  ${r.url().replace(base, '')}`));
     await page.goto(`${base}/jobs/${jobId}`);
     results.push(await firstScreen(page));
+    if (trace.length) console.log(`cold visit ${run + 1}:\n${trace.join('\n')}`);
     await context.close();
   }
   return results;

@@ -30,14 +30,17 @@ const json = (value: unknown) => (value && typeof value === 'object' && Object.k
 const variables = (text: unknown) => (typeof text === 'string' && text.trim() && !/^\s*(\{\s*\}|---\s*)?\s*$/.test(text) ? code(text) : null);
 const revision = (value: unknown) => (typeof value === 'string' && value ? <span className="drover-mono">{value}</span> : null);
 
+/** A credential's kind as AWX's credential chips name it: SSH, Cloud, Vault... */
+const kindName = (c: { kind?: string; cloud?: boolean }) => (c.cloud ? 'Cloud' : c.kind === 'ssh' ? 'SSH' : c.kind ? c.kind.charAt(0).toUpperCase() + c.kind.slice(1) : '');
+
 function credentials(summaries: unknown) {
-  const list = (Array.isArray(summaries) ? summaries : []) as { id: number; name: string; kind?: string }[];
+  const list = (Array.isArray(summaries) ? summaries : []) as { id: number; name: string; kind?: string; cloud?: boolean }[];
   if (!list.length) return null;
   return (
     <LabelGroup aria-label="Credentials" numLabels={10}>
       {list.map((c) => (
         <Label key={c.id} isCompact render={({ className, content }) => <Link className={className} to={`/credentials/${c.id}`}>{content}</Link>}>
-          {c.kind ? `${c.kind}: ${c.name}` : c.name}
+          {kindName(c) ? `${kindName(c)}: ${c.name}` : c.name}
         </Label>
       ))}
     </LabelGroup>
@@ -156,7 +159,11 @@ function kindDetails(run: Run, choice: (field: string, value: unknown) => string
 export function RunDetails({ run }: { run: Run }) {
   const options = useOptions(run.url);
   const meta = options.data?.actions?.GET ?? {};
-  const choice = (field: string, value: unknown) => (value === '' || value === null || value === undefined ? null : String(meta[field]?.choices?.find(([v]) => v === value)?.[1] ?? value));
+  const choice = (field: string, value: unknown) => {
+    if (value === '' || value === null || value === undefined) return null;
+    const label = String(meta[field]?.choices?.find(([v]) => v === value)?.[1] ?? value);
+    return label.charAt(0).toUpperCase() + label.slice(1);
+  };
   const elapsed = useElapsed(run);
   const s = run.summary_fields as Record<string, Summary>;
   const explanation = [run.job_explanation, run.status === 'error' ? run.result_traceback : ''].filter(Boolean).join('\n');
