@@ -118,27 +118,35 @@ export function AdvancedSearch({ options, onAdd }: { options: OptionsDoc | undef
     setValue('');
   };
   return (
-    <form onSubmit={submit} style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap' }} aria-label="Advanced search">
-      <FormSelect aria-label="Set type" value={setType} onChange={(_e, v) => setSetType(v)} style={{ width: 'auto' }}>
-        {SET_TYPES.map(([prefix, label]) => <FormSelectOption key={label} value={prefix} label={label} />)}
-      </FormSelect>
-      <FormSelect aria-label="Key" value={key} onChange={(_e, v) => setKey(v)} style={{ maxWidth: '14rem' }}>
-        <FormSelectOption value="" label="Key…" />
-        {keys.map((k) => <FormSelectOption key={k} value={k} label={k} />)}
-      </FormSelect>
+    <form onSubmit={submit} style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center' }} aria-label="Advanced search">
+      <div style={{ width: '6rem' }}>
+        <FormSelect aria-label="Set type" value={setType} onChange={(_e, v) => setSetType(v)}>
+          {SET_TYPES.map(([prefix, label]) => <FormSelectOption key={label} value={prefix} label={label} />)}
+        </FormSelect>
+      </div>
+      <div style={{ width: '14rem' }}>
+        <FormSelect aria-label="Key" value={key} onChange={(_e, v) => setKey(v)}>
+          <FormSelectOption value="" label="Key…" />
+          {keys.map((k) => <FormSelectOption key={k} value={k} label={k} />)}
+        </FormSelect>
+      </div>
       {!related && (
-        <FormSelect aria-label="Lookup" value={lookup} onChange={(_e, v) => setLookup(v)} style={{ width: 'auto' }}>
-          {LOOKUPS.map(([l, label]) => <FormSelectOption key={l} value={l} label={label} />)}
-        </FormSelect>
+        <div style={{ width: '12rem' }}>
+          <FormSelect aria-label="Lookup" value={lookup} onChange={(_e, v) => setLookup(v)}>
+            {LOOKUPS.map(([l, label]) => <FormSelectOption key={l} value={l} label={label} />)}
+          </FormSelect>
+        </div>
       )}
-      {lookup === 'isnull' && !related ? (
-        <FormSelect aria-label="Value" value={value || 'true'} onChange={(_e, v) => setValue(v)} style={{ width: 'auto' }}>
-          <FormSelectOption value="true" label="true" />
-          <FormSelectOption value="false" label="false" />
-        </FormSelect>
-      ) : (
-        <TextInput aria-label="Value" value={value} onChange={(_e, v) => setValue(v)} style={{ maxWidth: '14rem' }} />
-      )}
+      <div style={{ width: '14rem' }}>
+        {lookup === 'isnull' && !related ? (
+          <FormSelect aria-label="Value" value={value || 'true'} onChange={(_e, v) => setValue(v)}>
+            <FormSelectOption value="true" label="true" />
+            <FormSelectOption value="false" label="false" />
+          </FormSelect>
+        ) : (
+          <TextInput aria-label="Value" value={value} onChange={(_e, v) => setValue(v)} />
+        )}
+      </div>
       <Button type="submit" variant="secondary" isDisabled={!key}>
         Search
       </Button>

@@ -141,7 +141,7 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
               <LabelGroup categoryName="Filters">
                 {filters.map(([k, v]) => (
                   <Label key={k} onClose={() => update({ [k]: null })} closeBtnAriaLabel={`Remove filter ${k}`}>
-                    {k}: {v}
+                    {config.filters?.find((f) => f.key === k)?.label ?? k}: {v}
                   </Label>
                 ))}
               </LabelGroup>
