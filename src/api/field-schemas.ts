@@ -73,7 +73,8 @@ const SUMMARY_FIELDS: JsonSchema = {
 export function objectSchema(resource: Resource): JsonSchema {
   const properties: Record<string, JsonSchema> = {
     id: { type: 'integer' },
-    type: { type: 'string' },
+    // The types an object of this list may be (one, or each kind a mixed list such as unified_jobs holds).
+    type: resource.types.length ? { type: 'string', enum: [...resource.types] } : { type: 'string' },
     url: { type: 'string' },
     related: { ...LINKS, description: 'URLs of related resources (named_url, activity_stream, related lists).' },
     summary_fields: SUMMARY_FIELDS,

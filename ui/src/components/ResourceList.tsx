@@ -1,4 +1,4 @@
-import { Suspense, useState, type FormEvent } from 'react';
+import { Fragment, Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
   Button,
@@ -10,14 +10,12 @@ import {
   Toolbar,
   ToolbarContent,
   ToolbarItem,
-  FormSelect,
-  FormSelectOption,
-  TextInput,
+  ExpandableSection,
   Label,
   LabelGroup,
   Checkbox,
 } from '@patternfly/react-core';
-import { Table, Thead, Tr, Th, Tbody, Td, type ThProps } from '@patternfly/react-table';
+import { Table, Thead, Tr, Th, Tbody, Td, ExpandableRowContent, type ThProps } from '@patternfly/react-table';
 import { withQuery } from '../api/client';
 import type { AnyResource, FieldMeta } from '../api/types';
 import { useOptions, usePage } from '../hooks/api-hooks';
@@ -25,10 +23,12 @@ import type { ResourceConfig } from '../resources/types';
 import { ErrorAlert } from './ErrorAlert';
 import { Loading } from './Loading';
 import { RowActions } from './RowActions';
+import { AdvancedSearch, FieldFilter } from './ListFilters';
 import { lazyOnce } from './lazy-cache';
 
 /** Query keys of the list's own; every other search parameter is a field filter passed to the API as is. */
 const LIST_KEYS = new Set(['page', 'page_size', 'order_by', 'search']);
+const rowKey = (o: AnyResource) => `${o.type}-${o.id}`;
 
 interface Props {
   config: ResourceConfig;
@@ -49,8 +49,12 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
   const apiUrl = withQuery(url, Object.fromEntries(params));
   const page = usePage(apiUrl, refetchInterval);
   const canAdd = config.creatable !== false && !!options.data?.actions?.POST;
+  const [selected, setSelected] = useState<Map<string, AnyResource>>(new Map());
+  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  const BulkActions = config.bulkActions ? lazyOnce(config.bulkActions) : null;
 
   const update = (changes: Record<string, string | null>, resetPage = true) => {
+    setSelected(new Map());
     const next = new URLSearchParams(params);
     for (const [k, v] of Object.entries(changes)) if (v === null || v === '') next.delete(k); else next.set(k, v);
     if (resetPage) next.delete('page');
@@ -67,8 +71,22 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
   const filters = [...params.entries()].filter(([k]) => !LIST_KEYS.has(k));
   const addLink = withQuery(`/${config.key}/add`, addQuery ?? {});
   const results = page.data?.results ?? [];
-  const selection = useSelection(apiUrl, results);
-  const Bulk = config.bulkActions ? lazyOnce(config.bulkActions) : null;
+  const allSelected = results.length > 0 && results.every((o) => selected.has(rowKey(o)));
+  const selectAll = (on: boolean) => setSelected(on ? new Map(results.map((o) => [rowKey(o), o])) : new Map());
+  const selectOne = (o: AnyResource, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      if (on) next.set(rowKey(o), o);
+      else next.delete(rowKey(o));
+      return next;
+    });
+  const expand = (o: AnyResource) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(rowKey(o))) next.add(rowKey(o));
+      return next;
+    });
+  const columnCount = config.columns.length + 1 + (BulkActions ? 1 : 0) + (config.expandedRow ? 1 : 0);
 
   return (
     <>
@@ -84,12 +102,12 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
             />
           </ToolbarItem>
           <ToolbarItem>
-            <FieldFilter fields={Object.entries(options.data?.actions?.GET ?? {}).filter(([, m]) => m.filterable)} onAdd={(key, value) => update({ [key]: value })} />
+            <FieldFilter options={options.data} filters={config.filters} onAdd={(key, value) => update({ [key]: value })} />
           </ToolbarItem>
-          {Bulk && (
+          {BulkActions && (
             <ToolbarItem>
               <Suspense fallback={null}>
-                <Bulk selected={selection.selected} />
+                <BulkActions selected={[...selected.values()]} onDone={() => setSelected(new Map())} />
               </Suspense>
             </ToolbarItem>
           )}
@@ -111,13 +129,20 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
             />
           </ToolbarItem>
         </ToolbarContent>
+        <ToolbarContent>
+          <ToolbarItem>
+            <ExpandableSection toggleText="Advanced search" isIndented>
+              <AdvancedSearch options={options.data} onAdd={(key, value) => update({ [key]: value })} />
+            </ExpandableSection>
+          </ToolbarItem>
+        </ToolbarContent>
         {filters.length > 0 && (
           <ToolbarContent>
             <ToolbarItem>
               <LabelGroup categoryName="Filters">
                 {filters.map(([k, v]) => (
                   <Label key={k} onClose={() => update({ [k]: null })} closeBtnAriaLabel={`Remove filter ${k}`}>
-                    {k}: {v}
+                    {config.filters?.find((f) => f.key === k)?.label ?? k}: {v}
                   </Label>
                 ))}
               </LabelGroup>
@@ -145,9 +170,10 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
         <Table aria-label={config.label} variant="compact">
           <Thead>
             <Tr>
-              {Bulk && (
+              {config.expandedRow && <Th screenReaderText="Row details" />}
+              {BulkActions && (
                 <Th modifier="fitContent" aria-label="Selected">
-                  <Checkbox id="select-all-rows" aria-label="Select all rows on this page" isChecked={selection.all ? true : selection.selected.length ? null : false} onChange={(_e, on) => selection.setAll(on)} />
+                  <Checkbox id="select-all-rows" aria-label="Select all rows on this page" isChecked={allSelected ? true : selected.size ? null : false} onChange={(_e, on) => selectAll(on)} />
                 </Th>
               )}
               {config.columns.map((c, i) => (
@@ -159,11 +185,15 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
             </Tr>
           </Thead>
           <Tbody>
-            {results.map((o: AnyResource) => (
-              <Tr key={`${o.type}-${o.id}`} data-id={o.id} isRowSelected={selection.has(o)}>
-                {Bulk && (
+            {results.map((o: AnyResource, rowIndex) => (
+              <Fragment key={rowKey(o)}>
+              <Tr data-id={o.id} isRowSelected={selected.has(rowKey(o))}>
+                {config.expandedRow && (
+                  <Td expand={{ rowIndex, isExpanded: expanded.has(rowKey(o)), onToggle: () => expand(o), expandId: `expand-${rowKey(o)}` }} />
+                )}
+                {BulkActions && (
                   <Td modifier="fitContent" dataLabel="Selected">
-                    <Checkbox id={`select-${o.type}-${o.id}`} aria-label={`Select ${displayName(o)}`} isChecked={selection.has(o)} onChange={(_e, on) => selection.set(o, on)} />
+                    <Checkbox id={`select-${rowKey(o)}`} aria-label={`Select ${displayName(o)}`} isChecked={selected.has(rowKey(o))} onChange={(_e, on) => selectOne(o, on)} />
                   </Td>
                 )}
                 {config.columns.map((c) => (
@@ -175,6 +205,14 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
                   <RowActions config={config} object={o} listUrl={apiUrl} />
                 </Td>
               </Tr>
+              {config.expandedRow && expanded.has(rowKey(o)) && (
+                <Tr isExpanded>
+                  <Td colSpan={columnCount}>
+                    <ExpandableRowContent>{config.expandedRow(o)}</ExpandableRowContent>
+                  </Td>
+                </Tr>
+              )}
+              </Fragment>
             ))}
           </Tbody>
         </Table>
@@ -185,25 +223,6 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
 
 const displayName = (o: AnyResource) => String(o.name ?? o.username ?? o.hostname ?? `#${o.id}`);
 
-/** The rows selected on the page shown; a new page, search or filter starts with none. */
-function useSelection(apiUrl: string, results: AnyResource[]) {
-  const [state, setState] = useState<{ url: string; ids: Set<number> }>({ url: apiUrl, ids: new Set() });
-  const ids = state.url === apiUrl ? state.ids : new Set<number>();
-  const change = (next: Set<number>) => setState({ url: apiUrl, ids: next });
-  const selected = results.filter((o) => ids.has(o.id));
-  return {
-    selected,
-    all: results.length > 0 && selected.length === results.length,
-    has: (o: AnyResource) => ids.has(o.id),
-    set: (o: AnyResource, on: boolean) => {
-      const next = new Set(ids);
-      if (on) next.add(o.id); else next.delete(o.id);
-      change(next);
-    },
-    setAll: (on: boolean) => change(new Set(on ? results.map((o) => o.id) : [])),
-  };
-}
-
 /** A plain cell: a choice by the name OPTIONS gives it (Git, not git), yes or no, the value as text. */
 function formatCell(value: unknown, meta?: FieldMeta): string {
   if (value === null || value === undefined || value === '') return '–';
@@ -212,43 +231,4 @@ function formatCell(value: unknown, meta?: FieldMeta): string {
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
-}
-
-/** Adds one field filter: a field, then a value (contains for text, exact otherwise). */
-function FieldFilter({ fields, onAdd }: { fields: [string, { label?: string; type: string; choices?: [string | number, string][] }][]; onAdd: (key: string, value: string) => void }) {
-  const [field, setField] = useState('');
-  const [value, setValue] = useState('');
-  const meta = fields.find(([name]) => name === field)?.[1];
-  if (!fields.length) return null;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!field || value === '') return;
-    onAdd(meta?.type === 'string' ? `${field}__icontains` : field, value);
-    setValue('');
-  };
-  return (
-    <form onSubmit={submit} style={{ display: 'flex', gap: '0.5rem' }} aria-label="Add a filter">
-      <FormSelect aria-label="Filter field" value={field} onChange={(_e, v) => setField(v)} style={{ maxWidth: '12rem' }}>
-        <FormSelectOption value="" label="Filter by…" />
-        {fields.map(([name, m]) => (
-          <FormSelectOption key={name} value={name} label={m.label ?? name} />
-        ))}
-      </FormSelect>
-      {field && (meta?.choices ? (
-        <FormSelect aria-label="Filter value" value={value} onChange={(_e, v) => setValue(v)}>
-          <FormSelectOption value="" label="Any" />
-          {meta.choices.map(([v, l]) => <FormSelectOption key={String(v)} value={String(v)} label={l} />)}
-        </FormSelect>
-      ) : meta?.type === 'boolean' ? (
-        <FormSelect aria-label="Filter value" value={value} onChange={(_e, v) => setValue(v)}>
-          <FormSelectOption value="" label="Any" />
-          <FormSelectOption value="true" label="Yes" />
-          <FormSelectOption value="false" label="No" />
-        </FormSelect>
-      ) : (
-        <TextInput aria-label="Filter value" value={value} onChange={(_e, v) => setValue(v)} />
-      ))}
-      {field && <Button type="submit" variant="secondary">Filter</Button>}
-    </form>
-  );
 }

@@ -4,6 +4,8 @@ import type { RunKey } from '../pages/runs/run-kinds';
 import type { FieldOf } from '../api/types';
 import { StatusLabel, dateColumn, formatDate, modifiedColumn, nameColumn, refColumn, runNameColumn, statusColumn } from '../components/cells';
 import { templatePath } from './run-paths';
+import { RUN_TYPE_LABELS } from '../pages/runs/run-types';
+import { RunRowDetails, launchedByColumn, runFilters, runTypeColumn } from '../pages/runs/run-list';
 import { CapacityCell } from '../components/CapacityCell';
 import { SummaryTemplate } from '../components/SummaryTemplate';
 import { ActivityObjects } from '../components/ActivityObjects';
@@ -43,14 +45,19 @@ import {
   triggerColumn,
 } from '../pages/policies/policy-cells';
 
+/** A list of runs: relaunch and cancel per row, cancel and delete of the selected, rows that expand. */
 const runs = <K extends RunKey>(key: K, label: string, singular: string, extra: Partial<ResourceDefinition<K>> = {}): ResourceConfig =>
   defineResource<K>({
   key,
   label,
   singular,
   creatable: false,
-  columns: [runNameColumn, statusColumn, { field: 'launch_type', label: 'Launched by', wide: true }, dateColumn('started', 'Started'), dateColumn('finished', 'Finished')],
+  columns: [runNameColumn, statusColumn, launchedByColumn, dateColumn('started', 'Started'), dateColumn('finished', 'Finished')],
   detailPage: () => import('../pages/runs/RunPage'),
+  actions: () => import('../pages/runs/RunRowActions'),
+  bulkActions: () => import('../pages/runs/RunBulkActions'),
+  filters: runFilters(key),
+  expandedRow: (run) => <RunRowDetails run={run} />,
   ...extra,
   });
 
@@ -243,13 +250,13 @@ const RESOURCES: ResourceConfig[] = [
       modifiedColumn,
     ],
   }),
-  runs('unified_jobs', 'Jobs', 'Job', { columns: [runNameColumn, statusColumn, { field: 'type', label: 'Type', sort: true, wide: true }, dateColumn('started', 'Started'), dateColumn('finished', 'Finished')] }),
-  runs('jobs', 'Playbook runs', 'Job'),
-  runs('ad_hoc_commands', 'Ad hoc commands', 'Ad hoc command'),
-  runs('project_updates', 'Project syncs', 'Project sync'),
-  runs('inventory_updates', 'Inventory syncs', 'Inventory sync'),
-  runs('workflow_jobs', 'Workflow jobs', 'Workflow job'),
-  runs('system_jobs', 'System jobs', 'System job'),
+  runs('unified_jobs', 'Jobs', 'Job', { columns: [runNameColumn, statusColumn, runTypeColumn, launchedByColumn, dateColumn('started', 'Started'), dateColumn('finished', 'Finished')] }),
+  runs('jobs', 'Playbook runs', RUN_TYPE_LABELS.job),
+  runs('ad_hoc_commands', 'Commands', RUN_TYPE_LABELS.ad_hoc_command),
+  runs('project_updates', 'Source control updates', RUN_TYPE_LABELS.project_update),
+  runs('inventory_updates', 'Inventory syncs', RUN_TYPE_LABELS.inventory_update),
+  runs('workflow_jobs', 'Workflows', RUN_TYPE_LABELS.workflow_job),
+  runs('system_jobs', 'Management job runs', RUN_TYPE_LABELS.system_job),
   defineResource({
     key: 'system_job_templates',
     label: 'Management jobs',

@@ -1,4 +1,5 @@
-import type { AnyResource } from '../api/types';
+/** Any object's id and type (`type` as the API writes it; read from summaries it is a plain string). */
+type Typed = { id: number; type: string };
 
 /** Console path segment of each kind of run (the API's list of that kind). */
 export const RUN_SEGMENTS: Record<string, string> = {
@@ -11,7 +12,7 @@ export const RUN_SEGMENTS: Record<string, string> = {
   workflow_approval: 'workflow_approvals',
 };
 
-export const runPath = (run: Pick<AnyResource, 'id' | 'type'>) => `/${RUN_SEGMENTS[run.type] ?? 'jobs'}/${run.id}`;
+export const runPath = (run: Typed) => `/${RUN_SEGMENTS[run.type] ?? 'jobs'}/${run.id}`;
 
 /** Console path of a template of any kind (unified_job_templates). */
 const TEMPLATE_SEGMENTS: Record<string, string> = {
@@ -22,7 +23,7 @@ const TEMPLATE_SEGMENTS: Record<string, string> = {
   system_job_template: 'system_job_templates',
   workflow_approval_template: 'workflow_approval_templates',
 };
-export const templatePath = (t: Pick<AnyResource, 'id' | 'type'>) => `/${TEMPLATE_SEGMENTS[t.type] ?? 'job_templates'}/${t.id}`;
+export const templatePath = (t: Typed) => `/${TEMPLATE_SEGMENTS[t.type] ?? 'job_templates'}/${t.id}`;
 
 const PLURALS: Record<string, string> = { inventory: 'inventories', activity_stream: 'activity_stream', ...RUN_SEGMENTS, ...TEMPLATE_SEGMENTS };
 

@@ -12,6 +12,18 @@ export interface Column<O = AnyResource> {
   wide?: boolean;
 }
 
+/** One "Filter by" entry of a list: the query key it writes and how its value is asked. */
+export interface ListFilter {
+  /** The API's filter key, with its lookup: name__icontains, id, started__gte. */
+  key: string;
+  label: string;
+  /** A choice field of OPTIONS whose choices the value is picked from (status, type). */
+  choicesOf?: string;
+  /** Choices of the console's own wording, for a field whose OPTIONS labels read worse. */
+  choices?: [value: string, label: string][];
+  input?: 'text' | 'number' | 'datetime';
+}
+
 type Lazy<P> = () => Promise<{ default: ComponentType<P> }>;
 
 /** A resource's own page, tab or actions, given objects of that resource `O`. */
@@ -43,10 +55,14 @@ export interface ResourceConfig<O = AnyResource, K extends string = string> {
   formPage?: Lazy<{ object?: O; config: ResourceConfig }>;
   /** Buttons on a row and on the detail page (launch, sync, test...). */
   actions?: Lazy<{ object: O; variant: 'row' | 'detail' }>;
-  /** Actions on the rows the user selects; the list shows check boxes when set (run a command on hosts). */
-  bulkActions?: Lazy<{ selected: O[] }>;
   /** Shown above the list on the resource's own list page (summaries, filters of its own). */
   listHeader?: () => Promise<{ default: ComponentType }>;
+  /** What "Filter by" offers (default: every filterable field); the advanced search reaches the rest. */
+  filters?: ListFilter[];
+  /** A few more details of a row, shown when it is expanded. */
+  expandedRow?: (object: O) => ReactNode;
+  /** Actions on the rows a user selects (their check boxes appear only with these). */
+  bulkActions?: Lazy<{ selected: O[]; onDone: () => void }>;
   /** What an empty list tells the user to do. */
   emptyHint?: string;
 }

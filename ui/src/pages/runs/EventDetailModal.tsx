@@ -1,13 +1,14 @@
-import { Button, DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm, Modal, ModalBody, ModalFooter, ModalHeader, Title } from '@patternfly/react-core';
+import { Button, Label, DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm, Modal, ModalBody, ModalFooter, ModalHeader, Title } from '@patternfly/react-core';
 import { useQuery } from '@tanstack/react-query';
 import { StatusLabel, formatDate } from '../../components/cells';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { AnsiText } from './ansi';
 import type { OutputStore } from './output-store';
+import { IGNORED_FAILURE, isIgnoredFailure } from './event-outcome';
 
 const outcome = (e: { failed?: boolean; changed?: boolean; event: string }) =>
-  e.event === 'runner_on_unreachable' ? 'unreachable' : e.failed ? 'failed' : e.event === 'runner_on_skipped' ? 'skipped' : e.changed ? 'changed' : e.event.startsWith('runner_on') ? 'ok' : '';
+  e.event === 'runner_on_unreachable' ? 'unreachable' : e.failed ? 'failed' : isIgnoredFailure(e) ? 'failed_ignored' : e.event === 'runner_on_skipped' ? 'skipped' : e.changed ? 'changed' : e.event.startsWith('runner_on') ? 'ok' : '';
 
 /** What one event of the output was: host, task, module, outcome, duration and its result. */
 export function EventDetailModal({ store, counter, onClose }: { store: OutputStore; counter: number; onClose: () => void }) {
@@ -22,7 +23,7 @@ export function EventDetailModal({ store, counter, onClose }: { store: OutputSto
         ['Play', event.play],
         ['Task', event.task],
         ['Module', typeof module === 'string' ? module : ''],
-        ['Status', outcome(event) && <StatusLabel status={outcome(event) === 'ok' ? 'ok' : outcome(event)} />],
+        ['Status', outcome(event) === 'failed_ignored' ? <Label color="orange" isCompact data-status="failed_ignored">{IGNORED_FAILURE}</Label> : outcome(event) && <StatusLabel status={outcome(event)} />],
         ['Started', data.start ? formatDate(`${String(data.start)}Z`) : ''],
         ['Duration', typeof data.duration === 'number' ? `${data.duration.toFixed(3)} s` : ''],
         ['Created', formatDate(event.created)],

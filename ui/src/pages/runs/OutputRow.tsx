@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { AngleDownIcon, AngleRightIcon } from '@patternfly/react-icons';
 import { AnsiText, stripAnsi } from './ansi';
 import type { OutputLine } from './output-store';
+import { IGNORED_FAILURE } from './event-outcome';
 
 interface Props {
   number: number;
@@ -42,7 +43,10 @@ export const OutputRow = memo(function OutputRow({ number, line, top, term, curr
           {number + 1}
         </button>
       </span>
-      <span className="drover-output-text">{line ? <AnsiText text={line.text} term={term} /> : <span className="drover-output-missing">…</span>}</span>
+      <span className="drover-output-text">
+        {line ? <AnsiText text={line.text} term={term} /> : <span className="drover-output-missing">…</span>}
+        {line?.ignored && line.last && <span className="drover-output-ignored" data-status="failed_ignored">{IGNORED_FAILURE}</span>}
+      </span>
     </div>
   );
 });

@@ -12,8 +12,11 @@ import { isActive } from './run-kinds';
 import { CancelRunModal } from './CancelRunModal';
 import { PasswordsModal } from './PasswordsModal';
 
-/** Cancel (while the run is active and the service says it may be canceled) and relaunch. */
-export function RunActions({ run }: { run: Run }) {
+/**
+ * Cancel (while the run is active and the service says it may be canceled) and relaunch: buttons on
+ * the run's page, icons on a row of a list of runs.
+ */
+export function RunActions({ run, variant = 'detail' }: { run: Run; variant?: 'row' | 'detail' }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [error, setError] = useState<unknown>(null);
@@ -30,7 +33,9 @@ export function RunActions({ run }: { run: Run }) {
     retry: false,
   });
   const mayRelaunch = !!run.summary_fields.user_capabilities?.start && !!relaunchUrl(run);
-  const failedHosts = run.type === 'job' && !active ? failedHostCount(run) : 0;
+  const failedHosts = run.type === 'job' && !active && variant === 'detail' ? failedHostCount(run) : 0;
+  const name = String(run.name ?? `#${run.id}`);
+  const row = variant === 'row';
 
   const start = async (hosts: RelaunchHosts, passwords?: Record<string, string>) => {
     setMenuOpen(false);
@@ -60,15 +65,15 @@ export function RunActions({ run }: { run: Run }) {
 
   return (
     <Flex direction={{ default: 'column' }} alignItems={{ default: 'alignItemsFlexEnd' }} spaceItems={{ default: 'spaceItemsSm' }}>
-      <Flex spaceItems={{ default: 'spaceItemsSm' }}>
+      <Flex spaceItems={{ default: 'spaceItemsSm' }} flexWrap={{ default: 'nowrap' }}>
         {active && canCancel.data?.can_cancel && (
-          <Button variant="danger" icon={<StopCircleIcon />} onClick={() => setConfirmCancel(true)}>
-            Cancel
+          <Button variant={row ? 'plain' : 'danger'} aria-label={row ? `Cancel ${name}` : undefined} icon={<StopCircleIcon />} onClick={() => setConfirmCancel(true)}>
+            {row ? null : 'Cancel'}
           </Button>
         )}
         {mayRelaunch && failedHosts === 0 && (
-          <Button variant="secondary" icon={<RedoIcon />} isLoading={busy} isDisabled={busy} onClick={() => void start('all')}>
-            Relaunch
+          <Button variant={row ? 'plain' : 'secondary'} aria-label={row ? `Relaunch ${name}` : undefined} icon={<RedoIcon />} isLoading={busy && !row} isDisabled={busy} onClick={() => void start('all')}>
+            {row ? null : 'Relaunch'}
           </Button>
         )}
         {mayRelaunch && failedHosts > 0 && (

@@ -5,6 +5,8 @@ import type { Run } from './run-kinds';
 import { formatDate } from '../../components/cells';
 import { templatePath } from '../../resources/run-paths';
 import { isActive } from './run-kinds';
+import { formatDuration } from '../../components/duration';
+import { LaunchedBy } from './LaunchedBy';
 
 /** The template each kind of run comes from: its summary field and the template's type. */
 const TEMPLATE_OF: Record<string, [field: string, type: string]> = {
@@ -17,14 +19,8 @@ const TEMPLATE_OF: Record<string, [field: string, type: string]> = {
 
 type Summary = { id?: number; name?: string } | undefined;
 
-export function formatElapsed(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
-}
-
 /** Seconds the run has taken: its elapsed once finished, counted from its start while it runs. */
-function useElapsed(run: Run): number | null {
+export function useElapsed(run: Run): number | null {
   const active = isActive(run) && typeof run.started === 'string';
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -55,19 +51,18 @@ export function RunHeader({ run }: { run: Run }) {
   const template = templateField ? (s[templateField] as Summary) : undefined;
   const inventory = s.inventory as Summary;
   const project = run.type === 'project_update' ? undefined : (s.project as Summary);
-  const launchedBy = run.launched_by as { id?: number; name?: string; type?: string } | undefined;
   return (
     <DescriptionList isCompact isHorizontal isAutoFit autoFitMinModifier={{ default: '16rem' }} aria-label="Run summary" className="drover-run-summary">
       <Item term="Started">{formatDate(run.started)}</Item>
       <Item term="Finished">{formatDate(run.finished)}</Item>
       <Item term="Elapsed">
-        <span data-field="elapsed">{elapsed === null ? '–' : formatElapsed(elapsed)}</span>
+        <span data-field="elapsed">{elapsed === null ? '–' : formatDuration(elapsed)}</span>
       </Item>
       {template?.id && <Item term="Template">{linked(template, templatePath({ id: template.id, type: templateType }))}</Item>}
       {inventory?.id && <Item term="Inventory">{linked(inventory, `/inventories/${inventory.id}`)}</Item>}
       {project?.id && <Item term="Project">{linked(project, `/projects/${project.id}`)}</Item>}
       <Item term="Launched by">
-        {launchedBy?.type === 'user' && launchedBy.id ? <Link to={`/users/${launchedBy.id}`}>{launchedBy.name}</Link> : launchedBy?.name || String(run.launch_type ?? '–')}
+        <LaunchedBy run={run} />
       </Item>
     </DescriptionList>
   );

@@ -8,7 +8,8 @@ import { useObject } from '../../hooks/api-hooks';
 import { Breadcrumbs } from '../../components/Breadcrumbs';
 import { StatusLabel } from '../../components/cells';
 import { Loading } from '../../components/Loading';
-import { ResourceDetail } from '../../components/ResourceDetail';
+import { RunDetails } from './RunDetails';
+import { runTypeLabel } from './run-types';
 import { RunHeader } from './RunHeader';
 import { RunActions } from './RunActions';
 import { isActive } from './run-kinds';
@@ -16,7 +17,6 @@ import RunOutput from './RunOutput';
 
 const WorkflowJobGraph = lazy(() => import('../workflows/WorkflowJobGraph'));
 
-const HIDDEN_DETAILS = new Set(['id', 'type', 'url', 'related', 'summary_fields', 'job_env', 'host_status_counts', 'playbook_counts']);
 /** While a run is active its record is read again this often (host counts, elapsed, status). */
 const ACTIVE_REFRESH_MS = 5_000;
 
@@ -36,6 +36,7 @@ export default function RunPage({ object, config }: { object: Run; config: Resou
               <span data-testid="run-status">
                 <StatusLabel status={run.status} />
               </span>
+              <span className="pf-v6-u-color-200" data-testid="run-type">{runTypeLabel(run.type)}</span>
             </Flex>
           </FlexItem>
           <FlexItem>
@@ -57,7 +58,7 @@ export default function RunPage({ object, config }: { object: Run; config: Resou
           label={`${config.singular} sections`}
           tabs={[
             { key: 'output', label: 'Output', content: () => <Suspense fallback={<Loading />}>{run.type === 'workflow_job' ? <WorkflowJobGraph job={run as ResourceObject<'workflow_jobs'>} /> : <RunOutput run={run} />}</Suspense> },
-            { key: 'details', label: 'Details', content: () => <ResourceDetail object={run} fields={Object.keys(run).filter((name) => !HIDDEN_DETAILS.has(name))} /> },
+            { key: 'details', label: 'Details', content: () => <RunDetails run={run} /> },
           ]}
         />
       </PageSection>

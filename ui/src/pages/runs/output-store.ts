@@ -1,4 +1,5 @@
 import { http, type Page } from '../../api/client';
+import { isIgnoredFailure } from './event-outcome';
 import { CHUNK_LINES, PAGE_SIZE, chunkUrl, eventsQuery, lastEventUrl } from './output-queries';
 
 /** An output event as the events list serves it (the fields the output view uses). */
@@ -26,6 +27,8 @@ export interface OutputLine {
   counter: number;
   /** The last line of its event: where a play or task header shows its fold toggle. */
   last: boolean;
+  /** Its event is a failure the task ignored. */
+  ignored?: boolean;
 }
 
 const REFETCH_AFTER_MS = 1_000;
@@ -98,9 +101,10 @@ export class OutputStore {
       const count = (event.end_line ?? 0) - (event.start_line ?? 0);
       if (count <= 0) continue;
       const texts = String(event.stdout ?? '').split(/\r?\n/);
+      const ignored = isIgnoredFailure(event);
       for (let i = 0; i < count; i++) {
         const line = event.start_line + i;
-        if (!this.lines.has(line)) this.lines.set(line, { text: texts[i] ?? '', counter: event.counter, last: i === count - 1 });
+        if (!this.lines.has(line)) this.lines.set(line, { text: texts[i] ?? '', counter: event.counter, last: i === count - 1, ...(ignored && { ignored }) });
       }
       if (event.end_line > this.totalLines) this.totalLines = event.end_line;
     }
@@ -263,9 +267,10 @@ export class OutputStore {
     this.changed();
   }
 
-  /** The first line of the first host failure, or undefined. */
+  /** The first line of the first host failure that was not ignored, or undefined. */
   async firstFailureLine(): Promise<number | undefined> {
-    const page = await this.query({ order_by: 'counter', page_size: 1, event__in: 'runner_on_failed,runner_on_unreachable,runner_on_async_failed,runner_item_on_failed', end_line__gt: 0 });
+    // failed is false on the failures a task ignored (ignore_errors): the play went on past them.
+    const page = await this.query({ order_by: 'counter', page_size: 1, event__in: 'runner_on_failed,runner_on_unreachable,runner_on_async_failed,runner_item_on_failed', failed: 'true', end_line__gt: 0 });
     const event = page.results[0];
     if (!event) return undefined;
     this.add(page.results);

@@ -5,6 +5,7 @@
 import type { Picked } from '../../../components/MultiReferenceSelect';
 import type { ResourceObject } from '../../../api/types';
 import { surveyValues, type SurveyQuestion } from '../survey/survey-types';
+import type { RunType } from '../../runs/run-types';
 
 /** The templates the console launches, as their own resources serialize them. */
 export type LaunchableTemplate = ResourceObject<'job_templates' | 'workflow_job_templates' | 'system_job_templates'>;
@@ -142,6 +143,6 @@ export function launchBody(d: LaunchDescription, values: LaunchValues, spec: Sur
 
 /** The run a launch answered ({job}, {workflow_job} or {system_job}) as {id, type}. */
 export function launchedRun(answer: Record<string, unknown>): { id: number; type: string } | null {
-  for (const type of ['job', 'workflow_job', 'system_job']) if (typeof answer[type] === 'number') return { id: answer[type] as number, type };
+  for (const type of ['job', 'workflow_job', 'system_job'] satisfies RunType[]) if (typeof answer[type] === 'number') return { id: answer[type] as number, type };
   return typeof answer.id === 'number' && typeof answer.type === 'string' ? { id: answer.id, type: answer.type } : null;
 }
