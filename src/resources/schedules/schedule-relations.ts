@@ -10,6 +10,7 @@ import { isVisible } from '../../api/list.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { LabelRow, ScheduleRow } from '../../db/tables.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
+import { assertLaunchConfigSlotFree } from '../credentials/one-per-type.ts';
 import { scheduleAccess, loadTemplate } from './schedule-access.ts';
 import { allowsPrompt } from './schedule-prompts.ts';
 import { scheduleKindsOf } from './schedulable.ts';
@@ -37,6 +38,7 @@ export function scheduleCredentials(): Relation {
       if (detach) return;
       await assertTemplateAsks(ctx, tx, scheduleId, 'credentials');
       await assertCanUseCredential(ctx, tx, credentialId, 'credentials', RUN_CREDENTIAL_KINDS);
+      await assertLaunchConfigSlotFree(tx, { table: 'schedule_credentials', column: 'schedule_id' }, scheduleId, credentialId);
     },
   };
 }

@@ -195,6 +195,8 @@ const RESOURCES: ResourceConfig[] = [
       { field: 'last_job_run', label: 'Last ran', sort: true, wide: true, render: (o) => formatDate(o.last_job_run) },
     ],
     hiddenFormFields: ['survey_enabled'],
+    formPage: () => import('../pages/templates/form/TemplateForm'),
+    detailExtra: () => import('../pages/templates/TemplateRelations'),
     actions: () => import('../pages/templates/TemplateActions'),
     tabs: [
       { key: 'survey', label: 'Survey', component: () => import('../pages/templates/SurveyBuilder') },
@@ -215,6 +217,8 @@ const RESOURCES: ResourceConfig[] = [
       { field: 'last_job_run', label: 'Last ran', sort: true, wide: true, render: (o) => formatDate(o.last_job_run) },
     ],
     hiddenFormFields: ['survey_enabled'],
+    formPage: () => import('../pages/templates/form/TemplateForm'),
+    detailExtra: () => import('../pages/templates/TemplateRelations'),
     actions: () => import('../pages/templates/TemplateActions'),
     tabs: [
       { key: 'visualizer', label: 'Visualizer', component: () => import('../pages/workflows/WorkflowEditor') },

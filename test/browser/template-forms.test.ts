@@ -1,0 +1,148 @@
+// The job template form's credentials, labels, instance groups, prompt switches and sections, as an AWX user makes a template.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { consolePage } from '../helpers/browser.ts';
+import { waitForRun } from '../helpers/jobs.ts';
+import { createDemoData } from '../../src/server/demo-data.ts';
+
+/** Picks `name` in the lookup labelled `label` by typing part of it. */
+async function lookUp(page: Page, label: string, typed: string, name: string) {
+  await page.getByRole('combobox', { name: label, exact: true }).fill(typed);
+  await page.getByRole('option', { name, exact: true }).click();
+}
+
+describe('web console: job template form', () => {
+  let t: TestApp;
+  let org: number;
+  let vaultType: number;
+  let machineType: number;
+  before(async () => {
+    t = await createTestApp();
+    await createDemoData(t.services);
+    org = (await t.get('/api/v2/organizations/?name=Default')).body.results[0].id;
+    machineType = (await t.get('/api/v2/credential_types/?namespace=ssh')).body.results[0].id;
+    vaultType = (await t.get('/api/v2/credential_types/?namespace=vault')).body.results[0].id;
+    const made = await Promise.all([
+      t.post('/api/v2/credentials/', { name: 'Prod vault', organization: org, credential_type: vaultType, inputs: { vault_password: 'secret', vault_id: 'prod' } }),
+      t.post('/api/v2/credentials/', { name: 'Second machine', organization: org, credential_type: machineType, inputs: { username: 'other' } }),
+      t.post('/api/v2/labels/', { name: 'existing-label', organization: org }),
+      t.post('/api/v2/instance_groups/', { name: 'edge' }),
+    ]);
+    for (const res of made) assert.equal(res.status, 201, res.text);
+  });
+  after(() => t.close());
+
+  it('makes a template with a machine and a vault credential, two labels and instance groups in order, shows them, and its job carries them', async () => {
+    const c = await consolePage(t, undefined, '/job_templates/add');
+    const { page } = c;
+    await page.getByRole('heading', { name: 'Details' }).waitFor();
+    for (const section of ['Options']) await page.getByRole('heading', { name: section }).waitFor();
+    await page.locator('#field-name').fill('Deploy with everything');
+    await lookUp(page, 'Inventory', 'Demo', 'Demo Inventory');
+    await lookUp(page, 'Project', 'Demo', 'Demo Project');
+    await page.getByRole('combobox', { name: 'Playbook' }).locator('option', { hasText: 'hello_world.yml' }).waitFor({ state: 'attached' });
+    await page.getByRole('combobox', { name: 'Playbook' }).selectOption('hello_world.yml');
+
+    // Credentials by type: Machine is offered first, then the vault.
+    await lookUp(page, 'Credentials', 'Demo', 'Demo Credential');
+    await page.getByRole('combobox', { name: 'Credential type' }).selectOption({ label: 'Vault' });
+    await lookUp(page, 'Credentials', 'Prod', 'Prod vault');
+    const chosenCredentials = page.getByRole('list', { name: 'Chosen credentials' });
+    await chosenCredentials.getByText('Machine: Demo Credential').waitFor();
+    await chosenCredentials.getByText('Vault (prod): Prod vault').waitFor();
+    // A second machine credential takes the first one's place, as in AWX: one per type.
+    await page.getByRole('combobox', { name: 'Credential type' }).selectOption({ label: 'Machine' });
+    await lookUp(page, 'Credentials', 'Second', 'Second machine');
+    await chosenCredentials.getByText('Machine: Second machine').waitFor();
+    assert.equal(await chosenCredentials.getByText('Machine: Demo Credential').count(), 0);
+    await page.getByRole('button', { name: 'Remove Second machine' }).click();
+    await lookUp(page, 'Credentials', 'Demo', 'Demo Credential');
+
+    // One existing label picked, one typed to be created.
+    await lookUp(page, 'Labels', 'exist', 'existing-label');
+    await page.getByRole('combobox', { name: 'Labels', exact: true }).fill('typed-label');
+    await page.getByRole('combobox', { name: 'Labels', exact: true }).press('Enter');
+    await page.getByRole('list', { name: 'Chosen labels' }).getByText('typed-label (new)').waitFor();
+
+    // Instance groups: edge, then default, then default moved first.
+    await lookUp(page, 'Instance groups', 'edge', 'edge');
+    await lookUp(page, 'Instance groups', 'def', 'default');
+    await page.getByRole('button', { name: 'Move default up' }).click();
+    const order = page.getByRole('list', { name: 'Chosen instance groups, in order' });
+    assert.deepEqual((await order.getByRole('listitem').allInnerTexts()).map((s) => s.trim().split('\n')[0]), ['1. default', '2. edge']);
+
+    // A "Prompt on launch" switch beside each promptable field.
+    for (const field of ['inventory', 'credentials', 'labels', 'limit', 'variables', 'instance groups', 'job tags']) {
+      await page.getByRole('switch', { name: `Prompt for ${field} on launch` }).waitFor();
+    }
+    assert.equal(await page.getByRole('checkbox', { name: /Prompt for .* on launch/ }).count(), 0);
+    await page.getByRole('switch', { name: 'Prompt for limit on launch' }).check();
+
+    // The callback and webhook sections appear with their options.
+    await page.getByRole('checkbox', { name: 'Provisioning callbacks' }).check();
+    await page.getByRole('heading', { name: 'Provisioning callback' }).waitFor();
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const key = await page.locator('#field-host_config_key').inputValue();
+    assert.match(key, /^[0-9a-f]{32}$/);
+    await c.shot('job-template-form');
+
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/job_templates\/\d+$/);
+    const id = Number(page.url().split('/').pop());
+    const jt = (await t.get(`/api/v2/job_templates/${id}/`)).body;
+    assert.equal(jt.host_config_key, key);
+    assert.equal(jt.ask_limit_on_launch, true);
+    assert.equal(jt.ask_inventory_on_launch, false);
+    assert.deepEqual(jt.summary_fields.credentials.map((x: any) => x.name).sort(), ['Demo Credential', 'Prod vault']);
+    assert.deepEqual(jt.summary_fields.labels.results.map((x: any) => x.name), ['existing-label', 'typed-label']);
+    const typed = (await t.get('/api/v2/labels/?name=typed-label')).body.results;
+    assert.equal(typed.length, 1);
+    assert.equal(typed[0].organization, org);
+    assert.deepEqual((await t.get(`/api/v2/job_templates/${id}/instance_groups/`)).body.results.map((g: any) => g.name), ['default', 'edge']);
+
+    // The detail page shows them, linked.
+    const details = page.getByLabel('Credentials, labels and instance groups');
+    await details.getByRole('link', { name: 'Machine: Demo Credential' }).waitFor();
+    await details.getByRole('link', { name: 'Vault: Prod vault' }).waitFor();
+    await details.getByRole('link', { name: 'typed-label' }).waitFor();
+    const existing = (await t.get('/api/v2/labels/?name=existing-label')).body.results[0].id;
+    assert.equal(await details.getByRole('link', { name: 'existing-label' }).getAttribute('href'), `/labels/${existing}`);
+    assert.deepEqual(await details.locator('[data-field="instance_groups"] a').allInnerTexts(), ['default', 'edge']);
+    await c.shot('job-template-detail-relations');
+
+    // Launched (the limit is asked, as its switch says), the job carries the credentials and labels.
+    await page.getByRole('button', { name: 'Launch Deploy with everything' }).click();
+    const wizard = page.getByRole('dialog', { name: 'Launch Deploy with everything' });
+    await wizard.getByLabel('Limit').fill('localhost');
+    await wizard.getByRole('button', { name: 'Next', exact: true }).click();
+    await wizard.getByRole('button', { name: 'Launch', exact: true }).click();
+    await page.waitForURL(/\/jobs\/\d+$/);
+    const job = Number(page.url().split('/').pop());
+    const done = await waitForRun(t, `/api/v2/jobs/${job}/`);
+    assert.equal(done.limit, 'localhost');
+    assert.deepEqual((await t.get(`/api/v2/jobs/${job}/credentials/`)).body.results.map((x: any) => x.name).sort(), ['Demo Credential', 'Prod vault']);
+    assert.deepEqual((await t.get(`/api/v2/jobs/${job}/labels/`)).body.results.map((x: any) => x.name).sort(), ['existing-label', 'typed-label']);
+    assert.deepEqual(c.errors, []);
+    await c.close();
+  });
+
+  it('shows the API\'s refusal of a second machine credential on the field, and saves nothing of it', async () => {
+    const jt = (await t.get('/api/v2/job_templates/?name=Demo+Job+Template')).body.results[0];
+    const demo = (await t.get('/api/v2/credentials/?name=Demo+Credential')).body.results[0].id;
+    const second = (await t.get('/api/v2/credentials/?name=Second+machine')).body.results[0].id;
+    for (const cred of jt.summary_fields.credentials) await t.post(`/api/v2/job_templates/${jt.id}/credentials/`, { id: cred.id, disassociate: true });
+    const c = await consolePage(t, undefined, `/job_templates/${jt.id}/edit`);
+    await c.page.getByRole('heading', { name: 'Details' }).waitFor();
+    // Meanwhile someone attaches a machine credential through the API: the form did not know it.
+    assert.equal((await t.post(`/api/v2/job_templates/${jt.id}/credentials/`, { id: demo })).status, 204);
+    await lookUp(c.page, 'Credentials', 'Second', 'Second machine');
+    await c.page.getByRole('button', { name: 'Save' }).click();
+    await c.page.locator('#field-credentials-help').getByText('Cannot assign multiple Machine credentials.').waitFor();
+    assert.match(c.page.url(), /\/edit$/);
+    assert.deepEqual((await t.get(`/api/v2/job_templates/${jt.id}/credentials/`)).body.results.map((x: any) => x.id), [demo]);
+    await c.shot('job-template-form-refusal');
+    await c.close();
+  });
+});
