@@ -1,10 +1,12 @@
 // The job template form's credentials, labels, instance groups, prompt switches and sections, as an AWX user makes a template.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { consolePage } from '../helpers/browser.ts';
-import { waitForRun } from '../helpers/jobs.ts';
+import { eventually, waitForRun } from '../helpers/jobs.ts';
 import { createDemoData } from '../../src/server/demo-data.ts';
 
 /** Picks `name` in the lookup labelled `label` by typing part of it. */
@@ -131,7 +133,6 @@ describe('web console: job template form', () => {
   it('shows the API\'s refusal of a second machine credential on the field, and saves nothing of it', async () => {
     const jt = (await t.get('/api/v2/job_templates/?name=Demo+Job+Template')).body.results[0];
     const demo = (await t.get('/api/v2/credentials/?name=Demo+Credential')).body.results[0].id;
-    const second = (await t.get('/api/v2/credentials/?name=Second+machine')).body.results[0].id;
     for (const cred of jt.summary_fields.credentials) await t.post(`/api/v2/job_templates/${jt.id}/credentials/`, { id: cred.id, disassociate: true });
     const c = await consolePage(t, undefined, `/job_templates/${jt.id}/edit`);
     await c.page.getByRole('heading', { name: 'Details' }).waitFor();
@@ -143,6 +144,74 @@ describe('web console: job template form', () => {
     assert.match(c.page.url(), /\/edit$/);
     assert.deepEqual((await t.get(`/api/v2/job_templates/${jt.id}/credentials/`)).body.results.map((x: any) => x.id), [demo]);
     await c.shot('job-template-form-refusal');
+    await c.close();
+  });
+
+  it('turns the webhook on with its service, shows its URL and key, makes a new key, and turns it off', async () => {
+    const jt = (await t.get('/api/v2/job_templates/?name=Demo+Job+Template')).body.results[0];
+    const c = await consolePage(t, undefined, `/job_templates/${jt.id}/edit`);
+    const { page } = c;
+    assert.equal(await page.getByRole('heading', { name: 'Webhook' }).count(), 0);
+    await page.getByRole('checkbox', { name: 'Enable webhook' }).check();
+    await page.getByRole('combobox', { name: 'Webhook service' }).selectOption({ label: 'GitHub' });
+    await page.getByText('A key is generated when the template is saved with a service.').waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(new RegExp(`/job_templates/${jt.id}$`));
+    assert.equal((await t.get(`/api/v2/job_templates/${jt.id}/`)).body.webhook_service, 'github');
+    const key = (await t.get(`/api/v2/job_templates/${jt.id}/webhook_key/`)).body.webhook_key;
+    assert.match(key, /^\w{50}$/);
+
+    await c.open(`/job_templates/${jt.id}/edit`);
+    await page.getByRole('heading', { name: 'Webhook' }).waitFor();
+    assert.equal(await page.locator('#webhook-url input').inputValue(), `${c.base}/api/v2/job_templates/${jt.id}/github/`);
+    await page.getByRole('button', { name: 'Show key' }).click();
+    assert.equal(await page.locator('#webhook-key input').inputValue(), key);
+    await c.shot('job-template-form-webhook');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await eventually(async () => ((await page.locator('#webhook-key input').inputValue()) !== key ? true : null), 10_000, 'a new key shown');
+    const rotated = (await t.get(`/api/v2/job_templates/${jt.id}/webhook_key/`)).body.webhook_key;
+    assert.equal(await page.locator('#webhook-key input').inputValue(), rotated);
+
+    await page.getByRole('checkbox', { name: 'Enable webhook' }).uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(new RegExp(`/job_templates/${jt.id}$`));
+    assert.equal((await t.get(`/api/v2/job_templates/${jt.id}/`)).body.webhook_service, '');
+    await c.close();
+  });
+
+  it('shows a project only the fields of its source control type, and a manual project a choice of the free directories', async () => {
+    await mkdir(path.join(t.env.projectsRoot, 'site_playbooks'), { recursive: true });
+    await writeFile(path.join(t.env.projectsRoot, 'site_playbooks', 'site.yml'), '- hosts: all\n  tasks: []\n');
+    const c = await consolePage(t, undefined, '/projects/add');
+    const { page } = c;
+    await page.locator('#field-name').fill('Playbooks on disk');
+    await lookUp(page, 'Organization', 'Def', 'Default');
+    await page.getByRole('combobox', { name: 'Source control type' }).selectOption({ label: 'Git' });
+    await page.getByRole('heading', { name: 'Git details' }).waitFor();
+    for (const label of ['Source control URL', 'Source control branch/tag/commit', 'Source control refspec']) await page.getByLabel(label, { exact: true }).waitFor();
+    for (const label of ['Clean', 'Delete', 'Track submodules', 'Update revision on launch', 'Allow branch override']) await page.getByRole('checkbox', { name: label, exact: true }).waitFor();
+    assert.equal(await page.getByLabel('Cache timeout (seconds)').count(), 0, 'the cache timeout goes with updating on launch');
+    await page.getByRole('checkbox', { name: 'Update revision on launch', exact: true }).check();
+    await page.getByLabel('Cache timeout (seconds)', { exact: true }).waitFor();
+    assert.equal(await page.getByLabel('Playbook directory').count(), 0);
+    await c.shot('project-form-git');
+
+    await page.getByRole('combobox', { name: 'Source control type' }).selectOption({ label: 'Manual' });
+    await page.getByRole('heading', { name: 'Manual details' }).waitFor();
+    assert.equal(await page.getByLabel('Source control URL').count(), 0);
+    assert.equal(await page.getByRole('checkbox', { name: 'Clean', exact: true }).count(), 0);
+    const directory = page.getByRole('combobox', { name: 'Playbook directory' });
+    // The Demo Project's checkout is no choice: only free directories of the projects root.
+    assert.deepEqual((await directory.locator('option').allInnerTexts()).slice(1), ['site_playbooks']);
+    await directory.selectOption('site_playbooks');
+    await c.shot('project-form-manual');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/projects\/\d+$/);
+    const project = (await t.get(`/api/v2/projects/${page.url().split('/').pop()}/`)).body;
+    assert.equal(project.scm_type, '');
+    assert.equal(project.local_path, 'site_playbooks');
+    assert.equal(project.scm_update_on_launch, false, 'options of another type are not sent');
+    assert.deepEqual(c.errors, []);
     await c.close();
   });
 });

@@ -51,6 +51,7 @@ const runs = <K extends RunKey>(key: K, label: string, singular: string, extra: 
   ...extra,
   });
 
+const SCM_TYPES: Record<FieldOf<'projects', 'scm_type'>, string> = { '': 'Manual', git: 'Git' };
 const INVENTORY_KINDS: Record<FieldOf<'inventories', 'kind'>, string> = { '': 'Inventory', smart: 'Smart' };
 
 const RESOURCES: ResourceConfig[] = [
@@ -112,10 +113,11 @@ const RESOURCES: ResourceConfig[] = [
     columns: [
       nameColumn('projects'),
       statusColumn,
-      { field: 'scm_type', label: 'Type', sort: true, wide: true },
+      { field: 'scm_type', label: 'Type', sort: true, wide: true, render: (o) => SCM_TYPES[o.scm_type] },
       { field: 'scm_revision', label: 'Revision', wide: true, render: (o) => <span className="drover-mono">{String(o.scm_revision ?? '').slice(0, 8) || '–'}</span> },
       refColumn('organization', 'Organization', 'organizations'),
     ],
+    formPage: () => import('../pages/projects/ProjectForm'),
     actions: () => import('../pages/projects/ProjectActions'),
     tabs: [
       { key: 'playbooks', label: 'Playbooks', component: () => import('../pages/projects/Playbooks') },

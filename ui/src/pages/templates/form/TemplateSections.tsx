@@ -102,7 +102,7 @@ export function TemplateSections({ config, fields, values, set, errors, lists, c
       )}
       {webhook && (
         <FormSection title="Webhook" titleElement="h2">
-          <WebhookSection fields={fields} values={values} set={set} errors={errors} templateUrl={saved?.url} plural={config.key} id={saved?.id} />
+          <WebhookSection fields={fields} values={values} set={set} errors={errors} templateUrl={saved?.url} savedService={saved?.webhook_service} plural={config.key} id={saved?.id} />
         </FormSection>
       )}
     </>

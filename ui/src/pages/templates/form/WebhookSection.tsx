@@ -14,13 +14,15 @@ interface Key {
  * signs with (read from webhook_key/ when asked, replaced with Generate) and the token credential
  * the status is posted back with.
  */
-export function WebhookSection({ fields, values, set, errors, templateUrl, plural, id }: {
+export function WebhookSection({ fields, values, set, errors, templateUrl, savedService, plural, id }: {
   fields: Record<string, FieldMeta>;
   values: Record<string, unknown>;
   set: (name: string, value: unknown) => void;
   errors: Record<string, string>;
   /** The saved template's API address; a new one gets its key when saved. */
   templateUrl?: string;
+  /** The service the saved template has: it has a key only then. */
+  savedService?: string;
   plural: string;
   id?: number;
 }) {
@@ -50,10 +52,10 @@ export function WebhookSection({ fields, values, set, errors, templateUrl, plura
       </FormGroup>
       <FormGroup label="Webhook key" fieldId="webhook-key">
         <ErrorAlert error={failure} />
-        {templateUrl && service ? (
+        {templateUrl && savedService ? (
           <InputGroup>
             <InputGroupItem isFill>
-              {key === null ? <p className="drover-subtle" id="webhook-key">Hidden</p> : <ClipboardCopy id="webhook-key" isReadOnly hoverTip="Copy" clickTip="Copied">{key || 'None yet: save with a service to get one.'}</ClipboardCopy>}
+              {key === null ? <p className="drover-subtle" id="webhook-key">Hidden</p> : <ClipboardCopy id="webhook-key" isReadOnly hoverTip="Copy" clickTip="Copied">{key}</ClipboardCopy>}
             </InputGroupItem>
             <InputGroupItem>
               {key === null && <Button variant="control" onClick={() => void keyAction('get')}>Show key</Button>}
