@@ -15,7 +15,7 @@ async function lookUp(page: Page, label: string, typed: string, name: string) {
   await page.getByRole('option', { name, exact: true }).click();
 }
 
-describe('web console: job template form', () => {
+describe('web console: template and project forms', () => {
   let t: TestApp;
   let org: number;
   let vaultType: number;
@@ -176,6 +176,27 @@ describe('web console: job template form', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(new RegExp(`/job_templates/${jt.id}$`));
     assert.equal((await t.get(`/api/v2/job_templates/${jt.id}/`)).body.webhook_service, '');
+    await c.close();
+  });
+
+  it('makes a workflow template with a label typed in, in its organization, and prompts by switch', async () => {
+    const c = await consolePage(t, undefined, '/workflow_job_templates/add');
+    const { page } = c;
+    await page.locator('#field-name').fill('Labelled workflow');
+    await lookUp(page, 'Organization', 'Def', 'Default');
+    await page.getByRole('combobox', { name: 'Labels', exact: true }).fill('wf-label');
+    await page.getByRole('combobox', { name: 'Labels', exact: true }).press('Enter');
+    await page.getByRole('switch', { name: 'Prompt for labels on launch' }).check();
+    // Workflow templates have no credentials or instance groups of their own in AWX.
+    assert.equal(await page.getByRole('combobox', { name: 'Credential type' }).count(), 0);
+    assert.equal(await page.getByRole('combobox', { name: 'Instance groups' }).count(), 0);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/workflow_job_templates\/\d+$/);
+    const wf = (await t.get(`/api/v2/workflow_job_templates/${page.url().split('/').pop()}/`)).body;
+    assert.equal(wf.ask_labels_on_launch, true);
+    assert.deepEqual(wf.summary_fields.labels.results.map((l: any) => l.name), ['wf-label']);
+    assert.equal((await t.get('/api/v2/labels/?name=wf-label')).body.results[0].organization, org);
+    await page.getByLabel('Credentials, labels and instance groups').getByRole('link', { name: 'wf-label' }).waitFor();
     await c.close();
   });
 

@@ -10,7 +10,7 @@ import { RUN_CREDENTIAL_KINDS, vaultIdOf, withCredential, type Credential, type 
 export function useRunCredentialTypes() {
   return useQuery({
     queryKey: ['/api/v2/credential_types/', 'run kinds'],
-    queryFn: async () => (await http.get<Page<CredentialType>>(withQuery('/api/v2/credential_types/', { page_size: 200, order_by: 'name' }))).results.filter((t) => RUN_CREDENTIAL_KINDS.includes(t.kind)),
+    queryFn: async () => (await http.get<Page<CredentialType>>(withQuery('/api/v2/credential_types/', { page_size: 200, order_by: 'name' }))).results.filter((t) => RUN_CREDENTIAL_KINDS.has(t.kind)),
     staleTime: 60_000,
   });
 }

@@ -52,7 +52,7 @@ export function TemplateSections({ config, fields, values, set, errors, lists, c
       return <CredentialsPicker value={chosen.credentials} onChange={(credentials) => setChosen((c) => ({ ...c, credentials }))} error={errors.credentials} labelInfo={promptSwitch('credentials')} />;
     }
     if (name === 'labels' && lists.includes('labels')) {
-      return <LabelsInput value={chosen.labels} onChange={(labels) => setChosen((c) => ({ ...c, labels }))} organization={organization} error={errors.labels ?? errors.name} labelInfo={promptSwitch('labels')} />;
+      return <LabelsInput value={chosen.labels} onChange={(labels) => setChosen((c) => ({ ...c, labels }))} organization={organization} error={errors.labels} labelInfo={promptSwitch('labels')} />;
     }
     if (name === 'instance_groups' && lists.includes('instance_groups')) {
       return <InstanceGroupsList value={chosen.instance_groups} onChange={(instance_groups) => setChosen((c) => ({ ...c, instance_groups }))} error={errors.instance_groups} labelInfo={promptSwitch('instance_groups')} />;

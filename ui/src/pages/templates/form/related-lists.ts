@@ -26,7 +26,8 @@ export interface Chosen {
 export const NOTHING_CHOSEN: Chosen = { credentials: [], labels: [], instance_groups: [] };
 
 /** Credential kinds a playbook run takes (source control, registry and token credentials are not). */
-export const RUN_CREDENTIAL_KINDS: FieldOf<'credential_types', 'kind'>[] = ['ssh', 'vault', 'net', 'cloud', 'kubernetes', 'insights'];
+type CredentialKind = FieldOf<'credential_types', 'kind'>;
+export const RUN_CREDENTIAL_KINDS = new Set<CredentialKind>(['ssh', 'vault', 'net', 'cloud', 'kubernetes', 'insights']);
 
 const everything = async <T>(url: string): Promise<T[]> => (await http.get<Page<T>>(withQuery(url, { page_size: 200 }))).results;
 
