@@ -200,6 +200,35 @@ describe('web console: template and project forms', () => {
     await c.close();
   });
 
+  it('saves a schedule\'s credentials and labels where its template asks for them at launch', async () => {
+    const demo = (await t.get('/api/v2/job_templates/?name=Demo+Job+Template')).body.results[0];
+    const copy = await t.post(`/api/v2/job_templates/${demo.id}/copy/`, { name: 'Asks credentials and labels' });
+    assert.equal(copy.status, 201, copy.text);
+    const jt = copy.body.id;
+    assert.equal((await t.patch(`/api/v2/job_templates/${jt}/`, { ask_credential_on_launch: true, ask_labels_on_launch: true })).status, 200);
+    const c = await consolePage(t, undefined, `/schedules/add?job_template=${jt}`);
+    const { page } = c;
+    await page.getByLabel(/^Name/).fill('Nightly with vault');
+    await page.getByRole('heading', { name: 'Credentials, labels and instance groups' }).waitFor();
+    assert.equal(await page.getByRole('combobox', { name: 'Instance groups' }).count(), 0, 'instance groups are not asked');
+    await page.getByRole('combobox', { name: 'Credential type' }).selectOption({ label: 'Vault' });
+    await lookUp(page, 'Credentials', 'Prod', 'Prod vault');
+    await page.getByRole('combobox', { name: 'Labels', exact: true }).fill('nightly');
+    await page.getByRole('combobox', { name: 'Labels', exact: true }).press('Enter');
+    await c.shot('schedule-form-credentials-labels');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/schedules\/\d+$/);
+    const id = page.url().split('/').pop();
+    assert.deepEqual((await t.get(`/api/v2/schedules/${id}/credentials/`)).body.results.map((x: any) => x.name), ['Prod vault']);
+    assert.deepEqual((await t.get(`/api/v2/schedules/${id}/labels/`)).body.results.map((x: any) => x.name), ['nightly']);
+    // Editing starts from what was saved.
+    await c.open(`/schedules/${id}/edit`);
+    await page.getByRole('list', { name: 'Chosen credentials' }).getByText('Vault (prod): Prod vault').waitFor();
+    await page.getByRole('list', { name: 'Chosen labels' }).getByText('nightly').waitFor();
+    assert.deepEqual(c.errors, []);
+    await c.close();
+  });
+
   it('shows a project only the fields of its source control type, and a manual project a choice of the free directories', async () => {
     await mkdir(path.join(t.env.projectsRoot, 'site_playbooks'), { recursive: true });
     await writeFile(path.join(t.env.projectsRoot, 'site_playbooks', 'site.yml'), '- hosts: all\n  tasks: []\n');
