@@ -72,7 +72,7 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery, va
   } else if (meta.choices) {
     control = (
       <FormSelect id={id} value={value === null || value === undefined ? '' : String(value)} onChange={(_e, v) => onChange(choiceValue(meta, v))} validated={validated} aria-describedby={describedBy}>
-        {(!meta.required || meta.allow_null) && <FormSelectOption value="" label="—" />}
+        {(!meta.required || meta.allow_null) && !meta.choices.some(([v]) => v === '') && <FormSelectOption value="" label="—" />}
         {meta.choices.map(([v, l]) => (
           <FormSelectOption key={String(v)} value={String(v)} label={l} />
         ))}
