@@ -48,7 +48,7 @@ export default function ScheduleForm({ object }: { config: ResourceConfig; objec
     retry: false,
   });
   // What the schedule saves in its related lists, loaded before its form.
-  const related = useQuery({ queryKey: [object?.url, 'related lists'], queryFn: () => loadChosen(object!.related, ['credentials', 'labels', 'instance_groups']), enabled: !!object });
+  const related = useQuery({ queryKey: [object?.url, 'related lists'], queryFn: () => loadChosen(object!.related, ['credentials', 'labels', 'instance_groups']), enabled: !!object, gcTime: 0 });
   const surveyUrl = template.data && prompting && template.data.survey_enabled ? `${template.data.url}survey_spec/` : undefined;
   const survey = useQuery({ queryKey: [surveyUrl], queryFn: () => http.get<Partial<SurveySpec>>(surveyUrl!), enabled: !!surveyUrl });
   const zones = useQuery({

@@ -37,6 +37,8 @@ export default function TemplateForm({ config, object }: { config: ResourceConfi
     queryKey: [object?.url, 'related lists'],
     queryFn: () => loadChosen(object!.related, lists),
     enabled: !!object,
+    // The form starts from what the server has now, never from a list kept from an earlier visit.
+    gcTime: 0,
   });
   if (object && chosen.isPending) return <Loading />;
   if (chosen.error) return <ErrorAlert error={chosen.error} />;
