@@ -150,12 +150,12 @@ describe('job templates', () => {
     assert.equal((await t.post(url, { id: m1 })).status, 204);
     const second = await t.post(url, { id: m2 });
     assert.equal(second.status, 400);
-    assert.match(second.body.credentials[0], /Cannot assign multiple ssh credentials/);
+    assert.deepEqual(second.body, { credentials: ['Cannot assign multiple Machine credentials.'] });
     assert.equal((await t.post(url, { id: v1 })).status, 204);
     assert.equal((await t.post(url, { id: v2 })).status, 204);
     const sameVault = await t.post(url, { id: v3 });
     assert.equal(sameVault.status, 400);
-    assert.match(sameVault.body.credentials[0], /same vault id/);
+    assert.deepEqual(sameVault.body, { credentials: ['Cannot assign multiple Vault (id=dev) credentials.'] });
     const scm = (await t.get('/api/v2/credential_types/?namespace=scm')).body.results[0].id;
     const scmCred = await credential(scm, { username: 'git' });
     assert.equal((await t.post(url, { id: scmCred })).status, 400);

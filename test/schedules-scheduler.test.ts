@@ -148,6 +148,29 @@ describe('the scheduler', () => {
     assert.deepEqual(groups.map((g) => g.instance_group_id), [group]);
   });
 
+  it('attaches labels by name (created in the organization given) and one credential per type, as AWX\'s launch configurations', async () => {
+    const { template, org } = await scheduledTemplate(t, { ask_labels_on_launch: true, ask_credential_on_launch: true });
+    const s = (await t.post('/api/v2/schedules/', { name: 'Labelled by name', unified_job_template: template.id, rrule: rruleIn(3600) })).body;
+    const labels = `/api/v2/schedules/${s.id}/labels/`;
+    const created = await t.post(labels, { name: `typed-${org}`, organization: org });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.organization, org);
+    assert.equal((await t.post(labels, { name: `typed-${org}`, organization: org })).status, 204, 'the same name attaches the same label');
+    assert.equal((await t.post(labels, { name: 'no organization' })).status, 400);
+    assert.deepEqual((await t.get(labels)).body.results.map((l: any) => l.name), [`typed-${org}`]);
+    assert.equal((await t.get(`/api/v2/labels/?name=no+organization`)).body.count, 0);
+
+    const machine = (await t.get('/api/v2/credential_types/?namespace=ssh')).body.results[0].id;
+    const cred = async (name: string) => (await t.post('/api/v2/credentials/', { name, organization: org, credential_type: machine, inputs: { username: name } })).body.id as number;
+    const [first, second] = [await cred(`first-${org}`), await cred(`second-${org}`)];
+    const credentials = `/api/v2/schedules/${s.id}/credentials/`;
+    assert.equal((await t.post(credentials, { id: first })).status, 204);
+    const refused = await t.post(credentials, { id: second });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body, { msg: ['This launch configuration already provides a Machine credential.'] });
+    assert.deepEqual((await t.get(credentials)).body.results.map((c: any) => c.id), [first]);
+  });
+
   it('keeps a survey password answer encrypted and never shows it, and the job gets it', async () => {
     const { template } = await scheduledTemplate(t);
     const spec = { name: '', description: '', spec: [{ question_name: 'Word', variable: 'word', type: 'password', required: true, default: '' }] };

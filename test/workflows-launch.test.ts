@@ -68,6 +68,25 @@ describe('launching workflows', () => {
     assert.equal((await t.post(`/api/v2/workflow_job_template_nodes/${wf.nodes.a}/credentials/`, { id: foreign }, { as: otherAdmin })).status, 403);
   });
 
+  it('refuses a second credential of the same type on a node, as AWX\'s saved launch configurations', async () => {
+    const wf = await makeWorkflow(t, org, 'one per type', { a: {} }, []);
+    const url = `/api/v2/workflow_job_template_nodes/${wf.nodes.a}/credentials/`;
+    const machine = (await t.get('/api/v2/credential_types/?namespace=ssh')).body.results[0].id;
+    const vault = (await t.get('/api/v2/credential_types/?namespace=vault')).body.results[0].id;
+    const cred = async (name: string, type: number, inputs: Record<string, string>) =>
+      (await t.post('/api/v2/credentials/', { name, organization: org, credential_type: type, inputs })).body.id as number;
+    const [m1, m2] = [await cred('node m1', machine, { username: 'a' }), await cred('node m2', machine, { username: 'b' })];
+    const [v1, v2, v3] = [await cred('node v1', vault, { vault_password: 'x', vault_id: 'dev' }), await cred('node v2', vault, { vault_password: 'y', vault_id: 'prod' }), await cred('node v3', vault, { vault_password: 'z', vault_id: 'dev' })];
+    for (const id of [m1, v1, v2]) assert.equal((await t.post(url, { id })).status, 204);
+    const second = await t.post(url, { id: m2 });
+    assert.equal(second.status, 400);
+    assert.deepEqual(second.body, { msg: ['This launch configuration already provides a Machine credential.'] });
+    const sameVault = await t.post(url, { id: v3 });
+    assert.equal(sameVault.status, 400);
+    assert.deepEqual(sameVault.body, { msg: ['This launch configuration already provides a Vault (id=dev) credential.'] });
+    assert.deepEqual((await t.get(url)).body.results.map((c: any) => c.id).sort(), [m1, v1, v2].sort());
+  });
+
   it('starts each node once however often the pass runs', async () => {
     const wf = await makeWorkflow(t, org, 'repeated', { a: {}, b: {}, c: {} }, [['a', 'always', 'b'], ['a', 'always', 'c']]);
     const wj = await launchWorkflow(t, wf.id);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type TSchema } from 'typebox';
 import type { Services } from '../api/context.ts';
 import { serializeRows } from '../api/serialize.ts';
 import { loadRow } from '../api/crud.ts';
@@ -20,9 +21,20 @@ function view(
   name: string,
   description: string,
   get: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  answer?: TSchema,
 ) {
-  routeMethods(app, url, permission, { GET: get, OPTIONS: async () => viewOptions(name, description) });
+  routeMethods(app, url, permission, { GET: get, OPTIONS: async () => viewOptions(name, description) }, answer ? { GET: { summary: name, response: { 200: answer } } } : {});
 }
+
+/** What the console reads of /api/v2/config/; the other keys (AWX's) pass through as they are. */
+const ConfigAnswer = Type.Object(
+  {
+    version: Type.String(),
+    project_base_dir: Type.Optional(Type.String({ description: 'The directory manual projects live under (superusers only).' })),
+    project_local_paths: Type.Optional(Type.Array(Type.String(), { description: "Directories under project_base_dir no project uses yet: a manual project's choices of local_path (superusers only)." })),
+  },
+  { additionalProperties: true },
+);
 
 /** /api/, /api/v2/, ping, config and me. */
 export function registerRootRoutes(app: FastifyInstance, services: Services, extraTopLevel: Record<string, string>): void {
@@ -78,7 +90,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
 
   view(app, '/api/v2/config/', AUTHENTICATED, 'Configuration', 'Version, license and general settings of this installation.', async (request) =>
     configFor(services, request.ctx),
-  );
+  ConfigAnswer);
 
   view(app, '/api/v2/me/', AUTHENTICATED, 'Me', 'The current user.', async (request) => {
     const users = services.resources.get('user');

@@ -141,7 +141,7 @@ export const jobTemplates = defineResource<JobTemplateRow>(withWebhooks<JobTempl
     const summary = out.summary_fields as Record<string, unknown>;
     const credentials = extras?.credentials.get(row.id) ?? [];
     const labels = extras?.labels.get(row.id) ?? [];
-    summary.credentials = credentials.map(({ id, name, description, kind, cloud_kind }) => ({ id, name, description, kind, cloud: kind === 'cloud', cloud_kind }));
+    summary.credentials = credentials.map(({ id, name, description, kind, cloud_kind, credential_type_id }) => ({ id, name, description, kind, cloud: kind === 'cloud', cloud_kind, credential_type_id }));
     summary.labels = { count: labels.length, results: labels };
     const survey = row.survey_spec as { spec?: unknown; name?: string; description?: string } | null;
     if (survey?.spec) summary.survey = { title: survey.name ?? '', description: survey.description ?? '' };

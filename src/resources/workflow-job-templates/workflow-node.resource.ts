@@ -9,6 +9,7 @@ import type { UnifiedJobTemplateRow, WorkflowJobTemplateNodeRow } from '../../db
 import { parseVariables, variablesProblem } from '../../inventory/variables.ts';
 import { unifiedJobTypeOf } from '../../runs/run-services.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
+import { assertLaunchConfigSlotFree } from '../credentials/one-per-type.ts';
 import { RUN_CREDENTIAL_KINDS } from '../job-templates/template-relations.ts';
 import { nodeAccess } from './node-access.ts';
 import { checkNodePrompts } from './node-prompts.ts';
@@ -104,7 +105,9 @@ export const workflowNodes = defineResource<WorkflowJobTemplateNodeRow>({
       async authorize(ctx, tx, nodeId, credentialId, detach) {
         const [node] = await tx.query<Pick<WorkflowJobTemplateNodeRow, 'workflow_job_template_id'>>('SELECT workflow_job_template_id FROM workflow_job_template_nodes WHERE id = $1', [nodeId]);
         await assertWorkflowAdmin(ctx, tx, node.workflow_job_template_id);
-        if (!detach) await assertCanUseCredential(ctx, tx, credentialId, 'credentials', RUN_CREDENTIAL_KINDS);
+        if (detach) return;
+        await assertCanUseCredential(ctx, tx, credentialId, 'credentials', RUN_CREDENTIAL_KINDS);
+        await assertLaunchConfigSlotFree(tx, { table: 'workflow_job_template_node_credentials', column: 'node_id' }, nodeId, credentialId);
       },
     },
   },

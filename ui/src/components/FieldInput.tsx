@@ -23,12 +23,16 @@ export interface FieldInputProps {
   lookupQuery?: Record<string, string | number>;
   /** The other values of the form, for fields that depend on them (a playbook on its project). */
   values?: Record<string, unknown>;
+  /** Shown beside the label (a "Prompt on launch" switch). */
+  labelInfo?: React.ReactNode;
+  /** The label instead of OPTIONS' own. */
+  label?: string;
 }
 
 /** One form control for a field of OPTIONS (its type, choices, label and help), with its error. */
-export function FieldInput({ name, meta, value, onChange, error, lookupQuery, values }: FieldInputProps) {
+export function FieldInput({ name, meta, value, onChange, error, lookupQuery, values, labelInfo, label: ownLabel }: FieldInputProps) {
   const id = `field-${name}`;
-  const label = meta.label ?? name;
+  const label = ownLabel ?? meta.label ?? name;
   const validated = error ? 'error' : 'default';
   const help = fieldHelp(id, error, meta.help_text);
   const describedBy = help ? `${id}-help` : undefined;
@@ -37,12 +41,13 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery, va
     return <ChoiceListInput id={id} label={label} meta={meta} value={value} onChange={onChange} error={error} />;
   }
   if (meta.type === 'json' || VARIABLES.test(name)) {
-    return <VariablesEditor id={id} label={label} value={value} onChange={(text) => onChange(text === undefined ? INVALID : text)} error={error} helperText={meta.help_text} />;
+    return <VariablesEditor id={id} label={label} labelInfo={labelInfo} value={value} onChange={(text) => onChange(text === undefined ? INVALID : text)} error={error} helperText={meta.help_text} />;
   }
   if (meta.type === 'boolean') {
     return (
       <FormGroup fieldId={id}>
         <Checkbox id={id} label={label} isChecked={!!value} onChange={(_e, checked) => onChange(checked)} description={meta.help_text} />
+        {labelInfo}
         {error && help}
       </FormGroup>
     );
@@ -51,7 +56,7 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery, va
   let control;
   if (meta.type === 'list' || (Array.isArray(value) && meta.type !== 'json')) {
     return (
-      <FormGroup label={label} fieldId={id} isRequired={!!meta.required}>
+      <FormGroup label={label} labelInfo={labelInfo} fieldId={id} isRequired={!!meta.required}>
         <ListInput id={id} value={value} onChange={onChange} validated={validated} describedBy={describedBy} />
         {help}
       </FormGroup>
@@ -67,7 +72,7 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery, va
   } else if (meta.choices) {
     control = (
       <FormSelect id={id} value={value === null || value === undefined ? '' : String(value)} onChange={(_e, v) => onChange(choiceValue(meta, v))} validated={validated} aria-describedby={describedBy}>
-        {(!meta.required || meta.allow_null) && <FormSelectOption value="" label="—" />}
+        {(!meta.required || meta.allow_null) && !meta.choices.some(([v]) => v === '') && <FormSelectOption value="" label="—" />}
         {meta.choices.map(([v, l]) => (
           <FormSelectOption key={String(v)} value={String(v)} label={l} />
         ))}
@@ -100,7 +105,7 @@ export function FieldInput({ name, meta, value, onChange, error, lookupQuery, va
     );
   }
   return (
-    <FormGroup label={label} fieldId={id} isRequired={!!meta.required}>
+    <FormGroup label={label} labelInfo={labelInfo} fieldId={id} isRequired={!!meta.required}>
       {control}
       {help}
     </FormGroup>

@@ -31,7 +31,7 @@ function render(value: unknown, mode: Mode): string {
  * A variables editor (extra_vars, host and group variables): YAML or JSON, switched without losing
  * what was typed, with the parse problem shown under the field as it is typed.
  */
-export function VariablesEditor({ id, label, value, onChange, error, helperText, readOnly }: {
+export function VariablesEditor({ id, label, value, onChange, error, helperText, readOnly, labelInfo }: {
   id: string;
   label: string;
   value: unknown;
@@ -40,6 +40,8 @@ export function VariablesEditor({ id, label, value, onChange, error, helperText,
   error?: string;
   helperText?: string;
   readOnly?: boolean;
+  /** Shown beside the label (a "Prompt on launch" switch). */
+  labelInfo?: React.ReactNode;
 }) {
   const [mode, setMode] = useState<Mode>(typeof value === 'string' && value.trim().startsWith('{') ? 'json' : 'yaml');
   const [text, setText] = useState(() => render(value, mode));
@@ -54,7 +56,7 @@ export function VariablesEditor({ id, label, value, onChange, error, helperText,
   const message = problem ?? error;
 
   return (
-    <FormGroup label={label} fieldId={id} className="drover-code-editor">
+    <FormGroup label={label} labelInfo={labelInfo} fieldId={id} className="drover-code-editor">
       <ToggleGroup aria-label={`${label} format`} isCompact>
         <ToggleGroupItem text="YAML" isSelected={mode === 'yaml'} onChange={() => switchTo('yaml')} isDisabled={!!problem} />
         <ToggleGroupItem text="JSON" isSelected={mode === 'json'} onChange={() => switchTo('json')} isDisabled={!!problem} />

@@ -61,6 +61,7 @@ const runs = <K extends RunKey>(key: K, label: string, singular: string, extra: 
   ...extra,
   });
 
+const SCM_TYPES: Record<FieldOf<'projects', 'scm_type'>, string> = { '': 'Manual', git: 'Git' };
 const INVENTORY_KINDS: Record<FieldOf<'inventories', 'kind'>, string> = { '': 'Inventory', smart: 'Smart' };
 
 const RESOURCES: ResourceConfig[] = [
@@ -124,10 +125,11 @@ const RESOURCES: ResourceConfig[] = [
     columns: [
       nameColumn('projects'),
       statusColumn,
-      { field: 'scm_type', label: 'Type', sort: true, wide: true },
+      { field: 'scm_type', label: 'Type', sort: true, wide: true, render: (o) => SCM_TYPES[o.scm_type] },
       { field: 'scm_revision', label: 'Revision', wide: true, render: (o) => <span className="drover-mono">{String(o.scm_revision ?? '').slice(0, 8) || '–'}</span> },
       refColumn('organization', 'Organization', 'organizations'),
     ],
+    formPage: () => import('../pages/projects/ProjectForm'),
     actions: () => import('../pages/projects/ProjectActions'),
     tabs: [
       { key: 'playbooks', label: 'Playbooks', component: () => import('../pages/projects/Playbooks') },
@@ -208,6 +210,8 @@ const RESOURCES: ResourceConfig[] = [
       { field: 'last_job_run', label: 'Last ran', sort: true, wide: true, render: (o) => formatDate(o.last_job_run) },
     ],
     hiddenFormFields: ['survey_enabled'],
+    formPage: () => import('../pages/templates/form/TemplateForm'),
+    detailExtra: () => import('../pages/templates/TemplateRelations'),
     actions: () => import('../pages/templates/TemplateActions'),
     tabs: [
       { key: 'survey', label: 'Survey', component: () => import('../pages/templates/SurveyBuilder') },
@@ -228,6 +232,8 @@ const RESOURCES: ResourceConfig[] = [
       { field: 'last_job_run', label: 'Last ran', sort: true, wide: true, render: (o) => formatDate(o.last_job_run) },
     ],
     hiddenFormFields: ['survey_enabled'],
+    formPage: () => import('../pages/templates/form/TemplateForm'),
+    detailExtra: () => import('../pages/templates/TemplateRelations'),
     actions: () => import('../pages/templates/TemplateActions'),
     tabs: [
       { key: 'visualizer', label: 'Visualizer', component: () => import('../pages/workflows/WorkflowEditor') },

@@ -46,6 +46,8 @@ export interface ResourceConfig<O = AnyResource, K extends string = string> {
   tabs?: Tab<O>[];
   /** Writable fields the generic form leaves out (set elsewhere: a survey, a graph). */
   hiddenFormFields?: string[];
+  /** Shown under the generic details (a template's credentials, labels and instance groups). */
+  detailExtra?: Lazy<{ object: O }>;
   /** Fields shown in the generic details (default: every field of GET except internals). */
   detailFields?: string[];
   /** Whether the console offers Add for this resource at all (the API still decides). */

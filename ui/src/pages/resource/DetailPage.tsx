@@ -52,11 +52,25 @@ function GenericDetail({ config, object }: { config: ResourceConfig; object: Any
           base={`/${config.key}/${object.id}`}
           label={`${config.singular} sections`}
           tabs={[
-            { key: 'details', label: 'Details', content: () => <ResourceDetail object={object} fields={config.detailFields} /> },
+            { key: 'details', label: 'Details', content: () => <Details config={config} object={object} /> },
             ...tabs.map((t) => ({ key: t.key, label: t.label, content: () => <TabContent config={config} object={object} tabKey={t.key} /> })),
           ]}
         />
       </PageSection>
+    </>
+  );
+}
+
+function Details({ config, object }: { config: ResourceConfig; object: AnyResource }) {
+  const Extra = config.detailExtra ? lazyOnce(config.detailExtra) : null;
+  return (
+    <>
+      <ResourceDetail object={object} fields={config.detailFields} />
+      {Extra && (
+        <Suspense fallback={<Loading />}>
+          <Extra object={object} />
+        </Suspense>
+      )}
     </>
   );
 }

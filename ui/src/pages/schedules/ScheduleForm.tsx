@@ -19,6 +19,9 @@ import { buildRrule, defaultRepeat, parseRepeat, type Repeat } from './rrule-bui
 import { RepeatBuilder } from './RepeatBuilder';
 import { RunPreview } from './RunPreview';
 import { SCHEDULE_PROMPTS, SchedulePrompts, type PromptValues } from './SchedulePrompts';
+import { askedLists, ScheduleRelated } from './ScheduleRelated';
+import { loadChosen, NOTHING_CHOSEN, SyncError, syncChosen, type Chosen } from '../templates/form/related-lists';
+import { syncMessage } from '../templates/form/sync-message';
 import { scheduledTemplate, templateUrl, type SchedulableTemplate } from './schedule-template';
 import { TemplatePicker } from './TemplatePicker';
 
@@ -44,6 +47,8 @@ export default function ScheduleForm({ object }: { config: ResourceConfig; objec
     enabled: !!template.data && prompting,
     retry: false,
   });
+  // What the schedule saves in its related lists, loaded before its form.
+  const related = useQuery({ queryKey: [object?.url, 'related lists'], queryFn: () => loadChosen(object!.related, ['credentials', 'labels', 'instance_groups']), enabled: !!object, gcTime: 0 });
   const surveyUrl = template.data && prompting && template.data.survey_enabled ? `${template.data.url}survey_spec/` : undefined;
   const survey = useQuery({ queryKey: [surveyUrl], queryFn: () => http.get<Partial<SurveySpec>>(surveyUrl!), enabled: !!surveyUrl });
   const zones = useQuery({
@@ -57,9 +62,9 @@ export default function ScheduleForm({ object }: { config: ResourceConfig; objec
   });
 
   // A picked template loads under the form, which keeps what was typed; a given one loads first.
-  if (unified.isLoading) return <Loading />;
+  if (unified.isLoading || related.isLoading) return <Loading />;
   if (zones.isPending || (given && (template.isPending || launch.isLoading || survey.isLoading))) return <Loading />;
-  const problem = zones.error ?? template.error ?? survey.error;
+  const problem = zones.error ?? template.error ?? survey.error ?? related.error;
   if (problem) return <ErrorAlert error={problem} />;
   return (
     <ScheduleFormBody
@@ -71,6 +76,7 @@ export default function ScheduleForm({ object }: { config: ResourceConfig; objec
       description={prompting ? launch.data ?? null : null}
       spec={survey.data?.spec ?? []}
       zones={zones.data ?? ['UTC']}
+      loaded={related.data ?? NOTHING_CHOSEN}
     />
   );
 }
@@ -84,6 +90,7 @@ interface BodyProps {
   description: LaunchDescription | null;
   spec: SurveyQuestion[];
   zones: string[];
+  loaded: Chosen;
 }
 
 function initialPrompts(object: ResourceObject<'schedules'> | undefined, spec: SurveyQuestion[]): PromptValues {
@@ -99,7 +106,7 @@ function initialPrompts(object: ResourceObject<'schedules'> | undefined, spec: S
   };
 }
 
-function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, description, spec, zones }: BodyProps) {
+function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, description, spec, zones, loaded }: BodyProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const stored = typeof object?.rrule === 'string' ? object.rrule : '';
@@ -120,6 +127,12 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
+  const lists = askedLists(description);
+  const [chosen, setChosen] = useState<Chosen>(loaded);
+  const [baseline, setBaseline] = useState<Chosen>(loaded);
+  // A schedule created by a save whose related lists were then refused: later saves change it.
+  const [saved, setSaved] = useState(object);
+  const organization = template && 'organization' in template && typeof template.organization === 'number' ? template.organization : null;
   const rrule = advanced ? rruleText : buildRrule(repeat);
   const takesDays = target?.kind === 'system_job_template' && (template?.job_type === 'cleanup_jobs' || template?.job_type === 'cleanup_activitystream');
 
@@ -162,12 +175,18 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
     if (!payload) return;
     setSaving(true);
     setFailure(null);
+    let schedule = saved;
     try {
-      const saved = object ? await http.put<ResourceObject<'schedules'>>(object.url, payload) : await http.post<ResourceObject<'schedules'>>('/api/v2/schedules/', payload);
+      schedule = saved ? await http.put<ResourceObject<'schedules'>>(saved.url, payload) : await http.post<ResourceObject<'schedules'>>('/api/v2/schedules/', payload);
+      setSaved(schedule);
+      await syncChosen(schedule.related, lists, baseline, chosen, organization);
       await queryClient.invalidateQueries();
-      navigate(`/schedules/${saved.id}`);
+      navigate(`/schedules/${schedule.id}`);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 400) {
+      if (err instanceof SyncError) {
+        setErrors({ [err.list]: syncMessage(err.list, err.cause) });
+        if (schedule) setBaseline(await loadChosen(schedule.related, ['credentials', 'labels', 'instance_groups']));
+      } else if (err instanceof ApiError && err.status === 400) {
         const placed: Record<string, string> = {};
         for (const [field, message] of Object.entries(err.fieldErrors)) {
           if (field === 'variables_needed_to_start') {
@@ -263,6 +282,7 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
         </GridItem>
       </Grid>
 
+      <ScheduleRelated lists={lists} chosen={chosen} onChange={setChosen} organization={organization} errors={errors} />
       <SchedulePrompts templateUrl={template?.url ? String(template.url) : undefined} description={description} spec={spec} takesDays={takesDays} values={prompts} onChange={setPrompts} errors={errors} />
 
       <ActionGroup>
