@@ -391,3 +391,193 @@ describe('action bodies', () => {
     assert.ok(members.includes(user.id));
   });
 });
+
+/**
+ * Objects created through a sub-list whose create is the parent's own (a group's hosts and
+ * children, a template's labels, a node's children and its approval template) are checked by the
+ * route's schema too: the target's create body less what the route fills in (the group's
+ * inventory, the template's organization, the node's workflow), every problem in one 400, and only
+ * for a caller who may add there.
+ */
+describe('sub-list creates checked by their schemas', () => {
+  let t: TestApp;
+  let org: { id: number };
+  let group: { id: number; inventory: number };
+  let workflow: { id: number; nodes: Record<string, number> };
+  let member: Awaited<ReturnType<typeof newUser>>;
+  let otherAdmin: Awaited<ReturnType<typeof newUser>>;
+
+  before(async () => {
+    t = await createTestApp();
+    org = await newOrg(t, { name: 'Sub-list bodies' });
+    member = await newUser(t, { member: org });
+    otherAdmin = await newUser(t, { admin: await newOrg(t, { name: 'Other sub-list bodies' }) });
+    const inventory = await newInventory(t, org);
+    const made = await t.post('/api/v2/groups/', { name: 'web', inventory: inventory.id });
+    assert.equal(made.status, 201, made.text);
+    group = made.body;
+    workflow = await newWorkflow(t, org, { nodes: { first: {} } });
+  });
+  after(() => t.close());
+
+  const url = {
+    hosts: () => `/api/v2/groups/${group.id}/hosts/`,
+    children: () => `/api/v2/groups/${group.id}/children/`,
+    labels: () => `/api/v2/workflow_job_templates/${workflow.id}/labels/`,
+    nodes: () => `/api/v2/workflow_job_template_nodes/${workflow.nodes.first}/success_nodes/`,
+    approval: () => `/api/v2/workflow_job_template_nodes/${workflow.nodes.first}/create_approval_template/`,
+  };
+
+  /** What the routes could change, read from the database. */
+  const state = async () => {
+    const counts = await t.db.query(`SELECT
+      (SELECT count(*)::int FROM hosts) AS hosts, (SELECT count(*)::int FROM groups) AS groups,
+      (SELECT count(*)::int FROM group_hosts) AS group_hosts, (SELECT count(*)::int FROM group_children) AS group_children,
+      (SELECT count(*)::int FROM labels) AS labels, (SELECT count(*)::int FROM workflow_job_template_labels) AS workflow_labels,
+      (SELECT count(*)::int FROM workflow_job_template_nodes) AS nodes, (SELECT count(*)::int FROM workflow_job_template_node_edges) AS edges`);
+    const approvals = await t.db.query('SELECT id, name, description, timeout FROM workflow_approval_templates ORDER BY id');
+    return { counts, approvals };
+  };
+
+  it('a group\'s hosts/: a wrong type and a missing name in one 400, nothing stored; digits and words taken, the inventory filled in', async () => {
+    const before = await state();
+    const bad = await t.post(url.hosts(), { enabled: 'maybe', variables: 5 });
+    assert.deepEqual([bad.status, bad.body], [400, { name: ['This field is required.'], enabled: ['Must be a valid boolean.'], variables: ['Not a valid string.'] }]);
+    const typed = await t.post(url.hosts(), { name: ['web-1'] });
+    assert.deepEqual([typed.status, typed.body], [400, { name: ['Not a valid string.'] }]);
+    assert.deepEqual(await state(), before);
+
+    const made = await t.post(url.hosts(), { name: 'web-1', enabled: 'False', instance_id: null, inventory: 'ignored: the group fills it in' });
+    assert.equal(made.status, 201, made.text);
+    assert.deepEqual([made.body.enabled, made.body.instance_id, made.body.inventory], [false, '', group.inventory]);
+    const listed = (await t.get(url.hosts())).body.results.map((h: { id: number }) => h.id);
+    assert.deepEqual(listed, [made.body.id]);
+  });
+
+  it('a group\'s hosts/: naming an existing host with a refused value links nothing', async () => {
+    const host = await newHost(t, group.inventory, { name: 'web-2' });
+    const before = await state();
+    const res = await t.post(url.hosts(), { name: 'web-2', enabled: 'maybe' });
+    assert.deepEqual([res.status, res.body], [400, { enabled: ['Must be a valid boolean.'] }]);
+    assert.deepEqual(await state(), before);
+    assert.equal((await t.post(url.hosts(), { name: 'web-2' })).status, 204);
+    assert.ok((await t.get(url.hosts())).body.results.some((h: { id: number }) => h.id === host.id));
+  });
+
+  it('a group\'s children/: a wrong type and a missing name in one 400, nothing stored; null taken for a text field', async () => {
+    const before = await state();
+    const bad = await t.post(url.children(), { description: 5, variables: [1] });
+    assert.deepEqual([bad.status, bad.body], [400, { name: ['This field is required.'], description: ['Not a valid string.'], variables: ['Not a valid string.'] }]);
+    assert.deepEqual(await state(), before);
+
+    const made = await t.post(url.children(), { name: 'web-east', description: null });
+    assert.equal(made.status, 201, made.text);
+    assert.deepEqual([made.body.description, made.body.inventory], ['', group.inventory]);
+    assert.ok((await t.get(url.children())).body.results.some((g: { id: number }) => g.id === made.body.id));
+  });
+
+  it('a template\'s labels/: a wrong type or a missing name refused, nothing stored; the organization filled in', async () => {
+    const before = await state();
+    const typed = await t.post(url.labels(), { name: 5 });
+    assert.deepEqual([typed.status, typed.body], [400, { name: ['Not a valid string.'] }]);
+    const missing = await t.post(url.labels(), { colour: 'red' });
+    assert.deepEqual([missing.status, missing.body], [400, { name: ['This field is required.'] }]);
+    const long = await t.post(url.labels(), { name: 'x'.repeat(513) });
+    assert.deepEqual([long.status, long.body], [400, { name: ['Ensure this field has no more than 512 characters.'] }]);
+    assert.deepEqual(await state(), before);
+
+    const made = await t.post(url.labels(), { name: 'urgent', organization: 'ignored: the template fills it in' });
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.body.organization, org.id);
+    assert.equal((await t.post(url.labels(), { name: 'urgent' })).status, 204, 'an existing label of the organization is attached');
+    assert.deepEqual((await t.get(url.labels())).body.results.map((l: { name: string }) => l.name), ['urgent']);
+  });
+
+  it('a node\'s success_nodes/: every problem of a new child in one 400, the condition\'s too, nothing stored; digits and words taken', async () => {
+    const before = await state();
+    const bad = await t.post(url.nodes(), { identifier: 5, all_parents_must_converge: 'maybe', verbosity: 'loud', condition: 7 });
+    assert.deepEqual([bad.status, bad.body], [400, {
+      identifier: ['Not a valid string.'],
+      all_parents_must_converge: ['Must be a valid boolean.'],
+      verbosity: ['A valid integer is required.'],
+      condition: ['Not a valid string.'],
+    }]);
+    const syntax = await t.post(url.nodes(), { job_type: 'walk', condition: 'artifacts.x >' });
+    assert.equal(syntax.status, 400);
+    assert.deepEqual(Object.keys(syntax.body).sort(), ['condition', 'job_type']);
+    assert.deepEqual(syntax.body.job_type, ['"walk" is not a valid choice.']);
+    assert.match(syntax.body.condition[0], /syntax/i);
+    assert.deepEqual(await state(), before);
+
+    const made = await t.post(url.nodes(), { identifier: 'second', all_parents_must_converge: 'true', verbosity: '2', workflow_job_template: 'ignored: the parent\'s workflow' });
+    assert.equal(made.status, 201, made.text);
+    assert.deepEqual([made.body.all_parents_must_converge, made.body.verbosity, made.body.workflow_job_template], [true, 2, workflow.id]);
+    assert.deepEqual((await t.get(url.nodes())).body.results.map((n: { id: number }) => n.id), [made.body.id]);
+  });
+
+  it('a node\'s create_approval_template/: a wrong type and a missing name in one 400, nothing changed; digits taken', async () => {
+    const before = await state();
+    const bad = await t.post(url.approval(), { timeout: 'soon', description: 5 });
+    assert.deepEqual([bad.status, bad.body], [400, { name: ['This field is required.'], timeout: ['A valid integer is required.'], description: ['Not a valid string.'] }]);
+    const negative = await t.post(url.approval(), { name: 'Approve', timeout: -1 });
+    assert.deepEqual([negative.status, negative.body], [400, { timeout: ['Ensure this value is greater than or equal to 0.'] }]);
+    assert.deepEqual(await state(), before);
+
+    const made = await t.post(url.approval(), { name: 'Approve please', timeout: '30', description: null });
+    assert.equal(made.status, 201, made.text);
+    assert.deepEqual([made.body.name, made.body.timeout, made.body.description], ['Approve please', 30, '']);
+  });
+
+  it('a plain member and another organization\'s admin are refused before the body is looked at, and nothing changes', async () => {
+    const attempts: [string, () => string, Record<string, unknown>][] = [
+      ['group hosts', url.hosts, { enabled: 'maybe' }],
+      ['group hosts', url.hosts, { name: 'member-host' }],
+      ['group children', url.children, { name: 5 }],
+      ['group children', url.children, { name: 'member-group' }],
+      ['labels', url.labels, { name: 5 }],
+      ['labels', url.labels, { name: 'member-label' }],
+      ['success nodes', url.nodes, { identifier: 5, condition: 7 }],
+      ['success nodes', url.nodes, { identifier: 'member-node' }],
+      ['approval template', url.approval, { timeout: 'soon' }],
+      ['approval template', url.approval, { name: 'member-approval' }],
+    ];
+    const before = await state();
+    for (const caller of [member, otherAdmin]) {
+      for (const [what, to, body] of attempts) {
+        const res = await t.post(to(), body, { as: caller });
+        assert.ok([403, 404].includes(res.status), `${caller.username} ${what} ${JSON.stringify(body)}: ${res.status} ${res.text}`);
+        assert.deepEqual(Object.keys(res.body), ['detail'], `${what}: nothing is told about the body: ${res.text}`);
+      }
+    }
+    assert.deepEqual(await state(), before);
+  });
+
+  it('the OpenAPI document describes what each route checks: its create body less what the route fills in', async () => {
+    const doc = (await t.get('/api/v2/openapi.json')).body;
+    const bodyOf = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
+    const created = (schema: { anyOf?: { required?: string[]; properties: Record<string, unknown> }[] }) => schema.anyOf!.find((s) => !s.required?.includes('id'))!;
+    const hosts = created(bodyOf('/api/v2/groups/{id}/hosts/'));
+    assert.deepEqual([hosts.required, 'inventory' in hosts.properties, 'enabled' in hosts.properties], [['name'], false, true]);
+    const children = created(bodyOf('/api/v2/groups/{id}/children/'));
+    assert.deepEqual([children.required, 'inventory' in children.properties], [['name'], false]);
+    const labels = created(bodyOf('/api/v2/workflow_job_templates/{id}/labels/'));
+    assert.deepEqual([labels.required, Object.keys(labels.properties)], [['name'], ['name']]);
+
+    const probes: [string, () => string, Record<string, unknown>[]][] = [
+      ['/api/v2/workflow_job_template_nodes/{id}/success_nodes/', url.nodes, [
+        { verbosity: 'loud' }, { all_parents_must_converge: 'yes' }, { condition: 5 }, { id: 'x' }, { forks: -1 }, { job_type: 'check', forks: '3' },
+      ]],
+      ['/api/v2/workflow_job_template_nodes/{id}/create_approval_template/', url.approval, [
+        {}, { name: 5 }, { name: 'Checked', timeout: '1.5' }, { name: 'Checked', timeout: '12' },
+      ]],
+    ];
+    for (const [path, to, bodies] of probes) {
+      const check = Compile(bodyOf(path));
+      for (const body of bodies) {
+        const taken = check.Check(body);
+        const res = await t.post(to(), body);
+        assert.equal(res.status, taken ? 201 : 400, `${path} ${JSON.stringify(body)}: the schema ${taken ? 'takes' : 'refuses'} it, the API answered ${res.text}`);
+      }
+    }
+  });
+});

@@ -198,7 +198,7 @@ export function bodyWords(resource: Resource): (name: string, value: unknown) =>
 }
 
 /** The route schema of a body checked by the resource's body schema, described by it too. */
-const checkedBodySchema = (resource: Resource, mode: WriteMode, fixed: readonly string[] = []) =>
+export const checkedBodySchema = (resource: Resource, mode: WriteMode, fixed: readonly string[] = []) =>
   ({ body: bodySchema(resource, mode, fixed), checkBody: true, fieldWords: bodyWords(resource) }) satisfies MethodSchema;
 
 export function pageSchema(resource: Resource): JsonSchema {

@@ -93,7 +93,7 @@ function withPostAction<R extends ResourceRow>(options: Handler<R>): Handler<R> 
 /**
  * What a related list's POST checks up front: a body with an id links (LinkBody); one without
  * creates an object there where the list creates with its declarations (`creates`: the target's
- * create body, less what the list fixes), and names no object anywhere else.
+ * create body, less what the list fixes or its create hook fills in), and names no object anywhere else.
  */
 function checkingLink(schemas: MethodSchemas, creates?: { target: Resource; fixed: readonly string[] }): MethodSchemas {
   if (!schemas.POST) return schemas;
@@ -185,7 +185,11 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
       ctx.tokenScope !== 'read' &&
       ((relation.attachable && (await resource.access.canAttach(ctx, db, parent, name, 0, false))) ||
         (relation.createWith !== undefined && (await target.access.canCreate(ctx, db, { [relation.createWith]: parent.id, ...relation.createValues }))));
-    const fixedFields = relation.createWith ? [relation.createWith, ...Object.keys(relation.createValues ?? {})] : [];
+    // What the list fills in on the objects it creates, which their body need not give.
+    const fixedFields = relation.create
+      ? [...(relation.createFills ?? [])]
+      : relation.createWith ? [relation.createWith, ...Object.keys(relation.createValues ?? {})] : [];
+    const createsHere = relation.create !== undefined || relation.createWith !== undefined;
     routeMethods(app, path, objectPermission(resource.name, { POST: 'edit' }), {
       GET: async (request) => {
         const parent = request.object;
@@ -204,7 +208,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
           // A caller who may add nothing here learns nothing about the body (permission before validation, as AWX).
           if (request.validationError && (relation.attachable || relation.createWith) && !(await mayAdd(request.ctx, parent))) throw forbidden();
           const { body, refused } = checkedBody(request);
-          const creates = !('id' in body) && !relation.create && relation.createWith !== undefined;
+          const creates = !('id' in body) && createsHere;
           if (!creates && Object.keys(refused).length) throw new ValidationError(refused);
           const link = linkOf(body);
           if (link) {
@@ -213,7 +217,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
             return reply.code(204).send();
           }
           if (relation.create) {
-            const created = await db.transaction(async (tx) => relation.create!(tx, request.ctx, await loadRow(tx, resource, parent.id, true), body));
+            const created = await db.transaction(async (tx) => relation.create!(tx, request.ctx, await loadRow(tx, resource, parent.id, true), body, refused));
             return created ? reply.code(201).send(await serializeRow(db, request.ctx, target, created)) : reply.code(204).send();
           }
           if (!relation.createWith) throw ValidationError.field('id', 'This field is required.');
@@ -227,8 +231,8 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
           return reply.code(201).send(await serializeRow(db, request.ctx, target, row));
         },
       }),
-    }, checkingLink(relatedRouteSchemas(target, { attach: relation.attachable, create: Boolean(relation.createWith || relation.create), fixed: fixedFields }),
-      relation.createWith && !relation.create ? { target, fixed: fixedFields } : undefined));
+    }, checkingLink(relatedRouteSchemas(target, { attach: relation.attachable, create: createsHere, fixed: fixedFields }),
+      createsHere ? { target, fixed: fixedFields } : undefined));
   }
 
   if (!resource.allFields.created) return;

@@ -2,6 +2,7 @@ import type { Queryable, ResourceRow, Row } from '../db/database.ts';
 import type { RequestContext, Services } from './context.ts';
 import { completeField, datetime, ref, type Field, type Vocabulary } from './fields.ts';
 import type { Params } from './sql.ts';
+import type { FieldErrors } from './errors.ts';
 import type { RoleDeclaration } from '../rbac/object-roles.ts';
 
 export type Values = Record<string, unknown>;
@@ -42,9 +43,13 @@ export interface Relation {
    * Creates a target through this list when `createWith` cannot say how (a host created in a group
    * belongs to the group's inventory and is linked to the group), inside the request's transaction,
    * checking permission itself. Answers the new row (201), or null when the body named an existing
-   * object that was linked instead (204).
+   * object that was linked instead (204). The route checks the body first with the target's create
+   * schema less `createFills`; what the schema refused (`refused`, by field) is answered with the
+   * declarations' problems in one 400, after the hook's own permission check (crud.ts parseRequestBody).
    */
-  create?(tx: Queryable, ctx: RequestContext, parent: ResourceRow, body: unknown): Promise<ResourceRow | null>;
+  create?(tx: Queryable, ctx: RequestContext, parent: ResourceRow, body: Record<string, unknown>, refused: FieldErrors): Promise<ResourceRow | null>;
+  /** The target's fields `create` fills in itself (a group's inventory), which its body need not give. */
+  createFills?: readonly string[];
   attach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;
   detach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;
 }

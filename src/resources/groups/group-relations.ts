@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../api/context.ts';
 import { associate, createObject, parseRequestBody } from '../../api/crud.ts';
-import { ApiError, badRequest, forbidden } from '../../api/errors.ts';
+import { ApiError, badRequest, forbidden, type FieldErrors } from '../../api/errors.ts';
 import { isVisible } from '../../api/list.ts';
 import type { Relation } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
@@ -75,11 +75,13 @@ const namesNoVariables = (variables: unknown) =>
  * Creates an object through a group's list in the group's inventory and links it to the group.
  * `inventory`: 'fixed' overrides the body (hosts, as AWX), 'default' only fills it in.
  */
-async function createLinked(tx: Queryable, ctx: RequestContext, group: GroupRow, relation: string, body: unknown, inventory: 'fixed' | 'default') {
+async function createLinked(
+  tx: Queryable, ctx: RequestContext, group: GroupRow, relation: string, body: Record<string, unknown>, refused: FieldErrors, inventory: 'fixed' | 'default',
+) {
   const target = ctx.service.resources.get(relation === 'hosts' ? 'host' : 'group');
-  const input = { ...(body as Record<string, unknown>) };
+  const input = { ...body };
   if (inventory === 'fixed' || input.inventory === undefined) input.inventory = group.inventory_id;
-  const values = await parseRequestBody(target, input, 'create', null, (v) => target.access.canCreate(ctx, tx, v));
+  const values = await parseRequestBody(target, input, 'create', null, (v) => target.access.canCreate(ctx, tx, v), refused);
   const row = await createObject<HostRow | GroupRow>(tx, ctx, target, values);
   await associate(tx, ctx, ctx.service.resources.get('group'), group, relation, row.id, false);
   return row;
@@ -87,23 +89,25 @@ async function createLinked(tx: Queryable, ctx: RequestContext, group: GroupRow,
 
 export const groupHosts: Relation = {
   ...inventoryLink({ target: 'host', owner: 'group', table: 'group_hosts', parentColumn: 'group_id', targetColumn: 'host_id', association: 'hosts' }),
-  async create(tx, ctx, group: GroupRow, body) {
-    const input = body as Record<string, unknown>;
-    // Naming a host the inventory already has, without variables, links that host (as AWX).
-    if (typeof input.name === 'string' && namesNoVariables(input.variables)) {
-      const [existing] = await tx.query<Pick<HostRow, 'id'>>('SELECT id FROM hosts WHERE inventory_id = $1 AND name = $2', [group.inventory_id, input.name]);
+  createFills: ['inventory'],
+  async create(tx, ctx, group: GroupRow, body, refused) {
+    // Naming a host the inventory already has, without variables, links that host (as AWX); a body with problems links nothing.
+    if (typeof body.name === 'string' && namesNoVariables(body.variables) && !Object.keys(refused).length) {
+      const [existing] = await tx.query<Pick<HostRow, 'id'>>('SELECT id FROM hosts WHERE inventory_id = $1 AND name = $2', [group.inventory_id, body.name]);
       if (existing) {
         await associate(tx, ctx, ctx.service.resources.get('group'), group, 'hosts', existing.id, false);
         return null;
       }
     }
-    return createLinked(tx, ctx, group, 'hosts', body, 'fixed');
+    return createLinked(tx, ctx, group, 'hosts', body, refused, 'fixed');
   },
 };
 
 export const groupChildren: Relation = {
   ...inventoryLink({ target: 'group', owner: 'group', table: 'group_children', parentColumn: 'parent_id', targetColumn: 'child_id', association: 'children' }),
-  create: (tx, ctx, group: GroupRow, body) => createLinked(tx, ctx, group, 'children', body, 'default'),
+  // A child group may name its inventory (one other than the group's is refused when linking).
+  createFills: ['inventory'],
+  create: (tx, ctx, group: GroupRow, body, refused) => createLinked(tx, ctx, group, 'children', body, refused, 'default'),
 };
 
 export const hostGroups: Relation = inventoryLink({

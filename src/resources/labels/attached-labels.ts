@@ -2,8 +2,8 @@
 import { recordActivity } from '../../activity/record.ts';
 import { hasObjectRole } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
-import { createObject } from '../../api/crud.ts';
-import { forbidden, ValidationError } from '../../api/errors.ts';
+import { createObject, parseRequestBody } from '../../api/crud.ts';
+import { forbidden } from '../../api/errors.ts';
 import { joinTable, type Relation } from '../../api/relations.ts';
 import type { Queryable, ResourceRow } from '../../db/database.ts';
 import type { LabelRow } from '../../db/tables.ts';
@@ -36,17 +36,20 @@ export function attachedLabels(owner: LabelOwner): Relation {
       const [label] = await tx.query<Pick<LabelRow, 'organization_id'>>('SELECT organization_id FROM labels WHERE id = $1', [labelId]);
       if (label && !(await hasObjectRole(ctx, tx, 'organization', label.organization_id, 'read_role'))) throw forbidden();
     },
-    async create(tx: Queryable, ctx: RequestContext, parent: ResourceRow & { organization_id: number | null }, body: unknown) {
+    createFills: ['organization'],
+    async create(tx, ctx, parent: ResourceRow & { organization_id: number | null }, body, refused) {
       await owner.assertAdmin(ctx, tx, parent.id);
-      const name = (body as Record<string, unknown>)?.name;
-      if (typeof name !== 'string' || !name.trim()) throw ValidationError.field('name', 'This field is required.');
-      if (parent.organization_id === null) throw ValidationError.field('organization', `The ${owner.name.replace(/_/g, ' ')} has no organization for its labels.`);
+      const labels = ctx.service.resources.get('label');
+      const orphan = parent.organization_id === null && { organization: [`The ${owner.name.replace(/_/g, ' ')} has no organization for its labels.`] };
+      // The owner's admin may label it: no further permission to check.
+      const values = await parseRequestBody(labels, { ...body, organization: parent.organization_id }, 'create', null, () => true, { ...refused, ...orphan });
+      const name = values.name as string;
       const [existing] = await tx.query<LabelRow>('SELECT * FROM labels WHERE organization_id = $1 AND name = $2', [parent.organization_id, name]);
       if (existing) {
         await associate(tx, ctx, parent.id, existing.id);
         return null;
       }
-      const label = await createObject<LabelRow>(tx, ctx, ctx.service.resources.get('label'), { name, organization: parent.organization_id });
+      const label = await createObject<LabelRow>(tx, ctx, labels, values);
       await associate(tx, ctx, parent.id, label.id);
       return label;
     },

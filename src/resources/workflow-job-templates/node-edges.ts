@@ -6,12 +6,13 @@
  * must hold for the child to run (see docs/workflows.md).
  */
 import { recordActivity } from '../../activity/record.ts';
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { LinkBody, linkOf, OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
-import { validBody } from '../../api/route-schemas.ts';
+import { checkedBody } from '../../api/route-schemas.ts';
+import { bodySchema, bodyWords } from '../../api/field-schemas.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { createObject, loadRow, parseRequestBody } from '../../api/crud.ts';
-import { ApiError, forbidden, notFound, ValidationError } from '../../api/errors.ts';
+import { ApiError, forbidden, notFound, ValidationError, type FieldErrors } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { listPage, type Query } from '../../api/list.ts';
 import { listOptions } from '../../api/options.ts';
@@ -36,18 +37,26 @@ async function reaches(tx: Queryable, from: number, to: number): Promise<boolean
   return rows.length > 0;
 }
 
-/** POST {kind}_nodes/: a link body (attach, detach, or a node to create), with the edge's condition. */
+/** POST {kind}_nodes/ with an id: a link body (attach or detach), with the edge's condition. */
 const EdgeBody = Type.Object({
   ...LinkBody.properties,
   condition: Type.Optional(Type.Union([Type.String(), Type.Null()], { errorMessage: 'Not a valid string.', description: 'An expression the parent\'s outcome must satisfy.' })),
 }, { additionalProperties: true });
 
-function readCondition(body: Static<typeof EdgeBody>): string {
-  const condition = body.condition ?? '';
-  if (!condition.trim()) return '';
-  const problem = checkExpressionSyntax(condition);
-  if (problem) throw ValidationError.field('condition', problem);
-  return condition;
+/** A body without id creates a child node of the parent's workflow: a node's create body less its workflow, with the edge's condition. */
+const EdgeOrNodeBody = {
+  type: 'object',
+  properties: EdgeBody.properties,
+  if: { required: ['id'] },
+  else: bodySchema(workflowNodes, 'create', ['workflow_job_template']),
+  additionalProperties: true,
+} as unknown as TSchema;
+
+/** The edge's condition, or its problem (a condition the schema refused is read as none). */
+function readCondition(body: Static<typeof EdgeBody>, refused: FieldErrors): { condition: string; problem?: string } {
+  const condition = refused.condition ? '' : body.condition ?? '';
+  if (!condition.trim()) return { condition: '' };
+  return { condition, problem: checkExpressionSyntax(condition) ?? undefined };
 }
 
 /** Links parent -> child as `kind` (AWX's checks: same workflow, no self link, one edge per pair, no cycle). */
@@ -90,10 +99,12 @@ export const nodeEdgeRoutes: RouteModule = (app, services) => {
       POST: async (request, reply) => {
         const parent = request.object;
         if (!(await mayAdministerWorkflow(request.ctx, db, parent.workflow_job_template_id))) throw forbidden();
-        const body = validBody(request, EdgeBody);
+        const { body, refused } = checkedBody(request) as { body: Static<typeof EdgeBody>; refused: FieldErrors };
         const link = linkOf(body);
         if (link) {
-          const condition = link.disassociate ? '' : readCondition(body);
+          if (Object.keys(refused).length) throw new ValidationError(refused);
+          const { condition, problem } = link.disassociate ? { condition: '' } : readCondition(body, refused);
+          if (problem) throw ValidationError.field('condition', problem);
           await db.transaction(async (tx) => {
             const locked = await loadRow<WorkflowJobTemplateNodeRow>(tx, workflowNodes, parent.id, true);
             if (link.disassociate) await unlinkNodes(tx, request.ctx, locked, link.id, kind);
@@ -102,9 +113,10 @@ export const nodeEdgeRoutes: RouteModule = (app, services) => {
           return reply.code(204).send();
         }
         const { condition: _condition, ...fields } = body;
-        const condition = readCondition(body);
+        const { condition, problem } = readCondition(body, refused);
         const fixed = { workflow_job_template: parent.workflow_job_template_id };
-        const values = await parseRequestBody(workflowNodes, { ...fields, ...fixed }, 'create', null, (v) => workflowNodes.access.canCreate(request.ctx, db, v));
+        const problems = problem ? { ...refused, condition: [problem] } : refused;
+        const values = await parseRequestBody(workflowNodes, { ...fields, ...fixed }, 'create', null, (v) => workflowNodes.access.canCreate(request.ctx, db, v), problems);
         if (!(await workflowNodes.access.canCreate(request.ctx, db, values))) throw forbidden();
         const created = await db.transaction(async (tx) => {
           const row = await createObject<WorkflowJobTemplateNodeRow>(tx, request.ctx, workflowNodes, values);
@@ -113,6 +125,6 @@ export const nodeEdgeRoutes: RouteModule = (app, services) => {
         });
         return reply.code(201).send(await serializeRow(db, request.ctx, workflowNodes, created));
       },
-    }, { GET: { summary: `List the ${kind} children of the node` }, POST: { summary: `Link, unlink or create a ${kind} child`, body: EdgeBody, checkBody: true }, OPTIONS: OPTIONS_RESPONSE });
+    }, { GET: { summary: `List the ${kind} children of the node` }, POST: { summary: `Link, unlink or create a ${kind} child`, body: EdgeOrNodeBody, checkBody: true, fieldWords: bodyWords(workflowNodes) }, OPTIONS: OPTIONS_RESPONSE });
   }
 };

@@ -2,7 +2,9 @@
 import { HIDDEN, recordActivity } from '../../activity/record.ts';
 import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
 import { registerCopyRoute } from '../../api/copy-route.ts';
-import { createObject, loadRow, parseBody } from '../../api/crud.ts';
+import { createObject, loadRow, parseRequestBody } from '../../api/crud.ts';
+import { checkedBodySchema, objectSchema } from '../../api/field-schemas.ts';
+import { checkedBody } from '../../api/route-schemas.ts';
 import { ApiError, forbidden } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { actionOptions, surveySpecOptions } from '../../api/options.ts';
@@ -60,7 +62,9 @@ export const workflowTemplateRoutes: RouteModule = (app, services) => {
     POST: async (request, reply) => {
       const node = request.object;
       if (!(await mayAdministerWorkflow(request.ctx, db, node.workflow_job_template_id))) throw forbidden();
-      const values = parseBody(workflowApprovalTemplates, request.body, 'create', null);
+      const { body, refused } = checkedBody(request);
+      // The workflow's admin may make its nodes approval nodes: no further permission to check.
+      const values = await parseRequestBody(workflowApprovalTemplates, body, 'create', null, () => true, refused);
       const approval = await db.transaction(async (tx) => {
         const locked = await loadRow<WorkflowJobTemplateNodeRow>(tx, workflowNodes, node.id, true);
         const previous = locked.unified_job_template_id;
@@ -79,7 +83,10 @@ export const workflowTemplateRoutes: RouteModule = (app, services) => {
       GET: {},
       POST: { name: text({ required: true, maxLength: 512 }), description: text({ default: '' }), timeout: integer({ default: 0, min: 0 }) },
     }),
-  }, { POST: { summary: 'Make the node an approval node' }, OPTIONS: OPTIONS_RESPONSE });
+  }, {
+    POST: { summary: 'Make the node an approval node', ...checkedBodySchema(workflowApprovalTemplates, 'create'), response: { 201: objectSchema(workflowApprovalTemplates) } },
+    OPTIONS: OPTIONS_RESPONSE,
+  });
 };
 
 /** The framework refuses creating approval templates through their list; this one is made for a node (its workflow's admin was checked). */
