@@ -34,8 +34,10 @@ describe('web console: sign-in, lists, dashboard, settings', () => {
   it('returns to the login page when the session ends, then to the same page', async () => {
     const c = await consolePage(t, ADMIN, '/organizations');
     await c.page.getByRole('link', { name: 'Gamma Org' }).waitFor();
-    // The navigation shows its sections once the API has answered for each.
+    // The navigation shows its sections once the API has answered for each; a question still out
+    // when the session ends would send the page to the login page before the click.
     await c.page.getByRole('link', { name: 'Teams' }).waitFor();
+    await c.page.waitForLoadState('networkidle');
     // The session ends on the server (as when it expires): the next request is refused.
     await t.db.query('DELETE FROM sessions');
     await c.page.getByRole('link', { name: 'Teams' }).click();

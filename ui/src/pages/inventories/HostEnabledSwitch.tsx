@@ -1,32 +1,18 @@
-import { useState } from 'react';
 import { Switch } from '@patternfly/react-core';
-import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../../api/client';
 import type { ResourceObject } from '../../api/types';
 import { objectUrl } from '../../api/object-url';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { useServerChange } from '../../hooks/use-server-change';
 
 /**
  * A host's enabled flag as a switch (AWX's host toggle): PATCHes `enabled` for those who may change
  * the host; read-only for the others. Jobs skip disabled hosts.
  */
 export default function HostEnabledSwitch({ host }: { host: ResourceObject<'hosts'> }) {
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, change } = useServerChange();
   const name = String(host.name);
-  const toggle = async (enabled: boolean) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await http.patch(objectUrl(host), { enabled });
-      await queryClient.invalidateQueries();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const toggle = (enabled: boolean) => change(() => http.patch(objectUrl(host), { enabled }));
   return (
     <>
       <Switch

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, ClipboardCopy, Form, FormGroup, FormSelect, FormSelectOption, Modal, ModalBody, ModalFooter, ModalHeader, TextInput } from '@patternfly/react-core';
-import { useQueryClient } from '@tanstack/react-query';
 import { http } from '../../api/client';
 import type { ApiAnswer, ApiBody, FieldOf } from '../../api/types';
 import { enumKeys } from '../../api/enums';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { useServerChange } from '../../hooks/use-server-change';
 
 type Scope = FieldOf<'tokens', 'scope'>;
 const SCOPES: Record<Scope, string> = { write: 'Write: everything the user may do', read: 'Read: GET requests only' };
@@ -15,26 +15,16 @@ type Created = ApiAnswer<'/api/v2/users/{id}/personal_tokens/', 'post'>;
  * description and scope, then the token itself, shown this once.
  */
 export function CreateTokenModal({ url, onClose }: { url: string; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [description, setDescription] = useState('');
   const [scope, setScope] = useState<Scope>('write');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, change } = useServerChange();
   const [created, setCreated] = useState<Created | null>(null);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const body = { description, scope } satisfies ApiBody<'/api/v2/users/{id}/personal_tokens/', 'post'>;
-      setCreated(await http.post<Created>(url, body));
-      await queryClient.invalidateQueries();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    const body = { description, scope } satisfies ApiBody<'/api/v2/users/{id}/personal_tokens/', 'post'>;
+    const answer = await change(() => http.post<Created>(url, body));
+    if (answer) setCreated(answer);
   };
 
   return (
