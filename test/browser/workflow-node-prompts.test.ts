@@ -64,6 +64,7 @@ describe('web console: workflow node prompts', () => {
       await dialog.getByRole('combobox', { name: 'Labels', exact: true }).press('Enter');
       await dialog.getByRole('list', { name: 'Chosen labels' }).getByText('node-label (new)').waitFor();
       await dialog.getByRole('textbox', { name: 'Limit' }).fill('localhost');
+      await dialog.getByRole('heading', { name: 'Prompts' }).click();
       await c.shot('workflow-node-prompts');
       await dialog.getByRole('button', { name: 'Add' }).click();
       await dialog.waitFor({ state: 'detached' });
@@ -115,6 +116,7 @@ describe('web console: workflow node prompts', () => {
       // Meanwhile someone gives the node a machine credential through the API: the dialog did not know it.
       assert.equal((await t.post(`/api/v2/workflow_job_template_nodes/${node}/credentials/`, { id: demo })).status, 204);
       await lookUp(page, 'Credentials', 'Second', 'Second machine');
+      await dialog.getByRole('list', { name: 'Chosen credentials' }).getByText('Machine: Second machine').waitFor();
       await dialog.getByRole('button', { name: 'Save' }).click();
       await dialog.locator('#field-credentials-help').getByText('This launch configuration already provides a Machine credential.').waitFor();
       await c.shot('workflow-node-prompts-refusal');
