@@ -119,6 +119,8 @@ describe('web console: workflow node prompts', () => {
       await dialog.getByRole('list', { name: 'Chosen credentials' }).getByText('Machine: Second machine').waitFor();
       await dialog.getByRole('button', { name: 'Save' }).click();
       await dialog.locator('#field-credentials-help').getByText('This launch configuration already provides a Machine credential.').waitFor();
+      // The dialog stays open, ready for another try.
+      await dialog.locator('button:enabled', { hasText: 'Save' }).waitFor();
       await c.shot('workflow-node-prompts-refusal');
       assert.deepEqual(names(await t.get(`/api/v2/workflow_job_template_nodes/${node}/credentials/`)), ['Demo Credential']);
       assert.deepEqual(c.errors, []);
