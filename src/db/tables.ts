@@ -1767,6 +1767,19 @@ export type WorkflowJobNodeEdgeRow = {
   parent_id: number;
 };
 
+/** A row of the table workflow_job_node_instance_groups. */
+export type WorkflowJobNodeInstanceGroupRow = {
+  instance_group_id: number;
+  node_id: number;
+  position: number;
+};
+
+/** A row of the table workflow_job_node_labels. */
+export type WorkflowJobNodeLabelRow = {
+  label_id: number;
+  node_id: number;
+};
+
 /** A row of the table workflow_job_nodes. */
 export type WorkflowJobNodeRow = {
   all_parents_must_converge: boolean;
@@ -1816,6 +1829,19 @@ export type WorkflowJobTemplateNodeEdgeRow = {
   condition: string;
   kind: string;
   parent_id: number;
+};
+
+/** A row of the table workflow_job_template_node_instance_groups. */
+export type WorkflowJobTemplateNodeInstanceGroupRow = {
+  instance_group_id: number;
+  node_id: number;
+  position: number;
+};
+
+/** A row of the table workflow_job_template_node_labels. */
+export type WorkflowJobTemplateNodeLabelRow = {
+  label_id: number;
+  node_id: number;
 };
 
 /** A row of the table workflow_job_template_nodes. */
@@ -2070,10 +2096,14 @@ export interface Tables {
   workflow_job_labels: WorkflowJobLabelRow;
   workflow_job_node_credentials: WorkflowJobNodeCredentialRow;
   workflow_job_node_edges: WorkflowJobNodeEdgeRow;
+  workflow_job_node_instance_groups: WorkflowJobNodeInstanceGroupRow;
+  workflow_job_node_labels: WorkflowJobNodeLabelRow;
   workflow_job_nodes: WorkflowJobNodeRow;
   workflow_job_template_labels: WorkflowJobTemplateLabelRow;
   workflow_job_template_node_credentials: WorkflowJobTemplateNodeCredentialRow;
   workflow_job_template_node_edges: WorkflowJobTemplateNodeEdgeRow;
+  workflow_job_template_node_instance_groups: WorkflowJobTemplateNodeInstanceGroupRow;
+  workflow_job_template_node_labels: WorkflowJobTemplateNodeLabelRow;
   workflow_job_template_nodes: WorkflowJobTemplateNodeRow;
   workflow_job_templates: WorkflowJobTemplateRow;
   workflow_jobs: WorkflowJobRow;

@@ -27,6 +27,8 @@ export async function copyWorkflowGraph(tx: Queryable, ctx: RequestContext, orig
     );
     ids.set(node.id, made.id);
     await tx.query(`INSERT INTO workflow_job_template_node_credentials (node_id, credential_id) SELECT $2, credential_id FROM workflow_job_template_node_credentials WHERE node_id = $1`, [node.id, made.id]);
+    await tx.query(`INSERT INTO workflow_job_template_node_labels (node_id, label_id) SELECT $2, label_id FROM workflow_job_template_node_labels WHERE node_id = $1`, [node.id, made.id]);
+    await tx.query(`INSERT INTO workflow_job_template_node_instance_groups (node_id, instance_group_id, position) SELECT $2, instance_group_id, position FROM workflow_job_template_node_instance_groups WHERE node_id = $1`, [node.id, made.id]);
   }
   const originals = [...ids.keys()];
   await tx.query(

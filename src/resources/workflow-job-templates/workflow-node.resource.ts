@@ -15,6 +15,7 @@ import { nodeAccess } from './node-access.ts';
 import { checkNodePrompts } from './node-prompts.ts';
 import { nodePromptFields } from './node-prompt-fields.ts';
 import { assertWorkflowAdmin } from './workflow-access.ts';
+import { nodeInstanceGroups, nodeLabels } from './node-relations.ts';
 
 /** What a node's summary reads of each node (workflow template nodes and workflow job nodes alike). */
 type NodeRow = Pick<WorkflowJobTemplateNodeRow, 'id' | 'unified_job_template_id'>;
@@ -56,6 +57,8 @@ export function decorateNode(row: NodeRow, out: SerializedObject, extras: Awaite
     failure_nodes: `${base}failure_nodes/`,
     always_nodes: `${base}always_nodes/`,
     credentials: `${base}credentials/`,
+    labels: `${base}labels/`,
+    instance_groups: `${base}instance_groups/`,
   };
   const template = extras?.templates.get(row.unified_job_template_id);
   if (template) {
@@ -110,6 +113,8 @@ export const workflowNodes = defineResource<WorkflowJobTemplateNodeRow>({
         await assertLaunchConfigSlotFree(tx, { table: 'workflow_job_template_node_credentials', column: 'node_id' }, nodeId, credentialId);
       },
     },
+    labels: nodeLabels(),
+    instance_groups: nodeInstanceGroups(),
   },
   access: nodeAccess,
   hooks: { beforeWrite: checkNode },

@@ -31,6 +31,14 @@ async function nodeCredentials(tx: Queryable, templateId: number, nodeId: number
   return rows.map((r) => r.id);
 }
 
+/** The labels or instance groups (in order) saved on the workflow job's node; empty when none. */
+async function nodeList(tx: Queryable, nodeId: number, list: 'labels' | 'instance_groups'): Promise<number[]> {
+  const sql = list === 'labels'
+    ? 'SELECT label_id AS id FROM workflow_job_node_labels WHERE node_id = $1 ORDER BY label_id'
+    : 'SELECT instance_group_id AS id FROM workflow_job_node_instance_groups WHERE node_id = $1 ORDER BY position, instance_group_id';
+  return (await tx.query<{ id: number }>(sql, [nodeId])).map((r) => r.id);
+}
+
 export const workflowNodeJobLauncher: Launcher<WorkflowNodeLaunch, JobTemplateRow> = {
   kind: JOB,
   async plan(tx, _ctx, template, launch) {
@@ -45,6 +53,9 @@ export const workflowNodeJobLauncher: Launcher<WorkflowNodeLaunch, JobTemplateRo
     const links = await memoized(memo, `links:${template.id}`, () => templateLinks(tx, template.id));
     const credentialIds = accepted.credentials ? await nodeCredentials(tx, template.id, node.id, 'workflow_job_node_credentials') : links.credentialIds;
     const needed = accepted.credentials ? await passwordsNeededFor(tx, credentialIds) : links.passwordsNeeded;
+    // The node's labels and instance groups replace the template's where the template asks for them (AWX's prompts).
+    const nodeLabels = template.ask_labels_on_launch ? await nodeList(tx, node.id as number, 'labels') : [];
+    const nodeGroups = template.ask_instance_groups_on_launch ? await nodeList(tx, node.id as number, 'instance_groups') : [];
     const { missing } = readCredentialPasswords(needed, {});
     if (missing.length) throw new ValidationError({ passwords_needed_to_start: missing });
     return jobPlan(tx, {
@@ -55,8 +66,8 @@ export const workflowNodeJobLauncher: Launcher<WorkflowNodeLaunch, JobTemplateRo
       ...templateExtraVars(template, variables),
       credentialIds,
       credentialPasswords: {},
-      labelIds: links.labelIds,
-      instanceGroupIds: [],
+      labelIds: nodeLabels.length ? nodeLabels : links.labelIds,
+      instanceGroupIds: nodeGroups,
       memo,
     });
   },

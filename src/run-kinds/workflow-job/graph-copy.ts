@@ -1,6 +1,14 @@
-/** At launch a workflow job takes a copy of its template's graph: nodes (prompts, credentials) and edges with their conditions. */
+/** At launch a workflow job takes a copy of its template's graph: nodes (prompts, credentials, labels, instance groups) and edges with their conditions. */
 import { NODE_PROMPT_STORAGE } from '../../resources/workflow-job-templates/node-prompt-fields.ts';
 import type { Queryable } from '../../db/database.ts';
+
+/** Copies each node's credentials, labels and instance groups (in order) from the `from` tables to the `to` ones. */
+async function copyNodeLists(tx: Queryable, from: string, to: string, olds: number[], news: number[]): Promise<void> {
+  const pairs = 'JOIN unnest($1::int[], $2::int[]) AS m(old, new) ON m.old = l.node_id';
+  await tx.query(`INSERT INTO ${to}_credentials (node_id, credential_id) SELECT m.new, l.credential_id FROM ${from}_credentials l ${pairs}`, [olds, news]);
+  await tx.query(`INSERT INTO ${to}_labels (node_id, label_id) SELECT m.new, l.label_id FROM ${from}_labels l ${pairs}`, [olds, news]);
+  await tx.query(`INSERT INTO ${to}_instance_groups (node_id, instance_group_id, position) SELECT m.new, l.instance_group_id, l.position FROM ${from}_instance_groups l ${pairs}`, [olds, news]);
+}
 
 const NODE_COLUMNS = ['unified_job_template_id', 'identifier', 'all_parents_must_converge', ...NODE_PROMPT_STORAGE].map((c) => `"${c}"`).join(', ');
 
@@ -22,11 +30,7 @@ export async function copyTemplateGraph(tx: Queryable, workflowJobId: number, te
      JOIN unnest($1::int[], $2::int[]) AS c(old, new) ON c.old = e.child_id`,
     [olds, news],
   );
-  await tx.query(
-    `INSERT INTO workflow_job_node_credentials (node_id, credential_id)
-     SELECT m.new, c.credential_id FROM workflow_job_template_node_credentials c JOIN unnest($1::int[], $2::int[]) AS m(old, new) ON m.old = c.node_id`,
-    [olds, news],
-  );
+  await copyNodeLists(tx, 'workflow_job_template_node', 'workflow_job_node', olds, news);
 }
 
 /** A relaunch copies the graph of the workflow job it repeats (the template's may have changed since). */
@@ -48,9 +52,5 @@ export async function copyJobGraph(tx: Queryable, workflowJobId: number, fromJob
      JOIN unnest($1::int[], $2::int[]) AS c(old, new) ON c.old = e.child_id`,
     [olds, news],
   );
-  await tx.query(
-    `INSERT INTO workflow_job_node_credentials (node_id, credential_id)
-     SELECT m.new, c.credential_id FROM workflow_job_node_credentials c JOIN unnest($1::int[], $2::int[]) AS m(old, new) ON m.old = c.node_id`,
-    [olds, news],
-  );
+  await copyNodeLists(tx, 'workflow_job_node', 'workflow_job_node', olds, news);
 }

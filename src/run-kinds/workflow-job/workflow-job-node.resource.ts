@@ -63,6 +63,8 @@ export const workflowJobNodes = defineResource<WorkflowJobNodeRow>({
     const extras = prepared as Awaited<ReturnType<typeof loadNodeExtras>> & { jobs: Map<number, NodeJob> };
     decorateNode(row, out, extras, 'workflow_job_nodes');
     delete out.related.credentials;
+    delete out.related.labels;
+    delete out.related.instance_groups;
     const job = row.job_id === null ? undefined : extras?.jobs.get(row.job_id);
     if (job) {
       out.summary_fields.job = { id: job.id, name: job.name, status: job.status, failed: job.failed, elapsed: Number(job.elapsed), type: job.kind, ...(job.kind === 'workflow_approval' && { timed_out: job.timed_out }) };

@@ -10,15 +10,15 @@ import { ApiError } from '../../api/errors';
 import type { ApiBody, ResourceObject } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
-import { parseVariables } from '../../components/VariablesEditor';
 import { useObject } from '../../hooks/api-hooks';
 import type { ResourceConfig } from '../../resources/types';
 import type { LaunchDescription } from '../templates/launch/launch-plan';
-import { initialAnswer, placeSurveyMessages, surveyProblems, surveyValues, type SurveySpec, type SurveyQuestion } from '../templates/survey/survey-types';
+import { placeSurveyMessages, type SurveySpec, type SurveyQuestion } from '../templates/survey/survey-types';
+import { initialPrompts, promptsBody } from './launch-config';
 import { buildRrule, defaultRepeat, parseRepeat, type Repeat } from './rrule-builder';
 import { RepeatBuilder } from './RepeatBuilder';
 import { RunPreview } from './RunPreview';
-import { SCHEDULE_PROMPTS, SchedulePrompts, type PromptValues } from './SchedulePrompts';
+import { SCHEDULE_PROMPTS, SchedulePrompts } from './SchedulePrompts';
 import { askedLists, ScheduleRelated } from './ScheduleRelated';
 import { loadChosen, NOTHING_CHOSEN, SyncError, syncChosen, type Chosen } from '../templates/form/related-lists';
 import { syncMessage } from '../templates/form/sync-message';
@@ -93,19 +93,6 @@ interface BodyProps {
   loaded: Chosen;
 }
 
-function initialPrompts(object: ResourceObject<'schedules'> | undefined, spec: SurveyQuestion[]): PromptValues {
-  const extra = (object?.extra_data ?? {}) as Record<string, unknown>;
-  const surveyVars = new Set(spec.map((q) => q.variable));
-  const rest = Object.fromEntries(Object.entries(extra).filter(([k]) => !surveyVars.has(k) && k !== 'days'));
-  return {
-    fields: Object.fromEntries(SCHEDULE_PROMPTS.map(([f]) => [f, object?.[f] ?? null])),
-    extraVars: Object.keys(rest).length ? JSON.stringify(rest, null, 2) : '',
-    extraVarsInvalid: false,
-    survey: Object.fromEntries(spec.map((q) => [q.variable, q.variable in extra ? (Array.isArray(extra[q.variable]) ? extra[q.variable] : String(extra[q.variable])) : initialAnswer(q)])),
-    days: extra.days !== undefined ? String(extra.days) : '30',
-  };
-}
-
 function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, description, spec, zones, loaded }: BodyProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -155,17 +142,11 @@ function ScheduleFormBody({ object, fixedTemplate, target, onPick, template, des
     if (!target) problems.unified_job_template = 'Pick the template to launch.';
     if (!advanced && repeat.frequency === 'week' && !repeat.weekdays.length) problems.rrule = 'Pick at least one day of the week.';
     if (!advanced && repeat.ends === 'on' && !repeat.until) problems.rrule = 'Pick the last day.';
-    if (prompts.extraVarsInvalid) problems.extra_data = 'Fix the syntax first.';
-    for (const [variable, message] of Object.entries(surveyProblems(spec, prompts.survey))) problems[`survey.${variable}`] = message;
+    const prompted = promptsBody(description, spec, prompts, takesDays);
+    Object.assign(problems, prompted.problems);
     setErrors(problems);
     if (Object.keys(problems).length) return null;
-    const extra: Record<string, unknown> = {};
-    if (prompts.extraVars.trim()) Object.assign(extra, parseVariables(prompts.extraVars, 'yaml').value as object);
-    Object.assign(extra, surveyValues(spec, prompts.survey));
-    if (takesDays && prompts.days !== '') extra.days = Number(prompts.days);
-    const asked = Object.fromEntries(
-      SCHEDULE_PROMPTS.filter(([, flag]) => description?.[`ask_${flag}_on_launch`] === true).map(([f]) => [f, prompts.fields[f] === '' ? null : prompts.fields[f]]),
-    );
+    const { extra, fields: asked } = prompted;
     return { name: name.trim(), description: descriptionText, enabled, rrule, unified_job_template: target!.id, extra_data: extra, ...asked } satisfies ApiBody<'/api/v2/schedules/', 'post'>;
   };
 

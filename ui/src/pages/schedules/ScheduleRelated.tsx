@@ -14,18 +14,20 @@ export function askedLists(description: LaunchDescription | null): RelatedList[]
 }
 
 /** A schedule's credentials (one per type), labels and instance groups (in order), where its template asks for them. */
-export function ScheduleRelated({ lists, chosen, onChange, organization, errors }: {
+export function ScheduleRelated({ lists, chosen, onChange, organization, errors, note = 'The scheduled runs use these instead of the template’s.' }: {
   lists: RelatedList[];
   chosen: Chosen;
   onChange: (update: (old: Chosen) => Chosen) => void;
   organization: number | null;
   errors: Record<string, string>;
+  /** What the lists are for, under their title. */
+  note?: string;
 }) {
   if (!lists.length) return null;
   return (
     <section aria-label="Saved credentials, labels and instance groups">
       <Title headingLevel="h2" size="lg">Credentials, labels and instance groups</Title>
-      <p className="drover-subtle">The scheduled runs use these instead of the template&apos;s.</p>
+      <p className="drover-subtle">{note}</p>
       <Grid hasGutter>
         {lists.includes('credentials') && (
           <GridItem span={12} md={6}>

@@ -2,19 +2,42 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Checkbox, Form, FormGroup, FormHelperText, FormSelect, FormSelectOption, HelperText, HelperTextItem, Modal, ModalBody, ModalFooter, ModalHeader, TextArea, TextInput } from '@patternfly/react-core';
 import { ApiError } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { Loading } from '../../components/Loading';
+import { SCHEDULE_PROMPTS, SchedulePrompts } from '../schedules/SchedulePrompts';
+import { ScheduleRelated } from '../schedules/ScheduleRelated';
+import { SyncError } from '../templates/form/related-lists';
+import { syncMessage } from '../templates/form/sync-message';
+import { placeSurveyMessages } from '../templates/survey/survey-types';
+import { NODE_LISTS } from './node-launch-config';
+import { useNodeConfig } from './use-node-config';
 import { ReferenceSelect } from '../../components/ReferenceSelect';
 import { useObject } from '../../hooks/api-hooks';
 import type { NodeChoice } from './workflow-api';
 import { EDGE_KINDS, EDGE_LABELS, NODE_KINDS, kindOf, nodeName, templateOf, type EdgeKind, type NodeKind, type TemplateNode } from './workflow-graph';
 
-const SHOWN_FIELDS = new Set(['name', 'description', 'timeout', 'unified_job_template']);
+/** Fields whose messages the dialog shows under them (the prompts' among them). */
+const SHOWN_FIELDS = new Set(['name', 'description', 'timeout', 'unified_job_template', 'extra_data', 'variables_needed_to_start', ...NODE_LISTS, ...SCHEDULE_PROMPTS.map(([f]) => f)]);
+
+/** The API's 400 by field, survey answers' messages on their questions (`survey.<variable>`). */
+function placedMessages(err: ApiError, spec: Parameters<typeof placeSurveyMessages>[0]): Record<string, string> {
+  const placed: Record<string, string> = {};
+  for (const [field, message] of Object.entries(err.fieldErrors)) {
+    const raw = (err.body as Record<string, unknown> | undefined)?.[field];
+    if (field === 'variables_needed_to_start' && Array.isArray(raw)) {
+      const { placed: onQuestions, rest } = placeSurveyMessages(spec, raw.map(String));
+      for (const [v, text] of Object.entries(onQuestions)) placed[`survey.${v}`] = text;
+      if (rest.length) placed[field] = rest.join(' ');
+    } else placed[field] = message;
+  }
+  return placed;
+}
 
 export interface NodePlacement {
   parent: number | null;
   edge: EdgeKind;
 }
 
-/** Adds a node (with where it goes) or edits one: its kind, its template or approval, convergence. */
+/** Adds a node (with where it goes) or edits one: its kind, its template or approval, convergence, and what its template asks at launch. */
 export function NodeModal({ node, nodes, initialParent, workflowId, onSubmit, onClose }: {
   /** The node edited; adding when absent. */
   node?: TemplateNode;
@@ -33,25 +56,36 @@ export function NodeModal({ node, nodes, initialParent, workflowId, onSubmit, on
   const [approval, setApproval] = useState<NodeChoice['approval'] | null>(node && kindOf(node) === 'workflow_approval' ? null : { name: '', description: '', timeout: 0 });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const config = useNodeConfig(node, kind, kind === 'workflow_approval' ? null : template);
   const approvalTemplate = useObject(approval === null ? node?.related.unified_job_template : undefined);
   const shownApproval = approval ?? {
     name: String(approvalTemplate.data?.name ?? templateOf(node!)?.name ?? ''),
     description: String(approvalTemplate.data?.description ?? ''),
     timeout: Number(approvalTemplate.data?.timeout ?? 0),
   };
-  const fieldErrors = error instanceof ApiError ? error.fieldErrors : {};
+  const fieldErrors = errors;
   // Messages of fields this form shows go under them; anything else in the alert.
-  const unplaced = Object.keys(fieldErrors).length === 0 || Object.keys(fieldErrors).some((f) => !SHOWN_FIELDS.has(f));
+  const unplaced = Object.keys(fieldErrors).length === 0 || Object.keys(fieldErrors).some((f) => !SHOWN_FIELDS.has(f) && !f.startsWith('survey.'));
   const kindInfo = NODE_KINDS.find((k) => k.key === kind)!;
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
-    setBusy(true);
+    const built = kind === 'workflow_approval' ? { problems: {} } : config.build();
+    setErrors(built.problems);
     setError(null);
+    if (Object.keys(built.problems).length) return;
+    setBusy(true);
     try {
-      await onSubmit({ kind, template, converge, approval: shownApproval }, { parent, edge });
+      await onSubmit({ kind, template, converge, approval: shownApproval, config: 'config' in built ? built.config : undefined }, { parent, edge });
     } catch (err) {
-      setError(err);
+      if (err instanceof SyncError) {
+        setErrors({ [err.list]: syncMessage(err.list, err.cause) });
+        await config.reloadBaseline().catch(() => undefined);
+      } else {
+        setErrors(err instanceof ApiError && err.status === 400 ? placedMessages(err, config.source.spec) : {});
+        setError(err);
+      }
     } finally {
       setBusy(false);
     }
@@ -59,7 +93,7 @@ export function NodeModal({ node, nodes, initialParent, workflowId, onSubmit, on
 
   const missing = kind === 'workflow_approval' ? !shownApproval.name.trim() : !template;
   return (
-    <Modal isOpen onClose={onClose} variant="medium" aria-labelledby="node-modal-title">
+    <Modal isOpen onClose={onClose} variant={config.templateUrl ? 'large' : 'medium'} aria-labelledby="node-modal-title">
       <ModalHeader title={editing ? `Edit ${nodeName(node!)}` : 'Add a node'} labelId="node-modal-title" />
       <ModalBody>
         <Form id="node-form" onSubmit={submit}>
@@ -126,6 +160,16 @@ export function NodeModal({ node, nodes, initialParent, workflowId, onSubmit, on
               onChange={(_e, checked) => setConverge(checked)}
             />
           </FormGroup>
+          {kind !== 'workflow_approval' && config.templateUrl && (config.source.loading ? (
+            <Loading label="Loading the template's prompts" />
+          ) : config.source.error ? (
+            <ErrorAlert error={config.source.error} title="Could not load the template's prompts" />
+          ) : (
+            <>
+              <ScheduleRelated lists={config.lists} chosen={config.chosen} onChange={config.setChosen} organization={config.organization} errors={fieldErrors} note="The node’s run uses these instead of the template’s." />
+              <SchedulePrompts templateUrl={config.templateUrl} description={config.source.description} spec={config.source.spec} takesDays={false} values={config.prompts} onChange={config.setPrompts} errors={fieldErrors} />
+            </>
+          ))}
           {error && unplaced ? <ErrorAlert error={error} title={editing ? 'Could not save the node' : 'Could not add the node'} /> : null}
         </Form>
       </ModalBody>

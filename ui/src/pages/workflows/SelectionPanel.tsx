@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { Button, Card, CardBody, CardTitle, DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm, Flex, List, ListItem } from '@patternfly/react-core';
 import { LinkIcon, PencilAltIcon, PlusCircleIcon, TrashIcon, UnlinkIcon } from '@patternfly/react-icons';
 import { templatePath } from '../../resources/run-paths';
+import { NodePromptsDetail } from './NodePromptsDetail';
 import { START } from './WorkflowCanvas';
 import { EDGE_LABELS, kindLabel, kindOf, nodeName, templateOf, type TemplateNode, type WorkflowEdge } from './workflow-graph';
 
@@ -87,6 +88,7 @@ export function SelectionPanel({ selection, empty, byId, edges, canEdit, onAddAf
               </DescriptionListDescription>
             </DescriptionListGroup>
           )}
+          {kind !== 'workflow_approval' && <NodePromptsDetail node={node} />}
           <DescriptionListGroup>
             <DescriptionListTerm>Runs when</DescriptionListTerm>
             <DescriptionListDescription>{node.all_parents_must_converge ? 'All parents reach it' : 'Any parent reaches it'}</DescriptionListDescription>

@@ -8,6 +8,7 @@ import { WorkflowCanvas, START, type CanvasNode } from './WorkflowCanvas';
 import { NodeModal, type NodePlacement } from './NodeModal';
 import { LinkModal } from './LinkModal';
 import { SelectionPanel } from './SelectionPanel';
+import { NODE_PROMPT_LISTS } from './NodePromptsDetail';
 import { GraphLegend } from './GraphLegend';
 import { addNode, deleteNode, editNode, linkNodes, unlinkNodes, type NodeChoice } from './workflow-api';
 import { edgeErrorMessage } from './edge-error';
@@ -41,6 +42,8 @@ export default function WorkflowEditor({ object }: { object: ResourceObject<'wor
   const saved = async () => {
     setDialog(null);
     await reload();
+    // The nodes' saved credentials, labels and instance groups are read apart from the nodes.
+    await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[1] === NODE_PROMPT_LISTS });
   };
 
   const onActivate = useCallback(
