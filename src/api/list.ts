@@ -1,4 +1,4 @@
-import { PgError, pgErrorCode, type Database, type Queryable, type Row, type ResourceRow } from '../db/database.ts';
+import { PgError, isDatabase, pgErrorCode, type Queryable, type Row, type ResourceRow } from '../db/database.ts';
 import type { RequestContext } from './context.ts';
 import { badRequest } from './errors.ts';
 import { buildFilters, buildOrdering, filterTargets } from './filters.ts';
@@ -13,8 +13,6 @@ export type Query = Record<string, string | string[] | undefined>;
 export type Scope = (alias: string, params: Params) => string;
 
 const DEFAULT_QUERY_TIMEOUT_SECONDS = 5;
-
-const isDatabase = (db: Queryable): db is Database => 'kind' in db;
 
 /**
  * Runs the queries of one list request, each stopped past LIST_QUERY_TIMEOUT, so that a filter

@@ -1,6 +1,6 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { TSchema } from 'typebox';
-import type { ResourceRow } from '../db/database.ts';
+import { readTogether, type ResourceRow, type Row } from '../db/database.ts';
 import type { RequestContext, Services } from './context.ts';
 import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
 import { ApiError, forbidden, methodNotAllowed, ValidationError } from './errors.ts';
@@ -156,9 +156,13 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
   };
   routeMethods(app, detail, objectPermission(resource.name, { PUT: 'edit', PATCH: 'edit', DELETE: 'edit' }), {
     GET: async (request) => {
-      const out = await serializeRow(db, request.ctx, resource, request.object);
-      await resource.detail?.(db, request.object, out);
-      return out;
+      // What only the object's page shows is read beside the rest, and follows it.
+      const shownOnItsPage: Row = {};
+      const [out] = await readTogether(db, [
+        () => serializeRow(db, request.ctx, resource, request.object),
+        async () => resource.detail?.(db, request.object, shownOnItsPage),
+      ] as const);
+      return Object.assign(out, shownOnItsPage);
     },
     OPTIONS: async (request) => {
       const row = request.object;

@@ -160,9 +160,10 @@ export interface ResourceDeclaration<R extends ResourceRow = ResourceRow> {
   decorate?(row: R, out: SerializedObject, prepared?: unknown): void;
   /**
    * Adds what only the object's own page shows (AWX's detail serializers: a run's command line and
-   * counts of its events), too costly or too large for every row of a list.
+   * counts of its events), too costly or too large for every row of a list. It is read beside the
+   * serialization of the object, so it adds its own fields and reads none of `out`.
    */
-  detail?(db: Queryable, row: R, out: SerializedObject): Promise<void>;
+  detail?(db: Queryable, row: R, out: Row): Promise<void>;
   /**
    * Loads what decorate needs for a whole page at once (names of the objects rows point to...); its
    * answer is passed to decorate. `ctx` is the caller, for what depends on who asks (counts of what he sees).
@@ -212,7 +213,7 @@ export interface Resource<R extends ResourceRow = ResourceRow> extends Required<
   namedUrl: string[] | null;
   hooks: ResourceHooks<R>;
   decorate?(row: R, out: SerializedObject, prepared?: unknown): void;
-  detail?(db: Queryable, row: R, out: SerializedObject): Promise<void>;
+  detail?(db: Queryable, row: R, out: Row): Promise<void>;
   prepare?(db: Queryable, rows: readonly R[], ctx: RequestContext): Promise<unknown>;
   create?(services: Services, ctx: RequestContext, values: Values): Promise<R>;
   exports: Record<string, ListExport<R>>;

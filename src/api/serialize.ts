@@ -1,4 +1,4 @@
-import { sqlIntegers, type Queryable, type Row, type ResourceRow } from '../db/database.ts';
+import { readTogether, sqlIntegers, type Queryable, type Row, type ResourceRow } from '../db/database.ts';
 import type { RequestContext, ResourceSet } from './context.ts';
 import { revealedSecrets } from './fields.ts';
 import { namedUrlKey } from './named-url.ts';
@@ -115,10 +115,12 @@ export async function serializeRows(db: Queryable, ctx: RequestContext, resource
 
 async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Resource, rows: ResourceRow[]): Promise<SerializedObject[]> {
   const refs = new RefCache(db, ctx.service.resources);
-  await refs.load(resource, rows);
-  const objectRoles = await loadObjectRoles(db, resource, rows);
-  const prepared = resource.prepare && rows.length ? await resource.prepare(db, rows, ctx) : undefined;
-  const allCapabilities = await Promise.all(rows.map((row) => capabilities(db, ctx, resource, row, rows)));
+  const [, objectRoles, prepared, allCapabilities] = await readTogether(db, [
+    () => refs.load(resource, rows),
+    () => loadObjectRoles(db, resource, rows),
+    async () => (resource.prepare && rows.length ? resource.prepare(db, rows, ctx) : undefined),
+    () => Promise.all(rows.map((row) => capabilities(db, ctx, resource, row, rows))),
+  ] as const);
   return rows.map(
     (row, index) => {
       const related: Record<string, string> = {};

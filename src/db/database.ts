@@ -85,6 +85,23 @@ export function sqlIntegers(values: readonly unknown[]): string {
   return `'{${values.join(',')}}'::integer[]`;
 }
 
+/** Whether `db` is the database itself rather than an open transaction. */
+export const isDatabase = (db: Queryable): db is Database => 'kind' in db;
+
+/**
+ * Runs independent reads together on the database, so that they queue for its connections (on the
+ * embedded database, its one connection) once rather than one after another: a page under load
+ * waits one turn, not one per read. Inside a transaction, whose one connection takes one statement
+ * at a time, they run in order.
+ */
+export async function readTogether<T extends readonly (() => Promise<unknown>)[]>(db: Queryable, reads: T): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  type Results = { -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> };
+  if (isDatabase(db)) return (await Promise.all(reads.map((read) => read()))) as Results;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as Results;
+}
+
 /** The first row a statement answers, or undefined when it answers none. */
 export async function one<T extends object = Row>(db: Queryable, text: string, params?: readonly unknown[]): Promise<T | undefined> {
   const [row] = await db.query<T>(text, params);

@@ -5,7 +5,7 @@ import type { Field } from '../api/fields.ts';
 import { defineResource, type Resource, type SerializedObject, type Values } from '../api/resource.ts';
 import { launchOrRefuse, type Launcher } from './launch.ts';
 import { reverse, type Relation } from '../api/relations.ts';
-import type { Queryable } from '../db/database.ts';
+import { readTogether, type Queryable, type Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { registerRunRoutes } from './run-routes.ts';
 import { ACTIVE_STATUSES } from './lifecycle.ts';
@@ -47,7 +47,7 @@ export interface RunResourceDeclaration {
   decorate?(row: UnifiedJobRow, out: SerializedObject, prepared?: unknown): void;
   prepare?(db: Queryable, rows: readonly UnifiedJobRow[], ctx: RequestContext): Promise<unknown>;
   /** Adds what only the run's own page shows of this kind (see ResourceDeclaration.detail). */
-  detail?(db: Queryable, row: UnifiedJobRow, out: SerializedObject): Promise<void>;
+  detail?(db: Queryable, row: UnifiedJobRow, out: Row): Promise<void>;
   /** What else may be done with a run of this kind, by name (beyond view and cancel: see route-objects.ts). */
   actions?: Record<string, ObjectAction<UnifiedJobRow>>;
   /** For kinds started by POST on their own list (ad hoc commands): who may, and the launcher the POST goes through. */
@@ -123,9 +123,11 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
     prepare: decl.prepare,
     detail: async (db, row, out) => {
       Object.assign(out, { job_args: row.job_args, job_cwd: row.job_cwd, job_env: row.job_env ?? {} });
-      await decl.detail?.(db, row, out);
-      if (!decl.playbookCounts) return;
-      const outcome = await playbookOutcome(db, row.id);
+      const [, outcome] = await readTogether(db, [
+        async () => decl.detail?.(db, row, out),
+        async () => (decl.playbookCounts ? playbookOutcome(db, row.id) : undefined),
+      ] as const);
+      if (!outcome) return;
       // Until the run's stats are in, AWX shows null; a run whose events are all stored without stats, {}.
       out.host_status_counts = outcome.host_status_counts ?? (row.event_processing_finished && !isActive(row.status) ? {} : null);
       out.playbook_counts = outcome.playbook_counts;

@@ -7,14 +7,21 @@ import type { Params } from '../../api/sql.ts';
 import { runFields } from '../../runs/run-fields.ts';
 import type { UnifiedJobRow, UnifiedJobTemplateRow } from '../../db/tables.ts';
 
-/** Runs of every kind the caller may see: through the project or inventory each belongs to. */
+/**
+ * Runs of every kind the caller may see, each kind's as its own list shows them (AWX's
+ * UnifiedJobAccess: the union of each kind's access), so that no run is listed whose own page the
+ * caller is refused. A kind whose list the caller is refused (system jobs) is left out.
+ */
 export function visibleRuns(ctx: RequestContext, alias: string, params: Params): string | null {
   if (seesEverything(ctx)) return null;
-  const me = params.add(ctx.user?.id ?? 0);
-  return `(${alias}.project_id IN (${objectsWithRole('project', ['read_role'], me)})
-    OR ${alias}.inventory_id IN (${objectsWithRole('inventory', ['read_role'], me)})
-    OR ${alias}.job_template_id IN (${objectsWithRole('job_template', ['read_role'], me)})
-    OR ${alias}.workflow_job_template_id IN (${objectsWithRole('workflow_job_template', ['read_role'], me)}))`;
+  const { resources } = ctx.service;
+  const kinds = resources.get('unified_job').types.flatMap((type) => {
+    const kind = resources.find(type);
+    if (!kind || kind.access.listRefusal?.(ctx)) return [];
+    const own = kind.access.visible(ctx, alias, params);
+    return [`(${alias}.kind = ${params.add(type)}${own === null ? '' : ` AND ${own}`})`];
+  });
+  return kinds.length ? `(${kinds.join(' OR ')})` : 'false';
 }
 
 /** The composition's vocabulary entry: RunKinds.unifiedJobTypes() of the service (composeServices). */

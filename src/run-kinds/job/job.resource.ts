@@ -1,6 +1,7 @@
 import { boolean, choice, integer, json, ref, text } from '../../api/fields.ts';
 import { joinTable, reverse } from '../../api/relations.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
+import { readTogether } from '../../db/database.ts';
 import { jobCredentialIds, mayRelaunch } from './relaunch-access.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 import { parseVariables } from '../../inventory/variables.ts';
@@ -53,7 +54,10 @@ export const jobs = defineRunResource({
   template: { plural: 'job_templates', column: 'job_template_id' },
   eventsPath: 'job_events',
   playbookCounts: true,
-  prepare: async (db, rows) => ({ labels: await loadJobLabels(db, rows), credentials: await loadJobCredentials(db, rows) }),
+  prepare: async (db, rows) => {
+    const [labels, credentials] = await readTogether(db, [() => loadJobLabels(db, rows), () => loadJobCredentials(db, rows)] as const);
+    return { labels, credentials };
+  },
   decorate: (row, out, prepared) => {
     const loaded = prepared as { labels: JobLabels; credentials: JobCredentials } | undefined;
     showJobLabels(row, out, loaded?.labels);

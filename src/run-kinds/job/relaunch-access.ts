@@ -2,7 +2,7 @@
 import type { RequestContext } from '../../api/context.ts';
 import { hasObjectRole, isSuperuser } from '../../api/access.ts';
 import { forbidden } from '../../api/errors.ts';
-import type { Queryable } from '../../db/database.ts';
+import { readTogether, type Queryable } from '../../db/database.ts';
 import type { JobRow, JobTemplateRow } from '../../db/tables.ts';
 import { mayExecute } from '../../resources/job-templates/job-template-access.ts';
 import { templateCredentialIds } from '../../resources/job-templates/template-relations.ts';
@@ -17,23 +17,28 @@ export const jobCredentialIds = async (db: Queryable, jobId: number): Promise<nu
  */
 export async function assertMayRelaunch(ctx: RequestContext, tx: Queryable, job: JobRow, template: JobTemplateRow, credentialIds: number[]): Promise<void> {
   if (isSuperuser(ctx)) return;
-  if (!(await mayExecute(ctx, tx, template.id))) throw forbidden();
-  // A job whose inventory was deleted (null) is no one's to use.
-  if (job.inventory_id !== template.inventory_id && (job.inventory_id === null || !(await hasObjectRole(ctx, tx, 'inventory', job.inventory_id, 'use_role')))) {
-    throw forbidden('You do not have permission to use the inventory this job ran with.');
-  }
-  const templateCredentials = new Set(await templateCredentialIds(tx, template.id));
-  for (const id of credentialIds) {
-    if (!templateCredentials.has(id) && !(await hasObjectRole(ctx, tx, 'credential', id, 'use_role'))) {
-      throw forbidden('You do not have permission to use the credentials this job ran with.');
-    }
-  }
+  const otherInventory = job.inventory_id !== template.inventory_id;
+  // Read together, answered in this order.
+  const [executes, usesInventory, templateCredentials] = await readTogether(tx, [
+    () => mayExecute(ctx, tx, template.id),
+    // A job whose inventory was deleted (null) is no one's to use.
+    async () => !otherInventory || (job.inventory_id !== null && hasObjectRole(ctx, tx, 'inventory', job.inventory_id, 'use_role')),
+    () => templateCredentialIds(tx, template.id),
+  ] as const);
+  if (!executes) throw forbidden();
+  if (!usesInventory) throw forbidden('You do not have permission to use the inventory this job ran with.');
+  const own = new Set(templateCredentials);
+  const uses = await readTogether(tx, credentialIds.filter((id) => !own.has(id)).map((id) => () => hasObjectRole(ctx, tx, 'credential', id, 'use_role')));
+  if (uses.includes(false)) throw forbidden('You do not have permission to use the credentials this job ran with.');
 }
 
 /** The `relaunch` action of jobs. A job whose template was deleted is left to the relaunch's own 400. */
 export async function mayRelaunch(ctx: RequestContext, tx: Queryable, job: JobRow): Promise<boolean> {
   if (isSuperuser(ctx) || !job.job_template_id) return true;
-  const [template] = await tx.query<JobTemplateRow>('SELECT * FROM job_templates WHERE id = $1', [job.job_template_id]);
-  if (template) await assertMayRelaunch(ctx, tx, job, template, await jobCredentialIds(tx, job.id));
+  const [[template], credentialIds] = await readTogether(tx, [
+    () => tx.query<JobTemplateRow>('SELECT * FROM job_templates WHERE id = $1', [job.job_template_id]),
+    () => jobCredentialIds(tx, job.id),
+  ] as const);
+  if (template) await assertMayRelaunch(ctx, tx, job, template, credentialIds);
   return true;
 }

@@ -467,6 +467,7 @@ const RESOURCES: ResourceConfig[] = [
     label: 'Activity stream',
     singular: 'Activity',
     creatable: false,
+    detailPage: () => import('../pages/activity/ActivityEntryPage'),
     columns: [
       { field: 'timestamp', label: 'Time', sort: true, render: (o) => <Link to={`/activity_stream/${o.id}`}>{formatDate(o.timestamp)}</Link> },
       { field: 'operation', label: 'Operation', sort: true },
