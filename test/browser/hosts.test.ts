@@ -67,7 +67,8 @@ describe('console: hosts, their enable switch and Run command on selected hosts'
     const c = await consolePage(t, undefined, `/inventories/${inventory.id}/hosts`);
     try {
       const { page } = c;
-      const run = page.getByRole('button', { name: 'Run command' });
+      // The inventory's own Run command sits in the page header; this one is the hosts list's.
+      const run = page.getByRole('tabpanel', { name: 'Hosts' }).getByRole('button', { name: 'Run command' });
       await run.waitFor();
       assert.equal(await run.getAttribute('aria-disabled'), 'true', 'nothing selected yet');
       await page.getByRole('checkbox', { name: 'Select web1' }).check();
@@ -98,6 +99,8 @@ describe('console: hosts, their enable switch and Run command on selected hosts'
       const { page } = c;
       await page.getByRole('checkbox', { name: 'Select edge1' }).check();
       const run = page.getByRole('button', { name: 'Run command' });
+      // Allowed once the inventory's answer (may the user run commands there?) is in.
+      await page.getByRole('button', { name: 'Run command', disabled: false }).waitFor();
       assert.equal(await run.getAttribute('aria-disabled'), null, 'one inventory: allowed');
       await page.getByRole('checkbox', { name: 'Select web1' }).check();
       assert.equal(await run.getAttribute('aria-disabled'), 'true');
