@@ -104,30 +104,4 @@ describe('launching workflows', () => {
     assert.equal((await finished(t, wj)).status, 'successful');
     assert.equal(Object.values(await jobNodes(t, wj)).length, 3);
   });
-
-  it('starts at once the nodes no other transaction holds, and a held one once it is free', { skip: process.env.POSTGRES_HOST ? false : 'the embedded database runs one transaction at a time' }, async () => {
-    const wf = await makeWorkflow(t, org, 'held', { a: {}, b: {}, c: {} }, [['a', 'always', 'b'], ['a', 'always', 'c']]);
-    const wj = await launchWorkflow(t, wf.id);
-    await nodeRun(t, wj, 'a');
-    const b = (await jobNodes(t, wj)).b.id;
-    let release!: () => void;
-    let taken!: () => void;
-    const isTaken = new Promise<void>((resolve) => { taken = resolve; });
-    const holder = t.db.transaction(async (tx) => {
-      await tx.query('SELECT id FROM workflow_job_nodes WHERE id = $1 FOR UPDATE', [b]);
-      taken();
-      await new Promise<void>((resolve) => { release = resolve; });
-    });
-    await isTaken;
-    await answer(t, wj, 'a', 'approve');
-    await nodeRun(t, wj, 'c');
-    assert.equal((await jobNodes(t, wj)).b.job, null);
-    release();
-    await holder;
-    await answer(t, wj, 'b', 'approve');
-    await answer(t, wj, 'c', 'approve');
-    assert.equal((await finished(t, wj)).status, 'successful');
-    const approvals = await t.db.query(`SELECT count(*)::int AS n FROM unified_jobs WHERE kind = 'workflow_approval' AND name LIKE 'held %'`);
-    assert.equal(approvals[0].n, 3);
-  });
 });

@@ -30,8 +30,9 @@ export interface WorkflowLoop {
 
 export async function startWorkflowLoop(services: RunServices): Promise<WorkflowLoop> {
   const { db } = services;
-  /** Workflow jobs to look at, named by notices or by a sweep. */
+  /** Workflow jobs to look at, named by notices or by a sweep, and those being looked at now. */
   const named = new Set<number>();
+  const advancing = new Map<number, Promise<void>>();
   let sweeping: Promise<void> | null = null;
   let sweepAgain = false;
   let stopped = false;
@@ -46,18 +47,23 @@ export async function startWorkflowLoop(services: RunServices): Promise<Workflow
     dueTimer?.unref();
   };
 
-  /** Looks in progress; one workflow job may be in several (each starts the nodes it claims, see advanceWorkflowJobs). */
-  const looks = new Set<Promise<void>>();
+  let looks = 0;
   /** Workflow jobs a failed batch held: each is looked at alone, so one that fails holds up no other. */
   const alone = new Set<number>();
 
-  /** Starts looks at named workflow jobs, up to BATCH together, while fewer than PARALLEL_ADVANCES run. */
+  /**
+   * Starts looks at named workflow jobs, up to BATCH together, while fewer than PARALLEL_ADVANCES
+   * run; never two at once at one workflow job.
+   */
   const advance = () => {
-    while (!stopped && looks.size < PARALLEL_ADVANCES && named.size) {
-      const [first] = named;
-      const batch = alone.has(first) ? [first] : [...named].filter((id) => !alone.has(id)).slice(0, BATCH);
+    while (!stopped && looks < PARALLEL_ADVANCES) {
+      // Named again while looked at: looked at again after (the look may have begun before the change).
+      const free = [...named].filter((id) => !advancing.has(id));
+      if (!free.length) return;
+      const batch = alone.has(free[0]) ? [free[0]] : free.filter((id) => !alone.has(id)).slice(0, BATCH);
       for (const id of batch) named.delete(id);
-      const look: Promise<void> = advanceWorkflowJobs(services, batch)
+      looks += 1;
+      const look = advanceWorkflowJobs(services, batch)
         .then(() => { for (const id of batch) alone.delete(id); })
         .catch((err) => {
           // Nothing of the batch was kept: each is looked at again alone (a failed look alone leaves its wake-up for the next sweep).
@@ -68,10 +74,11 @@ export async function startWorkflowLoop(services: RunServices): Promise<Workflow
           }
         })
         .finally(() => {
-          looks.delete(look);
+          looks -= 1;
+          for (const id of batch) advancing.delete(id);
           advance();
         });
-      looks.add(look);
+      for (const id of batch) advancing.set(id, look);
     }
   };
 
@@ -112,7 +119,7 @@ export async function startWorkflowLoop(services: RunServices): Promise<Workflow
   ];
   queueMicrotask(sweep);
   const idle = async () => {
-    while (sweeping || looks.size) await Promise.all([sweeping, ...looks]);
+    while (sweeping || advancing.size) await Promise.all([sweeping, ...advancing.values()]);
   };
   return {
     wake: sweep,

@@ -44,7 +44,7 @@ export async function sweepWorkflows(services: RunServices): Promise<Sweep> {
   await db.transaction((tx) => expireApprovals(tx, services));
   const running = await db.query<{ id: number }>(
     `SELECT id FROM unified_jobs WHERE kind = 'workflow_job' AND status = 'running'
-       AND (cancel_flag OR id IN (SELECT workflow_job_id FROM workflow_wakeups)) ORDER BY id`,
+       AND (workflow_attention OR cancel_flag OR id IN (SELECT workflow_job_id FROM workflow_wakeups)) ORDER BY id`,
   );
   // Wake-ups of workflow jobs that ended (their last node's end came after the look that finished them).
   await db.query(
@@ -58,77 +58,49 @@ export async function sweepWorkflows(services: RunServices): Promise<Sweep> {
 }
 
 /**
- * Moves running workflow jobs on, in one transaction, each one something happened to. Several looks
- * may move one workflow job on at once: each shares its row (FOR SHARE) and starts only the nodes it
- * claims (a node another look holds is left to it), so a node's run never waits for a look started
- * before its parent ended. What changes the workflow job itself (its cancel, its end) takes the row
- * alone, after the shared look (settleWorkflowJob). The nodes started share their reads (the same
- * templates, links and hosts read once). One that fails undoes the batch's work: the caller looks at
- * each alone then.
+ * Moves running workflow jobs on, in one transaction, each one something happened to; those another
+ * pass holds are left to it. The nodes started share their reads (the same templates, links and
+ * hosts read once). One that fails undoes the batch's work: the caller looks at each alone then.
  */
 export async function advanceWorkflowJobs(services: RunServices, ids: readonly number[]): Promise<void> {
   // A look starts the next nodes at once: it goes before other waiting work on the embedded database.
-  const settling = await services.db.transaction(async (tx) => {
+  await services.db.transaction(async (tx) => {
     const held = await tx.query<UnifiedJobRow>(
-      `SELECT * FROM unified_jobs WHERE id = ANY($1::int[]) AND kind = 'workflow_job' AND status = 'running' ORDER BY id FOR SHARE SKIP LOCKED`, [ids],
+      `SELECT * FROM unified_jobs WHERE id = ANY($1::int[]) AND kind = 'workflow_job' AND status = 'running' ORDER BY id FOR UPDATE SKIP LOCKED`, [ids],
     );
-    if (!held.length) return [];
+    if (!held.length) return;
     // Cleared before the graphs are read: a run that ends while this look goes on asks for the next.
-    const woken = await takeWakeups(tx, held.map((j) => j.id));
-    const canceled = held.filter((j) => j.cancel_flag).map((j) => j.id);
-    const looked = held.filter((j) => woken.has(j.id) && !j.cancel_flag);
-    if (!looked.length) return canceled;
+    const woken = new Set((await tx.query<{ id: number }>(
+      'DELETE FROM workflow_wakeups WHERE workflow_job_id = ANY($1::int[]) RETURNING workflow_job_id AS id', [held.map((j) => j.id)],
+    )).map((r) => r.id));
+    const flagged = held.filter((j) => j.workflow_attention).map((j) => j.id);
+    if (flagged.length) await tx.query('UPDATE unified_jobs SET workflow_attention = false WHERE id = ANY($1::int[])', [flagged]);
+    const looked = held.filter((j) => woken.has(j.id) || j.workflow_attention || j.cancel_flag);
+    if (!looked.length) return;
     const graphs = await loadGraphs(tx, looked.map((j) => j.id));
     const starting: Start[] = [];
-    const done: number[] = [];
+    const done: { workflowJob: UnifiedJobRow; graph: Graph; failure: string | null }[] = [];
     for (const workflowJob of looked) {
       const graph = graphs.get(workflowJob.id)!;
+      if (workflowJob.cancel_flag) {
+        await cancelWorkflow(tx, services, workflowJob, graph.nodes);
+        continue;
+      }
       const look = await lookAtWorkflow(tx, workflowJob, graph);
       for (const node of look.start) starting.push({ workflowJob, graph, node: node as WorkflowNode });
-      if (look.done) done.push(workflowJob.id);
+      if (look.done) done.push({ workflowJob, graph, failure: look.failure });
     }
     await startNodes(tx, services, starting);
-    return [...canceled, ...done];
+    for (const { workflowJob, graph, failure } of done) {
+      const artifacts: Record<string, unknown> = {};
+      for (const n of graph.nodes) if (n.job_artifacts && n.job_status === 'successful') Object.assign(artifacts, n.job_artifacts);
+      await finishRun(tx, services.runKinds, workflowJob, {
+        status: failure ? 'failed' : 'successful',
+        explanation: failure ?? '',
+        updates: { artifacts: JSON.stringify(artifacts) },
+      });
+    }
   }, { urgent: true });
-  for (const id of settling) await services.db.transaction((tx) => settleWorkflowJob(tx, services, id), { urgent: true });
-}
-
-/**
- * A look at one workflow job with its row held alone (waiting for the shared looks to end): a
- * canceled one cancels its runs, a finished graph ends it, and nodes that became ready meanwhile start.
- */
-async function settleWorkflowJob(tx: Queryable, services: RunServices, id: number): Promise<void> {
-  const [workflowJob] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND kind = 'workflow_job' AND status = 'running' FOR UPDATE`, [id]);
-  if (!workflowJob) return;
-  await takeWakeups(tx, [id]);
-  const graph = (await loadGraphs(tx, [id])).get(id)!;
-  if (workflowJob.cancel_flag) return cancelWorkflow(tx, services, workflowJob, graph.nodes);
-  const look = await lookAtWorkflow(tx, workflowJob, graph);
-  await startNodes(tx, services, look.start.map((node) => ({ workflowJob, graph, node: node as WorkflowNode })));
-  if (!look.done) return;
-  const artifacts: Record<string, unknown> = {};
-  for (const n of graph.nodes) if (n.job_artifacts && n.job_status === 'successful') Object.assign(artifacts, n.job_artifacts);
-  await finishRun(tx, services.runKinds, workflowJob, {
-    status: look.failure ? 'failed' : 'successful',
-    explanation: look.failure ?? '',
-    updates: { artifacts: JSON.stringify(artifacts) },
-  });
-}
-
-/** Removes the wake-ups of these workflow jobs; answers those that had one. */
-async function takeWakeups(tx: Queryable, ids: readonly number[]): Promise<Set<number>> {
-  const rows = await tx.query<{ id: number }>('DELETE FROM workflow_wakeups WHERE workflow_job_id = ANY($1::int[]) RETURNING workflow_job_id AS id', [ids]);
-  return new Set(rows.map((r) => r.id));
-}
-
-/** Asks for a look at these workflow jobs (a wake-up row each, and a notice after commit). */
-async function wakeWorkflowJobs(tx: Queryable, ids: readonly number[]): Promise<void> {
-  if (!ids.length) return;
-  await tx.query(
-    `WITH woken AS (INSERT INTO workflow_wakeups (workflow_job_id) SELECT unnest($1::int[]) RETURNING workflow_job_id)
-     SELECT pg_notify($2, workflow_job_id::text) FROM woken`,
-    [ids, WORKFLOWS_CHANNEL],
-  );
 }
 
 /** A whole pass: the sweep, then every workflow job it found waiting; answers when the next approval falls due. */
@@ -150,8 +122,7 @@ async function startPendingWorkflows(tx: Queryable, webhookEvents: WebhookEvents
     const template = run.workflow_job_template_id;
     if (template !== null && !run.allow_simultaneous && busy.has(template)) continue;
     if (template !== null) busy.add(template);
-    const [row] = await tx.query<UnifiedJobRow>(`UPDATE unified_jobs SET status = 'running', started = now(), modified = now() WHERE id = $1 RETURNING *`, [run.id]);
-    await wakeWorkflowJobs(tx, [run.id]);
+    const [row] = await tx.query<UnifiedJobRow>(`UPDATE unified_jobs SET status = 'running', started = now(), modified = now(), workflow_attention = true WHERE id = $1 RETURNING *`, [run.id]);
     if (template !== null) await tx.query(`UPDATE workflow_job_templates SET status = 'running', current_job_id = $2 WHERE id = $1`, [template, run.id]);
     // Workflow jobs start here, not through markRunning: their "started" notifications too.
     await queueRunNotifications(tx, row, 'started');
@@ -244,27 +215,16 @@ async function lookAtWorkflow(tx: Queryable, workflowJob: UnifiedJobRow, { nodes
     await tx.query('UPDATE workflow_job_nodes SET condition_errors = condition_errors || $2::jsonb, modified = now() WHERE id = $1', [nodeId, JSON.stringify(errors)]);
   }
   if (look.doNotRun.length) {
-    await tx.query('UPDATE workflow_job_nodes SET do_not_run = true, modified = now() WHERE id = ANY($1::int[]) AND NOT do_not_run', [look.doNotRun.map((n) => n.id)]);
+    await tx.query('UPDATE workflow_job_nodes SET do_not_run = true, modified = now() WHERE id = ANY($1::int[])', [look.doNotRun.map((n) => n.id)]);
   }
   return look;
 }
 
 /**
- * Starts the runs of these nodes (of one or more workflow jobs), as their workflow jobs' creators,
- * each node claimed first (one another look holds, or one started since the graph was read, is left
- * alone): what they read is shared (templates, their links and hosts, the nodes' credentials, the creators).
+ * Starts the runs of these nodes (of one or more workflow jobs), as their workflow jobs' creators:
+ * what they read is shared (templates, their links and hosts, the nodes' credentials, the creators).
  */
-async function startNodes(tx: Queryable, services: RunServices, candidates: readonly Start[]): Promise<void> {
-  if (!candidates.length) return;
-  const claimed = new Set((await tx.query<{ id: number }>(
-    'SELECT id FROM workflow_job_nodes WHERE id = ANY($1::int[]) AND job_id IS NULL AND NOT do_not_run ORDER BY id FOR UPDATE SKIP LOCKED',
-    [candidates.map((s) => s.node.id)],
-  )).map((r) => r.id));
-  const starting = candidates.filter((s) => claimed.has(s.node.id));
-  // A node held elsewhere is almost always being started by another look; should the holder be
-  // something else, a wake-up without a notice has the next sweep look again.
-  const skipped = [...new Set(candidates.filter((s) => !claimed.has(s.node.id)).map((s) => s.workflowJob.id))];
-  if (skipped.length) await tx.query('INSERT INTO workflow_wakeups (workflow_job_id) SELECT unnest($1::int[])', [skipped]);
+async function startNodes(tx: Queryable, services: RunServices, starting: readonly Start[]): Promise<void> {
   if (!starting.length) return;
   const memo = new LaunchMemo();
   const nodes = starting.map((s) => s.node);
@@ -289,12 +249,15 @@ async function startNodes(tx: Queryable, services: RunServices, candidates: read
     [started.map((s) => s.node), started.map((s) => s.job)],
   );
   // A run failed in place ended before its node named it (the trigger could not see it): its workflow job is looked at again.
-  const endedInPlace = await tx.query<{ id: number }>(
-    `SELECT DISTINCT n.workflow_job_id AS id FROM workflow_job_nodes n JOIN unified_jobs j ON j.id = n.job_id
-     WHERE n.id = ANY($1::int[]) AND j.status IN ('successful', 'failed', 'error', 'canceled')`,
-    [started.map((s) => s.node)],
+  await tx.query(
+    `WITH marked AS (
+       UPDATE unified_jobs SET workflow_attention = true WHERE id IN (
+         SELECT n.workflow_job_id FROM workflow_job_nodes n JOIN unified_jobs j ON j.id = n.job_id
+         WHERE n.id = ANY($1::int[]) AND j.status IN ('successful', 'failed', 'error', 'canceled'))
+       RETURNING id)
+     SELECT pg_notify($2, id::text) FROM marked`,
+    [started.map((s) => s.node), WORKFLOWS_CHANNEL],
   );
-  await wakeWorkflowJobs(tx, endedInPlace.map((r) => r.id));
 }
 
 /** A canceled workflow job cancels its nodes' runs and ends canceled once none is left active. */
