@@ -83,7 +83,7 @@ describe('web console: template and project forms', () => {
     await page.getByRole('switch', { name: 'Prompt for limit on launch' }).check();
 
     // The callback and webhook sections appear with their options.
-    await page.getByRole('checkbox', { name: 'Provisioning callbacks' }).check();
+    await page.getByRole('switch', { name: 'Provisioning callbacks' }).check({ force: true });
     await page.getByRole('heading', { name: 'Provisioning callback' }).waitFor();
     await page.getByRole('button', { name: 'Generate' }).click();
     const key = await page.locator('#field-host_config_key').inputValue();
@@ -152,7 +152,7 @@ describe('web console: template and project forms', () => {
     const c = await consolePage(t, undefined, `/job_templates/${jt.id}/edit`);
     const { page } = c;
     assert.equal(await page.getByRole('heading', { name: 'Webhook' }).count(), 0);
-    await page.getByRole('checkbox', { name: 'Enable webhook' }).check();
+    await page.getByRole('switch', { name: 'Enable webhook' }).check({ force: true });
     await page.getByRole('combobox', { name: 'Webhook service' }).selectOption({ label: 'GitHub' });
     await page.getByText('A key is generated when the template is saved with a service.').waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
@@ -172,7 +172,7 @@ describe('web console: template and project forms', () => {
     const rotated = (await t.get(`/api/v2/job_templates/${jt.id}/webhook_key/`)).body.webhook_key;
     assert.equal(await page.locator('#webhook-key input').inputValue(), rotated);
 
-    await page.getByRole('checkbox', { name: 'Enable webhook' }).uncheck();
+    await page.getByRole('switch', { name: 'Enable webhook' }).uncheck({ force: true });
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(new RegExp(`/job_templates/${jt.id}$`));
     assert.equal((await t.get(`/api/v2/job_templates/${jt.id}/`)).body.webhook_service, '');

@@ -107,7 +107,7 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
           {BulkActions && (
             <ToolbarItem>
               <Suspense fallback={null}>
-                <BulkActions selected={[...selected.values()]} onDone={() => setSelected(new Map())} />
+                <BulkActions selected={results.filter((o) => selected.has(rowKey(o)))} onDone={() => setSelected(new Map())} />
               </Suspense>
             </ToolbarItem>
           )}

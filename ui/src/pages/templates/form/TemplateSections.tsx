@@ -1,4 +1,4 @@
-import { Checkbox, FormSection, Grid, GridItem } from '@patternfly/react-core';
+import { FormGroup, FormSection, Grid, GridItem, Switch } from '@patternfly/react-core';
 import type { FieldMeta } from '../../../api/types';
 import type { ResourceConfig } from '../../../resources/types';
 import { FieldInput } from '../../../components/FieldInput';
@@ -85,12 +85,16 @@ export function TemplateSections({ config, fields, values, set, errors, lists, c
           ))}
           {'host_config_key' in fields && (
             <GridItem span={12} md={6}>
-              <Checkbox id="option-callback" label="Provisioning callbacks" description="Let a host ask for its configuration at the callback URL." isChecked={callback} onChange={(_e, on) => setCallback(on)} />
+              <FormGroup fieldId="option-callback" label="Provisioning callbacks">
+                <Switch id="option-callback" aria-label="Provisioning callbacks" label="Let a host ask for its configuration at the callback URL" isChecked={callback} onChange={(_e, on) => setCallback(on)} />
+              </FormGroup>
             </GridItem>
           )}
           {'webhook_service' in fields && (
             <GridItem span={12} md={6}>
-              <Checkbox id="option-webhook" label="Enable webhook" description="Launch from a source control service's webhook." isChecked={webhook} onChange={(_e, on) => setWebhook(on)} />
+              <FormGroup fieldId="option-webhook" label="Webhook">
+                <Switch id="option-webhook" aria-label="Enable webhook" label="Launch from a source control service's webhook" isChecked={webhook} onChange={(_e, on) => setWebhook(on)} />
+              </FormGroup>
             </GridItem>
           )}
         </Grid>
