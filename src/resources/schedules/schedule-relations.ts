@@ -2,17 +2,15 @@
  * A schedule's saved credentials and labels (AWX's /schedules/{id}/credentials/ and labels/):
  * attached only when the template asks for them at launch, by those who may change the schedule.
  */
-import { hasObjectRole } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { forbidden, ValidationError } from '../../api/errors.ts';
 import { joinTable, orderedJoinTable, type Relation } from '../../api/relations.ts';
 import { isVisible } from '../../api/list.ts';
-import type { Queryable, ResourceRow } from '../../db/database.ts';
-import { createObject } from '../../api/crud.ts';
-import { recordActivity } from '../../activity/record.ts';
-import type { LabelRow, ScheduleRow } from '../../db/tables.ts';
+import type { Queryable } from '../../db/database.ts';
+import type { ScheduleRow } from '../../db/tables.ts';
 import { assertCanUseCredential } from '../credentials/credential-use.ts';
 import { assertLaunchConfigSlotFree } from '../credentials/one-per-type.ts';
+import { launchConfigLabels } from '../labels/launch-config-labels.ts';
 import { scheduleAccess, loadTemplate } from './schedule-access.ts';
 import { allowsPrompt } from './schedule-prompts.ts';
 import { scheduleKindsOf } from './schedulable.ts';
@@ -45,34 +43,14 @@ export function scheduleCredentials(): Relation {
   };
 }
 
-export function scheduleLabels(): Relation {
-  const link = joinTable('label', 'schedule_labels', 'schedule_id', 'label_id');
-  return {
-    ...link,
-    async authorize(ctx, tx, scheduleId, labelId, detach) {
-      await assertMayChange(ctx, tx, scheduleId);
-      if (detach) return;
-      await assertTemplateAsks(ctx, tx, scheduleId, 'labels');
-      const [label] = await tx.query<Pick<LabelRow, 'organization_id'>>('SELECT organization_id FROM labels WHERE id = $1', [labelId]);
-      if (label && !(await hasObjectRole(ctx, tx, 'organization', label.organization_id, 'read_role'))) throw forbidden();
-    },
-    // POST {name, organization}: that organization's label of that name, created if missing (AWX's LabelSubListCreateAttachDetachView).
-    async create(tx: Queryable, ctx: RequestContext, parent: ResourceRow, body: unknown) {
-      await assertMayChange(ctx, tx, parent.id);
-      await assertTemplateAsks(ctx, tx, parent.id, 'labels');
-      const { name, organization } = (body ?? {}) as Record<string, unknown>;
-      if (typeof name !== 'string' || !name.trim()) throw ValidationError.field('name', 'This field is required.');
-      if (typeof organization !== 'number') throw ValidationError.field('organization', 'This field is required.');
-      if (!(await hasObjectRole(ctx, tx, 'organization', organization, 'read_role'))) throw forbidden();
-      const [existing] = await tx.query<LabelRow>('SELECT * FROM labels WHERE organization_id = $1 AND name = $2', [organization, name]);
-      const label = existing ?? (await createObject<LabelRow>(tx, ctx, ctx.service.resources.get('label'), { name, organization }));
-      if (await link.attach!(tx, parent.id, label.id, ctx)) {
-        await recordActivity(tx, ctx, { operation: 'associate', object1: 'schedule', object1Id: parent.id, object2: 'label', object2Id: label.id, association: 'labels', changes: {} });
-      }
-      return existing ? null : label;
-    },
-  };
-}
+export const scheduleLabels = (): Relation =>
+  launchConfigLabels({
+    name: 'schedule',
+    table: 'schedule_labels',
+    column: 'schedule_id',
+    assertMayChange,
+    assertTakesLabels: (ctx, tx, id) => assertTemplateAsks(ctx, tx, id, 'labels'),
+  });
 
 export function scheduleInstanceGroups(): Relation {
   return {
