@@ -60,6 +60,8 @@ export function ReferenceSelect({ id, label, listUrl, value, onChange, query = {
   return (
     <Select
       isOpen={open}
+      // Inside the field, not at the end of the page: a dialog hides the page's other parts from screen readers, a menu there too.
+      popperProps={{ appendTo: 'inline' }}
       selected={value ?? undefined}
       onSelect={(_e, selected) => {
         onChange(Number(selected));

@@ -69,6 +69,8 @@ export function LabelsInput({ value, onChange, organization, error, labelInfo }:
     <FormGroup label="Labels" labelInfo={labelInfo} fieldId={id}>
       <Select
         isOpen={open}
+        // Inside the field: a dialog (a workflow node's) hides the page's other parts from screen readers.
+        popperProps={{ appendTo: 'inline' }}
         onSelect={(_e, selected) => {
           const picked = offered.find((l) => l.id === selected);
           if (picked) add({ id: picked.id, name: picked.name });
