@@ -602,7 +602,9 @@ describe('sessions with SESSION_COOKIE_SECURE true', () => {
       const res = await loginFrom(remoteAddress, host, headers);
       assert.equal(res.statusCode, 400, `${remoteAddress} ${host}`);
       const { detail } = JSON.parse(res.body);
-      assert.ok(detail.includes(`use HTTPS (https://${host.replace(/:\d+$/, '')}:8043/)`), detail);
+      // The HTTPS port the service is reached at: 8043 on the embedded database, 443 beside a database server (as AWX).
+      const port = t.services.env.httpsPort === 443 ? '' : `:${t.services.env.httpsPort}`;
+      assert.ok(detail.includes(`use HTTPS (https://${host.replace(/:\d+$/, '')}${port}/)`), detail);
       assert.match(detail, /SESSION_COOKIE_SECURE=false/);
       assert.equal(setCookies({ headers: res.headers } as Response).get('svc_sessionid'), undefined);
     }
