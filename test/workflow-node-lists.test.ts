@@ -3,9 +3,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { firstProjectUpdate } from './helpers/jobs.ts';
 import { launchWorkflow, nodeRun } from './helpers/workflows.ts';
-import { createDemoData } from '../src/server/demo-data.ts';
+import { demoTemplateCopy } from './helpers/factories.ts';
 
 const names = (res: { body: { results: { name: string }[] } }) => res.body.results.map((x) => x.name);
 
@@ -19,15 +18,7 @@ describe('workflow node labels and instance groups', () => {
 
   before(async () => {
     t = await createTestApp();
-    await createDemoData(t.services);
-    org = (await t.get('/api/v2/organizations/?name=Default')).body.results[0].id;
-    const demo = (await t.get('/api/v2/job_templates/?name=Demo+Job+Template')).body.results[0];
-    // The copy checks its playbook against the project's checkout.
-    assert.equal((await firstProjectUpdate(t, demo.project)).status, 'successful');
-    const copy = await t.post(`/api/v2/job_templates/${demo.id}/copy/`, { name: 'Asks labels and groups' });
-    assert.equal(copy.status, 201, copy.text);
-    template = copy.body.id;
-    assert.equal((await t.patch(`/api/v2/job_templates/${template}/`, { ask_labels_on_launch: true, ask_instance_groups_on_launch: true })).status, 200);
+    ({ org, template } = await demoTemplateCopy(t, 'Asks labels and groups', { ask_labels_on_launch: true, ask_instance_groups_on_launch: true }));
     for (const name of ['first-group', 'second-group']) groups.push((await t.post('/api/v2/instance_groups/', { name })).body.id);
     workflow = (await t.post('/api/v2/workflow_job_templates/', { name: 'Lists flow', organization: org })).body.id;
     const made = await t.post('/api/v2/workflow_job_template_nodes/', { workflow_job_template: workflow, unified_job_template: template });

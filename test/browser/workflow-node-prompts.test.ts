@@ -4,9 +4,8 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { consolePage } from '../helpers/browser.ts';
-import { firstProjectUpdate } from '../helpers/jobs.ts';
 import { launchWorkflow, nodeRun } from '../helpers/workflows.ts';
-import { createDemoData } from '../../src/server/demo-data.ts';
+import { demoTemplateCopy } from '../helpers/factories.ts';
 
 async function lookUp(page: Page, label: string, typed: string, name: string) {
   await page.getByRole('dialog').getByRole('combobox', { name: label, exact: true }).fill(typed);
@@ -18,23 +17,13 @@ const names = (res: { body: { results: { name: string }[] } }) => res.body.resul
 describe('web console: workflow node prompts', () => {
   let t: TestApp;
   let org: number;
-  let asking: number;
   let otherInventory: number;
   let workflow: number;
   let node: number;
 
   before(async () => {
     t = await createTestApp();
-    await createDemoData(t.services);
-    org = (await t.get('/api/v2/organizations/?name=Default')).body.results[0].id;
-    const demo = (await t.get('/api/v2/job_templates/?name=Demo+Job+Template')).body.results[0];
-    // The copy checks its playbook against the project's checkout.
-    assert.equal((await firstProjectUpdate(t, demo.project)).status, 'successful');
-    const copy = await t.post(`/api/v2/job_templates/${demo.id}/copy/`, { name: 'Asks at launch' });
-    assert.equal(copy.status, 201, copy.text);
-    asking = copy.body.id;
-    const asks = await t.patch(`/api/v2/job_templates/${asking}/`, { ask_inventory_on_launch: true, ask_credential_on_launch: true, ask_labels_on_launch: true, ask_limit_on_launch: true });
-    assert.equal(asks.status, 200, asks.text);
+    ({ org } = await demoTemplateCopy(t, 'Asks at launch', { ask_inventory_on_launch: true, ask_credential_on_launch: true, ask_labels_on_launch: true, ask_limit_on_launch: true }));
     const inventory = await t.post('/api/v2/inventories/', { name: 'Other inventory', organization: org, variables: 'ansible_connection: local\nansible_python_interpreter: /usr/bin/python3' });
     assert.equal(inventory.status, 201, inventory.text);
     otherInventory = inventory.body.id;

@@ -2,6 +2,8 @@
 // workflows and schedules made through the HTTP API of a TestApp, with defaults a test overrides
 // field by field. Each one checks the status the API answered and throws with the response body
 // otherwise, so a test's setup fails where it breaks instead of in some later assertion.
+import assert from 'node:assert/strict';
+import { createDemoData } from '../../src/server/demo-data.ts';
 import type { Credentials, Response, TestApp } from './app.ts';
 import { makeRepository, type GitRepository, type RepositoryFiles } from './git.ts';
 import { firstProjectUpdate } from './jobs.ts';
@@ -273,4 +275,21 @@ export function rruleIn(seconds: number, extra = 'FREQ=MINUTELY;INTERVAL=60'): s
 export async function newSchedule(t: TestApp, template: Ref, fields: { name?: string; rrule?: string; [field: string]: unknown } = {}): Promise<any> {
   const body = { ...fields, name: fields.name ?? unique('schedule'), rrule: fields.rrule ?? rruleIn(86_400), unified_job_template: idOf(template) };
   return expectStatus(await t.post('/api/v2/schedules/', body), 201, `creating schedule ${body.name}`).body;
+}
+
+/**
+ * A copy of the demo job template (the demo data made first) in the Default organization, with
+ * these fields changed (ask_*_on_launch flags): a template that runs for real on localhost.
+ */
+export async function demoTemplateCopy(t: TestApp, name: string, fields: Record<string, unknown>): Promise<{ org: number; template: number }> {
+  await createDemoData(t.services);
+  const org = (await t.get('/api/v2/organizations/?name=Default')).body.results[0].id;
+  const demo = (await t.get('/api/v2/job_templates/?name=Demo+Job+Template')).body.results[0];
+  // The copy checks its playbook against the project's checkout.
+  assert.equal((await firstProjectUpdate(t, demo.project)).status, 'successful');
+  const copy = await t.post(`/api/v2/job_templates/${demo.id}/copy/`, { name });
+  assert.equal(copy.status, 201, copy.text);
+  const changed = await t.patch(`/api/v2/job_templates/${copy.body.id}/`, fields);
+  assert.equal(changed.status, 200, changed.text);
+  return { org, template: copy.body.id };
 }
