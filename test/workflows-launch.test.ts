@@ -2,7 +2,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, newOrg, newUser, type TestApp, type User } from './helpers/app.ts';
-import { workflowPass } from '../src/run-kinds/workflow-job/workflow-pass.ts';
+import { advanceWorkflowJobs, workflowPass } from '../src/run-kinds/workflow-job/workflow-pass.ts';
+import { newWorkflowMemory } from '../src/run-kinds/workflow-job/graph-read.ts';
 import { answer, finished, jobNodes, launchWorkflow, makeWorkflow, nodeRun } from './helpers/workflows.ts';
 
 const SURVEY = { name: 'Ask', description: '', spec: [{ question_name: 'Where', variable: 'region', type: 'multiplechoice', choices: ['eu', 'us'], required: true }] };
@@ -103,5 +104,33 @@ describe('launching workflows', () => {
     await answer(t, wj, 'c', 'approve');
     assert.equal((await finished(t, wj)).status, 'successful');
     assert.equal(Object.values(await jobNodes(t, wj)).length, 3);
+  });
+
+  it('reads a remembered graph whole again once another look (of another service node) moved it on', async () => {
+    const wf = await makeWorkflow(t, org, 'remembered', { a: {}, b: {}, c: {} }, [['a', 'success', 'b'], ['b', 'success', 'c']]);
+    const wj = await launchWorkflow(t, wf.id);
+    await nodeRun(t, wj, 'a');
+    // A look of a second loop, which remembers the graph as it saw it: a started, b and c not.
+    const elsewhere = newWorkflowMemory();
+    const lookElsewhere = async () => {
+      await t.db.query('UPDATE unified_jobs SET workflow_attention = true WHERE id = $1', [wj]);
+      await advanceWorkflowJobs(t.services, [wj], elsewhere);
+    };
+    await lookElsewhere();
+    assert.equal(elsewhere.graphs.get(wj)?.nodes_started, 1);
+    // This service's loop starts b when a is approved; the second loop's memory does not know.
+    await answer(t, wj, 'a', 'approve');
+    const b = await nodeRun(t, wj, 'b');
+    await t.settle();
+    await lookElsewhere();
+    const approvals = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM unified_jobs WHERE kind = 'workflow_approval' AND name = 'remembered b'`,
+    );
+    assert.equal(approvals[0].n, 1, 'b was started once');
+    assert.equal((await jobNodes(t, wj)).b.job, b);
+    assert.equal(elsewhere.graphs.get(wj)?.nodes_started, 2);
+    await answer(t, wj, 'b', 'approve');
+    await answer(t, wj, 'c', 'approve');
+    assert.equal((await finished(t, wj)).status, 'successful');
   });
 });

@@ -55,9 +55,16 @@ export function publishEvents(q: Queryable, runId: number, counters: readonly nu
   return notify(q, [{ t: 'events', id: runId, from, to }]);
 }
 
+type FinishedRun = RunStatus & Pick<UnifiedJobRow, 'emitted_events'>;
+
+const finals = (row: FinishedRun): LiveNotice[] => [statusNotice(row), { t: 'eof', id: row.id, kind: row.kind, final: Number(row.emitted_events ?? 0) }];
+
+/** The payloads publishFinal sends on LIVE_CHANNEL, for a statement that sends them with others. */
+export const finalNotices = (row: FinishedRun): string[] => finals(row).map((n) => JSON.stringify(n));
+
 /** Announces that every event of a finished run is stored, with its last counter. */
-export function publishFinal(q: Queryable, row: RunStatus & Pick<UnifiedJobRow, 'emitted_events'>): Promise<void> {
-  return notify(q, [statusNotice(row), { t: 'eof', id: row.id, kind: row.kind, final: Number(row.emitted_events ?? 0) }]);
+export function publishFinal(q: Queryable, row: FinishedRun): Promise<void> {
+  return notify(q, finals(row));
 }
 
 export function parseNotice(payload: string): LiveNotice | null {

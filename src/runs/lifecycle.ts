@@ -4,7 +4,7 @@ import { actorId, type RequestContext } from '../api/context.ts';
 import { activityOfCreated } from '../activity/record.ts';
 import { ident } from '../api/sql.ts';
 import type { FinalStatus, RunKind, RunKindRef, RunKinds } from './run-kind.ts';
-import { LIVE_CHANNEL, publishFinal, publishStatusChanges, statusNoticePayload } from '../live/notices.ts';
+import { finalNotices, LIVE_CHANNEL, publishStatusChanges, statusNoticePayload } from '../live/notices.ts';
 import { replaceNul } from '../db/nul.ts';
 import { queueRunNotifications } from '../resources/notification-templates/queue.ts';
 import { queueRunWebhooks } from '../resources/outbound-webhooks/queue.ts';
@@ -152,20 +152,24 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
   const tracksUpdates = kind.templateIsSource !== false;
   if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success', kind.messages?.projectTemplates);
   await queueRunWebhooks(tx, row, kind.webhookEvents);
-  // The template's row stays locked until commit (every run of the template updates it): late,
-  // but before afterFinish, which reads it (an inventory's sources with failures).
-  await followTemplate(tx, kind, row, {
+  // In one statement, last: the template follows (its row stays locked until commit, and every run
+  // of the template updates it), the run's end is announced and the dispatchers are woken (runs
+  // blocked behind this one may start now), all delivered at commit. Before afterFinish, which reads
+  // the template (an inventory's sources with failures).
+  const follow = followTemplateUpdate(kind, row, {
     status: finish.status,
     last_job_id: row.id,
     last_job_run: row.finished,
     last_job_failed: failed,
     ...(tracksUpdates && { last_update_failed: failed, last_updated: row.finished }),
     current_job_id: null,
-  });
+  }, 3);
+  const notices = [...finalNotices(row).map((n) => [LIVE_CHANNEL, n]), [DISPATCH_CHANNEL, '']];
+  await tx.query(
+    `${follow ? `WITH follow AS (${follow.sql}) ` : ''}SELECT pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) AS n(channel, payload)`,
+    [notices.map(([channel]) => channel), notices.map(([, payload]) => payload), ...(follow?.params ?? [])],
+  );
   await kind.afterFinish?.(tx, row, kinds.resources);
-  await publishFinal(tx, row);
-  // Runs blocked behind this one (its template's next job, dependents of an update) may start now.
-  await wakeDispatchers(tx);
   return row;
 }
 

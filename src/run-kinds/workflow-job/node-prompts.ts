@@ -11,16 +11,6 @@ export async function linkedCredentials(tx: Queryable, launch: Pick<WorkflowNode
   return (await tx.query<{ id: number }>('SELECT credential_id AS id FROM workflow_job_node_credentials WHERE node_id = $1 ORDER BY 1', [launch.node.id])).map((r) => r.id);
 }
 
-/** The credentials of each of these workflow job nodes, in id order (nodes without any are absent). */
-export async function nodesCredentials(tx: Queryable, nodeIds: readonly number[]): Promise<Map<number, number[]>> {
-  const rows = await tx.query<{ node_id: number; id: number }>(
-    'SELECT node_id, credential_id AS id FROM workflow_job_node_credentials WHERE node_id = ANY($1::int[]) ORDER BY node_id, credential_id', [nodeIds],
-  );
-  const byNode = new Map<number, number[]>();
-  for (const row of rows) byNode.set(row.node_id, [...(byNode.get(row.node_id) ?? []), row.id]);
-  return byNode;
-}
-
 /**
  * The node's saved prompts under the workflow job's values of the prompts a workflow passes down
  * (AWX: the workflow job's win over the node's), and the variables the workflow pass merged. The

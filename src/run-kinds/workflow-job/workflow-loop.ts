@@ -8,6 +8,7 @@
  */
 import { CANCEL_CHANNEL } from '../../runs/lifecycle.ts';
 import { advanceWorkflowJobs, sweepWorkflows, WORKFLOWS_CHANNEL } from './workflow-pass.ts';
+import { newWorkflowMemory } from './graph-read.ts';
 import type { RunServices } from '../../runs/run-services.ts';
 
 /** A sweep this often whatever the notices say (a listener connection being reopened loses them). */
@@ -36,6 +37,8 @@ export async function startWorkflowLoop(services: RunServices): Promise<Workflow
   let sweeping: Promise<void> | null = null;
   let sweepAgain = false;
   let stopped = false;
+  /** What never changes of templates and running graphs, remembered between looks. */
+  const memory = newWorkflowMemory();
 
   const log = (what: string, err: unknown) => services.logger.error(`${what} failed:`, err instanceof Error ? err.message : err);
 
@@ -63,7 +66,7 @@ export async function startWorkflowLoop(services: RunServices): Promise<Workflow
       const batch = alone.has(free[0]) ? [free[0]] : free.filter((id) => !alone.has(id)).slice(0, BATCH);
       for (const id of batch) named.delete(id);
       looks += 1;
-      const look = advanceWorkflowJobs(services, batch)
+      const look = advanceWorkflowJobs(services, batch, memory)
         .then(() => { for (const id of batch) alone.delete(id); })
         .catch((err) => {
           // Nothing of the batch was kept: each is looked at again alone (a failed look alone leaves its wake-up for the next sweep).

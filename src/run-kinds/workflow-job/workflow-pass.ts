@@ -15,15 +15,13 @@ import { queueRunNotifications } from '../../resources/notification-templates/qu
 import { queueRunWebhooks } from '../../resources/outbound-webhooks/queue.ts';
 import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from '../../runs/lifecycle.ts';
 import { evaluateCondition } from '../../templating/sandbox.ts';
-import { lookAtGraph, type GraphEdge, type GraphNode } from './workflow-graph.ts';
-import { spawnNode } from './workflow-spawn.ts';
-import { nodesCredentials } from './node-prompts.ts';
+import { lookAtGraph, type GraphNode } from './workflow-graph.ts';
+import { spawnNodes, type Spawn } from './workflow-spawn.ts';
+import { GRAPH_COUNTS_SQL, markDoNotRun, markStarted, newWorkflowMemory, readGraphs, rememberGraphs, type Graph, type GraphCounts, type WorkflowMemory, type WorkflowNode } from './graph-read.ts';
 import { LaunchMemo } from '../../runs/launch-memo.ts';
 import type { RunServices } from '../../runs/run-services.ts';
 import type { WebhookEvents, WorkflowNodeLaunch } from '../../runs/run-kind.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
-
-type WorkflowNode = WorkflowNodeLaunch['node'] & { job_status: string | null; job_artifacts: Record<string, unknown> | null; job_name: string | null; job_failed: boolean | null };
 
 /** Wakes the workflow loop (workflow-loop.ts): an id names the workflow job to look at, an empty payload asks for a sweep. The triggers of migration 0034 send it too. */
 export const WORKFLOWS_CHANNEL = 'drover_workflows';
@@ -62,27 +60,31 @@ export async function sweepWorkflows(services: RunServices): Promise<Sweep> {
  * pass holds are left to it. The nodes started share their reads (the same templates, links and
  * hosts read once). One that fails undoes the batch's work: the caller looks at each alone then.
  */
-export async function advanceWorkflowJobs(services: RunServices, ids: readonly number[]): Promise<void> {
+export async function advanceWorkflowJobs(services: RunServices, ids: readonly number[], memory: WorkflowMemory = newWorkflowMemory()): Promise<void> {
+  let graphs = new Map<number, Graph>();
+  const ended = new Set<number>();
   // A look starts the next nodes at once: it goes before other waiting work on the embedded database.
   await services.db.transaction(async (tx) => {
-    const held = await tx.query<UnifiedJobRow>(
-      `SELECT * FROM unified_jobs WHERE id = ANY($1::int[]) AND kind = 'workflow_job' AND status = 'running' ORDER BY id FOR UPDATE SKIP LOCKED`, [ids],
+    // Locked, their wake-ups taken and their flags cleared in one statement, before the graphs are
+    // read: a run that ends while this look goes on asks for the next.
+    const held = await tx.query<UnifiedJobRow & GraphCounts & { woken: boolean }>(
+      `WITH held AS (
+         SELECT * FROM unified_jobs WHERE id = ANY($1::int[]) AND kind = 'workflow_job' AND status = 'running' ORDER BY id FOR UPDATE SKIP LOCKED),
+       woken AS (DELETE FROM workflow_wakeups WHERE workflow_job_id IN (SELECT id FROM held) RETURNING workflow_job_id),
+       cleared AS (UPDATE unified_jobs SET workflow_attention = false WHERE id IN (SELECT id FROM held WHERE workflow_attention) RETURNING id)
+       SELECT held.*, held.id IN (SELECT workflow_job_id FROM woken) AS woken, counts.* FROM held ${GRAPH_COUNTS_SQL} ORDER BY held.id`,
+      [ids],
     );
-    if (!held.length) return;
-    // Cleared before the graphs are read: a run that ends while this look goes on asks for the next.
-    const woken = new Set((await tx.query<{ id: number }>(
-      'DELETE FROM workflow_wakeups WHERE workflow_job_id = ANY($1::int[]) RETURNING workflow_job_id AS id', [held.map((j) => j.id)],
-    )).map((r) => r.id));
-    const flagged = held.filter((j) => j.workflow_attention).map((j) => j.id);
-    if (flagged.length) await tx.query('UPDATE unified_jobs SET workflow_attention = false WHERE id = ANY($1::int[])', [flagged]);
-    const looked = held.filter((j) => woken.has(j.id) || j.workflow_attention || j.cancel_flag);
-    if (!looked.length) return;
-    const graphs = await loadGraphs(tx, looked.map((j) => j.id));
+    const looking = held.filter((j) => j.woken || j.workflow_attention || j.cancel_flag);
+    if (!looking.length) return;
+    const looked: UnifiedJobRow[] = looking.map(({ woken: _w, nodes_started: _s, nodes_skipped: _k, ...j }) => j);
+    graphs = await readGraphs(tx, looking, memory);
     const starting: Start[] = [];
     const done: { workflowJob: UnifiedJobRow; graph: Graph; failure: string | null }[] = [];
     for (const workflowJob of looked) {
       const graph = graphs.get(workflowJob.id)!;
       if (workflowJob.cancel_flag) {
+        ended.add(workflowJob.id);
         await cancelWorkflow(tx, services, workflowJob, graph.nodes);
         continue;
       }
@@ -90,8 +92,9 @@ export async function advanceWorkflowJobs(services: RunServices, ids: readonly n
       for (const node of look.start) starting.push({ workflowJob, graph, node: node as WorkflowNode });
       if (look.done) done.push({ workflowJob, graph, failure: look.failure });
     }
-    await startNodes(tx, services, starting);
+    await startNodes(tx, services, starting, memory.kinds);
     for (const { workflowJob, graph, failure } of done) {
+      ended.add(workflowJob.id);
       const artifacts: Record<string, unknown> = {};
       for (const n of graph.nodes) if (n.job_artifacts && n.job_status === 'successful') Object.assign(artifacts, n.job_artifacts);
       await finishRun(tx, services.runKinds, workflowJob, {
@@ -101,6 +104,7 @@ export async function advanceWorkflowJobs(services: RunServices, ids: readonly n
       });
     }
   }, { urgent: true });
+  rememberGraphs(memory, graphs, ended);
 }
 
 /** A whole pass: the sweep, then every workflow job it found waiting; answers when the next approval falls due. */
@@ -146,12 +150,6 @@ async function expireApprovals(tx: Queryable, services: RunServices): Promise<vo
   }
 }
 
-interface Graph {
-  nodes: WorkflowNode[];
-  edges: GraphEdge[];
-  byId: Map<number, WorkflowNode>;
-}
-
 /** A node about to start, with its workflow job and graph. */
 interface Start {
   workflowJob: UnifiedJobRow;
@@ -159,34 +157,14 @@ interface Start {
   node: WorkflowNode;
 }
 
-/** The graphs of these workflow jobs (two queries for them all), by workflow job id. */
-async function loadGraphs(tx: Queryable, workflowJobIds: readonly number[]): Promise<Map<number, Graph>> {
-  const nodes = await tx.query<WorkflowNode>(
-    `SELECT n.*, j.status AS job_status, j.artifacts AS job_artifacts, j.name AS job_name, j.failed AS job_failed
-     FROM workflow_job_nodes n LEFT JOIN unified_jobs j ON j.id = n.job_id
-     WHERE n.workflow_job_id = ANY($1::int[]) ORDER BY n.id`,
-    [workflowJobIds],
-  );
-  const edges = await tx.query<GraphEdge & { workflow_job_id: number }>(
-    `SELECT n.workflow_job_id, e.parent_id, e.child_id, e.kind, e.condition FROM workflow_job_node_edges e JOIN workflow_job_nodes n ON n.id = e.parent_id
-     WHERE n.workflow_job_id = ANY($1::int[])`,
-    [workflowJobIds],
-  );
-  const graphs = new Map<number, Graph>(workflowJobIds.map((id) => [id, { nodes: [], edges: [], byId: new Map() }]));
-  for (const node of nodes) {
-    const graph = graphs.get(node.workflow_job_id)!;
-    graph.nodes.push(node);
-    graph.byId.set(node.id, node);
-  }
-  for (const { workflow_job_id: id, ...edge } of edges) graphs.get(id)!.edges.push(edge);
-  return graphs;
-}
-
 /** The template kind of each node about to start, by template id (read for these alone: the view of every template table is costly to join). */
-async function templateKinds(tx: Queryable, nodes: readonly GraphNode[]): Promise<Map<number, string>> {
-  const ids = [...new Set(nodes.map((n) => n.unified_job_template_id))];
-  const rows = await tx.query<{ id: number; kind: string }>('SELECT id, kind FROM unified_job_templates WHERE id = ANY($1::int[])', [ids]);
-  return new Map(rows.map((r) => [r.id, r.kind]));
+async function templateKinds(tx: Queryable, nodes: readonly GraphNode[], known: Map<number, string>): Promise<Map<number, string>> {
+  const unknown = [...new Set(nodes.map((n) => n.unified_job_template_id).filter((id): id is number => id !== null && !known.has(id)))];
+  if (unknown.length) {
+    const rows = await tx.query<{ id: number; kind: string }>('SELECT id, kind FROM unified_job_templates WHERE id = ANY($1::int[])', [unknown]);
+    for (const row of rows) known.set(row.id, row.kind);
+  }
+  return known;
 }
 
 /** The workflow job's creator, as whom its nodes' runs are made. */
@@ -216,21 +194,36 @@ async function lookAtWorkflow(tx: Queryable, workflowJob: UnifiedJobRow, { nodes
   }
   if (look.doNotRun.length) {
     await tx.query('UPDATE workflow_job_nodes SET do_not_run = true, modified = now() WHERE id = ANY($1::int[])', [look.doNotRun.map((n) => n.id)]);
+    markDoNotRun(look.doNotRun);
   }
   return look;
 }
 
+/** A node about to start as its launcher reads it: the whole row, with its credentials. */
+type NodeToStart = WorkflowNodeLaunch['node'] & { credential_ids: number[] };
+
+/** The rows of the nodes about to start (a look reads only what decides of every node). */
+async function nodesToStart(tx: Queryable, ids: readonly number[]): Promise<Map<number, NodeToStart>> {
+  const rows = await tx.query<NodeToStart>(
+    `SELECT n.*, coalesce(array(SELECT credential_id FROM workflow_job_node_credentials c WHERE c.node_id = n.id ORDER BY credential_id), '{}') AS credential_ids
+     FROM workflow_job_nodes n WHERE n.id = ANY($1::int[])`,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, { ...row, extra_data: row.extra_data ?? {} }]));
+}
+
 /**
  * Starts the runs of these nodes (of one or more workflow jobs), as their workflow jobs' creators:
- * what they read is shared (templates, their links and hosts, the nodes' credentials, the creators).
+ * what they read is shared (templates, their links and hosts, the creators), and the nodes of one
+ * template started by one person are stored and queued together.
  */
-async function startNodes(tx: Queryable, services: RunServices, starting: readonly Start[]): Promise<void> {
+async function startNodes(tx: Queryable, services: RunServices, starting: readonly Start[], knownKinds: Map<number, string>): Promise<void> {
   if (!starting.length) return;
   const memo = new LaunchMemo();
-  const nodes = starting.map((s) => s.node);
-  const kinds = await templateKinds(tx, nodes);
-  const credentials = await nodesCredentials(tx, nodes.map((n) => n.id));
-  const started: { node: number; job: number }[] = [];
+  const kinds = await templateKinds(tx, starting.map((s) => s.node), knownKinds);
+  const rows = await nodesToStart(tx, starting.map((s) => s.node.id));
+  const groups = new Map<string, { kind: string; spawns: Spawn[] }>();
+  const inherited: { node: number; ancestors: Record<string, unknown> }[] = [];
   for (const { workflowJob, graph, node } of starting) {
     const ctx = await creatorContext(tx, services, workflowJob.created_by_id, memo);
     // Parents' artifacts (set_stats) flow down: the extra vars of the workflow job win over them, as AWX.
@@ -239,25 +232,43 @@ async function startNodes(tx: Queryable, services: RunServices, starting: readon
       const parent = graph.byId.get(e.parent_id)!;
       Object.assign(ancestors, parent.ancestor_artifacts ?? {}, parent.job_artifacts ?? {});
     }
-    if (Object.keys(ancestors).length) await tx.query('UPDATE workflow_job_nodes SET ancestor_artifacts = $2::jsonb WHERE id = $1', [node.id, JSON.stringify(ancestors)]);
-    const extraVars = { ...(node.extra_data ?? {}), ...ancestors, ...parseVariables(workflowJob.extra_vars) };
-    const spawn = { tx, services, ctx, node, workflowJob, extraVars, credentialIds: credentials.get(node.id) ?? [], memo };
-    started.push({ node: node.id, job: await spawnNode(spawn, kinds.get(node.unified_job_template_id!) ?? '') });
+    if (Object.keys(ancestors).length) inherited.push({ node: node.id, ancestors });
+    const row = rows.get(node.id)!;
+    const extraVars = { ...row.extra_data, ...ancestors, ...parseVariables(workflowJob.extra_vars) };
+    const kind = kinds.get(node.unified_job_template_id!) ?? '';
+    const key = `${workflowJob.created_by_id}:${kind}:${node.unified_job_template_id}`;
+    const group = groups.get(key) ?? groups.set(key, { kind, spawns: [] }).get(key)!;
+    group.spawns.push({ tx, services, ctx, node: row, workflowJob, extraVars, credentialIds: row.credential_ids, memo });
   }
+  if (inherited.length) {
+    await tx.query(
+      'UPDATE workflow_job_nodes n SET ancestor_artifacts = a.artifacts FROM unnest($1::int[], $2::jsonb[]) AS a(node, artifacts) WHERE n.id = a.node',
+      [inherited.map((i) => i.node), inherited.map((i) => JSON.stringify(i.ancestors))],
+    );
+  }
+  const started: { node: number; job: number; ended: boolean }[] = [];
+  for (const { kind, spawns } of groups.values()) {
+    const jobs = await spawnNodes(spawns, kind);
+    for (const [i, { job, ended }] of jobs.entries()) {
+      started.push({ node: spawns[i].node.id, job, ended });
+    }
+  }
+  const graphNodes = new Map(starting.map((s) => [s.node.id, s.node]));
+  const inheritedBy = new Map(inherited.map((i) => [i.node, i.ancestors]));
+  for (const { node, job, ended } of started) markStarted(graphNodes.get(node)!, job, ended, inheritedBy.get(node) ?? null);
   await tx.query(
     'UPDATE workflow_job_nodes n SET job_id = s.job, modified = now() FROM unnest($1::int[], $2::int[]) AS s(node, job) WHERE n.id = s.node',
     [started.map((s) => s.node), started.map((s) => s.job)],
   );
   // A run failed in place ended before its node named it (the trigger could not see it): its workflow job is looked at again.
-  await tx.query(
-    `WITH marked AS (
-       UPDATE unified_jobs SET workflow_attention = true WHERE id IN (
-         SELECT n.workflow_job_id FROM workflow_job_nodes n JOIN unified_jobs j ON j.id = n.job_id
-         WHERE n.id = ANY($1::int[]) AND j.status IN ('successful', 'failed', 'error', 'canceled'))
-       RETURNING id)
-     SELECT pg_notify($2, id::text) FROM marked`,
-    [started.map((s) => s.node), WORKFLOWS_CHANNEL],
-  );
+  const workflowOf = new Map(starting.map((s) => [s.node.id, s.workflowJob.id]));
+  const ended = [...new Set(started.filter((s) => s.ended).map((s) => workflowOf.get(s.node)!))];
+  if (ended.length) {
+    await tx.query(
+      `WITH marked AS (UPDATE unified_jobs SET workflow_attention = true WHERE id = ANY($1::int[]) RETURNING id) SELECT pg_notify($2, id::text) FROM marked`,
+      [ended, WORKFLOWS_CHANNEL],
+    );
+  }
 }
 
 /** A canceled workflow job cancels its nodes' runs and ends canceled once none is left active. */

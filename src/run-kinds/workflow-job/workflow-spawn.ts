@@ -28,7 +28,7 @@ export interface Spawn {
 interface NodeKind {
   table: string;
   run: RunKindRef;
-  launch(spawn: Spawn, template: Row): Promise<LaunchResult>;
+  launchAll(spawns: readonly Spawn[], template: Row): Promise<LaunchResult[]>;
 }
 
 /**
@@ -42,7 +42,10 @@ export function nodeKindOf(services: RunServices, templateKind: string): NodeKin
   if (!table || !kind || !launcher) return undefined;
   return {
     table, run: kind,
-    launch: (s, template) => s.services.launches.launchWithin(s.tx, s.ctx, launcher, template, { node: s.node, workflowJob: s.workflowJob, extraVars: s.extraVars, credentialIds: s.credentialIds, memo: s.memo }),
+    launchAll: ([first, ...rest], template) => first.services.launches.launchAllWithin(
+      first.tx, first.ctx, launcher, template,
+      [first, ...rest].map((s) => ({ node: s.node, workflowJob: s.workflowJob, extraVars: s.extraVars, credentialIds: s.credentialIds, memo: s.memo })),
+    ),
   };
 }
 
@@ -52,27 +55,36 @@ function refusalText(body: Record<string, unknown>): string {
 }
 
 /**
- * Starts the node's run and answers its id. A launch that is refused (a gate, a survey answer or
- * a password missing) leaves a failed run of the node's kind in its place, so the failure path runs.
+ * Starts the runs of nodes of one template, as one person (the workflow job's creator), and answers
+ * their ids in the order given: stored and queued together, so the template's row is locked once,
+ * at the end. A launch that is refused (a gate, a survey answer or a password missing) leaves a
+ * failed run of the node's kind in its place (`ended`), so the failure path runs.
  */
-export async function spawnNode(spawn: Spawn, kind: string): Promise<number> {
-  const nodeKind = nodeKindOf(spawn.services, kind);
-  const templateId = spawn.node.unified_job_template_id;
+export async function spawnNodes(spawns: readonly Spawn[], kind: string): Promise<{ job: number; ended: boolean }[]> {
+  const [first] = spawns;
+  const nodeKind = nodeKindOf(first.services, kind);
+  const templateId = first.node.unified_job_template_id;
   const [template] = nodeKind
-    ? await spawn.memo.once(`template:${nodeKind.table}:${templateId}`, () => spawn.tx.query(`SELECT * FROM ${nodeKind.table} WHERE id = $1`, [templateId]))
+    ? await first.memo.once(`template:${nodeKind.table}:${templateId}`, () => first.tx.query(`SELECT * FROM ${nodeKind.table} WHERE id = $1`, [templateId]))
     : [];
+  const ids: { job: number; ended: boolean }[] = [];
   if (nodeKind && template) {
-    const launched = await nodeKind.launch(spawn, template);
-    if (launched.ok) return launched.run.id;
-    return failedInPlace(spawn, nodeKind.run, template, `Could not start the node's run: ${refusalText(launched.refusal.body)}`);
+    const launched = await nodeKind.launchAll(spawns, template);
+    for (const [i, result] of launched.entries()) {
+      ids.push(result.ok ? { job: result.run.id, ended: false } : await failedInPlace(spawns[i], nodeKind.run, template, `Could not start the node's run: ${refusalText(result.refusal.body)}`));
+    }
+    return ids;
   }
-  return failedInPlace(spawn, nodeKind?.run ?? JOB, { id: null, name: '' }, `Workflow node ${spawn.node.id} has a template of a kind workflows cannot run (${kind}).`);
+  for (const spawn of spawns) {
+    ids.push(await failedInPlace(spawn, nodeKind?.run ?? JOB, { id: null, name: '' }, `Workflow node ${spawn.node.id} has a template of a kind workflows cannot run (${kind}).`));
+  }
+  return ids;
 }
 
-async function failedInPlace(spawn: Spawn, kind: RunKindRef, template: Row, explanation: string): Promise<number> {
+async function failedInPlace(spawn: Spawn, kind: RunKindRef, template: Row, explanation: string): Promise<{ job: number; ended: true }> {
   const run = await insertRun(spawn.tx, spawn.ctx, kind, {
     name: template.name, unified_job_template_id: template.id, launch_type: 'workflow', organization_id: spawn.workflowJob.organization_id,
   });
   await finishRun(spawn.tx, spawn.services.runKinds, run, { status: 'failed', explanation });
-  return run.id;
+  return { job: run.id, ended: true };
 }
