@@ -4,10 +4,9 @@ import { actorId, type RequestContext } from '../api/context.ts';
 import { activityOfCreated } from '../activity/record.ts';
 import { ident } from '../api/sql.ts';
 import type { FinalStatus, RunKind, RunKindRef, RunKinds } from './run-kind.ts';
-import { finalNotices, LIVE_CHANNEL, publishStatusChanges, statusNoticePayload } from '../live/notices.ts';
+import { finalNotices, LIVE_CHANNEL, statusNoticePayload } from '../live/notices.ts';
 import { replaceNul } from '../db/nul.ts';
-import { queueRunNotifications } from '../resources/notification-templates/queue.ts';
-import { queueRunWebhooks } from '../resources/outbound-webhooks/queue.ts';
+import { writeStatusChange } from './status-change.ts';
 
 export const ACTIVE_STATUSES = ['new', 'pending', 'waiting', 'running'] as const;
 export const FINAL_STATUSES = ['successful', 'failed', 'error', 'canceled'] as const;
@@ -77,33 +76,12 @@ export async function queueRun(tx: Queryable, kind: Pick<RunKind, 'templateTable
 export async function queueRuns(tx: Queryable, kind: Pick<RunKind, 'templateTable'>, rows: readonly UnifiedJobRow[]): Promise<void> {
   if (!rows.length) return;
   const last = rows[rows.length - 1];
-  const notices = [...rows.map((row) => [LIVE_CHANNEL, statusNoticePayload(row)]), [DISPATCH_CHANNEL, '']];
-  const follow = followTemplateUpdate(kind, last, { current_job_id: last.id, status: 'pending' }, 3);
-  await tx.query(
-    `${follow ? `WITH follow AS (${follow.sql}) ` : ''}SELECT pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) AS n(channel, payload)`,
-    [notices.map(([channel]) => channel), notices.map(([, payload]) => payload), ...(follow?.params ?? [])],
-  );
-}
-
-/** The UPDATE that copies a run's state onto its template, with its parameters from $n on; null for runs without one. */
-function followTemplateUpdate(
-  kind: Pick<RunKind, 'templateTable'>, job: Pick<UnifiedJobRow, 'unified_job_template_id'>, values: Record<string, unknown>, n = 1,
-): { sql: string; params: unknown[] } | null {
-  const table = kind.templateTable;
-  if (!table || !job.unified_job_template_id) return null;
-  const columns = Object.keys(values);
-  return {
-    sql: `UPDATE ${ident(table)} SET ${columns.map((c, i) => `${ident(c)} = $${n + i + 1}`).join(', ')} WHERE id = $${n}`,
-    params: [job.unified_job_template_id, ...columns.map((c) => values[c])],
-  };
-}
-
-/** Copies a run's state onto its template (projects and inventory sources show their last update). */
-async function followTemplate(
-  tx: Queryable, kind: Pick<RunKind, 'templateTable'>, job: Pick<UnifiedJobRow, 'unified_job_template_id'>, values: Record<string, unknown>,
-): Promise<void> {
-  const update = followTemplateUpdate(kind, job, values);
-  if (update) await tx.query(update.sql, update.params);
+  await writeStatusChange(tx, {
+    row: last,
+    kind,
+    follow: { current_job_id: last.id, status: 'pending' },
+    notices: [...rows.map((row) => [LIVE_CHANNEL, statusNoticePayload(row)] as const), [DISPATCH_CHANNEL, '']],
+  });
 }
 
 /** Starts a claimed run; it records the execution environment it runs as. Answers nothing when the run was no longer waiting. */
@@ -115,12 +93,7 @@ export async function markRunning(
      WHERE id = $1 AND status = 'waiting' RETURNING *`,
     [job.id, executionEnvironmentId],
   );
-  if (row) {
-    await publishStatusChanges(tx, [row]);
-    if (kind.runNotifications !== false) await queueRunNotifications(tx, row, 'started', kind.messages?.projectTemplates);
-    await queueRunWebhooks(tx, row, kind.webhookEvents);
-    await followTemplate(tx, kind, row, { status: 'running' });
-  }
+  if (row) await writeStatusChange(tx, { row, kind, event: 'started', follow: { status: 'running' }, notices: [[LIVE_CHANNEL, statusNoticePayload(row)]] });
   return row;
 }
 
@@ -150,25 +123,23 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
   );
   const failed = finish.status !== 'successful';
   const tracksUpdates = kind.templateIsSource !== false;
-  if (kind.runNotifications !== false) await queueRunNotifications(tx, row, failed ? 'error' : 'success', kind.messages?.projectTemplates);
-  await queueRunWebhooks(tx, row, kind.webhookEvents);
-  // In one statement, last: the template follows (its row stays locked until commit, and every run
-  // of the template updates it), the run's end is announced and the dispatchers are woken (runs
-  // blocked behind this one may start now), all delivered at commit. Before afterFinish, which reads
-  // the template (an inventory's sources with failures).
-  const follow = followTemplateUpdate(kind, row, {
-    status: finish.status,
-    last_job_id: row.id,
-    last_job_run: row.finished,
-    last_job_failed: failed,
-    ...(tracksUpdates && { last_update_failed: failed, last_updated: row.finished }),
-    current_job_id: null,
-  }, 3);
-  const notices = [...finalNotices(row).map((n) => [LIVE_CHANNEL, n]), [DISPATCH_CHANNEL, '']];
-  await tx.query(
-    `${follow ? `WITH follow AS (${follow.sql}) ` : ''}SELECT pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) AS n(channel, payload)`,
-    [notices.map(([channel]) => channel), notices.map(([, payload]) => payload), ...(follow?.params ?? [])],
-  );
+  // The template follows, the run's end is announced and the dispatchers are woken (runs blocked
+  // behind this one may start now), before afterFinish, which reads the template (an inventory's
+  // sources with failures).
+  await writeStatusChange(tx, {
+    row,
+    kind,
+    event: failed ? 'error' : 'success',
+    follow: {
+      status: finish.status,
+      last_job_id: row.id,
+      last_job_run: row.finished,
+      last_job_failed: failed,
+      ...(tracksUpdates && { last_update_failed: failed, last_updated: row.finished }),
+      current_job_id: null,
+    },
+    notices: [...finalNotices(row).map((n) => [LIVE_CHANNEL, n] as const), [DISPATCH_CHANNEL, '']],
+  });
   await kind.afterFinish?.(tx, row, kinds.resources);
   return row;
 }

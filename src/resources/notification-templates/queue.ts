@@ -5,6 +5,7 @@
  * after the next start.
  */
 import type { Queryable } from '../../db/database.ts';
+import { Params } from '../../api/sql.ts';
 
 /** The channel the sender loop listens to. */
 export const NOTIFICATIONS_CHANNEL = 'drover_notifications';
@@ -24,23 +25,32 @@ export interface RunForNotifications {
 }
 
 /**
- * Queues the notifications of a run's event: templates attached to its template, to its
- * organization, and with `projectTemplates` (jobs) to its project (as AWX collects them). Answers how many.
+ * The INSERT queuing the notifications of a run's event (RETURNING id), for a statement that writes
+ * it with others; null when nothing can be attached to the run. Templates attached to its template,
+ * to its organization, and with `projectTemplates` (jobs) to its project (as AWX collects them).
  */
-export async function queueRunNotifications(tx: Queryable, run: RunForNotifications, event: RunEvent, projectTemplates = false): Promise<number> {
+export function runNotificationsInsert(run: RunForNotifications, event: RunEvent, projectTemplates: boolean, params: Params): string | null {
   const templates = [run.unified_job_template_id, projectTemplates ? run.project_id : null].filter((id): id is number => typeof id === 'number');
-  if (!templates.length && !run.organization_id) return 0;
+  if (!templates.length && !run.organization_id) return null;
+  const e = params.add(event);
+  return `INSERT INTO notifications (notification_template_id, notification_type, event, unified_job_id, run_status)
+    SELECT nt.id, nt.notification_type, ${e}, ${params.add(run.id)}, ${params.add(run.status)} FROM notification_templates nt
+    WHERE nt.id IN (
+      SELECT notification_template_id FROM unified_job_template_notification_templates WHERE event = ${e} AND unified_job_template_id = ANY(${params.add(templates)}::integer[])
+      UNION SELECT notification_template_id FROM organization_notification_templates WHERE event = ${e} AND organization_id = ${params.add(run.organization_id ?? null)})
+    ORDER BY nt.id
+    RETURNING id`;
+}
+
+/** Queues the notifications of a run's event (runNotificationsInsert) and wakes the sender. Answers how many. */
+export async function queueRunNotifications(tx: Queryable, run: RunForNotifications, event: RunEvent, projectTemplates = false): Promise<number> {
+  const params = new Params();
+  const insert = runNotificationsInsert(run, event, projectTemplates, params);
+  if (!insert) return 0;
   const rows = await tx.query<{ made: number; notified: unknown }>(
-    `WITH made AS (
-       INSERT INTO notifications (notification_template_id, notification_type, event, unified_job_id, run_status)
-       SELECT nt.id, nt.notification_type, $2, $1, $5 FROM notification_templates nt
-       WHERE nt.id IN (
-         SELECT notification_template_id FROM unified_job_template_notification_templates WHERE event = $2 AND unified_job_template_id = ANY($3::integer[])
-         UNION SELECT notification_template_id FROM organization_notification_templates WHERE event = $2 AND organization_id = $4)
-       ORDER BY nt.id
-       RETURNING id)
+    `WITH made AS (${insert})
      SELECT count(*)::integer AS made, (SELECT pg_notify('${NOTIFICATIONS_CHANNEL}', '') FROM made LIMIT 1) AS notified FROM made`,
-    [run.id, event, templates, run.organization_id ?? null, run.status],
+    params.values,
   );
   return rows[0]?.made ?? 0;
 }

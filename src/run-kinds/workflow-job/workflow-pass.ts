@@ -8,7 +8,7 @@
  */
 import { callerIn, systemContextIn, type RequestContext } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
-import type { UnifiedJobRow, UserRow } from '../../db/tables.ts';
+import type { UnifiedJobRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { publishStatusChanges } from '../../live/notices.ts';
 import { queueRunNotifications } from '../../resources/notification-templates/queue.ts';
@@ -67,17 +67,20 @@ export async function advanceWorkflowJobs(services: RunServices, ids: readonly n
   await services.db.transaction(async (tx) => {
     // Locked, their wake-ups taken and their flags cleared in one statement, before the graphs are
     // read: a run that ends while this look goes on asks for the next.
-    const held = await tx.query<UnifiedJobRow & GraphCounts & { woken: boolean }>(
+    const held = await tx.query<Held>(
       `WITH held AS (
          SELECT * FROM unified_jobs WHERE id = ANY($1::int[]) AND kind = 'workflow_job' AND status = 'running' ORDER BY id FOR UPDATE SKIP LOCKED),
        woken AS (DELETE FROM workflow_wakeups WHERE workflow_job_id IN (SELECT id FROM held) RETURNING workflow_job_id),
        cleared AS (UPDATE unified_jobs SET workflow_attention = false WHERE id IN (SELECT id FROM held WHERE workflow_attention) RETURNING id)
-       SELECT held.*, held.id IN (SELECT workflow_job_id FROM woken) AS woken, counts.* FROM held ${GRAPH_COUNTS_SQL} ORDER BY held.id`,
+       SELECT held.*, held.id IN (SELECT workflow_job_id FROM woken) AS woken, counts.*,
+         creator.username AS creator_username, creator.is_superuser AS creator_is_superuser, creator.is_system_auditor AS creator_is_system_auditor
+       FROM held ${GRAPH_COUNTS_SQL} LEFT JOIN users creator ON creator.id = held.created_by_id ORDER BY held.id`,
       [ids],
     );
     const looking = held.filter((j) => j.woken || j.workflow_attention || j.cancel_flag);
     if (!looking.length) return;
-    const looked: UnifiedJobRow[] = looking.map(({ woken: _w, nodes_started: _s, nodes_skipped: _k, ...j }) => j);
+    const creators = new Map(looking.map((j) => [j.id, creatorOf(services, j)]));
+    const looked: UnifiedJobRow[] = looking.map(({ woken: _w, nodes_started: _s, nodes_skipped: _k, creator_username: _u, creator_is_superuser: _su, creator_is_system_auditor: _sa, ...j }) => j);
     graphs = await readGraphs(tx, looking, memory);
     const starting: Start[] = [];
     const done: { workflowJob: UnifiedJobRow; graph: Graph; failure: string | null }[] = [];
@@ -89,7 +92,7 @@ export async function advanceWorkflowJobs(services: RunServices, ids: readonly n
         continue;
       }
       const look = await lookAtWorkflow(tx, workflowJob, graph);
-      for (const node of look.start) starting.push({ workflowJob, graph, node: node as WorkflowNode });
+      for (const node of look.start) starting.push({ workflowJob, ctx: creators.get(workflowJob.id)!, graph, node: node as WorkflowNode });
       if (look.done) done.push({ workflowJob, graph, failure: look.failure });
     }
     await startNodes(tx, services, starting, memory.kinds);
@@ -153,6 +156,8 @@ async function expireApprovals(tx: Queryable, services: RunServices): Promise<vo
 /** A node about to start, with its workflow job and graph. */
 interface Start {
   workflowJob: UnifiedJobRow;
+  /** The workflow job's creator. */
+  ctx: RequestContext;
   graph: Graph;
   node: WorkflowNode;
 }
@@ -167,13 +172,18 @@ async function templateKinds(tx: Queryable, nodes: readonly GraphNode[], known: 
   return known;
 }
 
-/** The workflow job's creator, as whom its nodes' runs are made. */
-async function creatorContext(tx: Queryable, services: RunServices, userId: number | null, memo: LaunchMemo): Promise<RequestContext> {
-  const [user] = userId
-    ? await memo.once(`user:${userId}`, () => tx.query<Pick<UserRow, 'id' | 'username' | 'is_superuser' | 'is_system_auditor'>>('SELECT id, username, is_superuser, is_system_auditor FROM users WHERE id = $1', [userId]))
-    : [];
-  if (!user) return systemContextIn(services);
-  return callerIn(services, { id: user.id, username: user.username, isSuperuser: user.is_superuser, isSystemAuditor: user.is_system_auditor });
+/** A workflow job as a look locks it: with its graph's counts, whether a run's end woke it, and its creator. */
+type Held = UnifiedJobRow & GraphCounts & {
+  woken: boolean;
+  creator_username: string | null;
+  creator_is_superuser: boolean | null;
+  creator_is_system_auditor: boolean | null;
+};
+
+/** The workflow job's creator, as whom its nodes' runs are made (the service itself once the user is gone). */
+function creatorOf(services: RunServices, job: Held): RequestContext {
+  if (job.created_by_id === null || job.creator_username === null) return systemContextIn(services);
+  return callerIn(services, { id: job.created_by_id, username: job.creator_username, isSuperuser: job.creator_is_superuser === true, isSystemAuditor: job.creator_is_system_auditor === true });
 }
 
 /** What happens next in one workflow job: its edges' conditions are evaluated, nodes that cannot run are marked; answers what starts and whether it is done. */
@@ -224,8 +234,7 @@ async function startNodes(tx: Queryable, services: RunServices, starting: readon
   const rows = await nodesToStart(tx, starting.map((s) => s.node.id));
   const groups = new Map<string, { kind: string; spawns: Spawn[] }>();
   const inherited: { node: number; ancestors: Record<string, unknown> }[] = [];
-  for (const { workflowJob, graph, node } of starting) {
-    const ctx = await creatorContext(tx, services, workflowJob.created_by_id, memo);
+  for (const { workflowJob, ctx, graph, node } of starting) {
     // Parents' artifacts (set_stats) flow down: the extra vars of the workflow job win over them, as AWX.
     const ancestors: Record<string, unknown> = {};
     for (const e of graph.edges.filter((x) => x.child_id === node.id).sort((a, b) => a.parent_id - b.parent_id)) {
