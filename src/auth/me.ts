@@ -22,7 +22,7 @@ export async function meObject(services: Services, ctx: RequestContext): Promise
   const [out, [facts]] = await readTogether(db, [
     async () => serializeRow(db, ctx, users, await loadRow(db, users, userId)),
     () => db.query<{ required: boolean; credentials: number }>(
-      `SELECT ${secondFactorRequiredSql({ id: 'u.id', isSuperuser: 'u.is_superuser', isSystemAuditor: 'u.is_system_auditor' })} AS required,
+      `SELECT ${secondFactorRequiredSql('u.id')} AS required,
               (SELECT count(*)::int FROM webauthn_credentials c WHERE c.user_id = u.id) AS credentials
        FROM users u WHERE u.id = $1`,
       [userId],

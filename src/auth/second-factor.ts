@@ -2,9 +2,10 @@
  * Who must pass a second factor (a registered passkey, docs/webauthn.md), and the wall a session
  * that has not passed it meets. An organization's `webauthn_required` decides for the people of
  * the organization: `admins` for those holding its admin_role, `all` for everyone holding any role
- * in it (its read_role: members, admins, auditors and its other roles). Superusers administer every
- * organization, so any organization asking for a second factor asks it of them; system auditors
- * read every organization, so any asking it of everyone asks it of them.
+ * in it (its read_role: members, admins, auditors and its other roles, directly or through a team).
+ * It binds superusers and system auditors by the roles they hold in it, as anyone else: an
+ * organization's admins decide how the people of their organization sign in, not how the
+ * installation's superusers do (their scripts' Basic authentication included).
  */
 import { ApiError } from '../api/errors.ts';
 import type { Queryable } from '../db/database.ts';
@@ -23,30 +24,19 @@ export const SECOND_FACTOR_REQUIRED = 'Second factor required.';
 
 export const secondFactorRequiredError = () => new ApiError(401, { detail: SECOND_FACTOR_REQUIRED });
 
-/**
- * SQL (a boolean) of whether the user must pass a second factor, given SQL expressions of the
- * user's id and flags (columns of a users row, or parameters).
- */
-export function secondFactorRequiredSql(user: { id: string; isSuperuser: string; isSystemAuditor: string }): string {
+/** SQL (a boolean) of whether the user whose id is the SQL expression `userId` must pass a second factor. */
+export function secondFactorRequiredSql(userId: string): string {
   return `EXISTS (
     SELECT 1 FROM organizations o
-    WHERE o.webauthn_required <> 'none' AND (
-      ${user.isSuperuser}
-      OR (o.webauthn_required = 'all' AND ${user.isSystemAuditor})
-      OR EXISTS (
-        SELECT 1 FROM roles r
-        JOIN role_ancestors ra ON ra.descendent_id = r.id
-        JOIN role_users ru ON ru.role_id = ra.ancestor_id
-        WHERE r.content_type = 'organization' AND r.object_id = o.id AND ru.user_id = ${user.id}
-          AND r.role_field = CASE o.webauthn_required WHEN 'all' THEN 'read_role' ELSE 'admin_role' END)))`;
+    JOIN roles r ON r.content_type = 'organization' AND r.object_id = o.id
+      AND r.role_field = CASE o.webauthn_required WHEN 'all' THEN 'read_role' ELSE 'admin_role' END
+    JOIN role_ancestors ra ON ra.descendent_id = r.id
+    JOIN role_users ru ON ru.role_id = ra.ancestor_id AND ru.user_id = ${userId}
+    WHERE o.webauthn_required <> 'none')`;
 }
 
-/** Whether the user must pass a second factor (false for a user that does not exist). */
+/** Whether the user must pass a second factor. */
 export async function secondFactorRequired(db: Queryable, userId: number): Promise<boolean> {
-  const [row] = await db.query<{ required: boolean }>(
-    `SELECT ${secondFactorRequiredSql({ id: 'u.id', isSuperuser: 'u.is_superuser', isSystemAuditor: 'u.is_system_auditor' })} AS required
-     FROM users u WHERE u.id = $1`,
-    [userId],
-  );
-  return row?.required === true;
+  const [row] = await db.query<{ required: boolean }>(`SELECT ${secondFactorRequiredSql('$1::integer')} AS required`, [userId]);
+  return row.required === true;
 }

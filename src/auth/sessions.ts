@@ -114,13 +114,13 @@ export type SessionLookup =
 export async function touchSession(services: Services, key: string): Promise<SessionLookup> {
   const age = sessionCookieAge(services.settings);
   const hash = hashSessionKey(key);
-  const required = secondFactorRequiredSql({ id: 'u.id', isSuperuser: 'u.is_superuser', isSystemAuditor: 'u.is_system_auditor' });
+  const required = secondFactorRequiredSql('u.id');
   const [row] = await services.db.query<{ id: number; username: string; is_superuser: boolean; is_system_auditor: boolean; pending: boolean }>(
     `UPDATE sessions s SET last_activity = now(), expires = now() + make_interval(secs => $2)
      FROM users u
      WHERE s.key_hash = $1 AND u.id = s.user_id AND u.is_active
        AND s.expires > now() AND s.last_activity + make_interval(secs => $2) > now()
-     RETURNING u.id, u.username, u.is_superuser, u.is_system_auditor, (NOT s.second_factor_passed AND ${required}) AS pending`,
+     RETURNING u.id, u.username, u.is_superuser, u.is_system_auditor, CASE WHEN s.second_factor_passed THEN false ELSE ${required} END AS pending`,
     [hash, age],
   );
   if (row) return { state: 'active', user: toCurrentUser(row), age, secondFactorPending: row.pending };
