@@ -417,9 +417,16 @@ describe('webauthn', () => {
 
       const { user, authenticator } = await enrolled();
       await t.db.query('UPDATE users SET is_active = false WHERE id = $1', [user.id]);
-      const disabled = await authenticate(browser(t), authenticator, { username: user.username });
+      const disabled = await authenticate(browser(t), authenticator);
       assert.equal(disabled.status, 400);
       assert.equal((await lastAudit('webauthn.authenticated')).detail.reason, 'inactive');
+      // Username-first, a disabled user is answered as a username without passkeys.
+      const c = browser(t);
+      const options = await beginAuthentication(c, { username: user.username });
+      assert.notEqual(options.allowCredentials[0].id, authenticator.credentials[0].id);
+      const refused = await c.post(COMPLETE, { credential: authenticator.authenticate(options, { credentialId: authenticator.credentials[0].id }) });
+      assert.equal(refused.status, 400);
+      assert.equal((await c.get('/api/v2/me/')).status, 401);
     });
 
     it('refuses callers with an Authorization header, and cross-site posts', async () => {

@@ -13,7 +13,7 @@ export type Authenticator = (services: Services, request: FastifyRequest, reply:
 
 const MAX_USERNAME = 150;
 const invalidBasic = () => new ApiError(401, { detail: 'Invalid username/password.' });
-export const BASIC_REFUSED_FOR_SECOND_FACTOR =
+const BASIC_REFUSED_FOR_SECOND_FACTOR =
   'Basic authentication is refused for users who must pass a second factor: sign in with a browser session and a passkey, or use an OAuth2 token.';
 
 /**
@@ -32,7 +32,7 @@ async function fromBasic(services: Services, request: FastifyRequest, reply: Fas
   if ('throttled' in result) throw throttledError(reply, result.throttled);
   if ('invalid' in result) throw invalidBasic();
   // Basic sends the password alone with every request: there is no way to add a second factor to it.
-  if (await secondFactorRequired(services.db, result.user.id)) {
+  if (result.secondFactorRequired ?? (await secondFactorRequired(services.db, result.user.id))) {
     const ctx = callerIn(services, result.user, 'basic');
     const target = { type: 'user', id: result.user.id, name: result.user.username };
     await recordAudit(services.db, { type: 'auth.login', outcome: 'denied', ctx, target, client: clientOf(request), detail: { reason: 'second_factor_required' } });

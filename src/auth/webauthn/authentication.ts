@@ -75,10 +75,11 @@ export async function beginAuthentication(services: Services, request: FastifyRe
   let userId: number | null = null;
   let allowCredentials: { id: string }[] = [];
   if (body.username !== undefined) {
-    // Username-first: that user's passkeys, or one made-up id for a username without any, so the answer tells no one which usernames exist.
-    const [user] = await db.query<{ id: number }>('SELECT id FROM users WHERE username = $1', [body.username]);
+    // Username-first: that user's passkeys, or one made-up id for a username without any (or no
+    // active account), asked alike, so the answer tells no one which usernames exist.
+    const [user] = await db.query<{ id: number }>('SELECT id FROM users WHERE username = $1 AND is_active', [body.username]);
     userId = user?.id ?? null;
-    const credentials = user ? await credentialsOf(db, user.id) : [];
+    const credentials = await credentialsOf(db, userId ?? 0);
     allowCredentials = credentials.length
       ? credentials.map((c) => ({ id: c.credential_id }))
       : [{ id: decoyCredentialId(services.env.secretKey, body.username) }];
