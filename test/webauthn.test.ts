@@ -248,6 +248,9 @@ describe('webauthn', () => {
       const res = await bob.session.post(COMPLETE, { credential: assertion });
       assert.equal(res.status, 400);
       assert.match(res.body.detail, /does not belong/);
+      const refusal = await lastAudit('webauthn.authenticated');
+      assert.deepEqual([refusal.outcome, refusal.actor_id, refusal.actor_username, refusal.target_id], ['failure', bob.user.id, bob.user.username, alice.user.id]);
+      assert.equal(refusal.detail.reason, 'wrong_user');
       // Bob's credential id, signed with Alice's key.
       const forged = bob.authenticator.authenticate(await beginAuthentication(bob.session), { signWith: alice.authenticator.credentials[0] });
       const refused = await bob.session.post(COMPLETE, { credential: forged });

@@ -111,7 +111,9 @@ export async function completeAuthentication(services: Services, request: Fastif
       const who = seen.credential?.user;
       await recordAudit(db, {
         type: 'webauthn.authenticated', outcome: 'failure', ctx: mode === 'sign_in' ? sessionContext(services, null) : request.ctx,
-        ...(who && { actorUsername: who.username, target: { type: 'user', id: who.id, name: who.username } }),
+        // The user whose passkey answered; for a sign-in, also the username tried (as a failed login records it).
+        ...(who && { target: { type: 'user', id: who.id, name: who.username } }),
+        ...(who && mode === 'sign_in' && { actorUsername: who.username }),
         client, detail: { mode, reason: err.reason },
       });
       if (mode === 'sign_in') await recordAddressFailure(db, request.ip);

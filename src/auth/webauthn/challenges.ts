@@ -56,7 +56,7 @@ export async function storeChallenge(db: Queryable, challenge: string, binding: 
   await db.query('DELETE FROM webauthn_challenges WHERE expires <= now()');
   if (binding.mode === 'sign_in') {
     const [{ open }] = await db.query<{ open: number }>(
-      'SELECT count(*)::int AS open FROM webauthn_challenges WHERE remote_addr = $1 AND expires > now()',
+      `SELECT count(*)::int AS open FROM webauthn_challenges WHERE remote_addr = $1 AND mode = 'sign_in' AND expires > now()`,
       [binding.remoteAddr],
     );
     if (open >= MAX_OPEN_SIGN_INS_PER_ADDRESS) {

@@ -57,4 +57,5 @@ CREATE TABLE webauthn_challenges (
   expires timestamptz NOT NULL
 );
 CREATE INDEX webauthn_challenges_expires_idx ON webauthn_challenges (expires);
-CREATE INDEX webauthn_challenges_address_idx ON webauthn_challenges (remote_addr, expires);
+-- Sign-ins under way from one address, which are capped.
+CREATE INDEX webauthn_challenges_address_idx ON webauthn_challenges (remote_addr, expires) WHERE mode = 'sign_in';
