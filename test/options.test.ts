@@ -57,7 +57,7 @@ describe('OPTIONS', () => {
     it('POST metadata lists only writable fields, with required', async () => {
       const { body } = await t.request('OPTIONS', '/api/v2/organizations/');
       const post = body.actions.POST;
-      assert.deepEqual(Object.keys(post).sort(), ['default_environment', 'description', 'max_hosts', 'name', 'policy_enforcement']);
+      assert.deepEqual(Object.keys(post).sort(), ['default_environment', 'description', 'max_hosts', 'name', 'policy_enforcement', 'webauthn_required']);
       assert.equal(post.name.required, true);
       assert.equal(post.description.required, false);
       assert.equal(post.policy_enforcement.default, 'none');

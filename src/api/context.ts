@@ -30,6 +30,11 @@ export interface RequestContext {
   service: ServiceView;
   /** The client's address, for a request (launch policies see it); absent for what the service does itself. */
   clientIp?: string;
+  /**
+   * A session that must still pass its second factor: it reaches only the routes that say so
+   * (secondFactorExempt: login, logout, me, config and the WebAuthn ceremonies).
+   */
+  secondFactorPending?: boolean;
 }
 
 /** What a request's policies, hooks and records read of the service it reaches: its settings, node name, resources and caches. */

@@ -20,7 +20,7 @@ import { bodySchema, bodyWords, listQuerySchema, OPTIONS_RESPONSE, pageSchema, r
  */
 export type ObjectRequest<R extends ResourceRow = ResourceRow> = FastifyRequest & { object: R };
 /** What a route declares besides its permission (see FastifyContextConfig). */
-export type RouteSettings = Pick<FastifyContextConfig, 'csrfExempt'>;
+export type RouteSettings = Pick<FastifyContextConfig, 'csrfExempt' | 'secondFactorExempt'>;
 type Handler<R extends ResourceRow = ResourceRow> = (request: ObjectRequest<R>, reply: FastifyReply) => Promise<unknown>;
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

@@ -68,6 +68,8 @@ export class MainServiceCallers {
     if (!user || typeof user.id !== 'number' || typeof user.username !== 'string') {
       throw new CallerCheckFailed(`The Drover service answered HTTP ${res.status} to the credentials check.`);
     }
+    // /me/ answers a session that has not passed its second factor, to show it the step; nothing else does.
+    if (user.second_factor_pending === true) return { refused: 401, detail: 'Second factor required.' };
     const caller: Caller = { id: user.id, username: user.username, isSuperuser: user.is_superuser === true };
     if (this.kept.size >= MAX_KEPT) this.kept.delete(this.kept.keys().next().value!);
     this.kept.set(key, { caller, until: Date.now() + CALLER_TTL_MS });

@@ -24,7 +24,11 @@ export type AuditEventType =
   | 'eda.rule_fired'
   | 'policy.launch_denied'
   | 'setting.changed'
-  | 'user.password_changed';
+  | 'user.password_changed'
+  | 'webauthn.registered'
+  | 'webauthn.authenticated'
+  | 'webauthn.renamed'
+  | 'webauthn.deleted';
 
 export interface AuditEvent {
   type: AuditEventType;

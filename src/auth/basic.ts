@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Queryable } from '../db/database.ts';
 import type { CurrentUser } from '../api/context.ts';
+import { secondFactorRequiredSql } from './second-factor.ts';
 
 declare module '../api/context.ts' {
   interface ServiceCaches {
@@ -19,6 +20,8 @@ export interface UserRow {
   is_active: boolean;
   ldap_dn?: string;
   external_account?: string | null;
+  /** Whether the user must pass a second factor (second-factor.ts), read with the row by password checks. */
+  second_factor_required?: boolean;
 }
 
 export function toCurrentUser(row: Pick<UserRow, 'id' | 'username' | 'is_superuser' | 'is_system_auditor'>): CurrentUser {
@@ -35,9 +38,11 @@ const USER_COLUMNS = 'id, username, password, is_superuser, is_system_auditor, i
 
 /**
  * The user row a username names as an SQL expression (json, null when none) whose one parameter,
- * the username, is $n: for a query that asks something else in the same round trip.
+ * the username, is $n: for a query that asks something else in the same round trip. It also says
+ * whether the user must pass a second factor, which Basic authentication asks of every request.
  */
-export const userByNameJson = (n: number) => `(SELECT to_jsonb(u) FROM (SELECT ${USER_COLUMNS} FROM users WHERE username = $${n}) u)`;
+export const userByNameJson = (n: number) =>
+  `(SELECT to_jsonb(u) FROM (SELECT ${USER_COLUMNS}, ${secondFactorRequiredSql('users.id')} AS second_factor_required FROM users WHERE username = $${n}) u)`;
 
 // Remembers which credentials already verified against which stored hash, so repeated requests
 // skip the deliberately slow argon2 check. The user's row is read on every request, so a changed

@@ -100,3 +100,21 @@ export function enforceCsrf(services: Services, request: FastifyRequest): void {
   checkCsrfOrigin(services, request);
   checkCsrfToken(request);
 }
+
+/**
+ * CSRF rules of a sign-in (the login form, a passkey's sign-in). A caller already holding a
+ * session passes the full check (as any write through a session). Otherwise a sign-in is accepted
+ * as it comes (the awx CLI fetches the csrftoken cookie first, scripts may not), but a cross-site
+ * Origin is refused, and a token that is sent must match the cookie.
+ */
+export function checkSignInCsrf(services: Services, request: FastifyRequest, formToken?: string): void {
+  if (request.ctx.authMethod === 'session') {
+    checkCsrfOrigin(services, request);
+    checkCsrfToken(request, formToken);
+    return;
+  }
+  const origin = header(request, 'origin');
+  if (origin !== undefined && !originTrusted(services, request, origin)) throw csrfFailed(`Origin checking failed - ${origin} does not match any trusted origins.`);
+  const token = header(request, 'x-csrftoken') ?? formToken;
+  if (request.cookies[CSRF_COOKIE] && token) checkCsrfToken(request, formToken);
+}

@@ -2,19 +2,16 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../api/context.ts';
 import { sessionContext } from './session-auth.ts';
-import { loadRow } from '../api/crud.ts';
 import { ApiError, ValidationError, type FieldErrors } from '../api/errors.ts';
 import { viewOptions } from '../api/options.ts';
 import { routeMethods } from '../api/resource-routes.ts';
-import { serializeRow } from '../api/serialize.ts';
 import { clientOf, recordAudit } from '../audit/record.ts';
 import { PUBLIC } from '../api/permissions.ts';
 import { PRODUCT_NAME } from '../version.ts';
-import { checkCsrfOrigin, checkCsrfToken, originTrusted } from './csrf.ts';
+import { checkSignInCsrf } from './csrf.ts';
 import {
   clearCsrfCookie,
   clearSessionCookie,
-  CSRF_COOKIE,
   endSession,
   ensureCsrfCookie,
   SESSION_COOKIE,
@@ -23,6 +20,8 @@ import {
 import { attemptPasswordLogin, TOO_MANY_ATTEMPTS } from './password-login.ts';
 import { insecureLoginMessage, loginInsecure, startSession } from './session-start.ts';
 import { loginSchemas, logoutSchemas } from './auth-schemas.ts';
+import { meObject } from './me.ts';
+import { secondFactorRequired } from './second-factor.ts';
 
 export const LOGIN_URL = '/api/login/';
 export const LOGOUT_URL = '/api/logout/';
@@ -103,27 +102,6 @@ function readLoginBody(body: unknown): LoginBody {
   return { username, password, next: safeNext(firstValue(b.next)), formToken: typeof token === 'string' ? token : undefined };
 }
 
-/**
- * CSRF rules of the login itself. A caller already holding a session passes the full check (as
- * any write through a session). Otherwise a login is accepted as it comes (the awx CLI fetches
- * the csrftoken cookie first, scripts may not), but a cross-site Origin is refused, and a token
- * that is sent must match the cookie.
- */
-function checkLoginCsrf(services: Services, request: FastifyRequest, formToken: string | undefined): void {
-  if (request.ctx.authMethod === 'session') {
-    checkCsrfOrigin(services, request);
-    checkCsrfToken(request, formToken);
-    return;
-  }
-  const origin = request.headers.origin;
-  if (origin !== undefined && !originTrusted(services, request, origin)) {
-    throw new ApiError(403, { detail: `CSRF Failed: Origin checking failed - ${origin} does not match any trusted origins.` });
-  }
-  const token = (request.headers['x-csrftoken'] as string | undefined) ?? formToken;
-  if (request.cookies[CSRF_COOKIE] && token) checkCsrfToken(request, formToken);
-}
-
-
 /** GET/POST /api/login/ and /api/logout/. Only these routes accept form bodies. */
 export async function registerLoginRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const { db } = services;
@@ -144,7 +122,7 @@ export async function registerLoginRoutes(app: FastifyInstance, services: Servic
         parses: ['application/json', 'application/x-www-form-urlencoded'],
       }),
       POST: async (request, reply) => login(services, request, reply),
-    }, loginSchemas, { csrfExempt: true });
+    }, loginSchemas, { csrfExempt: true, secondFactorExempt: true });
 
     routeMethods(scope, LOGOUT_URL, PUBLIC, {
       GET: async () => ({ detail: `POST to ${LOGOUT_URL} to end your session.` }),
@@ -167,7 +145,7 @@ export async function registerLoginRoutes(app: FastifyInstance, services: Servic
         if (next) return reply.code(302).header('Location', next).send();
         return reply.code(204).send();
       },
-    }, logoutSchemas);
+    }, logoutSchemas, { secondFactorExempt: true });
   });
 }
 
@@ -201,7 +179,7 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
   }
 
   const body = readLoginBody(request.body);
-  checkLoginCsrf(services, request, body.formToken);
+  checkSignInCsrf(services, request, body.formToken);
   const username = body.username.slice(0, 150);
 
   const result = await attemptPasswordLogin(services, username, body.password, client);
@@ -212,8 +190,9 @@ async function login(services: Services, request: FastifyRequest, reply: Fastify
   if ('invalid' in result) return refuse(401, 'Invalid username or password.', username, body.next);
   const { user } = result;
   await startSession(services, request, reply, user);
-  const ctx = sessionContext(services, user);
   if (form) return reply.code(302).header('Location', body.next ?? DEFAULT_NEXT).send();
-  const users = services.resources.get('user');
-  return reply.send(await serializeRow(db, ctx, users, await loadRow(db, users, user.id)));
+  // A password opens a session that must still pass the second factor when an organization asks for one.
+  const ctx = sessionContext(services, user);
+  ctx.secondFactorPending = await secondFactorRequired(db, user.id);
+  return reply.send(await meObject(services, ctx));
 }

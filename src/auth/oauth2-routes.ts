@@ -6,13 +6,14 @@ import { ApiError, methodNotAllowed } from '../api/errors.ts';
 import { revealedSecrets } from '../api/fields.ts';
 import { isVisible } from '../api/list.ts';
 import { viewOptions } from '../api/options.ts';
-import { clientOf } from '../audit/record.ts';
+import { clientOf, recordAudit } from '../audit/record.ts';
 import type { ApplicationRow, TokenRow } from '../db/tables.ts';
 import { parseScope } from '../resources/tokens/token.resource.ts';
 import { PUBLIC } from '../api/permissions.ts';
 import { parseBasicHeader, toCurrentUser } from './basic.ts';
 import { hashSecret, refreshTokenLifetime, type TokenScope } from './oauth2.ts';
 import { attemptPasswordLogin, TOO_MANY_ATTEMPTS } from './password-login.ts';
+import { secondFactorRequired } from './second-factor.ts';
 import { schemaOptions, type MethodSchemas } from '../api/route-schemas.ts';
 import { oauthRootSchemas, revokeSchemas, tokenSchemas } from './auth-schemas.ts';
 
@@ -187,6 +188,14 @@ async function passwordGrant(services: Services, request: FastifyRequest, params
   if ('invalid' in result) throw new OAuthError(400, 'invalid_grant', 'Invalid credentials given.');
   const { user } = result;
   const ctx = callerIn(services, user);
+  // A password alone makes no token for a user who must pass a second factor (docs/authentication.md).
+  if (await secondFactorRequired(db, user.id)) {
+    await recordAudit(db, {
+      type: 'auth.login', outcome: 'denied', ctx, target: { type: 'user', id: user.id, name: user.username }, client,
+      detail: { reason: 'second_factor_required', ...via },
+    });
+    throw new OAuthError(400, 'invalid_grant', 'This user must pass a second factor: the password grant cannot give one a token. Create the token from a browser session that passed it.');
+  }
   const tokens = services.resources.get('o_auth2_access_token');
   if (!(await isVisible(db, ctx, services.resources.get('o_auth2_application'), app.id))) {
     throw new OAuthError(400, 'invalid_grant', "The user may not use this application: it belongs to an organization the user is not a member of.");

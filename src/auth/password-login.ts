@@ -8,7 +8,11 @@ import { PASSWORD_BACKENDS } from './external/backend-order.ts';
 import { externalPasswordLogin } from './external/password-backends.ts';
 import { checkThrottleAlso, clearUsernameFailures, pruneFailures, reserveAttempt, type Throttled } from './throttle.ts';
 
-export type PasswordLoginResult = { user: CurrentUser } | { throttled: Throttled } | { invalid: true };
+/**
+ * `secondFactorRequired`: whether the user must pass a second factor, when the check read it with
+ * the local user's row (not for a user an external source signed in).
+ */
+export type PasswordLoginResult = { user: CurrentUser; secondFactorRequired?: boolean } | { throttled: Throttled } | { invalid: true };
 
 export interface PasswordAttemptOptions {
   /** How the credentials came, recorded in the audit events (`basic` for Authorization: Basic). */
@@ -78,14 +82,15 @@ export async function attemptPasswordLogin(
   const found = services.caches.passwords.lookup(row, username, password);
   if ('cached' in found) {
     if (clearOnSuccess) await clearUsernameFailures(db, username);
-    return { user: found.cached };
+    return { user: found.cached, secondFactorRequired: row?.second_factor_required };
   }
   const reserved = await reserveAttempt(db, username, client.remoteAddr);
   if (reserved.throttled) {
     await reserved.release();
     return refuse(reserved.throttled);
   }
-  const user = (await found.verify()) ?? (await externalPasswordLogin(PASSWORD_BACKENDS, services, username, password, client, row, authMethod));
+  const local = await found.verify();
+  const user = local ?? (await externalPasswordLogin(PASSWORD_BACKENDS, services, username, password, client, row, authMethod));
   if (!user) {
     await pruneFailures(db);
     await recordAudit(db, { type: 'auth.login', outcome: 'failure', ctx: attempt, actorUsername: username, client, detail: { reason: 'invalid_credentials', ...detail } });
@@ -93,5 +98,5 @@ export async function attemptPasswordLogin(
   }
   await reserved.release();
   if (clearOnSuccess) await clearUsernameFailures(db, username);
-  return { user };
+  return { user, ...(local && { secondFactorRequired: row?.second_factor_required }) };
 }

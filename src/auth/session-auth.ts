@@ -3,6 +3,7 @@ import { callerIn, type CurrentUser, type RequestContext, type ServiceView, type
 import { ApiError } from '../api/errors.ts';
 import { clientOf, recordAudit } from '../audit/record.ts';
 import { enforceCsrf } from './csrf.ts';
+import { secondFactorRequiredError } from './second-factor.ts';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie, touchSession } from './sessions.ts';
 
 /** A caller signed in with a session. */
@@ -12,7 +13,8 @@ export const sessionContext = (service: ServiceView, user: CurrentUser | null): 
  * The svc_sessionid cookie. A live session authenticates the request and slides its expiry
  * (the cookie is sent again with the new Max-Age, and Session-Timeout says how long it lasts);
  * writes must pass the CSRF check. An expired or unknown session is dropped: public endpoints
- * answer as to anyone, others 401.
+ * answer as to anyone, others 401. A session that must still pass its second factor reaches only
+ * the routes exempt from it; public endpoints answer it as to anyone, others 401.
  */
 export async function fromSession(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<RequestContext | null> {
   const key = request.cookies[SESSION_COOKIE];
@@ -20,6 +22,15 @@ export async function fromSession(services: Services, request: FastifyRequest, r
   const found = await touchSession(services, key);
   if (found.state === 'active') {
     const ctx = sessionContext(services, found.user);
+    if (found.secondFactorPending) {
+      // The password alone does not open the API: only the routes that lead to the second factor answer.
+      const { config } = request.routeOptions;
+      if (!config.secondFactorExempt) {
+        if (config.permission?.kind === 'public') return null;
+        throw secondFactorRequiredError();
+      }
+      ctx.secondFactorPending = true;
+    }
     enforceCsrf(services, request);
     setSessionCookie(services, reply, key, found.age);
     reply.header('Session-Timeout', String(found.age));

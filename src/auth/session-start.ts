@@ -22,15 +22,22 @@ export const secureAddress = (services: Services, request: FastifyRequest) => {
  */
 export const loginInsecure = (services: Services, request: FastifyRequest) =>
   services.env.sessionCookieSecure && request.protocol !== 'https' && !isLoopbackBrowser(request);
+export interface SessionStartOptions {
+  /** The sign-in was a passkey's: the session has passed the second factor (docs/webauthn.md). */
+  secondFactorPassed?: boolean;
+}
+
 /**
  * Starts the browser session of a user who has just proven who he is (the login form, an SSO
- * callback): a fresh session key, a fresh CSRF token, the login audited, and the sessions beyond
- * SESSIONS_PER_USER ended and audited.
+ * callback, a passkey): a fresh session key, a fresh CSRF token, the login audited, and the
+ * sessions beyond SESSIONS_PER_USER ended and audited.
  */
-export async function startSession(services: Services, request: FastifyRequest, reply: FastifyReply, user: CurrentUser, detail?: Record<string, unknown>): Promise<void> {
+export async function startSession(
+  services: Services, request: FastifyRequest, reply: FastifyReply, user: CurrentUser, detail?: Record<string, unknown>, options: SessionStartOptions = {},
+): Promise<void> {
   const { db } = services;
   const client = clientOf(request);
-  const session = await createSession(services, user, client, request.cookies[SESSION_COOKIE]);
+  const session = await createSession(services, user, client, request.cookies[SESSION_COOKIE], options.secondFactorPassed === true);
   const ctx = sessionContext(services, user);
   const target = { type: 'user', id: user.id, name: user.username };
   await recordAudit(db, { type: 'auth.login', ctx, target, client, ...(detail && { detail }) });

@@ -4,6 +4,7 @@ import type { CurrentUser, Services } from '../api/context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Settings } from '../config/settings/store.ts';
 import { toCurrentUser } from './basic.ts';
+import { secondFactorRequiredSql } from './second-factor.ts';
 
 /** Name of the session cookie; announced to clients in the X-API-Session-Cookie-Name header. */
 export const SESSION_COOKIE = 'svc_sessionid';
@@ -61,13 +62,14 @@ export interface NewSession {
 /**
  * Starts a session for `user`. The session named by `replacing` (the cookie the client came
  * with) ends, so a login always gets a fresh key. With SESSIONS_PER_USER = N > 0 the user's
- * oldest sessions beyond N end.
+ * oldest sessions beyond N end. `secondFactorPassed`: the sign-in was itself a passkey's.
  */
 export async function createSession(
   services: Services,
   user: CurrentUser,
   client: { remoteAddr: string; userAgent: string },
   replacing?: string,
+  secondFactorPassed = false,
 ): Promise<NewSession> {
   const key = randomBytes(32).toString('base64url');
   const age = sessionCookieAge(services.settings);
@@ -78,9 +80,9 @@ export async function createSession(
     if (replacing) await tx.query('DELETE FROM sessions WHERE key_hash = $1', [hashSessionKey(replacing)]);
     await tx.query('DELETE FROM sessions WHERE user_id = $1 AND expires <= now()', [user.id]);
     await tx.query(
-      `INSERT INTO sessions (key_hash, user_id, expires, remote_addr, user_agent)
-       VALUES ($1, $2, now() + make_interval(secs => $3), $4, $5)`,
-      [hashSessionKey(key), user.id, age, client.remoteAddr, client.userAgent.slice(0, 512)],
+      `INSERT INTO sessions (key_hash, user_id, expires, remote_addr, user_agent, second_factor_passed)
+       VALUES ($1, $2, now() + make_interval(secs => $3), $4, $5, $6)`,
+      [hashSessionKey(key), user.id, age, client.remoteAddr, client.userAgent.slice(0, 512), secondFactorPassed],
     );
     await tx.query('UPDATE users SET last_login = now() WHERE id = $1', [user.id]);
     if (limit <= 0) return 0;
@@ -96,7 +98,8 @@ export async function createSession(
 }
 
 export type SessionLookup =
-  | { state: 'active'; user: CurrentUser; age: number }
+  /** `secondFactorPending`: the user must pass a second factor (second-factor.ts) and this session has not. */
+  | { state: 'active'; user: CurrentUser; age: number; secondFactorPending: boolean }
   /** The key named a session that has expired (or whose user was deactivated); it is deleted now. */
   | { state: 'expired'; userId: number; username: string }
   | { state: 'unknown' };
@@ -104,25 +107,42 @@ export type SessionLookup =
 /**
  * Finds the live session of a cookie and slides it: its expiry moves to now + SESSION_COOKIE_AGE
  * (read now, so a changed setting applies at once). A session idle for longer than the setting,
- * or past its stored expiry, is deleted.
+ * or past its stored expiry, is deleted. Whether the session must still pass a second factor is
+ * asked in the same statement, at every request, so an organization that starts asking for one
+ * walls the sessions already open.
  */
 export async function touchSession(services: Services, key: string): Promise<SessionLookup> {
   const age = sessionCookieAge(services.settings);
   const hash = hashSessionKey(key);
-  const [row] = await services.db.query<{ id: number; username: string; is_superuser: boolean; is_system_auditor: boolean }>(
+  const required = secondFactorRequiredSql('u.id');
+  const [row] = await services.db.query<{ id: number; username: string; is_superuser: boolean; is_system_auditor: boolean; pending: boolean }>(
     `UPDATE sessions s SET last_activity = now(), expires = now() + make_interval(secs => $2)
      FROM users u
      WHERE s.key_hash = $1 AND u.id = s.user_id AND u.is_active
        AND s.expires > now() AND s.last_activity + make_interval(secs => $2) > now()
-     RETURNING u.id, u.username, u.is_superuser, u.is_system_auditor`,
+     RETURNING u.id, u.username, u.is_superuser, u.is_system_auditor, CASE WHEN s.second_factor_passed THEN false ELSE ${required} END AS pending`,
     [hash, age],
   );
-  if (row) return { state: 'active', user: toCurrentUser(row), age };
+  if (row) return { state: 'active', user: toCurrentUser(row), age, secondFactorPending: row.pending };
   const [stale] = await services.db.query<{ id: number; username: string }>(
     `DELETE FROM sessions s USING users u WHERE s.key_hash = $1 AND u.id = s.user_id RETURNING u.id, u.username`,
     [hash],
   );
   return stale ? { state: 'expired', userId: stale.id, username: stale.username } : { state: 'unknown' };
+}
+
+/**
+ * Marks the live session of a cookie as having passed its second factor, under a new key (so a
+ * key seen before the factor is of no use after it); answers the new key, or null when the
+ * session is gone.
+ */
+export async function passSecondFactor(db: Queryable, key: string): Promise<string | null> {
+  const fresh = randomBytes(32).toString('base64url');
+  const rows = await db.query(
+    'UPDATE sessions SET key_hash = $2, second_factor_passed = true WHERE key_hash = $1 AND expires > now() RETURNING id',
+    [hashSessionKey(key), hashSessionKey(fresh)],
+  );
+  return rows.length ? fresh : null;
 }
 
 /** Ends the session of a cookie; answers its user, or null when there was none. */
@@ -134,7 +154,7 @@ export async function endSession(db: Queryable, key: string): Promise<{ userId: 
   return row ? { userId: row.id, username: row.username } : null;
 }
 
-/** Deletes every expired session (and login failures too old to count); answers how many sessions. */
+/** Deletes every expired session (and login failures too old to count, and expired WebAuthn challenges); answers how many sessions. */
 export async function deleteExpiredSessions(db: Queryable, settings: Settings): Promise<number> {
   const age = sessionCookieAge(settings);
   const rows = await db.query(
@@ -142,5 +162,6 @@ export async function deleteExpiredSessions(db: Queryable, settings: Settings): 
     [age],
   );
   await db.query(`DELETE FROM login_failures WHERE attempted < now() - interval '1 day'`);
+  await db.query('DELETE FROM webauthn_challenges WHERE expires <= now()');
   return rows.length;
 }

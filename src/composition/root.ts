@@ -7,6 +7,7 @@ import { composeResource, type Resource } from '../api/resource.ts';
 import { ResourceSet } from '../api/resource-set.ts';
 import { registerResourceRoutes } from '../api/resource-routes.ts';
 import { registerLoginRoutes } from '../auth/login-routes.ts';
+import { registerWebauthnRoutes } from '../auth/webauthn/webauthn-routes.ts';
 import { authMethodsRoutes } from '../auth/external/sso-methods.ts';
 import { registerOAuth2Routes } from '../auth/oauth2-routes.ts';
 import { registerSamlRoutes } from '../auth/saml/saml-routes.ts';
@@ -126,7 +127,7 @@ export const ROUTES: readonly RunRouteModule[] = [
   policyRoutes,
   runKindRoutes,
   webhookRoutes,
-  registerSettingsRoutes, registerLoginRoutes, registerOAuth2Routes, registerSamlRoutes, registerSsoRoutes, registerLiveOutput,
+  registerSettingsRoutes, registerLoginRoutes, registerWebauthnRoutes, registerOAuth2Routes, registerSamlRoutes, registerSsoRoutes, registerLiveOutput,
   authMethodsRoutes,
 ];
 

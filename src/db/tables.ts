@@ -943,6 +943,7 @@ export type OrganizationRow = {
   modified_by_id: number | null;
   name: string;
   policy_enforcement: string;
+  webauthn_required: string;
 };
 
 /** A row of the table outbound_webhook_deliveries. */
@@ -1270,6 +1271,7 @@ export type SessionRow = {
   key_hash: string;
   last_activity: Date;
   remote_addr: string;
+  second_factor_passed: boolean;
   user_agent: string;
   user_id: number;
 };
@@ -1626,6 +1628,46 @@ export type UserRow = {
   modified_by_id: number | null;
   password: string;
   username: string;
+};
+
+/** A row of the table webauthn_challenges. */
+export type WebauthnChallengeRow = {
+  any_user: boolean;
+  ceremony_hash: string;
+  challenge: string;
+  created: Date;
+  expires: Date;
+  id: number;
+  mode: string;
+  remote_addr: string;
+  session_hash: string | null;
+  user_id: number | null;
+};
+
+/** A row of the table webauthn_credentials. */
+export type WebauthnCredentialRow = {
+  aaguid: string;
+  attestation_format: string;
+  backed_up: boolean;
+  backup_eligible: boolean;
+  created: Date;
+  created_by_id: number | null;
+  credential_id: string;
+  id: number;
+  label: string;
+  last_used: Date | null;
+  modified: Date;
+  modified_by_id: number | null;
+  public_key: Uint8Array;
+  sign_count: number;
+  transports: unknown;
+  user_id: number;
+};
+
+/** A row of the table webauthn_user_handles. */
+export type WebauthnUserHandleRow = {
+  handle: string;
+  user_id: number;
 };
 
 /** A row of the table webhook_deliveries. */
@@ -2090,6 +2132,9 @@ export interface Tables {
   unified_jobs: UnifiedJobRow;
   user_identities: UserIdentityRow;
   users: UserRow;
+  webauthn_challenges: WebauthnChallengeRow;
+  webauthn_credentials: WebauthnCredentialRow;
+  webauthn_user_handles: WebauthnUserHandleRow;
   webhook_deliveries: WebhookDeliveryRow;
   workflow_approval_templates: WorkflowApprovalTemplateRow;
   workflow_approvals: WorkflowApprovalRow;

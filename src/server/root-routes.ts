@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import type { Services } from '../api/context.ts';
-import { serializeRows } from '../api/serialize.ts';
-import { loadRow } from '../api/crud.ts';
 import { AUTHENTICATED, PUBLIC, type RoutePermission } from '../api/permissions.ts';
-import { routeMethods } from '../api/resource-routes.ts';
+import { routeMethods, type RouteSettings } from '../api/resource-routes.ts';
+import { meObject } from '../auth/me.ts';
 import { viewOptions } from '../api/options.ts';
 import { PRODUCT_NAME, VERSION } from '../version.ts';
 import { ensureCsrfCookie } from '../auth/sessions.ts';
@@ -22,9 +21,13 @@ function view(
   description: string,
   get: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   answer?: TSchema,
+  settings: RouteSettings = {},
 ) {
-  routeMethods(app, url, permission, { GET: get, OPTIONS: async () => viewOptions(name, description) }, answer ? { GET: { summary: name, response: { 200: answer } } } : {});
+  routeMethods(app, url, permission, { GET: get, OPTIONS: async () => viewOptions(name, description) }, answer ? { GET: { summary: name, response: { 200: answer } } } : {}, settings);
 }
+
+/** What a session that must still pass its second factor may read here (docs/webauthn.md). */
+const BEFORE_SECOND_FACTOR: RouteSettings = { secondFactorExempt: true };
 
 /** What the console reads of /api/v2/config/; the other keys (AWX's) pass through as they are. */
 const ConfigAnswer = Type.Object(
@@ -52,8 +55,9 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
     };
   });
 
-  // AWX's clients (awxkit) look resources up by these keys, which differ from the URL segment here and there.
-  const ROOT_KEYS: Record<string, string> = { inventories: 'inventory' };
+  // AWX's clients (awxkit) look resources up by these keys, which differ from the URL segment here and there
+  // (and a key is one word: the WebAuthn credentials live under /webauthn/).
+  const ROOT_KEYS: Record<string, string> = { inventories: 'inventory', 'webauthn/credentials': 'webauthn_credentials' };
   view(app, '/api/v2/', PUBLIC, 'Version 2', 'Every top-level resource of version 2.', async () => {
     const entries: Record<string, string> = {
       ping: '/api/v2/ping/',
@@ -90,13 +94,11 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
 
   view(app, '/api/v2/config/', AUTHENTICATED, 'Configuration', 'Version, license and general settings of this installation.', async (request) =>
     configFor(services, request.ctx),
-  ConfigAnswer);
+  ConfigAnswer, BEFORE_SECOND_FACTOR);
 
-  view(app, '/api/v2/me/', AUTHENTICATED, 'Me', 'The current user.', async (request) => {
-    const users = services.resources.get('user');
-    const row = await loadRow(services.db, users, request.ctx.user!.id);
-    return { count: 1, next: null, previous: null, results: await serializeRows(services.db, request.ctx, users, [row]) };
-  });
+  view(app, '/api/v2/me/', AUTHENTICATED, 'Me', 'The current user, with where the session stands with the second factor.', async (request) => ({
+    count: 1, next: null, previous: null, results: [await meObject(services, request.ctx)],
+  }), undefined, BEFORE_SECOND_FACTOR);
 
   // The document holds no data, only the shape of every endpoint; anonymous callers reach only the entry points.
   view(app, OPENAPI_URL, AUTHENTICATED, 'OpenAPI', 'The OpenAPI 3 document of this API, made from the route schemas.', async () => app.swagger());

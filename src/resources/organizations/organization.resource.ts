@@ -79,6 +79,11 @@ export const organizations = defineResource<OrganizationRow>({
     max_hosts: integer({ default: 0, min: 0, helpText: 'Maximum number of hosts allowed to be managed by this organization (0 = no limit).' }),
     default_environment: ref('execution_environment', { helpText: 'The default execution environment for jobs run by this organization.' }),
     policy_enforcement: choice(['none', 'warn', 'enforce'], { default: 'none', helpText: 'How launch policy verdicts are applied to this organization.' }),
+    webauthn_required: choice([['none', 'Nobody'], ['admins', 'Organization admins'], ['all', 'Everyone in the organization']], {
+      default: 'none',
+      label: 'WebAuthn required',
+      helpText: 'Who must pass a second factor (a registered passkey) after signing in: nobody, the organization\'s admins, or everyone holding a role in it.',
+    }),
   },
   namedUrl: ['name'],
   search: ['name', 'description'],
