@@ -49,6 +49,8 @@ import { outboundWebhooks } from '../resources/outbound-webhooks/outbound-webhoo
 import { outboundWebhookDeliveries } from '../resources/outbound-webhooks/delivery.resource.ts';
 import { policies } from '../resources/policies/policy.resource.ts';
 import { policyDecisions } from '../resources/policies/policy-decision.resource.ts';
+import { serviceCatalogItems } from '../resources/service-catalog/catalog-item.resource.ts';
+import { serviceRequests } from '../resources/service-catalog/service-request.resource.ts';
 
 export const RESOURCES: readonly Resource[] = [
   organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
@@ -61,4 +63,5 @@ export const RESOURCES: readonly Resource[] = [
   eventRules, eventLogs,
   outboundWebhooks, outboundWebhookDeliveries,
   policies, policyDecisions,
+  serviceCatalogItems, serviceRequests,
 ];

@@ -163,6 +163,7 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
     current_job_id: null,
   });
   await kind.afterFinish?.(tx, row, kinds.resources);
+  for (const follower of kinds.followers) await follower.finished(tx, row);
   await publishFinal(tx, row);
   // Runs blocked behind this one (its template's next job, dependents of an update) may start now.
   await wakeDispatchers(tx);
