@@ -95,7 +95,11 @@ describe('service catalog: requests', () => {
       const pending = await ids('/api/v2/service_requests/pending_approvals/?page_size=200', users[who]);
       assert.deepEqual([pending.includes(byTeam.id), pending.includes(byAdmins.id)], decides[who], `${who}'s pending approvals`);
       const shown = (await t.get(`/api/v2/service_requests/${byTeam.id}/`, { as: users[who] })).body;
-      if (sees[who]) assert.equal(shown.summary_fields.user_capabilities.approve, decides[who][0], `${who} may approve`);
+      if (sees[who]) {
+        assert.equal(shown.summary_fields.user_capabilities.approve, decides[who][0], `${who} may approve`);
+        assert.deepEqual((await t.get(`/api/v2/service_requests/${byTeam.id}/approve/`, { as: users[who] })).body, { can_approve: decides[who][0] }, who);
+        assert.deepEqual((await t.get(`/api/v2/service_requests/${byTeam.id}/reject/`, { as: users[who] })).body, { can_reject: decides[who][0] }, who);
+      }
     }
     // Only the requests of the item's approvers: the team's member sees no request of the other item.
     assert.equal((await ids('/api/v2/service_requests/?page_size=200', users.approver)).includes(byAdmins.id), false);

@@ -23,6 +23,7 @@ describe('service catalog: submit', () => {
   let orgAdmin: User;
   let plain: User;
   let otherAdmin: User;
+  let orgAuditor: User;
   let template: number;
   let item: any;
   let disabled: any;
@@ -54,6 +55,7 @@ describe('service catalog: submit', () => {
     orgAdmin = await newUser(t, { admin: org });
     plain = await newUser(t);
     otherAdmin = await newUser(t, { admin: otherOrg });
+    orgAuditor = await newUser(t, { auditor: org });
     template = await bareJobTemplate(t, org, { survey: QUESTIONS });
     item = await newCatalogItem(t, org, { job_template: template }, { name: 'Provision VM' }, orgAdmin);
     disabled = await newCatalogItem(t, org, { job_template: template }, { enabled: false }, orgAdmin);
@@ -161,6 +163,9 @@ describe('service catalog: submit', () => {
       assert.equal((await t.get(`/api/v2/service_catalog_items/${item.id}/launch_data/`, { as: who })).status, 403);
     }
     assert.equal((await submit({ extra_vars: { name: 'web01' } }, member, disabled)).status, 403, 'a member does not see a disabled item');
+    assert.deepEqual((await t.get(`/api/v2/service_catalog_items/${item.id}/submit/`, { as: member })).body, { can_submit: true });
+    assert.deepEqual((await t.get(`/api/v2/service_catalog_items/${disabled.id}/submit/`, { as: orgAdmin })).body, { can_submit: false });
+    assert.deepEqual((await t.get(`/api/v2/service_catalog_items/${item.id}/submit/`, { as: orgAuditor })).body, { can_submit: false });
     const toDisabled = await submit({ extra_vars: { name: 'web01' } }, orgAdmin, disabled);
     assert.equal(toDisabled.status, 400, toDisabled.text);
     assert.match(toDisabled.body.detail, /disabled/);

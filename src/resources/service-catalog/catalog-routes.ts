@@ -3,7 +3,8 @@
  * answer) and POST submit/ (a request: launched at once, or waiting for an approver).
  */
 import { actionOptions } from '../../api/options.ts';
-import { json, text } from '../../api/fields.ts';
+import { boolean, json, text } from '../../api/fields.ts';
+import { allows } from '../../api/route-objects.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
 import { validBody } from '../../api/route-schemas.ts';
@@ -49,6 +50,7 @@ export const catalogItemRoutes: RunRouteModule = (app, services) => {
   }, launchDataSchemas);
 
   routeMethods<ServiceCatalogItemRow>(app, `${base}:id/submit/`, objectPermission('service_catalog_item', { POST: 'submit' }), {
+    GET: async (request) => ({ can_submit: await allows(serviceCatalogItems, 'submit', request.ctx, db, request.object).catch(() => false) }),
     POST: async (request, reply) => {
       const body = validBody(request, SubmitBody);
       const { ctx } = request;
@@ -69,8 +71,8 @@ export const catalogItemRoutes: RunRouteModule = (app, services) => {
       });
       return reply.code(201).send(await serializeRow(db, ctx, serviceRequests, made));
     },
-    OPTIONS: async () => actionOptions('Service Catalog Item Submit', 'POST {extra_vars, node_survey_data, justification}: requests the item.', {
-      GET: {},
+    OPTIONS: async () => actionOptions('Service Catalog Item Submit', 'GET: whether you may request the item. POST {extra_vars, node_survey_data, justification}: requests it.', {
+      GET: { can_submit: boolean({ readOnly: true }) },
       POST: {
         extra_vars: json({ helpText: 'Answers to the survey of the template, by variable.' }),
         node_survey_data: json({ helpText: "A workflow's answers to its nodes' surveys, by node id or identifier." }),

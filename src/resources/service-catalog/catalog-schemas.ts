@@ -45,11 +45,13 @@ export const launchDataSchemas: Record<string, MethodSchema> = {
 };
 
 export const submitSchemas = (requests: Resource): Record<string, MethodSchema> => ({
+  GET: { summary: 'Whether the caller may request the catalog item', response: { 200: Type.Object({ can_submit: Type.Boolean() }) } },
   POST: { summary: 'Request the catalog item', description: 'Launches at once unless the item requires approval.', body: SubmitBody, checkBody: true, response: { 201: objectSchema(requests) } },
   OPTIONS: OPTIONS_RESPONSE,
 });
 
 export const decisionSchemas = (requests: Resource, action: 'approve' | 'reject'): Record<string, MethodSchema> => ({
+  GET: { summary: `Whether the caller may ${action} the request now`, response: { 200: Type.Object({ [`can_${action}`]: Type.Boolean() }) } },
   POST: action === 'approve'
     ? { summary: 'Approve a pending request and launch it', description: 'Takes no body.', response: { 200: objectSchema(requests) } }
     : { summary: 'Reject a pending request', body: RejectBody, checkBody: true, response: { 200: objectSchema(requests) } },

@@ -6,7 +6,8 @@
 import type { FastifyRequest } from 'fastify';
 import { actorId, type RequestContext } from '../../api/context.ts';
 import { badRequest } from '../../api/errors.ts';
-import { text } from '../../api/fields.ts';
+import { boolean, text } from '../../api/fields.ts';
+import { allows } from '../../api/route-objects.ts';
 import { listPage, type Query } from '../../api/list.ts';
 import { actionOptions, listOptions } from '../../api/options.ts';
 import { AUTHENTICATED, objectPermission } from '../../api/permissions.ts';
@@ -74,18 +75,27 @@ export const serviceRequestRoutes: RunRouteModule = (app, services) => {
     OPTIONS: async () => listOptions(services.resources, serviceRequests, false, 'Pending Service Request List'),
   }, pendingSchemas(serviceRequests));
 
+  /** GET of approve/ and reject/: whether the caller may decide the request now. */
+  const mayDecideNow = async (request: { ctx: RequestContext; object: ServiceRequestRow }) =>
+    request.object.status === 'pending_approval' && (await allows(serviceRequests, 'decide', request.ctx, db, request.object));
+
   routeMethods<ServiceRequestRow>(app, `${base}:id/approve/`, objectPermission('service_request', { POST: 'decide' }), {
+    GET: async (request) => ({ can_approve: await mayDecideNow(request) }),
     POST: async (request) => serializeRow(db, request.ctx, serviceRequests, await approve(services, request, request.object.id)),
-    OPTIONS: async () => actionOptions('Service Request Approve', 'POST: approves the pending request and launches it.', { GET: {}, POST: {} }),
+    OPTIONS: async () => actionOptions('Service Request Approve', 'GET: whether you may approve the request. POST: approves the pending request and launches it.', {
+      GET: { can_approve: boolean({ readOnly: true }) },
+      POST: {},
+    }),
   }, decisionSchemas(serviceRequests, 'approve'));
 
   routeMethods<ServiceRequestRow>(app, `${base}:id/reject/`, objectPermission('service_request', { POST: 'decide' }), {
+    GET: async (request) => ({ can_reject: await mayDecideNow(request) }),
     POST: async (request) => {
       const { reason } = validBody(request, RejectBody);
       return serializeRow(db, request.ctx, serviceRequests, await reject(services, request, request.object.id, reason ?? ''));
     },
-    OPTIONS: async () => actionOptions('Service Request Reject', 'POST {reason}: rejects the pending request.', {
-      GET: {},
+    OPTIONS: async () => actionOptions('Service Request Reject', 'GET: whether you may reject the request. POST {reason}: rejects the pending request.', {
+      GET: { can_reject: boolean({ readOnly: true }) },
       POST: { reason: text({ maxLength: 4096, helpText: 'Why the request is rejected.' }) },
     }),
   }, decisionSchemas(serviceRequests, 'reject'));
