@@ -3,8 +3,11 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { newOrg, newUser, newWorkflow, type User } from './helpers/factories.ts';
 import { bareJobTemplate, newCatalogItem, setSurvey, survey } from './helpers/catalog.ts';
-import { GATES } from '../src/composition/root.ts';
 import type { Gate, GateInput } from '../src/runs/gates.ts';
+import { GATES, SECRET_STORES } from '../src/composition/root.ts';
+import { reencryptAll } from '../src/secrets/rotation.ts';
+import { decryptSecret } from '../src/secrets/encryption.ts';
+import { passwordPurpose } from '../src/resources/job-templates/survey-spec.ts';
 
 // Rows here are read untyped from the tables the tests look into.
 type AnyRow = any;
@@ -255,5 +258,20 @@ describe('service catalog: submit', () => {
     assert.deepEqual(nodes[1].extra_data, {});
     const shown = (await t.get(`/api/v2/workflow_job_nodes/${nodes[0].id}/`)).body;
     assert.deepEqual(shown.extra_data, { vm_size: 'm', pin: '$encrypted$' });
+  });
+
+  it('regenerate_secret_key re-encrypts the password answers that requests and workflow job nodes keep', async () => {
+    const stored = async () => JSON.stringify([
+      await t.db.query<AnyRow>('SELECT extra_vars, node_survey_data FROM service_requests ORDER BY id'),
+      await t.db.query<AnyRow>('SELECT extra_data FROM workflow_job_nodes ORDER BY id'),
+    ]);
+    const before = await stored();
+    const counts = await t.db.transaction((tx) => reencryptAll(tx, SECRET_STORES, t.env.secretKey, 'another-key'));
+    // The first request's secret; the workflow's request's pin, and its node's copy.
+    assert.equal(counts['service request survey passwords'], 3);
+    assert.notEqual(await stored(), before);
+    await t.db.transaction((tx) => reencryptAll(tx, SECRET_STORES, 'another-key', t.env.secretKey));
+    const [first] = await t.db.query<AnyRow>(`SELECT extra_vars FROM service_requests WHERE extra_vars ? 'secret' ORDER BY id LIMIT 1`);
+    assert.equal(decryptSecret(passwordPurpose('secret'), first.extra_vars.secret), 'hunter2');
   });
 });
