@@ -9,20 +9,22 @@ type AnyRow = any;
 
 /**
  * Service requests: who sees, decides and deletes them (superuser, approver team member,
- * organization admin, requester, member of the organization, member of another, system auditor),
+ * organization admin, requester, member of the organization, member and admin of another, a user of
+ * no organization, system auditor),
  * approve/ and reject/ on pending requests only, the filters, and what each decision records and
  * notifies. The service runs no loops: approved requests' runs stay pending.
  */
+const WHO = ['superuser', 'approver', 'orgAdmin', 'requester', 'member', 'otherMember', 'otherAdmin', 'plain', 'auditor'] as const;
+
 describe('service catalog: requests', () => {
   let t: TestApp;
   let org: number;
   let otherOrg: number;
-  let users: Record<'superuser' | 'approver' | 'orgAdmin' | 'requester' | 'member' | 'otherMember' | 'auditor', User>;
+  let users: Record<(typeof WHO)[number], User>;
   let teamItem: any;
   let adminItem: any;
   let hook: number;
 
-  const WHO = ['superuser', 'approver', 'orgAdmin', 'requester', 'member', 'otherMember', 'auditor'] as const;
   const submit = async (item: any, body: Record<string, unknown> = {}) => {
     const res = await t.post(`/api/v2/service_catalog_items/${item.id}/submit/`, { extra_vars: { size: 'm' }, justification: 'needed', ...body }, { as: users.requester });
     assert.equal(res.status, 201, res.text);
@@ -48,6 +50,8 @@ describe('service catalog: requests', () => {
       requester: await newUser(t, { member: org }),
       member: await newUser(t, { member: org }),
       otherMember: await newUser(t, { member: otherOrg }),
+      otherAdmin: await newUser(t, { admin: otherOrg }),
+      plain: await newUser(t),
       auditor: await newUser(t, { is_system_auditor: true }),
     };
     const team = await newTeam(t, org, { members: [approver] });
@@ -83,10 +87,11 @@ describe('service catalog: requests', () => {
   it('who sees a request, and whose pending approvals list it', async () => {
     const byTeam = await submit(teamItem);
     const byAdmins = await submit(adminItem);
-    const sees: Record<(typeof WHO)[number], boolean> = { superuser: true, approver: true, orgAdmin: true, requester: true, member: false, otherMember: false, auditor: true };
+    const sees: Record<(typeof WHO)[number], boolean> = { superuser: true, approver: true, orgAdmin: true, requester: true, member: false, otherMember: false, otherAdmin: false, plain: false, auditor: true };
     // An approver team decides its item's requests; the organization's admins those of items without a team.
     const decides: Record<(typeof WHO)[number], [boolean, boolean]> = {
-      superuser: [true, true], approver: [true, false], orgAdmin: [false, true], requester: [false, false], member: [false, false], otherMember: [false, false], auditor: [false, false],
+      superuser: [true, true], approver: [true, false], orgAdmin: [false, true], requester: [false, false], member: [false, false], otherMember: [false, false],
+      otherAdmin: [false, false], plain: [false, false], auditor: [false, false],
     };
     for (const who of WHO) {
       const listed = await ids('/api/v2/service_requests/?page_size=200', users[who]);
@@ -108,12 +113,12 @@ describe('service catalog: requests', () => {
   it('approve/ and reject/ answer 403 to all but the approvers, changing nothing', async () => {
     const request = await submit(teamItem);
     const runs = await runCount();
-    for (const who of ['orgAdmin', 'requester', 'member', 'otherMember', 'auditor'] as const) {
+    for (const who of ['orgAdmin', 'requester', 'member', 'otherMember', 'otherAdmin', 'plain', 'auditor'] as const) {
       assert.equal((await t.post(`/api/v2/service_requests/${request.id}/approve/`, {}, { as: users[who] })).status, 403, `${who} approves`);
       assert.equal((await t.post(`/api/v2/service_requests/${request.id}/reject/`, { reason: 'no' }, { as: users[who] })).status, 403, `${who} rejects`);
     }
     const other = await submit(adminItem);
-    for (const who of ['approver', 'requester', 'member', 'otherMember', 'auditor'] as const) {
+    for (const who of ['approver', 'requester', 'member', 'otherMember', 'otherAdmin', 'plain', 'auditor'] as const) {
       assert.equal((await t.post(`/api/v2/service_requests/${other.id}/approve/`, {}, { as: users[who] })).status, 403, `${who} approves`);
       assert.equal((await t.post(`/api/v2/service_requests/${other.id}/reject/`, {}, { as: users[who] })).status, 403, `${who} rejects`);
     }
@@ -161,7 +166,7 @@ describe('service catalog: requests', () => {
 
   it('deleted by the requester or an organization admin, only while pending or rejected', async () => {
     const pending = await submit(teamItem);
-    for (const who of ['approver', 'member', 'otherMember', 'auditor'] as const) {
+    for (const who of ['approver', 'member', 'otherMember', 'otherAdmin', 'plain', 'auditor'] as const) {
       assert.equal((await t.delete(`/api/v2/service_requests/${pending.id}/`, { as: users[who] })).status, 403, who);
     }
     assert.equal((await t.delete(`/api/v2/service_requests/${pending.id}/`, { as: users.requester })).status, 204);

@@ -91,6 +91,8 @@ describe('service catalog: requests follow their runs', () => {
     const done = await ended(request.id);
     assert.equal(done.status, 'successful');
     assert.equal(done.summary_fields.unified_job.status, 'successful');
+    const run = (await t.get(`/api/v2/jobs/${done.unified_job}/`)).body;
+    assert.deepEqual([run.launched_by.id, run.launch_type], [requester.id, 'manual']);
     const stdout = (await t.get(`/api/v2/jobs/${done.unified_job}/stdout/?format=txt`)).text;
     assert.match(stdout, /hello catalog/);
     const delivery = await eventually(async () => peer.received.find((r) => JSON.parse(r.body).id === request.id), 30_000, 'the finished notification');
