@@ -10,7 +10,7 @@ type AnyRow = any;
 
 const CONTEXT_KEYS = [
   'client_ip', 'credentials', 'extra_vars', 'inventory', 'now_iso', 'organization_id', 'organization_name', 'playbook',
-  'resource_id', 'resource_name', 'resource_type', 'user',
+  'resource_id', 'resource_name', 'resource_type', 'trigger', 'user',
 ];
 
 /**
@@ -114,6 +114,7 @@ describe('policy gate', () => {
     assert.equal(context.playbook, 'site.yml');
     assert.match(context.now_iso, /^\d{4}-\d\d-\d\dT/);
     assert.equal(context.client_ip, '127.0.0.1');
+    assert.deepEqual(context.trigger, { type: 'manual' });
     assert.deepEqual(opa.evaluations.at(-1)!.input, context, 'the engine got the same document');
     assert.doesNotMatch(JSON.stringify([detail, await decisions(), opa.evaluations, (await t.get('/api/v2/audit_events/')).body]), /hunter2/);
 

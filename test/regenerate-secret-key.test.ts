@@ -59,7 +59,7 @@ describe('drover manage regenerate_secret_key', () => {
       assert.match(newKey, /^[A-Za-z0-9_-]{64}$/);
       assert.notEqual(newKey, oldKey);
       assert.deepEqual(res.err, [
-        'Re-encrypted 1 settings, 1 credential inputs, 0 job credential passwords, 0 job survey passwords, 0 survey passwords, 0 job template webhook keys, 0 workflow job template webhook keys, 0 event rule webhook keys, 0 outbound webhook signing keys, 1 notification templates.',
+        'Re-encrypted 1 settings, 1 credential inputs, 0 job credential passwords, 0 job survey passwords, 0 survey passwords, 0 job template webhook keys, 0 workflow job template webhook keys, 0 event rule webhook keys, 0 outbound webhook signing keys, 1 notification templates, 0 service request survey passwords.',
         `The new key is stored in ${path.join(env.dataDir, 'secret_key')}; restart the service to use it.`,
       ]);
       const file = path.join(env.dataDir, 'secret_key');

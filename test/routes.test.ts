@@ -37,7 +37,10 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   await created('/api/v2/groups/', { name: 'router-group', inventory });
   const source = await created('/api/v2/inventory_sources/', { name: 'router-source', inventory, source: 'scm', source_project: project, source_path: 'hosts.ini' });
   await waitForRun(t, (await t.post(`/api/v2/inventory_sources/${source}/update/`)).body.url);
-  await created('/api/v2/job_templates/', { name: 'router-jt', project, inventory, playbook: 'site.yml' });
+  const template = await created('/api/v2/job_templates/', { name: 'router-jt', project, inventory, playbook: 'site.yml' });
+  // A catalog item that asks for approval (a submit launches nothing) and a rejected request of it (an approval answers 400).
+  const item = await created('/api/v2/service_catalog_items/', { name: 'router-item', organization, job_template: template, requires_approval: true });
+  await t.db.query<AnyRow>(`INSERT INTO service_requests (catalog_item_id, organization_id, requester_id, status) VALUES ($1, $2, 1, 'rejected')`, [item, organization]);
   await created('/api/v2/labels/', { name: 'router-label', organization });
   // A finished job (launching it would run a playbook here).
   const [job] = await t.db.query<AnyRow>(`INSERT INTO unified_jobs (kind, name, status, project_id, inventory_id, playbook) VALUES ('job', 'router-job', 'successful', $1, $2, 'site.yml') RETURNING id`, [project, inventory]);

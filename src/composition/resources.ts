@@ -50,6 +50,8 @@ import { outboundWebhookDeliveries } from '../resources/outbound-webhooks/delive
 import { policies } from '../resources/policies/policy.resource.ts';
 import { policyDecisions } from '../resources/policies/policy-decision.resource.ts';
 import { webauthnCredentials } from '../resources/webauthn-credentials/webauthn-credential.resource.ts';
+import { serviceCatalogItems } from '../resources/service-catalog/catalog-item.resource.ts';
+import { serviceRequests } from '../resources/service-catalog/service-request.resource.ts';
 
 export const RESOURCES: readonly Resource[] = [
   organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
@@ -63,4 +65,5 @@ export const RESOURCES: readonly Resource[] = [
   outboundWebhooks, outboundWebhookDeliveries,
   policies, policyDecisions,
   webauthnCredentials,
+  serviceCatalogItems, serviceRequests,
 ];

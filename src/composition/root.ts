@@ -38,6 +38,10 @@ import { edaReceiverRoutes } from '../eda/receiver-routes.ts';
 import { outboundWebhookRoutes } from '../resources/outbound-webhooks/outbound-webhook-routes.ts';
 import { OUTBOUND_WEBHOOK_KEY_PURPOSE } from '../resources/outbound-webhooks/signing-key.ts';
 import { policyRoutes } from '../resources/policies/policy-routes.ts';
+import { catalogItemRoutes } from '../resources/service-catalog/catalog-routes.ts';
+import { serviceRequestFollower } from '../resources/service-catalog/request-follower.ts';
+import { serviceRequestRoutes } from '../resources/service-catalog/request-routes.ts';
+import { serviceRequestSecrets } from '../resources/service-catalog/request-secrets.ts';
 import { policyGate } from '../policy/gate.ts';
 import { connectionVariablesGate } from '../runs/connection-variables-gate.ts';
 import { notificationTemplateRoutes } from '../resources/notification-templates/notification-template-routes.ts';
@@ -58,7 +62,7 @@ import { workflowApprovalKind } from '../run-kinds/workflow-approval/kind.ts';
 import { workflowJobKind } from '../run-kinds/workflow-job/kind.ts';
 import type { Gate } from '../runs/gates.ts';
 import { createLaunchService } from '../runs/launch.ts';
-import { RunKinds, type RunKind } from '../runs/run-kind.ts';
+import { RunKinds, type RunFollower, type RunKind } from '../runs/run-kind.ts';
 import { POLICY_RESOURCE_TYPES } from '../resources/policies/policy-resource-types.ts';
 import { EVENT_RULE_RUN_KINDS } from '../resources/event-rules/actions.ts';
 import { UNIFIED_JOB_TYPES } from '../resources/unified-jobs/unified-job.resource.ts';
@@ -125,11 +129,15 @@ export const ROUTES: readonly RunRouteModule[] = [
   eventRuleRoutes, edaReceiverRoutes,
   outboundWebhookRoutes,
   policyRoutes,
+  catalogItemRoutes, serviceRequestRoutes,
   runKindRoutes,
   webhookRoutes,
   registerSettingsRoutes, registerLoginRoutes, registerWebauthnRoutes, registerOAuth2Routes, registerSamlRoutes, registerSsoRoutes, registerLiveOutput,
   authMethodsRoutes,
 ];
+
+/** What keeps a state of its own in step with runs, told of each run's end in the transaction storing it (finishRun). */
+export const RUN_FOLLOWERS: readonly RunFollower[] = [serviceRequestFollower];
 
 /** The browser sign-in methods GET /api/v2/auth/ and the console's login page list. */
 export const SSO_METHODS: readonly SsoMethod[] = [samlSsoMethod, oidcAndSocialSsoMethod];
@@ -143,6 +151,7 @@ export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jo
   webhookKeySecrets('event_rules', 'event rule webhook keys', EVENT_RULE_KEY_PURPOSE),
   webhookKeySecrets('outbound_webhooks', 'outbound webhook signing keys', OUTBOUND_WEBHOOK_KEY_PURPOSE),
   notificationTemplateSecrets,
+  serviceRequestSecrets,
 ];
 
 /** What the service is made of beyond its database, settings and environment. */
@@ -179,7 +188,7 @@ export function composeServices(base: BaseServices, options: CompositionOptions 
     [WEBHOOK_EVENT_TYPES]: kindsOfFields.webhookEventTypes(),
   };
   const resources = new ResourceSet(declared.map((resource) => composeResource(resource, vocabulary)));
-  const runKinds = new RunKinds(kinds, resources);
+  const runKinds = new RunKinds(kinds, resources, RUN_FOLLOWERS);
   const launches = createLaunchService(base.db, options.gates ?? GATES, runKinds);
   const ssoMethods = [...SSO_METHODS, ...(options.extraSsoMethods ?? [])];
   return {

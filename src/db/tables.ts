@@ -1263,6 +1263,55 @@ export type SchemaMigrationRow = {
   name: string;
 };
 
+/** A row of the table service_catalog_item_notification_templates. */
+export type ServiceCatalogItemNotificationTemplateRow = {
+  event: string;
+  notification_template_id: number;
+  service_catalog_item_id: number;
+};
+
+/** A row of the table service_catalog_items. */
+export type ServiceCatalogItemRow = {
+  approver_team_id: number | null;
+  category: string;
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  enabled: boolean;
+  icon: string;
+  id: number;
+  job_template_id: number | null;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  organization_id: number;
+  requires_approval: boolean;
+  tags: unknown;
+  workflow_job_template_id: number | null;
+};
+
+/** A row of the table service_requests. */
+export type ServiceRequestRow = {
+  catalog_item_id: number | null;
+  created: Date;
+  created_by_id: number | null;
+  decided_at: Date | null;
+  decided_by_id: number | null;
+  extra_vars: unknown;
+  id: number;
+  justification: string;
+  modified: Date;
+  modified_by_id: number | null;
+  node_survey_data: unknown;
+  organization_id: number;
+  reason: string;
+  refusal_detail: string;
+  refusal_reasons: unknown;
+  requester_id: number | null;
+  status: string;
+  unified_job_id: number | null;
+};
+
 /** A row of the table sessions. */
 export type SessionRow = {
   created: Date;
@@ -2115,6 +2164,9 @@ export interface Tables {
   schedule_runs: ScheduleRunRow;
   schedules: ScheduleRow;
   schema_migrations: SchemaMigrationRow;
+  service_catalog_item_notification_templates: ServiceCatalogItemNotificationTemplateRow;
+  service_catalog_items: ServiceCatalogItemRow;
+  service_requests: ServiceRequestRow;
   sessions: SessionRow;
   settings: SettingRow;
   smart_inventory_memberships: SmartInventoryMembershipRow;

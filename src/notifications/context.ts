@@ -89,7 +89,8 @@ export interface NotificationFacts {
 /** The context of a notification about `run` (null for a test), with the run's status at the event. */
 export async function messageContext(services: RunServices, run: RunRow | null, facts: NotificationFacts): Promise<Record<string, unknown>> {
   const base = urlBase(services);
-  if (!run) return { ...facts.extra_context };
+  // The service's address, for messages whose links are paths of their own (a service request's).
+  if (!run) return { url_base: base, ...facts.extra_context };
   // Each kind as AWX names it in messages and in its UI address (the run kind's `messages`).
   const kind: RunMessages = services.runKinds.get(run.kind).messages ?? { friendly: run.kind, ui: run.kind };
   const job = await jobFields(services, run);
@@ -103,6 +104,7 @@ export async function messageContext(services: RunServices, run: RunRow | null, 
     job_friendly_name: kind.friendly,
     url,
     job_metadata: JSON.stringify(metadata, null, 4),
+    url_base: base,
     // Approval notifications are about their workflow job: its address is theirs.
     ...(kind.workflowUrl && { workflow_url: url }),
     ...facts.extra_context,

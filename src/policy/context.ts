@@ -51,5 +51,6 @@ export async function contextDocument(
     playbook: run.playbook ?? '',
     now_iso: new Date().toISOString(),
     client_ip: ctx.clientIp ?? '',
+    trigger: launch.trigger,
   };
 }

@@ -1,4 +1,4 @@
-import type { RunKind } from './run-kind.ts';
+import type { LaunchTrigger, RunKind } from './run-kind.ts';
 import type { RequestContext } from '../api/context.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
@@ -29,6 +29,8 @@ export interface GateInput {
   run: UnifiedJobRow;
   /** How the run was started: manual, relaunch, callback, dependency, scheduled, webhook... */
   launchType: string;
+  /** What started it: its launch type, or what the plan says beyond it (a service catalog request). */
+  trigger: LaunchTrigger;
 }
 
 /**

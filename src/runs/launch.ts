@@ -8,7 +8,7 @@ import { ApiError } from '../api/errors.ts';
 import type { RequestContext } from '../api/context.ts';
 import type { Database, Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
-import { passGates, type Gate, type GateRecord } from './gates.ts';
+import { passGates, type Gate, type GateInput, type GateRecord } from './gates.ts';
 import { insertRun, insertRuns, queueRun, queueRuns } from './lifecycle.ts';
 import type { Launcher, RunPlan } from './run-kind.ts';
 import type { LaunchResult, LaunchService } from './run-services.ts';
@@ -37,13 +37,18 @@ const storeRecords = async (q: Queryable, records: readonly GateRecord[]) => {
  * launch leaves no run behind; warnings are kept in the run's explanation.
  */
 export function createLaunchService(db: Database, gates: readonly Gate[], runKinds: RunKinds): LaunchService {
+  /** What the gates see of a stored run: who launches what, and what started it. */
+  const gateInput = <Template extends Row>(ctx: RequestContext, launcher: Launcher<never, Template>, plan: RunPlan<Template>, template: Template | null, run: UnifiedJobRow): GateInput => ({
+    ctx, kind: launcher.kind.name, runKind: runKinds.get(launcher.kind.name), template: plan.template ?? template, run,
+    launchType: String(run.launch_type), trigger: plan.trigger ?? { type: String(run.launch_type) },
+  });
   /** Plan, store, gate and queue one run in `tx`; throws an ApiError to refuse. */
   async function launchIn<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input) {
     const plan = await launcher.plan(tx, ctx, template, input);
     let row = await insertRun(tx, ctx, launcher.kind, plan.values);
     // What belongs to the run (its credentials) is stored before the gates, which look at it.
     await plan.link?.(tx, row);
-    const gated = await passGates(tx, gates, { ctx, kind: launcher.kind.name, runKind: runKinds.get(launcher.kind.name), template: plan.template ?? template, run: row, launchType: String(row.launch_type) });
+    const gated = await passGates(tx, gates, gateInput(ctx, launcher, plan, template, row));
     if (gated.denied) throw new GateRefusal(gated.denied.status, gated.denied.body, gated.records);
     if (gated.warnings.length) {
       [row] = await tx.query<UnifiedJobRow>('UPDATE unified_jobs SET job_explanation = $2 WHERE id = $1 RETURNING *', [row.id, gated.warnings.join('\n')]);
@@ -75,7 +80,7 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
     const rows = planned.length ? await insertRuns(tx, ctx, launcher.kind, planned.map((p) => p.plan.values)) : [];
     for (const [i, { at, plan }] of planned.entries()) {
       await plan.link?.(tx, rows[i]);
-      const gated = await passGates(tx, gates, { ctx, kind: launcher.kind.name, runKind: runKinds.get(launcher.kind.name), template: plan.template ?? template, run: rows[i], launchType: String(rows[i].launch_type) });
+      const gated = await passGates(tx, gates, gateInput(ctx, launcher, plan, template, rows[i]));
       if (gated.denied || gated.warnings.length) throw new NotTogether();
       await storeRecords(tx, gated.records);
       results[at] = { ok: true, run: rows[i], ignored: plan.ignored ?? {}, warnings: [] };

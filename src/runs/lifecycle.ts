@@ -141,6 +141,7 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
     notices: [...finalNotices(row).map((n) => [LIVE_CHANNEL, n] as const), [DISPATCH_CHANNEL, '']],
   });
   await kind.afterFinish?.(tx, row, kinds.resources);
+  for (const follower of kinds.followers) await follower.finished(tx, row);
   return row;
 }
 

@@ -1,7 +1,7 @@
 import type { LaunchMemo } from './launch-memo.ts';
 import type { RequestContext, ResourceSet } from '../api/context.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import type { UnifiedJobRow, WorkflowJobNodeRow } from '../db/tables.ts';
+import type { ServiceCatalogItemRow, UnifiedJobRow, WorkflowJobNodeRow } from '../db/tables.ts';
 import type { Resource } from '../api/resource.ts';
 import type { RunRouteModule, RunServices, ScheduledLaunch } from './run-services.ts';
 import type { Row } from '../db/database.ts';
@@ -21,6 +21,17 @@ export interface RunPlan<Template extends Row = Row> {
   ignored?: Record<string, unknown>;
   /** The template as the plan read it, when the launch was not given it (a relaunch finds the job's). */
   template?: Template;
+  /** What started the launch, when its launch type does not say it all (a service catalog request): gates see it. */
+  trigger?: LaunchTrigger;
+}
+
+/**
+ * What started a launch, as gates see it (the policy document's `trigger`): `type` names the
+ * trigger (the run's launch type unless its plan says more: `catalog`), with what it brings.
+ */
+export interface LaunchTrigger {
+  type: string;
+  [detail: string]: unknown;
 }
 
 /**
@@ -106,8 +117,24 @@ export interface WorkflowNodeLaunch {
 }
 
 /**
- * The ways a run is started, each with what its launcher is given. A new trigger (the service
- * catalog, a bulk launch) is one line here and a launcher in the kinds that offer it.
+ * A request of the service catalog launching its item's template (docs/service-catalog.md): the
+ * run is the requester's (the launch's caller), its authority the item's: the requester needs no
+ * role on the template, and gives only answers to its survey, checked when the request was made.
+ */
+export interface CatalogLaunch {
+  item: Pick<ServiceCatalogItemRow, 'id' | 'name' | 'organization_id' | 'job_template_id' | 'workflow_job_template_id'>;
+  request: { id: number };
+  /** The answers to the template's survey as the request stores them (answers to password questions encrypted). */
+  answers: Record<string, unknown>;
+  /** A workflow's answers to the surveys of its nodes' templates, by node identifier, stored the same way. */
+  nodeAnswers: Record<string, Record<string, unknown>>;
+  /** Who asked for it. */
+  requester: { id: number; username: string };
+}
+
+/**
+ * The ways a run is started, each with what its launcher is given. A new trigger (a bulk launch)
+ * is one line here and a launcher in the kinds that offer it.
  */
 export interface TriggerInputs {
   /** A person's launch: launch/, update/ or a POST on the kind's list (the input is the request's). */
@@ -124,6 +151,8 @@ export interface TriggerInputs {
   webhook: WebhookLaunch;
   /** A firing event rule whose action launches the template. */
   eventRule: WebhookLaunch;
+  /** A service catalog request, at submit or approval (launch_type manual, the requester's run). */
+  catalog: CatalogLaunch;
 }
 
 export type Trigger = keyof TriggerInputs;
@@ -251,6 +280,16 @@ export interface RunKind {
   webhookEvents?: WebhookEvents;
 }
 
+/**
+ * What keeps a state of its own in step with runs (a service request with the run it launched):
+ * told of every run's final status inside the transaction that stores it (finishRun). The
+ * composition root lists them (RUN_FOLLOWERS); they must be quick and must not fail.
+ */
+export interface RunFollower {
+  name: string;
+  finished(tx: Queryable, run: UnifiedJobRow): Promise<void>;
+}
+
 /** What creating a run needs to know of its kind: its name and the table of its templates. */
 export type RunKindRef = Pick<RunKind, 'name' | 'templateTable'>;
 
@@ -260,8 +299,11 @@ export class RunKinds {
   private readonly streams: ReadonlyMap<string, EventStream>;
   private readonly streamsByGroup: ReadonlyMap<string, EventStream>;
 
-  /** `resources`: the composition's, which kinds' hooks (afterFinish) resolve names through. */
-  constructor(readonly all: readonly RunKind[], readonly resources: ResourceSet) {
+  /**
+   * `resources`: the composition's, which kinds' hooks (afterFinish) resolve names through;
+   * `followers`: told of every run's end (RunFollower).
+   */
+  constructor(readonly all: readonly RunKind[], readonly resources: ResourceSet, readonly followers: readonly RunFollower[] = []) {
     this.byName = new Map(all.map((k) => [k.name, k]));
     const streams = all.filter((k) => k.eventGroup !== false).map((k): EventStream => ({
       kind: k.name,

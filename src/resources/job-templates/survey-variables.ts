@@ -37,3 +37,13 @@ export function savedVariables(template: SurveyTemplate, extraData: Record<strin
   }
   return given;
 }
+
+/** The variables of `given` that are no question of the template's survey (all of them when it has none enabled), in order. */
+export function variablesOutsideSurvey(template: SurveyTemplate, given: Record<string, unknown>): string[] {
+  const asked = new Set((activeSurvey(template)?.spec ?? []).map((q) => q.variable));
+  return Object.keys(given).filter((name) => !asked.has(name));
+}
+
+/** The refusal of variables that are no survey question (a catalog request gives only answers to the survey). */
+export const surveyOnlyMessage = (names: readonly string[]) =>
+  `${names.length === 1 ? 'Variable' : 'Variables'} ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not a question of the survey: a catalog request gives only answers to the survey.`;

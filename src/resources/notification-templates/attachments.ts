@@ -14,11 +14,14 @@ import type { Queryable } from '../../db/database.ts';
 import type { InventorySourceRow, NotificationTemplateRow } from '../../db/tables.ts';
 import { isNotificationAdmin } from './notification-template-access.ts';
 
-export type AttachEvent = 'started' | 'success' | 'error' | 'approvals';
+export type AttachEvent = 'started' | 'success' | 'error' | 'approvals' | CatalogEvent;
+/** What a service catalog item notifies about (docs/service-catalog.md#notifications). */
+export type CatalogEvent = 'requested' | 'approved' | 'rejected' | 'finished';
 
 const OWNERS = {
   unified_job_template: { table: 'unified_job_template_notification_templates', column: 'unified_job_template_id' },
   organization: { table: 'organization_notification_templates', column: 'organization_id' },
+  service_catalog_item: { table: 'service_catalog_item_notification_templates', column: 'service_catalog_item_id' },
 } as const;
 
 export interface NotificationListsOptions {

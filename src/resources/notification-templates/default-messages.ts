@@ -16,6 +16,8 @@ const APPROVAL: Record<string, string> = {
 const DRIFT_ALERT = 'Drift alert "{{ rule_name }}": {{ summary }}';
 const DRIFT_ALERT_JSON = '{{ drift_alert | tojson }}';
 const EVENT_RULE = 'Event rule "{{ rule_name }}" fired on a {{ event_type }} event ({{ event_guid }})';
+const SERVICE_REQUEST = 'Service request #{{ service_request.id }} for "{{ service_request.catalog_item.name }}" by {{ service_request.requester }}: {{ service_request.status }} {{ url_base }}{{ service_request.path }}';
+const SERVICE_REQUEST_JSON = '{{ service_request | tojson }}';
 const EVENT_RULE_JSON = '{{ eda_event | tojson }}';
 
 /** Kinds whose default body is the message followed by the run's metadata (email), or the metadata alone. */
@@ -31,6 +33,9 @@ export function defaultPair(type: string, event: string): Pair {
   const kind = BODY_KIND[type];
   if (event === 'drift_alert') return { message: DRIFT_ALERT, body: kind === 'json' ? DRIFT_ALERT_JSON : kind ? `${DRIFT_ALERT}\n\n${DRIFT_ALERT_JSON}` : null };
   if (event === 'event_rule') return { message: EVENT_RULE, body: kind === 'json' ? EVENT_RULE_JSON : kind ? `${EVENT_RULE}\n\n${EVENT_RULE_JSON}` : null };
+  if (event.startsWith('service_request.')) {
+    return { message: SERVICE_REQUEST, body: kind === 'json' ? SERVICE_REQUEST_JSON : kind ? `${SERVICE_REQUEST}\n\n${SERVICE_REQUEST_JSON}` : null };
+  }
   const sub = event.startsWith('workflow_approval.') ? event.slice('workflow_approval.'.length) : null;
   if (sub) {
     const text = APPROVAL[sub];

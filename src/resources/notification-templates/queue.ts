@@ -11,8 +11,13 @@ import { Params } from '../../api/sql.ts';
 export const NOTIFICATIONS_CHANNEL = 'drover_notifications';
 
 export type RunEvent = 'started' | 'success' | 'error';
-/** What a notification is sent for: a run event, a workflow approval's (workflow_approval.running...), a drift alert, an event rule's firing, or a test. */
-export type NotificationEvent = RunEvent | `workflow_approval.${'running' | 'approved' | 'denied' | 'timed_out'}` | 'drift_alert' | 'event_rule' | 'test';
+/**
+ * What a notification is sent for: a run event, a workflow approval's (workflow_approval.running...),
+ * a service request's (service_request.requested...), a drift alert, an event rule's firing, or a test.
+ */
+export type NotificationEvent =
+  | RunEvent | `workflow_approval.${'running' | 'approved' | 'denied' | 'timed_out'}` | `service_request.${'requested' | 'approved' | 'rejected' | 'finished'}`
+  | 'drift_alert' | 'event_rule' | 'test';
 
 /** The run facts that decide which templates are attached to it. */
 export interface RunForNotifications {

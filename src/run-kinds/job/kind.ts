@@ -1,4 +1,5 @@
 import type { RunKind } from '../../runs/run-kind.ts';
+import { catalogJobLauncher } from './catalog-launch.ts';
 import { JOB_TEMPLATE_FACET } from './prompts.ts';
 import { callbackRoutes } from './callback-routes.ts';
 import { createScheduleRoutes } from './create-schedule-routes.ts';
@@ -45,5 +46,6 @@ export const jobKind: RunKind = {
     workflowNode: workflowNodeJobLauncher,
     webhook: jobWebhookLauncher,
     eventRule: jobWebhookLauncher,
+    catalog: catalogJobLauncher,
   },
 };

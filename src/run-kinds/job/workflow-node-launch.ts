@@ -16,7 +16,7 @@ import { acceptPrompts, promptColumns } from '../../runs/accept-prompts.ts';
 import { JOB_TEMPLATE_FACET } from './prompts.ts';
 import { linkedCredentials, nodePrompts } from '../workflow-job/node-prompts.ts';
 import { templateLinks } from './template-links.ts';
-import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
+import { savedVariables, templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
 /** The node's credentials replace the template's of the same type; the rest of the template's stay. */
 async function nodeCredentials(tx: Queryable, templateId: number, nodeId: number, table: string): Promise<number[]> {
@@ -63,7 +63,8 @@ export const workflowNodeJobLauncher: Launcher<WorkflowNodeLaunch, JobTemplateRo
       launchType: 'workflow',
       inventoryId,
       values,
-      ...templateExtraVars(template, variables),
+      // Answers to password questions a node keeps (a catalog request's) are stored encrypted.
+      ...templateExtraVars(template, savedVariables(template, variables)),
       credentialIds,
       credentialPasswords: {},
       labelIds: nodeLabels.length ? nodeLabels : links.labelIds,

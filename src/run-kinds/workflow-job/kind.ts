@@ -1,5 +1,6 @@
 import type { UnifiedJobRow } from '../../db/tables.ts';
 import type { RunKind } from '../../runs/run-kind.ts';
+import { catalogWorkflowLauncher } from './catalog-launch.ts';
 import { WORKFLOW_TEMPLATE_FACET } from './prompts.ts';
 import { workflowLaunchRoutes } from './launch-routes.ts';
 import { nestedWorkflowLauncher, workflowTemplateLauncher } from './launch.ts';
@@ -37,5 +38,6 @@ export const workflowJobKind: RunKind = {
     workflowNode: nestedWorkflowLauncher,
     webhook: workflowWebhookLauncher,
     eventRule: workflowWebhookLauncher,
+    catalog: catalogWorkflowLauncher,
   },
 };

@@ -17,7 +17,7 @@ import { linkedCredentials, nodePrompts } from './node-prompts.ts';
 import { WORKFLOW_TEMPLATE_FACET } from './prompts.ts';
 import { copyTemplateGraph } from './graph-copy.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
-import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
+import { savedVariables, templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
 export interface WorkflowSpec {
   /** Its columns of the prompts are copied by name. */
@@ -122,6 +122,7 @@ export const nestedWorkflowLauncher: Launcher<WorkflowNodeLaunch, WorkflowJobTem
     }
     const given = nodePrompts(WORKFLOW_TEMPLATE_FACET, node, workflowJob, await linkedCredentials(tx, launch), extraVars);
     const { values, variables } = await acceptPrompts(tx, WORKFLOW_TEMPLATE_FACET, template!, given, { unasked: 'ignore', takeVariables: true });
-    return workflowPlan({ template: template!, launchType: 'workflow', values: promptColumns(WORKFLOW_TEMPLATE_FACET, values), ...templateExtraVars(template!, variables) });
+    // Answers to password questions a node keeps (a catalog request's) are stored encrypted.
+    return workflowPlan({ template: template!, launchType: 'workflow', values: promptColumns(WORKFLOW_TEMPLATE_FACET, values), ...templateExtraVars(template!, savedVariables(template!, variables)) });
   },
 };

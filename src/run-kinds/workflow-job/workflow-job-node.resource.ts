@@ -1,5 +1,6 @@
 import { seesEverything } from '../../api/access.ts';
-import { boolean, json, ref, text } from '../../api/fields.ts';
+import { boolean, ENCRYPTED, json, ref, text } from '../../api/fields.ts';
+import { isEncryptedSecret } from '../../secrets/encryption.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { Relation } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
@@ -62,6 +63,10 @@ export const workflowJobNodes = defineResource<WorkflowJobNodeRow>({
   decorate: (row, out, prepared) => {
     const extras = prepared as Awaited<ReturnType<typeof loadNodeExtras>> & { jobs: Map<number, NodeJob> };
     decorateNode(row, out, extras, 'workflow_job_nodes');
+    // Answers to password questions a node keeps (a catalog request's) are shown as AWX shows secrets.
+    if (out.extra_data && typeof out.extra_data === 'object') {
+      out.extra_data = Object.fromEntries(Object.entries(out.extra_data).map(([name, value]) => [name, isEncryptedSecret(value) ? ENCRYPTED : value]));
+    }
     delete out.related.credentials;
     delete out.related.labels;
     delete out.related.instance_groups;
