@@ -95,6 +95,14 @@ describe('service catalog: requests follow their runs', () => {
     assert.deepEqual([run.launched_by.id, run.launch_type], [requester.id, 'manual']);
     const stdout = (await t.get(`/api/v2/jobs/${done.unified_job}/stdout/?format=txt`)).text;
     assert.match(stdout, /hello catalog/);
+    // The requester holds no role on the template, yet follows his run; another member of the organization does not see it.
+    const asRequester = await t.get(`/api/v2/jobs/${done.unified_job}/`, { as: requester });
+    assert.equal(asRequester.status, 200, asRequester.text);
+    assert.match((await t.get(`/api/v2/jobs/${done.unified_job}/stdout/?format=txt`, { as: requester })).text, /hello catalog/);
+    assert.ok((await t.get(`/api/v2/unified_jobs/?id=${done.unified_job}`, { as: requester })).body.results.length === 1);
+    const colleague = await newUser(t, { member: org });
+    assert.equal((await t.get(`/api/v2/jobs/${done.unified_job}/`, { as: colleague })).status, 403);
+    assert.equal((await t.get(`/api/v2/jobs/?id=${done.unified_job}`, { as: colleague })).body.count, 0);
     const delivery = await eventually(async () => peer.received.find((r) => JSON.parse(r.body).id === request.id), 30_000, 'the finished notification');
     const body = JSON.parse(delivery.body);
     assert.equal(body.status, 'successful');

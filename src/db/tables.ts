@@ -1186,6 +1186,12 @@ export type RoleRow = {
   singleton_name: string | null;
 };
 
+/** A row of the table run_viewers. */
+export type RunViewerRow = {
+  unified_job_id: number;
+  user_id: number;
+};
+
 /** A row of the table saml_requests. */
 export type SamlRequestRow = {
   created: Date;
@@ -2156,6 +2162,7 @@ export interface Tables {
   role_parents: RoleParentRow;
   role_users: RoleUserRow;
   roles: RoleRow;
+  run_viewers: RunViewerRow;
   saml_requests: SamlRequestRow;
   saml_used_assertions: SamlUsedAssertionRow;
   schedule_credentials: ScheduleCredentialRow;

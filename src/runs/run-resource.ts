@@ -101,8 +101,12 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
     // Every kind lists the notifications sent about its runs (AWX's /jobs/{id}/notifications/...).
     related: { ...decl.related, notifications: reverse('notification', 'notifications', 'unified_job_id') },
     access: {
-      visible: (ctx, alias, params) =>
-        seesEverything(ctx) ? null : `${alias}.${column} IN (${objectsWithRole(contentType, ['read_role'], params.add(ctx.user?.id ?? 0))})`,
+      // Readers of the owner, and those a run was shown to (run_viewers: a catalog request's requester).
+      visible: (ctx, alias, params) => {
+        if (seesEverything(ctx)) return null;
+        const user = params.add(ctx.user?.id ?? 0);
+        return `(${alias}.${column} IN (${objectsWithRole(contentType, ['read_role'], user)}) OR ${alias}.id IN (SELECT unified_job_id FROM run_viewers WHERE user_id = ${user}))`;
+      },
       listRefusal: decl.listRefusal,
       canCreate: decl.createdThroughList?.canCreate ?? (() => false),
       canChange: () => false,

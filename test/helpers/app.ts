@@ -100,6 +100,43 @@ export interface SessionClient {
   delete(url: string, options?: SessionRequestOptions): Promise<Response>;
 }
 
+/**
+ * A browser-like client of `request` that has signed in to nothing yet: it keeps the cookies it is
+ * sent, and sends the CSRF header and Origin (`origin` unless a request says otherwise) on writes.
+ */
+export function cookieSession(
+  request: (method: string, url: string, options?: RequestOptions) => Promise<Response>, origin: string | undefined, options: SessionOptions = {},
+): Omit<SessionClient, 'loginResponse'> {
+  const cookies = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const [name, { value }] of setCookies(res)) {
+      if (value === null) cookies.delete(name);
+      else cookies.set(name, value);
+    }
+    return res;
+  };
+  const send = (method: string, url: string, o: SessionRequestOptions = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.https) headers['x-forwarded-proto'] = 'https';
+    if (cookies.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) {
+      const token = o.csrf === undefined ? cookies.get('csrftoken') : o.csrf;
+      if (token) headers['x-csrftoken'] = token;
+      const sentOrigin = o.origin === undefined ? origin : o.origin;
+      if (sentOrigin) headers.origin = sentOrigin;
+    }
+    return request(method, url, { as: null, body: o.body, payload: o.payload, headers: { ...headers, ...o.headers } }).then(keep);
+  };
+  return {
+    cookies,
+    request: send,
+    get: (url, o) => send('GET', url, o),
+    post: (url, body, o) => send('POST', url, { ...o, body }),
+    patch: (url, body, o) => send('PATCH', url, { ...o, body }),
+    delete: (url, o) => send('DELETE', url, o),
+  };
+}
+
 /** The Set-Cookie headers of a response, as name -> value (null for a cookie being removed). */
 export function setCookies(res: Response): Map<string, { value: string | null; attributes: string[] }> {
   const out = new Map<string, { value: string | null; attributes: string[] }>();
@@ -209,37 +246,11 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
       return { id: res.body.id, username, password };
     },
     async login(who = ADMIN, options = {}) {
-      const cookies = new Map<string, string>();
-      const keep = (res: Response) => {
-        for (const [name, { value }] of setCookies(res)) {
-          if (value === null) cookies.delete(name);
-          else cookies.set(name, value);
-        }
-        return res;
-      };
-      const send = (method: string, url: string, o: SessionRequestOptions = {}) => {
-        const headers: Record<string, string> = { ...options.headers };
-        if (options.https) headers['x-forwarded-proto'] = 'https';
-        if (cookies.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
-        if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) {
-          const token = o.csrf === undefined ? cookies.get('csrftoken') : o.csrf;
-          if (token) headers['x-csrftoken'] = token;
-          const origin = o.origin === undefined ? env.csrfTrustedOrigins[0] : o.origin;
-          if (origin) headers.origin = origin;
-        }
-        return request(method, url, { as: null, body: o.body, payload: o.payload, headers: { ...headers, ...o.headers } }).then(keep);
-      };
+      const client = cookieSession(request, env.csrfTrustedOrigins[0], options);
+      const send = client.request;
       const loginResponse = await send('POST', '/api/login/', { body: { username: who.username, password: who.password } });
       if (loginResponse.status !== 200) throw new Error(`login as ${who.username}: ${loginResponse.status} ${loginResponse.text}`);
-      return {
-        cookies,
-        loginResponse,
-        request: send,
-        get: (url, o) => send('GET', url, o),
-        post: (url, body, o) => send('POST', url, { ...o, body }),
-        patch: (url, body, o) => send('PATCH', url, { ...o, body }),
-        delete: (url, o) => send('DELETE', url, o),
-      };
+      return { ...client, loginResponse };
     },
     settle: () => settleLoops(),
     async close() {

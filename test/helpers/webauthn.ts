@@ -3,39 +3,12 @@
  * its cookies without signing in first, and the steps a page takes with @simplewebauthn/browser
  * (begin, the authenticator, complete), with a SoftAuthenticator standing for the authenticator.
  */
-import { setCookies, type Response, type SessionClient, type SessionRequestOptions, type TestApp } from './app.ts';
+import { cookieSession, type Response, type SessionClient, type TestApp } from './app.ts';
 import { SoftAuthenticator, type CeremonyOverrides } from './soft-authenticator.ts';
 
 /** A browser that has signed in to nothing yet: it keeps the cookies it is sent, and sends the CSRF header and Origin on writes. */
 export function browser(t: TestApp): SessionClient {
-  const cookies = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const [name, { value }] of setCookies(res)) {
-      if (value === null) cookies.delete(name);
-      else cookies.set(name, value);
-    }
-    return res;
-  };
-  const send = (method: string, url: string, o: SessionRequestOptions = {}) => {
-    const headers: Record<string, string> = {};
-    if (cookies.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
-    if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) {
-      const token = o.csrf === undefined ? cookies.get('csrftoken') : o.csrf;
-      if (token) headers['x-csrftoken'] = token;
-      const origin = o.origin === undefined ? t.env.csrfTrustedOrigins[0] : o.origin;
-      if (origin) headers.origin = origin;
-    }
-    return t.request(method, url, { as: null, body: o.body, payload: o.payload, headers: { ...headers, ...o.headers } }).then(keep);
-  };
-  return {
-    cookies,
-    loginResponse: { status: 0, body: undefined, headers: {}, text: '' },
-    request: send,
-    get: (url, o) => send('GET', url, o),
-    post: (url, body, o) => send('POST', url, { ...o, body }),
-    patch: (url, body, o) => send('PATCH', url, { ...o, body }),
-    delete: (url, o) => send('DELETE', url, o),
-  };
+  return { ...cookieSession(t.request, t.env.csrfTrustedOrigins[0]), loginResponse: { status: 0, body: undefined, headers: {}, text: '' } };
 }
 
 /** An authenticator for the origin the test app trusts first (the one its browsers send). */

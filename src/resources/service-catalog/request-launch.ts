@@ -60,6 +60,8 @@ export async function launchRequest(
     requester: { id: requester.id, username: requester.username },
   });
   if (!launched.ok) return failed(tx, request, launched.refusal);
+  // The requester follows the run on its pages, though no role on the template may show it to him.
+  await tx.query('INSERT INTO run_viewers (user_id, unified_job_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [requester.id, launched.run.id]);
   const [row] = await tx.query<ServiceRequestRow>(
     `UPDATE service_requests SET status = 'running', unified_job_id = $2, modified = now() WHERE id = $1 RETURNING *`,
     [request.id, launched.run.id],
