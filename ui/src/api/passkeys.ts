@@ -25,20 +25,23 @@ export class PasskeyError extends Error {}
 /** Whether this page may use passkeys at all: a browser with WebAuthn, on a secure address. */
 export const passkeysAvailable = (): boolean => browserSupportsWebAuthn();
 
-function plainly(err: unknown): unknown {
-  if (!(err instanceof Error)) return err;
+/** What the browser's ceremony threw, as a PasskeyError. */
+function plainly(err: unknown): PasskeyError {
+  if (!(err instanceof Error)) return new PasskeyError(String(err));
   const code = err instanceof WebAuthnError ? err.code : undefined;
   const name = err instanceof WebAuthnError && err.cause instanceof Error ? err.cause.name : err.name;
-  if (code === 'ERROR_INVALID_DOMAIN' || code === 'ERROR_INVALID_RP_ID') {
+  if (code === 'ERROR_INVALID_DOMAIN') {
     return new PasskeyError(`Passkeys need the service's host name in the address, not an IP address (${location.hostname}): open the console by its name.`);
+  }
+  if (code === 'ERROR_INVALID_RP_ID') {
+    return new PasskeyError(`The service asked for passkeys of another host name than ${location.hostname}: open the console at the address the service answers by.`);
   }
   if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') return new PasskeyError('This authenticator already holds one of your passkeys.');
   if (code === 'ERROR_CEREMONY_ABORTED' || name === 'NotAllowedError' || name === 'AbortError') {
     return new PasskeyError('No passkey was used: the request was cancelled or timed out, or this device has no passkey for this site.');
   }
   if (name === 'SecurityError') return new PasskeyError(`The browser refused passkeys on this address: ${err.message}`);
-  if (err instanceof WebAuthnError) return new PasskeyError(err.message);
-  return err;
+  return new PasskeyError(err.message);
 }
 
 // The browser's responses copied into plain objects (the library types them as interfaces), as the API's body schemas take them.
