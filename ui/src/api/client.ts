@@ -15,8 +15,8 @@ const withCsrf: Middleware = {
     if (!isSafeMethod(request.method)) request.headers.set('X-CSRFToken', csrfToken());
     return request;
   },
-  onResponse({ response }) {
-    if (response.status === 401) sessionExpired();
+  async onResponse({ response }) {
+    if (response.status === 401) sessionExpired(await response.clone().json().catch(() => null));
     return response;
   },
 };
@@ -55,7 +55,7 @@ export async function readAnswer<T>(response: Response): Promise<T> {
   } catch {
     // Not JSON: kept as text for the message.
   }
-  if (response.status === 401) sessionExpired();
+  if (response.status === 401) sessionExpired(parsed);
   if (!response.ok) throw new ApiError(response.status, parsed);
   return parsed as T;
 }

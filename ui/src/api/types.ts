@@ -66,5 +66,18 @@ export interface OptionsDoc {
   types?: string[];
 }
 
+/**
+ * Where the caller stands with the second factor (docs/webauthn.md#the-wall): /api/v2/me/ and the
+ * logins answer it beside the user.
+ */
+export interface SecondFactorStanding {
+  /** An organization he belongs to asks him for a passkey after his password. */
+  second_factor_required: boolean;
+  /** This session must pass the second factor before the rest of the API answers it. */
+  second_factor_pending: boolean;
+  /** How many passkeys he has: none means registering one first. */
+  webauthn_credentials: number;
+}
+
 /** /api/v2/me/ answers a page of one user. */
-export type Me = ResourceObject<'users'>;
+export type Me = ResourceObject<'users'> & SecondFactorStanding;

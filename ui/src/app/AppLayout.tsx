@@ -1,7 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import {
-  Button,
   Masthead,
   MastheadBrand,
   MastheadContent,
@@ -27,7 +26,8 @@ import { onSessionExpired } from '../api/session-events';
 import { useMe } from '../hooks/api-hooks';
 import { Loading } from '../components/Loading';
 import { useNavigation } from './useNavigation';
-import { loginPath } from './login-path';
+import { loginPath, secondFactorPath } from './login-path';
+import { UserMenu } from './UserMenu';
 import { useAssistantDrawer } from '../assistant/AssistantDrawer';
 
 const isActive = (path: string, current: string) => (path === '/' ? current === '/' : current === path || current.startsWith(`${path}/`));
@@ -38,21 +38,25 @@ export function AppLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const assistant = useAssistantDrawer();
-  const navigation = useNavigation(me.data?.id);
+  const pending = me.data?.second_factor_pending === true;
+  const navigation = useNavigation(pending ? undefined : me.data?.id);
 
-  // An expired session (any 401) goes to the login page, which comes back here after.
+  // An expired session (any 401) goes to the login page, which comes back here after; a session
+  // that must pass its second factor first (the API's wall) goes to that step, and back after.
   useEffect(
     () =>
-      onSessionExpired(() => {
+      onSessionExpired((why) => {
         if (window.location.pathname.startsWith('/login')) return;
         queryClient.clear();
-        navigate(loginPath(window.location), { replace: true });
+        const here = `${window.location.pathname}${window.location.search}`;
+        navigate(why === 'second_factor' ? secondFactorPath(here) : loginPath(window.location), { replace: true });
       }),
     [navigate, queryClient],
   );
 
   // The page starts loading beside the session check (its requests are refused the same way without one).
   if (me.error) return <Navigate to={loginPath(location)} replace />;
+  if (pending) return <Navigate to={secondFactorPath(`${location.pathname}${location.search}`)} replace />;
 
   const logout = async () => {
     await http.post('/api/logout/').catch(() => undefined);
@@ -77,12 +81,7 @@ export function AppLayout() {
         <Toolbar isFullHeight>
           <ToolbarContent>
             <ToolbarItem align={{ default: 'alignEnd' }}>{assistant.toggle}</ToolbarItem>
-            <ToolbarItem>
-              {me.data && <Link to={`/users/${me.data.id}`} aria-label="Your account">{me.data.username}</Link>}
-            </ToolbarItem>
-            <ToolbarItem>
-              <Button variant="link" onClick={logout}>Log out</Button>
-            </ToolbarItem>
+            <ToolbarItem>{me.data && <UserMenu me={me.data} onLogout={() => void logout()} />}</ToolbarItem>
           </ToolbarContent>
         </Toolbar>
       </MastheadContent>

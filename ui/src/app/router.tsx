@@ -11,6 +11,7 @@ const page = (loader: () => Promise<{ default: React.ComponentType }>) => async 
  */
 export const createRouter = () => createBrowserRouter([
   { path: '/login', HydrateFallback: Loading, lazy: page(() => import('../pages/login/LoginPage')) },
+  { path: '/login/second-factor', HydrateFallback: Loading, lazy: page(() => import('../pages/login/SecondFactorPage')) },
   {
     path: '/',
     Component: AppLayout,
@@ -19,6 +20,7 @@ export const createRouter = () => createBrowserRouter([
       { index: true, lazy: page(() => import('../pages/dashboard/DashboardPage')) },
       { path: 'settings', lazy: page(() => import('../pages/settings/SettingsPage')) },
       { path: 'settings/:category', lazy: page(() => import('../pages/settings/SettingsPage')) },
+      { path: 'security', lazy: page(() => import('../pages/security/SecurityPage')) },
       { path: ':resource', lazy: page(() => import('../pages/resource/ListPage')) },
       { path: ':resource/add', lazy: page(() => import('../pages/resource/FormPage')) },
       { path: ':resource/:id', lazy: page(() => import('../pages/resource/DetailPage')) },

@@ -1,10 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Alert, AlertActionLink, Button, Form, FormGroup, LoginPage as PfLoginPage, TextInput, Divider, Stack } from '@patternfly/react-core';
+import { KeyIcon } from '@patternfly/react-icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, http, must } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { safeNext } from '../../app/login-path';
+import { authenticateWithPasskey, PasskeyError, passkeysAvailable } from '../../api/passkeys';
+import { safeNext, secondFactorPath } from '../../app/login-path';
 
 interface AuthMethod {
   login_url: string;
@@ -45,7 +47,7 @@ export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<'password' | 'passkey' | null>(null);
   const root = useQuery({ queryKey: ['/api/'], queryFn: () => http.get<{ custom_login_info?: string }>('/api/'), retry: false });
   const methods = useAuthMethods();
   const next = safeNext(params.get('next'));
@@ -55,21 +57,30 @@ export default function LoginPage() {
   // The API root sets the csrftoken cookie the login needs.
   useEffect(() => void root.refetch(), []); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
+  const signIn = async (how: 'password' | 'passkey', attempt: () => Promise<Record<string, unknown>>) => {
+    setBusy(how);
     setError(null);
     try {
+      // The API root sets the csrftoken cookie the sign-in sends back.
       await http.get('/api/');
-      await must(api.POST('/api/login/', { body: { username, password } }));
+      const me = await attempt();
       queryClient.clear();
-      navigate(next, { replace: true });
+      // A password opens a session that must still pass a passkey when an organization asks for one.
+      navigate(me.second_factor_pending === true ? secondFactorPath(next) : next, { replace: true });
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'The service cannot be reached.');
+      setError(err instanceof ApiError || err instanceof PasskeyError ? err.message : 'The service cannot be reached.');
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void signIn('password', () => must(api.POST('/api/login/', { body: { username, password } })));
+  };
+
+  // Username-first when a username is typed (that user's passkeys), otherwise any passkey of this site.
+  const passkeySignIn = () => void signIn('passkey', () => authenticateWithPasskey(username.trim() || undefined));
 
   return (
     <PfLoginPage loginTitle="Log in to Drover" loginSubtitle={root.data?.custom_login_info || undefined}>
@@ -85,9 +96,14 @@ export default function LoginPage() {
             <TextInput id="login-password" name="password" type="password" autoComplete="current-password" value={password} onChange={(_e, v) => setPassword(v)} isRequired />
           </FormGroup>
           <ActionGroup>
-            <Button type="submit" variant="primary" isBlock isLoading={busy} isDisabled={busy || !username || !password}>Log in</Button>
+            <Button type="submit" variant="primary" isBlock isLoading={busy === 'password'} isDisabled={!!busy || !username || !password}>Log in</Button>
           </ActionGroup>
         </Form>
+        {passkeysAvailable() && (
+          <Button variant="secondary" isBlock icon={<KeyIcon />} onClick={passkeySignIn} isLoading={busy === 'passkey'} isDisabled={!!busy}>
+            Sign in with a passkey
+          </Button>
+        )}
         {Object.keys(methods.data ?? {}).length > 0 && (
           <>
             <Divider />
