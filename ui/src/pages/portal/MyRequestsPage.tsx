@@ -16,7 +16,7 @@ export default function MyRequestsPage() {
       </PageSection>
       <PageSection>
         {submitted && (
-          <Alert variant="success" isInline title={`Request #${submitted.id} for ${submitted.item} submitted`}>
+          <Alert variant="success" isInline title={`Request #${submitted.id} for ${submitted.item} submitted`} style={{ marginBottom: '1rem' }}>
             {submitted.status === 'pending_approval' ? 'It waits for an approver.' : 'Its status below follows the run.'}
           </Alert>
         )}

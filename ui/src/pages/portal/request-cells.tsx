@@ -51,7 +51,7 @@ export function RequestRun({ request }: { request: ServiceRequest }) {
 
 export const itemName = (r: ServiceRequest) => summary(r, 'catalog_item')?.name ?? (r.catalog_item ? `#${r.catalog_item}` : 'Deleted item');
 
-export const requestIdColumn: Column<ServiceRequest> = { field: 'id', label: 'Request', sort: true, render: (r) => <Link to={`/service_requests/${r.id}`}>{`#${r.id}`}</Link> };
+export const requestIdColumn: Column<ServiceRequest> = { field: 'id', label: 'ID', sort: true, render: (r) => <Link to={`/service_requests/${r.id}`}>{`#${r.id}`}</Link> };
 export const requestItemColumn: Column<ServiceRequest> = {
   field: 'catalog_item',
   label: 'Item',

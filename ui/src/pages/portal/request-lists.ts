@@ -1,7 +1,6 @@
 import { defineResource } from '../../resources/types';
 import type { ListFilter } from '../../resources/types';
 import type { Page } from '../../api/client';
-import type { AnyResource } from '../../api/types';
 import {
   justificationColumn,
   outcomeColumn,
@@ -19,7 +18,7 @@ const filters: ListFilter[] = [{ key: 'status', label: 'Status', choicesOf: 'sta
 const actions = () => import('./DecisionActions');
 
 /** Requests, read again while one of them goes on (as the list's rows say). */
-export const followRequests = (page: Page<AnyResource> | undefined) => requestRefetch(page?.results as ServiceRequest[] | undefined);
+export const followRequests = (page: Page<unknown> | undefined) => requestRefetch(page?.results as ServiceRequest[] | undefined);
 
 /** The caller's own requests: what happened to each, and its run. */
 export const MY_REQUESTS = defineResource({
