@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { consolePage, type ConsolePage } from '../helpers/browser.ts';
 import { pickReference } from '../helpers/console-forms.ts';
-import { newInventory, newJobTemplate, newOrg, newProject, newTeam, newUser, type User } from '../helpers/factories.ts';
+import { newInventory, newJobTemplate, newOrg, newProject, newTeam, newUser, newWorkflow, type User } from '../helpers/factories.ts';
 import { newCatalogItem, setSurvey, survey } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/jobs.ts';
 
@@ -36,6 +36,7 @@ describe('console: the self-service portal', () => {
   let memberPage: ConsolePage;
   let item: number;
   let approvalItem: any;
+  let workflowItem: any;
 
   before(async () => {
     t = await createTestApp();
@@ -52,6 +53,11 @@ describe('console: the self-service portal', () => {
       { variable: 'vm_name', question_name: 'VM name', type: 'text', required: true, min: 1, max: 32 },
       { variable: 'size', question_name: 'Size', type: 'multiplechoice', choices: ['small', 'large'], default: 'small' },
     ));
+    const build = (await newJobTemplate(t, { project, inventory, name: 'Build disk', allow_simultaneous: true })).id;
+    await setSurvey(t, `/api/v2/job_templates/${build}/`, survey({ variable: 'disk_gb', question_name: 'Disk (GB)', type: 'integer', required: true, min: 10, max: 100 }));
+    const workflow = await newWorkflow(t, org, { name: 'Build pipeline', nodes: { build: { template: build } } });
+    await setSurvey(t, `/api/v2/workflow_job_templates/${workflow.id}/`, survey({ variable: 'ticket', question_name: 'Ticket', type: 'text', required: true }));
+    workflowItem = await newCatalogItem(t, org, { workflow_job_template: workflow.id }, { name: 'Build pipeline', category: 'Compute', icon: 'pf:cubes' });
     approvalItem = await newCatalogItem(t, org, { job_template: template }, {
       name: 'Database access', category: 'Access', icon: 'database', description: HOSTILE, requires_approval: true, approver_team: team.id,
     });
@@ -189,6 +195,25 @@ describe('console: the self-service portal', () => {
     await rejection.getByText('Not this quarter').waitFor();
     await rejection.getByText('Rejected by portal-approver').waitFor();
     await memberPage.shot('portal-rejected-request');
+    assert.deepEqual(memberPage.errors, []);
+  });
+
+  it("a workflow item's form has a section for each node's survey, whose refusals land under the node's question", async () => {
+    const { page } = memberPage;
+    await memberPage.open(`/catalog/${workflowItem.id}`);
+    await page.getByRole('heading', { name: 'Step: build' }).waitFor();
+    await page.locator('#survey-ticket').fill('T-1');
+    await page.getByRole('button', { name: 'Submit request' }).click();
+    await page.locator('#node-build-disk_gb-help').getByText(/'disk_gb' value missing/).waitFor();
+    assert.equal((await t.get(`/api/v2/service_requests/?catalog_item=${workflowItem.id}`)).body.count, 0);
+    await memberPage.shot('portal-workflow-form');
+    await page.locator('#node-build-disk_gb').fill('40');
+    await page.getByRole('button', { name: 'Submit request' }).click();
+    await page.waitForURL(/\/my_requests$/);
+    const [request] = (await t.get(`/api/v2/service_requests/?catalog_item=${workflowItem.id}`)).body.results;
+    assert.deepEqual(request.extra_vars, { ticket: 'T-1' });
+    assert.deepEqual(request.node_survey_data, { build: { disk_gb: 40 } });
+    await requestRow(page, 'Requests', request.id).getByRole('link', { name: 'Build pipeline', exact: true }).waitFor();
     assert.deepEqual(memberPage.errors, []);
   });
 
