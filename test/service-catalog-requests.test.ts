@@ -166,6 +166,9 @@ describe('service catalog: requests', () => {
 
   it('deleted by the requester or an organization admin, only while pending or rejected', async () => {
     const pending = await submit(teamItem);
+    const deletable = async (id: number, who: keyof typeof users) =>
+      (await t.get(`/api/v2/service_requests/${id}/`, { as: users[who] })).body.summary_fields.user_capabilities.delete;
+    assert.equal(await deletable(pending.id, 'requester'), true);
     for (const who of ['approver', 'member', 'otherMember', 'otherAdmin', 'plain', 'auditor'] as const) {
       assert.equal((await t.delete(`/api/v2/service_requests/${pending.id}/`, { as: users[who] })).status, 403, who);
     }
@@ -176,6 +179,7 @@ describe('service catalog: requests', () => {
     const running = await submit(adminItem);
     assert.equal((await t.post(`/api/v2/service_requests/${running.id}/approve/`, {}, { as: users.orgAdmin })).status, 200);
     for (const who of ['requester', 'orgAdmin', 'superuser'] as const) {
+      assert.equal(await deletable(running.id, who), false, `${who} is offered no delete of a running request`);
       const res = await t.delete(`/api/v2/service_requests/${running.id}/`, { as: users[who] });
       assert.equal(res.status, 409, `${who}: ${res.text}`);
       assert.match(res.body.detail, /only pending_approval or rejected requests can be deleted/);

@@ -92,7 +92,8 @@ export interface AccessPolicy<R extends ResourceRow = ResourceRow> {
    * What summary_fields.user_capabilities shows beyond edit (canChange) and delete (canDelete), as
    * AWX's serializer of the resource does (start, schedule, copy, adhoc, use): a check, the name of
    * another capability whose answer it repeats (schedule: 'start'), or false to leave a default
-   * out (an instance shows no delete).
+   * out (an instance shows no delete). A check named edit or delete replaces the default one (a
+   * service request that can no longer be deleted shows no delete, though its DELETE answers 409).
    */
   capabilities?: Readonly<Record<string, Capability<R> | string | false>>;
 }

@@ -176,8 +176,9 @@ async function capabilities(db: Queryable, ctx: RequestContext, resource: Resour
   const writable = ctx.tokenScope !== 'read';
   const { access } = resource;
   const declared = access.capabilities ?? {};
-  if (resource.operations.update && declared.edit !== false) caps.edit = writable && (await access.canChange(ctx, db, row, {}, page));
-  if (resource.operations.delete && declared.delete !== false) caps.delete = writable && (await access.canDelete(ctx, db, row, page));
+  const { edit, delete: del } = declared;
+  if (resource.operations.update && edit !== false) caps.edit = writable && (await (typeof edit === 'function' ? edit(ctx, db, row, page) : access.canChange(ctx, db, row, {}, page)));
+  if (resource.operations.delete && del !== false) caps.delete = writable && (await (typeof del === 'function' ? del(ctx, db, row, page) : access.canDelete(ctx, db, row, page)));
   for (const [name, check] of Object.entries(declared)) {
     if (check === false || name === 'edit' || name === 'delete') continue;
     caps[name] = typeof check === 'string' ? caps[check] === true : writable && (await check(ctx, db, row, page));

@@ -7,7 +7,7 @@ import { grant, newHost, newInventory, newJobTemplate, newOrg, newProject, newSc
 import { waitForRun } from '../helpers/jobs.ts';
 
 /** Lists the console opens from other pages (tabs, links), beside those of the navigation. */
-const OTHER_LISTS = ['/labels', '/groups', '/inventory_sources', '/notifications', '/jobs', '/project_updates', '/workflow_jobs', '/fact_snapshots'];
+const OTHER_LISTS = ['/labels', '/groups', '/inventory_sources', '/notifications', '/jobs', '/project_updates', '/workflow_jobs', '/fact_snapshots', '/service_requests'];
 
 /** A request the console may see refused: a section's list asked once to decide whether to offer it. */
 const isNavigationProbe = (url: URL) => url.searchParams.get('page_size') === '1' && /^\/api\/v2\/[a-z_]+\/$/.test(url.pathname);
@@ -83,6 +83,8 @@ describe('console: every route for every role', () => {
   let t: TestApp;
   let auditor: User;
   let member: User;
+  /** Pages of no API list of their own, opened by every role: a catalog item's request form. */
+  const otherPages: string[] = [];
 
   before(async () => {
     t = await createTestApp();
@@ -104,6 +106,12 @@ describe('console: every route for every role', () => {
     await t.post('/api/v2/credentials/', { name: 'Routes credential', credential_type: machine.id, organization: org.id, inputs: { username: 'u' } });
     const launched = await t.post(`/api/v2/job_templates/${template.id}/launch/`, {});
     await waitForRun(t, `/api/v2/jobs/${launched.body.job}/`);
+    // A catalog item whose request waits for an approver: the portal's pages and the approvals inbox have something to show.
+    const item = await t.post('/api/v2/service_catalog_items/', { name: 'Routes item', organization: org.id, job_template: template.id, category: 'Routes', requires_approval: true });
+    assert.equal(item.status, 201, item.text);
+    const request = await t.post(`/api/v2/service_catalog_items/${item.body.id}/submit/`, { justification: 'routes' }, { as: member });
+    assert.equal(request.status, 201, request.text);
+    otherPages.push(`/catalog/${item.body.id}`);
   });
   after(() => t.close());
 
@@ -131,6 +139,7 @@ describe('console: every route for every role', () => {
         const described = await t.request('OPTIONS', `/api/v2${list}/`, { as: who });
         if (described.body.actions?.POST) await visit(c, `${list}/add`, problems, seen);
       }
+      for (const path of otherPages) await visit(c, path, problems, seen);
       if (offered.includes('/settings')) {
         await visit(c, '/settings', problems, seen);
         const categories = (await t.get('/api/v2/settings/', { as: who })).body.results as { slug: string }[];

@@ -43,6 +43,13 @@ async function mayExecuteTemplate(ctx: RequestContext, tx: Queryable, template: 
 /** Whether the caller is a member of the organization (its admins are). */
 export const isOrgMember = (ctx: RequestContext, tx: Queryable, organizationId: number) => hasObjectRole(ctx, tx, 'organization', organizationId, 'member_role');
 
+/** The statuses in which a request may be deleted: it launched nothing. */
+export const DELETABLE_REQUESTS: readonly string[] = ['pending_approval', 'rejected'];
+
+async function mayDeleteRequest(ctx: RequestContext, tx: Queryable, row: ServiceRequestRow): Promise<boolean> {
+  return isSuperuser(ctx) || (ctx.user !== null && row.requester_id === ctx.user.id) || isOrgAdmin(ctx, tx, row.organization_id);
+}
+
 export const catalogItemAccess: AccessPolicy<ServiceCatalogItemRow> = {
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
@@ -99,8 +106,11 @@ export const serviceRequestAccess: AccessPolicy<ServiceRequestRow> = {
   canCreate: () => false,
   canChange: () => false,
   // The requester withdraws his own; the organization's admins clear any (only pending or rejected ones: beforeDelete).
-  canDelete: async (ctx, tx, row) => isSuperuser(ctx) || (ctx.user !== null && row.requester_id === ctx.user.id) || isOrgAdmin(ctx, tx, row.organization_id),
+  canDelete: mayDeleteRequest,
   canAttach: () => false,
   actions: { decide: mayDecide },
-  capabilities: { approve: async (ctx, tx, row) => row.status === 'pending_approval' && mayDecide(ctx, tx, row) },
+  capabilities: {
+    delete: async (ctx, tx, row) => DELETABLE_REQUESTS.includes(row.status) && mayDeleteRequest(ctx, tx, row),
+    approve: async (ctx, tx, row) => row.status === 'pending_approval' && mayDecide(ctx, tx, row),
+  },
 };

@@ -3,14 +3,13 @@ import { choice, datetime, json, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { ServiceRequestRow, UnifiedJobRow } from '../../db/tables.ts';
-import { serviceRequestAccess } from './catalog-access.ts';
+import { DELETABLE_REQUESTS, serviceRequestAccess } from './catalog-access.ts';
 import { shownAnswers, shownNodeAnswers } from './catalog-answers.ts';
 
 export const REQUEST_STATUSES = ['pending_approval', 'approved', 'rejected', 'running', 'successful', 'failed', 'canceled'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
 /** The statuses a request may be deleted in (withdrawn or cleared): it launched nothing. */
-const DELETABLE: readonly string[] = ['pending_approval', 'rejected'];
 
 const readOnly = { readOnly: true } as const;
 const TRUE = new Set(['true', 'True', '1']);
@@ -66,7 +65,7 @@ export const serviceRequests = defineResource<ServiceRequestRow>({
   access: serviceRequestAccess,
   hooks: {
     beforeDelete: (_tx, _ctx, row) => {
-      if (!DELETABLE.includes(row.status)) throw conflict(`Cannot delete a service request that is ${row.status}: only pending_approval or rejected requests can be deleted.`);
+      if (!DELETABLE_REQUESTS.includes(row.status)) throw conflict(`Cannot delete a service request that is ${row.status}: only pending_approval or rejected requests can be deleted.`);
     },
   },
   prepare: (db, rows) => loadRuns(db, rows),

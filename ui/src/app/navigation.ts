@@ -5,7 +5,21 @@ export interface NavGroup {
    * list shows the user nothing is left out, as there is nothing there for them to see or do.
    */
   hideWhenEmpty?: boolean;
-  items: { label: string; path: string }[];
+  items: NavItem[];
+}
+
+export interface NavItem {
+  label: string;
+  path: string;
+  /** The API list that decides whether the section is offered (default /api/v2<path>/). */
+  list?: string;
+  /**
+   * Offered only when its list holds something (an inbox), or only to those who may add to it (an
+   * administration of objects others see elsewhere); `refresh` asks again that often (ms) while
+   * the console is open, for a list that fills as others work.
+   */
+  only?: 'when-some' | 'to-adders';
+  refresh?: number;
 }
 
 /** The sidebar, grouped as AWX users know it. A section is offered only where its list answers (see useNavigation). */
@@ -18,6 +32,15 @@ export const NAVIGATION: NavGroup[] = [
       { label: 'Schedules', path: '/schedules' },
       { label: 'Activity stream', path: '/activity_stream' },
       { label: 'Workflow approvals', path: '/workflow_approvals' },
+    ],
+  },
+  {
+    group: 'Self-service',
+    items: [
+      { label: 'Catalog', path: '/catalog', list: '/api/v2/service_catalog_items/' },
+      { label: 'My requests', path: '/my_requests', list: '/api/v2/service_requests/' },
+      // The inbox: offered while some request waits for the user's decision.
+      { label: 'Approvals', path: '/approvals', list: '/api/v2/service_requests/pending_approvals/', only: 'when-some', refresh: 30_000 },
     ],
   },
   {
@@ -66,6 +89,7 @@ export const NAVIGATION: NavGroup[] = [
     group: 'Administration',
     hideWhenEmpty: true,
     items: [
+      { label: 'Catalog items', path: '/service_catalog_items', only: 'to-adders' },
       { label: 'Credential types', path: '/credential_types' },
       { label: 'Notifications', path: '/notification_templates' },
       { label: 'Management jobs', path: '/system_job_templates' },
@@ -79,4 +103,4 @@ export const NAVIGATION: NavGroup[] = [
 ];
 
 /** The API list behind a section (the dashboard has none: everyone has one). */
-export const sectionList = (path: string): string | undefined => (path === '/' ? undefined : `/api/v2${path}/`);
+export const sectionList = (item: NavItem): string | undefined => (item.path === '/' ? undefined : item.list ?? `/api/v2${item.path}/`);

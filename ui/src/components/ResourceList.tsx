@@ -18,7 +18,7 @@ import {
 import { Table, Thead, Tr, Th, Tbody, Td, ExpandableRowContent, type ThProps } from '@patternfly/react-table';
 import { withQuery } from '../api/client';
 import type { AnyResource, FieldMeta } from '../api/types';
-import { useOptions, usePage } from '../hooks/api-hooks';
+import { useOptions, usePage, type ListRefetch } from '../hooks/api-hooks';
 import type { ResourceConfig } from '../resources/types';
 import { ErrorAlert } from './ErrorAlert';
 import { Loading } from './Loading';
@@ -36,7 +36,7 @@ interface Props {
   url?: string;
   /** Query the Add button passes to the form (the parent of a related list). */
   addQuery?: Record<string, string | number>;
-  refetchInterval?: number | false;
+  refetchInterval?: ListRefetch;
 }
 
 /**

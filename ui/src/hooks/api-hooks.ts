@@ -13,8 +13,17 @@ export function useObject<T = AnyResource>(url: string | undefined, refetchInter
   return useQuery({ queryKey: [url], queryFn: () => http.get<T>(url!), enabled: !!url, refetchInterval });
 }
 
-export function usePage<T = AnyResource>(url: string | undefined, refetchInterval?: number | false) {
-  return useQuery({ queryKey: [url], queryFn: () => http.get<Page<T>>(url!), enabled: !!url, refetchInterval, placeholderData: (previous) => previous });
+/** How often a list is read again: every so many ms, or as its last page says (a list that follows what is going on). */
+export type ListRefetch<T = AnyResource> = number | false | ((page: Page<T> | undefined) => number | false);
+
+export function usePage<T = AnyResource>(url: string | undefined, refetchInterval?: ListRefetch<T>) {
+  return useQuery({
+    queryKey: [url],
+    queryFn: () => http.get<Page<T>>(url!),
+    enabled: !!url,
+    refetchInterval: typeof refetchInterval === 'function' ? (query) => refetchInterval(query.state.data) : refetchInterval,
+    placeholderData: (previous) => previous,
+  });
 }
 
 export function useMe() {

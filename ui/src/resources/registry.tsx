@@ -44,6 +44,8 @@ import {
   syncColumn,
   triggerColumn,
 } from '../pages/policies/policy-cells';
+import { requestColumns } from '../pages/portal/request-lists';
+import { catalogItemColumns } from '../pages/portal/catalog-item-cells';
 
 /** A list of runs: relaunch and cancel per row, cancel and delete of the selected, rows that expand. */
 const runs = <K extends RunKey>(key: K, label: string, singular: string, extra: Partial<ResourceDefinition<K>> = {}): ResourceConfig =>
@@ -461,6 +463,30 @@ const RESOURCES: ResourceConfig[] = [
     listHeader: () => import('../pages/policies/DecisionFilters'),
     detailPage: () => import('../pages/policies/DecisionPage'),
     emptyHint: 'A decision is recorded each time a policy warns about or denies a launch.',
+  }),
+  defineResource({
+    key: 'service_catalog_items',
+    label: 'Catalog items',
+    singular: 'Catalog item',
+    columns: catalogItemColumns,
+    formPage: () => import('../pages/portal/CatalogItemForm'),
+    actions: () => import('../pages/portal/CatalogItemActions'),
+    tabs: [
+      { key: 'requests', label: 'Requests', related: 'requests', resource: 'service_requests' },
+      { key: 'notifications', label: 'Notifications', component: () => import('../pages/notifications/CatalogItemNotifications') },
+    ],
+    emptyHint: "Catalog items offer a job template or workflow to the organization's members, who request it by answering its survey.",
+  }),
+  defineResource({
+    key: 'service_requests',
+    label: 'Service requests',
+    singular: 'Service request',
+    creatable: false,
+    columns: requestColumns,
+    detailPage: () => import('../pages/portal/RequestPage'),
+    actions: () => import('../pages/portal/DecisionActions'),
+    filters: [{ key: 'status', label: 'Status', choicesOf: 'status' }, { key: 'mine', label: 'Mine', choices: [['true', 'Mine'], ['false', "Others'"]] }],
+    emptyHint: 'Requests are made from the Catalog.',
   }),
   defineResource({
     key: 'activity_stream',

@@ -11,14 +11,25 @@ import { Loading } from '../../components/Loading';
 
 const EVENTS: [string, string][] = [['started', 'Start'], ['success', 'Success'], ['error', 'Failure'], ['approvals', 'Approval']];
 
-/** Which notification templates the object notifies on each event, switched on and off in place. */
+/** What notifies: a template, or a catalog item (its requests' events). */
+type Notifier = Pick<ResourceObject<'job_templates' | 'workflow_job_templates' | 'service_catalog_items'>, 'url' | 'related' | 'summary_fields'>;
+
+/** A template's notification templates on its runs' events. */
 export default function TemplateNotifications({ object }: { object: ResourceObject<'job_templates' | 'workflow_job_templates'> }) {
+  return <NotificationSwitches object={object} events={EVENTS} />;
+}
+
+/**
+ * Which notification templates the object notifies on each of `events` (its
+ * notification_templates_<event> lists), switched on and off in place.
+ */
+export function NotificationSwitches({ object, events: offered }: { object: Notifier; events: [event: string, label: string][] }) {
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [pageNumber, setPageNumber] = useState(1);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const events = EVENTS.filter(([event]) => object.related?.[`notification_templates_${event}`]);
+  const events = offered.filter(([event]) => object.related?.[`notification_templates_${event}`]);
   const canEdit = !!object.summary_fields?.user_capabilities?.edit;
   const listUrl = withQuery('/api/v2/notification_templates/', { page: pageNumber, page_size: 20, search, order_by: 'name' });
   const templates = usePage(listUrl);

@@ -10,18 +10,20 @@ export interface LoadedChoices {
 }
 
 /** The inputs of a survey's questions (inside a Form) (a launch's answers, a schedule's extra_data), each with its problem. */
-export function SurveyFields({ spec, answers, onChange, errors, dynamic }: {
+export function SurveyFields({ spec, answers, onChange, errors, dynamic, idPrefix = 'survey' }: {
   spec: SurveyQuestion[];
   answers: Record<string, unknown>;
   onChange: (variable: string, value: unknown) => void;
   errors: Record<string, string>;
   /** Without it, dynamic questions offer their static choices. */
   dynamic?: LoadedChoices;
+  /** Prefix of the inputs' ids, for forms holding several surveys. */
+  idPrefix?: string;
 }) {
   return (
     <>
       {spec.map((q) => (
-        <SurveyField key={q.variable} question={q} value={answers[q.variable]} onChange={(v) => onChange(q.variable, v)} error={errors[q.variable]} dynamic={dynamic} />
+        <SurveyField key={q.variable} id={`${idPrefix}-${q.variable}`} question={q} value={answers[q.variable]} onChange={(v) => onChange(q.variable, v)} error={errors[q.variable]} dynamic={dynamic} />
       ))}
     </>
   );
@@ -35,8 +37,7 @@ function optionsOf(q: SurveyQuestion, value: unknown, dynamic?: LoadedChoices): 
   return [...loaded, ...given];
 }
 
-function SurveyField({ question: q, value, onChange, error, dynamic }: { question: SurveyQuestion; value: unknown; onChange: (value: unknown) => void; error?: string; dynamic?: LoadedChoices }) {
-  const id = `survey-${q.variable}`;
+function SurveyField({ id, question: q, value, onChange, error, dynamic }: { id: string; question: SurveyQuestion; value: unknown; onChange: (value: unknown) => void; error?: string; dynamic?: LoadedChoices }) {
   const validated = error ? 'error' : 'default';
   const text = value === undefined || value === null ? '' : String(value);
   const options = optionsOf(q, value, dynamic);
