@@ -6,12 +6,10 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app.ts';
 import { newOrg, newUser, type User } from '../helpers/factories.ts';
-import { ARTIFACTS, browser, consolePage, serve } from '../helpers/browser.ts';
+import { browser, consoleAt, consolePage, serve, type ConsolePage } from '../helpers/browser.ts';
 
 /** A device's authenticator: a platform one (internal) keeping discoverable passkeys and verifying its user. */
 interface Authenticator {
@@ -29,33 +27,14 @@ async function addAuthenticator(page: Page): Promise<Authenticator> {
   return { cdp, id: authenticatorId, credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials };
 }
 
-interface Device {
-  page: Page;
-  context: BrowserContext;
-  base: string;
+interface Device extends ConsolePage {
   authenticator: Authenticator;
-  errors: string[];
-  shot(name: string): Promise<void>;
 }
 
 /** A browser with one virtual authenticator, on the console at http://localhost:<port>. */
 async function device(t: TestApp): Promise<Device> {
-  const base = `http://localhost:${new URL(await serve(t)).port}`;
-  const context = await (await browser()).newContext({ viewport: { width: 1280, height: 860 }, baseURL: base });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) errors.push(message.text());
-  });
-  const authenticator = await addAuthenticator(page);
-  const shot = async (name: string) => {
-    const dir = path.join(ARTIFACTS, 'screenshots');
-    mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, `${name}.png`) });
-  };
-  return { page, context, base, authenticator, errors, shot };
+  const c = await consoleAt(`http://localhost:${new URL(await serve(t)).port}`);
+  return { ...c, authenticator: await addAuthenticator(c.page) };
 }
 
 async function passwordLogin(page: Page, who: { username: string; password: string }, start = '/login') {

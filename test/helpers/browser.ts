@@ -55,7 +55,17 @@ export interface ConsolePage {
  * default), on `start` once logged in.
  */
 export async function consolePage(t: TestApp, who: { username: string; password: string } = ADMIN, start = '/'): Promise<ConsolePage> {
-  const base = await serve(t);
+  const c = await consoleAt(await serve(t));
+  await c.page.goto(`${c.base}/login?next=${encodeURIComponent(start)}`);
+  await c.page.getByLabel('Username').fill(who.username);
+  await c.page.getByLabel('Password').fill(who.password);
+  await c.page.getByRole('button', { name: 'Log in' }).click();
+  await c.page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  return c;
+}
+
+/** A new browser context on the console at `base`, signed in to nothing, its page's problems watched. */
+export async function consoleAt(base: string): Promise<ConsolePage> {
   const context = await (await browser()).newContext({ viewport: { width: 1280, height: 860 }, baseURL: base });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
@@ -64,11 +74,6 @@ export async function consolePage(t: TestApp, who: { username: string; password:
   page.on('console', (message) => {
     if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) errors.push(message.text());
   });
-  await page.goto(`${base}/login?next=${encodeURIComponent(start)}`);
-  await page.getByLabel('Username').fill(who.username);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   return {
     page,
     context,
