@@ -40,7 +40,7 @@ describe('activity stream', () => {
       assert.equal(record.object1_id, orgId);
       assert.equal(record.object2, '');
       assert.equal(record.object2_id, null);
-      assert.deepEqual(record.changes, { name: 'Tracked', description: 'first', max_hosts: 0, policy_enforcement: 'none', default_environment: null });
+      assert.deepEqual(record.changes, { name: 'Tracked', description: 'first', max_hosts: 0, policy_enforcement: 'none', webauthn_required: 'none', default_environment: null });
       assert.equal(record.actor, adminId);
       assert.deepEqual(record.summary_fields.actor, { id: adminId, username: 'admin', first_name: '', last_name: '' });
       assert.equal(record.related.actor, `/api/v2/users/${adminId}/`);
@@ -89,7 +89,7 @@ describe('activity stream', () => {
       await t.delete(`/api/v2/organizations/${doomed}/`);
       const [record] = await recordsOf('organization', doomed, '&operation=delete');
       assert.equal(record.object1_id, doomed);
-      assert.deepEqual(record.changes, { name: 'Doomed', description: '', max_hosts: 9, policy_enforcement: 'none', default_environment: null });
+      assert.deepEqual(record.changes, { name: 'Doomed', description: '', max_hosts: 9, policy_enforcement: 'none', webauthn_required: 'none', default_environment: null });
       const [teamRecord] = await recordsOf('team', teamId, '&operation=delete');
       assert.deepEqual(teamRecord.changes, { name: 'Doomed Team', description: '', organization: doomed });
       assert.equal(teamRecord.actor, adminId);
