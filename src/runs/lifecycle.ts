@@ -9,6 +9,9 @@ import { replaceNul } from '../db/nul.ts';
 import { writeStatusChange } from './status-change.ts';
 
 export const ACTIVE_STATUSES = ['new', 'pending', 'waiting', 'running'] as const;
+
+/** Whether a run in this status has not ended yet. */
+export const isActiveStatus = (status: string | null | undefined): boolean => (ACTIVE_STATUSES as readonly string[]).includes(status ?? '');
 export const FINAL_STATUSES = ['successful', 'failed', 'error', 'canceled'] as const;
 /** Final statuses that count as a failure (a dependency ending so fails the jobs waiting for it). */
 export const UNSUCCESSFUL_STATUSES: readonly string[] = ['failed', 'error', 'canceled'];

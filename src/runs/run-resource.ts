@@ -8,7 +8,7 @@ import { reverse, type Relation } from '../api/relations.ts';
 import { readTogether, type Queryable, type Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { registerRunRoutes } from './run-routes.ts';
-import { ACTIVE_STATUSES } from './lifecycle.ts';
+import { isActiveStatus } from './lifecycle.ts';
 import { runFields } from './run-fields.ts';
 import { playbookOutcome } from './playbook-counts.ts';
 import type { RunRouteModule } from './run-services.ts';
@@ -19,7 +19,7 @@ type RunLinkColumn =
   | 'job_template_id' | 'project_id' | 'inventory_id' | 'inventory_source_id'
   | 'workflow_job_template_id' | 'workflow_approval_template_id' | 'unified_job_template_id';
 
-const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
+const isActive = isActiveStatus;
 
 export interface RunResourceDeclaration {
   /** The run kind (project_update): its type, URL segment (+s) and the view of unified_jobs it reads. */

@@ -12,13 +12,13 @@ import { sendStdout } from './stdout.ts';
 import { presentEvents } from './run-events.ts';
 import { eventWithRun } from './event-access.ts';
 import { jobChildrenSummary } from './children-summary.ts';
-import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from './lifecycle.ts';
+import { isActiveStatus, CANCEL_CHANNEL, finishRun } from './lifecycle.ts';
 import type { UnifiedJobEventRow, UnifiedJobRow } from '../db/tables.ts';
 import type { RunServices } from './run-services.ts';
 
 const noTruncate = (query: Query) => query.no_truncate !== undefined && query.no_truncate !== 'false';
 
-const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
+const isActive = isActiveStatus;
 
 /**
  * The endpoints every run kind shares: its output (stdout/), its events (events/ or job_events/)

@@ -1,9 +1,9 @@
 /** What the update kinds share to find the updates a waiting run needs (AWX's dependency manager). */
 import type { Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
-import { ACTIVE_STATUSES, UNSUCCESSFUL_STATUSES } from './lifecycle.ts';
+import { isActiveStatus, UNSUCCESSFUL_STATUSES } from './lifecycle.ts';
 
-const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
+const isActive = isActiveStatus;
 
 /** A template's latest run, active or finished. */
 export type LatestRun = Pick<UnifiedJobRow, 'id' | 'status' | 'finished'> & { template: number };

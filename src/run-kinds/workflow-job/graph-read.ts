@@ -8,7 +8,7 @@
  * are read again. Anything else reads the whole graph.
  */
 import type { Queryable } from '../../db/database.ts';
-import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
+import { isActiveStatus } from '../../runs/lifecycle.ts';
 import type { WorkflowNodeLaunch } from '../../runs/run-kind.ts';
 import type { GraphEdge, GraphNode } from './workflow-graph.ts';
 
@@ -54,7 +54,7 @@ const NODE_COLUMNS = `n.id, n.workflow_job_id, n.unified_job_template_id, n.all_
   j.status AS job_status, j.artifacts AS job_artifacts, j.name AS job_name, j.failed AS job_failed
   FROM workflow_job_nodes n LEFT JOIN unified_jobs j ON j.id = n.job_id`;
 
-const stillActive = (n: WorkflowNode) => n.job_id !== null && (n.job_status === null || (ACTIVE_STATUSES as readonly string[]).includes(n.job_status));
+const stillActive = (n: WorkflowNode) => n.job_id !== null && (n.job_status === null || isActiveStatus(n.job_status));
 
 /** The graphs of these workflow jobs, by id: remembered ones with their active nodes read again, the others whole. */
 export async function readGraphs(tx: Queryable, jobs: readonly ({ id: number } & GraphCounts)[], memory: WorkflowMemory): Promise<Map<number, Graph>> {

@@ -13,7 +13,7 @@ import { parseVariables } from '../../inventory/variables.ts';
 import { publishStatusChanges } from '../../live/notices.ts';
 import { queueRunNotifications } from '../../resources/notification-templates/queue.ts';
 import { queueRunWebhooks } from '../../resources/outbound-webhooks/queue.ts';
-import { ACTIVE_STATUSES, CANCEL_CHANNEL, finishRun } from '../../runs/lifecycle.ts';
+import { CANCEL_CHANNEL, finishRun, isActiveStatus } from '../../runs/lifecycle.ts';
 import { evaluateCondition } from '../../templating/sandbox.ts';
 import { lookAtGraph, type GraphNode } from './workflow-graph.ts';
 import { spawnNodes, type Spawn } from './workflow-spawn.ts';
@@ -26,7 +26,7 @@ import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
 /** Wakes the workflow loop (workflow-loop.ts): an id names the workflow job to look at, an empty payload asks for a sweep. The triggers of migration 0034 send it too. */
 export const WORKFLOWS_CHANNEL = 'drover_workflows';
 
-const isActive = (status: string | null) => (ACTIVE_STATUSES as readonly string[]).includes(status ?? '');
+const isActive = isActiveStatus;
 
 export interface Sweep {
   /** Running workflow jobs something happened to: a node's run ended (a trigger marks them), they just started, or were canceled. */
