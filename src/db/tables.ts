@@ -1478,6 +1478,54 @@ export type TeamRow = {
   organization_id: number;
 };
 
+/** A row of the table tenant_quota_events. */
+export type TenantQuotaEventRow = {
+  action: string;
+  created: Date;
+  decision: string;
+  id: number;
+  message: string;
+  organization_id: number;
+  quota_kind: string;
+  quota_limit: number;
+  tenant_id: number;
+  unified_job_id: number | null;
+  usage: number;
+  user_id: number | null;
+};
+
+/** A row of the table tenant_usage. */
+export type TenantUsageRow = {
+  concurrent_jobs: number;
+  daily_date: Date;
+  daily_launches: number;
+  hosts: number;
+  recalculated: Date | null;
+  storage_bytes: number;
+  tenant_id: number;
+};
+
+/** A row of the table tenants. */
+export type TenantRow = {
+  admin_user_id: number | null;
+  contact_email: string;
+  created: Date;
+  created_by_id: number | null;
+  custom_domain: string;
+  id: number;
+  logo_url: string;
+  max_concurrent_jobs: number | null;
+  max_daily_launches: number | null;
+  max_hosts: number | null;
+  max_storage_mb: number | null;
+  modified: Date;
+  modified_by_id: number | null;
+  organization_id: number;
+  primary_color: string;
+  secondary_color: string;
+  team_id: number | null;
+};
+
 /** A row of the table tokens. */
 export type TokenRow = {
   application_id: number | null;
@@ -2181,6 +2229,9 @@ export interface Tables {
   system_job_templates: SystemJobTemplateRow;
   system_jobs: SystemJobRow;
   teams: TeamRow;
+  tenant_quota_events: TenantQuotaEventRow;
+  tenant_usage: TenantUsageRow;
+  tenants: TenantRow;
   tokens: TokenRow;
   unified_job_credentials: UnifiedJobCredentialRow;
   unified_job_dependencies: UnifiedJobDependencyRow;

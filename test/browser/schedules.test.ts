@@ -35,7 +35,9 @@ describe('the schedule form', () => {
     // The preview answers for the rule as it now reads: ten runs, all Mondays or Fridays at 09:30.
     await page.waitForFunction(() => {
       const items = [...document.querySelectorAll('[data-testid="schedule-preview"] li')].map((li) => li.textContent ?? '');
-      return items.length === 10 && items.every((text) => /^(Monday|Friday), \d{4}-\d{2}-\d{2} 09:30$/.test(text));
+      // The preview of the Monday-only rule (debounced) may still be on screen: wait for both days.
+      return items.length === 10 && items.every((text) => /^(Monday|Friday), \d{4}-\d{2}-\d{2} 09:30$/.test(text))
+        && items.some((text) => text.startsWith('Friday'));
     });
     const runs = await page.getByTestId('schedule-preview').locator('li').allTextContents();
     assert.ok(runs.some((r) => r.startsWith('Monday')) && runs.some((r) => r.startsWith('Friday')), runs.join('; '));
