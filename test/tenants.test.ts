@@ -81,6 +81,12 @@ describe('tenants: provisioning and changes', () => {
     assert.equal(list.results[0].id, tenant.id);
     assert.equal((await t.get(`/api/v2/tenants/?organization__name=Acme`)).body.count, 1);
     assert.equal((await t.get(`/api/v2/tenants/?organization__name=Nope`)).body.count, 0);
+    assert.equal((await t.get(`/api/v2/tenants/?admin_user__username=acme-admin`)).body.count, 1);
+    // Queries the list cannot answer are refused, never a 500.
+    for (const query of ['?order_by=quota', '?quota=1', '?search=acme', '?order_by=-organization__name', '?page=9']) {
+      const res = await t.get(`/api/v2/tenants/${query}`);
+      assert.ok(res.status < 500, `${query}: ${res.status} ${res.text}`);
+    }
   });
 
   it('is in the API root and described by OPTIONS, with the provisioning and change bodies', async () => {
@@ -90,6 +96,7 @@ describe('tenants: provisioning and changes', () => {
     assert.equal(list.name, 'Tenant List');
     assert.deepEqual(Object.keys(list.actions.POST).sort(), ['admin_email', 'admin_password', 'admin_username', 'branding', 'description', 'name', 'quota']);
     assert.equal(list.actions.POST.admin_username.required, true);
+    for (const field of ['id', 'organization', 'admin_user', 'team', 'name', 'description', 'quota', 'usage', 'branding', 'created']) assert.ok(list.actions.GET[field], field);
     const detail = await t.request('OPTIONS', `/api/v2/tenants/${tenant.id}/`);
     assert.deepEqual(Object.keys(detail.body.actions.PATCH).sort(), ['branding', 'description', 'quota']);
     assert.match(String(detail.headers.allow), /PATCH, DELETE/);
