@@ -89,6 +89,16 @@ describe('tenants: usage and deletion', () => {
     assert.equal((await t.post(`/api/v2/tenants/${doomed.id}/recalculate/`)).body.usage.hosts, 3);
   });
 
+  it('its organization is not deleted through /organizations/: 403 for its admin, 409 for a superuser', async () => {
+    const url = `/api/v2/organizations/${doomed.organization}/`;
+    assert.equal((await t.delete(url, { as: doomed.admin })).status, 403);
+    const res = await t.delete(url);
+    assert.equal(res.status, 409);
+    assert.match(res.body.detail, new RegExp(`/api/v2/tenants/${doomed.id}/\\?confirm=true`));
+    assert.equal(await count('organizations WHERE id = $1', [doomed.organization]), 1);
+    assert.equal(await count('projects WHERE id = $1', [project.id]), 1);
+  });
+
   it('DELETE without ?confirm=true is 409 and removes nothing', async () => {
     for (const query of ['', '?confirm=false', '?confirm=']) {
       const res = await t.delete(`/api/v2/tenants/${doomed.id}/${query}`);

@@ -83,8 +83,10 @@ export async function deleteTenant(db: Database, ctx: RequestContext, tenantId: 
     const runs = await tx.query(`DELETE FROM unified_jobs WHERE id IN (${RUNS_OF_ORGANIZATION}) RETURNING id`, [org]);
     const objects: Record<string, number> = {};
     for (const { resource, where } of OWNED) objects[resource] = await removeAll(tx, ctx, resource, where, org);
+    // The tenant first (its usage and quota events cascade): the organization refuses to go while it is a tenant's root.
+    await tx.query('DELETE FROM tenants WHERE id = $1', [tenant.id]);
     // The organization takes its teams, projects, inventories (hosts, groups, sources), credentials
-    // and the rest by its own deletion; the tenant's rows and quota events cascade with it.
+    // and the rest by its own deletion.
     await removeObject(tx, ctx, ctx.service.resources.get('organization'), organization);
     const removed: Removed = { runs: runs.length, objects, admin_user_deleted: await removeLoneAdmin(tx, ctx, tenant.admin_user_id) };
     await recordActivity(tx, ctx, {
