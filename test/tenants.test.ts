@@ -198,6 +198,9 @@ describe('tenants: provisioning and changes', () => {
     assert.equal(miss.status, 404);
     assert.equal(typeof miss.body.detail, 'string');
     assert.equal((await t.get('/api/v2/branding/?host=', { as: null })).status, 400);
+    for (const host of ["x' OR 1=1 --", 'a'.repeat(5000), '%00', '[::1]:8013', '.', 'portal.acme.example..']) {
+      assert.equal((await t.get(`/api/v2/branding/?host=${encodeURIComponent(host)}`, { as: null })).status, 404, host);
+    }
     // Without ?host=, the request's own host.
     const own = await t.request('GET', '/api/v2/branding/', { as: null, headers: { host: 'portal.acme.example:8013' } });
     assert.equal(own.status, 200, own.text);
