@@ -43,7 +43,8 @@ describe('tenants: usage and deletion', () => {
     job = await waitForRun(t, (await t.post(`/api/v2/job_templates/${template.id}/launch/`, {})).body.url);
     assert.equal(job.status, 'successful', job.result_traceback);
     const schedule = await newSchedule(t, template.id);
-    const workflow = await newWorkflow(t, org, { nodes: { deploy: { template: template.id } } });
+    const workflow = await newWorkflow(t, org, { nodes: { deploy: { template: template.id }, gate: {} } });
+    const [approval] = await t.db.query<{ id: number }>('SELECT unified_job_template_id AS id FROM workflow_job_template_nodes WHERE id = $1', [workflow.nodes.gate]);
     const notification = (await t.post('/api/v2/notification_templates/', {
       name: 'doomed-hook', organization: org, notification_type: 'webhook', notification_configuration: { url: 'https://hooks.example/x', headers: {} },
     })).body;
@@ -51,7 +52,7 @@ describe('tenants: usage and deletion', () => {
     const item = await newCatalogItem(t, org, { job_template: template.id }, { name: 'doomed-item' });
     Object.assign(owned, {
       organizations: [org], projects: [project.id], inventories: [inventory.id], groups: [group.id], credentials: [credential.id], job_templates: [template.id],
-      schedules: [schedule.id], workflow_job_templates: [workflow.id], notification_templates: [notification.id], labels: [label.id],
+      schedules: [schedule.id], workflow_job_templates: [workflow.id], workflow_approval_templates: [approval.id], notification_templates: [notification.id], labels: [label.id],
       service_catalog_items: [item.id], teams: [doomed.team], tenants: [doomed.id],
     });
     for (const table of Object.keys(owned)) assert.ok(owned[table][0], `${table} made`);

@@ -22,6 +22,12 @@ import { projectDirectories, RUNS_OF_ORGANIZATION, RUNS_USING_ORGANIZATION } fro
  */
 const OWNED: readonly { resource: string; where: string }[] = [
   { resource: 'service_catalog_item', where: 'organization_id = $1' },
+  // Approval templates belong to the nodes of the organization's workflows, which would otherwise only forget them.
+  {
+    resource: 'workflow_approval_template',
+    where: `id IN (SELECT n.unified_job_template_id FROM workflow_job_template_nodes n
+      JOIN workflow_job_templates w ON w.id = n.workflow_job_template_id WHERE w.organization_id = $1)`,
+  },
   { resource: 'workflow_job_template', where: 'organization_id = $1' },
   { resource: 'job_template', where: 'organization_id = $1 OR (organization_id IS NULL AND project_id IN (SELECT id FROM projects WHERE organization_id = $1))' },
   { resource: 'notification_template', where: 'organization_id = $1' },
