@@ -1,6 +1,6 @@
 /**
  * Hosts past a tenant's max_hosts (docs/tenants.md#quotas): creating a host in an inventory of a
- * tenant's organization, moving one there, or copying an inventory there is refused with 429 when
+ * tenant's organization, copying an inventory there or moving one there with its hosts, is refused with 429 when
  * the hosts added would take the organization's inventories past max_hosts. The decision is kept
  * as a quota event either way.
  */
@@ -12,22 +12,21 @@ import { checkHosts, countHosts, isLimited, limitedTenantOf, lockUsage, QUOTA_ST
 export interface HostsAdded {
   /** How many hosts come (1 unless an inventory's are copied). */
   count?: number;
-  /** The inventory a moved host leaves: a move within one organization adds no host to it. */
-  movedFrom?: number | null;
   /** What adds them, as the quota event names it. */
   action?: string;
 }
 
 /** Throws the refusal when the hosts added to the inventory would pass its tenant's max_hosts. */
 export async function checkHostQuota(tx: Queryable, ctx: RequestContext, inventoryId: number, added: HostsAdded = {}): Promise<void> {
-  const { count = 1, movedFrom = null, action = 'create host' } = added;
+  const [inventory] = await tx.query<{ organization_id: number | null }>('SELECT organization_id FROM inventories WHERE id = $1', [inventoryId]);
+  await checkOrganizationHostQuota(tx, ctx, inventory?.organization_id ?? null, added);
+}
+
+/** Throws the refusal when the hosts added to the organization's inventories would pass its tenant's max_hosts. */
+export async function checkOrganizationHostQuota(tx: Queryable, ctx: RequestContext, organizationId: number | null, added: HostsAdded = {}): Promise<void> {
+  const { count = 1, action = 'create host' } = added;
   if (count <= 0) return;
-  const [inventory] = await tx.query<{ organization_id: number | null; same_organization: boolean }>(
-    'SELECT organization_id, organization_id IS NOT DISTINCT FROM (SELECT organization_id FROM inventories WHERE id = $2) AS same_organization FROM inventories WHERE id = $1',
-    [inventoryId, movedFrom],
-  );
-  if (movedFrom !== null && inventory?.same_organization) return;
-  const tenant = await limitedTenantOf(tx, inventory?.organization_id ?? null);
+  const tenant = await limitedTenantOf(tx, organizationId);
   if (!tenant || !isLimited(tenant.max_hosts)) return;
   // Locked as launches lock it: two hosts added at once are counted one after the other.
   await lockUsage(tx, tenant.id);

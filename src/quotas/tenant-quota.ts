@@ -104,11 +104,11 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** The host check, at a launch (hosts already there: more than the limit refuses) or a host's creation (one more would pass it). */
 export function checkHosts(limit: number, hosts: number, adding: number): QuotaCheck {
   const denied = adding > 0 ? hosts + adding > limit : hosts > limit;
-  const message = denied
-    ? adding > 0
-      ? `max_hosts is ${limit} and the organization's inventories already hold ${plural(hosts, 'host', 'hosts')}.`
-      : `max_hosts is ${limit} and the organization's inventories hold ${plural(hosts, 'host', 'hosts')}.`
-    : `${plural(hosts, 'host', 'hosts')} of ${limit}.`;
+  const held = plural(hosts, 'host', 'hosts');
+  const message = !denied ? `${held} of ${limit}${adding > 0 ? `, ${adding} added` : ''}.`
+    : adding === 0 ? `max_hosts is ${limit} and the organization's inventories hold ${held}.`
+    : adding === 1 ? `max_hosts is ${limit} and the organization's inventories already hold ${held}.`
+    : `max_hosts is ${limit}: the organization's inventories hold ${held} and these ${adding} would make ${hosts + adding}.`;
   return { kind: 'max_hosts', limit, usage: hosts, denied, message };
 }
 

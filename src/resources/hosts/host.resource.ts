@@ -45,8 +45,8 @@ async function checkHost(tx: Queryable, ctx: RequestContext, values: Values, exi
   const name = values.name ?? existing?.name;
   const [group] = await tx.query('SELECT 1 FROM groups WHERE inventory_id = $1 AND name = $2', [inventoryId, name]);
   if (group) throw new ValidationError({ __all__: ['A Group with that name already exists.'] });
-  // Last, so a host refused for another reason is no quota decision.
-  if (!existing || inventoryId !== existing.inventory_id) await checkHostQuota(tx, ctx, inventoryId, { movedFrom: (existing?.inventory_id as number | undefined) ?? null });
+  // Last, so a host refused for another reason is no quota decision. A host never changes inventory.
+  if (!existing) await checkHostQuota(tx, ctx, inventoryId);
 }
 
 function hostFilterCondition(filter: string, alias: string, params: Params, ctx: RequestContext): string {
