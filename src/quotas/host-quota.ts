@@ -29,7 +29,7 @@ export async function checkOrganizationHostQuota(tx: Queryable, ctx: RequestCont
   const tenant = await limitedTenantOf(tx, organizationId);
   if (!tenant || !isLimited(tenant.max_hosts)) return;
   // Locked as launches lock it: two hosts added at once are counted one after the other.
-  await lockUsage(tx, tenant.id);
+  if (!(await lockUsage(tx, tenant.id))) return;
   const hosts = await countHosts(tx, tenant.organization_id);
   const check = checkHosts(tenant.max_hosts, hosts, count);
   const decision = { tenant, checks: [check], action, unifiedJobId: null, userId: actorId(ctx) };

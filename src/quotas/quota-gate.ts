@@ -40,6 +40,7 @@ export function createQuotaGate(options: QuotaGateOptions = {}): Gate {
     const tenant = await limitedTenantOf(tx, run.organization_id);
     if (!tenant) return { decision: 'allow' };
     const usage = await lockUsage(tx, tenant.id);
+    if (!usage) return { decision: 'allow' };
     const today = now().toISOString().slice(0, 10);
     const launchesToday = usage.daily_date === today ? usage.daily_launches : 0;
     // A workflow's nodes belong to the workflow's launch: they count once, as the workflow.

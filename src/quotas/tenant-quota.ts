@@ -33,16 +33,21 @@ export async function limitedTenantOf(tx: Queryable, organizationId: number | nu
 
 /**
  * Locks the tenant's usage row until the transaction ends (made when missing), so decisions about one
- * tenant are taken one after another and each sees what the one before it committed.
+ * tenant are taken one after another and each sees what the one before it committed; null when the
+ * tenant is gone (deleted while the lock was awaited).
  */
-export async function lockUsage(tx: Queryable, tenantId: number): Promise<LockedUsage> {
-  await tx.query('INSERT INTO tenant_usage (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING', [tenantId]);
-  const [usage] = await tx.query<LockedUsage>(
+export async function lockUsage(tx: Queryable, tenantId: number): Promise<LockedUsage | null> {
+  const lock = () => tx.query<LockedUsage>(
     `SELECT tenant_id, concurrent_jobs, daily_launches, daily_date::text AS daily_date, hosts, storage_bytes, recalculated
      FROM tenant_usage WHERE tenant_id = $1 FOR UPDATE`,
     [tenantId],
   );
-  return usage;
+  const [usage] = await lock();
+  if (usage) return usage;
+  // Provisioning makes the row; one made otherwise gets it here. None: the tenant was deleted meanwhile.
+  await tx.query('INSERT INTO tenant_usage (tenant_id) SELECT id FROM tenants WHERE id = $1 ON CONFLICT (tenant_id) DO NOTHING', [tenantId]);
+  const [made] = await lock();
+  return made ?? null;
 }
 
 /** The hosts of the organization's inventories (smart and constructed inventories hold none of their own). */
