@@ -86,6 +86,12 @@ describe('tenant quota gate', () => {
     assert.equal(denied.length, 17);
     assert.ok(denied.every((e) => e.usage === 3 && e.unified_job_id === null && e.action === 'launch job (manual)' && e.user_id === adminId), JSON.stringify(denied[0]));
     assert.equal((await usageOf(t, tenant)).concurrent_jobs, 3);
+    const shown = await t.get(`/api/v2/tenants/${tenant}/`);
+    assert.equal(shown.body.usage.concurrent_jobs, 3, shown.text);
+    const listed = await t.get(`/api/v2/tenant_quota_events/?organization=${org}&decision=deny&quota_kind=max_concurrent_jobs`, { as: orgAdmin });
+    assert.equal(listed.status, 200, listed.text);
+    assert.equal(listed.body.count, 17);
+    assert.equal((await t.get(`/api/v2/tenant_quota_events/?organization=${org}`, { as: otherAdmin })).body.count, 0);
 
     // A slot comes back when its run ends.
     const first = started[0].body.id;
@@ -251,15 +257,23 @@ describe('tenant quota gate', () => {
     await setQuota(t, tenant, { max_concurrent_jobs: 1, max_hosts: 1000 });
     assert.equal((await launch(template, {}, orgAdmin)).status, 201);
     assertQuotaRefusal(await launch(template, {}, orgAdmin), [/max_concurrent_jobs is 1/]);
-    const attempts = [
-      await t.patch(`/api/v2/tenants/${tenant}/`, { quota: { max_concurrent_jobs: 0 } }, { as: orgAdmin }),
-      await t.put(`/api/v2/tenants/${tenant}/`, { quota: { max_concurrent_jobs: 0 } }, { as: orgAdmin }),
-      await t.post(`/api/v2/tenants/${tenant}/recalculate/`, {}, { as: orgAdmin }),
-      await t.post('/api/v2/tenants/', { name: 'mine', admin_username: 'me', admin_email: 'me@example.com', quota: {} }, { as: orgAdmin }),
-      await t.patch(`/api/v2/tenant_usage/${tenant}/`, { concurrent_jobs: 0 }, { as: orgAdmin }),
-      await t.patch(`/api/v2/tenant_quota_events/1/`, { decision: 'allow' }, { as: orgAdmin }),
-    ];
-    for (const res of attempts) assert.ok([403, 404, 405].includes(res.status), `${res.status} ${res.text}`);
+    for (const as of [orgAdmin, otherAdmin]) {
+      const refused = [
+        await t.patch(`/api/v2/tenants/${tenant}/`, { quota: { max_concurrent_jobs: 0 } }, { as }),
+        await t.post(`/api/v2/tenants/${tenant}/recalculate/`, {}, { as }),
+        await t.post('/api/v2/tenants/', { name: 'mine', admin_username: 'me', admin_email: 'me@example.com', quota: {} }, { as }),
+      ];
+      for (const res of refused) assert.equal(res.status, 403, res.text);
+      // Nothing writes the usage or the events.
+      const unwritable = [
+        await t.put(`/api/v2/tenants/${tenant}/`, { quota: { max_concurrent_jobs: 0 } }, { as }),
+        await t.patch(`/api/v2/tenant_usage/${tenant}/`, { concurrent_jobs: 0 }, { as }),
+        await t.post('/api/v2/tenant_usage/', { tenant_id: tenant, concurrent_jobs: 0 }, { as }),
+        await t.patch('/api/v2/tenant_quota_events/1/', { decision: 'allow' }, { as }),
+        await t.delete('/api/v2/tenant_quota_events/1/', { as }),
+      ];
+      for (const res of unwritable) assert.ok([403, 404, 405].includes(res.status), `${res.status} ${res.text}`);
+    }
     // What an organization admin may change of the organization leaves the tenant's quotas alone.
     const patched = await t.patch(`/api/v2/organizations/${org}/`, { max_concurrent_jobs: 0, quota: { max_concurrent_jobs: 0 }, description: 'mine' }, { as: orgAdmin });
     assert.ok([200, 400].includes(patched.status), patched.text);
