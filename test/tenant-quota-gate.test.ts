@@ -253,6 +253,16 @@ describe('tenant quota gate', () => {
     await setQuota(t, tenant, {});
   });
 
+  it('10 hosts added at once with room for 3: exactly 3 are stored', async () => {
+    const hosts = await hostCount();
+    await setQuota(t, tenant, { max_hosts: hosts + 3 });
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => t.post(`/api/v2/inventories/${inventory}/hosts/`, { name: `rush-${i}` })));
+    assert.equal(answers.filter((r) => r.status === 201).length, 3, answers.map((r) => r.status).join(','));
+    for (const res of answers.filter((r) => r.status !== 201)) assertQuotaRefusal(res, [new RegExp(`^max_hosts is ${hosts + 3} and the organization's inventories already hold ${hosts + 3} hosts\\.$`)]);
+    assert.equal(await hostCount(), hosts + 3);
+    await setQuota(t, tenant, {});
+  });
+
   it('attack: an organization admin cannot change the quotas or the usage they are measured by, nor spend another tenant\'s quota', async () => {
     await setQuota(t, tenant, { max_concurrent_jobs: 1, max_hosts: 1000 });
     assert.equal((await launch(template, {}, orgAdmin)).status, 201);
