@@ -4,6 +4,7 @@
  *   templating, net                         the guard for requests to user-supplied URLs
  *   api, rbac, activity, audit, auth, live  the resource framework and what every request uses
  *   policy                                  launch policy: the engine client, the gate, the upload outbox
+ *   quotas                                  tenant quotas: the quota gate and the host check (run statuses from runs/lifecycle only)
  *   resources                               plain resources (declarations, access, routes)
  *   drift                                   fact snapshots, drift and its alerts (resources use only its categories and diffs)
  *   ansible, projects, inventory*           libraries runs use (ansible-runner, git, inventories)
@@ -56,6 +57,8 @@ module.exports = {
       from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
     // Launch policy: the engine client, the gate and the upload outbox, on the framework alone (its gate's types come from runs).
     layer('policy-below-resources', '^src/policy/', '^src/(resources|runs|run-kinds|eda|drift|task-manager|dispatcher|composition|server|cli)/'),
+    // Tenant quotas: the gate and the host check resources call, on the framework and the run statuses.
+    layer('quotas-below-resources', '^src/quotas/', '^src/(resources|runs/(?!lifecycle\\.ts)|run-kinds|eda|drift|policy|task-manager|dispatcher|composition|server|cli)'),
     // Drift: snapshots, diffs and alerts (queued as notifications); resources show only its categories and diffs.
     layer('drift-below-runs', '^src/drift/', '^src/(runs|run-kinds|eda|policy|task-manager|dispatcher|composition|server|cli)/'),
     layer('resources-use-drift-vocabulary-only', '^src/resources/', '^src/drift/(?!categories\\.ts$|fact-diff\\.ts$)'),

@@ -1,6 +1,8 @@
 // Launch API throughput: POST /api/v2/job_templates/{id}/launch/ at a fixed concurrency over real HTTP
 // on loopback (keep-alive), with execution paused (no dispatcher: the jobs stay pending). A GET of the
-// same template at the same concurrency is the baseline of the same run.
+// same template at the same concurrency is the baseline of the same run. Last, the template's
+// organization is made a tenant with generous quotas (nothing refused) and the launches measured again:
+// what the tenant quota gate costs (the usage row lock and the counts) beside the launches without it.
 //
 //   npm run bench:launch-api                   PGlite, or PostgreSQL when POSTGRES_HOST is set
 //   npm run bench:launch-api -- --db=both      both
@@ -15,6 +17,7 @@ import type { TestApp } from '../test/helpers/app.ts';
 import { ADMIN, basicAuth } from '../test/helpers/app.ts';
 import { buildApp } from '../src/server/app.ts';
 import { appOn } from './lib/app.ts';
+import { makeTenant } from '../test/helpers/quota.ts';
 import { databases, intEnv, type DbChoice } from './lib/options.ts';
 import { ms, percentile, table } from './lib/stats.ts';
 
@@ -113,7 +116,12 @@ async function runOn(choice: DbChoice) {
       await load(port, 'POST', () => `${one()}launch/`, WARMUP_SECONDS, 201);
       const launches = await load(port, 'POST', () => `${one()}launch/`, SECONDS, 201);
       const spread = await load(port, 'POST', (c) => `${own(c)}launch/`, SECONDS, 201);
-      return { choice, version, baseline, launches, spread };
+      // Every quota limited, none reached: each launch locks the usage row and counts runs and hosts.
+      const [{ id: org }] = await t.db.query<{ id: number }>(`SELECT id FROM organizations WHERE name = 'Default'`);
+      await makeTenant(t, org, { max_concurrent_jobs: 1_000_000_000, max_daily_launches: 1_000_000_000, max_hosts: 1_000_000, max_storage_mb: 1_000_000 });
+      await load(port, 'POST', () => `${one()}launch/`, WARMUP_SECONDS, 201);
+      const quota = await load(port, 'POST', () => `${one()}launch/`, SECONDS, 201);
+      return { choice, version, baseline, launches, spread, quota };
     } finally {
       await app.close();
     }
@@ -128,7 +136,10 @@ const rows: string[][] = [];
 for (const choice of databases()) {
   const r = await runOn(choice);
   const db = `${r.choice === 'postgres' ? 'PostgreSQL' : 'PGlite'} ${r.version.split(' ')[0]}`;
-  const measures = [['GET template (baseline)', r.baseline], ['POST launch, one template', r.launches], ['POST launch, a template per client', r.spread]] as const;
+  const measures = [
+    ['GET template (baseline)', r.baseline], ['POST launch, one template', r.launches], ['POST launch, a template per client', r.spread],
+    ['POST launch, tenant quota gate on', r.quota],
+  ] as const;
   for (const [what, m] of measures) rows.push([`${db}: ${what}`, (m.count / m.seconds).toFixed(0), ms(m.p50), ms(m.p99), m.cpu.toFixed(2), String(m.errors)]);
 }
 console.log(table(['requests', 'per second', 'p50 ms', 'p99 ms', 'CPU ms/request', 'errors'], rows));

@@ -1,3 +1,5 @@
+import type { Queryable } from '../db/database.ts';
+
 /** Domain errors. They are thrown anywhere and turned into HTTP responses in one place (server/error-handler). */
 export class ApiError extends Error {
   constructor(
@@ -5,6 +7,16 @@ export class ApiError extends Error {
     readonly body: Record<string, unknown>,
   ) {
     super(typeof body.detail === 'string' ? body.detail : JSON.stringify(body));
+  }
+}
+
+/**
+ * A refusal with a record that must outlive the rollback of the request's transaction (a quota
+ * decision): the error handler stores it in a transaction of its own before answering.
+ */
+export class RecordedRefusal extends ApiError {
+  constructor(status: number, body: Record<string, unknown>, readonly record: (q: Queryable) => Promise<void>) {
+    super(status, body);
   }
 }
 

@@ -45,6 +45,8 @@ import { serviceRequestSecrets } from '../resources/service-catalog/request-secr
 import { tenantRoutes } from '../resources/tenants/tenant-routes.ts';
 import { TENANTS_URL } from '../resources/tenants/tenant.resource.ts';
 import { policyGate } from '../policy/gate.ts';
+import { quotaGate } from '../quotas/quota-gate.ts';
+import { tenantUsageFollower } from '../quotas/usage-follower.ts';
 import { connectionVariablesGate } from '../runs/connection-variables-gate.ts';
 import { notificationTemplateRoutes } from '../resources/notification-templates/notification-template-routes.ts';
 import { projectRoutes } from '../resources/projects/project-routes.ts';
@@ -140,13 +142,16 @@ export const ROUTES: readonly RunRouteModule[] = [
 ];
 
 /** What keeps a state of its own in step with runs, told of each run's end in the transaction storing it (finishRun). */
-export const RUN_FOLLOWERS: readonly RunFollower[] = [serviceRequestFollower];
+export const RUN_FOLLOWERS: readonly RunFollower[] = [serviceRequestFollower, tenantUsageFollower];
 
 /** The browser sign-in methods GET /api/v2/auth/ and the console's login page list. */
 export const SSO_METHODS: readonly SsoMethod[] = [samlSsoMethod, oidcAndSocialSsoMethod];
 
-/** The checks every launch passes, in this order (quotas and scanners join here, before and after policy). */
-export const GATES: readonly Gate[] = [connectionVariablesGate, policyGate];
+/**
+ * The checks every launch passes, in this order: tenant quotas first (docs/tenants.md#quotas), policy
+ * (docs/policy.md#at-launch); scanners join after policy.
+ */
+export const GATES: readonly Gate[] = [quotaGate, connectionVariablesGate, policyGate];
 
 /** Everything regenerate_secret_key re-encrypts besides secret settings. */
 export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets, surveyPasswordSecrets,

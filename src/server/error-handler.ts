@@ -1,10 +1,17 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, UnknownNamedUrl } from '../api/errors.ts';
+import { ApiError, RecordedRefusal, UnknownNamedUrl } from '../api/errors.ts';
 import { PgError, pgErrorCode } from '../db/database.ts';
 import { TooDeepError } from '../db/json-depth.ts';
 
 /** The one place where errors become HTTP responses. Unexpected errors are logged and answered 500 without detail. */
-export function errorHandler(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export async function errorHandler(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  if (err instanceof RecordedRefusal) {
+    try {
+      await request.server.services.db.transaction(err.record);
+    } catch (recordErr) {
+      request.log.error({ err: recordErr }, 'storing the record of a refusal failed');
+    }
+  }
   if (err instanceof UnknownNamedUrl) reply.removeHeader('Allow');
   if (err instanceof ApiError) return reply.code(err.status).send(err.body);
   if (err instanceof TooDeepError) return reply.code(400).send({ detail: err.message });

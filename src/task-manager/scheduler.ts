@@ -116,7 +116,9 @@ async function launchSchedule(services: RunServices, schedule: StoredSchedule, t
   const launcher = scheduledLauncher(kind.launcher, kind.launcher.kind.templateTable ?? `${template.kind}s`, max);
   const launched = await services.launches.launch(ctx, launcher, template.row, { schedule, ...links.get(schedule.id)! });
   if (launched.ok) return;
-  const reason = String(launched.refusal.body.detail ?? JSON.stringify(launched.refusal.body));
+  const { detail, reasons } = launched.refusal.body;
+  // A gate's reasons (quotas exceeded, policies denying) say why; the detail alone does not.
+  const reason = [String(detail ?? JSON.stringify(launched.refusal.body)), ...(Array.isArray(reasons) ? reasons.map(String) : [])].join(' ');
   services.logger.warn(`schedule ${schedule.id} (${schedule.name}) of template ${template.row.id}: ${reason}`);
   await recordActivity(services.db, ctx, { operation: 'update', object1: 'schedule', object1Id: schedule.id, changes: { skipped_launch: reason } });
 }

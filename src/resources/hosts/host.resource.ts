@@ -13,6 +13,7 @@ import { inventoryMemberAccess } from '../inventories/inventory-access.ts';
 import { hostGroups } from '../groups/group-relations.ts';
 import { decorateHost, prepareHosts } from './host-summary.ts';
 import type { HostRow } from '../../db/tables.ts';
+import { checkHostQuota } from '../../quotas/host-quota.ts';
 
 /** `web1:2222` names host web1 with ansible_ssh_port 2222 in its variables (as AWX). IPv6 addresses are left alone. */
 function splitPort(values: Values, existing: Row | null): void {
@@ -26,7 +27,7 @@ function splitPort(values: Values, existing: Row | null): void {
   values.variables = JSON.stringify({ ...vars, ansible_ssh_port: number });
 }
 
-async function checkHost(tx: Queryable, values: Values, existing: Row | null): Promise<void> {
+async function checkHost(tx: Queryable, ctx: RequestContext, values: Values, existing: Row | null): Promise<void> {
   const inventoryId = (values.inventory ?? existing?.inventory_id) as number;
   if (!existing) {
     const [inventory] = await tx.query('SELECT kind FROM inventories WHERE id = $1', [inventoryId]);
@@ -44,6 +45,8 @@ async function checkHost(tx: Queryable, values: Values, existing: Row | null): P
   const name = values.name ?? existing?.name;
   const [group] = await tx.query('SELECT 1 FROM groups WHERE inventory_id = $1 AND name = $2', [inventoryId, name]);
   if (group) throw new ValidationError({ __all__: ['A Group with that name already exists.'] });
+  // Last, so a host refused for another reason is no quota decision. A host never changes inventory.
+  if (!existing) await checkHostQuota(tx, ctx, inventoryId);
 }
 
 function hostFilterCondition(filter: string, alias: string, params: Params, ctx: RequestContext): string {
@@ -91,7 +94,7 @@ export const hosts = defineResource<HostRow>({
   // ?host_filter= selects hosts as a smart inventory's filter does (AWX's HostList).
   queryFilters: { host_filter: hostFilterCondition },
   hooks: {
-    beforeWrite: (tx, _ctx, values, existing) => checkHost(tx, values, existing),
+    beforeWrite: (tx, ctx, values, existing) => checkHost(tx, ctx, values, existing),
     afterWrite: (tx, ctx, row) => refreshInventoryComputedFields(tx, ctx.service.resources, row.inventory_id),
     async beforeDelete(tx, ctx, row) {
       // Deleted here rather than after this hook, so the inventory is counted without it in the same transaction.

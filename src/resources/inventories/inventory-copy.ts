@@ -9,6 +9,7 @@ import type { CopyRule } from '../../api/copy-route.ts';
 import type { Queryable } from '../../db/database.ts';
 import { refreshInventoryComputedFields, refreshSmartInventoriesOf } from '../../inventory/computed-fields.ts';
 import type { InventoryRow } from '../../db/tables.ts';
+import { checkHostQuota } from '../../quotas/host-quota.ts';
 
 async function copyContents(tx: Queryable, ctx: RequestContext, original: InventoryRow, copy: InventoryRow): Promise<void> {
   const params = [original.id, copy.id, ctx.user?.id ?? null];
@@ -23,6 +24,8 @@ async function copyContents(tx: Queryable, ctx: RequestContext, original: Invent
      SELECT name, description, $2, variables, $3, $3 FROM groups WHERE inventory_id = $1 ORDER BY id`,
     params,
   );
+  const [hosts] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM hosts WHERE inventory_id = $1', [original.id]);
+  await checkHostQuota(tx, ctx, copy.id, { count: hosts.n, action: 'copy inventory' });
   await tx.query(
     `INSERT INTO hosts (name, description, inventory_id, enabled, instance_id, variables, created_by_id, modified_by_id)
      SELECT name, description, $2, enabled, instance_id, variables, $3, $3 FROM hosts WHERE inventory_id = $1 ORDER BY id`,

@@ -1,13 +1,15 @@
 /**
- * A tenant's usage recomputed from what exists (docs/tenants.md#usage): its hosts, the runs of its
- * organization still active, and its storage: the bytes of its projects' checkouts (and the roles
- * and collections their requirements installed) on disk, and of the output its runs stored.
+ * A tenant's usage recomputed from what exists (docs/tenants.md#usage): its hosts, the jobs and ad
+ * hoc commands of its organization still active (what max_concurrent_jobs counts), and its
+ * storage: the bytes of its projects' checkouts (and the roles and collections their requirements
+ * installed) on disk, and of the output its runs stored.
  */
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Queryable } from '../../db/database.ts';
 import { projectDir, requirementsDir } from '../../projects/paths.ts';
 import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
+import { SLOT_KINDS } from '../../quotas/tenant-quota.ts';
 
 /** The bytes of the files under a directory (links are not followed); 0 when it is missing. */
 export async function directoryBytes(dir: string): Promise<number> {
@@ -63,9 +65,9 @@ export async function recalculateTenant(db: Queryable, projectsRoot: string, ten
   const [[counts], directories] = await Promise.all([
     db.query<{ hosts: number; concurrent_jobs: number; output_bytes: number }>(
       `SELECT (SELECT count(*)::int FROM hosts h JOIN inventories i ON i.id = h.inventory_id WHERE i.organization_id = $1) AS hosts,
-              (SELECT count(*)::int FROM unified_jobs WHERE id IN (${RUNS_OF_ORGANIZATION}) AND status = ANY($2::text[])) AS concurrent_jobs,
+              (SELECT count(*)::int FROM unified_jobs WHERE id IN (${RUNS_OF_ORGANIZATION}) AND status = ANY($2::text[]) AND kind = ANY($3::text[])) AS concurrent_jobs,
               (SELECT coalesce(sum(octet_length(e.stdout)), 0)::float8 FROM unified_job_events e WHERE e.unified_job_id IN (${RUNS_OF_ORGANIZATION})) AS output_bytes`,
-      [org, ACTIVE_STATUSES],
+      [org, ACTIVE_STATUSES, SLOT_KINDS],
     ),
     projectDirectories(db, projectsRoot, org),
   ]);
