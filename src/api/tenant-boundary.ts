@@ -23,8 +23,6 @@ const OWNER_THROUGH_PARENT: Record<string, string> = {
   host: 'SELECT i.organization_id AS org FROM hosts x JOIN inventories i ON i.id = x.inventory_id WHERE x.id = $1',
   group: 'SELECT i.organization_id AS org FROM groups x JOIN inventories i ON i.id = x.inventory_id WHERE x.id = $1',
   inventory_source: 'SELECT i.organization_id AS org FROM inventory_sources x JOIN inventories i ON i.id = x.inventory_id WHERE x.id = $1',
-  // A credential without organization given to a team is the team's organization's.
-  credential: 'SELECT COALESCE(x.organization_id, t.organization_id) AS org FROM credentials x LEFT JOIN teams t ON t.id = x.team_id WHERE x.id = $1',
   workflow_job_template_node: 'SELECT w.organization_id AS org FROM workflow_job_template_nodes x JOIN workflow_job_templates w ON w.id = x.workflow_job_template_id WHERE x.id = $1',
   schedule: 'SELECT u.organization_id AS org FROM schedules x JOIN unified_job_templates u ON u.id = x.unified_job_template_id WHERE x.id = $1',
   // An approval template belongs to the workflow whose node runs it.
@@ -44,6 +42,7 @@ const OWNER_FIELDS: Record<string, readonly string[]> = {
   group: ['inventory'],
   inventory_source: ['inventory'],
   job_template: ['project'],
+  // A credential given to a team is the team's organization's (a user's own has none).
   credential: ['organization', 'team'],
   workflow_job_template_node: ['workflow_job_template'],
   schedule: ['unified_job_template'],
@@ -57,7 +56,7 @@ function ownerFieldsOf(resource: Resource): readonly string[] {
 
 /** Resources whose table keeps the organization of each object (organization_id). */
 const ORGANIZATION_TABLES: Record<string, string> = {
-  team: 'teams', o_auth2_application: 'applications', inventory: 'inventories', project: 'projects', label: 'labels',
+  team: 'teams', credential: 'credentials', o_auth2_application: 'applications', inventory: 'inventories', project: 'projects', label: 'labels',
   execution_environment: 'execution_environments', job_template: 'job_templates', workflow_job_template: 'workflow_job_templates',
   notification_template: 'notification_templates', event_rule: 'event_rules', outbound_webhook: 'outbound_webhooks', policy: 'policies',
   service_catalog_item: 'service_catalog_items', drift_alert_rule: 'drift_alert_rules',
