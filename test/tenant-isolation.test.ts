@@ -180,17 +180,18 @@ describe('tenant isolation', () => {
       const now = (await t.get(url)).body;
       assert.equal(now[field], before[field], `${url}: ${field} is unchanged`);
     }
-    const creations: [string, Record<string, unknown>, string][] = [
+    const creations: [string, Record<string, unknown>, string, 'superuser'?][] = [
       ['/api/v2/job_templates/', { name: unique('jt'), project: a.project.id, inventory: b.inventory.id, playbook: 'hello.yml' }, 'inventory'],
       ['/api/v2/workflow_job_template_nodes/', { workflow_job_template: a.workflow.id, unified_job_template: b.template.id }, 'unified_job_template'],
       ['/api/v2/schedules/', { name: unique('s'), unified_job_template: a.template.id, rrule: 'DTSTART:20300101T000000Z RRULE:FREQ=DAILY', inventory: b.inventory.id }, 'inventory'],
       ['/api/v2/service_catalog_items/', { name: unique('item'), organization: a.org, job_template: b.template.id }, 'job_template'],
-      ['/api/v2/credentials/', { name: unique('c'), organization: a.org, team: b.team.id, credential_type: ssh, inputs: {} }, 'team'],
-      ['/api/v2/execution_environments/', { name: unique('ee'), image: 'quay.io/x/y:1', credential: b.machine }, 'credential'],
+      ['/api/v2/inventory_sources/', { name: unique('src'), inventory: a.inventory.id, source: 'scm', source_project: b.project.id, source_path: 'hosts.ini' }, 'source_project'],
+      // A global execution environment (only a superuser makes one) would share the tenant's registry credential with everyone.
+      ['/api/v2/execution_environments/', { name: unique('ee'), image: 'quay.io/x/y:1', credential: b.machine }, 'credential', 'superuser'],
     ];
-    for (const [url, body, field] of creations) {
+    for (const [url, body, field, who] of creations) {
       const count = (await t.get(`${url}?page_size=1`)).body.count;
-      const res = await t.post(url, body, { as: both });
+      const res = await t.post(url, body, who === 'superuser' ? {} : { as: both });
       assert.equal(res.status, 400, `${url} ${JSON.stringify(body)}: ${res.text}`);
       assert.match(String(res.body[field]), REFUSED_WRITE, `${url}: ${res.text}`);
       assert.equal((await t.get(`${url}?page_size=1`)).body.count, count, `${url}: nothing created`);

@@ -42,8 +42,8 @@ const OWNER_FIELDS: Record<string, readonly string[]> = {
   group: ['inventory'],
   inventory_source: ['inventory'],
   job_template: ['project'],
-  // A credential given to a team is the team's organization's (a user's own has none).
-  credential: ['organization', 'team'],
+  // A credential given to a team is the team's organization's, whatever organization the body names (a user's own has none).
+  credential: ['team', 'organization'],
   workflow_job_template_node: ['workflow_job_template'],
   schedule: ['unified_job_template'],
 };
