@@ -286,7 +286,19 @@ describe('tenant isolation', () => {
     const workflow = await t.post(`/api/v2/workflow_job_templates/${a.workflow.id}/launch/`, { inventory: b.inventory.id }, { as: both });
     assert.equal(workflow.status, 400, workflow.text);
     assert.match(String(workflow.body.inventory), /another tenant/);
+    const commands = async () => (await t.get('/api/v2/ad_hoc_commands/')).body.count;
+    const commandCount = await commands();
+    const command = { inventory: a.inventory.id, module_name: 'command', module_args: 'true' };
+    for (const [body, field] of [[{ credential: b.machine }, 'credential'], [{ credential: a.machine, execution_environment: b.environment }, 'execution_environment']] as const) {
+      const res = await t.post('/api/v2/ad_hoc_commands/', { ...command, ...body }, { as: both });
+      assert.equal(res.status, 400, res.text);
+      assert.match(String(res.body[field]), /belongs to another tenant/, res.text);
+    }
+    assert.equal(await commands(), commandCount, 'no command started');
     assert.equal(await runs(), count, 'nothing launched');
+    const ownCommand = await t.post('/api/v2/ad_hoc_commands/', { ...command, credential: a.machine }, { as: both });
+    assert.equal(ownCommand.status, 201, ownCommand.text);
+    await t.post(`/api/v2/ad_hoc_commands/${ownCommand.body.id}/cancel/`, {});
     // A's own objects launch.
     const ours = await t.post(launch, { inventory: a.spareInventory.id, credentials: [a.machine], labels: [a.label] }, { as: both });
     assert.equal(ours.status, 201, ours.text);

@@ -46,6 +46,9 @@ const OWNER_FIELDS: Record<string, readonly string[]> = {
   credential: ['team', 'organization'],
   workflow_job_template_node: ['workflow_job_template'],
   schedule: ['unified_job_template'],
+  ad_hoc_command: ['inventory'],
+  // A token is its user's; the application it is of may be a tenant's.
+  o_auth2_access_token: ['application'],
 };
 
 function ownerFieldsOf(resource: Resource): readonly string[] {
