@@ -171,6 +171,8 @@ describe('tenant isolation', () => {
       [`/api/v2/projects/${a.project.id}/`, { credential: b.scm }, 'credential'],
       [`/api/v2/projects/${a.project.id}/`, { default_environment: b.environment }, 'default_environment'],
       [`/api/v2/inventories/${a.inventory.id}/`, { organization: b.org }, 'organization'],
+      [`/api/v2/job_templates/${a.template.id}/`, { webhook_service: 'github', webhook_credential: b.machine }, 'webhook_credential'],
+      [`/api/v2/organizations/${a.org}/`, { default_environment: b.environment }, 'default_environment'],
     ];
     for (const [url, body, field] of refusals) {
       const before = (await t.get(url)).body;
@@ -226,6 +228,9 @@ describe('tenant isolation', () => {
       [`/api/v2/teams/${b.team.id}/roles/`, (await t.get(`/api/v2/job_templates/${a.template.id}/`)).body.summary_fields.object_roles.execute_role.id],
       [`/api/v2/roles/${(await t.get(`/api/v2/inventories/${a.inventory.id}/`)).body.summary_fields.object_roles.use_role.id}/teams/`, b.team.id],
     ];
+    const galaxyType = (await t.get('/api/v2/credential_types/?namespace=galaxy_api_token')).body.results[0].id;
+    const galaxy = await created('/api/v2/credentials/', { name: unique('galaxy'), organization: b.org, credential_type: galaxyType, inputs: { url: 'https://galaxy.example.com/' } });
+    refusals.push([`/api/v2/organizations/${a.org}/galaxy_credentials/`, galaxy.id]);
     for (const [url, id] of refusals) {
       const count = (await t.get(url)).body.count;
       const res = await t.post(url, { id }, { as: both });
@@ -257,6 +262,24 @@ describe('tenant isolation', () => {
     const read = (await t.get(`/api/v2/job_templates/${a.template.id}/`)).body.summary_fields.object_roles.read_role.id;
     assert.equal((await t.post(`/api/v2/users/${adminB.id}/roles/`, { id: read, disassociate: true }, { as: both })).status, 204);
     assert.equal((await t.post(`/api/v2/job_templates/${a.template.id}/credentials/`, { id: a.machine, disassociate: true }, { as: both })).status, 204);
+  });
+
+  it("neither B's admin nor a plain member of A reaches across: RBAC refuses before the boundary is asked", async () => {
+    const member = await newUser(t, { member: a.org });
+    const attempts: [User, string, string, Record<string, unknown>][] = [
+      [adminB, 'POST', `/api/v2/job_templates/${b.template.id}/credentials/`, { id: a.machine }],
+      [adminB, 'PATCH', `/api/v2/job_templates/${b.template.id}/`, { inventory: a.inventory.id }],
+      [adminB, 'POST', `/api/v2/job_templates/${a.template.id}/launch/`, { inventory: b.inventory.id }],
+      [adminB, 'POST', `/api/v2/teams/${b.team.id}/roles/`, { id: (await t.get(`/api/v2/inventories/${a.inventory.id}/`)).body.summary_fields.object_roles.use_role.id }],
+      [member, 'PATCH', `/api/v2/job_templates/${a.template.id}/`, { inventory: b.inventory.id }],
+      [member, 'POST', `/api/v2/job_templates/${a.template.id}/launch/`, { inventory: b.inventory.id }],
+    ];
+    for (const [who, method, url, body] of attempts) {
+      const res = await t.request(method, url, { as: who, body });
+      assert.ok([403, 404].includes(res.status), `${who.username} ${method} ${url}: ${res.text}`);
+    }
+    assert.equal((await t.get(`/api/v2/job_templates/${b.template.id}/`)).body.inventory, b.inventory.id);
+    assert.equal((await t.get(`/api/v2/job_templates/${b.template.id}/credentials/`)).body.count, 0);
   });
 
   it("an event rule of A cannot launch B's template", async () => {
