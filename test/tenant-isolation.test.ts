@@ -6,6 +6,7 @@ import {
 } from './helpers/app.ts';
 import { HELLO_PLAYBOOK } from './helpers/factories.ts';
 import { makeTenant } from './helpers/tenant-rows.ts';
+import { provisionTenant } from './helpers/tenants.ts';
 
 /** What each tenant holds: one object of every kind that belongs to an organization. */
 interface World {
@@ -50,10 +51,10 @@ describe('tenant isolation', () => {
   let ssh: number;
   let scmType: number;
 
-  async function world(tag: string): Promise<World> {
+  /** A's tenant is provisioned through the API; B is an organization made a tenant afterwards, with what it holds. */
+  async function world(tag: string, how: 'provisioned' | 'flagged'): Promise<World> {
     const orgName = unique(`tenant-${tag}`);
-    const org = (await newOrg(t, { name: orgName })).id;
-    await makeTenant(t, org);
+    const org = how === 'provisioned' ? (await provisionTenant(t, { name: orgName })).organization : (await newOrg(t, { name: orgName })).id;
     const project = await newProject(t, org, { files: { 'hello.yml': HELLO_PLAYBOOK, 'hosts.ini': 'localhost\n' } });
     const inventory = await newInventory(t, org, { name: unique(`inventory-${tag}`) });
     const spareInventory = await newInventory(t, org);
@@ -83,6 +84,7 @@ describe('tenant isolation', () => {
       name: unique('policy'), organization: org, package_path: pkg, rego_module: `package ${pkg}\n\ndeny contains msg if {\n  input.extra_vars.env == "prod"\n  msg := "no prod"\n}\n`,
     })).id;
     const environment = (await created('/api/v2/execution_environments/', { name: unique('ee'), image: 'quay.io/acme/ee:1', organization: org })).id;
+    if (how === 'flagged') await makeTenant(t, org);
     return {
       org, orgName, project, inventory, spareInventory, host, group, source, machine, scm, template, workflow, node: workflow.nodes.first,
       schedule, notification, label, team, item, rule, policy, environment,
@@ -108,8 +110,8 @@ describe('tenant isolation', () => {
     t = await createTestApp();
     ssh = (await t.get('/api/v2/credential_types/?namespace=ssh')).body.results[0].id;
     scmType = (await t.get('/api/v2/credential_types/?namespace=scm')).body.results[0].id;
-    a = await world('a');
-    b = await world('b');
+    a = await world('a', 'provisioned');
+    b = await world('b', 'flagged');
     both = await newUser(t, { admin: [a.org, b.org] });
     auditorA = await newUser(t, { auditor: a.org });
     adminB = await newUser(t, { admin: b.org });
