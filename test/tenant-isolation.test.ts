@@ -133,6 +133,18 @@ describe('tenant isolation', () => {
     }
   });
 
+  it("the users of one tenant are hidden from the other's admins and auditors, though they see every other user", async () => {
+    const loner = await newUser(t);
+    const seen = async (who: User) => (await t.get('/api/v2/users/?page_size=200', { as: who })).body.results.map((u: any) => u.id);
+    const byA = await seen(auditorA);
+    assert.ok(byA.includes(both.id) && byA.includes(loner.id), 'A sees its own users and users of no tenant');
+    assert.ok(!byA.includes(adminB.id), "A's auditor does not see B's admin");
+    assert.ok([403, 404].includes((await t.get(`/api/v2/users/${adminB.id}/`, { as: auditorA })).status));
+    const byB = await seen(adminB);
+    assert.ok(byB.includes(both.id) && byB.includes(loner.id));
+    assert.ok(!byB.includes(auditorA.id), "B's admin does not see A's auditor");
+  });
+
   it('filters through related paths leak nothing of the other tenant', async () => {
     const empty = [
       `/api/v2/job_templates/?inventory__organization__name=${b.orgName}`,

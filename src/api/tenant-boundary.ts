@@ -6,6 +6,7 @@
  * rule lives in one place; plain RBAC keeps tenants from seeing each other's objects.
  */
 import type { Queryable, ResourceRow } from '../db/database.ts';
+import { objectsWithRole, rolesOfUser } from './access.ts';
 import { forbidden, ValidationError, type FieldErrors } from './errors.ts';
 import type { Resource, Values } from './resource.ts';
 import { ident } from './sql.ts';
@@ -185,3 +186,25 @@ export async function tenantPromptProblem(tx: Queryable, owner: number | null, t
 
 /** "Inventory", "Notification Template": how a message names a resource. */
 const nounOf = (resourceName: string) => resourceName.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+
+/**
+ * SQL, for ORG_ADMINS_CAN_SEE_ALL_USERS (organization admins and auditors see every team and user):
+ * the organization in `organizationColumn` is no tenant, or one the caller (`userParam`)
+ * administers or audits. Tenants stay hidden from other organizations' admins.
+ */
+export function outsideOtherTenants(organizationColumn: string, userParam: string): string {
+  return `(${organizationColumn} NOT IN (SELECT organization_id FROM tenants)
+    OR ${organizationColumn} IN (${objectsWithRole('organization', ['admin_role', 'auditor_role'], userParam)}))`;
+}
+
+/**
+ * SQL, as outsideOtherTenants for users: the user in `userColumn` belongs (as a member, admin or
+ * auditor: he reads it) to no tenant the caller neither administers nor audits.
+ */
+export function inNoOtherTenant(userColumn: string, userParam: string): string {
+  // The uncorrelated test first: PostgreSQL answers it once per query, so without tenants no user costs more.
+  return `(NOT EXISTS (SELECT 1 FROM tenants) OR NOT EXISTS (SELECT 1 FROM tenants
+    JOIN roles tenant_member ON tenant_member.content_type = 'organization' AND tenant_member.object_id = tenants.organization_id
+      AND tenant_member.role_field = 'read_role'
+    WHERE tenant_member.id IN (${rolesOfUser(userColumn)}) AND NOT ${outsideOtherTenants('tenants.organization_id', userParam)}))`;
+}

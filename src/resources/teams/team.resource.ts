@@ -1,3 +1,4 @@
+import { outsideOtherTenants } from '../../api/tenant-boundary.ts';
 import {
   administersOrAuditsSomeOrganization,
   hasObjectRoleOnRow,
@@ -35,8 +36,7 @@ const teamAccess: AccessPolicy = {
       SELECT member_team.id FROM teams member_team WHERE member_team.organization_id IN (${objectsWithRole('organization', ['member_role'], me)})
       UNION ALL ${objectsWithRole('team', ['read_role'], me)})`;
     if (all === false) return own;
-    const outsideTenants = `(${alias}.organization_id NOT IN (SELECT organization_id FROM tenants)
-      OR ${alias}.organization_id IN (${objectsWithRole('organization', ['admin_role', 'auditor_role'], me)}))`;
+    const outsideTenants = outsideOtherTenants(`${alias}.organization_id`, me);
     return all === true ? `(${outsideTenants} OR ${own})` : `((${administersOrAuditsSomeOrganization(me)} AND ${outsideTenants}) OR ${own})`;
   },
   prepare: learnCallerFacts,
