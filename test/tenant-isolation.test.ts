@@ -5,6 +5,9 @@ import {
   type TestApp, type User,
 } from './helpers/app.ts';
 import { HELLO_PLAYBOOK } from './helpers/factories.ts';
+import { launchDueSchedules } from '../src/task-manager/scheduler.ts';
+import { eventually } from './helpers/jobs.ts';
+import { scheduledTemplate } from './helpers/schedules.ts';
 import { makeTenant } from './helpers/tenant-rows.ts';
 import { provisionTenant } from './helpers/tenants.ts';
 
@@ -342,6 +345,25 @@ describe('tenant isolation', () => {
     assert.equal(ours.body.inventory, a.spareInventory.id);
     assert.equal(await runs(), count + 1);
     await t.post(`/api/v2/jobs/${ours.body.id}/cancel/`, {});
+  });
+
+  it('a due schedule whose saved inventory has since become another tenant\'s is not launched, and says why', async () => {
+    const { template } = await scheduledTemplate(t, { ask_inventory_on_launch: true });
+    const elsewhere = (await newOrg(t)).id;
+    const inventory = (await newInventory(t, elsewhere, { local: false })).id;
+    // Saved while neither organization was a tenant (as AWX lets organizations mix), then one became one.
+    const schedule = await newSchedule(t, template.id, { inventory });
+    await makeTenant(t, elsewhere);
+    await t.db.query("UPDATE schedules SET next_run = now() - interval '1 second' WHERE id = $1", [schedule.id]);
+    await launchDueSchedules(t.services);
+    const skipped = await eventually(async () => {
+      const [row] = await t.db.query<{ changes: Record<string, unknown> }>(
+        "SELECT changes FROM activity_stream WHERE object1 = 'schedule' AND object1_id = $1 AND changes ? 'skipped_launch'", [schedule.id],
+      );
+      return row ?? null;
+    }, 15_000, 'the refusal recorded');
+    assert.match(JSON.stringify(skipped.changes), /Inventory belongs to another tenant/);
+    assert.equal((await t.get(`/api/v2/job_templates/${template.id}/jobs/`)).body.count, 0);
   });
 
   it('organizations that are no tenant mix as AWX lets them, but take nothing of a tenant', async () => {
