@@ -15,6 +15,7 @@ import { readField } from './read-field.ts';
 import type { Resource, Values } from './resource.ts';
 import { jsonTypeName } from './schema-errors.ts';
 import { ident } from './sql.ts';
+import { checkTenantAttach, checkTenantBoundary } from './tenant-boundary.ts';
 import { deleteRolesOf } from '../rbac/graph.ts';
 import { createObjectRoles, syncObjectRoles } from '../rbac/object-roles.ts';
 
@@ -161,6 +162,7 @@ export async function loadRow<R extends ResourceRow = ResourceRow>(tx: Queryable
 export async function createObject<R extends ResourceRow = ResourceRow>(tx: Queryable, ctx: RequestContext, resource: Resource, values: Values): Promise<R> {
   if (!(await resource.access.canCreate(ctx, tx, values))) throw forbidden();
   await checkReferences(tx, ctx.service.resources, resource, values);
+  await checkTenantBoundary(tx, resource, values, null);
   await checkUnique(tx, resource, values, null);
   await resource.hooks.beforeWrite?.(tx, ctx, values, null);
   const generated = generateSecrets(resource.fields, values);
@@ -183,6 +185,7 @@ export async function createObject<R extends ResourceRow = ResourceRow>(tx: Quer
 export async function updateObject<R extends ResourceRow = ResourceRow>(tx: Queryable, ctx: RequestContext, resource: Resource, existing: ResourceRow, values: Values): Promise<R> {
   if (!(await resource.access.canChange(ctx, tx, existing, values))) throw forbidden();
   await checkReferences(tx, ctx.service.resources, resource, values);
+  await checkTenantBoundary(tx, resource, values, existing);
   await checkUnique(tx, resource, values, existing);
   await resource.hooks.beforeWrite?.(tx, ctx, values, existing);
   const [columns, params] = columnsOf(resource, values);
@@ -244,6 +247,7 @@ export async function associate(
   if (!targetRow) throw notFound();
   if (relation.authorize) await relation.authorize(ctx, tx, parent.id, targetId, detach);
   else if (!(await resource.access.canAttach(ctx, tx, parent, relationName, targetId, detach))) throw forbidden();
+  if (!detach) await checkTenantAttach(tx, resource.name, parent.id, target.name, targetId);
   const changed = detach ? await relation.detach!(tx, parent.id, targetId, ctx) : await relation.attach!(tx, parent.id, targetId, ctx);
   if (!changed) return;
   await recordActivity(tx, ctx, {

@@ -29,6 +29,8 @@ export interface PromptSpec {
    * value to keep (ids in order, without repeats). Not asked for the template's own value.
    */
   use?(ctx: RequestContext, tx: Queryable, value: unknown): Promise<unknown>;
+  /** The resource whose objects the prompt names (inventory, credential...): they must be of the template's tenant (docs/tenants.md). */
+  names?: string;
   /** A workflow job's value of this field reaches the templates of its nodes that ask for it (AWX: not labels). */
   passesDown?: boolean;
 }

@@ -8,6 +8,7 @@ import { recordActivity } from '../../activity/record.ts';
 import { hasObjectRole } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { createObject, parseRequestBody } from '../../api/crud.ts';
+import { checkTenantAttach } from '../../api/tenant-boundary.ts';
 import { forbidden } from '../../api/errors.ts';
 import { joinTable, type Relation } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
@@ -51,6 +52,7 @@ export function launchConfigLabels(config: LaunchConfig): Relation {
       await mustSee(ctx, tx, organization);
       const [existing] = await tx.query<LabelRow>('SELECT * FROM labels WHERE organization_id = $1 AND name = $2', [organization, values.name]);
       const label = existing ?? (await createObject<LabelRow>(tx, ctx, labels, values));
+      await checkTenantAttach(tx, config.name, parent.id, 'label', label.id);
       if (await link.attach!(tx, parent.id, label.id, ctx)) {
         await recordActivity(tx, ctx, { operation: 'associate', object1: config.name, object1Id: parent.id, object2: 'label', object2Id: label.id, association: 'labels', changes: {} });
       }

@@ -1,3 +1,4 @@
+import { outsideOtherTenants } from '../../api/tenant-boundary.ts';
 import {
   administersOrAuditsSomeOrganization,
   hasObjectRoleOnRow,
@@ -26,15 +27,17 @@ const teamAccess: AccessPolicy = {
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
     // As AWX: the teams one may read, and every team of the organizations one is a member of;
-    // with ORG_ADMINS_CAN_SEE_ALL_USERS, every team for organization admins and auditors.
+    // with ORG_ADMINS_CAN_SEE_ALL_USERS, every team for organization admins and auditors, except
+    // the teams of tenants they neither administer nor audit (docs/tenants.md, "Isolation").
     const all = seesAllUsersAndTeams(ctx);
-    if (all === true) return null;
     const me = params.add(ctx.user?.id ?? 0);
     // One IN over a union (rather than an OR of two) lets the database start from the few visible teams.
     const own = `${alias}.id IN (
       SELECT member_team.id FROM teams member_team WHERE member_team.organization_id IN (${objectsWithRole('organization', ['member_role'], me)})
       UNION ALL ${objectsWithRole('team', ['read_role'], me)})`;
-    return all === false ? own : `(${administersOrAuditsSomeOrganization(me)} OR ${own})`;
+    if (all === false) return own;
+    const outsideTenants = outsideOtherTenants(`${alias}.organization_id`, me);
+    return all === true ? `(${outsideTenants} OR ${own})` : `((${administersOrAuditsSomeOrganization(me)} AND ${outsideTenants}) OR ${own})`;
   },
   prepare: learnCallerFacts,
   canCreate: async (ctx, tx, values) => {

@@ -10,6 +10,7 @@ import {
   type AccessPolicy,
 } from '../../api/access.ts';
 import { ApiError, ValidationError } from '../../api/errors.ts';
+import { inNoOtherTenant } from '../../api/tenant-boundary.ts';
 import { externalAccount } from '../../auth/oauth2.ts';
 import { boolean, datetime, email, secret, text } from '../../api/fields.ts';
 import { roleHeldOn } from '../../api/relations.ts';
@@ -62,11 +63,13 @@ const userAccess: AccessPolicy<UserRow> = {
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
     const all = seesAllUsersAndTeams(ctx);
-    if (all === true) return null;
     const me = params.add(ctx.user?.id ?? 0);
     // One IN over both (rather than "= me OR IN (...)") lets the database start from the members instead of scanning every user.
     const own = `${alias}.id IN (SELECT ${me}::integer UNION ALL ${membersOfOrganizations(objectsWithRole('organization', ['read_role'], me))})`;
-    return all === false ? own : `(${administersOrAuditsSomeOrganization(me)} OR ${own})`;
+    if (all === false) return own;
+    // Every user, but the members of tenants the caller neither administers nor audits (docs/tenants.md, "Visibility").
+    const outsideTenants = inNoOtherTenant(`${alias}.id`, me);
+    return all === true ? `(${outsideTenants} OR ${own})` : `((${administersOrAuditsSomeOrganization(me)} AND ${outsideTenants}) OR ${own})`;
   },
   prepare: learnCallerFacts,
   // Superusers, and organization admins (while MANAGE_ORGANIZATION_AUTH is on).

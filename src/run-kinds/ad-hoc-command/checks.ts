@@ -1,3 +1,4 @@
+import { checkTenantBoundary } from '../../api/tenant-boundary.ts';
 import { hasObjectRole, isSuperuser } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { ApiError, ValidationError, type FieldErrors } from '../../api/errors.ts';
@@ -72,4 +73,5 @@ export async function checkAdHocCommand(tx: Queryable, ctx: RequestContext, valu
   }
   for (const name of LAUNCH_PASSWORDS) delete values[name];
   if (Object.keys(errors).length) throw new ValidationError(errors);
+  await checkTenantBoundary(tx, ctx.service.resources.get('ad_hoc_command'), values, null);
 }

@@ -26,8 +26,8 @@ function templateField(field: string, flag: JobPrompt['flag'], column = field): 
 }
 
 export const JOB_TEMPLATE_PROMPTS: readonly JobPrompt[] = [
-  { ...templateField('inventory', 'inventory', 'inventory_id'), use: useInventory },
-  { field: 'credentials', flag: 'credential', shape: 'objects', parse: listOfIds('credential'), use: useCredentials },
+  { ...templateField('inventory', 'inventory', 'inventory_id'), use: useInventory, names: 'inventory' },
+  { field: 'credentials', flag: 'credential', shape: 'objects', parse: listOfIds('credential'), use: useCredentials, names: 'credential' },
   templateField('limit', 'limit'),
   templateField('job_tags', 'tags'),
   templateField('skip_tags', 'skip_tags'),
@@ -38,9 +38,9 @@ export const JOB_TEMPLATE_PROMPTS: readonly JobPrompt[] = [
   templateField('forks', 'forks'),
   templateField('timeout', 'timeout'),
   templateField('job_slice_count', 'job_slice_count'),
-  { ...templateField('execution_environment', 'execution_environment', 'execution_environment_id'), use: useExecutionEnvironment },
-  { field: 'labels', flag: 'labels', shape: 'objects', parse: listOfIds('label'), use: useVisible('labels') },
-  { field: 'instance_groups', flag: 'instance_groups', shape: 'objects', parse: listOfIds('instance group'), use: useVisible('instance_groups') },
+  { ...templateField('execution_environment', 'execution_environment', 'execution_environment_id'), use: useExecutionEnvironment, names: 'execution_environment' },
+  { field: 'labels', flag: 'labels', shape: 'objects', parse: listOfIds('label'), use: useVisible('labels'), names: 'label' },
+  { field: 'instance_groups', flag: 'instance_groups', shape: 'objects', parse: listOfIds('instance group'), use: useVisible('instance_groups'), names: 'instance_group' },
   { field: 'extra_vars', flag: 'variables', shape: 'variables' },
 ];
 

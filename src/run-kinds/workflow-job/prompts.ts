@@ -16,10 +16,10 @@ const templateField = (field: string, flag: WorkflowPrompt['flag'], column = fie
 });
 
 export const WORKFLOW_PROMPTS: readonly WorkflowPrompt[] = [
-  { ...templateField('inventory', 'inventory', 'inventory_id'), use: useInventory },
+  { ...templateField('inventory', 'inventory', 'inventory_id'), use: useInventory, names: 'inventory' },
   templateField('limit', 'limit'),
   templateField('scm_branch', 'scm_branch'),
-  { field: 'labels', flag: 'labels', shape: 'objects', parse: listOfIds('label'), use: useVisible('labels') },
+  { field: 'labels', flag: 'labels', shape: 'objects', parse: listOfIds('label'), use: useVisible('labels'), names: 'label' },
   templateField('job_tags', 'tags'),
   templateField('skip_tags', 'skip_tags'),
   { field: 'extra_vars', flag: 'variables', shape: 'variables' },
