@@ -244,9 +244,10 @@ describe('tenant quota gate', () => {
     // Changing a host checks nothing (a host never changes inventory, as AWX).
     assert.equal((await t.patch(`/api/v2/hosts/${added.body.id}/`, { description: 'still here' })).status, 200);
     const outsider = await newHost(t, (await newInventory(t, other)).id);
-    // An inventory moved into the tenant's organization brings its hosts.
+    // No inventory moves into a tenant with its hosts: the tenant boundary refuses it before the quota (docs/tenants.md#isolation).
     const moved = await t.patch(`/api/v2/inventories/${outsider.inventory}/`, { organization: org });
-    assertQuotaRefusal(moved, [reason]);
+    assert.equal(moved.status, 400, moved.text);
+    assert.deepEqual(moved.body, { organization: ['Objects cannot move into, out of or between tenants.'] });
     assert.equal((await t.get(`/api/v2/inventories/${outsider.inventory}/`)).body.organization, other);
     // Another organization adds hosts freely.
     assert.equal((await t.post('/api/v2/hosts/', { name: 'free', inventory: outsider.inventory })).status, 201);

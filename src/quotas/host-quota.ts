@@ -1,8 +1,8 @@
 /**
  * Hosts past a tenant's max_hosts (docs/tenants.md#quotas): creating a host in an inventory of a
- * tenant's organization, copying an inventory there or moving one there with its hosts, is refused with 429 when
- * the hosts added would take the organization's inventories past max_hosts. The decision is kept
- * as a quota event either way.
+ * tenant's organization or copying an inventory there is refused with 429 when the hosts added
+ * would take the organization's inventories past max_hosts. The decision is kept as a quota event
+ * either way.
  */
 import { actorId, type RequestContext } from '../api/context.ts';
 import { RecordedRefusal } from '../api/errors.ts';

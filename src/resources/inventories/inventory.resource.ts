@@ -14,8 +14,6 @@ import { variablesField } from '../../inventory/variables.ts';
 import { attachedLabels } from '../labels/attached-labels.ts';
 import { assertInventoryAdmin, inventoryAccess } from './inventory-access.ts';
 import type { InventoryRow } from '../../db/tables.ts';
-import { checkOrganizationHostQuota } from '../../quotas/host-quota.ts';
-import type { RequestContext } from '../../api/context.ts';
 
 const computed = (helpText: string, field: (o: { readOnly: true; helpText: string }) => Field = integer) => field({ readOnly: true, helpText });
 
@@ -50,13 +48,6 @@ const rootGroups: Relation = {
 };
 
 /** kind and host_filter go together: a smart inventory needs a valid filter, other inventories have none. */
-/** An inventory moved to another organization takes its hosts there: they count against its tenant's max_hosts. */
-async function checkHostsMoved(tx: Queryable, ctx: RequestContext, values: Values, existing: Row | null): Promise<void> {
-  if (!existing || values.organization === undefined || values.organization === existing.organization_id) return;
-  const [hosts] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM hosts WHERE inventory_id = $1', [existing.id]);
-  await checkOrganizationHostQuota(tx, ctx, values.organization as number, { count: hosts.n, action: 'move inventory' });
-}
-
 async function checkKindAndFilter(tx: Queryable, values: Values, existing: Row | null): Promise<void> {
   const kind = (values.kind ?? existing?.kind ?? '') as string;
   const filter = (values.host_filter ?? existing?.host_filter ?? '') as string;
@@ -125,10 +116,7 @@ export const inventories = defineResource<InventoryRow>({
   },
   access: { ...inventoryAccess, actions: { ...inventoryAccess.actions, copy: mayCreateCopy('inventory', inventoryCopy) } },
   hooks: {
-    async beforeWrite(tx, ctx, values, existing) {
-      await checkKindAndFilter(tx, values, existing);
-      await checkHostsMoved(tx, ctx, values, existing);
-    },
+    beforeWrite: (tx, _ctx, values, existing) => checkKindAndFilter(tx, values, existing),
     async afterWrite(tx, ctx, row, existing) {
       const changed = (column: 'kind' | 'host_filter' | 'organization_id') => !existing || existing[column] !== row[column];
       if (!(['kind', 'host_filter', 'organization_id'] as const).some(changed)) return;
