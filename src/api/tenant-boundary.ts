@@ -59,7 +59,7 @@ function ownerFieldsOf(resource: Resource): readonly string[] {
 }
 
 /** Resources whose table keeps the organization of each object (organization_id). */
-const ORGANIZATION_TABLES: Record<string, string> = {
+export const ORGANIZATION_TABLES: Readonly<Record<string, string>> = {
   team: 'teams', credential: 'credentials', o_auth2_application: 'applications', inventory: 'inventories', project: 'projects', label: 'labels',
   execution_environment: 'execution_environments', job_template: 'job_templates', workflow_job_template: 'workflow_job_templates',
   notification_template: 'notification_templates', event_rule: 'event_rules', outbound_webhook: 'outbound_webhooks', policy: 'policies',
