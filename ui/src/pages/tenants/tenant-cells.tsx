@@ -1,0 +1,67 @@
+import { Link } from 'react-router';
+import type { Column } from '../../resources/types';
+import { StatusLabel, formatDate } from '../../components/cells';
+import { runPath } from '../../resources/run-paths';
+import { isUnlimited, QUOTAS, type QuotaKind, type Tenant } from './tenant-types';
+
+/** A quota decision (tenant_quota_events), as the API answers it. */
+export interface QuotaEvent {
+  id: number;
+  type: string;
+  url: string;
+  related: Record<string, string>;
+  summary_fields: { organization?: { id: number; name: string }; user?: { id: number; username: string }; unified_job?: { id: number; name: string; type?: string } };
+  tenant: number;
+  organization: number;
+  quota_kind: QuotaKind;
+  decision: string;
+  limit: number;
+  usage: number;
+  action: string;
+  unified_job: number | null;
+  user: number | null;
+  message: string;
+  created: string;
+}
+
+const usageColumn = (kind: QuotaKind, label: string): Column<Tenant> => ({
+  field: QUOTAS[kind].usage,
+  label,
+  wide: true,
+  render: (t) => {
+    const used = Number(t.usage?.[QUOTAS[kind].usage] ?? 0);
+    const limit = t.quota?.[kind];
+    return <span className="drover-nowrap" data-quota={kind}>{`${Number.isInteger(used) ? used : used.toFixed(2)} / ${isUnlimited(limit) ? 'Unlimited' : limit}`}</span>;
+  },
+});
+
+export const tenantColumns: Column<Tenant>[] = [
+  { field: 'name', label: 'Name', sort: 'organization__name', render: (t) => <Link to={`/tenants/${t.id}`}>{t.name}</Link> },
+  { field: 'custom_domain', label: 'Custom domain', wide: true, render: (t) => t.branding?.custom_domain || '–' },
+  usageColumn('max_concurrent_jobs', 'Running jobs'),
+  usageColumn('max_daily_launches', 'Launches today'),
+  usageColumn('max_hosts', 'Hosts'),
+  usageColumn('max_storage_mb', 'Storage (MB)'),
+];
+
+const DECISION_COLORS = { allow: 'green', deny: 'red' } as const;
+
+export const quotaEventColumns: Column<QuotaEvent>[] = [
+  { field: 'created', label: 'Time', sort: true, render: (e) => formatDate(e.created) },
+  { field: 'decision', label: 'Decision', sort: true, render: (e) => <StatusLabel status={e.decision} colors={DECISION_COLORS} /> },
+  { field: 'quota_kind', label: 'Quota', sort: true, render: (e) => QUOTAS[e.quota_kind]?.label ?? e.quota_kind },
+  { field: 'usage', label: 'Usage / limit', render: (e) => `${e.usage} / ${e.limit}` },
+  { field: 'organization', label: 'Organization', wide: true, render: (e) => (e.summary_fields.organization ? <Link to={`/organizations/${e.organization}`}>{e.summary_fields.organization.name}</Link> : '–') },
+  { field: 'action', label: 'Action', wide: true },
+  {
+    field: 'unified_job',
+    label: 'Run',
+    wide: true,
+    render: (e) => {
+      const run = e.summary_fields.unified_job;
+      return run && run.type ? <Link to={runPath({ id: run.id, type: run.type })}>{run.name || `#${run.id}`}</Link> : '–';
+    },
+  },
+  { field: 'user', label: 'User', wide: true, render: (e) => e.summary_fields.user?.username ?? '–' },
+  { field: 'message', label: 'Message', wide: true },
+];
