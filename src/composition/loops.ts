@@ -13,6 +13,7 @@ import { startEventEvaluation } from '../eda/evaluation-loop.ts';
 import { pruneEventLogs } from '../eda/retention.ts';
 import { edaLaunchers } from '../eda/actions.ts';
 import { startWorkflowLoop } from '../run-kinds/workflow-job/workflow-loop.ts';
+import { recalculateAllTenants } from '../resources/tenants/usage.ts';
 import type { RunServices } from '../runs/run-services.ts';
 
 export interface BackgroundLoop {
@@ -162,6 +163,36 @@ export const eventEvaluation: BackgroundLoop = {
   },
 };
 
+const TENANT_USAGE_MS = 10 * 60_000;
+
+/**
+ * Recomputes every tenant's usage every 10 minutes (and a minute after start), so that hosts and
+ * storage stay honest between the quota gate's own counts (docs/tenants.md#usage).
+ */
+export const tenantUsage: BackgroundLoop = {
+  name: 'tenant usage',
+  async start(services) {
+    let round: Promise<unknown> = Promise.resolve();
+    let busy = false;
+    const run = () => {
+      if (busy) return;
+      busy = true;
+      round = recalculateAllTenants(services.db, services.env.projectsRoot)
+        .catch((err) => services.logger.error('tenant usage failed:', err instanceof Error ? err.message : err))
+        .finally(() => { busy = false; });
+    };
+    const first = setTimeout(run, 60_000);
+    first.unref();
+    const timer = setInterval(run, TENANT_USAGE_MS);
+    timer.unref();
+    return async () => {
+      clearTimeout(first);
+      clearInterval(timer);
+      await round;
+    };
+  },
+};
+
 export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, workflows, commitStatuses,
   notificationSender,
   outboundWebhookSender,
@@ -171,4 +202,5 @@ export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, workflow
   snapshotRetention,
   eventEvaluation,
   eventLogRetention,
+  tenantUsage,
 ];

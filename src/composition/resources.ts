@@ -52,6 +52,8 @@ import { policyDecisions } from '../resources/policies/policy-decision.resource.
 import { webauthnCredentials } from '../resources/webauthn-credentials/webauthn-credential.resource.ts';
 import { serviceCatalogItems } from '../resources/service-catalog/catalog-item.resource.ts';
 import { serviceRequests } from '../resources/service-catalog/service-request.resource.ts';
+import { tenants } from '../resources/tenants/tenant.resource.ts';
+import { tenantQuotaEvents } from '../resources/tenants/quota-event.resource.ts';
 
 export const RESOURCES: readonly Resource[] = [
   organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
@@ -66,4 +68,5 @@ export const RESOURCES: readonly Resource[] = [
   policies, policyDecisions,
   webauthnCredentials,
   serviceCatalogItems, serviceRequests,
+  tenants, tenantQuotaEvents,
 ];

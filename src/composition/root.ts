@@ -42,6 +42,8 @@ import { catalogItemRoutes } from '../resources/service-catalog/catalog-routes.t
 import { serviceRequestFollower } from '../resources/service-catalog/request-follower.ts';
 import { serviceRequestRoutes } from '../resources/service-catalog/request-routes.ts';
 import { serviceRequestSecrets } from '../resources/service-catalog/request-secrets.ts';
+import { tenantRoutes } from '../resources/tenants/tenant-routes.ts';
+import { TENANTS_URL } from '../resources/tenants/tenant.resource.ts';
 import { policyGate } from '../policy/gate.ts';
 import { connectionVariablesGate } from '../runs/connection-variables-gate.ts';
 import { notificationTemplateRoutes } from '../resources/notification-templates/notification-template-routes.ts';
@@ -118,7 +120,7 @@ const runKindRoutes: RunRouteModule = async (app, services) => {
  * resources and run kinds add, settings, login, OAuth2 and the live output websocket.
  */
 export const ROUTES: readonly RunRouteModule[] = [
-  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL }),
+  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL }),
   dashboardRoutes,
   resourceRoutes,
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
@@ -130,6 +132,7 @@ export const ROUTES: readonly RunRouteModule[] = [
   outboundWebhookRoutes,
   policyRoutes,
   catalogItemRoutes, serviceRequestRoutes,
+  tenantRoutes,
   runKindRoutes,
   webhookRoutes,
   registerSettingsRoutes, registerLoginRoutes, registerWebauthnRoutes, registerOAuth2Routes, registerSamlRoutes, registerSsoRoutes, registerLiveOutput,
