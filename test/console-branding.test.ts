@@ -1,7 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { newTenant } from './helpers/tenants.ts';
+
+/** A tenant provisioned through the API. */
+async function newTenant(t: TestApp, fields: { name: string; branding: Record<string, string> }) {
+  const username = `${fields.name.replace(/[^\w]+/g, '_').slice(0, 40)}-admin`;
+  const res = await t.post('/api/v2/tenants/', { ...fields, admin_username: username, admin_email: 'admin@example.com' });
+  assert.equal(res.status, 201, res.text);
+  return res.body;
+}
 
 /** The JSON data block the page carries, parsed as the console parses it. */
 function brandingData(html: string): Record<string, string> | undefined {
@@ -15,7 +22,7 @@ describe('the console page on a tenant custom domain', () => {
     t = await createTestApp();
     await newTenant(t, {
       name: 'Acme Corp',
-      branding: { logo_url: 'https://cdn.acme.example/logo.png', primary_color: '#112233', secondary_color: '#FFEEDD', custom_domain: 'console.acme.example', contact_email: 'ops@acme.example' },
+      branding: { logo_url: 'https://cdn.acme.example/logo.png', primary_color: '#112233', secondary_color: '#ffeedd', custom_domain: 'console.acme.example', contact_email: 'ops@acme.example' },
     });
   });
   after(() => t.close());
@@ -26,7 +33,7 @@ describe('the console page on a tenant custom domain', () => {
       assert.equal(res.status, 200, host);
       assert.match(res.text, /<title>Acme Corp<\/title>/, host);
       assert.deepEqual(brandingData(res.text), {
-        name: 'Acme Corp', logo_url: 'https://cdn.acme.example/logo.png', primary_color: '#112233', secondary_color: '#FFEEDD', contact_email: 'ops@acme.example',
+        name: 'Acme Corp', logo_url: 'https://cdn.acme.example/logo.png', primary_color: '#112233', secondary_color: '#ffeedd', contact_email: 'ops@acme.example',
       });
       assert.match(res.text, /<meta name="theme-color" content="#112233" \/>/);
       assert.equal(res.headers['cache-control'], 'no-cache');

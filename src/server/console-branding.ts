@@ -5,6 +5,7 @@
  * it can end its script element.
  */
 import type { Database } from '../db/database.ts';
+import { normalizeHost } from '../resources/tenants/tenant-values.ts';
 
 export interface ConsoleBranding {
   tenant: number;
@@ -19,17 +20,10 @@ export interface ConsoleBranding {
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
-/** The host as custom domains are stored: lowercase, without port or trailing dot. */
-export function normalizedHost(host: string): string {
-  let name = host.trim().toLowerCase();
-  if (name.startsWith('[')) name = name.slice(0, name.indexOf(']') + 1);
-  else if (name.indexOf(':') === name.lastIndexOf(':')) name = name.replace(/:\d*$/, '');
-  return name.replace(/\.+$/, '');
-}
-
 /** The branding of the tenant whose custom domain is `host`, if any. */
 export async function brandingForHost(db: Database, host: string | undefined): Promise<ConsoleBranding | undefined> {
-  const domain = host ? normalizedHost(host) : '';
+  // As the branding lookup reads it (docs/tenants.md): lowercase, without port or trailing dot.
+  const domain = host ? normalizeHost(host) : null;
   if (!domain) return undefined;
   const [row] = await db.query<ConsoleBranding>(
     `SELECT t.id AS tenant, o.id AS organization, o.name, t.logo_url, t.primary_color, t.secondary_color, t.custom_domain, t.contact_email

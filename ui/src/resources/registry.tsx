@@ -489,6 +489,7 @@ const RESOURCES: ResourceConfig[] = [
     filters: [{ key: 'status', label: 'Status', choicesOf: 'status' }, { key: 'mine', label: 'Mine', choices: [['true', 'Mine'], ['false', "Others'"]] }],
     emptyHint: 'Requests are made from the Catalog.',
   }),
+  // The tenants' routes describe their objects only as {id, type} (no ResourceObject): typed in tenant-types.ts.
   listOf({
     key: 'tenants',
     label: 'Tenants',
@@ -500,7 +501,7 @@ const RESOURCES: ResourceConfig[] = [
     actions: () => import('../pages/tenants/TenantActions'),
     emptyHint: 'A tenant is an organization of its own, with an admin, a default team, quotas on what its launches use, and the branding its console shows on its own domain.',
   }),
-  listOf({
+  defineResource({
     key: 'tenant_quota_events',
     label: 'Quota decisions',
     singular: 'Quota decision',

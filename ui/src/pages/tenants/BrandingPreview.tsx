@@ -2,6 +2,14 @@ import { textOn } from '../../app/branding';
 import { isColor, type Branding } from './tenant-types';
 import './tenants.css';
 
+function sameOrigin(address: string): boolean {
+  try {
+    return new URL(address, window.location.href).origin === window.location.origin;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The tenant's masthead and a primary button as its console shows them. A logo of another site is
  * not loaded here (this page may load images of its own site only): the tenant's console allows it.
@@ -10,7 +18,7 @@ export function BrandingPreview({ name, branding }: { name: string; branding: Br
   const masthead = isColor(branding.secondary_color) ? branding.secondary_color : undefined;
   const primary = isColor(branding.primary_color) ? branding.primary_color : undefined;
   const logo = branding.logo_url.trim();
-  const ownSite = logo.startsWith('/') && !logo.startsWith('//');
+  const ownSite = !!logo && sameOrigin(logo);
   return (
     <figure className="drover-branding-preview" aria-label="Branding preview">
       <div className="drover-branding-preview-masthead" data-testid="preview-masthead" style={masthead ? { backgroundColor: masthead, color: textOn(masthead) } : undefined}>

@@ -1,14 +1,14 @@
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { DescriptionList, PageSection } from '@patternfly/react-core';
+import { Breadcrumb, BreadcrumbItem, Button, DescriptionList, Flex, PageSection } from '@patternfly/react-core';
+import { PencilAltIcon } from '@patternfly/react-icons';
 import { http } from '../../api/client';
 import type { ResourceConfig } from '../../resources/types';
 import { resourceConfig } from '../../resources/registry';
-import { Breadcrumbs } from '../../components/Breadcrumbs';
 import { DetailHeader } from '../../components/DetailHeader';
 import { ResourceList } from '../../components/ResourceList';
 import { RoutedTabs } from '../../components/RoutedTabs';
-import { RowActions } from '../../components/RowActions';
+import TenantActions from './TenantActions';
 import { formatDate } from '../../components/cells';
 import { DetailItem, DetailSection } from '../event-rules/DetailItem';
 import { BrandingPreview } from './BrandingPreview';
@@ -20,14 +20,28 @@ const LIVE = 5_000;
 
 /** A tenant: its organization, admin and team, its quotas with live usage, its branding, and its quota decisions. */
 export default function TenantPage({ object, config }: { object: Tenant; config: ResourceConfig }) {
+  const navigate = useNavigate();
   const live = useQuery({ queryKey: [object.url], queryFn: () => http.get<Tenant>(object.url), initialData: object, refetchInterval: LIVE });
   const tenant = live.data;
   const events = resourceConfig('tenant_quota_events');
   return (
     <>
       <PageSection>
-        <Breadcrumbs config={config} object={tenant as never} />
-        <DetailHeader title={tenant.name} actions={<RowActions config={config} object={tenant as never} variant="detail" />} />
+        <Breadcrumb>
+          <BreadcrumbItem render={() => <Link to="/tenants">{config.label}</Link>} />
+          <BreadcrumbItem isActive>{tenant.name}</BreadcrumbItem>
+        </Breadcrumb>
+        <DetailHeader
+          title={tenant.name}
+          actions={
+            <Flex spaceItems={{ default: 'spaceItemsSm' }} justifyContent={{ default: 'justifyContentFlexEnd' }}>
+              {tenant.summary_fields.user_capabilities?.edit && (
+                <Button variant="secondary" icon={<PencilAltIcon />} onClick={() => navigate(`/tenants/${tenant.id}/edit`)}>Edit</Button>
+              )}
+              <TenantActions object={tenant} variant="detail" />
+            </Flex>
+          }
+        />
       </PageSection>
       <PageSection>
         <RoutedTabs

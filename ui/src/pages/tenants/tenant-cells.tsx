@@ -1,28 +1,12 @@
 import { Link } from 'react-router';
+import type { ResourceObject } from '../../api/types';
 import type { Column } from '../../resources/types';
 import { StatusLabel, formatDate } from '../../components/cells';
 import { runPath } from '../../resources/run-paths';
 import { isUnlimited, QUOTAS, type QuotaKind, type Tenant } from './tenant-types';
 
-/** A quota decision (tenant_quota_events), as the API answers it. */
-export interface QuotaEvent {
-  id: number;
-  type: string;
-  url: string;
-  related: Record<string, string>;
-  summary_fields: { organization?: { id: number; name: string }; user?: { id: number; username: string }; unified_job?: { id: number; name: string; type?: string } };
-  tenant: number;
-  organization: number;
-  quota_kind: QuotaKind;
-  decision: string;
-  limit: number;
-  usage: number;
-  action: string;
-  unified_job: number | null;
-  user: number | null;
-  message: string;
-  created: string;
-}
+/** A quota decision, as the API answers it. */
+export type QuotaEvent = ResourceObject<'tenant_quota_events'>;
 
 const usageColumn = (kind: QuotaKind, label: string): Column<Tenant> => ({
   field: QUOTAS[kind].usage,
@@ -44,6 +28,14 @@ export const tenantColumns: Column<Tenant>[] = [
   usageColumn('max_storage_mb', 'Storage (MB)'),
 ];
 
+interface Summary {
+  id: number;
+  name?: string;
+  username?: string;
+  type?: string;
+}
+const summaryOf = (e: QuotaEvent, field: 'organization' | 'unified_job' | 'user') => (e.summary_fields as Record<string, Summary | undefined>)[field];
+
 const DECISION_COLORS = { allow: 'green', deny: 'red' } as const;
 
 export const quotaEventColumns: Column<QuotaEvent>[] = [
@@ -51,17 +43,21 @@ export const quotaEventColumns: Column<QuotaEvent>[] = [
   { field: 'decision', label: 'Decision', sort: true, render: (e) => <StatusLabel status={e.decision} colors={DECISION_COLORS} /> },
   { field: 'quota_kind', label: 'Quota', sort: true, render: (e) => QUOTAS[e.quota_kind]?.label ?? e.quota_kind },
   { field: 'usage', label: 'Usage / limit', render: (e) => `${e.usage} / ${e.limit}` },
-  { field: 'organization', label: 'Organization', wide: true, render: (e) => (e.summary_fields.organization ? <Link to={`/organizations/${e.organization}`}>{e.summary_fields.organization.name}</Link> : '–') },
+  { field: 'organization', label: 'Organization', wide: true, render: (e) => {
+      const organization = summaryOf(e, 'organization');
+      return organization ? <Link to={`/organizations/${organization.id}`}>{organization.name}</Link> : '–';
+    },
+  },
   { field: 'action', label: 'Action', wide: true },
   {
     field: 'unified_job',
     label: 'Run',
     wide: true,
     render: (e) => {
-      const run = e.summary_fields.unified_job;
+      const run = summaryOf(e, 'unified_job');
       return run && run.type ? <Link to={runPath({ id: run.id, type: run.type })}>{run.name || `#${run.id}`}</Link> : '–';
     },
   },
-  { field: 'user', label: 'User', wide: true, render: (e) => e.summary_fields.user?.username ?? '–' },
+  { field: 'user', label: 'User', wide: true, render: (e) => summaryOf(e, 'user')?.username ?? '–' },
   { field: 'message', label: 'Message', wide: true },
 ];

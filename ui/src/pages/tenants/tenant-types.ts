@@ -1,12 +1,11 @@
 import { ApiError } from '../../api/errors';
+import type { FieldOf } from '../../api/types';
+
+/** The quotas, as the API's quota decisions name them. */
+export type QuotaKind = FieldOf<'tenant_quota_events', 'quota_kind'>;
 
 /** A tenant's quotas: null or 0 is unlimited. */
-export interface Quota {
-  max_concurrent_jobs: number | null;
-  max_daily_launches: number | null;
-  max_hosts: number | null;
-  max_storage_mb: number | null;
-}
+export type Quota = Record<QuotaKind, number | null>;
 
 export interface Usage {
   concurrent_jobs: number;
@@ -26,7 +25,6 @@ export interface Branding {
   contact_email: string;
 }
 
-export type QuotaKind = keyof Quota;
 export type BrandingField = keyof Branding;
 
 /** Each quota, the usage it limits and how the console words it. */
@@ -39,7 +37,7 @@ export const QUOTAS: Record<QuotaKind, { label: string; usage: keyof Usage; unit
 export const QUOTA_KINDS = Object.keys(QUOTAS) as QuotaKind[];
 
 export const BRANDING: Record<BrandingField, { label: string; help: string; type?: 'email' | 'url' }> = {
-  logo_url: { label: 'Logo URL', help: 'An image for the masthead and the login page (https://..., or a path of this site).', type: 'url' },
+  logo_url: { label: 'Logo URL', help: 'An http or https address of an image for the masthead and the login page.', type: 'url' },
   primary_color: { label: 'Primary colour', help: '#RRGGBB: buttons, links and the active navigation.' },
   secondary_color: { label: 'Secondary colour', help: "#RRGGBB: the masthead's background." },
   custom_domain: { label: 'Custom domain', help: 'The host name whose console shows this branding (console.example.com).' },
@@ -76,8 +74,11 @@ interface Named {
   description?: string;
 }
 
-/** A tenant as the API answers it (docs/tenants.md). */
-export interface Tenant {
+/**
+ * A tenant as the API answers it (docs/tenants.md). The tenants' routes describe their answer only
+ * as {id, type} in the OpenAPI document, so its fields are written here.
+ */
+export type Tenant = {
   id: number;
   type: string;
   url: string;
@@ -93,4 +94,4 @@ export interface Tenant {
   branding: Branding;
   created: string;
   modified: string;
-}
+};
