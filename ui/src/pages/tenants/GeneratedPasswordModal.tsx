@@ -7,7 +7,7 @@ export function GeneratedPasswordModal({ tenant, onClose }: { tenant: { name: st
       <ModalHeader title={`Tenant ${tenant.name} provisioned`} labelId="tenant-password-title" />
       <ModalBody>
         <Alert variant="warning" isInline isPlain title="Copy the admin's password now: it is not shown again." />
-        <ClipboardCopy isReadOnly hoverTip="Copy" clickTip="Copied" aria-label="Generated admin password" textAriaLabel="Generated admin password">
+        <ClipboardCopy isReadOnly hoverTip="Copy" clickTip="Copied" textAriaLabel="Generated admin password">
           {tenant.admin_password ?? ''}
         </ClipboardCopy>
       </ModalBody>
