@@ -83,6 +83,9 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   // A launch policy (uploaded to the engine after commit, by the policy engine sync loop) and a decision it took.
   const policy = await created('/api/v2/policies/', { name: 'router-policy', organization, rego_module: `package drover.org_${organization}.router`, package_path: `drover.org_${organization}.router` });
   await t.db.query<AnyRow>(`INSERT INTO policy_decisions (decision, policy_id, policy_name, organization_id, unified_job_id, message) VALUES ('warn', $1, 'router-policy', $2, 1, 'router')`, [policy, organization]);
+  // A tenant (its organization, admin and team made with it) branded for the host the requests name, and a quota decision about it.
+  const tenant = await created('/api/v2/tenants/', { name: 'router-tenant', admin_username: 'router-tenant-admin', admin_email: 'router@example.com', branding: { custom_domain: 'localhost' } });
+  await t.db.query<AnyRow>(`INSERT INTO tenant_quota_events (tenant_id, organization_id, quota_kind, decision, quota_limit, usage) SELECT id, organization_id, 'max_hosts', 'allow', 1, 0 FROM tenants WHERE id = $1`, [tenant]);
   // A passkey of the admin (registered through a browser ceremony, which this test does not drive); /webauthn/ has no list of its own to find it in.
   const [passkey] = await t.db.query<AnyRow>(`INSERT INTO webauthn_credentials (user_id, credential_id, public_key, label) VALUES (1, 'router', '\\x00', 'router') RETURNING id`);
   sampleIds.set('webauthn', passkey.id);
@@ -138,7 +141,7 @@ describe('routes', () => {
     const publicUrls = [...new Set(apiRoutes.filter((r) => r.permission!.kind === 'public').map((r) => r.url))].sort();
     // The login, the OAuth2 endpoints, the list of sign-in methods (as AWX), passkey sign-in, provisioning callbacks (by host_config_key) and webhook and event receivers (by key) authenticate their callers themselves.
     assert.deepEqual(publicUrls, [
-      '/api/', '/api/login/', '/api/logout/', '/api/o/', '/api/o/revoke_token/', '/api/o/token/', '/api/v2/', '/api/v2/auth/', '/api/v2/eda_webhooks/:path/',
+      '/api/', '/api/login/', '/api/logout/', '/api/o/', '/api/o/revoke_token/', '/api/o/token/', '/api/v2/', '/api/v2/auth/', '/api/v2/branding/', '/api/v2/eda_webhooks/:path/',
       '/api/v2/job_templates/:id/azure_devops/', '/api/v2/job_templates/:id/bitbucket_dc/', '/api/v2/job_templates/:id/callback/',
       '/api/v2/job_templates/:id/gitea/', '/api/v2/job_templates/:id/github/', '/api/v2/job_templates/:id/gitlab/', '/api/v2/ping/',
       '/api/v2/webauthn/authenticate/begin/', '/api/v2/webauthn/authenticate/complete/',

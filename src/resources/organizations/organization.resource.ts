@@ -1,4 +1,5 @@
 import { hasObjectRole, hasObjectRoleOnRow, isSuperuser, manageOrganizationAuth, visibleThroughRole, type AccessPolicy } from '../../api/access.ts';
+import { conflict, forbidden } from '../../api/errors.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable, ResourceRow } from '../../db/database.ts';
 import { choice, integer, ref, text } from '../../api/fields.ts';
@@ -108,6 +109,12 @@ export const organizations = defineResource<OrganizationRow>({
   hooks: {
     /** Teams go with their organization, each with its roles and its own activity record. */
     async beforeDelete(tx, ctx, row) {
+      // A tenant's root goes only with its tenant, confirmed and checked for active runs (docs/tenants.md#deleting-a-tenant).
+      const [tenant] = await tx.query<{ id: number }>('SELECT id FROM tenants WHERE organization_id = $1', [row.id]);
+      if (tenant) {
+        if (!isSuperuser(ctx)) throw forbidden("This organization is a tenant's root: only a superuser deletes it, with its tenant.");
+        throw conflict(`This organization is the root of tenant ${tenant.id}: delete the tenant instead (DELETE /api/v2/tenants/${tenant.id}/?confirm=true).`);
+      }
       // What belongs to the organization goes with it, each with its roles and history (OAuth2
       // applications revoke their tokens as they go).
       for (const name of OWNED_RESOURCES) {

@@ -22,6 +22,12 @@ import { projectDirectories, RUNS_OF_ORGANIZATION, RUNS_USING_ORGANIZATION } fro
  */
 const OWNED: readonly { resource: string; where: string }[] = [
   { resource: 'service_catalog_item', where: 'organization_id = $1' },
+  // Approval templates belong to the nodes of the organization's workflows, which would otherwise only forget them.
+  {
+    resource: 'workflow_approval_template',
+    where: `id IN (SELECT n.unified_job_template_id FROM workflow_job_template_nodes n
+      JOIN workflow_job_templates w ON w.id = n.workflow_job_template_id WHERE w.organization_id = $1)`,
+  },
   { resource: 'workflow_job_template', where: 'organization_id = $1' },
   { resource: 'job_template', where: 'organization_id = $1 OR (organization_id IS NULL AND project_id IN (SELECT id FROM projects WHERE organization_id = $1))' },
   { resource: 'notification_template', where: 'organization_id = $1' },
@@ -83,8 +89,10 @@ export async function deleteTenant(db: Database, ctx: RequestContext, tenantId: 
     const runs = await tx.query(`DELETE FROM unified_jobs WHERE id IN (${RUNS_OF_ORGANIZATION}) RETURNING id`, [org]);
     const objects: Record<string, number> = {};
     for (const { resource, where } of OWNED) objects[resource] = await removeAll(tx, ctx, resource, where, org);
+    // The tenant first (its usage and quota events cascade): the organization refuses to go while it is a tenant's root.
+    await tx.query('DELETE FROM tenants WHERE id = $1', [tenant.id]);
     // The organization takes its teams, projects, inventories (hosts, groups, sources), credentials
-    // and the rest by its own deletion; the tenant's rows and quota events cascade with it.
+    // and the rest by its own deletion.
     await removeObject(tx, ctx, ctx.service.resources.get('organization'), organization);
     const removed: Removed = { runs: runs.length, objects, admin_user_deleted: await removeLoneAdmin(tx, ctx, tenant.admin_user_id) };
     await recordActivity(tx, ctx, {

@@ -43,6 +43,25 @@ const CREATE_FIELDS: Record<string, Field> = {
 const UPDATE_FIELDS: Record<string, Field> = { description: text(), quota: QUOTA_FIELD, branding: BRANDING_FIELD };
 const writeMeta = (fields: Record<string, Field>) => (actionOptions('', '', { GET: {}, POST: fields }).actions as { POST: unknown }).POST;
 
+/** What a tenant shows beyond its declared fields (decorate), for OPTIONS' actions.GET. */
+const SHOWN_FIELDS: Record<string, Field> = {
+  name: text({ readOnly: true, helpText: "The organization's name." }),
+  description: text({ readOnly: true, helpText: "The organization's description." }),
+  quota: json({ readOnly: true, helpText: 'max_concurrent_jobs, max_daily_launches, max_hosts, max_storage_mb (null or 0: no limit).' }),
+  usage: json({ readOnly: true, helpText: 'concurrent_jobs, daily_launches, daily_date, hosts, storage_mb, storage_bytes, recalculated.' }),
+  branding: json({ readOnly: true, helpText: 'logo_url, primary_color, secondary_color, custom_domain, contact_email.' }),
+};
+const shownMeta = () => (actionOptions('', '', { GET: SHOWN_FIELDS, POST: {} }).actions as { GET: Record<string, unknown> }).GET;
+
+/** OPTIONS of the list or a tenant, with what decorate adds among the fields it answers. */
+function describeTenants(meta: Record<string, unknown>, write: { method: string; fields: Record<string, Field> } | null): Record<string, unknown> {
+  const actions = meta.actions as Record<string, Record<string, unknown>>;
+  const { created, modified, ...own } = actions.GET;
+  actions.GET = { ...own, ...shownMeta(), created, modified };
+  if (write) actions[write.method] = writeMeta(write.fields) as Record<string, unknown>;
+  return meta;
+}
+
 const confirmed = (request: FastifyRequest) => /^(true|1|yes)$/i.test(String((request.query as { confirm?: string }).confirm ?? ''));
 
 export const tenantRoutes: RouteModule = (app, services) => {
@@ -60,11 +79,8 @@ export const tenantRoutes: RouteModule = (app, services) => {
       // The generated password is shown here only: it is stored hashed, as every password.
       return reply.code(201).send(provisioning.generatedPassword ? { ...out, admin_password: provisioning.adminPassword } : out);
     },
-    OPTIONS: async (request) => {
-      const meta = listOptions(services.resources, tenants, false);
-      if (request.ctx.tokenScope !== 'read') (meta.actions as Record<string, unknown>).POST = writeMeta(CREATE_FIELDS);
-      return meta;
-    },
+    OPTIONS: async (request) =>
+      describeTenants(listOptions(services.resources, tenants, false), request.ctx.tokenScope === 'read' ? null : { method: 'POST', fields: CREATE_FIELDS }),
   }, {
     GET: { summary: 'List tenants', querystring: TenantsQuery },
     POST: { summary: 'Provision a tenant', body: TenantCreateBody, checkBody: AnyObject, response: { 201: Tenant, 400: TenantBodyErrors } },
@@ -84,11 +100,8 @@ export const tenantRoutes: RouteModule = (app, services) => {
       await deleteTenant(db, request.ctx, request.object.id, services.env.projectsRoot);
       return reply.code(204).send();
     },
-    OPTIONS: async (request) => {
-      const meta = detailOptions(services.resources, tenants, false);
-      if (request.ctx.tokenScope !== 'read') (meta.actions as Record<string, unknown>).PATCH = writeMeta(UPDATE_FIELDS);
-      return meta;
-    },
+    OPTIONS: async (request) =>
+      describeTenants(detailOptions(services.resources, tenants, false), request.ctx.tokenScope === 'read' ? null : { method: 'PATCH', fields: UPDATE_FIELDS }),
   }, {
     GET: { summary: 'Read a tenant', response: { 200: Tenant } },
     PATCH: { summary: "Change a tenant's description, quota or branding", body: TenantUpdateBody, checkBody: AnyObject, response: { 200: Tenant, 400: TenantBodyErrors } },

@@ -58,7 +58,7 @@ export const tenants = defineResource<TenantRow>({
     admin_user: ref('user', { readOnly: true, nullable: true, helpText: 'The admin user made by provisioning.' }),
     team: ref('team', { readOnly: true, nullable: true, helpText: 'The default team made by provisioning.' }),
   },
-  summaryColumns: ['id', 'organization_id'],
+  summaryColumns: ['id'],
   access: tenantAccess,
   // Reached through its own routes only (tenant-routes.ts), listed in the API root there.
   topLevel: false,
