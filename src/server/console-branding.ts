@@ -1,5 +1,5 @@
 /**
- * A tenant's branding in the console page served on its custom domain (docs/tenants.md#branding):
+ * A tenant's branding in the console page served on its custom domain (docs/console.md#branding-on-a-tenants-domain):
  * the title, and the colours and logo as a JSON data block the console applies before it first
  * renders. Every value is data: the title is HTML-escaped and the JSON is written so that nothing in
  * it can end its script element.

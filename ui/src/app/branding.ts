@@ -1,6 +1,6 @@
 /**
  * A tenant's branding, when the console is served on its custom domain: the server writes it into
- * index.html as a JSON data block (never a request after load, docs/tenants.md#branding), and it is
+ * index.html as a JSON data block (never a request after load, docs/console.md#branding-on-a-tenants-domain), and it is
  * applied here before the first render. Values are checked again: colours only as #RRGGBB.
  */
 export interface PageBranding {
