@@ -46,7 +46,7 @@ import {
 } from '../pages/policies/policy-cells';
 import { requestColumns } from '../pages/portal/request-lists';
 import { catalogItemColumns } from '../pages/portal/catalog-item-cells';
-import { quotaEventColumns, tenantColumns } from '../pages/tenants/tenant-cells';
+import { quotaEventColumns, quotaEventFilters, tenantColumns } from '../pages/tenants/tenant-cells';
 
 /** A list of runs: relaunch and cancel per row, cancel and delete of the selected, rows that expand. */
 const runs = <K extends RunKey>(key: K, label: string, singular: string, extra: Partial<ResourceDefinition<K>> = {}): ResourceConfig =>
@@ -507,11 +507,7 @@ const RESOURCES: ResourceConfig[] = [
     singular: 'Quota decision',
     creatable: false,
     columns: quotaEventColumns,
-    filters: [
-      { key: 'decision', label: 'Decision', choicesOf: 'decision' },
-      { key: 'quota_kind', label: 'Quota', choicesOf: 'quota_kind' },
-      { key: 'since', label: 'Since', input: 'datetime' },
-    ],
+    filters: quotaEventFilters,
     emptyHint: 'A decision is recorded each time a limited quota of a tenant is checked, at a launch or when a host is added.',
   }),
   defineResource({

@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
-import type { ResourceObject } from '../../api/types';
-import type { Column } from '../../resources/types';
+import type { FieldOf, ResourceObject } from '../../api/types';
+import type { Column, ListFilter } from '../../resources/types';
 import { StatusLabel, formatDate } from '../../components/cells';
 import { runPath } from '../../resources/run-paths';
-import { isUnlimited, QUOTAS, type QuotaKind, type Tenant } from './tenant-types';
+import { isUnlimited, QUOTA_KINDS, QUOTAS, type QuotaKind, type Tenant } from './tenant-types';
 
 /** A quota decision, as the API answers it. */
 export type QuotaEvent = ResourceObject<'tenant_quota_events'>;
@@ -37,6 +37,14 @@ interface Summary {
 const summaryOf = (e: QuotaEvent, field: 'organization' | 'unified_job' | 'user') => (e.summary_fields as Record<string, Summary | undefined>)[field];
 
 const DECISION_COLORS = { allow: 'green', deny: 'red' } as const;
+const DECISIONS: Record<FieldOf<'tenant_quota_events', 'decision'>, string> = { allow: 'Allowed', deny: 'Denied' };
+
+/** Filter by decision, quota (named as the console names them) and time. */
+export const quotaEventFilters: ListFilter[] = [
+  { key: 'decision', label: 'Decision', choices: Object.entries(DECISIONS) },
+  { key: 'quota_kind', label: 'Quota', choices: QUOTA_KINDS.map((kind) => [kind, QUOTAS[kind].label]) },
+  { key: 'since', label: 'Since', input: 'datetime' },
+];
 
 export const quotaEventColumns: Column<QuotaEvent>[] = [
   { field: 'created', label: 'Time', sort: true, render: (e) => formatDate(e.created) },
