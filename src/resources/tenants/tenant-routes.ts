@@ -4,11 +4,10 @@
  * only, but for branding.
  */
 import type { FastifyRequest } from 'fastify';
-import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
-import { AnyObject } from '../../api/action-schemas.ts';
-import { conflict, notFound, badRequest } from '../../api/errors.ts';
+import { AnyObject, OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
+import { badRequest, conflict, notFound } from '../../api/errors.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
-import { json, text, email, type Field } from '../../api/fields.ts';
+import { email, json, text, type Field } from '../../api/fields.ts';
 import { listPage, type Query } from '../../api/list.ts';
 import { actionOptions, detailOptions, listOptions, viewOptions } from '../../api/options.ts';
 import { objectPermission, PUBLIC, SUPERUSER } from '../../api/permissions.ts';

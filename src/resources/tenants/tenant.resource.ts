@@ -45,8 +45,8 @@ async function tenantFacts(db: Queryable, rows: readonly TenantRow[]): Promise<M
 
 /**
  * A tenant root organization with its quotas, branding and usage (docs/tenants.md). Its endpoints
- * are its own (tenant-routes.ts): provisioning makes an organization, an admin and a team with it,
- * and its bodies nest quota and branding.
+ * are its own rather than the framework's: provisioning makes an organization, an admin and a team
+ * with it, its bodies nest quota and branding, and its 400 lists every bad field.
  */
 export const tenants = defineResource<TenantRow>({
   name: 'tenant',
@@ -60,7 +60,7 @@ export const tenants = defineResource<TenantRow>({
   },
   summaryColumns: ['id'],
   access: tenantAccess,
-  // Reached through its own routes only (tenant-routes.ts), listed in the API root there.
+  // Reached through its own endpoints only, which the API root lists (docs/tenants.md).
   topLevel: false,
   prepare: (db, rows) => tenantFacts(db, rows),
   decorate: (row, out, prepared) => {
