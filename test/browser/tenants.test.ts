@@ -111,6 +111,20 @@ describe('console: tenants', () => {
     assert.equal((await t.get(`/api/v2/tenants/${tenant.id}/`)).body.admin_password, undefined);
   });
 
+  it('provisions with a password typed instead of generated: no password dialog, the admin logs in with it', async () => {
+    const { page } = admin;
+    await admin.open('/tenants/add');
+    await page.locator('#tenant-name').fill('Typed corp');
+    await page.getByLabel('Admin username').fill('typed-admin');
+    await page.getByLabel('Admin email').fill('typed@example.com');
+    await page.getByLabel('Generate a password').uncheck();
+    await page.locator('#tenant-admin-password').fill('Typed-password-1');
+    await page.getByRole('button', { name: 'Provision' }).click();
+    await page.waitForURL(/\/tenants\/\d+$/);
+    assert.equal(await page.getByRole('dialog').count(), 0);
+    assert.equal((await t.get('/api/v2/me/', { as: { username: 'typed-admin', password: 'Typed-password-1' } })).status, 200);
+  });
+
   it("shows usage against each quota, Unlimited where there is none, live, and recalculates on demand", async () => {
     const tenant = await provision(t, 'Usage corp', { quota: { max_hosts: 10, max_daily_launches: 0 } });
     const inventory = await newInventory(t, tenant.organization, { name: 'Usage hosts', local: false });

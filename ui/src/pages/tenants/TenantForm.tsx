@@ -76,9 +76,9 @@ export default function TenantForm({ object }: { object?: Tenant; config: Resour
   };
 
   const unplaced = Object.entries(errors).filter(([field]) => !SHOWN.has(field));
-  const text = (id: string, label: string, value: string, set: (v: string) => void, options: { required?: boolean; readOnly?: boolean; type?: 'email' | 'password'; help?: string; error?: string } = {}) => (
+  const text = (id: string, label: string, value: string, set: (v: string) => void, options: { required?: boolean; readOnly?: boolean; type?: 'email' | 'password'; autoComplete?: string; help?: string; error?: string } = {}) => (
     <FormGroup label={label} fieldId={id} isRequired={options.required}>
-      <TextInput id={id} type={options.type ?? 'text'} value={value} onChange={(_e, v) => set(v)} isRequired={options.required} readOnlyVariant={options.readOnly ? 'default' : undefined} validated={options.error ? 'error' : 'default'} aria-describedby={`${id}-help`} />
+      <TextInput id={id} type={options.type ?? 'text'} value={value} onChange={(_e, v) => set(v)} isRequired={options.required} readOnlyVariant={options.readOnly ? 'default' : undefined} autoComplete={options.autoComplete} validated={options.error ? 'error' : 'default'} aria-describedby={`${id}-help`} />
       {fieldHelp(id, options.error, options.help)}
     </FormGroup>
   );
@@ -113,13 +113,13 @@ export default function TenantForm({ object }: { object?: Tenant; config: Resour
         {!object && (
           <FormSection title="Tenant administrator" titleElement="h2">
             <Grid hasGutter>
-              <GridItem span={12} md={6}>{text('tenant-admin-username', 'Admin username', adminUsername, setAdminUsername, { required: true, error: errors.admin_username })}</GridItem>
+              <GridItem span={12} md={6}>{text('tenant-admin-username', 'Admin username', adminUsername, setAdminUsername, { required: true, autoComplete: 'off', error: errors.admin_username })}</GridItem>
               <GridItem span={12} md={6}>{text('tenant-admin-email', 'Admin email', adminEmail, setAdminEmail, { required: true, type: 'email', error: errors.admin_email })}</GridItem>
               <GridItem span={12} md={6}>
                 <Checkbox id="tenant-admin-generate" label="Generate a password" description="Shown once, after the tenant is made." isChecked={generate} onChange={(_e, on) => setGenerate(on)} />
               </GridItem>
               {!generate && (
-                <GridItem span={12} md={6}>{text('tenant-admin-password', 'Admin password', adminPassword, setAdminPassword, { required: true, type: 'password', error: errors.admin_password })}</GridItem>
+                <GridItem span={12} md={6}>{text('tenant-admin-password', 'Admin password', adminPassword, setAdminPassword, { required: true, type: 'password', autoComplete: 'new-password', error: errors.admin_password })}</GridItem>
               )}
             </Grid>
           </FormSection>
