@@ -25,7 +25,7 @@ export function ErrorAlert({ error, title = 'Something went wrong' }: { error: u
     <Alert variant="danger" isInline title={headingOf(error, title)} role="alert">
       {message}
       {reasons.length > 0 && (
-        <ul aria-label="Reasons">
+        <ul aria-label="Reasons" className="drover-reasons">
           {reasons.map((reason, i) => <li key={i}>{reason}</li>)}
         </ul>
       )}
