@@ -88,7 +88,7 @@ export async function buildApp(services: RunServices, options: AppOptions = {}):
     await authorizeRouteObject(services, request);
   });
   app.setErrorHandler(errorHandler);
-  registerConsole(app);
+  registerConsole(app, services.db);
 
   // Secret values (credential inputs) are encrypted with a key derived from SVC_SECRET_KEY.
   configureSecretKey(services.env.secretKey);

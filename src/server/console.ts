@@ -9,6 +9,8 @@ import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC } from '../api/permissions.ts';
 import { notFound } from '../api/errors.ts';
+import type { Database } from '../db/database.ts';
+import { brandedIndex, brandingForHost, logoAddress } from './console-branding.ts';
 
 export const CONSOLE_DIST = path.resolve(import.meta.dirname, '../../ui/dist');
 
@@ -32,14 +34,15 @@ const COMPRESSIBLE = new Set(['.js', '.css', '.svg', '.json']);
  * may frame it. `'self'` covers ws:/wss: in CSP level 3; the websocket origin is named for browsers
  * that predate it.
  */
-function contentSecurityPolicy(request: FastifyRequest): string {
+function contentSecurityPolicy(request: FastifyRequest, logoOrigin?: string): string {
   // The Host header is the client's: named only when it is a plain host[:port], so it can add no directive.
   const websocket = /^[A-Za-z0-9.\-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(request.host) ? ` ${request.protocol === 'https' ? 'wss' : 'ws'}://${request.host}` : '';
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    // A tenant's logo may live on another site: that origin only, on its custom domain only.
+    `img-src 'self' data:${logoOrigin ? ` ${logoOrigin}` : ''}`,
     "font-src 'self' data:",
     `connect-src 'self'${websocket}`,
     "object-src 'none'",
@@ -79,7 +82,8 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, c
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Drover</title></head><body>
 <h1>The web console is not built</h1><p>Run <code>npm run build</code> (or <code>npm run setup</code>) and restart the service. The API is at <a href="/api/">/api/</a>.</p></body></html>`;
 
-export function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST): void {
+/** `db` finds the tenant whose custom domain the page is asked on (no branding without it). */
+export function registerConsole(app: FastifyInstance, db?: Database, dist = CONSOLE_DIST): void {
   const assets = loadAssets(dist);
   const indexPath = path.join(dist, 'index.html');
   const index: Asset | undefined = existsSync(indexPath)
@@ -99,12 +103,15 @@ export function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST): void
     },
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0];
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !NOT_CONSOLE.test(pathname);
     if (!isPage) return reply.code(404).send(notFound().body);
-    reply.header('Content-Security-Policy', contentSecurityPolicy(request)).header('Referrer-Policy', 'same-origin').header('X-Frame-Options', 'DENY');
+    const branding = index && db ? await brandingForHost(db, request.headers.host) : undefined;
+    reply.header('Content-Security-Policy', contentSecurityPolicy(request, branding && logoAddress(branding.logo_url)?.origin));
+    reply.header('Referrer-Policy', 'same-origin').header('X-Frame-Options', 'DENY');
     if (!index) return reply.code(503).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(NOT_BUILT);
+    if (branding) return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(brandedIndex(index.body.toString('utf8'), branding));
     return sendAsset(request, reply, index, 'no-cache');
   });
 }

@@ -7,7 +7,7 @@ import { grant, newHost, newInventory, newJobTemplate, newOrg, newProject, newSc
 import { waitForRun } from '../helpers/jobs.ts';
 
 /** Lists the console opens from other pages (tabs, links), beside those of the navigation. */
-const OTHER_LISTS = ['/labels', '/groups', '/inventory_sources', '/notifications', '/jobs', '/project_updates', '/workflow_jobs', '/fact_snapshots', '/service_requests'];
+const OTHER_LISTS = ['/labels', '/groups', '/inventory_sources', '/notifications', '/jobs', '/project_updates', '/workflow_jobs', '/fact_snapshots', '/service_requests', '/tenant_quota_events'];
 
 /** A request the console may see refused: a section's list asked once to decide whether to offer it. */
 const isNavigationProbe = (url: URL) => url.searchParams.get('page_size') === '1' && /^\/api\/v2\/[a-z_]+\/$/.test(url.pathname);
@@ -128,6 +128,16 @@ describe('console: every route for every role', () => {
     const request = await t.post(`/api/v2/service_catalog_items/${item.body.id}/submit/`, { justification: 'routes' }, { as: member });
     assert.equal(request.status, 201, request.text);
     otherPages.push(`/catalog/${item.body.id}`);
+    // A tenant (superusers' only) with quotas and branding, and a quota decision of it.
+    const tenant = await t.post('/api/v2/tenants/', {
+      name: 'Routes tenant', admin_username: 'routes-tenant-admin', admin_email: 'routes-tenant@example.com',
+      quota: { max_hosts: 10 }, branding: { primary_color: '#336699', custom_domain: 'routes.example.com' },
+    });
+    assert.equal(tenant.status, 201, tenant.text);
+    await t.db.query(
+      `INSERT INTO tenant_quota_events (tenant_id, organization_id, quota_kind, decision, quota_limit, usage, action, message) VALUES ($1, $2, 'max_hosts', 'allow', 10, 0, 'host', 'routes')`,
+      [tenant.body.id, tenant.body.organization],
+    );
   });
   after(() => t.close());
 

@@ -29,6 +29,7 @@ import { useNavigation } from './useNavigation';
 import { loginPath, secondFactorPath } from './login-path';
 import { UserMenu } from './UserMenu';
 import { useAssistantDrawer } from '../assistant/AssistantDrawer';
+import { pageBranding } from './branding';
 
 const isActive = (path: string, current: string) => (path === '/' ? current === '/' : current === path || current.startsWith(`${path}/`));
 
@@ -64,6 +65,8 @@ export function AppLayout() {
     navigate('/login', { replace: true });
   };
 
+  const branding = pageBranding();
+  const brandName = branding?.name || 'Drover';
   const masthead = (
     <Masthead>
       <MastheadMain>
@@ -72,8 +75,9 @@ export function AppLayout() {
           </PageToggleButton>
         </MastheadToggle>
         <MastheadBrand>
-          <Link to="/" aria-label="Drover home" style={{ textDecoration: 'none' }}>
-            <Title headingLevel="h2" size="xl" style={{ display: 'inline' }}>Drover</Title>
+          <Link to="/" aria-label={`${brandName} home`} style={{ textDecoration: 'none' }}>
+            {branding?.logo_url && <img className="drover-brand-logo" src={branding.logo_url} alt="" />}
+            <Title headingLevel="h2" size="xl" style={{ display: 'inline' }}>{brandName}</Title>
           </Link>
         </MastheadBrand>
       </MastheadMain>

@@ -97,6 +97,8 @@ export const NAVIGATION: NavGroup[] = [
       { label: 'Instances', path: '/instances' },
       { label: 'Applications', path: '/applications' },
       { label: 'Execution environments', path: '/execution_environments' },
+      { label: 'Tenants', path: '/tenants' },
+      { label: 'Quota decisions', path: '/tenant_quota_events' },
       { label: 'Settings', path: '/settings' },
     ],
   },

@@ -57,7 +57,7 @@ export function RowActions({ config, object, listUrl, variant = 'row' }: { confi
       {caps.copy && (
         <Button variant="plain" aria-label={`Copy ${label}`} icon={<CopyIcon />} onClick={copy} />
       )}
-      {caps.delete && (
+      {caps.delete && config.deletable !== false && (
         <Button variant={variant === 'detail' ? 'danger' : 'plain'} aria-label={variant === 'row' ? `Delete ${label}` : undefined} icon={<TrashIcon />} onClick={() => setConfirming(true)}>
           {variant === 'detail' ? 'Delete' : null}
         </Button>

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { defineResource, type ResourceConfig, type ResourceDefinition } from './types';
+import { defineResource, listOf, type ResourceConfig, type ResourceDefinition } from './types';
 import type { RunKey } from '../pages/runs/run-kinds';
 import type { FieldOf } from '../api/types';
 import { StatusLabel, dateColumn, formatDate, modifiedColumn, nameColumn, refColumn, runNameColumn, statusColumn } from '../components/cells';
@@ -46,6 +46,7 @@ import {
 } from '../pages/policies/policy-cells';
 import { requestColumns } from '../pages/portal/request-lists';
 import { catalogItemColumns } from '../pages/portal/catalog-item-cells';
+import { quotaEventColumns, quotaEventFilters, tenantColumns } from '../pages/tenants/tenant-cells';
 
 /** A list of runs: relaunch and cancel per row, cancel and delete of the selected, rows that expand. */
 const runs = <K extends RunKey>(key: K, label: string, singular: string, extra: Partial<ResourceDefinition<K>> = {}): ResourceConfig =>
@@ -487,6 +488,27 @@ const RESOURCES: ResourceConfig[] = [
     actions: () => import('../pages/portal/DecisionActions'),
     filters: [{ key: 'status', label: 'Status', choicesOf: 'status' }, { key: 'mine', label: 'Mine', choices: [['true', 'Mine'], ['false', "Others'"]] }],
     emptyHint: 'Requests are made from the Catalog.',
+  }),
+  // The tenants' routes describe their objects only as {id, type} (no ResourceObject): typed in tenant-types.ts.
+  listOf({
+    key: 'tenants',
+    label: 'Tenants',
+    singular: 'Tenant',
+    columns: tenantColumns,
+    deletable: false,
+    detailPage: () => import('../pages/tenants/TenantPage'),
+    formPage: () => import('../pages/tenants/TenantForm'),
+    actions: () => import('../pages/tenants/TenantActions'),
+    emptyHint: 'A tenant is an organization of its own, with an admin, a default team, quotas on what its launches use, and the branding its console shows on its own domain.',
+  }),
+  defineResource({
+    key: 'tenant_quota_events',
+    label: 'Quota decisions',
+    singular: 'Quota decision',
+    creatable: false,
+    columns: quotaEventColumns,
+    filters: quotaEventFilters,
+    emptyHint: 'A decision is recorded each time a limited quota of a tenant is checked, at a launch or when a host is added.',
   }),
   defineResource({
     key: 'activity_stream',

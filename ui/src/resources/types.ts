@@ -52,6 +52,8 @@ export interface ResourceConfig<O = AnyResource, K extends string = string> {
   detailFields?: string[];
   /** Whether the console offers Add for this resource at all (the API still decides). */
   creatable?: boolean;
+  /** False when the resource's own actions delete it, with a confirmation of their own (a tenant's typed name). */
+  deletable?: boolean;
   /** A page of its own instead of the generic one. */
   detailPage?: Lazy<{ object: O; config: ResourceConfig }>;
   formPage?: Lazy<{ object?: O; config: ResourceConfig }>;

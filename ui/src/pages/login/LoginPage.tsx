@@ -7,6 +7,7 @@ import { api, http, must } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { authenticateWithPasskey, PasskeyError, passkeysAvailable } from '../../api/passkeys';
 import { safeNext, secondFactorPath } from '../../app/login-path';
+import { pageBranding } from '../../app/branding';
 
 interface AuthMethod {
   login_url: string;
@@ -74,6 +75,8 @@ export default function LoginPage() {
     }
   };
 
+  const branding = pageBranding();
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void signIn('password', () => must(api.POST('/api/login/', { body: { username, password } })));
@@ -83,7 +86,12 @@ export default function LoginPage() {
   const passkeySignIn = () => void signIn('passkey', () => authenticateWithPasskey(username.trim() || undefined));
 
   return (
-    <PfLoginPage loginTitle="Log in to Drover" loginSubtitle={root.data?.custom_login_info || undefined}>
+    <PfLoginPage
+      loginTitle={`Log in to ${branding?.name || 'Drover'}`}
+      loginSubtitle={root.data?.custom_login_info || undefined}
+      brandImgSrc={branding?.logo_url || undefined}
+      brandImgAlt={branding?.logo_url ? branding.name : undefined}
+    >
       <Stack hasGutter>
         {params.get('next') && !error && !ssoError && <Alert variant="info" isInline isPlain title="Log in to continue where you were." />}
         {error && <Alert variant="danger" isInline title={error} role="alert" actionLinks={secureLink(error, next)} />}
