@@ -143,6 +143,18 @@ describe('console: tenants', () => {
     await hosts.getByText('3 of 3 hosts').first().waitFor();
     await hosts.locator('.pf-m-danger').waitFor();
     await admin.shot('tenant-usage');
+
+    // The list's search finds a tenant by its organization's name (a tenant has no text of its own).
+    await provision(t, 'Unrelated corp');
+    await admin.open('/tenants');
+    const rows = page.locator('main table tbody tr');
+    await rows.filter({ hasText: 'Unrelated corp' }).waitFor();
+    await page.getByLabel('Search tenants').fill('Usage');
+    await page.waitForURL(/organization__search=Usage/);
+    await page.waitForFunction(() => {
+      const texts = [...document.querySelectorAll('main table tbody tr')].map((row) => row.textContent ?? '');
+      return texts.length === 1 && texts[0].includes('Usage corp');
+    });
   });
 
   it('edits quotas and branding with a preview, the API refusal under its field', async () => {

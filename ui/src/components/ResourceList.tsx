@@ -68,7 +68,8 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
     columnIndex: index,
   });
 
-  const filters = [...params.entries()].filter(([k]) => !LIST_KEYS.has(k));
+  const searchKey = config.searchKey ?? 'search';
+  const filters = [...params.entries()].filter(([k]) => !LIST_KEYS.has(k) && k !== searchKey);
   const addLink = withQuery(`/${config.key}/add`, addQuery ?? {});
   const results = page.data?.results ?? [];
   const allSelected = results.length > 0 && results.every((o) => selected.has(rowKey(o)));
@@ -96,9 +97,9 @@ export function ResourceList({ config, url = `/api/v2/${config.key}/`, addQuery,
             <SearchInput
               aria-label={`Search ${config.label.toLowerCase()}`}
               placeholder="Search"
-              value={params.get('search') ?? ''}
-              onChange={(_e, value) => update({ search: value })}
-              onClear={() => update({ search: null })}
+              value={params.get(searchKey) ?? ''}
+              onChange={(_e, value) => update({ [searchKey]: value })}
+              onClear={() => update({ [searchKey]: null })}
             />
           </ToolbarItem>
           <ToolbarItem>

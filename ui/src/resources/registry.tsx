@@ -494,6 +494,7 @@ const RESOURCES: ResourceConfig[] = [
     key: 'tenants',
     label: 'Tenants',
     singular: 'Tenant',
+    searchKey: 'organization__search',
     columns: tenantColumns,
     deletable: false,
     detailPage: () => import('../pages/tenants/TenantPage'),

@@ -61,6 +61,8 @@ export interface ResourceConfig<O = AnyResource, K extends string = string> {
   actions?: Lazy<{ object: O; variant: 'row' | 'detail' }>;
   /** Shown above the list on the resource's own list page (summaries, filters of its own). */
   listHeader?: () => Promise<{ default: ComponentType }>;
+  /** The query parameter the search box sets (default `search`): a tenant is found by its organization's fields. */
+  searchKey?: string;
   /** What "Filter by" offers (default: every filterable field); the advanced search reaches the rest. */
   filters?: ListFilter[];
   /** A few more details of a row, shown when it is expanded. */
