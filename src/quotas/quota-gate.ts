@@ -7,9 +7,8 @@
 import { actorId } from '../api/context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Gate, GateInput, Verdict } from '../runs/gates.ts';
-import { ACTIVE_STATUSES } from '../runs/lifecycle.ts';
 import {
-  checkHosts, countHosts, isLimited, limitedTenantOf, lockUsage, MEBIBYTE, QUOTA_EXCEEDED, QUOTA_STATUS,
+  ACTIVE_IN, checkHosts, countHosts, isLimited, limitedTenantOf, lockUsage, MEBIBYTE, QUOTA_EXCEEDED, QUOTA_STATUS,
   recordDecision, refusalBody, SLOT_KINDS, type QuotaCheck,
 } from './tenant-quota.ts';
 
@@ -23,10 +22,15 @@ export interface QuotaGateOptions {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-async function countActiveSlots(tx: Queryable, organizationId: number, runId: number): Promise<number> {
+/**
+ * The organization's active runs that hold a slot, besides this one, counted up to `limit`: no
+ * more are needed to refuse, so a decision reads at most `limit` index entries.
+ */
+async function countActiveSlots(tx: Queryable, organizationId: number, runId: number, limit: number): Promise<number> {
   const [row] = await tx.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM unified_jobs WHERE organization_id = $1 AND kind = ANY($2) AND status = ANY($3) AND id <> $4',
-    [organizationId, SLOT_KINDS, ACTIVE_STATUSES, runId],
+    `SELECT count(*)::int AS n FROM (
+       SELECT 1 FROM unified_jobs WHERE organization_id = $1 AND kind = ANY($2) AND ${ACTIVE_IN} AND id <> $3 LIMIT $4) AS held`,
+    [organizationId, SLOT_KINDS, runId, limit],
   );
   return row.n;
 }
@@ -51,7 +55,7 @@ export function createQuotaGate(options: QuotaGateOptions = {}): Gate {
     let active: number | null = null;
     if (holdsSlot && isLimited(tenant.max_concurrent_jobs)) {
       const limit = tenant.max_concurrent_jobs;
-      active = await countActiveSlots(tx, tenant.organization_id, run.id);
+      active = await countActiveSlots(tx, tenant.organization_id, run.id, limit);
       const denied = active >= limit;
       checks.push({
         kind: 'max_concurrent_jobs', limit, usage: active, denied,

@@ -4,6 +4,7 @@
  */
 import type { Queryable } from '../db/database.ts';
 import type { TenantRow, TenantUsageRow } from '../db/tables.ts';
+import { ACTIVE_STATUSES } from '../runs/lifecycle.ts';
 
 export type QuotaKind = 'max_concurrent_jobs' | 'max_daily_launches' | 'max_hosts' | 'max_storage_mb';
 
@@ -12,6 +13,9 @@ export const QUOTA_STATUS = 429;
 
 /** The run kinds whose active runs take one of max_concurrent_jobs. A workflow job only waits on its nodes, which take their own. */
 export const SLOT_KINDS: readonly string[] = ['job', 'ad_hoc_command'];
+
+/** Active runs, the statuses written out so the planner may use the partial index of active runs by organization (migration 0040). */
+export const ACTIVE_IN = `status IN (${ACTIVE_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 
 export type Tenant = Pick<TenantRow, 'id' | 'organization_id' | QuotaKind>;
 export type LockedUsage = Omit<TenantUsageRow, 'daily_date'> & { daily_date: string };

@@ -57,3 +57,7 @@ CREATE TABLE tenant_quota_events (
 );
 CREATE INDEX tenant_quota_events_organization ON tenant_quota_events (organization_id, created);
 CREATE INDEX tenant_quota_events_tenant ON tenant_quota_events (tenant_id, created);
+
+-- The quota gate counts a tenant's active runs at each launch (up to its max_concurrent_jobs).
+CREATE INDEX unified_jobs_active_by_organization ON unified_jobs (organization_id, kind)
+  WHERE status IN ('new', 'pending', 'waiting', 'running');
