@@ -123,14 +123,16 @@ export function administersOrAuditsSomeOrganization(userParam: string): string {
   return `EXISTS (${objectsWithRole('organization', ['admin_role', 'auditor_role'], userParam)})`;
 }
 
-/** Per request: whether the caller administers or audits some organization (see learnCallerFacts). */
-const callerFacts = new WeakMap<RequestContext, { administersOrAuditsOrganization: boolean }>();
+/** Per request: whether the caller administers or audits some organization, and whether any tenant exists (see learnCallerFacts). */
+const callerFacts = new WeakMap<RequestContext, { administersOrAuditsOrganization: boolean; tenantsExist: boolean }>();
 
 /** AccessPolicy.prepare for the policies that ask seesAllUsersAndTeams: one query per request. */
 export async function learnCallerFacts(ctx: RequestContext, db: Queryable): Promise<void> {
   if (!ctx.user || seesEverything(ctx) || callerFacts.has(ctx) || !orgAdminsSeeAllUsers(ctx)) return;
-  const [row] = await db.query<{ yes: boolean }>(`SELECT ${administersOrAuditsSomeOrganization('$1')} AS yes`, [ctx.user.id]);
-  callerFacts.set(ctx, { administersOrAuditsOrganization: row.yes === true });
+  const [row] = await db.query<{ yes: boolean; tenants: boolean }>(
+    `SELECT ${administersOrAuditsSomeOrganization('$1')} AS yes, EXISTS (SELECT 1 FROM tenants) AS tenants`, [ctx.user.id],
+  );
+  callerFacts.set(ctx, { administersOrAuditsOrganization: row.yes === true, tenantsExist: row.tenants === true });
 }
 
 /**
@@ -142,4 +144,13 @@ export function seesAllUsersAndTeams(ctx: RequestContext): boolean | null {
   if (!ctx.user || !orgAdminsSeeAllUsers(ctx)) return false;
   const facts = callerFacts.get(ctx);
   return facts ? facts.administersOrAuditsOrganization : null;
+}
+
+/**
+ * Whether tenants may hide some users and teams from one who sees all the others (docs/tenants.md,
+ * "Visibility"): false when this request learned that there is no tenant at all, so lists (and
+ * the roles of every team) need no condition then.
+ */
+export function tenantsMayHide(ctx: RequestContext): boolean {
+  return callerFacts.get(ctx)?.tenantsExist !== false;
 }

@@ -7,6 +7,7 @@ import {
   manageOrganizationAuth,
   objectsWithRole,
   seesAllUsersAndTeams,
+  tenantsMayHide,
   seesEverything,
   type AccessPolicy,
 } from '../../api/access.ts';
@@ -30,6 +31,8 @@ const teamAccess: AccessPolicy = {
     // with ORG_ADMINS_CAN_SEE_ALL_USERS, every team for organization admins and auditors, except
     // the teams of tenants they neither administer nor audit (docs/tenants.md, "Isolation").
     const all = seesAllUsersAndTeams(ctx);
+    // Without tenants, one who sees all sees every one: no condition (and no parameter) at all.
+    if (all === true && !tenantsMayHide(ctx)) return null;
     const me = params.add(ctx.user?.id ?? 0);
     // One IN over a union (rather than an OR of two) lets the database start from the few visible teams.
     const own = `${alias}.id IN (

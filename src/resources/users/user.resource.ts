@@ -6,6 +6,7 @@ import {
   manageOrganizationAuth,
   objectsWithRole,
   seesAllUsersAndTeams,
+  tenantsMayHide,
   seesEverything,
   type AccessPolicy,
 } from '../../api/access.ts';
@@ -63,6 +64,8 @@ const userAccess: AccessPolicy<UserRow> = {
   visible: (ctx, alias, params) => {
     if (seesEverything(ctx)) return null;
     const all = seesAllUsersAndTeams(ctx);
+    // Without tenants, one who sees all sees every one: no condition (and no parameter) at all.
+    if (all === true && !tenantsMayHide(ctx)) return null;
     const me = params.add(ctx.user?.id ?? 0);
     // One IN over both (rather than "= me OR IN (...)") lets the database start from the members instead of scanning every user.
     const own = `${alias}.id IN (SELECT ${me}::integer UNION ALL ${membersOfOrganizations(objectsWithRole('organization', ['read_role'], me))})`;
