@@ -172,16 +172,27 @@ export async function checkTenantAttach(
   if (crosses(tenants, owner, other)) throw forbidden(foreignMessage(nounOf(targetName)));
 }
 
+/** The objects a launch names in one prompt: `ids` of resource `resource`, given for `field`. */
+export interface NamedInPrompt {
+  field: string;
+  resource: string;
+  ids: readonly number[];
+}
+
 /**
- * Objects a launch names in one prompt (`ids` of `targetName`) for a template of organization
- * `owner`: the refusal naming them when one belongs to another tenant, else null.
+ * The prompts of a launch for a template of organization `owner` that name an object of another
+ * tenant, each with its refusal. Whether any tenant exists is asked once for the whole launch.
  */
-export async function tenantPromptProblem(tx: Queryable, owner: number | null, targetName: string, ids: readonly number[]): Promise<string | null> {
-  if (!ids.length || (await noTenants(tx))) return null;
-  const others: (number | null)[] = [];
-  for (const id of ids) others.push(await ownerOf(tx, targetName, id));
-  const tenants = await tenantsAmong(tx, [owner, ...others]);
-  return others.some((other) => crosses(tenants, owner, other)) ? foreignMessage(nounOf(targetName)) : null;
+export async function tenantPromptErrors(tx: Queryable, owner: number | null, prompts: readonly NamedInPrompt[]): Promise<FieldErrors> {
+  const errors: FieldErrors = {};
+  if (!prompts.some((prompt) => prompt.ids.length) || (await noTenants(tx))) return errors;
+  for (const { field, resource, ids } of prompts) {
+    const others: (number | null)[] = [];
+    for (const id of ids) others.push(await ownerOf(tx, resource, id));
+    const tenants = await tenantsAmong(tx, [owner, ...others]);
+    if (others.some((other) => crosses(tenants, owner, other))) errors[field] = [foreignMessage(nounOf(resource))];
+  }
+  return errors;
 }
 
 /** "Inventory", "Notification Template": how a message names a resource. */

@@ -8,7 +8,7 @@ import { actorId } from '../api/context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Gate, GateInput, Verdict } from '../runs/gates.ts';
 import {
-  ACTIVE_IN, checkHosts, countHosts, isLimited, limitedTenantOf, lockUsage, MEBIBYTE, QUOTA_EXCEEDED, QUOTA_STATUS,
+  ACTIVE_IN, checkHosts, countHosts, plural, isLimited, limitedTenantOf, lockUsage, MEBIBYTE, QUOTA_EXCEEDED, QUOTA_STATUS,
   recordDecision, refusalBody, SLOT_KINDS, type QuotaCheck,
 } from './tenant-quota.ts';
 
@@ -19,8 +19,6 @@ export interface QuotaGateOptions {
   /** The time the day's launches are counted by (its UTC date); tests move it across midnight. */
   now?: () => Date;
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * The organization's active runs that hold a slot, besides this one, counted up to `limit`: no

@@ -108,7 +108,8 @@ export async function recordDecision(q: Queryable, decision: QuotaDecision): Pro
   );
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/** "1 host", "3 hosts": a count in a quota's message. */
+export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The host check, at a launch (hosts already there: more than the limit refuses) or a host's creation (one more would pass it). */
 export function checkHosts(limit: number, hosts: number, adding: number): QuotaCheck {

@@ -7,7 +7,7 @@
 import type { RequestContext } from '../api/context.ts';
 import { ValidationError, type FieldErrors } from '../api/errors.ts';
 import { FieldProblem } from '../api/fields.ts';
-import { tenantPromptProblem } from '../api/tenant-boundary.ts';
+import { tenantPromptErrors } from '../api/tenant-boundary.ts';
 import type { Queryable, Row } from '../db/database.ts';
 import { parseVariables, variablesProblem } from '../inventory/variables.ts';
 import { activeSurvey } from '../resources/job-templates/launch-description.ts';
@@ -149,13 +149,12 @@ export async function acceptPrompts(
 
 /** Every trigger's prompts name objects of the template's tenant or global ones (docs/tenants.md, "Isolation"). */
 async function checkTenantOfPrompts(tx: Queryable, prompts: readonly PromptSpec[], template: Row, values: Record<string, unknown>): Promise<void> {
-  const errors: FieldErrors = {};
   const owner = (template.organization_id as number | null | undefined) ?? null;
-  for (const spec of prompts) {
-    if (!spec.names || !given(values[spec.field])) continue;
-    const ids = (Array.isArray(values[spec.field]) ? values[spec.field] : [values[spec.field]]) as number[];
-    const problem = await tenantPromptProblem(tx, owner, spec.names, ids);
-    if (problem) errors[spec.field] = [problem];
-  }
+  const named = prompts.filter((spec) => spec.names && given(values[spec.field])).map((spec) => ({
+    field: spec.field,
+    resource: spec.names!,
+    ids: (Array.isArray(values[spec.field]) ? values[spec.field] : [values[spec.field]]) as number[],
+  }));
+  const errors = await tenantPromptErrors(tx, owner, named);
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
