@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares a fresh checkout: Node packages, the Ansible runtime (ansible-core, ansible-runner), the run sandbox (bubblewrap) and the web console.
+# Prepares a fresh checkout: Node packages, the Ansible runtime (ansible-core, ansible-runner), the run sandbox (bubblewrap), the scanners (ansible-lint, yamllint) and the web console.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +28,18 @@ elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 else
   echo "The Ansible runtime is missing. Install it with:" >&2
   echo "  sudo apt-get install -y $ANSIBLE_PACKAGES" >&2
+fi
+
+# Launch-time IaC scanners (docs/scanners.md): ansible-lint and yamllint, Debian packages; checkov is used where installed.
+SCANNER_PACKAGES="ansible-lint yamllint"
+if [ -x /usr/bin/ansible-lint ] && [ -x /usr/bin/yamllint ]; then
+  echo "Scanners: ansible-lint and yamllint found"
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "Installing the scanners: $SCANNER_PACKAGES"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $SCANNER_PACKAGES
+else
+  echo "The scanners are missing (launches with scanners enabled need them). Install them with:" >&2
+  echo "  sudo apt-get install -y $SCANNER_PACKAGES" >&2
 fi
 
 # A Debian package the tests need: installed when `path` is missing (as root), or the command to do it printed.

@@ -231,9 +231,11 @@ export type DriftAlertRuleRow = {
 export type DriftAlertRow = {
   alert_rule_id: number;
   created: Date;
+  created_by_id: number | null;
   drift_count: number;
   host_id: number | null;
   id: number;
+  modified_by_id: number | null;
   notification_error: string;
   notification_id: number | null;
   notification_status: string;
@@ -248,6 +250,7 @@ export type DriftDetectionRow = {
   acknowledged_by_id: number | null;
   category: string;
   created: Date;
+  created_by_id: number | null;
   detail: unknown;
   diff_type: string;
   fact_path: string;
@@ -255,6 +258,7 @@ export type DriftDetectionRow = {
   id: number;
   inventory_id: number;
   job_id: number | null;
+  modified_by_id: number | null;
   organization_id: number | null;
   severity: string;
   severity_rank: number;
@@ -269,6 +273,7 @@ export type EventLogRow = {
   condition_results: unknown;
   conditions_matched: boolean | null;
   created: Date;
+  created_by_id: number | null;
   event_guid: string;
   event_rule_id: number | null;
   event_rule_name: string;
@@ -276,6 +281,7 @@ export type EventLogRow = {
   headers: unknown;
   id: number;
   job_id: number | null;
+  modified_by_id: number | null;
   organization_id: number | null;
   payload: unknown;
   processed_at: Date | null;
@@ -366,12 +372,14 @@ export type GroupRow = {
 /** A row of the table host_fact_snapshots. */
 export type HostFactSnapshotRow = {
   captured_at: Date;
+  created_by_id: number | null;
   facts: unknown;
   facts_hash: string;
   host_id: number;
   id: number;
   inventory_id: number;
   job_id: number | null;
+  modified_by_id: number | null;
   organization_id: number | null;
 };
 
@@ -1010,9 +1018,11 @@ export type PolicyRow = {
 export type PolicyDecisionRow = {
   context: unknown;
   created: Date;
+  created_by_id: number | null;
   decision: string;
   id: number;
   message: string;
+  modified_by_id: number | null;
   organization_id: number | null;
   policy_id: number | null;
   policy_name: string;
@@ -1206,6 +1216,64 @@ export type SamlUsedAssertionRow = {
   assertion_id: string;
   expires: Date;
   idp: string;
+};
+
+/** A row of the table scan_cache. */
+export type ScanCacheRow = {
+  config_digest: string;
+  created: Date;
+  duration_ms: number;
+  findings: unknown;
+  playbook: string;
+  project_id: number;
+  scm_revision: string;
+  tool: string;
+};
+
+/** A row of the table scan_results. */
+export type ScanResultRow = {
+  blocking_count: number;
+  cached: boolean;
+  created: Date;
+  created_by_id: number | null;
+  duration_ms: number;
+  enforcement: string;
+  finding_count: number;
+  findings: unknown;
+  id: number;
+  modified: Date;
+  modified_by_id: number | null;
+  organization_id: number | null;
+  playbook: string;
+  project_id: number | null;
+  scanner_id: number | null;
+  scanner_name: string;
+  scm_revision: string;
+  severity_threshold: string;
+  status: string;
+  summary: string;
+  tool: string;
+  unified_job_id: number | null;
+  unified_job_template_id: number | null;
+};
+
+/** A row of the table scanners. */
+export type ScannerRow = {
+  applies_to: unknown;
+  config: string;
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  enabled: boolean;
+  enforcement: string;
+  id: number;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  organization_id: number | null;
+  severity_threshold: string;
+  timeout: number;
+  tool: string;
 };
 
 /** A row of the table schedule_credentials. */
@@ -1658,6 +1726,7 @@ export type UnifiedJobRow = {
   job_type: string;
   kind: string;
   launch_type: string;
+  launch_warnings: string;
   limit: string;
   local_path: string;
   modified: Date;
@@ -2213,6 +2282,9 @@ export interface Tables {
   run_viewers: RunViewerRow;
   saml_requests: SamlRequestRow;
   saml_used_assertions: SamlUsedAssertionRow;
+  scan_cache: ScanCacheRow;
+  scan_results: ScanResultRow;
+  scanners: ScannerRow;
   schedule_credentials: ScheduleCredentialRow;
   schedule_instance_groups: ScheduleInstanceGroupRow;
   schedule_labels: ScheduleLabelRow;
