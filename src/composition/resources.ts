@@ -49,6 +49,8 @@ import { outboundWebhooks } from '../resources/outbound-webhooks/outbound-webhoo
 import { outboundWebhookDeliveries } from '../resources/outbound-webhooks/delivery.resource.ts';
 import { policies } from '../resources/policies/policy.resource.ts';
 import { policyDecisions } from '../resources/policies/policy-decision.resource.ts';
+import { scanners } from '../resources/scanners/scanner.resource.ts';
+import { scanResults } from '../resources/scanners/scan-result.resource.ts';
 import { webauthnCredentials } from '../resources/webauthn-credentials/webauthn-credential.resource.ts';
 import { serviceCatalogItems } from '../resources/service-catalog/catalog-item.resource.ts';
 import { serviceRequests } from '../resources/service-catalog/service-request.resource.ts';
@@ -65,7 +67,7 @@ export const RESOURCES: readonly Resource[] = [
   factSnapshots, driftDetections, driftAlertRules, driftAlerts,
   eventRules, eventLogs,
   outboundWebhooks, outboundWebhookDeliveries,
-  policies, policyDecisions,
+  policies, policyDecisions, scanners, scanResults,
   webauthnCredentials,
   serviceCatalogItems, serviceRequests,
   tenants, tenantQuotaEvents,

@@ -38,6 +38,7 @@ import { edaReceiverRoutes } from '../eda/receiver-routes.ts';
 import { outboundWebhookRoutes } from '../resources/outbound-webhooks/outbound-webhook-routes.ts';
 import { OUTBOUND_WEBHOOK_KEY_PURPOSE } from '../resources/outbound-webhooks/signing-key.ts';
 import { policyRoutes } from '../resources/policies/policy-routes.ts';
+import { scannerRoutes } from '../resources/scanners/scanner-routes.ts';
 import { catalogItemRoutes } from '../resources/service-catalog/catalog-routes.ts';
 import { serviceRequestFollower } from '../resources/service-catalog/request-follower.ts';
 import { serviceRequestRoutes } from '../resources/service-catalog/request-routes.ts';
@@ -65,6 +66,7 @@ import { systemJobKind } from '../run-kinds/system-job/kind.ts';
 import { workflowApprovalKind } from '../run-kinds/workflow-approval/kind.ts';
 import { workflowJobKind } from '../run-kinds/workflow-job/kind.ts';
 import type { Gate } from '../runs/gates.ts';
+import { scannerGate } from '../scanners/gate.ts';
 import { createLaunchService } from '../runs/launch.ts';
 import { RunKinds, type RunFollower, type RunKind } from '../runs/run-kind.ts';
 import { POLICY_RESOURCE_TYPES } from '../resources/policies/policy-resource-types.ts';
@@ -133,6 +135,7 @@ export const ROUTES: readonly RunRouteModule[] = [
   eventRuleRoutes, edaReceiverRoutes,
   outboundWebhookRoutes,
   policyRoutes,
+  scannerRoutes,
   catalogItemRoutes, serviceRequestRoutes,
   tenantRoutes,
   runKindRoutes,
@@ -149,9 +152,9 @@ export const SSO_METHODS: readonly SsoMethod[] = [samlSsoMethod, oidcAndSocialSs
 
 /**
  * The checks every launch passes, in this order: tenant quotas first (docs/tenants.md#quotas), policy
- * (docs/policy.md#at-launch); scanners join after policy.
+ * (docs/policy.md#at-launch), then the scanners (docs/scanners.md#at-launch).
  */
-export const GATES: readonly Gate[] = [quotaGate, connectionVariablesGate, policyGate];
+export const GATES: readonly Gate[] = [quotaGate, connectionVariablesGate, policyGate, scannerGate];
 
 /** Everything regenerate_secret_key re-encrypts besides secret settings. */
 export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jobCredentialPasswordSecrets, jobSurveyPasswordSecrets, surveyPasswordSecrets,

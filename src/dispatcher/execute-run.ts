@@ -3,9 +3,9 @@ import type { ExecutionEnvironmentRow, UnifiedJobRow } from '../db/tables.ts';
 import { baseEnvironment, execProcess } from '../runs/exec.ts';
 import { OutputWriter } from './output.ts';
 import { makeRunDirectory, recordRunProcess } from './run-directories.ts';
-import { runInvocation } from './sandbox-command.ts';
+import { runInvocation } from '../runtime/sandbox-command.ts';
 import type { RunContext } from '../runs/run-kind.ts';
-import { finishRun, markRunning, type Finish } from '../runs/lifecycle.ts';
+import { explanationAfterWarningsSql, finishRun, markRunning, type Finish } from '../runs/lifecycle.ts';
 import { publishFinal } from '../live/notices.ts';
 import { defaultExecutionEnvironmentId } from '../resources/execution-environments/default-environment.ts';
 import type { RunServices } from '../runs/run-services.ts';
@@ -73,7 +73,7 @@ export async function executeRun(services: RunServices, claimed: UnifiedJobRow, 
     const message = err instanceof Error ? err.message : String(err);
     const [row] = await db.query<UnifiedJobRow>(
       `UPDATE unified_jobs SET status = 'error', failed = true, finished = now(), event_processing_finished = true,
-         job_explanation = $2, modified = now() WHERE id = $1 RETURNING *`,
+         job_explanation = ${explanationAfterWarningsSql('$2::text')}, modified = now() WHERE id = $1 RETURNING *`,
       [job.id, `The run's outcome (${finish.status}) could not be stored: ${message}`],
     );
     if (row) await publishFinal(db, row).catch(() => undefined);

@@ -1,6 +1,6 @@
 import type { LaunchTrigger, RunKind } from './run-kind.ts';
 import type { RequestContext } from '../api/context.ts';
-import type { Queryable, Row } from '../db/database.ts';
+import type { Database, Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 
 /**
@@ -13,6 +13,12 @@ export type GateRecord = (q: Queryable) => Promise<void>;
 /** A gate's answer about one launch; a denial may give the whole body of the error (else {detail: message}). */
 export type Verdict = (
   | { decision: 'allow' }
+  /**
+   * Only when the launch may step out (GateInput.mayStepOut): work too slow for a transaction (a
+   * scan), done after the launch rolls back; the launch is then tried again once, with what the
+   * work left in `scratch`.
+   */
+  | { decision: 'prepare'; prepare: (db: Database) => Promise<void> }
   | { decision: 'warn'; message: string }
   | { decision: 'deny'; status: number; message: string; body?: Record<string, unknown> }
 ) & { record?: GateRecord };
@@ -31,6 +37,10 @@ export interface GateInput {
   launchType: string;
   /** What started it: its launch type, or what the plan says beyond it (a service catalog request). */
   trigger: LaunchTrigger;
+  /** The launch is not inside another transaction and has not stepped out yet: a gate may answer `prepare`. */
+  mayStepOut: boolean;
+  /** Kept across the launch's second try: what a gate's preparation found. */
+  scratch: Map<string, unknown>;
 }
 
 /**
@@ -53,13 +63,17 @@ export interface Denial {
  * The gates' outcome: the warnings of those that warned, or the first denial (later gates are not
  * asked), and the records of every gate asked.
  */
-export type GateOutcome = { denied: Denial | null; warnings: string[]; records: GateRecord[] };
+export type GateOutcome = { denied: Denial | null; warnings: string[]; records: GateRecord[]; prepare?: (db: Database) => Promise<void> };
 
 export async function passGates(tx: Queryable, gates: readonly Gate[], launch: GateInput): Promise<GateOutcome> {
   const warnings: string[] = [];
   const records: GateRecord[] = [];
   for (const gate of gates) {
     const verdict = await gate.check(tx, launch);
+    if (verdict.decision === 'prepare') {
+      if (!launch.mayStepOut) throw new Error(`The ${gate.name} gate asked to prepare a launch that cannot step out of its transaction.`);
+      return { denied: null, warnings, records: [], prepare: verdict.prepare };
+    }
     if (verdict.record) records.push(verdict.record);
     if (verdict.decision === 'deny') {
       return { denied: { gate: gate.name, status: verdict.status, body: verdict.body ?? { detail: verdict.message } }, warnings, records };

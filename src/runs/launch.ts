@@ -24,6 +24,21 @@ class GateRefusal extends ApiError {
   }
 }
 
+/** A gate needs work done outside the transaction (GateOutcome.prepare): rolled back, prepared, tried again. */
+class StepOut extends Error {
+  constructor(readonly prepare: (db: Database) => Promise<void>) {
+    super('A gate prepares the launch outside its transaction.');
+  }
+}
+
+/** Whether a gate may step out of this launch's transaction, and what its preparation left for the second try. */
+interface Attempt {
+  mayStepOut: boolean;
+  scratch: Map<string, unknown>;
+}
+
+const WITHIN: () => Attempt = () => ({ mayStepOut: false, scratch: new Map() });
+
 /** A launch of a group that needs the one-by-one path (a gate warned or refused). */
 class NotTogether extends Error {}
 
@@ -34,24 +49,28 @@ const storeRecords = async (q: Queryable, records: readonly GateRecord[]) => {
 /**
  * Each launch is one transaction: plan (permission, prompts, passwords), store the run, pass the
  * gates in their order, then queue it. A refusal anywhere rolls everything back, so a denied
- * launch leaves no run behind; warnings are kept in the run's explanation.
+ * launch leaves no run behind; warnings are kept in the run's launch_warnings and explanation.
+ * A gate with slow work to do (a scan) has it done between two tries of a launch that is not
+ * inside another transaction; inside one, it must do it there.
  */
 export function createLaunchService(db: Database, gates: readonly Gate[], runKinds: RunKinds): LaunchService {
   /** What the gates see of a stored run: who launches what, and what started it. */
-  const gateInput = <Template extends Row>(ctx: RequestContext, launcher: Launcher<never, Template>, plan: RunPlan<Template>, template: Template | null, run: UnifiedJobRow): GateInput => ({
+  const gateInput = <Template extends Row>(ctx: RequestContext, launcher: Launcher<never, Template>, plan: RunPlan<Template>, template: Template | null, run: UnifiedJobRow, attempt: Attempt): GateInput => ({
     ctx, kind: launcher.kind.name, runKind: runKinds.get(launcher.kind.name), template: plan.template ?? template, run,
-    launchType: String(run.launch_type), trigger: plan.trigger ?? { type: String(run.launch_type) },
+    launchType: String(run.launch_type), trigger: plan.trigger ?? { type: String(run.launch_type) }, ...attempt,
   });
   /** Plan, store, gate and queue one run in `tx`; throws an ApiError to refuse. */
-  async function launchIn<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input) {
+  async function launchIn<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input, attempt: Attempt) {
     const plan = await launcher.plan(tx, ctx, template, input);
     let row = await insertRun(tx, ctx, launcher.kind, plan.values);
     // What belongs to the run (its credentials) is stored before the gates, which look at it.
     await plan.link?.(tx, row);
-    const gated = await passGates(tx, gates, gateInput(ctx, launcher, plan, template, row));
+    const gated = await passGates(tx, gates, gateInput(ctx, launcher, plan, template, row, attempt));
+    if (gated.prepare) throw new StepOut(gated.prepare);
     if (gated.denied) throw new GateRefusal(gated.denied.status, gated.denied.body, gated.records);
     if (gated.warnings.length) {
-      [row] = await tx.query<UnifiedJobRow>('UPDATE unified_jobs SET job_explanation = $2 WHERE id = $1 RETURNING *', [row.id, gated.warnings.join('\n')]);
+      const warnings = gated.warnings.join('\n');
+      [row] = await tx.query<UnifiedJobRow>('UPDATE unified_jobs SET launch_warnings = $2, job_explanation = $2 WHERE id = $1 RETURNING *', [row.id, warnings]);
     }
     await storeRecords(tx, gated.records);
     await queueRun(tx, launcher.kind, row);
@@ -80,7 +99,7 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
     const rows = planned.length ? await insertRuns(tx, ctx, launcher.kind, planned.map((p) => p.plan.values)) : [];
     for (const [i, { at, plan }] of planned.entries()) {
       await plan.link?.(tx, rows[i]);
-      const gated = await passGates(tx, gates, gateInput(ctx, launcher, plan, template, rows[i]));
+      const gated = await passGates(tx, gates, gateInput(ctx, launcher, plan, template, rows[i], WITHIN()));
       if (gated.denied || gated.warnings.length) throw new NotTogether();
       await storeRecords(tx, gated.records);
       results[at] = { ok: true, run: rows[i], ignored: plan.ignored ?? {}, warnings: [] };
@@ -91,7 +110,7 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
   async function launchWithin<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input): Promise<LaunchResult> {
     await tx.query('SAVEPOINT drover_launch');
     try {
-      const launched = await launchIn(tx, ctx, launcher, template, input);
+      const launched = await launchIn(tx, ctx, launcher, template, input, WITHIN());
       await tx.query('RELEASE SAVEPOINT drover_launch');
       return launched;
     } catch (err) {
@@ -102,11 +121,20 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
   }
   return {
     async launch(ctx, launcher, template, input) {
-      try {
-        return await db.transaction((tx) => launchIn(tx, ctx, launcher, template, input));
-      } catch (err) {
-        if (err instanceof GateRefusal && err.records.length) await db.transaction((tx) => storeRecords(tx, err.records));
-        return refusal(err);
+      const attempt: Attempt = { mayStepOut: true, scratch: new Map() };
+      for (;;) {
+        try {
+          return await db.transaction((tx) => launchIn(tx, ctx, launcher, template, input, attempt));
+        } catch (err) {
+          if (err instanceof StepOut && attempt.mayStepOut) {
+            // Slow work (a scan) is done with no transaction open, then the launch is tried again, once.
+            await err.prepare(db);
+            attempt.mayStepOut = false;
+            continue;
+          }
+          if (err instanceof GateRefusal && err.records.length) await db.transaction((tx) => storeRecords(tx, err.records));
+          return refusal(err);
+        }
       }
     },
     launchWithin,

@@ -108,6 +108,14 @@ export interface Finish {
   emittedEvents?: number;
 }
 
+/** A run's explanation after what its launch's gates warned about (launch_warnings), which nothing writes over. */
+export const explanationAfterWarnings = (warnings: string, explanation: string): string =>
+  !warnings ? explanation : !explanation ? warnings : `${warnings}\n${explanation}`;
+
+/** explanationAfterWarnings in SQL, for an UPDATE of unified_jobs setting the explanation to `value`. */
+export const explanationAfterWarningsSql = (value: string): string =>
+  `CASE WHEN launch_warnings = '' THEN ${value} WHEN ${value} = '' THEN launch_warnings ELSE launch_warnings || E'\\n' || ${value} END`;
+
 /** Stores a run's final state, and its template's, in one transaction. */
 export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<UnifiedJobRow, 'id' | 'kind'>, finish: Finish): Promise<UnifiedJobRow> {
   const kind = kinds.get(job.kind);
@@ -115,7 +123,7 @@ export async function finishRun(tx: Queryable, kinds: RunKinds, job: Pick<Unifie
   const columns = Object.keys(updates);
   const sets = columns.map((c, i) => `${ident(c)} = $${i + 7}`);
   const [row] = await tx.query<UnifiedJobRow>(
-    `UPDATE unified_jobs SET status = $2, failed = $3, job_explanation = $4, result_traceback = $5, emitted_events = $6,
+    `UPDATE unified_jobs SET status = $2, failed = $3, job_explanation = ${explanationAfterWarningsSql('$4::text')}, result_traceback = $5, emitted_events = $6,
        event_processing_finished = true, finished = now(), cancel_flag = cancel_flag OR $2 = 'canceled',
        elapsed = round(extract(epoch FROM now() - coalesce(started, now()))::numeric, 3), modified = now()
        ${sets.length ? `, ${sets.join(', ')}` : ''}

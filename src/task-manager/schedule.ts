@@ -2,7 +2,7 @@ import type { RequestContext } from '../api/context.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { RunKinds } from '../runs/run-kind.ts';
-import { FINAL_STATUSES, finishRun, UNSUCCESSFUL_STATUSES, wakeDispatchers } from '../runs/lifecycle.ts';
+import { explanationAfterWarnings, FINAL_STATUSES, finishRun, UNSUCCESSFUL_STATUSES, wakeDispatchers } from '../runs/lifecycle.ts';
 import { CapacityModel } from './capacity-model.ts';
 import { processDependencies } from './dependencies.ts';
 import { blockedBy, isWaitingExplanation, noInstances, NOT_ENOUGH_CAPACITY, previousTaskFailed } from './explanations.ts';
@@ -17,7 +17,7 @@ const PASS_LIMIT = 2_000;
 type PendingRun = Pick<
   UnifiedJobRow,
   | 'id' | 'kind' | 'name' | 'unified_job_template_id' | 'job_template_id' | 'project_id' | 'inventory_id' | 'organization_id'
-  | 'allow_simultaneous' | 'task_impact' | 'forks' | 'job_explanation' | 'dependencies_processed'
+  | 'allow_simultaneous' | 'task_impact' | 'forks' | 'job_explanation' | 'launch_warnings' | 'dependencies_processed'
 >;
 
 /** What a pass answers of each run it moved to waiting. */
@@ -85,7 +85,7 @@ export async function schedulePass(db: Database, kinds: RunKinds, system: Reques
     if (!locked) return result;
     const pending = await tx.query<PendingRun>(
       `SELECT id, kind, name, unified_job_template_id, job_template_id, project_id, inventory_id, organization_id, allow_simultaneous,
-              task_impact, forks, job_explanation, dependencies_processed
+              task_impact, forks, job_explanation, launch_warnings, dependencies_processed
        FROM unified_jobs WHERE status = 'pending' AND kind = ANY($1::text[]) AND id > $3 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [kinds.placedNames(), PASS_LIMIT + 1, after],
     );
@@ -126,13 +126,13 @@ export async function schedulePass(db: Database, kinds: RunKinds, system: Reques
     }
     await storeExplanations(tx, pending, explanations);
     if (moves.length) {
+      const byId = new Map(pending.map((r) => [r.id, r]));
       result.moved = await tx.query<MovedRun>(
         `UPDATE unified_jobs u SET status = 'waiting', execution_node = m.node, controller_node = m.node, instance_group_id = m.grp,
-           job_explanation = CASE WHEN u.job_explanation = ANY($4::text[]) OR u.job_explanation LIKE 'waiting for %' THEN '' ELSE u.job_explanation END,
-           modified = now()
-         FROM unnest($1::int[], $2::text[], $3::int[]) AS m(id, node, grp) WHERE u.id = m.id
+           job_explanation = m.explanation, modified = now()
+         FROM unnest($1::int[], $2::text[], $3::int[], $4::text[]) AS m(id, node, grp, explanation) WHERE u.id = m.id
          RETURNING u.id, u.kind, u.status, u.execution_node, u.unified_job_template_id`,
-        [moves.map((m) => m.id), moves.map((m) => m.node), moves.map((m) => m.group), [NOT_ENOUGH_CAPACITY, ...pending.map((r) => r.job_explanation).filter(isWaitingExplanation)]],
+        [moves.map((m) => m.id), moves.map((m) => m.node), moves.map((m) => m.group), moves.map((m) => explanationOnceWaiting(byId.get(m.id)!))],
       );
       await publishStatusChanges(tx, result.moved);
       // The nodes given runs (other nodes too) start them once this commits.
@@ -160,12 +160,21 @@ function blockerOf(kinds: RunKinds, run: PendingRun, dependencies: Dependency[],
   return update ? blockedBy(update.kind, update.id) : null;
 }
 
+/** A pending run's explanation: what its launch warned about, then why it waits. */
+const explained = (run: PendingRun, why: string) => explanationAfterWarnings(run.launch_warnings, why);
+
+/** Once placed, why it waited is gone; what its launch warned about stays, and so does anything else. */
+function explanationOnceWaiting(run: PendingRun): string {
+  const own = run.launch_warnings && run.job_explanation.startsWith(run.launch_warnings) ? run.job_explanation.slice(run.launch_warnings.length).replace(/^\n/, '') : run.job_explanation;
+  return !own || own === NOT_ENOUGH_CAPACITY || isWaitingExplanation(own) ? run.launch_warnings : run.job_explanation;
+}
+
 /** Writes only explanations that changed, in one statement. */
 async function storeExplanations(tx: Queryable, pending: PendingRun[], explanations: Map<number, string>): Promise<void> {
-  const changed = pending.filter((r) => explanations.has(r.id) && explanations.get(r.id) !== r.job_explanation);
+  const changed = pending.filter((r) => explanations.has(r.id) && explained(r, explanations.get(r.id)!) !== r.job_explanation);
   if (!changed.length) return;
   await tx.query(
     `UPDATE unified_jobs u SET job_explanation = e.text FROM unnest($1::int[], $2::text[]) AS e(id, text) WHERE u.id = e.id`,
-    [changed.map((r) => r.id), changed.map((r) => explanations.get(r.id))],
+    [changed.map((r) => r.id), changed.map((r) => explained(r, explanations.get(r.id)!))],
   );
 }

@@ -8,7 +8,7 @@ import { queueFactCapture } from '../../drift/capture-queue.ts';
 import { preparePlaybookRun } from '../../ansible/private-data-dir.ts';
 import { trustedJobVars } from '../../ansible/extra-vars-file.ts';
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansible/runner-stream.ts';
-import { copyProject } from './project-copy.ts';
+import { copyRevision, jobRevision } from '../../projects/revision-files.ts';
 import { recordInvocation } from '../../runs/invocation.ts';
 import { projectFilesDir } from '../../projects/local-sources.ts';
 import { requirementsDir, requirementsSearchPaths } from '../../projects/paths.ts';
@@ -31,8 +31,11 @@ export async function runPlaybookJob(job: UnifiedJobRow, run: RunContext): Promi
   const env = { ...baseEnv, ...requirementsSearchPaths(run.services.env.projectsRoot, project.local_path, baseEnv), ...callbackPlugins(run) };
   const prepared = await preparePlaybookRun(run.db, job, run.privateDir, env, trusted);
   await writeCommandLine(prepared, prepared.cmdline);
-  const copy = await copyProject(run, job, project, checkout);
+  const revision = await jobRevision(run.exec, job, project, checkout);
+  if ('problem' in revision) return { status: 'failed', explanation: revision.problem };
+  const copy = await copyRevision(run.exec, revision, checkout, path.join(run.privateDir, 'project'));
   if ('problem' in copy) return { status: 'failed', explanation: copy.problem };
+  if (revision.fromBranch) await run.output(`Running on ${revision.fromBranch} at revision ${revision.revision} (the job's scm_branch).`);
 
   await recordInvocation(run.db, job.id, { args: ['ansible-playbook', ...prepared.cmdline, job.playbook], cwd: copy.dir, env: prepared.env, secrets: prepared.secrets });
   const factCache = job.use_fact_cache

@@ -1,7 +1,7 @@
 import type { Services } from '../api/context.ts';
 import type { ExecOptions } from '../runs/run-kind.ts';
-import { BWRAP, nodeSandbox, sandboxArgs, shownPaths } from '../runtime/sandbox.ts';
-import { runIsolation } from '../runtime/run-isolation.ts';
+import { BWRAP, nodeSandbox, sandboxArgs, shownPaths } from './sandbox.ts';
+import { runIsolation } from './run-isolation.ts';
 
 export interface Invocation {
   command: string;
