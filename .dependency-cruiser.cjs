@@ -8,6 +8,7 @@
  *   resources                               plain resources (declarations, access, routes)
  *   drift                                   fact snapshots, drift and its alerts (resources use only its categories and diffs)
  *   ansible, projects, inventory*           libraries runs use (ansible-runner, git, inventories)
+ *   scanners                                IaC scanners: the tools in the sandbox, the scanner gate (resources use its vocabulary only)
  *   runs                                    the run lifecycle and the launch service (no HTTP in launch)
  *   eda                                     the event receiver and rule evaluation (launches through runs)
  *   run-kinds                               one folder per kind of run (workflow-job: the workflow engine and its loop)
@@ -62,6 +63,9 @@ module.exports = {
     // Drift: snapshots, diffs and alerts (queued as notifications); resources show only its categories and diffs.
     layer('drift-below-runs', '^src/drift/', '^src/(runs|run-kinds|eda|policy|task-manager|dispatcher|composition|server|cli)/'),
     layer('resources-use-drift-vocabulary-only', '^src/resources/', '^src/drift/(?!categories\\.ts$|fact-diff\\.ts$)'),
+    // Scanners: the tools run in the sandbox and the gate, on projects' files; resources read only their vocabulary.
+    layer('scanners-below-runs', '^src/scanners/', '^src/(runs/(?!exec\\.ts|gates\\.ts|run-kind\\.ts)|run-kinds|eda|task-manager|dispatcher|composition|server|cli)'),
+    layer('resources-use-scanner-vocabulary-only', '^src/resources/', '^src/scanners/(?!tools\\.ts$|config\\.ts$)'),
     layer('resources-below-eda', '^src/(resources|runs)/', '^src/eda/'),
     layer('eda-below-run-kinds', '^src/eda/', '^src/(run-kinds|task-manager|dispatcher|composition|server/|cli)'),
     layer('resources-below-runs', '^src/resources/', '^src/(runs/(?!launch\\.ts|run-services\\.ts|lifecycle\\.ts|run-kind\\.ts|run-resource\\.ts|run-fields\\.ts|exec\\.ts|prompts\\.ts|accept-prompts\\.ts)|task-manager|dispatcher|composition|server|cli)'),

@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { newInventory, newJobTemplate, newOrg, newProject, newUser, type User } from './helpers/factories.ts';
+import { newInventory, newJobTemplate, newOrg, newProject, newUser, newWorkflow, type User } from './helpers/factories.ts';
 import { waitForRun } from './helpers/jobs.ts';
 import { LINT_FILES } from './helpers/scanners.ts';
 
@@ -112,6 +112,32 @@ describe('scanner gate', () => {
     const clean = await launch('clean.yml');
     assert.equal(clean.status, 201, JSON.stringify(clean.body));
     await waitForRun(t, `/api/v2/jobs/${clean.body.id}/`);
+  });
+
+  it('a scanner of workflow nodes reads the jobs workflows start, not the template launched alone; the node fails with the reasons', async () => {
+    await scanner({ tool: 'ansible-lint', enforcement: 'enforce', applies_to: ['workflow_job_template_node'] });
+    const alone = await launch('lint.yml');
+    assert.equal(alone.status, 201, alone.text);
+    const workflow = await newWorkflow(t, org, { nodes: { lint: { template: templates['lint.yml'] } } });
+    const started = await t.post(`/api/v2/workflow_job_templates/${workflow.id}/launch/`, {});
+    assert.equal(started.status, 201, started.text);
+    const done = await waitForRun(t, `/api/v2/workflow_jobs/${started.body.id}/`);
+    assert.equal(done.status, 'failed');
+    const [node] = (await t.get(`/api/v2/workflow_jobs/${done.id}/workflow_nodes/`)).body.results;
+    const job = (await t.get(`/api/v2/jobs/${node.job}/`)).body;
+    assert.match(job.job_explanation, /detail: Scanner blocked launch\.; reasons: .*no-changed-when/);
+    assert.doesNotMatch(job.job_explanation, /object Object/);
+    await waitForRun(t, `/api/v2/jobs/${alone.body.id}/`);
+  });
+
+  it('ansible-lint reads an ad hoc command as a play of one task', async () => {
+    await scanner({ tool: 'ansible-lint', enforcement: 'enforce', applies_to: ['ad_hoc_command'], config: 'skip_list:\n  - yaml\n' });
+    const refused = await t.post('/api/v2/ad_hoc_commands/', { inventory, module_name: 'shell', module_args: 'echo hi' });
+    assert.equal(refused.status, 403, refused.text);
+    assert.match(refused.body.reasons.join('\n'), /no-changed-when at ad_hoc_command\.yml:\d+/);
+    const allowed = await t.post('/api/v2/ad_hoc_commands/', { inventory, module_name: 'ping', module_args: '' });
+    assert.equal(allowed.status, 201, allowed.text);
+    await waitForRun(t, `/api/v2/ad_hoc_commands/${allowed.body.id}/`);
   });
 
   it('a plain user launching sees the refusal and the results of what they may see, nothing of another organization', async () => {

@@ -49,9 +49,12 @@ export function nodeKindOf(services: RunServices, templateKind: string): NodeKin
   };
 }
 
-/** What a refusal says, for the failed run that stands for the node. */
+/** What a refusal says, for the failed run that stands for the node: its words, not the structured parts (a scanner's findings). */
 function refusalText(body: Record<string, unknown>): string {
-  return Object.entries(body).map(([field, problem]) => `${field}: ${[problem].flat().join(' ')}`).join('; ');
+  return Object.entries(body)
+    .map(([field, problem]) => [field, [problem].flat().filter((p) => typeof p === 'string' || typeof p === 'number')] as const)
+    .filter(([, words]) => words.length)
+    .map(([field, words]) => `${field}: ${words.join(' ')}`).join('; ');
 }
 
 /**
