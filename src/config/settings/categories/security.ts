@@ -61,19 +61,19 @@ export const security = category({
       boolean({
         default: false,
         label: 'Enable Content Scanning',
-        helpText: 'Run the enabled scanners on project content and job inputs before jobs start.',
+        helpText: 'Run the enabled scanners (ansible-lint, yamllint, checkov) on a job\'s project files or an ad hoc command\'s task before it starts (docs/scanners.md).',
       }),
     ),
     SCANNER_FAIL_MODE: setting<'open' | 'closed'>(
       choice(
         [
-          ['open', 'Open: run the job when a scanner cannot be reached'],
-          ['closed', 'Closed: refuse the job when a scanner cannot be reached'],
+          ['open', 'Open: run the job when a scan times out or its tool fails (a warning is recorded)'],
+          ['closed', 'Closed: refuse the job when an enforcing scanner\'s scan times out or its tool fails'],
         ],
         {
           default: 'open',
           label: 'Scanner Failure Mode',
-          helpText: 'What happens when a scanner fails or cannot be reached: open lets the job run, closed refuses it.',
+          helpText: 'What happens when a scan does not finish within its scanner\'s timeout or its tool fails: open lets the job run with a warning, closed refuses it for scanners that enforce.',
         },
       ),
     ),
