@@ -45,5 +45,14 @@ export function configProblem(tool: Tool, text: string): string | null {
   return null;
 }
 
+/** Whether the text sets anything (blank or comments alone leave the tool's defaults, and are given to it as no file). */
+export function setsOptions(text: string): boolean {
+  try {
+    return parse(text) !== null && parse(text) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
 /** Part of the scan cache's key: the same text scans alike. */
 export const configDigest = (text: string): string => createHash('sha256').update(text).digest('hex');

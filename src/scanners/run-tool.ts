@@ -11,6 +11,7 @@ import type { ExecOptions } from '../runs/run-kind.ts';
 import { runInvocation } from '../runtime/sandbox-command.ts';
 import type { Exec } from '../projects/revision-files.ts';
 import { isDirectory } from '../projects/paths.ts';
+import { setsOptions } from './config.ts';
 import { READ_REPORT, UnreadableReport, type Finding } from './findings.ts';
 import { toolPath, type Tool } from './tools.ts';
 
@@ -101,7 +102,7 @@ export async function runTool(services: Pick<Services, 'settings' | 'env'>, scan
       if (timedOut()) return timeout();
       if (filled) return { status: 'error', message: filled.problem, durationMs: took() };
       let configFile: string | null = null;
-      if (scanner.config.trim()) {
+      if (setsOptions(scanner.config)) {
         configFile = path.join(dir, CONFIG_FILE);
         await writeFile(configFile, scanner.config, { mode: 0o600 });
       }
