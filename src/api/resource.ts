@@ -159,7 +159,7 @@ export interface ResourceDeclaration<R extends ResourceRow = ResourceRow> {
   untracked?: boolean;
   /**
    * Leave out created/modified but keep created_by/modified_by: records the service writes that keep
-   * their own timestamp field (`created` among their fields, `captured_at`), null by when no user made them.
+   * their own timestamp field (`created` among their fields, `captured_at`); no link when no user made them.
    */
   ownTimestamps?: boolean;
   /** Adds what is computed rather than stored (fields, related links, summary fields) to one serialized object. */
