@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from './helpers/app.ts';
 import { newOrg, newUser, type User } from './helpers/factories.ts';
 import { eventually } from './helpers/jobs.ts';
 import { saveFacts } from './helpers/drift.ts';
+import { assertListHasNoAuthors } from './helpers/authors.ts';
 import { startHttpPeer, type HttpPeer } from './helpers/notification-peers.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
@@ -216,5 +217,12 @@ describe('drift alert rules and alerts', () => {
     assert.equal((await t.get(`/api/v2/drift_alerts/${one.id}/`, { as: otherAdmin })).status, 403);
     assert.equal((await t.patch(`/api/v2/drift_alerts/${one.id}/`, { drift_count: 0 })).status, 405);
     assert.equal((await t.delete(`/api/v2/drift_alerts/${one.id}/`)).status, 405);
+  });
+
+  it('alerts are raised by the system: no created_by or modified_by, their own created kept', async () => {
+    await assertListHasNoAuthors(t, '/api/v2/drift_alerts/');
+    const [one] = (await t.get('/api/v2/drift_alerts/')).body.results;
+    assert.ok(one.created);
+    assert.equal('modified' in one, false);
   });
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { grant, newOrg, newUser, type User } from './helpers/factories.ts';
 import { baseFacts, saveFacts } from './helpers/drift.ts';
+import { assertListHasNoAuthors, assertNoAuthor } from './helpers/authors.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -105,6 +106,20 @@ describe('drift detection', () => {
     assert.ok((await t.get(`/api/v2/hosts/${web2}/`)).body.related.drift);
   });
 
+  it('fact snapshots and drift detections are made by the system: no created_by or modified_by', async () => {
+    await assertListHasNoAuthors(t, '/api/v2/fact_snapshots/');
+    await assertListHasNoAuthors(t, '/api/v2/drift_detections/');
+    // Their own timestamps stay: captured_at, and created (Detected at) with no modified.
+    const [snapshot] = (await t.get('/api/v2/fact_snapshots/')).body.results;
+    assert.ok(snapshot.captured_at);
+    assert.equal('created' in snapshot || 'modified' in snapshot, false);
+    const [detection] = (await t.get('/api/v2/drift_detections/')).body.results;
+    assert.ok(detection.created);
+    assert.equal('modified' in detection, false);
+    const options = (await t.request('OPTIONS', '/api/v2/drift_detections/')).body.actions.GET;
+    assert.equal(options.created.label, 'Detected at');
+  });
+
   it('classifies every pattern of the category table', async () => {
     const cases: Record<string, [string, string]> = {
       ansible_packages: ['packages', 'medium'], ansible_pkg_mgr: ['packages', 'medium'], package_list: ['packages', 'medium'], pip_freeze: ['packages', 'medium'],
@@ -170,6 +185,14 @@ describe('drift detection', () => {
     const again = await t.post(`/api/v2/drift_detections/${one.id}/acknowledge/`, {});
     assert.equal(again.status, 200);
     assert.equal(again.body.acknowledged_by, invAdmin.id, 'acknowledging twice keeps the first reviewer');
+    // The reviewer changed the record, which the system made.
+    const reviewed = (await t.get(`/api/v2/drift_detections/${one.id}/`)).body;
+    assert.equal(reviewed.related.modified_by, `/api/v2/users/${invAdmin.id}/`);
+    assert.equal(reviewed.summary_fields.modified_by.username, invAdmin.username);
+    assert.equal(reviewed.related.created_by, undefined);
+    assert.equal(reviewed.summary_fields.created_by, undefined);
+    assert.equal((await drift(`modified_by=${invAdmin.id}`)).count, 1);
+    assertNoAuthor((await t.get(`/api/v2/fact_snapshots/${reviewed.snapshot_after}/`)).body);
     assert.equal((await drift(`inventory=${inventory}&acknowledged=true`)).count, 1);
   });
 
@@ -215,18 +238,42 @@ describe('drift detection', () => {
     assert.match(csv, /,'=cmd\|calc,/);
   });
 
-  it('summarizes recent drift', async () => {
+  it('summarizes all drift the caller may see, or that of the last ?days= days', async () => {
+    // One detection older than any window: counted without a period, left out of the last 7 days.
+    const all = await drift(`inventory=${inventory}`);
+    const [old] = (await drift(`host=${web2}&fact_path=ansible_user_shell`)).results;
+    await t.db.query(`UPDATE drift_detections SET created = now() - interval '400 days' WHERE id = $1`, [old.id]);
     const res = await t.get(`/api/v2/drift_detections/summary/?inventory=${inventory}`);
     assert.equal(res.status, 200);
-    const all = await drift(`inventory=${inventory}`);
+    assert.equal(res.body.days, null);
     assert.equal(res.body.total, all.count);
+    const sumOf = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+    assert.equal(sumOf(res.body.by_category), all.count);
+    assert.equal(sumOf(res.body.by_severity), all.count);
+    assert.equal(res.body.by_category.users_groups >= 1, true);
+    const week = (await t.get(`/api/v2/drift_detections/summary/?inventory=${inventory}&days=7`)).body;
+    assert.equal(week.days, 7);
+    assert.equal(week.total, all.count - 1);
+    assert.equal(week.by_category.users_groups, res.body.by_category.users_groups - 1);
+    assert.equal(sumOf(week.by_severity), all.count - 1);
+    const longer = (await t.get(`/api/v2/drift_detections/summary/?inventory=${inventory}&days=500`)).body;
+    assert.equal(longer.total, all.count);
+    assert.equal((await t.get(`/api/v2/drift_detections/summary/?inventory=${inventory}&days=`)).body.total, all.count, 'an empty days asks for no period');
+    assert.equal((await t.get('/api/v2/drift_detections/summary/?days=3650')).body.total, (await t.get('/api/v2/drift_detections/summary/')).body.total);
+    assert.equal((await t.get('/api/v2/drift_detections/summary/', { as: reader })).body.total, (await drift('', reader)).count);
+    assert.equal((await t.get('/api/v2/drift_detections/summary/', { as: outsider })).body.total, 0);
     assert.equal(res.body.unacknowledged, all.count - 1);
     assert.equal(res.body.by_category.kernel >= 1, true);
     assert.deepEqual(Object.keys(res.body.by_severity), ['low', 'medium', 'high', 'critical']);
     assert.ok(res.body.total_hosts_with_drift >= 2);
     assert.equal((await t.get('/api/v2/drift_detections/summary/', { as: otherAdmin })).body.total, 0);
     assert.equal((await t.get('/api/v2/drift_detections/summary/?days=0')).status, 400);
-    assert.equal((await t.get('/api/v2/drift_detections/summary/?days=abc')).status, 400);
+    for (const bad of ['abc', '-1', '1.5', '999999', "7' OR 1=1"]) {
+      const refused = await t.get(`/api/v2/drift_detections/summary/?days=${encodeURIComponent(bad)}`);
+      assert.equal(refused.status, 400, bad);
+      assert.match(refused.body.detail, /days must be a whole number/);
+    }
+    await t.db.query(`UPDATE drift_detections SET created = now() WHERE id = $1`, [old.id]);
   });
 
   it('refuses writes to snapshots and detections', async () => {

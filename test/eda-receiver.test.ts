@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from './helpers/app.ts';
 import { newOrg } from './helpers/factories.ts';
 import { eventually } from './helpers/jobs.ts';
 import { postEvent, sendEvent, signatureHeaders } from './helpers/eda.ts';
+import { assertListHasNoAuthors } from './helpers/authors.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -178,5 +179,16 @@ describe('event receiver', () => {
     assert.equal(guids[0].event_guid, 'header-id');
     assert.equal(guids[1].event_guid, createHash('sha256').update(body).digest('hex'));
     assert.equal(guids[1].event_type, 'alert');
+  });
+
+  it('event logs are written by the receiver: no created_by or modified_by, their own created kept', async () => {
+    const rule = rules.get('webhook_generic')!;
+    const res = await sendEvent(t, rule.path, rule.key, { kind: 'deploy', event_id: 'authorless' });
+    assert.equal(res.status, 202, res.text);
+    await evaluated(res.body.event_log_id);
+    await assertListHasNoAuthors(t, '/api/v2/event_logs/');
+    const log = (await t.get(`/api/v2/event_logs/${res.body.event_log_id}/`)).body;
+    assert.ok(log.created);
+    assert.equal('modified' in log, false);
   });
 });

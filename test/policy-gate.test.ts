@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { newOrg, newUser, type User } from './helpers/factories.ts';
 import { refusingUrl, startOpaServer, type DataAnswer, type OpaServer } from './helpers/opa-server.ts';
+import { assertAuthors } from './helpers/authors.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -124,6 +125,32 @@ describe('policy gate', () => {
     const audit = (await t.get('/api/v2/audit_events/?event_type=policy.launch_denied')).body.results;
     assert.equal(audit.length, 1);
     assert.equal(audit[0].outcome, 'denied');
+  });
+
+  it("a decision is the launching user's: created_by and modified_by name who launched, created is its own", async () => {
+    const denying = await policy({ result: ['Not from you.'] });
+    const denied = await t.post('/api/v2/ad_hoc_commands/', { inventory, module_name: 'ping' }, { as: orgAdmin });
+    assert.equal(denied.status, 403, denied.text);
+    assert.equal(denied.body.detail, 'Policy denied launch.');
+    const [deny] = await decisions(`&policy=${denying.id}`);
+    assert.equal(deny.user, orgAdmin.id);
+    assertAuthors(deny, orgAdmin);
+    const detail = (await t.get(`/api/v2/policy_decisions/${deny.id}/`, { as: orgAdmin })).body;
+    assertAuthors(detail, orgAdmin);
+    assert.ok(detail.created);
+    assert.equal('modified' in detail, false);
+    assert.deepEqual((await decisions(`&created_by=${orgAdmin.id}`)).map((d: { id: number }) => d.id), [deny.id]);
+    assert.deepEqual((await decisions(`&modified_by__username=${orgAdmin.username}`)).map((d: { id: number }) => d.id), [deny.id]);
+
+    await t.db.query<AnyRow>('UPDATE policies SET enabled = false');
+    const warning = await policy({ result: { warn: ['Yours, with a warning.'], deny: [] } });
+    const warned = await adHoc();
+    assert.equal(warned.status, 201, warned.text);
+    const [warn] = await decisions(`&policy=${warning.id}`);
+    assertAuthors(warn, { id: 1, username: 'admin' });
+    assert.equal((await decisions(`&created_by=${orgAdmin.id}`)).length, 1);
+    // Another organization's admin neither sees the decision nor finds it through the user filters.
+    assert.equal((await t.get(`/api/v2/policy_decisions/?created_by=${orgAdmin.id}`, { as: otherAdmin })).body.count, 0);
   });
 
   it('a warning lets the launch go on with the message in job_explanation and a warn decision', async () => {

@@ -264,3 +264,121 @@ describe('AWX setting names in the settings file', () => {
     await assert.rejects(loadSettings(t.db, { ...t.env, settingsFile: await file('INSTALL_UUID: x\n') }, t.services.settings.registry), /INSTALL_UUID: read-only setting/);
   });
 });
+
+describe("the policy engine timeout's two names (POLICY_ENGINE_EVALUATION_TIMEOUT_MS = OPA_EVALUATION_TIMEOUT_MS)", () => {
+  const ALIAS = 'POLICY_ENGINE_EVALUATION_TIMEOUT_MS';
+  const SETTING = 'OPA_EVALUATION_TIMEOUT_MS';
+  let t: TestApp;
+  let member: User;
+  let orgAdmin: User;
+  before(async () => {
+    t = await createTestApp({}, { dispatcher: false });
+    const org = await newOrg(t);
+    member = await newUser(t, { member: org });
+    orgAdmin = await newUser(t, { admin: org });
+  });
+  after(() => t.close());
+  const security = async () => (await t.get('/api/v2/settings/security/')).body;
+
+  it('both names answer the default, in security/ and all/, the alias right after the setting', async () => {
+    const body = await security();
+    assert.equal(body[ALIAS], 2000);
+    assert.equal(body[SETTING], 2000);
+    const names = Object.keys(body);
+    assert.equal(names.indexOf(ALIAS), names.indexOf(SETTING) + 1);
+    const all = (await t.get('/api/v2/settings/all/')).body;
+    assert.equal(all[ALIAS], 2000);
+  });
+
+  for (const [slug, written, other] of [['security', ALIAS, SETTING], ['security', SETTING, ALIAS], ['all', ALIAS, SETTING], ['all', SETTING, ALIAS]]) {
+    it(`PATCH ${slug}/ with ${written}: both names read it, the engine's timeout is it, stored once under ${SETTING}`, async () => {
+      const res = await t.patch(`/api/v2/settings/${slug}/`, { [written]: 750 });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body[other], 750);
+      const body = await security();
+      assert.equal(body[ALIAS], 750);
+      assert.equal(body[SETTING], 750);
+      assert.equal(t.services.settings.get(SETTING), 750);
+      assert.equal(t.services.settings.get(ALIAS), 750);
+      assert.deepEqual(await storedRows(t), [{ key: SETTING, value: 750 }]);
+      assert.equal((await t.delete('/api/v2/settings/security/')).status, 204);
+      assert.equal((await security())[ALIAS], 2000);
+    });
+  }
+
+  it('PUT takes the alias in place of the setting', async () => {
+    const body = await security();
+    delete body[SETTING];
+    const res = await t.put('/api/v2/settings/security/', { ...body, [ALIAS]: 900 });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body[SETTING], 900);
+    assert.equal((await t.delete('/api/v2/settings/security/')).status, 204);
+  });
+
+  it('refuses a bad value under the alias, or both names with different values, and stores nothing', async () => {
+    await t.patch('/api/v2/settings/security/', { [SETTING]: 1500 });
+    const before = await storedRows(t);
+    for (const body of [{ [ALIAS]: 99 }, { [ALIAS]: 30_001 }, { [ALIAS]: 'soon' }, { [ALIAS]: null }, { [SETTING]: 1000, [ALIAS]: 1200 }]) {
+      const res = await t.patch('/api/v2/settings/all/', body);
+      assert.equal(res.status, 400, `${JSON.stringify(body)}: ${res.text}`);
+      assert.ok(Array.isArray(res.body[ALIAS]), res.text);
+    }
+    // The name given second is the one refused.
+    const both = await t.patch('/api/v2/settings/security/', { [ALIAS]: 1000, [SETTING]: 1200 });
+    assert.equal(both.status, 400);
+    assert.deepEqual(both.body, { [SETTING]: [`${SETTING} and ${ALIAS} are the same setting; give it one value.`] });
+    assert.deepEqual(await storedRows(t), before);
+    assert.equal(t.services.settings.get(ALIAS), 1500);
+    const same = await t.patch('/api/v2/settings/security/', { [ALIAS]: 1100, [SETTING]: 1100 });
+    assert.equal(same.status, 200, same.text);
+    assert.equal(same.body[ALIAS], 1100);
+    assert.equal((await t.delete('/api/v2/settings/security/')).status, 204);
+  });
+
+  it('OPTIONS describes the alias as other aliases are described: the same field, alias_of and a help text naming the setting', async () => {
+    const res = await t.request('OPTIONS', '/api/v2/settings/security/');
+    assert.equal(res.status, 200);
+    for (const action of ['GET', 'PUT']) {
+      const alias = res.body.actions[action][ALIAS];
+      const setting = res.body.actions[action][SETTING];
+      assert.ok(alias && setting, action);
+      assert.equal(alias.alias_of, SETTING);
+      assert.equal(setting.alias_of, undefined);
+      for (const key of ['type', 'label', 'default', 'unit', 'category_slug']) assert.deepEqual(alias[key], setting[key], `${action} ${key}`);
+      assert.ok(alias.help_text.startsWith(setting.help_text), alias.help_text);
+      assert.match(alias.help_text, /other name of OPA_EVALUATION_TIMEOUT_MS: both names read and change the same value\./);
+      assert.doesNotMatch(alias.help_text, /AWX/);
+    }
+    const all = await t.request('OPTIONS', '/api/v2/settings/all/');
+    assert.equal(all.body.actions.GET[ALIAS].alias_of, SETTING);
+  });
+
+  it('a plain user and an organization admin can neither read nor change it under either name', async () => {
+    for (const who of [member, orgAdmin]) {
+      for (const name of [ALIAS, SETTING]) {
+        assert.equal((await t.get('/api/v2/settings/security/', { as: who })).status, 403);
+        assert.equal((await t.patch('/api/v2/settings/security/', { [name]: 100 }, { as: who })).status, 403, `${who.username} ${name}`);
+        assert.equal((await t.patch('/api/v2/settings/all/', { [name]: 100 }, { as: who })).status, 403, `${who.username} ${name}`);
+      }
+    }
+    assert.deepEqual(await storedRows(t), []);
+    assert.equal(t.services.settings.get(SETTING), 2000);
+  });
+
+  it('the settings file takes either name, and refuses both with different values', async () => {
+    const file = async (content: string) => {
+      const f = path.join(await mkdtemp(path.join(tmpdir(), 'drover-aliases-')), 'settings.yaml');
+      await writeFile(f, content);
+      return f;
+    };
+    const settings = await loadSettings(t.db, { ...t.env, settingsFile: await file(`${ALIAS}: 400\n`) }, t.services.settings.registry);
+    assert.equal(settings.get(SETTING), 400);
+    assert.equal(settings.get(ALIAS), 400);
+    assert.equal(settings.source(SETTING), 'file');
+    await assert.rejects(
+      loadSettings(t.db, { ...t.env, settingsFile: await file(`${SETTING}: 400\n${ALIAS}: 500\n`) }, t.services.settings.registry),
+      (err: Error) => err instanceof ConfigError && new RegExp(`${ALIAS}: same setting as ${SETTING}`).test(err.message),
+    );
+    await assert.rejects(loadSettings(t.db, { ...t.env, settingsFile: await file(`${ALIAS}: 50\n`) }, t.services.settings.registry), new RegExp(ALIAS));
+  });
+});

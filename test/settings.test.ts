@@ -123,6 +123,7 @@ const DEFAULTS: Record<string, Record<string, unknown>> = {
     OPA_ENABLED: false,
     OPA_SERVER_URL: 'http://127.0.0.1:8181',
     OPA_EVALUATION_TIMEOUT_MS: 2000,
+    POLICY_ENGINE_EVALUATION_TIMEOUT_MS: 2000,
     OPA_FAIL_MODE: 'allow',
     SCANNER_ENABLED: false,
     SCANNER_FAIL_MODE: 'open',

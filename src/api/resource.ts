@@ -157,6 +157,11 @@ export interface ResourceDeclaration<R extends ResourceRow = ResourceRow> {
   hooks?: ResourceHooks<R>;
   /** Leave out created/modified/created_by/modified_by (append-only logs keep their own timestamp). */
   untracked?: boolean;
+  /**
+   * Leave out created/modified but keep created_by/modified_by: records the service writes that keep
+   * their own timestamp field (`created` among their fields, `captured_at`); no link when no user made them.
+   */
+  ownTimestamps?: boolean;
   /** Adds what is computed rather than stored (fields, related links, summary fields) to one serialized object. */
   decorate?(row: R, out: SerializedObject, prepared?: unknown): void;
   /**
@@ -208,7 +213,7 @@ export interface ListExport<R extends ResourceRow = ResourceRow> {
   render(rows: R[]): string;
 }
 
-export interface Resource<R extends ResourceRow = ResourceRow> extends Required<Omit<ResourceDeclaration<R>, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'operations' | 'exports' | 'typeColumn' | 'types' | 'composedTypes' | 'topLevel' | 'queryFilters'>> {
+export interface Resource<R extends ResourceRow = ResourceRow> extends Required<Omit<ResourceDeclaration<R>, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'ownTimestamps' | 'operations' | 'exports' | 'typeColumn' | 'types' | 'composedTypes' | 'topLevel' | 'queryFilters'>> {
   operations: { create: boolean; update: boolean; delete: boolean };
   description: string;
   namedUrl: string[] | null;
@@ -241,7 +246,8 @@ const COMMON_FIELDS: Record<string, Field> = {
 export function defineResource<R extends ResourceRow = ResourceRow>(decl: ResourceDeclaration<R>): Resource<R> {
   const plural = decl.plural ?? `${decl.name}s`;
   const fields = Object.fromEntries(Object.entries(decl.fields).map(([name, f]) => [name, completeField(name, f)]));
-  const common = decl.untracked ? {} : Object.fromEntries(Object.entries(COMMON_FIELDS).map(([name, f]) => [name, completeField(name, f)]));
+  const commonNames = decl.untracked ? [] : decl.ownTimestamps ? ['created_by', 'modified_by'] : Object.keys(COMMON_FIELDS);
+  const common = Object.fromEntries(commonNames.map((name) => [name, completeField(name, COMMON_FIELDS[name])]));
   const allFields = { ...fields, ...common };
   const resource: Resource<R> = {
     ...decl,

@@ -40,9 +40,11 @@ export async function recordEvaluation(q: Queryable, evaluation: Evaluation): Pr
   }
   if (decisions.length) {
     // The policy may have been deleted while the engine answered: the decision keeps its name.
+    // The launching user made the decision: its user, created_by and modified_by.
     await q.query(
-      `INSERT INTO policy_decisions (decision, policy_id, policy_name, organization_id, unified_job_id, unified_job_template_id, resource_type, user_id, message, context)
-       SELECT d.decision, p.id, d.policy_name, d.organization_id, d.unified_job_id, d.unified_job_template_id, d.resource_type, u.id, d.message, d.context
+      `INSERT INTO policy_decisions (decision, policy_id, policy_name, organization_id, unified_job_id, unified_job_template_id, resource_type, user_id, message, context,
+         created_by_id, modified_by_id)
+       SELECT d.decision, p.id, d.policy_name, d.organization_id, d.unified_job_id, d.unified_job_template_id, d.resource_type, u.id, d.message, d.context, u.id, u.id
        FROM jsonb_to_recordset($1::jsonb) AS d(decision text, policy_id integer, policy_name text, organization_id integer, unified_job_id integer,
          unified_job_template_id integer, resource_type text, user_id integer, message text, context jsonb)
        LEFT JOIN policies p ON p.id = d.policy_id LEFT JOIN users u ON u.id = d.user_id`,

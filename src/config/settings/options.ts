@@ -18,7 +18,7 @@ function settingMeta(settings: Settings, definition: SettingDefinition): Meta {
   if (field.nullable) meta.allow_null = true;
   if (field.readOnly) meta.read_only = true;
   Object.assign(meta, definition.field.meta);
-  // AWX's name of a Drover setting says which one it is, so a form shows the pair once (under AWX's name).
+  // Another name of a setting (AWX's, or one the specification gives too) says which one it is, so a form shows the pair once (under the other name).
   if (isAlias(definition)) meta.alias_of = definition.canonical;
   meta.category = category.name;
   meta.category_slug = category.slug;

@@ -33,7 +33,7 @@ export class SettingRegistry {
 
   private add(category: Category): void {
     if (category.slug in PSEUDO || this.bySlug.has(category.slug)) throw new Error(`setting category "${category.slug}" is already defined`);
-    const aliases = Object.entries(category.aliases ?? {});
+    const aliases = Object.entries(category.aliases ?? {}).map(([alias, of]): [string, string, string] => (typeof of === 'string' ? [alias, of, "AWX's name"] : [alias, of.of, of.source]));
     for (const name of [...Object.keys(category.settings), ...aliases.map(([alias]) => alias)]) {
       const other = this.definitions.get(name);
       if (other) throw new Error(`setting ${name} is defined in both "${other.category.slug}" and "${category.slug}"`);
@@ -45,8 +45,8 @@ export class SettingRegistry {
     for (const [name, field] of Object.entries(category.settings)) {
       deepFreeze(field.default);
       this.definitions.set(name, { name, field, category, canonical: name });
-      for (const [alias] of aliases.filter(([, c]) => c === name)) {
-        const helpText = `${field.helpText ? field.helpText + ' ' : ''}AWX's name of ${name}: both names read and change the same value.`;
+      for (const [alias, , source] of aliases.filter(([, c]) => c === name)) {
+        const helpText = `${field.helpText ? field.helpText + ' ' : ''}${source} of ${name}: both names read and change the same value.`;
         this.definitions.set(alias, { name: alias, field: { ...field, helpText }, category, canonical: name });
       }
     }

@@ -54,10 +54,12 @@ export interface CategoryDeclaration<S extends Record<string, SettingField>> {
   description?: string;
   settings: S;
   /**
-   * Other names of settings of the category (AWX's, for its clients): `{AWX_TASK_ENV: 'SVC_TASK_ENV'}`.
+   * Other names of settings of the category: AWX's, for its clients (`{AWX_TASK_ENV: 'SVC_TASK_ENV'}`),
+   * or another the specification gives (`{NAME: {of: 'SETTING', source: "The specification's other name"}}`,
+   * `source` beginning the alias's note in its help text).
    * An alias reads and writes the one stored value of its setting, and is listed after it.
    */
-  aliases?: Record<string, string>;
+  aliases?: Record<string, string | { of: string; source: string }>;
   /**
    * Rules spanning several settings of the category, checked against the values the settings
    * would have after a write (and against the settings file at start). Answers problems by name.

@@ -21,7 +21,7 @@ export const driftAlerts = defineResource<DriftAlertRow>({
     notification_error: text(readOnly),
     created: datetime({ ...readOnly, nullable: false }),
   },
-  untracked: true,
+  ownTimestamps: true,
   operations: { create: false, update: false, delete: false },
   search: ['summary'],
   ordering: '-created',

@@ -30,7 +30,7 @@ export const driftDetections = defineResource<DriftDetectionRow>({
     acknowledged_at: datetime(readOnly),
     created: datetime({ ...readOnly, label: 'Detected at', nullable: false }),
   },
-  untracked: true,
+  ownTimestamps: true,
   operations: { create: false, update: false, delete: false },
   search: ['fact_path', 'summary'],
   ordering: '-created',

@@ -24,7 +24,6 @@ import { factSnapshots } from './fact-snapshot.resource.ts';
 
 const EXPORT_COLUMNS = ['ID', 'Host', 'Detected At', 'Category', 'Severity', 'Fact Path', 'Summary', 'Diff Type', 'Acknowledged'];
 const EXPORT_MAX_ROWS = 100_000;
-const SUMMARY_DEFAULT_DAYS = 7;
 
 /** A YYYY-MM-DD query value as the start of that day (UTC), or a 400 naming the parameter. */
 function dayOf(query: Query, name: string): Date | null {
@@ -34,6 +33,14 @@ function dayOf(query: Query, name: string): Date | null {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : null;
   if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text) throw badRequest(`${name} must be a date as YYYY-MM-DD, not "${text}".`);
   return day;
+}
+
+/** The summary's period: ?days= (1 or more) counts the last days only; without it, all drift counts (null). */
+function summaryDays(query: Query): number | null {
+  if (query.days === undefined || query.days === '') return null;
+  const text = String(query.days);
+  if (!/^\d{1,5}$/.test(text) || Number(text) < 1) throw badRequest(`days must be a whole number of days (1 or more), not "${text}".`);
+  return Number(text);
 }
 
 function without(query: Query, ...names: string[]): Query {
@@ -62,7 +69,7 @@ export const driftRoutes: RouteModule = (app, services) => {
     POST: async (request) => {
       const row = await db.transaction(async (tx) => {
         const [updated] = await tx.query<DriftDetectionRow>(
-          `UPDATE drift_detections SET acknowledged = true, acknowledged_by_id = $2, acknowledged_at = now() WHERE id = $1 AND NOT acknowledged RETURNING *`,
+          `UPDATE drift_detections SET acknowledged = true, acknowledged_by_id = $2, acknowledged_at = now(), modified_by_id = $2 WHERE id = $1 AND NOT acknowledged RETURNING *`,
           [request.object.id, request.ctx.user!.id],
         );
         if (!updated) return request.object;
@@ -123,17 +130,16 @@ export const driftRoutes: RouteModule = (app, services) => {
   routeMethods(app, '/api/v2/drift_detections/summary/', AUTHENTICATED, {
     GET: async (request) => {
       const query = request.query as Query;
-      const daysText = query.days === undefined || query.days === '' ? String(SUMMARY_DEFAULT_DAYS) : String(query.days);
-      if (!/^\d{1,5}$/.test(daysText) || Number(daysText) < 1) throw badRequest(`days must be a whole number of days (1 or more), not "${daysText}".`);
-      const days = Number(daysText);
+      const days = summaryDays(query);
       const visible = await visibleFrom(db, request.ctx, driftDetections, without(query, 'days'));
-      const windowParam = `$${visible.params.length + 1}`;
-      const recent = `(SELECT ${visible.alias}.* ${visible.from}) AS d WHERE d.created >= now() - make_interval(days => ${windowParam}::int)`;
+      const params = days === null ? visible.params : [...visible.params, days];
+      const period = days === null ? 'true' : `d.created >= now() - make_interval(days => $${params.length}::int)`;
+      const counted = `(SELECT ${visible.alias}.* ${visible.from}) AS d WHERE ${period}`;
       const [totals] = await db.query<{ total: number; unacknowledged: number; hosts: number }>(
-        `SELECT count(*)::int AS total, count(*) FILTER (WHERE NOT d.acknowledged)::int AS unacknowledged, count(DISTINCT d.host_id)::int AS hosts FROM ${recent}`,
-        [...visible.params, days],
+        `SELECT count(*)::int AS total, count(*) FILTER (WHERE NOT d.acknowledged)::int AS unacknowledged, count(DISTINCT d.host_id)::int AS hosts FROM ${counted}`,
+        params,
       );
-      const grouped = await db.query<{ category: string; severity: string; n: number }>(`SELECT d.category, d.severity, count(*)::int AS n FROM ${recent} GROUP BY d.category, d.severity`, [...visible.params, days]);
+      const grouped = await db.query<{ category: string; severity: string; n: number }>(`SELECT d.category, d.severity, count(*)::int AS n FROM ${counted} GROUP BY d.category, d.severity`, params);
       const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, 0]));
       const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
       for (const row of grouped) {
@@ -142,8 +148,8 @@ export const driftRoutes: RouteModule = (app, services) => {
       }
       return { days, total: totals.total, unacknowledged: totals.unacknowledged, by_category: byCategory, by_severity: bySeverity, total_hosts_with_drift: totals.hosts };
     },
-    OPTIONS: async () => viewOptions('Drift Summary', 'GET: counts of the drift of the last ?days= (7) days the caller may see, by category and severity.'),
-  }, { GET: { summary: 'Counts of recent drift' }, OPTIONS: OPTIONS_RESPONSE });
+    OPTIONS: async () => viewOptions('Drift Summary', 'GET: counts of the drift the caller may see, by category and severity: all of it, or that of the last ?days= days.'),
+  }, { GET: { summary: 'Counts of drift' }, OPTIONS: OPTIONS_RESPONSE });
 
   enableDisableRoutes(app, services, driftAlertRules);
 };

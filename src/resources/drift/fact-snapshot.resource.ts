@@ -19,7 +19,7 @@ export const factSnapshots = defineResource<HostFactSnapshotRow>({
     captured_at: datetime({ ...readOnly, nullable: false }),
     facts_hash: text({ ...readOnly, helpText: 'SHA-256 of the facts as key-sorted JSON.' }),
   },
-  untracked: true,
+  ownTimestamps: true,
   operations: { create: false, update: false, delete: false },
   ordering: '-captured_at',
   summaryColumns: ['id', 'captured_at', 'facts_hash'],

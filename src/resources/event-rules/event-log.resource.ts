@@ -31,7 +31,7 @@ export const eventLogs = defineResource<EventLogRow>({
     job_id: integer({ ...readOnly, nullable: true, helpText: 'The job (or workflow job) the first launching action started.' }),
     processed_at: datetime({ ...readOnly, nullable: true }),
   },
-  untracked: true,
+  ownTimestamps: true,
   operations: { create: false, update: false, delete: false },
   search: ['event_rule_name', 'event_type', 'event_guid'],
   ordering: '-id',

@@ -25,7 +25,7 @@ export const policyDecisions = defineResource<PolicyDecisionRow>({
     user: ref('user', { ...readOnly, nullable: true }),
     message: text(readOnly),
   },
-  untracked: true,
+  ownTimestamps: true,
   operations: { create: false, update: false, delete: false },
   search: ['policy_name', 'message'],
   ordering: '-id',

@@ -78,4 +78,7 @@ export const security = category({
       ),
     ),
   },
+  aliases: {
+    POLICY_ENGINE_EVALUATION_TIMEOUT_MS: { of: 'OPA_EVALUATION_TIMEOUT_MS', source: "The specification's other name" },
+  },
 });
