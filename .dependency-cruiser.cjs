@@ -64,7 +64,7 @@ module.exports = {
     layer('drift-below-runs', '^src/drift/', '^src/(runs|run-kinds|eda|policy|task-manager|dispatcher|composition|server|cli)/'),
     layer('resources-use-drift-vocabulary-only', '^src/resources/', '^src/drift/(?!categories\\.ts$|fact-diff\\.ts$)'),
     // Scanners: the tools run in the sandbox and the gate, on projects' files; resources read only their vocabulary.
-    layer('scanners-below-runs', '^src/scanners/', '^src/(runs/(?!exec\\.ts|gates\\.ts|run-kind\\.ts)|run-kinds|eda|task-manager|dispatcher|composition|server|cli)'),
+    layer('scanners-below-runs', '^src/scanners/', '^src/(runs/(?!exec\\.ts|gates\\.ts|run-kind\\.ts|lifecycle\\.ts)|run-kinds|eda|task-manager|dispatcher|composition|server|cli)'),
     layer('resources-use-scanner-vocabulary-only', '^src/resources/', '^src/scanners/(?!tools\\.ts$|config\\.ts$)'),
     layer('resources-below-eda', '^src/(resources|runs)/', '^src/eda/'),
     layer('eda-below-run-kinds', '^src/eda/', '^src/(run-kinds|task-manager|dispatcher|composition|server/|cli)'),

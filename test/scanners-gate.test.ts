@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from './helpers/app.ts';
 import { newInventory, newJobTemplate, newOrg, newProject, newUser, newWorkflow, type User } from './helpers/factories.ts';
 import { waitForRun } from './helpers/jobs.ts';
 import { LINT_FILES } from './helpers/scanners.ts';
+import { makeRepository } from './helpers/git.ts';
 
 /**
  * The scanner gate with the real ansible-lint and yamllint, on a project whose playbooks break
@@ -138,6 +139,24 @@ describe('scanner gate', () => {
     const allowed = await t.post('/api/v2/ad_hoc_commands/', { inventory, module_name: 'ping', module_args: '' });
     assert.equal(allowed.status, 201, allowed.text);
     await waitForRun(t, `/api/v2/ad_hoc_commands/${allowed.body.id}/`);
+  });
+
+  it('a job whose project updates on launch is scanned again at the revision the update brought, before its playbook runs', async () => {
+    await scanner({ tool: 'ansible-lint', enforcement: 'enforce', config: 'skip_list:\n  - yaml\n' });
+    const repo = await makeRepository({ 'site.yml': LINT_FILES['clean.yml'] as string });
+    const updating = (await newProject(t, org, { repo, scm_update_on_launch: true })).id;
+    const job = (await newJobTemplate(t, { project: updating, inventory, playbook: 'site.yml' })).id;
+    const fresh = await repo.commit({ 'site.yml': LINT_FILES['lint.yml'] as string, 'tasks/extra.yml': LINT_FILES['tasks/extra.yml'] as string }, 'A command without changed_when');
+    // At launch the project still holds the clean commit: the launch's scan passes.
+    const launched = await t.post(`/api/v2/job_templates/${job}/launch/`, {});
+    assert.equal(launched.status, 201, launched.text);
+    const done = await waitForRun(t, `/api/v2/jobs/${launched.body.id}/`);
+    assert.equal(done.status, 'failed');
+    assert.match(done.job_explanation, new RegExp(`^Scanner blocked the run at revision ${fresh}: .*no-changed-when at site\\.yml`));
+    const scans = await results(`&unified_job=${done.id}`);
+    assert.deepEqual(scans.map((r: any) => [r.status, r.scm_revision === fresh]), [['ok', false], ['blocked', true]]);
+    // Nothing of the playbook ran.
+    assert.equal((await t.get(`/api/v2/jobs/${done.id}/job_events/?event=playbook_on_start`)).body.count, 0);
   });
 
   it('a plain user launching sees the refusal and the results of what they may see, nothing of another organization', async () => {

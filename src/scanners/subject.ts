@@ -3,7 +3,7 @@
  * (the project's last update, or the job's scm_branch in it), or an ad hoc command as a play of one
  * task. A job's scans are cached by (tool, config, project, revision, playbook).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { Services } from '../api/context.ts';
@@ -27,6 +27,26 @@ const REVISION_LOOKUP_MS = 15_000;
 
 type Project = Pick<ProjectRow, 'id' | 'local_path' | 'scm_type' | 'scm_branch' | 'scm_revision'>;
 
+/** Where Ansible finds the roles and collections the project's requirements installed. */
+const projectLookups = (services: Pick<Services, 'env'>, localPath: string) => ({
+  env: requirementsSearchPaths(services.env.projectsRoot, localPath, baseEnvironment()),
+});
+
+/** The files a starting job copied (at `revision`), for the scan of a revision its launch did not see. */
+export function copiedSubject(services: Pick<Services, 'env'>, project: Pick<ProjectRow, 'id' | 'local_path' | 'scm_type'>, copy: { dir: string; revision: string }, playbook: string): ScanSubject {
+  const files: ScanFiles = {
+    ...projectLookups(services, project.local_path),
+    playbook,
+    readable: [requirementsDir(services.env.projectsRoot, project.local_path)],
+    fill: async (_exec, dir) => {
+      await cp(copy.dir, dir, { recursive: true, verbatimSymlinks: true });
+      return null;
+    },
+  };
+  const key = project.scm_type && copy.revision ? { project_id: project.id, scm_revision: copy.revision, playbook } : null;
+  return { files, key, project_id: project.id, scm_revision: copy.revision, playbook };
+}
+
 async function jobSubject(tx: Queryable, services: Pick<Services, 'settings' | 'env'>, run: UnifiedJobRow): Promise<ScanSubject> {
   const [project] = await tx.query<Project>('SELECT id, local_path, scm_type, scm_branch, scm_revision FROM projects WHERE id = $1', [run.project_id]);
   const playbook = String(run.playbook ?? '');
@@ -37,11 +57,10 @@ async function jobSubject(tx: Queryable, services: Pick<Services, 'settings' | '
     ? await inSandbox(services, REVISION_LOOKUP_MS, (exec) => jobRevision(exec, run, project, checkout))
     : await jobRevision(async () => ({ code: 1, stdout: '', stderr: '' }), run, project, checkout);
   if ('problem' in revision) return revision;
-  const requirements = requirementsDir(services.env.projectsRoot, project.local_path);
   const files: ScanFiles = {
+    ...projectLookups(services, project.local_path),
     playbook,
-    env: requirementsSearchPaths(services.env.projectsRoot, project.local_path, baseEnvironment()),
-    readable: [checkout, requirements],
+    readable: [checkout, requirementsDir(services.env.projectsRoot, project.local_path)],
     fill: async (exec, dir) => {
       const copy = await copyRevision(exec, revision, checkout, dir);
       return 'problem' in copy ? copy : null;

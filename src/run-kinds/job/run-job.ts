@@ -10,6 +10,7 @@ import { trustedJobVars } from '../../ansible/extra-vars-file.ts';
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansible/runner-stream.ts';
 import { copyRevision, jobRevision } from '../../projects/revision-files.ts';
 import { recordInvocation } from '../../runs/invocation.ts';
+import { scanAtRunStart } from '../../scanners/run-start.ts';
 import { projectFilesDir } from '../../projects/local-sources.ts';
 import { requirementsDir, requirementsSearchPaths } from '../../projects/paths.ts';
 
@@ -36,6 +37,8 @@ export async function runPlaybookJob(job: UnifiedJobRow, run: RunContext): Promi
   const copy = await copyRevision(run.exec, revision, checkout, path.join(run.privateDir, 'project'));
   if ('problem' in copy) return { status: 'failed', explanation: copy.problem };
   if (revision.fromBranch) await run.output(`Running on ${revision.fromBranch} at revision ${revision.revision} (the job's scm_branch).`);
+  const blocked = await scanAtRunStart(run, job, { id: job.project_id!, local_path: project.local_path, scm_type: project.scm_type }, copy);
+  if (blocked) return { status: 'failed', explanation: blocked };
 
   await recordInvocation(run.db, job.id, { args: ['ansible-playbook', ...prepared.cmdline, job.playbook], cwd: copy.dir, env: prepared.env, secrets: prepared.secrets });
   const factCache = job.use_fact_cache
