@@ -83,6 +83,9 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   // A launch policy (uploaded to the engine after commit, by the policy engine sync loop) and a decision it took.
   const policy = await created('/api/v2/policies/', { name: 'router-policy', organization, rego_module: `package drover.org_${organization}.router`, package_path: `drover.org_${organization}.router` });
   await t.db.query<AnyRow>(`INSERT INTO policy_decisions (decision, policy_id, policy_name, organization_id, unified_job_id, message) VALUES ('warn', $1, 'router-policy', $2, 1, 'router')`, [policy, organization]);
+  // A scanner and a result of it (written by launches only).
+  const scanner = await created('/api/v2/scanners/', { name: 'router-scanner', organization, tool: 'yamllint' });
+  await t.db.query<AnyRow>(`INSERT INTO scan_results (scanner_id, scanner_name, tool, organization_id, status, severity_threshold, enforcement) VALUES ($1, 'router-scanner', 'yamllint', $2, 'ok', 'high', 'warn')`, [scanner, organization]);
   // A tenant (its organization, admin and team made with it) branded for the host the requests name, and a quota decision about it.
   const tenant = await created('/api/v2/tenants/', { name: 'router-tenant', admin_username: 'router-tenant-admin', admin_email: 'router@example.com', branding: { custom_domain: 'localhost' } });
   await t.db.query<AnyRow>(`INSERT INTO tenant_quota_events (tenant_id, organization_id, quota_kind, decision, quota_limit, usage) SELECT id, organization_id, 'max_hosts', 'allow', 1, 0 FROM tenants WHERE id = $1`, [tenant]);

@@ -63,7 +63,7 @@ export const ORGANIZATION_TABLES: Readonly<Record<string, string>> = {
   team: 'teams', credential: 'credentials', o_auth2_application: 'applications', inventory: 'inventories', project: 'projects', label: 'labels',
   execution_environment: 'execution_environments', job_template: 'job_templates', workflow_job_template: 'workflow_job_templates',
   notification_template: 'notification_templates', event_rule: 'event_rules', outbound_webhook: 'outbound_webhooks', policy: 'policies',
-  service_catalog_item: 'service_catalog_items', drift_alert_rule: 'drift_alert_rules',
+  service_catalog_item: 'service_catalog_items', drift_alert_rule: 'drift_alert_rules', scanner: 'scanners',
 };
 
 /**
