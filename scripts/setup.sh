@@ -15,55 +15,43 @@ else
   npm install --no-audit --no-fund
 fi
 
-# Runs, inventory updates and project requirements use the system's Ansible (Debian packages).
-# Every run executes inside a bubblewrap sandbox (docs/security.md).
-ANSIBLE_PACKAGES="ansible-core python3-ansible-runner bubblewrap"
-if [ -x /usr/bin/ansible-playbook ] && [ -x /usr/bin/ansible-inventory ] && [ -x /usr/bin/ansible-runner ] && [ -x /usr/bin/bwrap ]; then
-  # The whole output is read: a pipe into `head -1` closes early and Ansible prints a BrokenPipe traceback.
-  ansible_version=$(/usr/bin/ansible-playbook --version 2>/dev/null || true)
-  echo "Ansible runtime: ${ansible_version%%$'\n'*}"
-elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "Installing the Ansible runtime: $ANSIBLE_PACKAGES"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $ANSIBLE_PACKAGES
-else
-  echo "The Ansible runtime is missing. Install it with:" >&2
-  echo "  sudo apt-get install -y $ANSIBLE_PACKAGES" >&2
-fi
-
-# Launch-time IaC scanners (docs/scanners.md): ansible-lint and yamllint, Debian packages; checkov is used where installed.
-SCANNER_PACKAGES="ansible-lint yamllint"
-if [ -x /usr/bin/ansible-lint ] && [ -x /usr/bin/yamllint ]; then
-  echo "Scanners: ansible-lint and yamllint found"
-elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "Installing the scanners: $SCANNER_PACKAGES"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $SCANNER_PACKAGES
-else
-  echo "The scanners are missing (launches with scanners enabled need them). Install them with:" >&2
-  echo "  sudo apt-get install -y $SCANNER_PACKAGES" >&2
-fi
-
-# A Debian package the tests need: installed when `path` is missing (as root), or the command to do it printed.
-ensure_test_package() {
-  local path=$1 package=$2 what=$3
-  [ -e "$path" ] && return
+# Debian packages the service (or its tests) needs: installed when any of `paths` is missing (as root), or the command to do it printed.
+ensure_packages() {
+  local what=$1 packages=$2; shift 2
+  local path missing=
+  for path in "$@"; do [ -e "$path" ] || missing=1; done
+  [ -z "$missing" ] && return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing $what for the tests: $package"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$package"
+    echo "Installing $what: $packages"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $packages
   else
-    echo "$what is missing (the tests need it). Install it with:" >&2
-    echo "  sudo apt-get install -y $package" >&2
+    echo "$what is missing. Install it with:" >&2
+    echo "  sudo apt-get install -y $packages" >&2
   fi
 }
 
+# Runs, inventory updates and project requirements use the system's Ansible (Debian packages).
+# Every run executes inside a bubblewrap sandbox (docs/security.md).
+ensure_packages "the Ansible runtime" "ansible-core python3-ansible-runner bubblewrap" \
+  /usr/bin/ansible-playbook /usr/bin/ansible-inventory /usr/bin/ansible-runner /usr/bin/bwrap
+if [ -x /usr/bin/ansible-playbook ]; then
+  # The whole output is read: a pipe into `head -1` closes early and Ansible prints a BrokenPipe traceback.
+  ansible_version=$(/usr/bin/ansible-playbook --version 2>/dev/null || true)
+  echo "Ansible runtime: ${ansible_version%%$'\n'*}"
+fi
+
+# Launch-time IaC scanners (docs/scanners.md); checkov is used where installed.
+ensure_packages "the scanners (ansible-lint, yamllint)" "ansible-lint yamllint" /usr/bin/ansible-lint /usr/bin/yamllint
+
 # The tests clone over SSH from a local sshd (loopback only).
-ensure_test_package /usr/sbin/sshd openssh-server sshd
+ensure_packages "sshd (for the tests)" openssh-server /usr/sbin/sshd
 # The tests drive the service with AWX's own Ansible collection (awx.awx), shipped by Debian's ansible package.
-ensure_test_package /usr/lib/python3/dist-packages/ansible_collections/awx/awx ansible "AWX's Ansible collection"
+ensure_packages "AWX's Ansible collection (for the tests)" ansible /usr/lib/python3/dist-packages/ansible_collections/awx/awx
 # The LDAP sign-in tests start their own slapd (loopback, a seeded directory) and seed it with ldapadd.
-ensure_test_package /usr/sbin/slapd slapd slapd
-ensure_test_package /usr/bin/ldapadd ldap-utils "LDAP client tools"
+ensure_packages "slapd (for the tests)" slapd /usr/sbin/slapd
+ensure_packages "LDAP client tools (for the tests)" ldap-utils /usr/bin/ldapadd
 # The browser tests drive Debian's Chromium with playwright-core (no browser download).
-ensure_test_package /usr/bin/chromium chromium Chromium
+ensure_packages "Chromium (for the tests)" chromium /usr/bin/chromium
 
 # The web console, served at /.
 npm run -s build

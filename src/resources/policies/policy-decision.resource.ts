@@ -1,6 +1,6 @@
-import { ValidationError } from '../../api/errors.ts';
-import { choice, datetime, integer, parseIsoDatetime, ref, text } from '../../api/fields.ts';
+import { choice, datetime, integer, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
+import { createdSince } from '../../api/since-filter.ts';
 import { policyResourceTypes } from './policy-resource-types.ts';
 import { organizationRecords } from '../organizations/organization-scoped-access.ts';
 import type { PolicyDecisionRow } from '../../db/tables.ts';
@@ -32,11 +32,7 @@ export const policyDecisions = defineResource<PolicyDecisionRow>({
   summaryColumns: ['id', 'decision', 'policy_name'],
   access: organizationRecords,
   queryFilters: {
-    since: (value, alias, params) => {
-      const since = parseIsoDatetime(value);
-      if (!since) throw ValidationError.field('since', 'Enter a date or datetime: YYYY-MM-DD or YYYY-MM-DDThh:mm[:ss][Z|±HH:MM].');
-      return `${alias}.created >= ${params.add(since)}`;
-    },
+    since: createdSince,
   },
   // The context document evaluated: on the decision's own page.
   detail: async (_db, row, out) => {

@@ -1,6 +1,6 @@
-import { ValidationError } from '../../api/errors.ts';
-import { boolean, choice, integer, parseIsoDatetime, ref, text } from '../../api/fields.ts';
+import { boolean, choice, integer, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
+import { createdSince } from '../../api/since-filter.ts';
 import { scanResultAccess } from './scan-result-access.ts';
 import { SEVERITIES, TOOLS } from '../../scanners/tools.ts';
 import type { ScanResultRow } from '../../db/tables.ts';
@@ -40,11 +40,7 @@ export const scanResults = defineResource<ScanResultRow>({
   summaryColumns: ['id', 'status', 'scanner_name'],
   access: scanResultAccess,
   queryFilters: {
-    since: (value, alias, params) => {
-      const since = parseIsoDatetime(value);
-      if (!since) throw ValidationError.field('since', 'Enter a date or datetime: YYYY-MM-DD or YYYY-MM-DDThh:mm[:ss][Z|±HH:MM].');
-      return `${alias}.created >= ${params.add(since)}`;
-    },
+    since: createdSince,
   },
   decorate: (row, out) => {
     if (row.unified_job_id) out.related = { ...(out.related as object), unified_job: `/api/v2/unified_jobs/?id=${row.unified_job_id}` };

@@ -1,7 +1,7 @@
 import { objectsWithRole, seesEverything, type AccessPolicy } from '../../api/access.ts';
-import { ValidationError } from '../../api/errors.ts';
-import { choice, datetime, integer, parseIsoDatetime, ref, text } from '../../api/fields.ts';
+import { choice, datetime, integer, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
+import { createdSince } from '../../api/since-filter.ts';
 import type { TenantQuotaEventRow } from '../../db/tables.ts';
 import { QUOTA_KINDS } from './tenant-values.ts';
 
@@ -47,10 +47,6 @@ export const tenantQuotaEvents = defineResource<TenantQuotaEventRow>({
   summaryColumns: ['id', 'quota_kind', 'decision'],
   access: quotaEventAccess,
   queryFilters: {
-    since: (value, alias, params) => {
-      const since = parseIsoDatetime(value);
-      if (!since) throw ValidationError.field('since', 'Enter a date or datetime: YYYY-MM-DD or YYYY-MM-DDThh:mm[:ss][Z|±HH:MM].');
-      return `${alias}.created >= ${params.add(since)}`;
-    },
+    since: createdSince,
   },
 });
