@@ -1,5 +1,6 @@
 import { Label, type LabelProps } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
+import type { FieldOf } from '../api/types';
 import { ruleLink, sourceFileLink } from './source-links';
 
 /** One finding of a scanner (docs/scanners.md#results-and-the-cache); a refused launch's also name the scanner. */
@@ -15,11 +16,11 @@ export interface ScanFinding {
   tool?: string;
 }
 
-const SEVERITY_COLORS: Record<string, LabelProps['color']> = { info: 'grey', low: 'blue', medium: 'yellow', high: 'orange', critical: 'red' };
+const SEVERITY_COLORS: Record<FieldOf<'scanners', 'severity_threshold'>, LabelProps['color']> = { info: 'grey', low: 'blue', medium: 'yellow', high: 'orange', critical: 'red' };
 
 export function ScanSeverity({ severity }: { severity: unknown }) {
   const text = String(severity ?? '');
-  return <Label isCompact color={SEVERITY_COLORS[text] ?? 'grey'} data-severity={text}>{text || '–'}</Label>;
+  return <Label isCompact color={SEVERITY_COLORS[text as keyof typeof SEVERITY_COLORS] ?? 'grey'} data-severity={text}>{text || '–'}</Label>;
 }
 
 /** The findings a scanner's 403 gives beside its reasons, or none. */
@@ -63,9 +64,9 @@ export function ScanFindingsTable({ findings, source, label = 'Findings' }: { fi
                 {f.blocking && <Label isCompact variant="outline" color="red" style={{ marginInlineStart: '0.25rem' }}>blocking</Label>}
               </Td>
               {named && <Td dataLabel="Scanner">{f.scanner}{f.tool ? ` (${f.tool})` : ''}</Td>}
-              <Td dataLabel="Rule">{rule ? <a href={rule} target="_blank" rel="noopener noreferrer">{f.rule_id}</a> : f.rule_id}</Td>
+              <Td dataLabel="Rule" modifier="nowrap">{rule ? <a href={rule} target="_blank" rel="noopener noreferrer">{f.rule_id}</a> : f.rule_id}</Td>
               <Td dataLabel="Message">{f.message}</Td>
-              <Td dataLabel="File" className="drover-mono">{file ? <a href={file} target="_blank" rel="noopener noreferrer">{place}</a> : place}</Td>
+              <Td dataLabel="File" className="drover-mono" modifier="nowrap">{file ? <a href={file} target="_blank" rel="noopener noreferrer">{place}</a> : place}</Td>
             </Tr>
           );
         })}

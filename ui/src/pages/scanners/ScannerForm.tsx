@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActionGroup, Button, Form, FormGroup, FormHelperText, Grid, GridItem, HelperText, HelperTextItem, TextArea } from '@patternfly/react-core';
-import type { FieldMeta, ResourceObject } from '../../api/types';
+import type { FieldMeta, FieldOf, ResourceObject } from '../../api/types';
 import { useSave } from '../../hooks/use-save';
 import type { ResourceConfig } from '../../resources/types';
 import { FieldInput } from '../../components/FieldInput';
@@ -12,11 +12,21 @@ import { plainFieldValues, WritableFields, sentFieldValues } from '../../compone
 const OWN_FIELDS = new Set(['config']);
 
 /** An example of each tool's configuration file, shown while the text is empty. */
-const EXAMPLES: Record<string, string> = {
+const EXAMPLES: Record<FieldOf<'scanners', 'tool'>, string> = {
   'ansible-lint': 'skip_list:\n  - yaml[line-length]\nwarn_list:\n  - experimental',
   yamllint: 'extends: default\nrules:\n  line-length:\n    max: 160',
   checkov: 'skip-check:\n  - CKV_ANSIBLE_1',
 };
+
+/** What each target of applies_to is, in words (OPTIONS labels them by their values). */
+const TARGET_LABELS: Record<NonNullable<FieldOf<'scanners', 'applies_to'>>[number], string> = {
+  job_template: 'Jobs launched from their template',
+  workflow_job_template_node: 'Jobs a workflow node launches',
+  ad_hoc_command: 'Ad hoc commands',
+};
+
+const labelled = (name: string, meta: FieldMeta): FieldMeta =>
+  name === 'applies_to' && meta.choices ? { ...meta, choices: meta.choices.map(([value, label]) => [value, TARGET_LABELS[value as keyof typeof TARGET_LABELS] ?? label]) } : meta;
 
 /** Add or edit a scanner: the plain fields from OPTIONS (applies_to as check boxes), then the tool's YAML configuration. */
 export default function ScannerForm({ config, object }: { config: ResourceConfig; object?: ResourceObject<'scanners'> }) {
@@ -48,7 +58,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
       <Grid hasGutter>
         {shown.map(([name, meta]) => (
           <GridItem key={name} span={12} md={name === 'applies_to' ? 12 : 6}>
-            <FieldInput name={name} meta={meta} value={values[name]} onChange={(v) => setValues((old) => ({ ...old, [name]: v }))} error={errors[name]} />
+            <FieldInput name={name} meta={labelled(name, meta)} value={values[name]} onChange={(v) => setValues((old) => ({ ...old, [name]: v }))} error={errors[name]} />
           </GridItem>
         ))}
       </Grid>
@@ -62,7 +72,7 @@ function FormBody({ config, object, fields }: { config: ResourceConfig; object?:
             rows={12}
             resizeOrientation="vertical"
             spellCheck={false}
-            placeholder={EXAMPLES[tool] ?? ''}
+            placeholder={EXAMPLES[tool as keyof typeof EXAMPLES] ?? ''}
             validated={configError ? 'error' : 'default'}
             aria-describedby="field-config-help"
           />

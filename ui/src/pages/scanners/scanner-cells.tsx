@@ -45,10 +45,9 @@ export const scannerColumns: Column<Scanner>[] = [
 export const scanResultColumns: Column<ScanResult>[] = [
   { field: 'created', label: 'When', sort: 'id', render: (o) => <Link to={`/scan_results/${o.id}`}>{formatDate(o.created)}</Link> },
   { field: 'status', label: 'Status', sort: true, render: (o) => <ScanStatus status={o.status} /> },
-  { field: 'scanner_name', label: 'Scanner', sort: true, render: (o) => <ScannerOfResult result={o} /> },
-  { field: 'tool', label: 'Tool', sort: true, wide: true },
+  { field: 'scanner_name', label: 'Scanner', sort: true, render: (o) => <><ScannerOfResult result={o} /> <span className="pf-v6-u-color-200">({o.tool})</span></> },
   { field: 'unified_job', label: 'Run', render: (o) => <ScannedRun result={o} /> },
   { field: 'playbook', label: 'Playbook', sort: true, wide: true, render: (o) => <span className="drover-mono">{o.playbook || '–'}</span> },
-  { field: 'finding_count', label: 'Findings', sort: true, render: (o) => `${o.finding_count}${o.blocking_count ? ` (${o.blocking_count} at or above ${o.severity_threshold})` : ''}` },
+  { field: 'finding_count', label: 'Findings', sort: true, render: (o) => `${o.finding_count}${o.blocking_count ? ` (${o.blocking_count} blocking)` : ''}` },
   { field: 'summary', label: 'Summary', wide: true },
 ];
