@@ -83,13 +83,14 @@ describe('console: scanners and scan results', () => {
       await row.getByRole('link', { name: 'Scan org' }).waitFor();
       const toggle = row.getByRole('switch', { name: 'Lint gate enabled' });
       assert.equal(await toggle.isChecked(), true);
+      await c.shot('scanners');
       await toggle.locator('xpath=..').click();
       await row.getByText('Off', { exact: true }).waitFor();
       assert.equal((await scannerNamed('Lint gate')).enabled, false);
       await toggle.locator('xpath=..').click();
       await row.getByText('On', { exact: true }).waitFor();
       assert.equal((await scannerNamed('Lint gate')).enabled, true);
-      await c.shot('scanners');
+      await c.shot('scanners-toggled');
       assert.deepEqual(c.errors, []);
     } finally {
       await c.close();
