@@ -84,12 +84,21 @@ describe('console: scanners and scan results', () => {
       const toggle = row.getByRole('switch', { name: 'Lint gate enabled' });
       assert.equal(await toggle.isChecked(), true);
       await c.shot('scanners');
-      await toggle.locator('xpath=..').click();
+      // The switch's label takes the click, as a user's pointer does (Playwright's click() would scroll the page sideways).
+      const enabledSwitch = row.locator('input[role="switch"]:not([disabled])');
+      const flip = async () => {
+        await enabledSwitch.waitFor();
+        await toggle.locator('xpath=..').hover();
+        await page.mouse.down();
+        await page.mouse.up();
+      };
+      await flip();
       await row.getByText('Off', { exact: true }).waitFor();
       assert.equal((await scannerNamed('Lint gate')).enabled, false);
-      await toggle.locator('xpath=..').click();
+      await flip();
       await row.getByText('On', { exact: true }).waitFor();
       assert.equal((await scannerNamed('Lint gate')).enabled, true);
+      await enabledSwitch.waitFor();
       await c.shot('scanners-toggled');
       assert.deepEqual(c.errors, []);
     } finally {
