@@ -120,6 +120,10 @@ describe('console: every route for every role', () => {
     await t.post('/api/v2/teams/', { name: 'Routes team', organization: org.id });
     const machine = (await t.get('/api/v2/credential_types/?namespace=ssh')).body.results[0];
     await t.post('/api/v2/credentials/', { name: 'Routes credential', credential_type: machine.id, organization: org.id, inputs: { username: 'u' } });
+    // A scanner reads the launch below: the scanners' pages, the scan results and the job's Scan tab have something to show.
+    assert.equal((await t.patch('/api/v2/settings/security/', { SCANNER_ENABLED: true })).status, 200);
+    const scanner = await t.post('/api/v2/scanners/', { name: 'Routes scanner', organization: org.id, tool: 'ansible-lint' });
+    assert.equal(scanner.status, 201, scanner.text);
     const launched = await t.post(`/api/v2/job_templates/${template.id}/launch/`, {});
     await waitForRun(t, `/api/v2/jobs/${launched.body.job}/`);
     // A catalog item whose request waits for an approver: the portal's pages and the approvals inbox have something to show.

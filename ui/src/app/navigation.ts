@@ -99,6 +99,8 @@ export const NAVIGATION: NavGroup[] = [
       { label: 'Execution environments', path: '/execution_environments' },
       { label: 'Tenants', path: '/tenants' },
       { label: 'Quota decisions', path: '/tenant_quota_events' },
+      { label: 'Scanners', path: '/scanners' },
+      { label: 'Scan results', path: '/scan_results' },
       { label: 'Settings', path: '/settings' },
     ],
   },

@@ -4,8 +4,8 @@ import type { ResourceObject } from '../api/types';
 import { ErrorAlert } from './ErrorAlert';
 import { usePostAction } from '../hooks/use-post-action';
 
-/** Enable or Disable of an object with enable/ and disable/ actions (alert and event rules), for those who may change it. */
-export default function EnableDisableAction({ object, variant }: { object: ResourceObject<'drift_alert_rules' | 'event_rules' | 'policies'>; variant: 'row' | 'detail' }) {
+/** Enable or Disable of an object with enable/ and disable/ actions (alert and event rules, policies, scanners), for those who may change it. */
+export default function EnableDisableAction({ object, variant }: { object: ResourceObject<'drift_alert_rules' | 'event_rules' | 'policies' | 'scanners'>; variant: 'row' | 'detail' }) {
   const { busy, error, post } = usePostAction();
   if (!object.summary_fields?.user_capabilities?.edit) return null;
   const action = object.enabled ? 'disable' : 'enable';

@@ -44,6 +44,7 @@ import {
   syncColumn,
   triggerColumn,
 } from '../pages/policies/policy-cells';
+import { scannerColumns, scanResultColumns } from '../pages/scanners/scanner-cells';
 import { requestColumns } from '../pages/portal/request-lists';
 import { catalogItemColumns } from '../pages/portal/catalog-item-cells';
 import { quotaEventColumns, quotaEventFilters, tenantColumns } from '../pages/tenants/tenant-cells';
@@ -464,6 +465,27 @@ const RESOURCES: ResourceConfig[] = [
     listHeader: () => import('../pages/policies/DecisionFilters'),
     detailPage: () => import('../pages/policies/DecisionPage'),
     emptyHint: 'A decision is recorded each time a policy warns about or denies a launch.',
+  }),
+  defineResource({
+    key: 'scanners',
+    label: 'Scanners',
+    singular: 'Scanner',
+    columns: scannerColumns,
+    detailFields: ['name', 'description', 'organization', 'tool', 'severity_threshold', 'enforcement', 'enabled', 'applies_to', 'timeout', 'config', 'created', 'modified'],
+    formPage: () => import('../pages/scanners/ScannerForm'),
+    actions: () => import('../pages/scanners/ScannerActions'),
+    tabs: [{ key: 'scan_results', label: 'Scan results', related: 'scan_results', resource: 'scan_results' }],
+    emptyHint: "Scanners run ansible-lint, yamllint or checkov on a job's project files before it starts (when scanning is on in Settings › Security): findings at or above the threshold warn or block the launch.",
+  }),
+  defineResource({
+    key: 'scan_results',
+    label: 'Scan results',
+    singular: 'Scan result',
+    creatable: false,
+    columns: scanResultColumns,
+    listHeader: () => import('../pages/scanners/ScanResultFilters'),
+    detailPage: () => import('../pages/scanners/ScanResultPage'),
+    emptyHint: 'A result is recorded each time a scanner reads the files of a launch.',
   }),
   defineResource({
     key: 'service_catalog_items',

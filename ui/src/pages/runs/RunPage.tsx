@@ -1,4 +1,5 @@
 import { Suspense, lazy } from 'react';
+import { Link } from 'react-router';
 import { Alert, Flex, FlexItem, PageSection, Title } from '@patternfly/react-core';
 import { RoutedTabs } from '../../components/RoutedTabs';
 import type { Run } from './run-kinds';
@@ -16,6 +17,10 @@ import { isActive } from './run-kinds';
 import RunOutput from './RunOutput';
 
 const WorkflowJobGraph = lazy(() => import('../workflows/WorkflowJobGraph'));
+const RunScanTab = lazy(() => import('../scanners/RunScanTab'));
+
+/** The kinds of run scanners read at launch (docs/scanners.md): they have a Scan tab. */
+const SCANNED_KINDS = new Set(['job', 'ad_hoc_command']);
 
 /** While a run is active its record is read again this often (host counts, elapsed, status). */
 const ACTIVE_REFRESH_MS = 5_000;
@@ -49,6 +54,7 @@ export default function RunPage({ object, config }: { object: Run; config: Resou
         {explanation && (
           <Alert isInline variant={run.status === 'error' || run.status === 'failed' ? 'danger' : 'info'} title="Explanation" style={{ marginTop: '0.75rem' }}>
             <pre className="drover-mono" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{explanation}</pre>
+            {SCANNED_KINDS.has(run.type) && /^Scanner warning:/m.test(explanation) && <Link to={`/${config.key}/${run.id}/scan`}>See the scanners' findings</Link>}
           </Alert>
         )}
       </PageSection>
@@ -59,6 +65,7 @@ export default function RunPage({ object, config }: { object: Run; config: Resou
           tabs={[
             { key: 'output', label: 'Output', content: () => <Suspense fallback={<Loading />}>{run.type === 'workflow_job' ? <WorkflowJobGraph job={run as ResourceObject<'workflow_jobs'>} /> : <RunOutput run={run} />}</Suspense> },
             { key: 'details', label: 'Details', content: () => <RunDetails run={run} /> },
+            ...(SCANNED_KINDS.has(run.type) ? [{ key: 'scan', label: 'Scan', content: () => <Suspense fallback={<Loading />}><RunScanTab run={run} /></Suspense> }] : []),
           ]}
         />
       </PageSection>

@@ -11,6 +11,7 @@ import { initialAnswer, type SurveySpec } from './survey/survey-types';
 import { initialValues, launchedRun, needsInput, type LaunchableTemplate, type LaunchDescription, type LaunchValues, type PromptingTemplate } from './launch/launch-plan';
 import { LaunchWizard } from './launch/LaunchWizard';
 import { DaysPrompt, takesDays } from './launch/DaysPrompt';
+import { refusedByScanner, ScannerRefusalModal } from './launch/ScannerRefusal';
 
 interface WizardState {
   description: LaunchDescription;
@@ -73,7 +74,8 @@ export default function TemplateActions({ object, variant }: { object: Launchabl
           {variant === 'detail' ? 'Launch' : null}
         </Button>
       </Tooltip>
-      {error ? <ErrorAlert error={error} title="Not launched" /> : null}
+      {error && refusedByScanner(error) ? <ScannerRefusalModal name={name} error={error} onClose={() => setError(null)} /> : null}
+      {error && !refusedByScanner(error) ? <ErrorAlert error={error} title="Not launched" /> : null}
       {wizard && (
         <LaunchWizard
           template={object as PromptingTemplate}
