@@ -4,6 +4,7 @@ import { createTestApp, newInventory, newOrg, newTeam, newUser, type TestApp, ty
 import { waitForRun } from './helpers/jobs.ts';
 import { observations, samples, scrape, value } from './helpers/metrics.ts';
 import { GATES } from '../src/composition/root.ts';
+import { registerInstance } from '../src/resources/instances/registration.ts';
 
 const COUNTED = ['awx_organizations_total', 'awx_users_total', 'awx_teams_total', 'awx_inventories_total', 'awx_projects_total', 'awx_job_templates_total', 'awx_workflow_job_templates_total', 'awx_schedules_total'];
 const STATUSES = ['pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled'];
@@ -28,6 +29,8 @@ describe('GET /api/v2/metrics/: cluster-wide values from the database', () => {
 
   before(async () => {
     t = await createTestApp({}, { dispatcher: false });
+    // What the heartbeat loop does first, the loops being off.
+    await registerInstance(t.services);
     before_ = await scrape(t);
     org = (await newOrg(t)).id;
     await newOrg(t);
@@ -100,7 +103,7 @@ describe('GET /api/v2/metrics/: cluster-wide values from the database', () => {
       assert.equal(info.labels?.node_type, instance.node_type);
     }
     const here = instances.find((i: { hostname: string }) => i.hostname === 'test-node');
-    if (here) assert.equal(here.consumed_capacity, 2, 'the seeded waiting and running runs');
+    assert.equal(here?.consumed_capacity, 2, 'the seeded waiting and running runs');
   });
 
   it('lets superusers and system auditors read, nobody else: 401 anonymous, 403 a plain user or any organization role', async () => {
