@@ -142,11 +142,12 @@ describe('routes', () => {
 
   it('only the entry points are public', () => {
     const publicUrls = [...new Set(apiRoutes.filter((r) => r.permission!.kind === 'public').map((r) => r.url))].sort();
-    // The login, the OAuth2 endpoints, the list of sign-in methods (as AWX), passkey sign-in, provisioning callbacks (by host_config_key) and webhook and event receivers (by key) authenticate their callers themselves.
+    // The login, the OAuth2 endpoints, the list of sign-in methods (as AWX), passkey sign-in, provisioning callbacks (by host_config_key) and webhook and event receivers (by key) authenticate their callers themselves;
+    // the metrics answer anonymous callers only when ALLOW_METRICS_FOR_ANONYMOUS_USERS says so, as AWX's.
     assert.deepEqual(publicUrls, [
       '/api/', '/api/login/', '/api/logout/', '/api/o/', '/api/o/revoke_token/', '/api/o/token/', '/api/v2/', '/api/v2/auth/', '/api/v2/branding/', '/api/v2/eda_webhooks/:path/',
       '/api/v2/job_templates/:id/azure_devops/', '/api/v2/job_templates/:id/bitbucket_dc/', '/api/v2/job_templates/:id/callback/',
-      '/api/v2/job_templates/:id/gitea/', '/api/v2/job_templates/:id/github/', '/api/v2/job_templates/:id/gitlab/', '/api/v2/ping/',
+      '/api/v2/job_templates/:id/gitea/', '/api/v2/job_templates/:id/github/', '/api/v2/job_templates/:id/gitlab/', '/api/v2/metrics/', '/api/v2/ping/',
       '/api/v2/webauthn/authenticate/begin/', '/api/v2/webauthn/authenticate/complete/',
       '/api/v2/workflow_job_templates/:id/azure_devops/', '/api/v2/workflow_job_templates/:id/bitbucket_dc/', '/api/v2/workflow_job_templates/:id/gitea/',
       '/api/v2/workflow_job_templates/:id/github/', '/api/v2/workflow_job_templates/:id/gitlab/',

@@ -67,6 +67,7 @@ const DEFAULTS: Record<string, Record<string, unknown>> = {
     SESSIONS_PER_USER: -1,
     AUTH_BASIC_ENABLED: true,
     ALLOW_OAUTH2_FOR_EXTERNAL_USERS: false,
+    ALLOW_METRICS_FOR_ANONYMOUS_USERS: false,
     SOCIAL_AUTH_ORGANIZATION_MAP: {},
     SOCIAL_AUTH_TEAM_MAP: {},
     SOCIAL_AUTH_USER_FIELDS: null,

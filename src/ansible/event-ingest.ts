@@ -2,6 +2,7 @@ import type { Queryable } from '../db/database.ts';
 import { replaceNulDeep } from '../db/nul.ts';
 import { scrub } from '../runs/exec.ts';
 import { publishEvents } from '../live/notices.ts';
+import type { ServiceMetrics } from '../telemetry/metrics.ts';
 
 /** One event as ansible-runner prints it (run --json, or the worker stream). */
 export interface RunnerEvent {
@@ -84,6 +85,8 @@ export class EventIngester {
     private readonly hostIds: ReadonlyMap<string, number>,
     private readonly secrets: readonly string[],
     private readonly offset: { counter: number; line: number },
+    /** Where stored events are counted, with their lag (docs/observability.md#metrics). */
+    private readonly metrics?: ServiceMetrics,
   ) {}
 
   /** One line of ansible-runner's JSON output; anything else is ignored. */
@@ -118,7 +121,10 @@ export class EventIngester {
     this.timer = null;
     const batch = this.pending;
     this.pending = [];
-    this.chain = this.chain.then(() => insertEventRows(this.db, this.jobId, batch)).catch((err) => {
+    this.chain = this.chain.then(async () => {
+      await insertEventRows(this.db, this.jobId, batch);
+      this.metrics?.recordEventsStored(batch.map((row) => row.created));
+    }).catch((err) => {
       this.failure ??= err;
     });
     await this.chain;

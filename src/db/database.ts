@@ -36,8 +36,20 @@ export interface TransactionOptions {
   urgent?: boolean;
 }
 
+/** How the connections of a database stand now (GET /api/v2/metrics/, docs/observability.md#metrics). */
+export interface PoolStats {
+  /** Connections running a statement or holding a transaction. */
+  inUse: number;
+  idle: number;
+  /** Most connections opened. */
+  max: number;
+  /** Statements and transactions waiting for a connection (the embedded database: for their turn). */
+  waiting: number;
+}
+
 export interface Database extends Queryable {
   readonly kind: 'embedded' | 'server';
+  poolStats(): PoolStats;
   /**
    * Runs one statement (outside any transaction) that may take at most `timeoutMs`: a longer one is
    * stopped and fails with PgError.queryCanceled, as under PostgreSQL's statement_timeout.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { restrictTree } from '../config/file-modes.ts';
 import { blankClusterImage, keepBlankClusterImage } from './blank-cluster.ts';
-import { quoteChannel, type Database, type NotificationHandler, type Queryable, type Row, type TransactionOptions } from './database.ts';
+import { quoteChannel, type Database, type NotificationHandler, type PoolStats, type Queryable, type Row, type TransactionOptions } from './database.ts';
 import { EmbeddedThread, type ThreadRequest } from './embedded-thread.ts';
 import { unpackImage } from './unpack-image.ts';
 import { ChannelHandlers } from './channel-handlers.ts';
@@ -109,6 +109,11 @@ export class EmbeddedDatabase implements Database {
         throw err;
       }
     }, options.urgent === true);
+  }
+
+  /** One connection, PGlite's: in use while a statement or transaction has its turn. */
+  poolStats(): PoolStats {
+    return { inUse: this.busy ? 1 : 0, idle: this.busy ? 0 : 1, max: 1, waiting: this.waiting.length };
   }
 
   async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {

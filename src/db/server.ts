@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { quoteChannel, type Database, type NotificationHandler, type Queryable, type Row, type TransactionOptions } from './database.ts';
+import { quoteChannel, type Database, type NotificationHandler, type PoolStats, type Queryable, type Row, type TransactionOptions } from './database.ts';
 import { StatementNames } from './statement-names.ts';
 import { ChannelHandlers } from './channel-handlers.ts';
 
@@ -85,6 +85,11 @@ export class ServerDatabase implements Database {
     } finally {
       client.release();
     }
+  }
+
+  poolStats(): PoolStats {
+    const { totalCount, idleCount, waitingCount, options } = this.pool;
+    return { inUse: totalCount - idleCount, idle: idleCount, max: options.max ?? 10, waiting: waitingCount };
   }
 
   listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {

@@ -2,6 +2,7 @@ import type { LaunchTrigger, RunKind } from './run-kind.ts';
 import type { RequestContext } from '../api/context.ts';
 import type { Database, Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
+import { timedGate } from '../telemetry/metrics.ts';
 
 /**
  * Stores what a gate found (a policy's decisions): run in the launch's transaction when the launch
@@ -69,7 +70,7 @@ export async function passGates(tx: Queryable, gates: readonly Gate[], launch: G
   const warnings: string[] = [];
   const records: GateRecord[] = [];
   for (const gate of gates) {
-    const verdict = await gate.check(tx, launch);
+    const verdict = await timedGate(launch.ctx.service, gate.name, () => gate.check(tx, launch));
     if (verdict.decision === 'prepare') {
       if (!launch.mayStepOut) throw new Error(`The ${gate.name} gate asked to prepare a launch that cannot step out of its transaction.`);
       return { denied: null, warnings, records: [], prepare: verdict.prepare };

@@ -12,6 +12,7 @@ import { passGates, type Gate, type GateInput, type GateRecord } from './gates.t
 import { insertRun, insertRuns, queueRun, queueRuns } from './lifecycle.ts';
 import type { Launcher, RunPlan } from './run-kind.ts';
 import type { LaunchResult, LaunchService } from './run-services.ts';
+import { timedLaunch } from '../telemetry/metrics.ts';
 
 // The types of a launch are declared with the run kinds (run-kind.ts) and run services (run-services.ts).
 export type { Launcher, RunPlan } from './run-kind.ts';
@@ -119,7 +120,7 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
       return refusal(err);
     }
   }
-  return {
+  return timed({
     async launch(ctx, launcher, template, input) {
       const attempt: Attempt = { mayStepOut: true, scratch: new Map() };
       for (;;) {
@@ -161,6 +162,15 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
       }
       return launched;
     },
+  });
+}
+
+/** Each launch and launch within a transaction timed into the metrics of the service it reaches (docs/observability.md#metrics). */
+function timed(launches: LaunchService): LaunchService {
+  return {
+    ...launches,
+    launch: (ctx, launcher, template, input) => timedLaunch(ctx.service, launcher.kind.name, () => launches.launch(ctx, launcher, template, input)),
+    launchWithin: (tx, ctx, launcher, template, input) => timedLaunch(ctx.service, launcher.kind.name, () => launches.launchWithin(tx, ctx, launcher, template, input)),
   };
 }
 

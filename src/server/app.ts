@@ -15,6 +15,7 @@ import { enforceRoutePermission, recordRouteTable } from '../api/permissions.ts'
 import { authorizeRouteObject, unknownRouteActions } from '../api/route-objects.ts';
 import { ROUTES } from '../composition/root.ts';
 import { LOOPS, type StopLoop } from '../composition/loops.ts';
+import { observeHttpLatency } from '../telemetry/metrics-http.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -79,6 +80,7 @@ export async function buildApp(services: RunServices, options: AppOptions = {}):
       throw new ApiError(400, { detail: 'Invalid HTTP_HOST header.' });
     }
   });
+  observeHttpLatency(app, services.caches.metrics);
   app.addHook('preValidation', async (request) => refuseNulBytes(request));
   app.addHook('preHandler', async (request, reply) => {
     // An unknown path is a 404 for everyone, as AWX resolves URLs before it authenticates.

@@ -11,6 +11,7 @@ import { OPENAPI_URL } from './openapi.ts';
 import { nodeAnsibleRuntime } from '../runtime/ansible-runtime.ts';
 import { configFor } from './config-view.ts';
 import { pingReading } from './ping-reading.ts';
+import { METRICS_URL, registerMetricsView } from './metrics-view.ts';
 
 /** A read-only endpoint: GET, OPTIONS describing it, 405 with Allow for anything else. */
 function view(
@@ -39,7 +40,7 @@ const ConfigAnswer = Type.Object(
   { additionalProperties: true },
 );
 
-/** /api/, /api/v2/, ping, config and me. */
+/** /api/, /api/v2/, ping, config, me and metrics. */
 export function registerRootRoutes(app: FastifyInstance, services: Services, extraTopLevel: Record<string, string>): void {
   // Sets the csrftoken cookie, as AWX's API root does (the awx CLI reads it from here before it logs in).
   view(app, '/api/', PUBLIC, 'API Root', 'The entry point: available versions.', async (request, reply) => {
@@ -63,6 +64,7 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
       ping: '/api/v2/ping/',
       config: '/api/v2/config/',
       me: '/api/v2/me/',
+      metrics: METRICS_URL,
       ...extraTopLevel,
     };
     for (const r of services.resources.all) if (r.topLevel) entries[ROOT_KEYS[r.plural] ?? r.plural] = r.listPath;
@@ -99,6 +101,8 @@ export function registerRootRoutes(app: FastifyInstance, services: Services, ext
   view(app, '/api/v2/me/', AUTHENTICATED, 'Me', 'The current user, with where the session stands with the second factor.', async (request) => ({
     count: 1, next: null, previous: null, results: [await meObject(services, request.ctx)],
   }), undefined, BEFORE_SECOND_FACTOR);
+
+  registerMetricsView(app, services);
 
   // The document holds no data, only the shape of every endpoint; anonymous callers reach only the entry points.
   view(app, OPENAPI_URL, AUTHENTICATED, 'OpenAPI', 'The OpenAPI 3 document of this API, made from the route schemas.', async () => app.swagger());

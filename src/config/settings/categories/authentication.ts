@@ -49,6 +49,13 @@ export const authentication = category({
           'For security reasons, users from external auth providers (LDAP, SAML, SSO, Radius, and others) are not allowed to create OAuth2 tokens. To change this behavior, enable this setting. Existing tokens will not be deleted when this setting is toggled off.',
       }),
     ),
+    ALLOW_METRICS_FOR_ANONYMOUS_USERS: setting<boolean>(
+      boolean({
+        default: false,
+        label: 'Allow anonymous users to poll metrics',
+        helpText: 'If true, anonymous users are allowed to poll metrics.',
+      }),
+    ),
     SOCIAL_AUTH_ORGANIZATION_MAP: setting<Record<string, unknown>>(
       organizationMapField({
         regexAllowed: true,
