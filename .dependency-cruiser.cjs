@@ -2,7 +2,8 @@
  * Import rules (npm run lint:arch). The layers, lowest first:
  *   db, config, secrets, version,           storage and configuration; Jinja sandbox and
  *   templating, net                         the guard for requests to user-supplied URLs
- *   api, rbac, activity, audit, auth, live  the resource framework and what every request uses
+ *   api, rbac, activity, audit, auth, live  the resource framework and what every request uses;
+ *   logging                                 the service log and log shipping
  *   policy                                  launch policy: the engine client, the gate, the upload outbox
  *   quotas                                  tenant quotas: the quota gate and the host check (run statuses from runs/lifecycle only)
  *   resources                               plain resources (declarations, access, routes)
@@ -53,9 +54,9 @@ module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'No import circle.', from: {}, to: { circular: true, viaOnly: runtime } },
     ...noCircleOfThree,
-    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', '^src/(resources|eda|drift|policy|runs|run-kinds|task-manager|dispatcher|composition|server|cli|assistant)/'),
+    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live|logging)/', '^src/(resources|eda|drift|policy|runs|run-kinds|task-manager|dispatcher|composition|server|cli|assistant)/'),
       // The OAuth2 token endpoint creates tokens, a resource.
-      from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
+      from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live|logging)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
     // Launch policy: the engine client, the gate and the upload outbox, on the framework alone (its gate's types come from runs).
     layer('policy-below-resources', '^src/policy/', '^src/(resources|runs|run-kinds|eda|drift|task-manager|dispatcher|composition|server|cli)/'),
     // Tenant quotas: the gate and the host check resources call, on the framework and the run statuses.
@@ -82,7 +83,7 @@ module.exports = {
     layer('execution-below-composition', '^src/(task-manager|dispatcher)/', '^src/(composition|server|cli)/'),
     // The notification sender: above resources (it reads templates), below composition (which starts it); runs only queue notifications.
     layer('notifications-below-composition', '^src/notifications/', '^src/(runs|run-kinds|task-manager|dispatcher|composition|server|cli)/'),
-    layer('resources-below-notifications', '^src/(db|config|secrets|api|rbac|activity|audit|auth|live|resources|runs|run-kinds)/', '^src/notifications/'),
+    layer('resources-below-notifications', '^src/(db|config|secrets|api|rbac|activity|audit|auth|live|logging|resources|runs|run-kinds)/', '^src/notifications/'),
     {
       name: 'assistant-uses-only-the-framework',
       severity: 'error',

@@ -84,6 +84,8 @@ export class EventIngester {
     private readonly hostIds: ReadonlyMap<string, number>,
     private readonly secrets: readonly string[],
     private readonly offset: { counter: number; line: number },
+    /** Told each batch once stored (the job_events logger of the log aggregator). */
+    private readonly stored?: (rows: ReturnType<typeof eventRow>[]) => void,
   ) {}
 
   /** One line of ansible-runner's JSON output; anything else is ignored. */
@@ -118,7 +120,7 @@ export class EventIngester {
     this.timer = null;
     const batch = this.pending;
     this.pending = [];
-    this.chain = this.chain.then(() => insertEventRows(this.db, this.jobId, batch)).catch((err) => {
+    this.chain = this.chain.then(() => insertEventRows(this.db, this.jobId, batch)).then(() => this.stored?.(batch)).catch((err) => {
       this.failure ??= err;
     });
     await this.chain;
