@@ -10,6 +10,7 @@ import { Type } from 'typebox';
 import type { Services } from '../api/context.ts';
 import { ApiError } from '../api/errors.ts';
 import { ENCRYPTED, FieldProblem } from '../api/fields.ts';
+import { viewOptions } from '../api/options.ts';
 import { SUPERUSER } from '../api/permissions.ts';
 import { routeMethods } from '../api/resource-routes.ts';
 import { validBody } from '../api/route-schemas.ts';
@@ -46,6 +47,8 @@ function overridesOf(services: Services, body: Record<string, unknown>): Record<
 
 export function registerLoggingTestRoute(app: FastifyInstance, services: Services): void {
   routeMethods(app, LOGGING_TEST_URL, SUPERUSER, {
+    GET: async () => ({ detail: `POST to ${LOGGING_TEST_URL} to send a test message to the log aggregator.` }),
+    OPTIONS: async () => viewOptions('Logging Connectivity Test', 'Sends a test message to the log aggregator: POST here, with logging settings to try in place of the stored ones if any.'),
     POST: async (request, reply) => {
       const overrides = overridesOf(services, validBody(request, Body));
       const read = (key: string) => (key in overrides ? overrides[key] : services.settings.get(key));
@@ -62,6 +65,7 @@ export function registerLoggingTestRoute(app: FastifyInstance, services: Service
       return reply.code(202).send();
     },
   }, {
+    GET: { summary: 'How to test the log aggregator (superusers)', response: { 200: Type.Object({ detail: Type.String() }) } },
     POST: {
       summary: 'Send a test message to the log aggregator (superusers)',
       body: Body,
