@@ -204,12 +204,11 @@ describe('log shipping', () => {
     await t.db.query(`UPDATE hosts SET ansible_facts = $2::jsonb, ansible_facts_modified = now() WHERE id = $1`,
       [host.id, JSON.stringify({ ansible_distribution: 'Debian', ansible_python: { version_info: [3, 11], executable: '/usr/bin/python3' }, ansible_python_version: '3.11' })]);
     await shipFacts(t.db, t.services.logShipper, job.id, [host.id]);
-    const facts = await eventually(async () => {
-      const got = udp.records.filter((r) => r.logger_name === 'awx.analytics.system_tracking' && r.host_name === 'web1');
-      return got.length >= 2 && got;
-    }, 10_000, 'fact records');
+    const factRecords = () => udp.records.filter((r) => r.logger_name === 'awx.analytics.system_tracking' && r.host_name === 'web1');
+    await eventually(async () => factRecords().length >= 2, 10_000, 'fact records');
+    const facts = factRecords();
     assert.deepEqual(facts.map((r) => Object.keys(r.ansible_facts)[0]).sort(), ['ansible_distribution', 'ansible_python']);
-    assert.deepEqual(facts.find((r) => r.ansible_facts.ansible_python).ansible_facts.ansible_python, { executable: '/usr/bin/python3' });
+    assert.deepEqual(facts.find((r) => r.ansible_facts.ansible_python)?.ansible_facts.ansible_python, { executable: '/usr/bin/python3' });
     assert.equal(facts[0].inventory_id, inventory.id);
     assert.equal(facts[0].job_id, job.id);
     assert.equal(facts[0].message, `New fact for inventory ${inventory.name} host web1`);
