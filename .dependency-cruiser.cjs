@@ -4,6 +4,7 @@
  *   templating, net                         the guard for requests to user-supplied URLs
  *   api, rbac, activity, audit, auth, live  the resource framework and what every request uses
  *   telemetry                               metrics and traces (prom-client registries); on configuration alone
+ *   logging                                 the service log and log shipping
  *   policy                                  launch policy: the engine client, the gate, the upload outbox
  *   quotas                                  tenant quotas: the quota gate and the host check (run statuses from runs/lifecycle only)
  *   resources                               plain resources (declarations, access, routes)
@@ -54,9 +55,9 @@ module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'No import circle.', from: {}, to: { circular: true, viaOnly: runtime } },
     ...noCircleOfThree,
-    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live|telemetry)/', '^src/(resources|eda|drift|policy|runs|run-kinds|task-manager|dispatcher|composition|server|cli|assistant)/'),
+    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live|telemetry|logging)/', '^src/(resources|eda|drift|policy|runs|run-kinds|task-manager|dispatcher|composition|server|cli|assistant)/'),
       // The OAuth2 token endpoint creates tokens, a resource.
-      from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live|telemetry)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
+      from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live|telemetry|logging)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
     // Telemetry (metrics, traces) is measured everywhere: at run time it uses only configuration (db and api types aside).
     layer('telemetry-on-configuration-alone', '^src/telemetry/', '^src/(?!telemetry/|config/|version\\.ts)'),
     // Launch policy: the engine client, the gate and the upload outbox, on the framework alone (its gate's types come from runs).
@@ -85,7 +86,7 @@ module.exports = {
     layer('execution-below-composition', '^src/(task-manager|dispatcher)/', '^src/(composition|server|cli)/'),
     // The notification sender: above resources (it reads templates), below composition (which starts it); runs only queue notifications.
     layer('notifications-below-composition', '^src/notifications/', '^src/(runs|run-kinds|task-manager|dispatcher|composition|server|cli)/'),
-    layer('resources-below-notifications', '^src/(db|config|secrets|api|rbac|activity|audit|auth|live|resources|runs|run-kinds)/', '^src/notifications/'),
+    layer('resources-below-notifications', '^src/(db|config|secrets|api|rbac|activity|audit|auth|live|logging|resources|runs|run-kinds)/', '^src/notifications/'),
     {
       name: 'assistant-uses-only-the-framework',
       severity: 'error',

@@ -2,7 +2,6 @@ import type { Queryable } from '../db/database.ts';
 import { replaceNulDeep } from '../db/nul.ts';
 import { scrub } from '../runs/exec.ts';
 import { publishEvents } from '../live/notices.ts';
-import type { ServiceMetrics } from '../telemetry/metrics.ts';
 
 /** One event as ansible-runner prints it (run --json, or the worker stream). */
 export interface RunnerEvent {
@@ -85,8 +84,8 @@ export class EventIngester {
     private readonly hostIds: ReadonlyMap<string, number>,
     private readonly secrets: readonly string[],
     private readonly offset: { counter: number; line: number },
-    /** Where stored events are counted, with their lag (docs/observability.md#metrics). */
-    private readonly metrics?: ServiceMetrics,
+    /** Told each batch once stored: the metrics of stored events and the job_events logger of the log aggregator. */
+    private readonly stored?: (rows: ReturnType<typeof eventRow>[]) => void,
   ) {}
 
   /** One line of ansible-runner's JSON output; anything else is ignored. */
@@ -121,10 +120,7 @@ export class EventIngester {
     this.timer = null;
     const batch = this.pending;
     this.pending = [];
-    this.chain = this.chain.then(async () => {
-      await insertEventRows(this.db, this.jobId, batch);
-      this.metrics?.recordEventsStored(batch.map((row) => row.created));
-    }).catch((err) => {
+    this.chain = this.chain.then(() => insertEventRows(this.db, this.jobId, batch)).then(() => this.stored?.(batch)).catch((err) => {
       this.failure ??= err;
     });
     await this.chain;

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunContext, RunOutcome } from '../runs/run-kind.ts';
+import { shipJobEvents } from '../logging/sources.ts';
 import { EventIngester } from './event-ingest.ts';
 import type { PreparedRun } from './private-data-dir.ts';
 import { ANSIBLE_RUNNER } from '../runtime/ansible-runtime.ts';
@@ -24,7 +25,10 @@ export async function streamRunnerEvents(run: RunContext, runId: number, invento
     (await run.db.query<{ name: string; id: number }>('SELECT name, id FROM hosts WHERE inventory_id = $1', [inventoryId])).map((h) => [h.name, h.id]),
   );
   const offset = await run.position();
-  const ingester = new EventIngester(run.db, runId, hostIds, prepared.secrets, offset, run.services.caches.metrics);
+  const ingester = new EventIngester(run.db, runId, hostIds, prepared.secrets, offset, (rows) => {
+    run.services.caches.metrics.recordEventsStored(rows.map((row) => row.created));
+    shipJobEvents(run.services.logShipper, runId, rows);
+  });
   const others: string[] = [];
   const result = await run.exec(ANSIBLE_RUNNER, args, {
     cwd: prepared.dir,

@@ -8,6 +8,7 @@ import { reapLostNodes } from '../task-manager/lost-nodes.ts';
 import { startScheduler } from '../task-manager/scheduler.ts';
 import { postCommitStatuses } from '../runs/webhooks/commit-status.ts';
 import { startCaptureLoop } from '../drift/capture-loop.ts';
+import { startActivityShipping } from '../logging/sources.ts';
 import { pruneFactSnapshots } from '../drift/retention.ts';
 import { startEventEvaluation } from '../eda/evaluation-loop.ts';
 import { pruneEventLogs } from '../eda/retention.ts';
@@ -125,7 +126,15 @@ export const scheduler: BackgroundLoop = {
 export const factCapture: BackgroundLoop = {
   name: 'fact capture',
   async start(services) {
-    return stoppable(await startCaptureLoop(services.db, services.logger));
+    return stoppable(await startCaptureLoop(services.db, services.logger, services.logShipper));
+  },
+};
+
+/** Sends the activity stream entries this node records to the log aggregator, when its activity_stream logger is on (docs/logging.md). */
+export const activityShipping: BackgroundLoop = {
+  name: 'activity stream shipping',
+  async start(services) {
+    return stoppable(startActivityShipping(services.db, services.logShipper, services.env.nodeName, services.logger));
   },
 };
 
@@ -199,6 +208,7 @@ export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, workflow
   policyEngineSync,
   scheduler,
   factCapture,
+  activityShipping,
   snapshotRetention,
   eventEvaluation,
   eventLogRetention,

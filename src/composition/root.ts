@@ -77,7 +77,10 @@ import type { RunRouteModule, RunServices } from '../runs/run-services.ts';
 import type { SecretStore } from '../secrets/rotation.ts';
 import { RESOURCES } from './resources.ts';
 import { serviceCaches } from './caches.ts';
-import { consoleLogger, type ServiceLogger } from '../api/logger.ts';
+import type { ServiceLogger } from '../api/logger.ts';
+import { createLogShipper } from '../logging/shipper.ts';
+import { registerLoggingTestRoute } from '../logging/test-route.ts';
+import { createRootLog, structuredServiceLogger, type RootLog } from '../logging/structured.ts';
 
 export { RESOURCES };
 export { SETTING_CATEGORIES, settingRegistry } from './settings.ts';
@@ -140,7 +143,7 @@ export const ROUTES: readonly RunRouteModule[] = [
   tenantRoutes,
   runKindRoutes,
   webhookRoutes,
-  registerSettingsRoutes, registerLoginRoutes, registerWebauthnRoutes, registerOAuth2Routes, registerSamlRoutes, registerSsoRoutes, registerLiveOutput,
+  registerSettingsRoutes, registerLoggingTestRoute, registerLoginRoutes, registerWebauthnRoutes, registerOAuth2Routes, registerSamlRoutes, registerSsoRoutes, registerLiveOutput,
   authMethodsRoutes,
 ];
 
@@ -166,7 +169,7 @@ export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jo
 ];
 
 /** What the service is made of beyond its database, settings and environment. */
-export type BaseServices = Omit<RunServices, 'resources' | 'runKinds' | 'launches' | 'scheduleKinds' | 'ssoMethods' | 'caches' | 'logger'>;
+export type BaseServices = Omit<RunServices, 'resources' | 'runKinds' | 'launches' | 'scheduleKinds' | 'ssoMethods' | 'caches' | 'logger' | 'logShipper'>;
 
 export interface CompositionOptions {
   /** Gates instead of GATES (tests of the launch pipeline). */
@@ -176,8 +179,10 @@ export interface CompositionOptions {
   extraRunKinds?: readonly RunKind[];
   /** Sign-in methods after SSO_METHODS. */
   extraSsoMethods?: readonly SsoMethod[];
-  /** Where background loops report, instead of the console. */
+  /** Where background loops report, instead of the service log. */
   logger?: ServiceLogger;
+  /** The service log (JSON lines on standard output unless given). */
+  log?: RootLog;
 }
 
 /**
@@ -202,8 +207,11 @@ export function composeServices(base: BaseServices, options: CompositionOptions 
   const runKinds = new RunKinds(kinds, resources, RUN_FOLLOWERS);
   const launches = createLaunchService(base.db, options.gates ?? GATES, runKinds);
   const ssoMethods = [...SSO_METHODS, ...(options.extraSsoMethods ?? [])];
+  const log = options.log ?? createRootLog({ level: process.env.SVC_LOG_LEVEL, node: base.env.nodeName });
+  // Failures to reach the aggregator go to the local log only, never back into the queue.
+  const logShipper = createLogShipper(base.settings, base.env.nodeName, (message) => log.warn({ logger: 'awx.main.utils.handlers' }, message));
   return {
     ...base, resources, runKinds, launches, scheduleKinds: new ScheduleKinds(scheduleKinds(runKinds)), ssoMethods,
-    caches: serviceCaches(), logger: options.logger ?? consoleLogger,
+    caches: serviceCaches(), logShipper, logger: options.logger ?? structuredServiceLogger(log, logShipper),
   };
 }

@@ -7,6 +7,8 @@ import type { Database } from '../db/database.ts';
 import { startWokenLoop, type WokenLoop } from '../db/woken-loop.ts';
 import type { ServiceLogger } from '../api/logger.ts';
 import { captureFacts } from './capture.ts';
+import type { LogShipper } from '../logging/shipper.ts';
+import { shipFacts } from '../logging/sources.ts';
 import { FACT_CAPTURE_CHANNEL } from './capture-queue.ts';
 
 const SWEEP_MS = 15_000;
@@ -25,11 +27,11 @@ async function claim(db: Database) {
 }
 
 /** Captures the next queued row; answers whether there was one. */
-async function captureNext(db: Database, logger: ServiceLogger): Promise<boolean> {
+async function captureNext(db: Database, logger: ServiceLogger, shipper?: LogShipper): Promise<boolean> {
   const row = await claim(db);
   if (!row) return false;
   try {
-    await captureFacts(db, row.job_id, row.host_ids);
+    await captureFacts(db, row.job_id, row.host_ids, shipper && ((hostIds) => shipFacts(db, shipper, row.job_id, hostIds)));
     await db.query('DELETE FROM fact_capture_queue WHERE id = $1', [row.id]);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -42,6 +44,6 @@ async function captureNext(db: Database, logger: ServiceLogger): Promise<boolean
   return true;
 }
 
-export function startCaptureLoop(db: Database, logger: ServiceLogger): Promise<WokenLoop> {
-  return startWokenLoop(db, { name: 'fact capture', channel: FACT_CAPTURE_CHANNEL, sweepMs: SWEEP_MS, logger, step: () => captureNext(db, logger) });
+export function startCaptureLoop(db: Database, logger: ServiceLogger, shipper?: LogShipper): Promise<WokenLoop> {
+  return startWokenLoop(db, { name: 'fact capture', channel: FACT_CAPTURE_CHANNEL, sweepMs: SWEEP_MS, logger, step: () => captureNext(db, logger, shipper) });
 }

@@ -29,11 +29,15 @@ interface ChangedHost {
   last_facts: Record<string, unknown> | null;
 }
 
-export async function captureFacts(db: Database, jobId: number | null, hostIds: readonly number[]): Promise<CaptureOutcome> {
+/** `captured`: told, after each batch's commit, the hosts that got a snapshot (their facts go to the log aggregator). */
+export async function captureFacts(
+  db: Database, jobId: number | null, hostIds: readonly number[], captured?: (hostIds: number[]) => Promise<void>,
+): Promise<CaptureOutcome> {
   const outcome: CaptureOutcome = { hosts: hostIds.length, snapshots: 0, detections: 0, alerts: 0 };
   for (let start = 0; start < hostIds.length; start += BATCH) {
     const batch = hostIds.slice(start, start + BATCH);
     const done = await db.transaction((tx) => captureBatch(tx, jobId, batch));
+    if (done.hostIds.length) await captured?.(done.hostIds);
     outcome.snapshots += done.snapshots;
     outcome.detections += done.detections;
     outcome.alerts += done.alerts;
@@ -56,7 +60,7 @@ async function captureBatch(tx: Queryable, jobId: number | null, hostIds: readon
     [hostIds],
   );
   const hashed = changed.map((host) => ({ host, hash: factsHash(host.facts) })).filter(({ host, hash }) => hash !== host.last_hash);
-  if (!hashed.length) return { snapshots: 0, detections: 0, alerts: 0 };
+  if (!hashed.length) return { snapshots: 0, detections: 0, alerts: 0, hostIds: [] };
   // The facts are written from the host rows, locked above, rather than sent back.
   const snapshots = await tx.query<{ id: number; host_id: number }>(
     `INSERT INTO host_fact_snapshots (host_id, job_id, inventory_id, organization_id, facts, facts_hash)
@@ -82,7 +86,7 @@ async function captureBatch(tx: Queryable, jobId: number | null, hostIds: readon
   }
   const drifted = [...new Set(records.map((r) => r.host_id as number))];
   const alerts = await evaluateAlertRules(tx, drifted);
-  return { snapshots: snapshots.length, detections: records.length, alerts };
+  return { snapshots: snapshots.length, detections: records.length, alerts, hostIds: snapshots.map((s) => s.host_id) };
 }
 
 function record(hostId: number, before: number, after: number, diff: FactDiff): Record<string, unknown> {

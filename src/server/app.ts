@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { requestIdOf } from '../logging/structured.ts';
 import cookie from '@fastify/cookie';
 import { ApiError } from '../api/errors.ts';
 import { jsonTextTooDeep, TOO_DEEP } from '../db/json-depth.ts';
@@ -29,6 +30,10 @@ import type { RunServices, RunRouteModule } from '../runs/run-services.ts';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
+  /** The service log (src/logging/structured.ts), instead of `logger`. */
+  loggerInstance?: FastifyBaseLogger;
+  /** One compact line per request at info (method, url, status, ms, user): SVC_ACCESS_LOG. */
+  accessLog?: boolean;
   serverFactory?: FastifyServerOptions['serverFactory'];
   /** Run the background loops (heartbeat, dispatcher) in this process (default true). */
   dispatcher?: boolean;
@@ -42,7 +47,10 @@ const BODY_LIMIT = 10 * 1024 * 1024;
 
 export async function buildApp(services: RunServices, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    // Fastify's two lines per request make the log hard to read: one compact line, when asked for.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    genReqId: requestIdOf,
     serverFactory: options.serverFactory,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
@@ -72,6 +80,7 @@ export async function buildApp(services: RunServices, options: AppOptions = {}):
     reply.header('X-API-Product-Version', VERSION);
     // On every answer, errors included: a browser never guesses another type than the one declared.
     reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Request-ID', request.id);
     // On every answer of the route, errors included: awxkit reads it to know what it may modify or delete.
     const allow = request.routeOptions.config?.allow;
     if (allow) reply.header('Allow', allow);
@@ -89,6 +98,12 @@ export async function buildApp(services: RunServices, options: AppOptions = {}):
     enforceRoutePermission(request);
     await authorizeRouteObject(services, request);
   });
+  if (options.accessLog) {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime), user: request.ctx?.user?.username ?? null }, 'request');
+    });
+  }
+  app.addHook('onClose', async () => services.logShipper.close());
   app.setErrorHandler(errorHandler);
   registerConsole(app, services.db);
 

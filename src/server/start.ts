@@ -11,6 +11,7 @@ import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { VERSION } from '../version.ts';
 import { buildApp } from './app.ts';
+import { createRootLog, type RootLog } from '../logging/structured.ts';
 import { composeServices, RESOURCES, settingRegistry } from '../composition/root.ts';
 import { bootstrap } from './bootstrap.ts';
 import { createDemoData } from './demo-data.ts';
@@ -21,13 +22,13 @@ import { nodeSandbox } from '../runtime/sandbox.ts';
 import { describeIsolation, runIsolation } from '../runtime/run-isolation.ts';
 
 /** Opens and migrates the database and loads settings: what both the server and management commands need. */
-export async function openServices(env: EnvConfig): Promise<RunServices> {
+export async function openServices(env: EnvConfig, log?: RootLog): Promise<RunServices> {
   const db: Database = await openDatabase(env);
   try {
     await migrate(db);
     const settings = await loadSettings(db, env, settingRegistry(), RESOURCES);
     const [{ uuid }] = await db.query<{ uuid: string }>('SELECT uuid FROM installation');
-    return composeServices({ db, settings, env, version: VERSION, installUuid: uuid });
+    return composeServices({ db, settings, env, version: VERSION, installUuid: uuid }, { log });
   } catch (err) {
     await db.close().catch(() => undefined);
     throw err;
@@ -50,7 +51,8 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
   const privateRoots = [{ dir: env.dataDir, name: 'SVC_DATA_DIR' }];
   if (!isInside(env.projectsRoot, env.dataDir)) privateRoots.push({ dir: env.projectsRoot, name: 'SVC_PROJECTS_ROOT' });
   for (const { dir, name } of privateRoots) await ensurePrivateDirectory(dir, name, { followLink: true });
-  const services = await openServices(env);
+  const serviceLog = createRootLog({ level: process.env.SVC_LOG_LEVEL ?? 'info', node: env.nodeName });
+  const services = await openServices(env, serviceLog);
   // After the database is open: files an earlier version (or a looser umask) left open to others.
   for (const { dir } of privateRoots) {
     const tightened = await restrictTree(dir);
@@ -71,7 +73,8 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
   const tls = await loadTls(env);
   let httpsServer: https.Server | undefined;
   const app = await buildApp(services, {
-    logger: { level: process.env.SVC_LOG_LEVEL ?? 'info' },
+    loggerInstance: serviceLog,
+    accessLog: process.env.SVC_ACCESS_LOG === 'true',
     serverFactory: (handler) => {
       httpsServer = https.createServer({ cert: tls.cert, key: tls.key }, handler);
       return http.createServer(handler);

@@ -16,6 +16,7 @@ import { VERSION } from '../../src/version.ts';
 import { ADMIN, freshDatabase } from './database.ts';
 import { isolateTemporaryFiles } from './tmp.ts';
 import type { RunServices, RunRouteModule } from '../../src/runs/run-services.ts';
+import type { RootLog } from '../../src/logging/structured.ts';
 
 // Rows here are still read untyped: this file is not yet converted to its tables' generated row types
 // (docs/architecture.md, "Typed rows"). Remove AnyRow once it is.
@@ -172,6 +173,10 @@ export interface TestAppOptions {
   extraSsoMethods?: readonly SsoMethod[];
   /** false: no background loops (heartbeat, dispatcher), for benchmarks that drive a part alone. */
   dispatcher?: boolean;
+  /** The service log (createRootLog over a stream the test reads), for the app and the service logger; none by default. */
+  log?: RootLog;
+  /** The compact access line per request (SVC_ACCESS_LOG), into `log`. */
+  accessLog?: boolean;
 }
 
 /** A service on a fresh database of its own, driven through HTTP requests injected into Fastify. */
@@ -200,12 +205,14 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, a
   const [{ uuid }] = await db.query<AnyRow>('SELECT uuid FROM installation');
   const services: RunServices = composeServices(
     { db, settings, env, version: VERSION, installUuid: uuid },
-    { gates: appOptions.gates, extraResources: appOptions.extraResources, extraRunKinds: appOptions.extraRunKinds, extraSsoMethods: appOptions.extraSsoMethods },
+    { gates: appOptions.gates, extraResources: appOptions.extraResources, extraRunKinds: appOptions.extraRunKinds, extraSsoMethods: appOptions.extraSsoMethods, log: appOptions.log },
   );
   let settleLoops = async () => {};
   const app = await buildApp(services, {
     extraRoutes: appOptions.extraRoutes,
     dispatcher: appOptions.dispatcher,
+    loggerInstance: appOptions.log,
+    accessLog: appOptions.accessLog,
     onLoopsStarted: (settle) => { settleLoops = settle; },
   });
 
