@@ -85,8 +85,8 @@ async function seed(t: TestApp): Promise<Seeded> {
          ($3::integer[])[k], ($3::integer[])[k], ($4::integer[])[k], ($5::integer[])[k], 'manual'
        FROM generate_series($1::integer, $2::integer) AS n,
          LATERAL (SELECT 1 + n % array_length($3::integer[], 1) AS k) AS pick,
-         LATERAL (SELECT CASE WHEN (n * 7919) % 100 < 80 THEN 'successful' WHEN (n * 7919) % 100 < 92 THEN 'failed' WHEN (n * 7919) % 100 < 97 THEN 'error' ELSE 'canceled' END AS status,
-           (10 + (n * 104729) % 1190)::numeric AS elapsed,
+         LATERAL (SELECT CASE WHEN (n::bigint * 7919) % 100 < 80 THEN 'successful' WHEN (n::bigint * 7919) % 100 < 92 THEN 'failed' WHEN (n::bigint * 7919) % 100 < 97 THEN 'error' ELSE 'canceled' END AS status,
+           (10 + (n::bigint * 104729) % 1190)::numeric AS elapsed,
            now() - make_interval(secs => ((n::bigint * 2654435761) % 31536000)::double precision) AS finished) AS s`,
       [from, to, ids, orgs, invs],
     );
@@ -100,7 +100,7 @@ async function seed(t: TestApp): Promise<Seeded> {
       `INSERT INTO job_host_summaries (job_id, host_id, host_name, ok, changed, failures, skipped, dark, failed, created, modified)
        SELECT j.id, h.id, h.name, 1 + (j.id + k) % 5, (j.id + k) % 3, f.failures, (j.id * k) % 2, 0, f.failures > 0, j.finished, j.finished
        FROM unified_jobs j CROSS JOIN generate_series(1, $3::integer) AS k
-       JOIN hosts h ON h.id = $4::integer + (array_position($5::integer[], j.inventory_id) - 1) * $6::integer + ((j.id * 31 + k * 7919) % $6::integer)
+       JOIN hosts h ON h.id = $4::integer + (array_position($5::integer[], j.inventory_id) - 1) * $6::integer + ((j.id::bigint * 31 + k * 7919) % $6::integer)
        CROSS JOIN LATERAL (SELECT CASE WHEN j.status = 'failed' AND k = 1 THEN 1 ELSE 0 END AS failures) AS f
        WHERE j.id >= $1 AND j.id < $2 AND j.kind = 'job'`,
       [from, from + BATCH, HOSTS_PER_JOB, first, inventories, perInventory],
