@@ -19,6 +19,15 @@ const HOST_FAILED = '(s.failed OR s.failures > 0 OR s.dark > 0)';
 /** The bucket a run's end falls in: its ISO date, UTC. */
 const bucket = (params: Params, g: Granularity) => `to_char(date_trunc(${params.add(g)}, j.finished AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`;
 
+/**
+ * The summaries of the counted runs, as `s`: looked up run by run through the summaries' job index
+ * (OFFSET 0 keeps the lookup per run), so the cost follows the runs of the period, not every
+ * summary ever stored, which a hash join would read.
+ */
+const summariesOf = (from: string) =>
+  `(SELECT j.id ${from}) run CROSS JOIN LATERAL (SELECT s.host_id, s.host_name, s.ok, s.changed, s.failures, s.skipped, s.dark, s.failed
+     FROM job_host_summaries s WHERE s.job_id = run.id OFFSET 0) s`;
+
 function scoped(scope: RunScope): { params: Params; from: string } {
   const params = new Params();
   params.values.push(...scope.values);
@@ -72,7 +81,7 @@ export async function runsByHost(db: Queryable, scope: RunScope, limit: number, 
     `SELECT s.host_name, count(*)::int AS job_count, sum(s.ok)::int AS total_ok, sum(s.changed)::int AS total_changed,
        sum(s.failures)::int AS total_failures, sum(s.skipped)::int AS total_skipped,
        ${COUNT_IF(HOST_FAILED)} AS failed_count, ${PERCENT_OF(`count(*) FILTER (WHERE ${HOST_FAILED})`, 'count(*)')} AS failure_rate
-     FROM job_host_summaries s WHERE s.job_id IN (SELECT j.id ${from})
+     FROM ${summariesOf(from)}
      GROUP BY s.host_name ${rank === 'failures' ? `HAVING ${COUNT_IF(HOST_FAILED)} > 0` : ''}
      ORDER BY ${order}, s.host_name LIMIT ${params.add(limit)}`,
     params.values,
@@ -89,7 +98,7 @@ export async function coverageByInventory(db: Queryable, scope: RunScope, hostCo
   const { params, from } = scoped(scope);
   const visibleHost = await hostCondition(params);
   return db.query<InventoryCoverage>(
-    `WITH reached AS (SELECT DISTINCT s.host_id FROM job_host_summaries s WHERE s.host_id IS NOT NULL AND s.job_id IN (SELECT j.id ${from})),
+    `WITH reached AS (SELECT DISTINCT s.host_id FROM ${summariesOf(from)} WHERE s.host_id IS NOT NULL),
      per AS (SELECT h.inventory_id, count(*)::int AS total_hosts, count(reached.host_id)::int AS automated_hosts
        FROM hosts h LEFT JOIN reached ON reached.host_id = h.id WHERE ${visibleHost} GROUP BY h.inventory_id)
      SELECT per.inventory_id, i.name AS inventory_name, per.total_hosts, per.automated_hosts, ${PERCENT_OF('per.automated_hosts', 'per.total_hosts')} AS coverage_pct
