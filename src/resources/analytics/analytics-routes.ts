@@ -18,19 +18,17 @@ export const ANALYTICS_URL = '/api/v2/svc_analytics/';
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const percent = (part: number, whole: number) => (whole ? round2((100 * part) / whole) : null);
 
-/** The request's period and the runs it counts. */
+/** The request's period and the runs it counts; the request's other parameters are checked before. */
 async function scopeOf(services: Services, request: FastifyRequest) {
-  const query = request.query as Query;
-  const p = period(query);
+  const p = period(request.query as Query);
   const now = new Date();
   const start = periodStart(p, now);
-  return { query, period: p, start, now, scope: await runScope(services, request.ctx, start) };
+  return { period: p, start, now, scope: await runScope(services, request.ctx, start) };
 }
 
 /** Every bucket of the period, those without runs included. */
 async function buckets(services: Services, request: FastifyRequest, fallback: Granularity): Promise<TrendRow[]> {
-  const query = request.query as Query;
-  const g = granularity(query, fallback);
+  const g = granularity(request.query as Query, fallback);
   const { start, now, scope } = await scopeOf(services, request);
   const rows = new Map((await runsByBucket(services.db, scope, g)).map((row) => [row.date, row]));
   return bucketDates(start, now, g).map((date) => rows.get(date) ?? { date, job_count: 0, avg_duration: null, successful: 0, failed: 0, error: 0, canceled: 0 });
@@ -60,8 +58,9 @@ const QUESTIONS: Record<string, { name: string; description: string; schemas: Re
     description: 'The job templates with the most finished jobs in the period (limit, 10 when absent).',
     schemas: schemas.topTemplatesSchemas,
     answer: async (services, request) => {
-      const { query, scope } = await scopeOf(services, request);
-      const rows = await runsByTemplate(services.db, scope, limit(query), 'runs');
+      const n = limit(request.query as Query);
+      const { scope } = await scopeOf(services, request);
+      const rows = await runsByTemplate(services.db, scope, n, 'runs');
       return rows.map(({ template_id, template_name, run_count, avg_duration, success_rate }) => ({ template_id, template_name, run_count, avg_duration, success_rate }));
     },
   },
@@ -70,8 +69,9 @@ const QUESTIONS: Record<string, { name: string; description: string; schemas: Re
     description: 'The host names most finished jobs of the period ran on, with their task results (limit, 10 when absent).',
     schemas: schemas.busiestHostsSchemas,
     answer: async (services, request) => {
-      const { query, scope } = await scopeOf(services, request);
-      const rows = await runsByHost(services.db, scope, limit(query), 'runs');
+      const n = limit(request.query as Query);
+      const { scope } = await scopeOf(services, request);
+      const rows = await runsByHost(services.db, scope, n, 'runs');
       return rows.map(({ host_name, job_count, total_ok, total_changed, total_failures, total_skipped }) => ({ host_name, job_count, total_ok, total_changed, total_failures, total_skipped }));
     },
   },
@@ -92,8 +92,8 @@ const QUESTIONS: Record<string, { name: string; description: string; schemas: Re
     description: 'The job templates and host names with the most failed jobs in the period (limit each, 10 when absent).',
     schemas: schemas.failureAnalysisSchemas,
     answer: async (services, request) => {
-      const { query, scope } = await scopeOf(services, request);
-      const n = limit(query);
+      const n = limit(request.query as Query);
+      const { scope } = await scopeOf(services, request);
       const [templates, hosts] = [await runsByTemplate(services.db, scope, n, 'failures'), await runsByHost(services.db, scope, n, 'failures')];
       return {
         by_template: templates.map(({ template_id, template_name, run_count, failed_count, failure_rate }) => ({ template_id, template_name, run_count, failed_count, failure_rate })),
@@ -106,8 +106,8 @@ const QUESTIONS: Record<string, { name: string; description: string; schemas: Re
     description: 'T, the run time of the successful jobs of the period; by hand T × manual_multiplier (10 when absent); saved, the difference; in hours, with averages.',
     schemas: schemas.timeSavingsSchemas,
     answer: async (services, request) => {
-      const { query, period: p, scope } = await scopeOf(services, request);
-      const multiplier = manualMultiplier(query);
+      const multiplier = manualMultiplier(request.query as Query);
+      const { period: p, scope } = await scopeOf(services, request);
       const { successful_jobs, seconds } = await successfulRunTime(services.db, scope);
       const saved = seconds * (multiplier - 1);
       return {
