@@ -3,10 +3,9 @@
  * where hosts count, their job host summaries. Durations are a run's `elapsed` seconds; rates are
  * percentages; both rounded to two decimals.
  */
-import type { Queryable } from '../../db/database.ts';
 import { Params } from '../../api/sql.ts';
 import type { Granularity } from './analytics-params.ts';
-import type { RunScope } from './analytics-scope.ts';
+import type { Ask, RunScope } from './analytics-scope.ts';
 
 const ROUND = (expression: string) => `round((${expression})::numeric, 2)::float8`;
 const COUNT_IF = (condition: string) => `count(*) FILTER (WHERE ${condition})::int`;
@@ -37,9 +36,9 @@ function scoped(scope: RunScope): { params: Params; from: string } {
 export interface TrendRow { date: string; job_count: number; avg_duration: number | null; successful: number; failed: number; error: number; canceled: number }
 
 /** Runs per bucket by status, with their average duration: what job_trends and success_rate show. */
-export async function runsByBucket(db: Queryable, scope: RunScope, g: Granularity): Promise<TrendRow[]> {
+export async function runsByBucket(ask: Ask, scope: RunScope, g: Granularity): Promise<TrendRow[]> {
   const { params, from } = scoped(scope);
-  return db.query<TrendRow>(
+  return ask<TrendRow>(
     `SELECT ${bucket(params, g)} AS date, count(*)::int AS job_count, ${AVG_DURATION} AS avg_duration,
        ${COUNT_IF("j.status = 'successful'")} AS successful, ${COUNT_IF("j.status = 'failed'")} AS failed,
        ${COUNT_IF("j.status = 'error'")} AS error, ${COUNT_IF("j.status = 'canceled'")} AS canceled
@@ -54,10 +53,10 @@ export interface TemplateRow { template_id: number; template_name: string; run_c
  * Runs per job template, ranked by run count or by failures; a run whose template was
  * deleted counts under none. Names are the templates' current ones.
  */
-export async function runsByTemplate(db: Queryable, scope: RunScope, limit: number, rank: 'runs' | 'failures'): Promise<TemplateRow[]> {
+export async function runsByTemplate(ask: Ask, scope: RunScope, limit: number, rank: 'runs' | 'failures'): Promise<TemplateRow[]> {
   const { params, from } = scoped(scope);
   const order = rank === 'runs' ? 'run_count DESC' : 'failed_count DESC, run_count DESC';
-  return db.query<TemplateRow>(
+  return ask<TemplateRow>(
     `WITH r AS (
        SELECT j.job_template_id AS template_id, count(*)::int AS run_count, ${AVG_DURATION} AS avg_duration,
          ${COUNT_IF("j.status = 'successful'")} AS successful, ${COUNT_IF(RUN_FAILED)} AS failed_count
@@ -74,10 +73,10 @@ export async function runsByTemplate(db: Queryable, scope: RunScope, limit: numb
 export interface HostRow { host_name: string; job_count: number; total_ok: number; total_changed: number; total_failures: number; total_skipped: number; failed_count: number; failure_rate: number }
 
 /** Per host name, the counted runs it took part in and its task results there, ranked by runs or failures. */
-export async function runsByHost(db: Queryable, scope: RunScope, limit: number, rank: 'runs' | 'failures'): Promise<HostRow[]> {
+export async function runsByHost(ask: Ask, scope: RunScope, limit: number, rank: 'runs' | 'failures'): Promise<HostRow[]> {
   const { params, from } = scoped(scope);
   const order = rank === 'runs' ? 'job_count DESC' : 'failed_count DESC, job_count DESC';
-  return db.query<HostRow>(
+  return ask<HostRow>(
     `SELECT s.host_name, count(*)::int AS job_count, sum(s.ok)::int AS total_ok, sum(s.changed)::int AS total_changed,
        sum(s.failures)::int AS total_failures, sum(s.skipped)::int AS total_skipped,
        ${COUNT_IF(HOST_FAILED)} AS failed_count, ${PERCENT_OF(`count(*) FILTER (WHERE ${HOST_FAILED})`, 'count(*)')} AS failure_rate
@@ -94,10 +93,10 @@ export interface InventoryCoverage { inventory_id: number; inventory_name: strin
  * Per inventory, the hosts the caller may see (`hostCondition` over alias h, built on `scope`'s
  * parameters) and how many of them a counted run reached.
  */
-export async function coverageByInventory(db: Queryable, scope: RunScope, hostCondition: (params: Params) => Promise<string>): Promise<InventoryCoverage[]> {
+export async function coverageByInventory(ask: Ask, scope: RunScope, hostCondition: (params: Params) => Promise<string>): Promise<InventoryCoverage[]> {
   const { params, from } = scoped(scope);
   const visibleHost = await hostCondition(params);
-  return db.query<InventoryCoverage>(
+  return ask<InventoryCoverage>(
     `WITH reached AS (SELECT DISTINCT s.host_id FROM ${summariesOf(from)} WHERE s.host_id IS NOT NULL),
      per AS (SELECT h.inventory_id, count(*)::int AS total_hosts, count(reached.host_id)::int AS automated_hosts
        FROM hosts h LEFT JOIN reached ON reached.host_id = h.id WHERE ${visibleHost} GROUP BY h.inventory_id)
@@ -108,9 +107,9 @@ export async function coverageByInventory(db: Queryable, scope: RunScope, hostCo
 }
 
 /** The count and total run time, in seconds, of the successful runs. */
-export async function successfulRunTime(db: Queryable, scope: RunScope): Promise<{ successful_jobs: number; seconds: number }> {
+export async function successfulRunTime(ask: Ask, scope: RunScope): Promise<{ successful_jobs: number; seconds: number }> {
   const { params, from } = scoped(scope);
-  const [row] = await db.query<{ successful_jobs: number; seconds: number }>(
+  const [row] = await ask<{ successful_jobs: number; seconds: number }>(
     `SELECT count(*)::int AS successful_jobs, coalesce(sum(j.elapsed), 0)::float8 AS seconds ${from} AND j.status = 'successful'`,
     params.values,
   );

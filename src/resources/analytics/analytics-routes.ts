@@ -10,7 +10,7 @@ import { routeMethods } from '../../api/resource-routes.ts';
 import type { MethodSchema } from '../../api/route-schemas.ts';
 import { bucketDates, granularity, limit, manualMultiplier, period, periodStart, PERIOD_DAYS, type Granularity, type Query } from './analytics-params.ts';
 import { coverageByInventory, runsByBucket, runsByHost, runsByTemplate, successfulRunTime, type TrendRow } from './analytics-queries.ts';
-import { hostScope, runScope } from './analytics-scope.ts';
+import { budgetedAsk, hostScope, runScope } from './analytics-scope.ts';
 import * as schemas from './analytics-schemas.ts';
 
 export const ANALYTICS_URL = '/api/v2/svc_analytics/';
@@ -30,7 +30,7 @@ async function scopeOf(services: Services, request: FastifyRequest) {
 async function buckets(services: Services, request: FastifyRequest, fallback: Granularity): Promise<TrendRow[]> {
   const g = granularity(request.query as Query, fallback);
   const { start, now, scope } = await scopeOf(services, request);
-  const rows = new Map((await runsByBucket(services.db, scope, g)).map((row) => [row.date, row]));
+  const rows = new Map((await runsByBucket(budgetedAsk(services), scope, g)).map((row) => [row.date, row]));
   return bucketDates(start, now, g).map((date) => rows.get(date) ?? { date, job_count: 0, avg_duration: null, successful: 0, failed: 0, error: 0, canceled: 0 });
 }
 
@@ -60,7 +60,7 @@ const QUESTIONS: Record<string, { name: string; description: string; schemas: Re
     answer: async (services, request) => {
       const n = limit(request.query as Query);
       const { scope } = await scopeOf(services, request);
-      const rows = await runsByTemplate(services.db, scope, n, 'runs');
+      const rows = await runsByTemplate(budgetedAsk(services), scope, n, 'runs');
       return rows.map(({ template_id, template_name, run_count, avg_duration, success_rate }) => ({ template_id, template_name, run_count, avg_duration, success_rate }));
     },
   },
@@ -71,7 +71,7 @@ const QUESTIONS: Record<string, { name: string; description: string; schemas: Re
     answer: async (services, request) => {
       const n = limit(request.query as Query);
       const { scope } = await scopeOf(services, request);
-      const rows = await runsByHost(services.db, scope, n, 'runs');
+      const rows = await runsByHost(budgetedAsk(services), scope, n, 'runs');
       return rows.map(({ host_name, job_count, total_ok, total_changed, total_failures, total_skipped }) => ({ host_name, job_count, total_ok, total_changed, total_failures, total_skipped }));
     },
   },
@@ -81,7 +81,7 @@ const QUESTIONS: Record<string, { name: string; description: string; schemas: Re
     schemas: schemas.hostCoverageSchemas,
     answer: async (services, request) => {
       const { scope } = await scopeOf(services, request);
-      const by_inventory = await coverageByInventory(services.db, scope, (params) => hostScope(services, request.ctx, 'h', params));
+      const by_inventory = await coverageByInventory(budgetedAsk(services), scope, (params) => hostScope(services, request.ctx, 'h', params));
       const total_hosts = by_inventory.reduce((sum, row) => sum + row.total_hosts, 0);
       const automated_hosts = by_inventory.reduce((sum, row) => sum + row.automated_hosts, 0);
       return { total_hosts, automated_hosts, coverage_pct: percent(automated_hosts, total_hosts), by_inventory };
@@ -94,7 +94,7 @@ const QUESTIONS: Record<string, { name: string; description: string; schemas: Re
     answer: async (services, request) => {
       const n = limit(request.query as Query);
       const { scope } = await scopeOf(services, request);
-      const [templates, hosts] = [await runsByTemplate(services.db, scope, n, 'failures'), await runsByHost(services.db, scope, n, 'failures')];
+      const [templates, hosts] = [await runsByTemplate(budgetedAsk(services), scope, n, 'failures'), await runsByHost(budgetedAsk(services), scope, n, 'failures')];
       return {
         by_template: templates.map(({ template_id, template_name, run_count, failed_count, failure_rate }) => ({ template_id, template_name, run_count, failed_count, failure_rate })),
         by_host: hosts.map(({ host_name, job_count, failed_count, failure_rate }) => ({ host_name, job_count, failed_count, failure_rate })),
@@ -108,7 +108,7 @@ const QUESTIONS: Record<string, { name: string; description: string; schemas: Re
     answer: async (services, request) => {
       const multiplier = manualMultiplier(request.query as Query);
       const { period: p, scope } = await scopeOf(services, request);
-      const { successful_jobs, seconds } = await successfulRunTime(services.db, scope);
+      const { successful_jobs, seconds } = await successfulRunTime(budgetedAsk(services), scope);
       const saved = seconds * (multiplier - 1);
       return {
         period: p,

@@ -4,7 +4,9 @@
  * resource's own access policy, the one /api/v2/jobs/ lists with.
  */
 import type { Services, RequestContext } from '../../api/context.ts';
+import { badRequest } from '../../api/errors.ts';
 import { Params } from '../../api/sql.ts';
+import { PgError, pgErrorCode } from '../../db/database.ts';
 
 export const FINISHED = ['successful', 'failed', 'error', 'canceled'] as const;
 
@@ -38,4 +40,24 @@ export async function hostScope(services: Services, ctx: RequestContext, alias: 
   if (hosts.access.listRefusal?.(ctx)) return 'false';
   await hosts.access.prepare?.(ctx, services.db);
   return hosts.access.visible(ctx, alias, params) ?? 'true';
+}
+
+/** Runs one analytics statement. */
+export type Ask = <T extends object>(sql: string, params: readonly unknown[]) => Promise<T[]>;
+
+/**
+ * Statements stopped past LIST_QUERY_TIMEOUT, as lists are (src/api/list.ts), so that a question
+ * over a very large history ends with a 400 instead of holding the database (on the embedded
+ * database, its one connection) for long.
+ */
+export function budgetedAsk(services: Services): Ask {
+  const seconds = Number(services.settings.get('LIST_QUERY_TIMEOUT') ?? 5);
+  return async <T extends object>(sql: string, params: readonly unknown[]) => {
+    try {
+      return await services.db.queryWithTimeout<T>(sql, params, seconds * 1000);
+    } catch (err) {
+      if (pgErrorCode(err) === PgError.queryCanceled) throw badRequest(`The question took too long (over ${seconds} second${seconds === 1 ? '' : 's'}); ask for a shorter period.`);
+      throw err;
+    }
+  };
 }
