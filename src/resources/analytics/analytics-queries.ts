@@ -11,7 +11,7 @@ const ROUND = (expression: string) => `round((${expression})::numeric, 2)::float
 const COUNT_IF = (condition: string) => `count(*) FILTER (WHERE ${condition})::int`;
 const PERCENT_OF = (part: string, whole: string) => ROUND(`100.0 * ${part} / nullif(${whole}, 0)`);
 const AVG_DURATION = ROUND('avg(j.elapsed)');
-/** A run counts as failed in rankings when it failed or ended in error (AWX's `failed` flag). */
+/** A run counts as failed in rankings when it failed or ended in error; a canceled one was stopped, not failed. */
 const RUN_FAILED = "j.status IN ('failed', 'error')";
 const HOST_FAILED = '(s.failed OR s.failures > 0 OR s.dark > 0)';
 
