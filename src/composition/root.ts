@@ -3,6 +3,7 @@
  * management commands walk it; nothing registers itself by being imported.
  */
 import { DASHBOARD_URL, dashboardRoutes } from '../resources/dashboard/dashboard-routes.ts';
+import { ANALYTICS_URL, analyticsRoutes } from '../resources/analytics/analytics-routes.ts';
 import { composeResource, type Resource } from '../api/resource.ts';
 import { ResourceSet } from '../api/resource-set.ts';
 import { registerResourceRoutes } from '../api/resource-routes.ts';
@@ -127,8 +128,9 @@ const runKindRoutes: RunRouteModule = async (app, services) => {
  * resources and run kinds add, settings, login, OAuth2 and the live output websocket.
  */
 export const ROUTES: readonly RunRouteModule[] = [
-  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL }),
+  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL, svc_analytics: ANALYTICS_URL }),
   dashboardRoutes,
+  analyticsRoutes,
   resourceRoutes,
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   scheduleRoutes,
