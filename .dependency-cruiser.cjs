@@ -3,6 +3,7 @@
  *   db, config, secrets, version,           storage and configuration; Jinja sandbox and
  *   templating, net                         the guard for requests to user-supplied URLs
  *   api, rbac, activity, audit, auth, live  the resource framework and what every request uses
+ *   telemetry                               traces and metrics: on config, db and api alone
  *   policy                                  launch policy: the engine client, the gate, the upload outbox
  *   quotas                                  tenant quotas: the quota gate and the host check (run statuses from runs/lifecycle only)
  *   resources                               plain resources (declarations, access, routes)
@@ -53,9 +54,11 @@ module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'No import circle.', from: {}, to: { circular: true, viaOnly: runtime } },
     ...noCircleOfThree,
-    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', '^src/(resources|eda|drift|policy|runs|run-kinds|task-manager|dispatcher|composition|server|cli|assistant)/'),
+    { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live|telemetry)/', '^src/(resources|eda|drift|policy|runs|run-kinds|task-manager|dispatcher|composition|server|cli|assistant)/'),
       // The OAuth2 token endpoint creates tokens, a resource.
-      from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
+      from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live|telemetry)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
+    // Telemetry (traces, metrics): a layer of the framework on configuration, storage and the resource framework alone.
+    layer('telemetry-on-the-framework', '^src/telemetry/', '^src/(?!telemetry/|config/|db/|api/)'),
     // Launch policy: the engine client, the gate and the upload outbox, on the framework alone (its gate's types come from runs).
     layer('policy-below-resources', '^src/policy/', '^src/(resources|runs|run-kinds|eda|drift|task-manager|dispatcher|composition|server|cli)/'),
     // Tenant quotas: the gate and the host check resources call, on the framework and the run statuses.

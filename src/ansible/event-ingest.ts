@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 import { replaceNulDeep } from '../db/nul.ts';
 import { scrub } from '../runs/exec.ts';
 import { publishEvents } from '../live/notices.ts';
@@ -84,6 +85,8 @@ export class EventIngester {
     private readonly hostIds: ReadonlyMap<string, number>,
     private readonly secrets: readonly string[],
     private readonly offset: { counter: number; line: number },
+    /** Each batch stored is a span, a child of the run's. */
+    private readonly tracing?: Tracing,
   ) {}
 
   /** One line of ansible-runner's JSON output; anything else is ignored. */
@@ -118,7 +121,9 @@ export class EventIngester {
     this.timer = null;
     const batch = this.pending;
     this.pending = [];
-    this.chain = this.chain.then(() => insertEventRows(this.db, this.jobId, batch)).catch((err) => {
+    const store = () => insertEventRows(this.db, this.jobId, batch);
+    const traced = () => (this.tracing && batch.length ? this.tracing.inSpan('event batch', { 'drover.job.id': this.jobId, 'drover.events.count': batch.length }, store) : store());
+    this.chain = this.chain.then(traced).catch((err) => {
       this.failure ??= err;
     });
     await this.chain;

@@ -24,7 +24,7 @@ export async function streamRunnerEvents(run: RunContext, runId: number, invento
     (await run.db.query<{ name: string; id: number }>('SELECT name, id FROM hosts WHERE inventory_id = $1', [inventoryId])).map((h) => [h.name, h.id]),
   );
   const offset = await run.position();
-  const ingester = new EventIngester(run.db, runId, hostIds, prepared.secrets, offset);
+  const ingester = new EventIngester(run.db, runId, hostIds, prepared.secrets, offset, run.services.tracing);
   const others: string[] = [];
   const result = await run.exec(ANSIBLE_RUNNER, args, {
     cwd: prepared.dir,

@@ -4,6 +4,7 @@ import type { EnvConfig } from '../config/env.ts';
 import type { ResourceSet as SetOf } from './resource-set.ts';
 import type { Resource } from './resource.ts';
 import type { ServiceLogger } from './logger.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 
 /** The resources of a composition (src/api/resource-set.ts), as Services and ServiceView hold them. */
 export type ResourceSet = SetOf<Resource>;
@@ -59,6 +60,8 @@ export interface Services {
   caches: ServiceCaches;
   /** Where the background loops report what went wrong. */
   logger: ServiceLogger;
+  /** The service's traces (src/telemetry/tracing.ts, docs/observability.md). */
+  tracing: Tracing;
 }
 
 /**

@@ -78,6 +78,8 @@ import type { SecretStore } from '../secrets/rotation.ts';
 import { RESOURCES } from './resources.ts';
 import { serviceCaches } from './caches.ts';
 import { consoleLogger, type ServiceLogger } from '../api/logger.ts';
+import { Tracing } from '../telemetry/tracing.ts';
+import { OBSERVABILITY_URL, observabilityRoutes } from '../telemetry/tracing-routes.ts';
 
 export { RESOURCES };
 export { SETTING_CATEGORIES, settingRegistry } from './settings.ts';
@@ -124,8 +126,9 @@ const runKindRoutes: RunRouteModule = async (app, services) => {
  * resources and run kinds add, settings, login, OAuth2 and the live output websocket.
  */
 export const ROUTES: readonly RunRouteModule[] = [
-  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL }),
+  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL, observability: OBSERVABILITY_URL }),
   dashboardRoutes,
+  observabilityRoutes,
   resourceRoutes,
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   scheduleRoutes,
@@ -166,7 +169,7 @@ export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jo
 ];
 
 /** What the service is made of beyond its database, settings and environment. */
-export type BaseServices = Omit<RunServices, 'resources' | 'runKinds' | 'launches' | 'scheduleKinds' | 'ssoMethods' | 'caches' | 'logger'>;
+export type BaseServices = Omit<RunServices, 'resources' | 'runKinds' | 'launches' | 'scheduleKinds' | 'ssoMethods' | 'caches' | 'logger' | 'tracing'>;
 
 export interface CompositionOptions {
   /** Gates instead of GATES (tests of the launch pipeline). */
@@ -200,10 +203,11 @@ export function composeServices(base: BaseServices, options: CompositionOptions 
   };
   const resources = new ResourceSet(declared.map((resource) => composeResource(resource, vocabulary)));
   const runKinds = new RunKinds(kinds, resources, RUN_FOLLOWERS);
-  const launches = createLaunchService(base.db, options.gates ?? GATES, runKinds);
+  const tracing = new Tracing(base.settings, base.version);
+  const launches = createLaunchService(base.db, options.gates ?? GATES, runKinds, tracing);
   const ssoMethods = [...SSO_METHODS, ...(options.extraSsoMethods ?? [])];
   return {
     ...base, resources, runKinds, launches, scheduleKinds: new ScheduleKinds(scheduleKinds(runKinds)), ssoMethods,
-    caches: serviceCaches(), logger: options.logger ?? consoleLogger,
+    caches: serviceCaches(), logger: options.logger ?? consoleLogger, tracing,
   };
 }

@@ -15,6 +15,7 @@ import { enforceRoutePermission, recordRouteTable } from '../api/permissions.ts'
 import { authorizeRouteObject, unknownRouteActions } from '../api/route-objects.ts';
 import { ROUTES } from '../composition/root.ts';
 import { LOOPS, type StopLoop } from '../composition/loops.ts';
+import { traceRequests } from '../telemetry/tracing-http.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,6 +50,7 @@ export async function buildApp(services: RunServices, options: AppOptions = {}):
   });
 
   recordRouteTable(app);
+  traceRequests(app, services.tracing);
   await registerOpenApi(app);
   app.decorate('services', services);
   app.decorateRequest('ctx', null as never);
@@ -99,15 +101,17 @@ export async function buildApp(services: RunServices, options: AppOptions = {}):
     const unknown = unknownRouteActions(services.resources, app.routeTable);
     if (unknown.length) throw new Error(`Routes name actions their access policies lack:\n${unknown.join('\n')}`);
   });
+  const stops: StopLoop[] = [];
   if (options.dispatcher !== false) {
-    const stops: StopLoop[] = [];
     for (const loop of LOOPS) stops.push(await loop.start(services));
     options.onLoopsStarted?.(async () => {
       for (const stop of stops) await stop.settle?.();
     });
-    app.addHook('onClose', async () => {
-      for (const stop of stops.reverse()) await stop();
-    });
   }
+  app.addHook('onClose', async () => {
+    for (const stop of stops.reverse()) await stop();
+    // Last: the spans of what the loops ended with are exported too.
+    await services.tracing.shutdown().catch(() => undefined);
+  });
   return app;
 }
