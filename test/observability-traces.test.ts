@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createTestApp, newInventory, newJobTemplate, newOrg, newProject, newUser, type TestApp } from './helpers/app.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './helpers/otlp-receiver.ts';
+import { startOpaServer, type OpaServer } from './helpers/opa-server.ts';
 
 /**
  * Traces (docs/observability.md): spans exported to a loopback OTLP/HTTP receiver, the tree of a
@@ -24,6 +25,8 @@ describe('traces', () => {
   let t: TestApp;
   let a: OtlpReceiver;
   let b: OtlpReceiver;
+  let opa: OpaServer;
+  let orgId: number;
   let template: number;
   let plain: { username: string; password: string };
   let otherAdmin: { username: string; password: string };
@@ -47,8 +50,9 @@ describe('traces', () => {
 
   before(async () => {
     t = await createTestApp();
-    [a, b] = await Promise.all([startOtlpReceiver(), startOtlpReceiver()]);
-    const org = await newOrg(t);
+    [a, b, opa] = await Promise.all([startOtlpReceiver(), startOtlpReceiver(), startOpaServer()]);
+    const org = await newOrg(t, { policy_enforcement: 'enforce' });
+    orgId = org.id;
     const project = await newProject(t, org, { files: { 'trace.yml': SHOW_TRACEPARENT } });
     const inventory = await newInventory(t, org, { hosts: ['h1'] });
     template = (await newJobTemplate(t, { project, inventory, playbook: 'trace.yml' })).id;
@@ -58,7 +62,7 @@ describe('traces', () => {
   });
   after(async () => {
     await t.close();
-    await Promise.all([a.close(), b.close()]);
+    await Promise.all([a.close(), b.close(), opa.close()]);
   });
 
   it('answers /observability/ to superusers and system auditors only, and lists it in the API root', async () => {
@@ -102,6 +106,12 @@ describe('traces', () => {
   });
 
   it('traces a launch: request, launch, each gate, then the run with its job id; a playbook sees the run span in TRACEPARENT', async () => {
+    // A policy the engine allows: its evaluation is a span of the policy gate.
+    assert.equal((await t.patch('/api/v2/settings/security/', { OPA_ENABLED: true, OPA_SERVER_URL: opa.url })).status, 200);
+    const path = `drover.org_${orgId}.traced`;
+    const policy = await t.post('/api/v2/policies/', { name: 'traced', organization: orgId, rego_module: `package ${path}`, package_path: path });
+    assert.equal(policy.status, 201, policy.text);
+    opa.answer(path.replace(/\./g, '/'), { result: [] });
     await otel({ OTEL_ENABLED: true });
     const job = await launch();
     const spans = await flushed(a);
@@ -121,6 +131,10 @@ describe('traces', () => {
     const gates = childrenOf(spans, launchSpan).filter((s) => s.name.startsWith('gate '));
     assert.deepEqual(gates.map((g) => g.name).sort(), [...GATE_SPANS].sort());
     for (const gate of gates) assert.equal(gate.attributes['drover.gate.decision'], 'allow');
+    const policyGate = gates.find((g) => g.name === 'gate policy')!;
+    const [evaluation] = childrenOf(spans, policyGate);
+    assert.equal(evaluation?.name, 'policy engine evaluate');
+    assert.equal(evaluation.attributes['drover.policy.id'], policy.body.id);
 
     const done = await waitForRun(t, `/api/v2/jobs/${job}/`);
     assert.equal(done.status, 'successful', done.result_traceback || done.job_explanation);
@@ -196,6 +210,20 @@ describe('traces', () => {
     assert.ok(ping, atB.map((s) => s.name).join(', '));
     assert.equal(ping.resource['service.name'], 'drover-test');
     assert.equal(a.spans.filter((s) => s.name === 'GET /api/v2/ping/').length, a.spans.slice(0, before).filter((s) => s.name === 'GET /api/v2/ping/').length);
+
+    // A notification's send is a trace of its own, not a part of the request that queued it.
+    const org = (await t.get('/api/v2/organizations/?name=Default')).body.results[0].id;
+    const hook = await t.post('/api/v2/notification_templates/', {
+      name: 'traced hook', organization: org, notification_type: 'webhook',
+      notification_configuration: { url: `${b.endpoint}/hook`, headers: {} },
+    });
+    assert.equal(hook.status, 201, hook.text);
+    const queued = await t.post(`/api/v2/notification_templates/${hook.body.id}/test/`, {});
+    assert.equal(queued.status, 202, queued.text);
+    const send = await eventually(async () => (await flushed(b)).find((s) => s.name === 'notification send' && s.attributes['drover.notification.id'] === queued.body.notification), 10_000, 'the send span');
+    assert.equal(send.parentSpanId, '');
+    assert.equal(send.attributes['drover.notification.template_id'], hook.body.id);
+    assert.equal(typeof send.attributes['drover.notification.status'], 'string');
 
     await otel({ OTEL_ENABLED: false });
     await flushed(b);

@@ -151,7 +151,7 @@ export class Tracing {
 
   /** The tracer of the provider for OTEL_SERVICE_NAME (a resource attribute, so a new name makes a new provider). */
   private tracer(): Tracer {
-    const serviceName = this.config().serviceName;
+    const serviceName = String(this.settings.get('OTEL_SERVICE_NAME'));
     if (this.provider?.serviceName === serviceName) return this.provider.tracer;
     if (this.provider) {
       // Spans it holds are exported; those still open when it shuts down are dropped.
