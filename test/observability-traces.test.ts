@@ -6,6 +6,7 @@ import { createTestApp, newInventory, newJobTemplate, newOrg, newProject, newUse
 import { eventually, waitForRun } from './helpers/jobs.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './helpers/otlp-receiver.ts';
 import { startOpaServer, type OpaServer } from './helpers/opa-server.ts';
+import { sendEvent } from './helpers/eda.ts';
 
 /**
  * Traces (docs/observability.md): spans exported to a loopback OTLP/HTTP receiver, the tree of a
@@ -41,6 +42,9 @@ describe('traces', () => {
     await t.services.tracing.flush();
     return receiver.spans;
   };
+  /** What `receiver` holds once a span `wanted` is among it (a request's span ends as its answer is sent, maybe after the client has it). */
+  const once = (receiver: OtlpReceiver, wanted: (s: ReceivedSpan) => boolean, what: string) =>
+    eventually(async () => ((await flushed(receiver)).some(wanted) ? receiver.spans : null), 10_000, what);
   const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan) => spans.filter((s) => s.parentSpanId === parent.spanId && s.traceId === parent.traceId);
   const launch = async () => {
     const res = await t.post(`/api/v2/job_templates/${template}/launch/`, {});
@@ -114,7 +118,7 @@ describe('traces', () => {
     opa.answer(path.replace(/\./g, '/'), { result: [] });
     await otel({ OTEL_ENABLED: true });
     const job = await launch();
-    const spans = await flushed(a);
+    const spans = await once(a, (s) => s.name === 'POST /api/v2/job_templates/:id/launch/', 'the launch request span');
     const request = spans.find((s) => s.name === 'POST /api/v2/job_templates/:id/launch/');
     assert.ok(request, spans.map((s) => s.name).join(', '));
     assert.equal(request.parentSpanId, '');
@@ -163,7 +167,7 @@ describe('traces', () => {
     const caller = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
     await t.get('/api/v2/ping/', { headers: { traceparent: caller } });
     await t.get('/api/v2/config/', { headers: { traceparent: 'garbage-header' } });
-    const spans = await flushed(a);
+    const spans = await once(a, (s) => s.name === 'GET /api/v2/config/', 'the config request span');
     const continued = spans.find((s) => s.name === 'GET /api/v2/ping/' && s.traceId === '0af7651916cd43dd8448eb211c80319c');
     assert.ok(continued);
     assert.equal(continued.parentSpanId, 'b7ad6b7169203331');
@@ -195,17 +199,19 @@ describe('traces', () => {
     await sampler({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio' });
     await t.get('/api/v2/ping/');
     await t.get('/api/v2/ping/', { headers: { traceparent: '00-1af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
-    const spans = await flushed(a);
+    const spans = await once(a, (s) => s.traceId === '1af7651916cd43dd8448eb211c80319c', 'the continued trace');
+    await t.settle();
+    await flushed(a);
     assert.deepEqual(spans.map((s) => [s.name, s.traceId]), [['GET /api/v2/ping/', '1af7651916cd43dd8448eb211c80319c']]);
   });
 
-  it('takes a new endpoint and service name at run time, and stops when disabled', async () => {
+  it('takes a new endpoint and service name at run time; sends and event evaluations are traces of their own; stops when disabled', async () => {
     await otel({ OTEL_TRACES_SAMPLER: 'always_on' });
     await flushed(a);
     await otel({ OTEL_EXPORTER_ENDPOINT: b.endpoint, OTEL_SERVICE_NAME: 'drover-test' });
     const before = (await flushed(a)).length;
     await t.get('/api/v2/ping/');
-    const atB = await flushed(b);
+    const atB = await once(b, (s) => s.name === 'GET /api/v2/ping/', 'the ping span at the second receiver');
     const ping = atB.find((s) => s.name === 'GET /api/v2/ping/');
     assert.ok(ping, atB.map((s) => s.name).join(', '));
     assert.equal(ping.resource['service.name'], 'drover-test');
@@ -224,6 +230,19 @@ describe('traces', () => {
     assert.equal(send.parentSpanId, '');
     assert.equal(send.attributes['drover.notification.template_id'], hook.body.id);
     assert.equal(typeof send.attributes['drover.notification.status'], 'string');
+
+    // So is the evaluation of received events.
+    const rule = await t.post('/api/v2/event_rules/', {
+      name: 'traced rule', organization: orgId, webhook_path: 'traced', conditions: [{ jinja2_expression: 'event.kind == "deploy"', description: 'deploys' }],
+      actions: [{ action_type: 'launch_job_template', target_id: template }],
+    });
+    assert.equal(rule.status, 201, rule.text);
+    const key = (await t.get(`/api/v2/event_rules/${rule.body.id}/webhook_key/`)).body.webhook_key as string;
+    // An event the rule does not match: evaluated, nothing launched.
+    assert.equal((await sendEvent(t, 'traced', key, { kind: 'audit' })).status, 202);
+    const evaluation = await eventually(async () => (await flushed(b)).find((s) => s.name === 'event rules evaluation'), 10_000, 'the evaluation span');
+    assert.equal(evaluation.parentSpanId, '');
+    assert.equal(evaluation.attributes['drover.eda.events'], 1);
 
     await otel({ OTEL_ENABLED: false });
     await flushed(b);
