@@ -3,7 +3,7 @@
  *   db, config, secrets, version,           storage and configuration; Jinja sandbox and
  *   templating, net                         the guard for requests to user-supplied URLs
  *   api, rbac, activity, audit, auth, live  the resource framework and what every request uses
- *   telemetry                               metrics and traces (prom-client registries); on configuration alone
+ *   telemetry                               traces and metrics: on config, db and api alone
  *   logging                                 the service log and log shipping
  *   policy                                  launch policy: the engine client, the gate, the upload outbox
  *   quotas                                  tenant quotas: the quota gate and the host check (run statuses from runs/lifecycle only)
@@ -58,8 +58,8 @@ module.exports = {
     { ...layer('framework-below-domain', '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live|telemetry|logging)/', '^src/(resources|eda|drift|policy|runs|run-kinds|task-manager|dispatcher|composition|server|cli|assistant)/'),
       // The OAuth2 token endpoint creates tokens, a resource.
       from: { path: '^src/(db|config|secrets|templating|net|api|rbac|activity|audit|auth|live|telemetry|logging)/', pathNot: '^src/auth/oauth2-routes\\.ts$' } },
-    // Telemetry (metrics, traces) is measured everywhere: at run time it uses only configuration (db and api types aside).
-    layer('telemetry-on-configuration-alone', '^src/telemetry/', '^src/(?!telemetry/|config/|version\\.ts)'),
+    // Telemetry (traces, metrics): a layer of the framework on configuration, storage and the resource framework alone.
+    layer('telemetry-on-the-framework', '^src/telemetry/', '^src/(?!telemetry/|config/|db/|api/|version\\.ts)'),
     // Launch policy: the engine client, the gate and the upload outbox, on the framework alone (its gate's types come from runs).
     layer('policy-below-resources', '^src/policy/', '^src/(resources|runs|run-kinds|eda|drift|task-manager|dispatcher|composition|server|cli)/'),
     // Tenant quotas: the gate and the host check resources call, on the framework and the run statuses.

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 import { replaceNulDeep } from '../db/nul.ts';
 import { scrub } from '../runs/exec.ts';
 import { publishEvents } from '../live/notices.ts';
@@ -86,6 +87,8 @@ export class EventIngester {
     private readonly offset: { counter: number; line: number },
     /** Told each batch once stored: the metrics of stored events and the job_events logger of the log aggregator. */
     private readonly stored?: (rows: ReturnType<typeof eventRow>[]) => void,
+    /** Each batch stored is a span, a child of the run's. */
+    private readonly tracing?: Tracing,
   ) {}
 
   /** One line of ansible-runner's JSON output; anything else is ignored. */
@@ -120,7 +123,9 @@ export class EventIngester {
     this.timer = null;
     const batch = this.pending;
     this.pending = [];
-    this.chain = this.chain.then(() => insertEventRows(this.db, this.jobId, batch)).then(() => this.stored?.(batch)).catch((err) => {
+    const store = () => insertEventRows(this.db, this.jobId, batch);
+    const traced = () => (this.tracing && batch.length ? this.tracing.inSpan('event batch', { 'drover.job.id': this.jobId, 'drover.events.count': batch.length }, store) : store());
+    this.chain = this.chain.then(traced).then(() => this.stored?.(batch)).catch((err) => {
       this.failure ??= err;
     });
     await this.chain;

@@ -28,7 +28,7 @@ export async function streamRunnerEvents(run: RunContext, runId: number, invento
   const ingester = new EventIngester(run.db, runId, hostIds, prepared.secrets, offset, (rows) => {
     run.services.caches.metrics.recordEventsStored(rows.map((row) => row.created));
     shipJobEvents(run.services.logShipper, runId, rows);
-  });
+  }, run.services.tracing);
   const others: string[] = [];
   const result = await run.exec(ANSIBLE_RUNNER, args, {
     cwd: prepared.dir,

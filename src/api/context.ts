@@ -5,6 +5,7 @@ import type { ResourceSet as SetOf } from './resource-set.ts';
 import type { Resource } from './resource.ts';
 import type { ServiceLogger } from './logger.ts';
 import type { LogShipper } from '../logging/shipper.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 
 /** The resources of a composition (src/api/resource-set.ts), as Services and ServiceView hold them. */
 export type ResourceSet = SetOf<Resource>;
@@ -62,6 +63,8 @@ export interface Services {
   logger: ServiceLogger;
   /** Sends records to the external log aggregator (LOG_AGGREGATOR_*, docs/logging.md). */
   logShipper: LogShipper;
+  /** The service's traces (src/telemetry/tracing.ts, docs/observability.md). */
+  tracing: Tracing;
 }
 
 /**

@@ -82,6 +82,8 @@ import type { ServiceLogger } from '../api/logger.ts';
 import { createLogShipper } from '../logging/shipper.ts';
 import { registerLoggingTestRoute } from '../logging/test-route.ts';
 import { createRootLog, structuredServiceLogger, type RootLog } from '../logging/structured.ts';
+import { Tracing } from '../telemetry/tracing.ts';
+import { OBSERVABILITY_URL, observabilityRoutes } from '../telemetry/tracing-routes.ts';
 
 export { RESOURCES };
 export { SETTING_CATEGORIES, settingRegistry } from './settings.ts';
@@ -128,9 +130,10 @@ const runKindRoutes: RunRouteModule = async (app, services) => {
  * resources and run kinds add, settings, login, OAuth2 and the live output websocket.
  */
 export const ROUTES: readonly RunRouteModule[] = [
-  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL, svc_analytics: ANALYTICS_URL }),
+  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL, svc_analytics: ANALYTICS_URL, observability: OBSERVABILITY_URL }),
   dashboardRoutes,
   analyticsRoutes,
+  observabilityRoutes,
   resourceRoutes,
   credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   scheduleRoutes,
@@ -171,7 +174,7 @@ export const SECRET_STORES: readonly SecretStore[] = [credentialInputSecrets, jo
 ];
 
 /** What the service is made of beyond its database, settings and environment. */
-export type BaseServices = Omit<RunServices, 'resources' | 'runKinds' | 'launches' | 'scheduleKinds' | 'ssoMethods' | 'caches' | 'logger' | 'logShipper'>;
+export type BaseServices = Omit<RunServices, 'resources' | 'runKinds' | 'launches' | 'scheduleKinds' | 'ssoMethods' | 'caches' | 'logger' | 'logShipper' | 'tracing'>;
 
 export interface CompositionOptions {
   /** Gates instead of GATES (tests of the launch pipeline). */
@@ -207,13 +210,14 @@ export function composeServices(base: BaseServices, options: CompositionOptions 
   };
   const resources = new ResourceSet(declared.map((resource) => composeResource(resource, vocabulary)));
   const runKinds = new RunKinds(kinds, resources, RUN_FOLLOWERS);
-  const launches = createLaunchService(base.db, options.gates ?? GATES, runKinds);
+  const tracing = new Tracing(base.settings, base.version);
+  const launches = createLaunchService(base.db, options.gates ?? GATES, runKinds, tracing);
   const ssoMethods = [...SSO_METHODS, ...(options.extraSsoMethods ?? [])];
   const log = options.log ?? createRootLog({ level: process.env.SVC_LOG_LEVEL, node: base.env.nodeName });
   // Failures to reach the aggregator go to the local log only, never back into the queue.
   const logShipper = createLogShipper(base.settings, base.env.nodeName, (message) => log.warn({ logger: 'awx.main.utils.handlers' }, message));
   return {
     ...base, resources, runKinds, launches, scheduleKinds: new ScheduleKinds(scheduleKinds(runKinds)), ssoMethods,
-    caches: serviceCaches(), logShipper, logger: options.logger ?? structuredServiceLogger(log, logShipper),
+    caches: serviceCaches(), logShipper, logger: options.logger ?? structuredServiceLogger(log, logShipper), tracing,
   };
 }

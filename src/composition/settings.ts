@@ -6,6 +6,7 @@ import { jobs } from '../config/settings/categories/jobs.ts';
 import { ldapCategories } from '../config/settings/categories/ldap.ts';
 import { logging } from '../config/settings/categories/logging.ts';
 import { namedUrl } from '../config/settings/categories/named-url.ts';
+import { otel } from '../config/settings/categories/otel.ts';
 import { oidcCategory } from '../config/settings/categories/oidc.ts';
 import { radiusCategory } from '../config/settings/categories/radius.ts';
 import { saml } from '../config/settings/categories/saml.ts';
@@ -18,7 +19,7 @@ import type { Category } from '../config/settings/types.ts';
 
 /** The built-in categories, then each sign-in integration's (LDAP, SAML, OIDC, social, RADIUS). */
 export const SETTING_CATEGORIES: readonly Category[] = [
-  system, jobs, authentication, ...ldapCategories, saml, logging, security, ui, namedUrl, debug, bulk,
+  system, jobs, authentication, ...ldapCategories, saml, logging, security, ui, namedUrl, debug, bulk, otel,
   oidcCategory, githubCategory, googleCategory, azureadCategory, radiusCategory,
 ];
 

@@ -49,23 +49,30 @@ export async function startDispatcher(services: RunServices): Promise<Dispatcher
   const scheduleAll = async () => {
     let after = 0;
     for (;;) {
-      const pass = await schedulePass(db, runKinds, system, after);
+      const pass = await schedulePass(db, runKinds, system, after, services.tracing);
       if (!pass.more || stopped) return;
       after = pass.next;
     }
   };
 
+  /** One round: the task manager's passes, then this node claims what it was given; a trace of its own. Answers whether it got to claim. */
+  const dispatch = () => services.tracing.inSpan('dispatch', { 'drover.node': env.nodeName }, async (span) => {
+    await scheduleAll();
+    const free = MAX_LOCAL_RUNS - running.size;
+    if (free <= 0 || stopped) return false;
+    const claimed = await claimOwn(free);
+    span.set({ 'drover.dispatch.claimed': claimed.length });
+    // A stop that came meanwhile leaves them waiting for the next start (its reaper fails them).
+    if (stopped) return false;
+    for (const job of claimed) start(job);
+    return true;
+  }, { root: true });
+
   const scan = async () => {
     do {
       again = false;
       if (stopped) return;
-      await scheduleAll();
-      const free = MAX_LOCAL_RUNS - running.size;
-      if (free <= 0 || stopped) return;
-      const claimed = await claimOwn(free);
-      // A stop that came meanwhile leaves them waiting for the next start (its reaper fails them).
-      if (stopped) return;
-      for (const job of claimed) start(job);
+      if (!(await dispatch())) return;
     } while (again && !stopped);
   };
 

@@ -9,6 +9,7 @@ import { explanationAfterWarningsSql, finishRun, markRunning, type Finish } from
 import { publishFinal } from '../live/notices.ts';
 import { defaultExecutionEnvironmentId } from '../resources/execution-environments/default-environment.ts';
 import type { RunServices } from '../runs/run-services.ts';
+import type { TracedSpan } from '../telemetry/tracing.ts';
 
 const TIMEOUT_EXPLANATION = 'Job terminated due to timeout';
 
@@ -17,11 +18,31 @@ const TIMEOUT_EXPLANATION = 'Job terminated due to timeout';
  * directory (removed whatever happens), ends it on timeout or cancel, and stores the outcome.
  */
 export async function executeRun(services: RunServices, claimed: UnifiedJobRow, controller: AbortController): Promise<void> {
+  // The run's span continues its launch's trace (the traceparent stored in job_env), else starts one.
+  const launchedIn = (claimed.job_env as { TRACEPARENT?: unknown } | null)?.TRACEPARENT;
+  const span = services.tracing.start(`run ${claimed.kind}`, {
+    'drover.job.id': claimed.id,
+    'drover.job.kind': claimed.kind,
+    'drover.job.template_id': claimed.unified_job_template_id,
+    'drover.node': services.env.nodeName,
+    'drover.launch.type': claimed.launch_type,
+  }, { parent: typeof launchedIn === 'string' ? launchedIn : null });
+  try {
+    await services.tracing.within(span, () => runClaimed(services, claimed, controller, span));
+  } catch (err) {
+    span.fail(err);
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+async function runClaimed(services: RunServices, claimed: UnifiedJobRow, controller: AbortController, span: TracedSpan): Promise<void> {
   const { db } = services;
   const registration = services.runKinds.get(claimed.kind);
   const environment = claimed.execution_environment_id ?? (await defaultExecutionEnvironmentId(db, services.settings.get('DEFAULT_EXECUTION_ENVIRONMENT')));
   const job = await db.transaction((tx) => markRunning(tx, registration, claimed, environment));
-  if (!job) return;
+  if (!job) return span.set({ 'drover.job.status': 'not started' });
   // A cancel that committed before the run started (one after it reaches the dispatcher's listener).
   if (job.cancel_flag) controller.abort('canceled');
   const output = new OutputWriter(db, job.id);
@@ -43,7 +64,8 @@ export async function executeRun(services: RunServices, claimed: UnifiedJobRow, 
     position: () => output.position(),
     advance: (counter, line) => output.advance(counter, line),
     exec: async (command, args, options = {}) => {
-      const env = baseEnvironment({ ...taskEnv, ...options.env });
+      // W3C trace context: what the run's processes (a playbook's own calls) send joins the run's trace.
+      const env = baseEnvironment({ ...taskEnv, ...options.env, ...(span.traceparent && { TRACEPARENT: span.traceparent }) });
       const started = await runInvocation(services, privateDir, command, args, options, env);
       const onSpawn = (pid: number) => void recordRunProcess(privateDir, pid).catch(() => undefined);
       return execProcess(started.command, started.args, { ...options, cwd: started.cwd, env, onSpawn }, controller.signal, (line) => output.write(`${line}\n`));
@@ -66,6 +88,8 @@ export async function executeRun(services: RunServices, claimed: UnifiedJobRow, 
   else if (reason === 'shutdown') finish = { ...finish, status: 'failed', explanation: 'The run was stopped because its node shut down.' };
   if (finish.status !== 'successful' && finish.explanation) await output.write(`${finish.explanation}\n`).catch(() => undefined);
   await output.flush(true);
+  span.set({ 'drover.job.status': finish.status, 'drover.job.events': output.eventCount });
+  if (finish.status === 'error' || finish.status === 'failed') span.fail(finish.explanation || finish.status);
   try {
     await db.transaction((tx) => finishRun(tx, services.runKinds, job, { ...finish, emittedEvents: output.eventCount }));
   } catch (err) {

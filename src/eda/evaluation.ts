@@ -51,6 +51,12 @@ export async function evaluateNextBatch(services: RunServices, launchers: EdaLau
   const { db } = services;
   const logs = (await received(db)).map((log) => ({ ...log, id: Number(log.id) }));
   if (!logs.length) return 0;
+  // A trace of its own; the launches its rules fire are its children.
+  return services.tracing.inSpan('event rules evaluation', { 'drover.eda.events': logs.length }, () => evaluateBatch(services, launchers, logs), { root: true });
+}
+
+async function evaluateBatch(services: RunServices, launchers: EdaLaunchers, logs: ReceivedLog[]): Promise<number> {
+  const { db } = services;
   const ruleIds = [...new Set(logs.map((l) => l.event_rule_id).filter((id): id is number => id !== null))];
   const rules = new Map((await db.query<EventRuleRow>('SELECT * FROM event_rules WHERE id = ANY($1::int[])', [ruleIds])).map((r) => [r.id, r]));
   const live = logs.filter((log) => rules.get(log.event_rule_id ?? -1)?.enabled);

@@ -61,7 +61,15 @@ async function deliver(services: RunServices, notification: NotificationRow): Pr
   }
 }
 
-async function sendOne(services: RunServices, notification: NotificationRow): Promise<void> {
+/** Each send is a trace of its own. */
+const sendOne = (services: RunServices, notification: NotificationRow): Promise<void> =>
+  services.tracing.inSpan('notification send', {
+    'drover.notification.id': notification.id,
+    'drover.notification.event': notification.event,
+    'drover.notification.template_id': notification.notification_template_id,
+  }, (span) => sendAndStore(services, notification, (status) => span.set({ 'drover.notification.status': status })), { root: true });
+
+async function sendAndStore(services: RunServices, notification: NotificationRow, outcomeIs: (status: string) => void): Promise<void> {
   let outcome: Record<string, unknown>;
   try {
     outcome = await deliver(services, notification);
@@ -70,6 +78,7 @@ async function sendOne(services: RunServices, notification: NotificationRow): Pr
     if (notification.attempts < MAX_ATTEMPTS) throw err;
     outcome = { status: 'failed', error: `Not sent after ${MAX_ATTEMPTS} attempts: ${(err as Error).message}` };
   }
+  outcomeIs(String(outcome.status));
   const columns = Object.keys(outcome);
   await services.db.query(
     `UPDATE notifications SET ${columns.map((c, i) => `${c} = $${i + 2}${c === 'body' ? '::jsonb' : ''}`).join(', ')}, modified = now() WHERE id = $1`,

@@ -7,6 +7,7 @@
 import { actorId } from '../api/context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Gate, GateInput, Verdict } from '../runs/gates.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 import { contextDocument, launchPolicyOf } from './context.ts';
 import { recordEvaluation, type DecisionRecord, type Evaluation } from './decisions.ts';
 import { EngineError, engineOf, evaluate, type Engine } from './engine.ts';
@@ -29,9 +30,9 @@ export const ENGINE_UNAVAILABLE = 'Policy engine unavailable: launch denied (OPA
 /** An organization in warn never blocks; otherwise the policy's own mode holds. */
 const effectiveMode = (organization: string, policy: Mode): Mode => (organization === 'warn' ? 'warn' : policy);
 
-async function evaluateOne(engine: Engine, policy: ApplicablePolicy, context: unknown): Promise<Outcome> {
+async function evaluateOne(engine: Engine, policy: ApplicablePolicy, context: unknown, tracing: Tracing): Promise<Outcome> {
   try {
-    const result = await evaluate(engine, policy.package_path, context);
+    const result = await tracing.inSpan('policy engine evaluate', { 'drover.policy.id': policy.id, 'drover.policy.package': policy.package_path }, () => evaluate(engine, policy.package_path, context));
     return { policy, findings: parseVerdict(result, `Denied by policy "${policy.name}".`) };
   } catch (err) {
     if (err instanceof EngineError) return { policy, unavailable: err.message };
@@ -75,7 +76,7 @@ async function check(tx: Queryable, launch: GateInput): Promise<Verdict> {
 
   const context = await contextDocument(tx, launch, launchPolicy, organization);
   const engine = engineOf(settings);
-  const outcomes = await Promise.all(policies.map((policy) => evaluateOne(engine, policy, context)));
+  const outcomes = await Promise.all(policies.map((policy) => evaluateOne(engine, policy, context, launch.tracing)));
   const failMode = settings.get('OPA_FAIL_MODE');
   const judged = outcomes.map((outcome) => ({ outcome, ...judge(outcome, organization.policy_enforcement, failMode) }));
   const decisions: DecisionRecord[] = [];

@@ -3,6 +3,7 @@ import type { RequestContext } from '../api/context.ts';
 import type { Database, Queryable, Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { timedGate } from '../telemetry/metrics.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 
 /**
  * Stores what a gate found (a policy's decisions): run in the launch's transaction when the launch
@@ -42,6 +43,8 @@ export interface GateInput {
   mayStepOut: boolean;
   /** Kept across the launch's second try: what a gate's preparation found. */
   scratch: Map<string, unknown>;
+  /** The service's traces: each gate runs in a span of its own, a child of the launch's; a gate's slow calls (the policy engine, a scan) get theirs. */
+  tracing: Tracing;
 }
 
 /**
@@ -70,7 +73,11 @@ export async function passGates(tx: Queryable, gates: readonly Gate[], launch: G
   const warnings: string[] = [];
   const records: GateRecord[] = [];
   for (const gate of gates) {
-    const verdict = await timedGate(launch.ctx.service, gate.name, () => gate.check(tx, launch));
+    const verdict = await launch.tracing.inSpan(`gate ${gate.name}`, { 'drover.gate': gate.name }, async (span) => {
+      const answer = await timedGate(launch.ctx.service, gate.name, () => gate.check(tx, launch));
+      span.set({ 'drover.gate.decision': answer.decision });
+      return answer;
+    });
     if (verdict.decision === 'prepare') {
       if (!launch.mayStepOut) throw new Error(`The ${gate.name} gate asked to prepare a launch that cannot step out of its transaction.`);
       return { denied: null, warnings, records: [], prepare: verdict.prepare };

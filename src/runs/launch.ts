@@ -13,6 +13,7 @@ import { insertRun, insertRuns, queueRun, queueRuns } from './lifecycle.ts';
 import type { Launcher, RunPlan } from './run-kind.ts';
 import type { LaunchResult, LaunchService } from './run-services.ts';
 import { timedLaunch } from '../telemetry/metrics.ts';
+import type { TracedSpan, Tracing } from '../telemetry/tracing.ts';
 
 // The types of a launch are declared with the run kinds (run-kind.ts) and run services (run-services.ts).
 export type { Launcher, RunPlan } from './run-kind.ts';
@@ -54,16 +55,24 @@ const storeRecords = async (q: Queryable, records: readonly GateRecord[]) => {
  * A gate with slow work to do (a scan) has it done between two tries of a launch that is not
  * inside another transaction; inside one, it must do it there.
  */
-export function createLaunchService(db: Database, gates: readonly Gate[], runKinds: RunKinds): LaunchService {
+export function createLaunchService(db: Database, gates: readonly Gate[], runKinds: RunKinds, tracing: Tracing): LaunchService {
   /** What the gates see of a stored run: who launches what, and what started it. */
   const gateInput = <Template extends Row>(ctx: RequestContext, launcher: Launcher<never, Template>, plan: RunPlan<Template>, template: Template | null, run: UnifiedJobRow, attempt: Attempt): GateInput => ({
     ctx, kind: launcher.kind.name, runKind: runKinds.get(launcher.kind.name), template: plan.template ?? template, run,
-    launchType: String(run.launch_type), trigger: plan.trigger ?? { type: String(run.launch_type) }, ...attempt,
+    launchType: String(run.launch_type), trigger: plan.trigger ?? { type: String(run.launch_type) }, ...attempt, tracing,
   });
+  /**
+   * A run's columns, with the launch's trace context in job_env (replaced by the run's environment
+   * when it starts): the run's span continues the launch's trace (docs/observability.md).
+   */
+  const withTraceparent = (values: Record<string, unknown>): Record<string, unknown> => {
+    const traceparent = tracing.activeTraceparent();
+    return traceparent ? { ...values, job_env: JSON.stringify({ TRACEPARENT: traceparent }) } : values;
+  };
   /** Plan, store, gate and queue one run in `tx`; throws an ApiError to refuse. */
   async function launchIn<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input, attempt: Attempt) {
     const plan = await launcher.plan(tx, ctx, template, input);
-    let row = await insertRun(tx, ctx, launcher.kind, plan.values);
+    let row = await insertRun(tx, ctx, launcher.kind, withTraceparent(plan.values));
     // What belongs to the run (its credentials) is stored before the gates, which look at it.
     await plan.link?.(tx, row);
     const gated = await passGates(tx, gates, gateInput(ctx, launcher, plan, template, row, attempt));
@@ -97,7 +106,7 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
         results[at] = refusal(err);
       }
     }
-    const rows = planned.length ? await insertRuns(tx, ctx, launcher.kind, planned.map((p) => p.plan.values)) : [];
+    const rows = planned.length ? await insertRuns(tx, ctx, launcher.kind, planned.map((p) => withTraceparent(p.plan.values))) : [];
     for (const [i, { at, plan }] of planned.entries()) {
       await plan.link?.(tx, rows[i]);
       const gated = await passGates(tx, gates, gateInput(ctx, launcher, plan, template, rows[i], WITHIN()));
@@ -108,7 +117,17 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
     await queueRuns(tx, launcher.kind, rows);
     return results;
   }
+  /** The launch's span: what is launched, by whom, and how it ended (the run, or the refusal's status). */
+  const traced = <Template extends Row>(ctx: RequestContext, launcher: Launcher<never, Template>, template: Template | null, go: () => Promise<LaunchResult>) =>
+    tracing.inSpan('launch', {
+      'drover.job.kind': launcher.kind.name,
+      'drover.job.template_id': template && typeof template.id === 'number' ? template.id : undefined,
+      'user.id': ctx.user?.id || undefined,
+    }, async (span) => noteOutcome(span, await go()));
   async function launchWithin<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input): Promise<LaunchResult> {
+    return traced(ctx, launcher, template, () => launchWithinUntraced(tx, ctx, launcher, template, input));
+  }
+  async function launchWithinUntraced<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input): Promise<LaunchResult> {
     await tx.query('SAVEPOINT drover_launch');
     try {
       const launched = await launchIn(tx, ctx, launcher, template, input, WITHIN());
@@ -121,7 +140,7 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
     }
   }
   return timed({
-    async launch(ctx, launcher, template, input) {
+    launch: (ctx, launcher, template, input) => traced(ctx, launcher, template, async () => {
       const attempt: Attempt = { mayStepOut: true, scratch: new Map() };
       for (;;) {
         try {
@@ -129,7 +148,7 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
         } catch (err) {
           if (err instanceof StepOut && attempt.mayStepOut) {
             // Slow work (a scan) is done with no transaction open, then the launch is tried again, once.
-            await err.prepare(db);
+            await tracing.inSpan('launch preparation', {}, () => err.prepare(db));
             attempt.mayStepOut = false;
             continue;
           }
@@ -137,9 +156,9 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
           return refusal(err);
         }
       }
-    },
+    }),
     launchWithin,
-    async launchAllWithin(tx, ctx, launcher, template, inputs) {
+    launchAllWithin: (tx, ctx, launcher, template, inputs) => tracing.inSpan('launch group', { 'drover.job.kind': launcher.kind.name, 'drover.launch.count': inputs.length }, async () => {
       if (inputs.length > 1) {
         await tx.query('SAVEPOINT drover_launch_all');
         try {
@@ -161,7 +180,7 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
         }
       }
       return launched;
-    },
+    }),
   });
 }
 
@@ -172,6 +191,12 @@ function timed(launches: LaunchService): LaunchService {
     launch: (ctx, launcher, template, input) => timedLaunch(ctx.service, launcher.kind.name, () => launches.launch(ctx, launcher, template, input)),
     launchWithin: (tx, ctx, launcher, template, input) => timedLaunch(ctx.service, launcher.kind.name, () => launches.launchWithin(tx, ctx, launcher, template, input)),
   };
+}
+
+function noteOutcome(span: TracedSpan, result: LaunchResult): LaunchResult {
+  if (result.ok) span.set({ 'drover.job.id': result.run.id, 'drover.launch.outcome': 'queued' });
+  else span.set({ 'drover.launch.outcome': 'refused', 'drover.launch.refusal_status': result.refusal.status });
+  return result;
 }
 
 export type Launched = Extract<LaunchResult, { ok: true }>;

@@ -44,7 +44,7 @@ async function knownScans(tx: Queryable, launch: GateInput, scanners: Applicable
 
 /** Scans and keeps what it found for the launch's second try. */
 async function scan(launch: GateInput, scanner: ApplicableScanner, subject: Exclude<ScanSubject, { problem: string }>, cache: (q: (tx: Queryable) => Promise<void>) => Promise<void>): Promise<ScanOutcome> {
-  const outcome = await scanAndCache(launch.ctx.service, scanner, subject, cache);
+  const outcome = await launch.tracing.inSpan('scan', { 'drover.scanner.id': scanner.id, 'drover.scanner.tool': scanner.tool }, () => scanAndCache(launch.ctx.service, scanner, subject, cache));
   launch.scratch.set(scratchKey(scanner), outcome);
   return outcome;
 }

@@ -17,6 +17,7 @@ import { authorizeRouteObject, unknownRouteActions } from '../api/route-objects.
 import { ROUTES } from '../composition/root.ts';
 import { LOOPS, type StopLoop } from '../composition/loops.ts';
 import { observeHttpLatency } from '../telemetry/metrics-http.ts';
+import { traceRequests } from '../telemetry/tracing-http.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,6 +59,7 @@ export async function buildApp(services: RunServices, options: AppOptions = {}):
   });
 
   recordRouteTable(app);
+  traceRequests(app, services.tracing);
   await registerOpenApi(app);
   app.decorate('services', services);
   app.decorateRequest('ctx', null as never);
@@ -116,15 +118,17 @@ export async function buildApp(services: RunServices, options: AppOptions = {}):
     const unknown = unknownRouteActions(services.resources, app.routeTable);
     if (unknown.length) throw new Error(`Routes name actions their access policies lack:\n${unknown.join('\n')}`);
   });
+  const stops: StopLoop[] = [];
   if (options.dispatcher !== false) {
-    const stops: StopLoop[] = [];
     for (const loop of LOOPS) stops.push(await loop.start(services));
     options.onLoopsStarted?.(async () => {
       for (const stop of stops) await stop.settle?.();
     });
-    app.addHook('onClose', async () => {
-      for (const stop of stops.reverse()) await stop();
-    });
   }
+  app.addHook('onClose', async () => {
+    for (const stop of stops.reverse()) await stop();
+    // Last: the spans of what the loops ended with are exported too.
+    await services.tracing.shutdown().catch(() => undefined);
+  });
   return app;
 }

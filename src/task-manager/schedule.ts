@@ -1,4 +1,5 @@
 import type { RequestContext } from '../api/context.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import type { RunKinds } from '../runs/run-kind.ts';
@@ -78,7 +79,16 @@ async function blockers(tx: Queryable, kinds: RunKinds) {
  * otherwise move to waiting on the instance the capacity rules pick. Each node then starts the
  * waiting runs it was given.
  */
-export async function schedulePass(db: Database, kinds: RunKinds, system: RequestContext, after = 0): Promise<PassResult> {
+export async function schedulePass(db: Database, kinds: RunKinds, system: RequestContext, after = 0, tracing?: Tracing): Promise<PassResult> {
+  if (!tracing) return passIn(db, kinds, system, after);
+  return tracing.inSpan('task manager pass', { 'drover.task_manager.after': after }, async (span) => {
+    const result = await passIn(db, kinds, system, after);
+    span.set({ 'drover.task_manager.moved': result.moved.length, 'drover.task_manager.failed': result.failed.length, 'drover.task_manager.skipped': result.skipped, 'drover.task_manager.more': result.more });
+    return result;
+  });
+}
+
+async function passIn(db: Database, kinds: RunKinds, system: RequestContext, after: number): Promise<PassResult> {
   return db.transaction(async (tx) => {
     const [{ locked }] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [SCHEDULER_LOCK]);
     const result: PassResult = { moved: [], failed: [], more: false, next: after, skipped: !locked };

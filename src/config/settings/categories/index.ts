@@ -6,6 +6,7 @@ import type { debug } from './debug.ts';
 import type { jobs } from './jobs.ts';
 import type { logging } from './logging.ts';
 import type { namedUrl } from './named-url.ts';
+import type { otel } from './otel.ts';
 import type { oidcCategory } from './oidc.ts';
 import type { radiusCategory } from './radius.ts';
 import type { saml } from './saml.ts';
@@ -24,6 +25,7 @@ export type SettingValues = ValuesOf<typeof system> &
   ValuesOf<typeof namedUrl> &
   ValuesOf<typeof debug> &
   ValuesOf<typeof bulk> &
+  ValuesOf<typeof otel> &
   ValuesOf<typeof saml> &
   ValuesOf<typeof oidcCategory> &
   ValuesOf<typeof githubCategory> &
