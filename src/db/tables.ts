@@ -1725,6 +1725,7 @@ export type UnifiedJobRow = {
   job_template_id: number | null;
   job_type: string;
   kind: string;
+  launch_traceparent: string;
   launch_type: string;
   launch_warnings: string;
   limit: string;

@@ -18,15 +18,15 @@ const TIMEOUT_EXPLANATION = 'Job terminated due to timeout';
  * directory (removed whatever happens), ends it on timeout or cancel, and stores the outcome.
  */
 export async function executeRun(services: RunServices, claimed: UnifiedJobRow, controller: AbortController): Promise<void> {
-  // The run's span continues its launch's trace (the traceparent stored in job_env), else starts one.
-  const launchedIn = (claimed.job_env as { TRACEPARENT?: unknown } | null)?.TRACEPARENT;
+  // The run's span continues its launch's trace, else starts one.
+  const launchedIn = claimed.launch_traceparent;
   const span = services.tracing.start(`run ${claimed.kind}`, {
     'drover.job.id': claimed.id,
     'drover.job.kind': claimed.kind,
     'drover.job.template_id': claimed.unified_job_template_id,
     'drover.node': services.env.nodeName,
     'drover.launch.type': claimed.launch_type,
-  }, { parent: typeof launchedIn === 'string' ? launchedIn : null });
+  }, { parent: launchedIn || null });
   try {
     await services.tracing.within(span, () => runClaimed(services, claimed, controller, span));
   } catch (err) {

@@ -61,13 +61,10 @@ export function createLaunchService(db: Database, gates: readonly Gate[], runKin
     ctx, kind: launcher.kind.name, runKind: runKinds.get(launcher.kind.name), template: plan.template ?? template, run,
     launchType: String(run.launch_type), trigger: plan.trigger ?? { type: String(run.launch_type) }, ...attempt, tracing,
   });
-  /**
-   * A run's columns, with the launch's trace context in job_env (replaced by the run's environment
-   * when it starts): the run's span continues the launch's trace (docs/observability.md).
-   */
+  /** A run's columns, with the launch's trace context: the run's span continues the launch's trace (docs/observability.md). */
   const withTraceparent = (values: Record<string, unknown>): Record<string, unknown> => {
     const traceparent = tracing.activeTraceparent();
-    return traceparent ? { ...values, job_env: JSON.stringify({ TRACEPARENT: traceparent }) } : values;
+    return traceparent ? { ...values, launch_traceparent: traceparent } : values;
   };
   /** Plan, store, gate and queue one run in `tx`; throws an ApiError to refuse. */
   async function launchIn<Input, Template extends Row>(tx: Queryable, ctx: RequestContext, launcher: Launcher<Input, Template>, template: Template | null, input: Input, attempt: Attempt) {
