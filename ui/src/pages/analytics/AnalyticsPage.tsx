@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Flex, FormSelect, FormSelectOption, Grid, GridItem, PageSection, Title } from '@patternfly/react-core';
+import { Flex, FlexItem, FormSelect, FormSelectOption, Grid, GridItem, PageSection, Title } from '@patternfly/react-core';
 import { useSearchParams } from 'react-router';
 import { TrendsCard, SuccessRateCard, type Granularity } from './trends';
 import { BusiestHostsCard, CoverageCard, FailuresCard, TopTemplatesCard } from './rankings';
@@ -23,9 +23,11 @@ export default function AnalyticsPage() {
       <PageSection>
         <Flex justifyContent={{ default: 'justifyContentSpaceBetween' }} alignItems={{ default: 'alignItemsCenter' }}>
           <Title headingLevel="h1">Analytics</Title>
-          <FormSelect aria-label="Period" value={period} onChange={(_e, v) => setSearch((s) => { s.set('period', v); return s; }, { replace: true })} style={{ width: 'auto' }}>
-            {PERIODS.map(([value, label]) => <FormSelectOption key={value} value={value} label={label} />)}
-          </FormSelect>
+          <FlexItem>
+            <FormSelect aria-label="Period" value={period} onChange={(_e, v) => setSearch((s) => { s.set('period', v); return s; }, { replace: true })}>
+              {PERIODS.map(([value, label]) => <FormSelectOption key={value} value={value} label={label} />)}
+            </FormSelect>
+          </FlexItem>
         </Flex>
         <p>Jobs you may see that finished in the period (playbook runs; workflows count through their templates' jobs).</p>
       </PageSection>
