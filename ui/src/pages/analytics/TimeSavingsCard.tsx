@@ -45,11 +45,11 @@ export function TimeSavingsCard({ period }: { period: string }) {
           </DescriptionList>
           {s.successful_jobs === 0 ? <p data-empty>No successful jobs in this period.</p> : (
             <div style={{ maxWidth: '40rem' }}>
-            <RowBars
-              rows={[{ label: 'Automation hours', value: s.automation_hours }, { label: 'Manual hours', value: s.manual_hours }]}
-              color={COLORS.successful}
-              summary={`Time saved: ${s.saved_hours} hours, ${s.automation_hours} hours of automation instead of ${s.manual_hours} by hand (× ${s.manual_multiplier})`}
-            />
+              <RowBars
+                rows={[{ label: 'Automation hours', value: s.automation_hours }, { label: 'Manual hours', value: s.manual_hours }]}
+                color={COLORS.successful}
+                summary={`Time saved: ${s.saved_hours} hours, ${s.automation_hours} hours of automation instead of ${s.manual_hours} by hand (× ${s.manual_multiplier})`}
+              />
             </div>
           )}
           <FigureTable caption="Time saved" shown={shown} columns={['Figure', 'Value']} rows={figures} />

@@ -38,41 +38,41 @@ export function TimeBars({ steps, series, summary, axis, percent = false }: { st
   const y = (value: number) => height - (value / top) * (height - 8);
   return (
     <figure style={{ margin: 0 }}>
-    <svg viewBox={`0 0 ${width} ${height + 24}`} role="img" aria-label={summary} style={{ width: '100%', height: 'auto' }}>
-      {ticks.map((tick) => (
-        <g key={tick}>
-          <line x1={left} x2={width} y1={y(tick)} y2={y(tick)} stroke={AXIS} strokeDasharray={tick ? '2 4' : undefined} />
-          <text x={left - 6} y={y(tick) + 4} textAnchor="end" fontSize={11} fill={TEXT}>{percent ? `${tick}%` : tick}</text>
-        </g>
-      ))}
-      <text transform={`translate(10 ${height / 2}) rotate(-90)`} textAnchor="middle" fontSize={11} fill={TEXT}>{axis}</text>
-      {steps.map((step, i) => {
-        let base = 0;
-        return (
-          <g key={step.date}>
-            <title>{`${shortDate(step.date)}: ${series.map((s, k) => `${step.values[k]}${percent ? '%' : ''} ${s.name}`).join(', ')}`}</title>
-            <rect x={left + i * bar} y={0} width={bar} height={height} fill="transparent" />
-            {series.map((s, k) => {
-              const value = step.values[k];
-              if (!value) return null;
-              const rect = <rect key={s.name} x={left + i * bar + bar * 0.15} y={y(base + value)} width={bar * 0.7} height={y(base) - y(base + value)} fill={s.color} />;
-              base += value;
-              return rect;
-            })}
+      <svg viewBox={`0 0 ${width} ${height + 24}`} role="img" aria-label={summary} style={{ width: '100%', height: 'auto' }}>
+        {ticks.map((tick) => (
+          <g key={tick}>
+            <line x1={left} x2={width} y1={y(tick)} y2={y(tick)} stroke={AXIS} strokeDasharray={tick ? '2 4' : undefined} />
+            <text x={left - 6} y={y(tick) + 4} textAnchor="end" fontSize={11} fill={TEXT}>{percent ? `${tick}%` : tick}</text>
           </g>
-        );
-      })}
-      {steps.map((step, i) => (i % Math.ceil(steps.length / 6) === 0) && (
-        <text key={step.date} x={left + i * bar + bar / 2} y={height + 16} textAnchor="middle" fontSize={11} fill={TEXT}>{shortDate(step.date)}</text>
-      ))}
-    </svg>
-    {series.length > 1 && (
-      <figcaption aria-hidden style={{ display: 'flex', gap: '1rem', fontSize: '0.875rem' }}>
-        {series.map((s) => (
-          <span key={s.name}><span style={{ display: 'inline-block', width: 10, height: 10, background: s.color, marginRight: 4 }} />{s.name}</span>
         ))}
-      </figcaption>
-    )}
+        <text transform={`translate(10 ${height / 2}) rotate(-90)`} textAnchor="middle" fontSize={11} fill={TEXT}>{axis}</text>
+        {steps.map((step, i) => {
+          let base = 0;
+          return (
+            <g key={step.date}>
+              <title>{`${shortDate(step.date)}: ${series.map((s, k) => `${step.values[k]}${percent ? '%' : ''} ${s.name}`).join(', ')}`}</title>
+              <rect x={left + i * bar} y={0} width={bar} height={height} fill="transparent" />
+              {series.map((s, k) => {
+                const value = step.values[k];
+                if (!value) return null;
+                const rect = <rect key={s.name} x={left + i * bar + bar * 0.15} y={y(base + value)} width={bar * 0.7} height={y(base) - y(base + value)} fill={s.color} />;
+                base += value;
+                return rect;
+              })}
+            </g>
+          );
+        })}
+        {steps.map((step, i) => (i % Math.ceil(steps.length / 6) === 0) && (
+          <text key={step.date} x={left + i * bar + bar / 2} y={height + 16} textAnchor="middle" fontSize={11} fill={TEXT}>{shortDate(step.date)}</text>
+        ))}
+      </svg>
+      {series.length > 1 && (
+        <figcaption aria-hidden style={{ display: 'flex', gap: '1rem', fontSize: '0.875rem' }}>
+          {series.map((s) => (
+            <span key={s.name}><span style={{ display: 'inline-block', width: 10, height: 10, background: s.color, marginRight: 4 }} />{s.name}</span>
+          ))}
+        </figcaption>
+      )}
     </figure>
   );
 }
