@@ -46,11 +46,13 @@ async function tableHolds(page: Page, caption: string, expected: string[][]): Pr
 describe('console: service analytics', () => {
   let t: TestApp;
   let otherAdmin: User;
+  let plain: User;
 
   before(async () => {
     t = await createTestApp();
     const org = await newOrg(t, { name: 'Analytics org' });
     otherAdmin = await newUser(t, { username: 'analytics-other-admin', admin: await newOrg(t, { name: 'Analytics elsewhere' }) });
+    plain = await newUser(t, { username: 'analytics-plain' });
     await mkdir(path.join(t.env.projectsRoot, 'ana-plays'), { recursive: true });
     await writeFile(path.join(t.env.projectsRoot, 'ana-plays', 'hello.yml'), '- hosts: all\n  tasks: []\n');
     const project = (await t.post('/api/v2/projects/', { name: 'Ana plays', organization: org.id, local_path: 'ana-plays' })).body;
@@ -182,6 +184,28 @@ describe('console: service analytics', () => {
       assert.equal(yearly['Time saved'][0][1], '0');
       const text = await c.page.getByRole('main').innerText();
       for (const seeded of ['Ana deploy', 'Ana patch', 'web1', 'db1', 'Ana servers']) assert.ok(!text.includes(seeded), `${seeded} is not shown`);
+      assert.deepEqual(c.errors, []);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('asks only the periods it offers: another one in the address shows the past month, to a plain user nothing', async () => {
+    const hostile = '<img src=x onerror=alert(1)>';
+    const c = await consolePage(t, plain, `/analytics?period=${encodeURIComponent(hostile)}`);
+    try {
+      const periods: string[] = [];
+      c.page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (/^\/api\/v2\/svc_analytics\/[a-z_]+\/$/.test(url.pathname)) periods.push(url.searchParams.get('period') ?? '');
+      });
+      await c.page.reload();
+      await c.page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
+      assert.equal(await c.page.getByRole('combobox', { name: 'Period' }).inputValue(), 'month');
+      await tableHolds(c.page, 'Time saved', (await expectedTables('month', 10, plain))['Time saved']);
+      await c.page.getByRole('region', { name: 'Top templates' }).locator('[data-empty]').waitFor();
+      assert.ok(periods.length >= 7 && periods.every((p) => p === 'month'), `asked ${periods.join(', ')}`);
+      assert.equal(await c.page.locator('main img').count(), 0);
       assert.deepEqual(c.errors, []);
     } finally {
       await c.close();
