@@ -28,6 +28,7 @@ export const NAVIGATION: NavGroup[] = [
     group: 'Views',
     items: [
       { label: 'Dashboard', path: '/' },
+      { label: 'Analytics', path: '/analytics', list: '/api/v2/svc_analytics/' },
       { label: 'Jobs', path: '/unified_jobs' },
       { label: 'Schedules', path: '/schedules' },
       { label: 'Activity stream', path: '/activity_stream' },

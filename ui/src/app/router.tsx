@@ -18,6 +18,7 @@ export const createRouter = () => createBrowserRouter([
     HydrateFallback: Loading,
     children: [
       { index: true, lazy: page(() => import('../pages/dashboard/DashboardPage')) },
+      { path: 'analytics', lazy: page(() => import('../pages/analytics/AnalyticsPage')) },
       { path: 'settings', lazy: page(() => import('../pages/settings/SettingsPage')) },
       { path: 'settings/:category', lazy: page(() => import('../pages/settings/SettingsPage')) },
       { path: 'security', lazy: page(() => import('../pages/security/SecurityPage')) },

@@ -96,7 +96,8 @@ export default function DashboardPage() {
           <CardHeader>
             <Flex justifyContent={{ default: 'justifyContentSpaceBetween' }} style={{ width: '100%' }}>
               <CardTitle>Job status</CardTitle>
-              <Flex flexWrap={{ default: 'wrap' }} spaceItems={{ default: 'spaceItemsSm' }}>
+              <Flex flexWrap={{ default: 'wrap' }} spaceItems={{ default: 'spaceItemsSm' }} alignItems={{ default: 'alignItemsCenter' }}>
+                <Link to="/analytics">Analytics</Link>
                 <FormSelect aria-label="Period" value={period} onChange={(_e, v) => setPeriod(v as Period)} style={{ width: 'auto' }}>
                   <FormSelectOption value="month" label="Past month" />
                   <FormSelectOption value="two_weeks" label="Past two weeks" />

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, List, ListItem, Spinner, Title } from '@patternfly/react-core';
 import { http } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { useDebounced } from './use-debounced';
+import { useDebounced } from '../../hooks/use-debounced';
 
 interface PreviewAnswer {
   local: string[];
