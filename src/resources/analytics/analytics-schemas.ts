@@ -8,8 +8,9 @@ const Rate = Type.Union([Type.Number(), Type.Null()], { description: 'A percenta
 const Seconds = Type.Union([Type.Number(), Type.Null()], { description: 'Average run time in seconds, two decimals; null when nothing was counted.' });
 const BucketDate = Type.String({ description: 'The first day of the bucket, an ISO date (UTC); weeks begin on Monday.' });
 
-const Period = Type.Optional(Type.String({ description: `${Object.keys(PERIOD_DAYS).join(', ')}; month when absent.` }));
-const Granularity = Type.Optional(Type.String({ description: `${GRANULARITIES.join(', ')}.` }));
+const oneOf = (values: readonly string[], description: string) => Type.Optional(Type.Union(values.map((v) => Type.Literal(v)), { description }));
+const Period = oneOf(Object.keys(PERIOD_DAYS), 'The period: month when absent.');
+const Granularity = oneOf(GRANULARITIES, 'The buckets: day when absent.');
 const Limit = Type.Optional(Type.String({ description: `How many rows, 1 to ${MAX_LIMIT}; 10 when absent.` }));
 const Multiplier = Type.Optional(Type.String({ description: `How many times longer the same work takes by hand: above 0, at most ${MAX_MANUAL_MULTIPLIER}; 10 when absent.` }));
 

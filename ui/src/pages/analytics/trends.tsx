@@ -1,10 +1,11 @@
 import { FormSelect, FormSelectOption } from '@patternfly/react-core';
+import type { paths } from '../../api/schema';
 import { ChartCard } from './ChartCard';
 import { COLORS, TimeBars } from './charts';
 import { FigureTable, figure } from './FigureTable';
 import { useAnalytics } from './use-analytics';
 
-export type Granularity = 'day' | 'week' | 'month';
+export type Granularity = NonNullable<NonNullable<paths['/api/v2/svc_analytics/job_trends/']['get']['parameters']['query']>['granularity']>;
 const BUCKET: Record<Granularity, string> = { day: 'Day', week: 'Week of', month: 'Month of' };
 
 export function GranularitySelect({ value, onChange }: { value: Granularity; onChange: (g: Granularity) => void }) {
