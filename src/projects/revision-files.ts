@@ -20,13 +20,19 @@ async function resolveRevision(exec: Exec, checkout: string, name: string): Prom
   return null;
 }
 
+/** The branch, tag or commit a job asks for instead of the project's last update (scm_branch with allow_override), or null. */
+export function branchOverride(job: Pick<UnifiedJobRow, 'scm_branch'>, project: Project): string | null {
+  const branch = String(job.scm_branch ?? '');
+  return project.scm_type !== 'git' || !branch || branch === project.scm_branch ? null : branch;
+}
+
 /**
  * The revision a job runs on: the last update's, or, when the job asks for another branch, tag or
  * commit (scm_branch, with the project's allow_override), what that name is in the checkout.
  */
 export async function jobRevision(exec: Exec, job: Pick<UnifiedJobRow, 'scm_branch'>, project: Project, checkout: string): Promise<Revision> {
-  const branch = String(job.scm_branch ?? '');
-  if (project.scm_type !== 'git' || !branch || branch === project.scm_branch) return { revision: project.scm_revision ?? '', fromBranch: null };
+  const branch = branchOverride(job, project);
+  if (branch === null) return { revision: project.scm_revision ?? '', fromBranch: null };
   const invalid = branchProblem(branch);
   if (invalid) return { problem: invalid };
   const revision = await resolveRevision(exec, checkout, branch);

@@ -48,7 +48,7 @@ export function configProblem(tool: Tool, text: string): string | null {
 /** Whether the text sets anything (blank or comments alone leave the tool's defaults, and are given to it as no file). */
 export function setsOptions(text: string): boolean {
   try {
-    return parse(text) !== null && parse(text) !== undefined;
+    return (parse(text) ?? null) !== null;
   } catch {
     return true;
   }

@@ -10,8 +10,8 @@ import { actorId } from '../api/context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Gate, GateInput, Verdict } from '../runs/gates.ts';
 import { configDigest } from './config.ts';
-import { applicableScanners, judge, scanAndCache, type ApplicableScanner, type Scanned } from './judge.ts';
-import { cachedScan, recordScanResults } from './results.ts';
+import { applicableScanners, cachedOutcome, judge, scanAndCache, type ApplicableScanner, type Scanned } from './judge.ts';
+import { recordScanResults } from './results.ts';
 import type { ScanOutcome } from './run-tool.ts';
 import { scanSubject, type ScanSubject } from './subject.ts';
 import type { ScanTarget } from './tools.ts';
@@ -36,8 +36,8 @@ async function knownScans(tx: Queryable, launch: GateInput, scanners: Applicable
       known.set(scanner.id, { ...prepared, cached: false });
       continue;
     }
-    const cached = subject.key ? await cachedScan(tx, scanner.tool, configDigest(scanner.config), subject.key) : null;
-    if (cached) known.set(scanner.id, { status: 'ok', findings: cached.findings, durationMs: 0, cached: true });
+    const cached = await cachedOutcome(tx, scanner, subject);
+    if (cached) known.set(scanner.id, cached);
   }
   return known;
 }

@@ -4,7 +4,7 @@ import type { Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { configDigest } from './config.ts';
 import type { Finding } from './findings.ts';
-import { cacheScan, type ScanResultRecord } from './results.ts';
+import { cacheScan, cachedScan, type ScanResultRecord } from './results.ts';
 import { runTool, type ScanOutcome } from './run-tool.ts';
 import type { ScanSubject } from './subject.ts';
 import { severityRank, TARGETS_OF, type ScanTarget, type Tool } from './tools.ts';
@@ -30,6 +30,12 @@ export function applicableScanners(q: Queryable, run: Pick<UnifiedJobRow, 'organ
        AND (applies_to = '[]'::jsonb OR applies_to @> jsonb_build_array($2::text)) ORDER BY id`,
     [run.organization_id, target, tools],
   );
+}
+
+/** What the scan cache holds for this scanner on the subject, as an outcome; null when it holds nothing (or the subject is not cached). */
+export async function cachedOutcome(q: Queryable, scanner: ApplicableScanner, subject: Exclude<ScanSubject, { problem: string }>): Promise<Scanned | null> {
+  const cached = subject.key ? await cachedScan(q, scanner.tool, configDigest(scanner.config), subject.key) : null;
+  return cached && { status: 'ok', findings: cached.findings, durationMs: 0, cached: true };
 }
 
 /** Scans, and keeps a finished scan of a revision in the cache. */

@@ -8,9 +8,8 @@
 import type { ProjectRow, UnifiedJobRow } from '../db/tables.ts';
 import type { RunContext } from '../runs/run-kind.ts';
 import { explanationAfterWarnings } from '../runs/lifecycle.ts';
-import { configDigest } from './config.ts';
-import { applicableScanners, judge, scanAndCache, type Scanned } from './judge.ts';
-import { cachedScan, recordScanResults } from './results.ts';
+import { applicableScanners, cachedOutcome, judge, scanAndCache, type Scanned } from './judge.ts';
+import { recordScanResults } from './results.ts';
 import { copiedSubject } from './subject.ts';
 
 type Project = Pick<ProjectRow, 'id' | 'local_path' | 'scm_type'>;
@@ -31,8 +30,8 @@ export async function scanAtRunStart(run: RunContext, job: UnifiedJobRow, projec
   const subject = copiedSubject(run.services, project, copy, String(job.playbook));
   if ('problem' in subject) return subject.problem;
   const scanned = await Promise.all(scanners.map(async (scanner): Promise<Scanned> => {
-    const cached = subject.key ? await cachedScan(run.db, scanner.tool, configDigest(scanner.config), subject.key) : null;
-    if (cached) return { status: 'ok', findings: cached.findings, durationMs: 0, cached: true };
+    const cached = await cachedOutcome(run.db, scanner, subject);
+    if (cached) return cached;
     return { ...(await scanAndCache(run.services, scanner, subject, (write) => run.db.transaction(write))), cached: false };
   }));
   const judged = scanners.map((scanner, i) => judge({ run: job, userId: job.created_by_id }, scanner, scanned[i], subject, settings.get('SCANNER_FAIL_MODE')));

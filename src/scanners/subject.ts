@@ -12,7 +12,7 @@ import type { ProjectRow, UnifiedJobRow } from '../db/tables.ts';
 import { baseEnvironment } from '../runs/exec.ts';
 import { projectFilesDir } from '../projects/local-sources.ts';
 import { requirementsDir, requirementsSearchPaths } from '../projects/paths.ts';
-import { copyRevision, jobRevision } from '../projects/revision-files.ts';
+import { branchOverride, copyRevision, jobRevision } from '../projects/revision-files.ts';
 import { inSandbox, type ScanFiles } from './run-tool.ts';
 
 export interface CacheKey {
@@ -53,9 +53,10 @@ async function jobSubject(tx: Queryable, services: Pick<Services, 'settings' | '
   if (!project || !playbook) return { problem: 'The job has no project or playbook to scan.' };
   const checkout = await projectFilesDir(services, project.local_path);
   if (!checkout) return { problem: 'The project has no files here yet: update the project first.' };
-  const revision = run.scm_branch && run.scm_branch !== project.scm_branch
-    ? await inSandbox(services, REVISION_LOOKUP_MS, (exec) => jobRevision(exec, run, project, checkout))
-    : await jobRevision(async () => ({ code: 1, stdout: '', stderr: '' }), run, project, checkout);
+  // Only another branch, tag or commit is looked up in the checkout (git, in the sandbox).
+  const revision = branchOverride(run, project) === null
+    ? { revision: project.scm_revision ?? '', fromBranch: null }
+    : await inSandbox(services, REVISION_LOOKUP_MS, (exec) => jobRevision(exec, run, project, checkout));
   if ('problem' in revision) return revision;
   const files: ScanFiles = {
     ...projectLookups(services, project.local_path),
