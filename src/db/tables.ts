@@ -369,6 +369,20 @@ export type GroupRow = {
   variables: string;
 };
 
+/** A row of the table host_day_totals. */
+export type HostDayTotalRow = {
+  changed: number;
+  day: Date;
+  failed_jobs: number;
+  failures: number;
+  host_id: number;
+  host_name: string;
+  job_template_id: number;
+  jobs: number;
+  ok: number;
+  skipped: number;
+};
+
 /** A row of the table host_fact_snapshots. */
 export type HostFactSnapshotRow = {
   captured_at: Date;
@@ -640,6 +654,16 @@ export type InventoryUpdateRow = {
 export type JobChildrenSummaryRow = {
   job_id: number;
   summary: unknown;
+};
+
+/** A row of the table job_day_totals. */
+export type JobDayTotalRow = {
+  day: Date;
+  elapsed: number;
+  job_template_id: number;
+  jobs: number;
+  status: string;
+  timed_jobs: number;
 };
 
 /** A row of the view job_events. */
@@ -2240,6 +2264,7 @@ export interface Tables {
   group_hosts: GroupHostRow;
   group_inventory_sources: GroupInventorySourceRow;
   groups: GroupRow;
+  host_day_totals: HostDayTotalRow;
   host_fact_snapshots: HostFactSnapshotRow;
   host_inventory_sources: HostInventorySourceRow;
   hosts: HostRow;
@@ -2253,6 +2278,7 @@ export interface Tables {
   inventory_sources: InventorySourceRow;
   inventory_updates: InventoryUpdateRow;
   job_children_summaries: JobChildrenSummaryRow;
+  job_day_totals: JobDayTotalRow;
   job_events: JobEventRow;
   job_host_summaries: JobHostSummaryRow;
   job_labels: JobLabelRow;

@@ -3,6 +3,7 @@ import type { RequestContext } from '../api/context.ts';
 import { ApiError, forbidden } from '../api/errors.ts';
 import type { Field } from '../api/fields.ts';
 import { defineResource, type Resource, type SerializedObject, type Values } from '../api/resource.ts';
+import type { Params } from '../api/sql.ts';
 import { launchOrRefuse, type Launcher } from './launch.ts';
 import { reverse, type Relation } from '../api/relations.ts';
 import { readTogether, type Queryable, type Row } from '../db/database.ts';
@@ -85,6 +86,17 @@ function startCapability(decl: RunResourceDeclaration): Capability<UnifiedJobRow
   };
 }
 
+/**
+ * Whom a run is readable by, besides those who see everything (then null): readers of its owner
+ * (`owners`, the owner ids as a subquery) and those it was shown to (`shown`, run ids:
+ * run_viewers, a catalog request's requester).
+ */
+export function runReaders(ctx: RequestContext, params: Params, ownerType: string): { owners: string; shown: string } | null {
+  if (seesEverything(ctx)) return null;
+  const user = params.add(ctx.user?.id ?? 0);
+  return { owners: objectsWithRole(ownerType, ['read_role'], user), shown: `SELECT unified_job_id FROM run_viewers WHERE user_id = ${user}` };
+}
+
 export function defineRunResource(decl: RunResourceDeclaration): RunResource {
   const { contentType, column } = decl.owner;
   const resource = defineResource<UnifiedJobRow>({
@@ -103,9 +115,8 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
     access: {
       // Readers of the owner, and those a run was shown to (run_viewers: a catalog request's requester).
       visible: (ctx, alias, params) => {
-        if (seesEverything(ctx)) return null;
-        const user = params.add(ctx.user?.id ?? 0);
-        return `(${alias}.${column} IN (${objectsWithRole(contentType, ['read_role'], user)}) OR ${alias}.id IN (SELECT unified_job_id FROM run_viewers WHERE user_id = ${user}))`;
+        const readers = runReaders(ctx, params, contentType);
+        return readers && `(${alias}.${column} IN (${readers.owners}) OR ${alias}.id IN (${readers.shown}))`;
       },
       listRefusal: decl.listRefusal,
       canCreate: decl.createdThroughList?.canCreate ?? (() => false),

@@ -1,48 +1,63 @@
 /**
- * The seven analytics questions, each one SQL statement over the runs of a RunScope (alias j) and,
- * where hosts count, their job host summaries. Durations are a run's `elapsed` seconds; rates are
- * percentages; both rounded to two decimals.
+ * The seven analytics questions, each one SQL statement over the day totals of a RunScope (as `r`,
+ * see analytics-scope.ts): jobs per day, template and status, and host results per day, template
+ * and host. Durations are a run's `elapsed` seconds; rates are percentages; both rounded to two
+ * decimals.
  */
 import { Params } from '../../api/sql.ts';
 import type { Granularity } from './analytics-params.ts';
 import type { Ask, RunScope } from './analytics-scope.ts';
 
 const ROUND = (expression: string) => `round((${expression})::numeric, 2)::float8`;
-const COUNT_IF = (condition: string) => `count(*) FILTER (WHERE ${condition})::int`;
+const SUM = (column: string, condition?: string) => `coalesce(sum(r.${column})${condition ? ` FILTER (WHERE ${condition})` : ''}, 0)::int`;
 const PERCENT_OF = (part: string, whole: string) => ROUND(`100.0 * ${part} / nullif(${whole}, 0)`);
-const AVG_DURATION = ROUND('avg(j.elapsed)');
+const AVG_DURATION = ROUND('sum(r.elapsed) / nullif(sum(r.timed_jobs), 0)');
 /** A run counts as failed in rankings when it failed or ended in error; a canceled one was stopped, not failed. */
-const RUN_FAILED = "j.status IN ('failed', 'error')";
-const HOST_FAILED = '(s.failed OR s.failures > 0 OR s.dark > 0)';
+const RUN_FAILED = "r.status IN ('failed', 'error')";
+/** Rows of a day a job was deleted in can sum to nothing. */
+const ANY_JOBS = 'sum(r.jobs) > 0';
 
-/** The bucket a run's end falls in: its ISO date, UTC. */
-const bucket = (params: Params, g: Granularity) => `to_char(date_trunc(${params.add(g)}, j.finished AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`;
-
-/**
- * The summaries of the counted runs, as `s`: looked up run by run through the summaries' job index
- * (OFFSET 0 keeps the lookup per run), so the cost follows the runs of the period, not every
- * summary ever stored, which a hash join would read.
- */
-const summariesOf = (from: string) =>
-  `(SELECT j.id ${from}) run CROSS JOIN LATERAL (SELECT s.host_id, s.host_name, s.ok, s.changed, s.failures, s.skipped, s.dark, s.failed
-     FROM job_host_summaries s WHERE s.job_id = run.id OFFSET 0) s`;
-
-function scoped(scope: RunScope): { params: Params; from: string } {
+/** The scope's parameters, copied: a question may ask several statements of one scope. */
+function paramsOf(scope: RunScope): Params {
   const params = new Params();
-  params.values.push(...scope.values);
-  return { params, from: `FROM unified_jobs j WHERE ${scope.where}` };
+  params.values.push(...scope.params.values);
+  return params;
 }
+
+/** The counted runs' jobs per day, template and status, as `r`. */
+function jobTotals(scope: RunScope): string {
+  const own = `SELECT t.day, t.job_template_id, t.status, t.jobs, t.timed_jobs, t.elapsed FROM job_day_totals t
+    WHERE t.day >= ${scope.firstDay}${scope.templates ? ` AND ${scope.templates}` : ''}`;
+  if (!scope.shown) return `(${own}) r`;
+  return `(${own} UNION ALL
+    SELECT analytics_day(j.finished), coalesce(j.job_template_id, 0), j.status, 1, (j.elapsed IS NOT NULL)::int, coalesce(j.elapsed, 0)
+    FROM unified_jobs j WHERE analytics_counts(j.kind, j.status, j.finished) AND analytics_day(j.finished) >= ${scope.firstDay} AND ${scope.shown}) r`;
+}
+
+/** The counted runs' host results per day, template and host, as `r`. */
+function hostTotals(scope: RunScope): string {
+  const own = `SELECT t.host_id, t.host_name, t.jobs, t.ok, t.changed, t.failures, t.skipped, t.failed_jobs FROM host_day_totals t
+    WHERE t.day >= ${scope.firstDay}${scope.templates ? ` AND ${scope.templates}` : ''}`;
+  if (!scope.shown) return `(${own}) r`;
+  return `(${own} UNION ALL
+    SELECT coalesce(s.host_id, 0), s.host_name, 1, s.ok, s.changed, s.failures, s.skipped, (s.failed OR s.failures > 0 OR s.dark > 0)::int
+    FROM unified_jobs j JOIN job_host_summaries s ON s.job_id = j.id
+    WHERE analytics_counts(j.kind, j.status, j.finished) AND analytics_day(j.finished) >= ${scope.firstDay} AND ${scope.shown}) r`;
+}
+
+/** The bucket of a day: its ISO date. */
+const bucket = (params: Params, g: Granularity) => `to_char(date_trunc(${params.add(g)}, r.day::timestamp), 'YYYY-MM-DD')`;
 
 export interface TrendRow { date: string; job_count: number; avg_duration: number | null; successful: number; failed: number; error: number; canceled: number }
 
 /** Runs per bucket by status, with their average duration: what job_trends and success_rate show. */
 export async function runsByBucket(ask: Ask, scope: RunScope, g: Granularity): Promise<TrendRow[]> {
-  const { params, from } = scoped(scope);
+  const params = paramsOf(scope);
   return ask<TrendRow>(
-    `SELECT ${bucket(params, g)} AS date, count(*)::int AS job_count, ${AVG_DURATION} AS avg_duration,
-       ${COUNT_IF("j.status = 'successful'")} AS successful, ${COUNT_IF("j.status = 'failed'")} AS failed,
-       ${COUNT_IF("j.status = 'error'")} AS error, ${COUNT_IF("j.status = 'canceled'")} AS canceled
-     ${from} GROUP BY 1`,
+    `SELECT ${bucket(params, g)} AS date, ${SUM('jobs')} AS job_count, ${AVG_DURATION} AS avg_duration,
+       ${SUM('jobs', "r.status = 'successful'")} AS successful, ${SUM('jobs', "r.status = 'failed'")} AS failed,
+       ${SUM('jobs', "r.status = 'error'")} AS error, ${SUM('jobs', "r.status = 'canceled'")} AS canceled
+     FROM ${jobTotals(scope)} GROUP BY 1 HAVING ${ANY_JOBS}`,
     params.values,
   );
 }
@@ -54,18 +69,16 @@ export interface TemplateRow { template_id: number; template_name: string; run_c
  * deleted counts under none. Names are the templates' current ones.
  */
 export async function runsByTemplate(ask: Ask, scope: RunScope, limit: number, rank: 'runs' | 'failures'): Promise<TemplateRow[]> {
-  const { params, from } = scoped(scope);
+  const params = paramsOf(scope);
   const order = rank === 'runs' ? 'run_count DESC' : 'failed_count DESC, run_count DESC';
   return ask<TemplateRow>(
-    `WITH r AS (
-       SELECT j.job_template_id AS template_id, count(*)::int AS run_count, ${AVG_DURATION} AS avg_duration,
-         ${COUNT_IF("j.status = 'successful'")} AS successful, ${COUNT_IF(RUN_FAILED)} AS failed_count
-       ${from} AND j.job_template_id IS NOT NULL GROUP BY 1
-       ${rank === 'failures' ? `HAVING ${COUNT_IF(RUN_FAILED)} > 0` : ''}
-       ORDER BY ${order}, template_id LIMIT ${params.add(limit)})
-     SELECT r.template_id, coalesce(t.name, '') AS template_name, r.run_count, r.avg_duration,
-       ${PERCENT_OF('r.successful', 'r.run_count')} AS success_rate, r.failed_count, ${PERCENT_OF('r.failed_count', 'r.run_count')} AS failure_rate
-     FROM r LEFT JOIN job_templates t ON t.id = r.template_id ORDER BY ${order}, template_id`,
+    `WITH per AS (
+       SELECT r.job_template_id AS template_id, ${SUM('jobs')} AS run_count, ${AVG_DURATION} AS avg_duration,
+         ${SUM('jobs', "r.status = 'successful'")} AS successful, ${SUM('jobs', RUN_FAILED)} AS failed_count
+       FROM ${jobTotals(scope)} GROUP BY 1 HAVING ${ANY_JOBS}${rank === 'failures' ? ` AND ${SUM('jobs', RUN_FAILED)} > 0` : ''})
+     SELECT per.template_id, t.name AS template_name, per.run_count, per.avg_duration,
+       ${PERCENT_OF('per.successful', 'per.run_count')} AS success_rate, per.failed_count, ${PERCENT_OF('per.failed_count', 'per.run_count')} AS failure_rate
+     FROM per JOIN job_templates t ON t.id = per.template_id ORDER BY ${order}, template_id LIMIT ${params.add(limit)}`,
     params.values,
   );
 }
@@ -74,15 +87,15 @@ export interface HostRow { host_name: string; job_count: number; total_ok: numbe
 
 /** Per host name, the counted runs it took part in and its task results there, ranked by runs or failures. */
 export async function runsByHost(ask: Ask, scope: RunScope, limit: number, rank: 'runs' | 'failures'): Promise<HostRow[]> {
-  const { params, from } = scoped(scope);
+  const params = paramsOf(scope);
   const order = rank === 'runs' ? 'job_count DESC' : 'failed_count DESC, job_count DESC';
   return ask<HostRow>(
-    `SELECT s.host_name, count(*)::int AS job_count, sum(s.ok)::int AS total_ok, sum(s.changed)::int AS total_changed,
-       sum(s.failures)::int AS total_failures, sum(s.skipped)::int AS total_skipped,
-       ${COUNT_IF(HOST_FAILED)} AS failed_count, ${PERCENT_OF(`count(*) FILTER (WHERE ${HOST_FAILED})`, 'count(*)')} AS failure_rate
-     FROM ${summariesOf(from)}
-     GROUP BY s.host_name ${rank === 'failures' ? `HAVING ${COUNT_IF(HOST_FAILED)} > 0` : ''}
-     ORDER BY ${order}, s.host_name LIMIT ${params.add(limit)}`,
+    `SELECT r.host_name, ${SUM('jobs')} AS job_count, ${SUM('ok')} AS total_ok, ${SUM('changed')} AS total_changed,
+       ${SUM('failures')} AS total_failures, ${SUM('skipped')} AS total_skipped,
+       ${SUM('failed_jobs')} AS failed_count, ${PERCENT_OF('sum(r.failed_jobs)', 'sum(r.jobs)')} AS failure_rate
+     FROM ${hostTotals(scope)}
+     GROUP BY r.host_name HAVING ${ANY_JOBS}${rank === 'failures' ? ' AND sum(r.failed_jobs) > 0' : ''}
+     ORDER BY ${order}, r.host_name LIMIT ${params.add(limit)}`,
     params.values,
   );
 }
@@ -90,14 +103,14 @@ export async function runsByHost(ask: Ask, scope: RunScope, limit: number, rank:
 export interface InventoryCoverage { inventory_id: number; inventory_name: string; total_hosts: number; automated_hosts: number; coverage_pct: number | null }
 
 /**
- * Per inventory, the hosts the caller may see (`hostCondition` over alias h, built on `scope`'s
- * parameters) and how many of them a counted run reached.
+ * Per inventory, the hosts the caller may see (`hostCondition` over alias h, built on the
+ * statement's parameters) and how many of them a counted run reached.
  */
 export async function coverageByInventory(ask: Ask, scope: RunScope, hostCondition: (params: Params) => Promise<string>): Promise<InventoryCoverage[]> {
-  const { params, from } = scoped(scope);
+  const params = paramsOf(scope);
   const visibleHost = await hostCondition(params);
   return ask<InventoryCoverage>(
-    `WITH reached AS (SELECT DISTINCT s.host_id FROM ${summariesOf(from)} WHERE s.host_id IS NOT NULL),
+    `WITH reached AS (SELECT r.host_id FROM ${hostTotals(scope)} WHERE r.host_id <> 0 GROUP BY r.host_id HAVING ${ANY_JOBS}),
      per AS (SELECT h.inventory_id, count(*)::int AS total_hosts, count(reached.host_id)::int AS automated_hosts
        FROM hosts h LEFT JOIN reached ON reached.host_id = h.id WHERE ${visibleHost} GROUP BY h.inventory_id)
      SELECT per.inventory_id, i.name AS inventory_name, per.total_hosts, per.automated_hosts, ${PERCENT_OF('per.automated_hosts', 'per.total_hosts')} AS coverage_pct
@@ -108,9 +121,9 @@ export async function coverageByInventory(ask: Ask, scope: RunScope, hostConditi
 
 /** The count and total run time, in seconds, of the successful runs. */
 export async function successfulRunTime(ask: Ask, scope: RunScope): Promise<{ successful_jobs: number; seconds: number }> {
-  const { params, from } = scoped(scope);
+  const params = paramsOf(scope);
   const [row] = await ask<{ successful_jobs: number; seconds: number }>(
-    `SELECT count(*)::int AS successful_jobs, coalesce(sum(j.elapsed), 0)::float8 AS seconds ${from} AND j.status = 'successful'`,
+    `SELECT ${SUM('jobs')} AS successful_jobs, coalesce(sum(r.elapsed), 0)::float8 AS seconds FROM ${jobTotals(scope)} WHERE r.status = 'successful'`,
     params.values,
   );
   return row;

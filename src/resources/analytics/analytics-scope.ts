@@ -1,37 +1,41 @@
 /**
  * Which runs an analytics question counts: finished jobs (kind job, so neither workflow jobs nor
  * other run kinds) whose end lies in the period, narrowed to those the caller may see by the job
- * resource's own access policy, the one /api/v2/jobs/ lists with.
+ * resource's own readers (src/runs/run-resource.ts runReaders), the ones /api/v2/jobs/ lists.
+ *
+ * The questions read the day totals (migration 0044: per UTC day and job template, kept as jobs
+ * finish) of the templates the caller reads; the runs shown to the caller alone (run_viewers), whose
+ * templates the caller does not read, are added one by one from the jobs themselves.
  */
 import type { Services, RequestContext } from '../../api/context.ts';
 import { badRequest } from '../../api/errors.ts';
 import { Params } from '../../api/sql.ts';
 import { PgError, pgErrorCode } from '../../db/database.ts';
+import { runReaders } from '../../runs/run-resource.ts';
 
-export const FINISHED = ['successful', 'failed', 'error', 'canceled'] as const;
-
-/** The runs counted, as a SQL condition over `alias` (a row of unified_jobs), with its parameters. */
+/** The runs counted, as the SQL of their totals, with its parameters. */
 export interface RunScope {
-  where: string;
-  /** The values of its placeholders: $1, $2... */
-  values: readonly unknown[];
+  params: Params;
+  /** The first day counted, as a parameter. */
+  firstDay: string;
+  /** A condition over a totals row `t` for the templates counted, or null: every template. */
+  templates: string | null;
+  /** A condition over a job `j` for the runs counted one by one, or null: none. */
+  shown: string | null;
 }
 
-export async function runScope(services: Services, ctx: RequestContext, start: Date, alias = 'j'): Promise<RunScope> {
-  const jobs = services.resources.get('job');
+export async function runScope(services: Services, ctx: RequestContext, start: Date): Promise<RunScope> {
   const params = new Params();
-  const conditions = [
-    `${alias}.kind = 'job'`,
-    `${alias}.finished >= ${params.add(start.toISOString())}::timestamptz`,
-    `${alias}.status IN (${FINISHED.map((s) => `'${s}'`).join(', ')})`,
-  ];
-  if (jobs.access.listRefusal?.(ctx)) conditions.push('false');
-  else {
-    await jobs.access.prepare?.(ctx, services.db);
-    const visible = jobs.access.visible(ctx, alias, params);
-    if (visible) conditions.push(visible);
-  }
-  return { where: conditions.join(' AND '), values: params.values };
+  const firstDay = `${params.add(start.toISOString().slice(0, 10))}::date`;
+  if (services.resources.get('job').access.listRefusal?.(ctx)) return { params, firstDay, templates: 'false', shown: null };
+  const readers = runReaders(ctx, params, 'job_template');
+  if (!readers) return { params, firstDay, templates: null, shown: null };
+  return {
+    params,
+    firstDay,
+    templates: `t.job_template_id IN (${readers.owners})`,
+    shown: `j.id IN (${readers.shown}) AND coalesce(j.job_template_id, 0) NOT IN (${readers.owners})`,
+  };
 }
 
 /** The hosts the caller may see, by the host resource's access policy, as a condition over `alias`. */
