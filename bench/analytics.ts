@@ -9,8 +9,9 @@
 //
 // Other knobs (environment): BENCH_JOBS (1000000), BENCH_HOSTS (50000), BENCH_HOSTS_PER_JOB (3),
 // BENCH_ORGS (10), BENCH_TEMPLATES (10 per organization), BENCH_REQUESTS (100 measured requests per
-// endpoint and caller), BENCH_WARMUP (10), BENCH_EXPLAIN=1 (print the plan of every query of one
-// request per endpoint and caller). It only prints figures.
+// endpoint and caller), BENCH_WARMUP (10), BENCH_FINISHES (2000 jobs ended to price keeping the
+// day totals), BENCH_EXPLAIN=1 (print the plan of every query of one request per endpoint and
+// caller). It only prints figures.
 import os from 'node:os';
 import path from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -30,6 +31,7 @@ const REQUESTS = intEnv('BENCH_REQUESTS', 100);
 const WARMUP = intEnv('BENCH_WARMUP', 10);
 const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 const BATCH = 100_000;
+const FINISHES = intEnv('BENCH_FINISHES', 2000);
 const DAY_MS = 86_400_000;
 
 const monthStart = () => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - 29 * DAY_MS).toISOString();
@@ -39,7 +41,7 @@ const SCENARIOS = [
   { name: 'job_trends ?period=year&granularity=month', url: () => '/api/v2/svc_analytics/job_trends/?period=year&granularity=month' },
 ];
 
-interface Seeded { orgAdmin: { username: string; password: string }; seconds: number }
+interface Seeded { orgAdmin: { username: string; password: string }; seconds: number; finishCost: { kept: number; baseline: number } }
 
 /** Organizations, manual projects, inventories and templates through the API (so their roles are the API's), then hosts, jobs and summaries in bulk SQL. */
 async function seed(t: TestApp): Promise<Seeded> {
@@ -67,6 +69,8 @@ async function seed(t: TestApp): Promise<Seeded> {
   const res = await t.post(`/api/v2/organizations/${firstOrg}/admins/`, { id: orgAdmin.id });
   if (res.status !== 204) throw new Error(`making the organization admin: ${res.status} ${res.text}`);
 
+  // The day totals (migration 0044) are built once after the bulk inserts, not row by row by their triggers.
+  await setTotalsTriggers(t, false);
   const perInventory = Math.max(1, Math.floor(HOSTS / inventories.length));
   await t.db.query(
     `INSERT INTO hosts (name, inventory_id) SELECT 'host-' || i || '-' || n, inv FROM unnest($1::integer[]) WITH ORDINALITY AS x(inv, i), generate_series(1, $2::integer) AS n ORDER BY i, n`,
@@ -108,8 +112,46 @@ async function seed(t: TestApp): Promise<Seeded> {
     process.stdout.write(`\r   job host summaries: jobs up to ${(Math.min(JOBS, from - firstJob + BATCH)).toLocaleString('en')}`);
   }
   console.log();
+  await setTotalsTriggers(t, true);
+  const rebuild = performance.now();
+  await t.db.query('SELECT analytics_rebuild_totals()');
+  console.log(`   day totals built in ${((performance.now() - rebuild) / 1000).toFixed(1)} s`);
   await t.db.exec('VACUUM ANALYZE');
-  return { orgAdmin, seconds: (performance.now() - started) / 1000 };
+  return { orgAdmin, seconds: (performance.now() - started) / 1000, finishCost: await finishCost(t, templates[0]) };
+}
+
+async function setTotalsTriggers(t: TestApp, on: boolean): Promise<void> {
+  const verb = on ? 'ENABLE' : 'DISABLE';
+  await t.db.exec(`ALTER TABLE unified_jobs ${verb} TRIGGER unified_jobs_analytics; ALTER TABLE job_host_summaries ${verb} TRIGGER job_host_summaries_analytics`);
+}
+
+/**
+ * What keeping the totals costs a job's end: FINISHES jobs of one template with HOSTS_PER_JOB
+ * summaries each, finished one statement a job as the task manager does, with the totals'
+ * triggers on and, as the baseline, off. Mean ms per job's end.
+ */
+async function finishCost(t: TestApp, template: { id: number; org: number; inventory: number }): Promise<{ kept: number; baseline: number }> {
+  const mean = async (on: boolean) => {
+    await setTotalsTriggers(t, on);
+    const ids = (await t.db.query<{ id: number }>(
+      `INSERT INTO unified_jobs (kind, name, status, created, started, job_template_id, unified_job_template_id, organization_id, inventory_id, launch_type)
+       SELECT 'job', 'bench-finish', 'running', now(), now(), $1, $1, $2, $3, 'manual' FROM generate_series(1, $4::integer) RETURNING id`,
+      [template.id, template.org, template.inventory, FINISHES],
+    )).map((row) => row.id);
+    await t.db.query(
+      `INSERT INTO job_host_summaries (job_id, host_id, host_name, ok)
+       SELECT j, h.id, h.name, 1 FROM unnest($1::integer[]) AS j, LATERAL (SELECT id, name FROM hosts WHERE inventory_id = $2 ORDER BY id OFFSET (j % 1000) LIMIT $3) AS h`,
+      [ids, template.inventory, HOSTS_PER_JOB],
+    );
+    const start = performance.now();
+    for (const id of ids) await t.db.query("UPDATE unified_jobs SET status = 'successful', finished = now(), elapsed = 12 WHERE id = $1", [id]);
+    const took = (performance.now() - start) / ids.length;
+    await setTotalsTriggers(t, true);
+    return took;
+  };
+  const baseline = await mean(false);
+  const kept = await mean(true);
+  return { kept, baseline };
 }
 
 interface Figures { scenario: string; caller: string; measured: number[]; size: number }
@@ -118,9 +160,10 @@ async function runOn(choice: DbChoice): Promise<{ db: DbChoice; version: string;
   console.log(`\n== ${choice === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)'}: fresh database, seeding ${JOBS.toLocaleString('en')} jobs, ${HOSTS.toLocaleString('en')} hosts...`);
   const t = await appOn(choice);
   try {
-    const { orgAdmin, seconds } = await seed(t);
+    const { orgAdmin, seconds, finishCost: cost } = await seed(t);
     const [{ summaries }] = await t.db.query<{ summaries: number }>('SELECT count(*)::int AS summaries FROM job_host_summaries');
     console.log(`   seeded in ${seconds.toFixed(1)} s (${summaries.toLocaleString('en')} job host summaries)`);
+    console.log(`   a job's end, ms (mean of ${FINISHES}): ${cost.kept.toFixed(2)} keeping the day totals, ${cost.baseline.toFixed(2)} without (baseline)`);
     const [{ server_version: version }] = await t.db.query<{ server_version: string }>('SHOW server_version');
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
     const callers = [{ label: 'superuser', auth: basicAuth(ADMIN) }, { label: 'org admin (1 of ' + ORGS + ')', auth: basicAuth(orgAdmin) }];
