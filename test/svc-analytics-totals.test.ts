@@ -121,6 +121,18 @@ describe('analytics day totals', () => {
     await assertMatchesRebuild();
   });
 
+  it('takes away a job deleted after its template, from the trends and from the hosts it reached', async () => {
+    const template = await newJobTemplate(t, { name: 'totals-d', project, inventory });
+    hosts.t4 = (await newHost(t, inventory, { name: 't4' })).id;
+    const before = [await jobCount(), (await get('host_coverage/?period=year')).automated_hosts];
+    const job = await runJob(template, 'successful', 2, ['t4']);
+    assert.deepEqual([await jobCount(), (await get('host_coverage/?period=year')).automated_hosts], [before[0] + 1, before[1] + 1]);
+    assert.equal((await t.delete(`/api/v2/job_templates/${template.id}/`)).status, 204);
+    assert.equal((await t.delete(`/api/v2/jobs/${job}/`)).status, 204);
+    assert.deepEqual([await jobCount(), (await get('host_coverage/?period=year')).automated_hosts, await hostJobs('t4')], [...before, 0]);
+    await assertMatchesRebuild();
+  });
+
   it('counts a run shown to a catalog requester once, whether or not they read its template', async () => {
     const template = await newJobTemplate(t, { name: 'totals-c', project, inventory });
     const job = await runJob(template, 'successful', 0, ['t2']);

@@ -34,6 +34,10 @@ CREATE TABLE host_day_totals (
   PRIMARY KEY (day, job_template_id, host_id, host_name) INCLUDE (jobs, ok, changed, failures, skipped, failed_jobs)
 );
 
+-- A caller who sees some templates only reads theirs: by template, then by day.
+CREATE INDEX job_day_totals_template ON job_day_totals (job_template_id, day) INCLUDE (status, jobs, timed_jobs, elapsed);
+CREATE INDEX host_day_totals_template ON host_day_totals (job_template_id, day) INCLUDE (host_id, host_name, jobs, ok, changed, failures, skipped, failed_jobs);
+
 -- Which runs analytics counts: finished jobs (not workflow jobs, not other run kinds).
 CREATE FUNCTION analytics_counts(kind text, status text, finished timestamptz) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
   SELECT kind = 'job' AND finished IS NOT NULL AND status IN ('successful', 'failed', 'error', 'canceled')
