@@ -13,6 +13,8 @@ import { shipFacts } from '../src/logging/sources.ts';
 import { createTestApp, newInventory, newJobTemplate, newOrg, newProject, newUser, type TestApp, type User } from './helpers/app.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
 import { selfSignedCert } from './helpers/notification-peers.ts';
+import WebSocket from 'ws';
+import { configureLiveOutput, liveLimits } from '../src/live/limits.ts';
 
 const PASSWORD = 'aggregator-sekrit-9f2c';
 const TEST_URL = '/api/v2/settings/logging/test/';
@@ -175,6 +177,30 @@ describe('log shipping', () => {
     assert.equal(tested.status, 202, tested.text);
     const test = await find(tcp, (r) => r.message === 'AWX Connection Test Message', 'test message');
     assert.deepEqual([test.logger_name, test.level], ['awx', 'ERROR']);
+  });
+
+  it('TCP: broadcast_websocket, a live output client closed for the output waiting for it', async () => {
+    await configure({
+      LOG_AGGREGATOR_HOST: '127.0.0.1', LOG_AGGREGATOR_PORT: tcp.port, LOG_AGGREGATOR_PROTOCOL: 'tcp',
+      LOG_AGGREGATOR_LOGGERS: ['broadcast_websocket'], LOG_AGGREGATOR_LEVEL: 'INFO', LOG_AGGREGATOR_ENABLED: true,
+    });
+    await t.settle();
+    const token = await t.post('/api/v2/tokens/', { scope: 'read' }, { as: plain });
+    assert.equal(token.status, 201, token.text);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const saved = liveLimits.maxBufferedBytes;
+    configureLiveOutput({ maxBufferedBytes: -1 });
+    try {
+      const ws = new WebSocket(`ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/websocket/`, { headers: { authorization: `Bearer ${token.body.token}` } });
+      const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+      assert.equal(await closed, 1013);
+    } finally {
+      configureLiveOutput({ maxBufferedBytes: saved });
+    }
+    const record = await find(tcp, (r) => r.logger_name === 'awx.analytics.broadcast_websocket', 'broadcast_websocket record');
+    assert.deepEqual([record.level, record.reason, record.user], ['WARNING', 'slow', plain.username]);
+    assert.match(record.message, /live output client of user .* was closed/);
+    assert.ok(!JSON.stringify(record).includes(token.body.token), 'no token in the record');
   });
 
   it('UDP: job events of a real run and facts, one record per fact when asked', async () => {

@@ -4,6 +4,7 @@ import { isVisible } from '../api/list.ts';
 import { ident } from '../api/sql.ts';
 import type { CredentialCheck } from './credentials.ts';
 import { liveLimits } from './limits.ts';
+import { reportBroadcast } from './broadcast-log.ts';
 import { eofMessage, skippedMessage, type EventStream } from './messages.ts';
 import type { RunServices } from '../runs/run-services.ts';
 
@@ -52,6 +53,7 @@ export class LiveClient {
   send(message: unknown): void {
     if (!this.open) return;
     if (this.socket.bufferedAmount > liveLimits.maxBufferedBytes) {
+      reportBroadcast(this.services, 'WARNING', `A live output client of user ${this.ctx.user?.username ?? 'unknown'} was closed: more than ${liveLimits.maxBufferedBytes} bytes waited for it.`, { user: this.ctx.user?.username ?? null, reason: 'slow', buffered: this.socket.bufferedAmount });
       this.close(1013, 'Too much output waiting for this client; reconnect and read the rest through the API.');
       return;
     }

@@ -3,6 +3,7 @@ import { eventMessage, statusMessage, summaryMessage } from './messages.ts';
 import type { UnifiedJobEventRow } from '../db/tables.ts';
 import { LIVE_CHANNEL, parseNotice, type LiveNotice } from './notices.ts';
 import type { RunServices } from '../runs/run-services.ts';
+import { reportBroadcast } from './broadcast-log.ts';
 
 /** Rows read per query when a notice names many events. */
 const READ_BATCH = 500;
@@ -45,6 +46,7 @@ export class LiveHub {
   heartbeat(): void {
     for (const client of this.clients) {
       if (!client.alive) {
+        reportBroadcast(this.services, 'WARNING', `A live output client of user ${client.ctx.user?.username ?? 'unknown'} did not answer a ping and was dropped.`, { user: client.ctx.user?.username ?? null, reason: 'ping' });
         this.remove(client);
         client.socket.terminate();
         continue;
@@ -73,7 +75,7 @@ export class LiveHub {
     const previous = this.chains.get(notice.id) ?? Promise.resolve();
     const next = previous
       .then(() => this.deliver(notice))
-      .catch((err) => console.error(`live output of run ${notice.id} failed:`, err instanceof Error ? err.message : err))
+      .catch((err) => reportBroadcast(this.services, 'ERROR', `Live output of run ${notice.id} failed: ${err instanceof Error ? err.message : err}`, { run: notice.id, notice: notice.t }))
       .finally(() => {
         if (this.chains.get(notice.id) === next) this.chains.delete(notice.id);
       });
