@@ -25,6 +25,7 @@ export async function recordHostSummaries(tx: Queryable, resources: ResourceSet,
      FROM jsonb_to_recordset($3::jsonb) AS s(host_name text, changed integer, dark integer, failures integer, ignored integer, ok integer,
        processed integer, rescued integer, skipped integer, failed boolean)
      LEFT JOIN hosts h ON h.inventory_id = $2 AND h.name = s.host_name
+     ORDER BY s.host_name -- the same order as analytics_add_hosts (migration 0044) locks totals rows in
      ON CONFLICT (job_id, host_name) DO NOTHING`,
     [job.id, job.inventory_id, JSON.stringify(rows)],
   );
