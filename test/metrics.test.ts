@@ -185,6 +185,11 @@ describe('GET /api/v2/metrics/: what this node measures', () => {
     assert.ok(value(now, 'drover_db_pool_connections', { state: 'in_use' }) >= 0);
     assert.ok(value(now, 'drover_db_pool_connections', { state: 'idle' }) >= 0);
     assert.ok(value(now, 'drover_db_pool_waiting') >= 0);
+    // A scrape reads the cluster-wide values from the database: the next one counts its statements.
+    const next = await scrape(t);
+    const sent = value(next, 'drover_db_statements_total', { node: 'test-node' });
+    assert.ok(sent > value(now, 'drover_db_statements_total', { node: 'test-node' }));
+    assert.ok(t.db.poolStats().statements >= sent, 'counted as the database sends them');
     for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes']) {
       assert.equal(samples(now, name, { node: 'test-node' }).length, 1, name);
     }

@@ -45,6 +45,8 @@ export interface PoolStats {
   max: number;
   /** Statements and transactions waiting for a connection (the embedded database: for their turn). */
   waiting: number;
+  /** Statements sent since the database was opened (BEGIN and COMMIT included; a script counts once). */
+  statements: number;
 }
 
 export interface Database extends Queryable {

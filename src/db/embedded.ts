@@ -32,6 +32,7 @@ export class EmbeddedDatabase implements Database {
   /** Work waiting for its turn, urgent work first; `busy` while one runs. */
   private readonly waiting: Turn[] = [];
   private busy = false;
+  private statements = 0;
   private readonly handlers = new ChannelHandlers();
   private closed = false;
   private readonly checkpoints: NodeJS.Timeout;
@@ -68,18 +69,22 @@ export class EmbeddedDatabase implements Database {
   }
 
   query<T extends object = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    this.statements++;
     return this.inTurn((thread) => thread.request<T[]>({ op: 'query', text, params }));
   }
 
   queryWithTimeout<T extends object = Row>(text: string, params: readonly unknown[], timeoutMs: number): Promise<T[]> {
+    this.statements++;
     return this.inTurn((thread) => thread.request<T[]>({ op: 'query', text, params }, timeoutMs));
   }
 
   async queryMany(statements: readonly string[]): Promise<Row[][]> {
+    this.statements += statements.length;
     return statements.length ? this.inTurn((thread) => thread.request<Row[][]>({ op: 'queryMany', text: statements.join(';\n') })) : [];
   }
 
   async exec(script: string): Promise<void> {
+    this.statements++;
     await this.inTurn((thread) => thread.request({ op: 'exec', text: script }));
   }
 
@@ -89,8 +94,10 @@ export class EmbeddedDatabase implements Database {
       let open = true;
       const send = async <R>(request: ThreadRequest) => {
         if (!open) throw new Error('Transaction is closed');
+        this.statements++;
         return thread.request<R>(request);
       };
+      this.statements += 2; // BEGIN, and COMMIT or ROLLBACK
       await thread.request({ op: 'exec', text: 'BEGIN' });
       try {
         const result = await fn({
@@ -113,7 +120,7 @@ export class EmbeddedDatabase implements Database {
 
   /** One connection, PGlite's: in use while a statement or transaction has its turn. */
   poolStats(): PoolStats {
-    return { inUse: this.busy ? 1 : 0, idle: this.busy ? 0 : 1, max: 1, waiting: this.waiting.length };
+    return { inUse: this.busy ? 1 : 0, idle: this.busy ? 0 : 1, max: 1, waiting: this.waiting.length, statements: this.statements };
   }
 
   async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {

@@ -21,6 +21,7 @@ export class ServerDatabase implements Database {
   private readonly pool: pg.Pool;
   private readonly listener: NotificationListener;
   private readonly names = new StatementNames();
+  private statements = 0;
 
   constructor(connection: ServerConnection) {
     this.listener = new NotificationListener(connection);
@@ -41,6 +42,7 @@ export class ServerDatabase implements Database {
   }
 
   private statement(text: string, params: readonly unknown[]): pg.QueryConfig {
+    this.statements++;
     return { text, values: params as unknown[], name: params.length ? this.names.nameFor(text) : undefined };
   }
 
@@ -54,16 +56,19 @@ export class ServerDatabase implements Database {
   }
 
   queryMany(statements: readonly string[]): Promise<Row[][]> {
+    this.statements += statements.length;
     return queryMany((text) => this.pool.query(text), statements);
   }
 
   async exec(script: string): Promise<void> {
+    this.statements++;
     await this.pool.query(script);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     const client = await this.pool.connect();
     try {
+      this.statements++;
       await client.query('BEGIN');
       const result = await fn({
         query: async <R extends object>(text: string, params: readonly unknown[] = []) => {
@@ -74,12 +79,20 @@ export class ServerDatabase implements Database {
             throw err;
           }
         },
-        queryMany: (statements) => queryMany((text) => client.query(text), statements),
-        exec: async (script: string) => void (await client.query(script)),
+        queryMany: (statements) => {
+          this.statements += statements.length;
+          return queryMany((text) => client.query(text), statements);
+        },
+        exec: async (script: string) => {
+          this.statements++;
+          await client.query(script);
+        },
       });
+      this.statements++;
       await client.query('COMMIT');
       return result;
     } catch (err) {
+      this.statements++;
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
@@ -89,7 +102,7 @@ export class ServerDatabase implements Database {
 
   poolStats(): PoolStats {
     const { totalCount, idleCount, waitingCount, options } = this.pool;
-    return { inUse: totalCount - idleCount, idle: idleCount, max: options.max ?? 10, waiting: waitingCount };
+    return { inUse: totalCount - idleCount, idle: idleCount, max: options.max ?? 10, waiting: waitingCount, statements: this.statements };
   }
 
   listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {

@@ -66,8 +66,17 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  private readonly statements = new Counter({
+    name: 'drover_db_statements_total',
+    help: 'Database statements this node sent (BEGIN and COMMIT included)',
+    registers: [this.registry],
+  });
+  private statementsSeen = 0;
+
   /** Sets the pool gauges to the database's state now (at scrape time). */
   recordPool(stats: PoolStats): void {
+    if (stats.statements > this.statementsSeen) this.statements.inc(stats.statements - this.statementsSeen);
+    this.statementsSeen = stats.statements;
     this.poolConnections.set({ state: 'in_use' }, stats.inUse);
     this.poolConnections.set({ state: 'idle' }, stats.idle);
     this.poolMax.set(stats.max);
