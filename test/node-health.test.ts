@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { createTestApp, newInventory, newJobTemplate, newOrg, newProject, type TestApp } from './helpers/app.ts';
 import { eventually, waitForRun } from './helpers/jobs.ts';
 import { reapLostNodes } from '../src/task-manager/lost-nodes.ts';
+import { ServerDatabase } from '../src/db/server.ts';
+import { serverConnection, serverMode } from './helpers/database.ts';
 
 describe('lost nodes', () => {
   let t: TestApp;
@@ -71,6 +73,27 @@ describe('lost nodes', () => {
 
     // A second look (another node's, say) finds nothing left to do.
     assert.deepEqual(await reapLostNodes(t.db, t.services.runKinds, 'test-node', 60), { unavailable: [], requeued: [], failed: [] });
+  });
+
+  it('two nodes looking at once act once on the node and on each of its runs', { skip: !serverMode() && 'needs a PostgreSQL server' }, async () => {
+    await t.db.query(`UPDATE instances SET node_state = 'ready', capacity = 500, cpu_capacity = 500, mem_capacity = 500, errors = '', last_seen = now() WHERE hostname = 'ghost'`);
+    const jobs = [await launch(), await launch(), await launch(), await launch()];
+    for (const id of jobs) await waitingOnGhost(id);
+    const running = jobs.slice(0, 2);
+    await t.db.query(`UPDATE unified_jobs SET status = 'running', started = now() WHERE id = ANY($1::int[])`, [running]);
+    await t.db.query(`UPDATE instances SET last_seen = now() - interval '61 seconds' WHERE hostname = 'ghost'`);
+    const [{ name }] = await t.db.query<{ name: string }>('SELECT current_database() AS name');
+    const other = new ServerDatabase(serverConnection(name));
+    try {
+      const looks = await Promise.all([reapLostNodes(t.db, t.services.runKinds, 'test-node', 60), reapLostNodes(other, t.services.runKinds, 'other-node', 60)]);
+      assert.deepEqual(looks.flatMap((l) => l.unavailable), ['ghost']);
+      assert.deepEqual(looks.flatMap((l) => l.failed.map((r) => r.id)).sort((x, y) => x - y), running);
+      assert.deepEqual(looks.flatMap((l) => l.requeued.map((r) => r.id)).sort((x, y) => x - y), jobs.slice(2));
+    } finally {
+      await other.close();
+    }
+    for (const id of jobs.slice(2)) assert.equal((await waitForRun(t, `/api/v2/jobs/${id}/`)).status, 'successful');
+    for (const id of running) assert.equal((await t.get(`/api/v2/jobs/${id}/`)).body.status, 'failed');
   });
 
   it('refuses heartbeat settings out of range and keeps the stored ones', async () => {
