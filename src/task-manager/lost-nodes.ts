@@ -27,13 +27,16 @@ export interface Reaped {
  * AWX's handling of lost instances, run by every live node: a node silent for the grace period is
  * marked unavailable with no capacity (mark_offline), the runs it was given but never started go
  * back to pending (the next task manager pass places them elsewhere), and its running runs are
- * failed naming it. Each step is a conditional update or a locked re-read, so when several nodes
- * look at once, exactly one acts on each node and each run.
+ * failed naming it. Each step locks the rows it changes (skipping those locked elsewhere) and
+ * re-checks them, so when several nodes look at once, exactly one acts on each node and each run.
  */
 export async function reapLostNodes(db: Database, kinds: RunKinds, ownNode: string, graceSeconds: number): Promise<Reaped> {
+  // Rows another transaction holds (possibly one of a node frozen mid-transaction) are skipped, not
+  // waited for, and looked at again next time: a watch never hangs on a stalled node.
   const unavailable = await db.query<{ hostname: string }>(
     `UPDATE instances i SET node_state = 'unavailable', capacity = 0, cpu_capacity = 0, mem_capacity = 0, errors = $3, modified = now()
-     WHERE i.node_state = 'ready' AND ${isLost('i')} RETURNING i.hostname`,
+     FROM (SELECT l.id FROM instances l WHERE l.node_state = 'ready' AND ${isLost('l')} FOR UPDATE SKIP LOCKED) lost
+     WHERE i.id = lost.id RETURNING i.hostname`,
     [ownNode, graceSeconds, UNRESPONSIVE],
   );
   const requeued = await db.transaction(async (tx) => {
@@ -42,8 +45,9 @@ export async function reapLostNodes(db: Database, kinds: RunKinds, ownNode: stri
       `UPDATE unified_jobs u SET status = 'pending', execution_node = '', controller_node = '', instance_group_id = NULL, modified = now(),
          launch_warnings = CASE WHEN u.launch_warnings = '' THEN ${line} ELSE u.launch_warnings || E'\\n' || ${line} END,
          job_explanation = CASE WHEN u.launch_warnings = '' THEN ${line} ELSE u.launch_warnings || E'\\n' || ${line} END
-       FROM instances i WHERE i.hostname = u.execution_node AND u.status = 'waiting' AND u.started IS NULL AND ${isLost('i')}
-       RETURNING u.*`,
+       FROM (SELECT r.id FROM unified_jobs r JOIN instances i ON i.hostname = r.execution_node
+             WHERE r.status = 'waiting' AND r.started IS NULL AND ${isLost('i')} FOR UPDATE OF r SKIP LOCKED) given
+       WHERE u.id = given.id RETURNING u.*`,
       [ownNode, graceSeconds, requeuedExplanation('%s')],
     );
     for (const row of rows) await tx.query('SELECT pg_notify($1, $2)', [LIVE_CHANNEL, statusNoticePayload(row)]);
@@ -58,8 +62,8 @@ export async function reapLostNodes(db: Database, kinds: RunKinds, ownNode: stri
   const failed: UnifiedJobRow[] = [];
   for (const { id } of candidates) {
     const row = await db.transaction(async (tx) => {
-      // Another node's reaper, or the node itself finishing, may have got there first.
-      const [run] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND status IN ('waiting', 'running') FOR UPDATE`, [id]);
+      // Another node's reaper, or the node itself finishing, may have got there first (or holds it now: next time).
+      const [run] = await tx.query<UnifiedJobRow>(`SELECT * FROM unified_jobs WHERE id = $1 AND status IN ('waiting', 'running') FOR UPDATE SKIP LOCKED`, [id]);
       if (!run) return null;
       return finishRun(tx, kinds, run, { status: 'failed', explanation: reapedExplanation(run.execution_node), emittedEvents: run.emitted_events });
     });

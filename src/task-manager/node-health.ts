@@ -27,12 +27,13 @@ export async function startNodeHealth(services: RunServices): Promise<NodeHealth
   await registerInstance(services);
   let registered = true;
   let stopped = false;
-  let chain: Promise<void> = Promise.resolve();
+  // Beats and watches each run one at a time, apart: a watch slowed by the database never delays this node's heartbeat.
+  const chains = { heartbeat: Promise.resolve(), 'lost node watch': Promise.resolve() };
   let beatTimer: NodeJS.Timeout | undefined;
   let watchTimer: NodeJS.Timeout | undefined;
 
-  const serially = (name: string, step: () => Promise<void>): Promise<void> =>
-    (chain = chain.then(step).catch((err) => logger.error(`${name} failed:`, err instanceof Error ? err.message : err)));
+  const serially = (name: keyof typeof chains, step: () => Promise<void>): Promise<void> =>
+    (chains[name] = chains[name].then(step).catch((err) => logger.error(`${name} failed:`, err instanceof Error ? err.message : err)));
 
   const beat = async () => {
     if (stopped || !registered) return;
@@ -75,7 +76,7 @@ export async function startNodeHealth(services: RunServices): Promise<NodeHealth
       stopped = true;
       clearTimeout(beatTimer);
       clearTimeout(watchTimer);
-      await chain;
+      await Promise.all(Object.values(chains));
     },
   };
 }
