@@ -3,8 +3,7 @@ import { startDispatcher } from '../dispatcher/dispatcher.ts';
 import { startNotificationSender } from '../notifications/sender.ts';
 import { startOutboundWebhookSender } from '../notifications/outbound-webhook-sender.ts';
 import { startPolicyEngineSync } from '../policy/engine-sync.ts';
-import { registerInstance } from '../resources/instances/registration.ts';
-import { reapLostNodes } from '../task-manager/lost-nodes.ts';
+import { startNodeHealth } from '../task-manager/node-health.ts';
 import { startScheduler } from '../task-manager/scheduler.ts';
 import { postCommitStatuses } from '../runs/webhooks/commit-status.ts';
 import { startCaptureLoop } from '../drift/capture-loop.ts';
@@ -32,21 +31,15 @@ export type StopLoop = (() => Promise<void>) & { settle?: () => Promise<void> };
 const stoppable = (loop: { stop(): Promise<void>; settle(): Promise<void> }): StopLoop =>
   Object.assign(() => loop.stop(), { settle: () => loop.settle() });
 
-const HEARTBEAT_MS = 30_000;
-
-/** This node's Instance row: recorded now (the task manager places runs on it) and refreshed every 30 s; runs of nodes that went silent are failed. */
+/**
+ * This node's Instance row, recorded now (the task manager places runs on it) and at every
+ * heartbeat; nodes that went silent are marked unavailable and their runs queued again or failed,
+ * and drained deprovisioned nodes removed (src/task-manager/node-health.ts).
+ */
 export const heartbeat: BackgroundLoop = {
   name: 'heartbeat',
   async start(services) {
-    const { db, env, runKinds } = services;
-    await registerInstance(services);
-    const timer = setInterval(() => {
-      void registerInstance(services)
-        .then(() => reapLostNodes(db, runKinds, env.nodeName))
-        .catch((err) => services.logger.error('heartbeat failed:', err instanceof Error ? err.message : err));
-    }, HEARTBEAT_MS);
-    timer.unref();
-    return async () => clearInterval(timer);
+    return stoppable(await startNodeHealth(services));
   },
 };
 

@@ -103,10 +103,15 @@ export async function startDispatcher(services: RunServices): Promise<Dispatcher
   const sweeper = setInterval(wake, SWEEP_MS);
   sweeper.unref();
   // A notice can be missed (a connection lost between commit and delivery): the flag is the truth.
+  // A run already ended by another node (which took this node for lost while it stalled) is
+  // stopped without storing an outcome over the one recorded.
   const cancelChecker = setInterval(() => {
     if (!running.size || stopped) return;
-    db.query<{ id: number }>('SELECT id FROM unified_jobs WHERE id = ANY($1::int[]) AND cancel_flag', [[...running.keys()]])
-      .then((rows) => rows.forEach((row) => running.get(row.id)?.controller.abort('canceled')))
+    db.query<{ id: number; ended: boolean }>(
+      `SELECT id, status NOT IN ('waiting', 'running') AS ended FROM unified_jobs WHERE id = ANY($1::int[]) AND (cancel_flag OR status NOT IN ('waiting', 'running'))`,
+      [[...running.keys()]],
+    )
+      .then((rows) => rows.forEach((row) => running.get(row.id)?.controller.abort(row.ended ? 'ended elsewhere' : 'canceled')))
       .catch(() => undefined);
   }, CANCEL_CHECK_MS);
   cancelChecker.unref();

@@ -83,6 +83,10 @@ async function runClaimed(services: RunServices, claimed: UnifiedJobRow, control
     await rm(privateDir, { recursive: true, force: true }).catch(() => undefined);
   }
   const reason = controller.signal.aborted ? controller.signal.reason : null;
+  if (reason === 'ended elsewhere') {
+    await output.flush(true);
+    return span.set({ 'drover.job.status': 'ended elsewhere', 'drover.job.events': output.eventCount });
+  }
   if (reason === 'timeout') finish = { ...finish, status: 'failed', explanation: TIMEOUT_EXPLANATION };
   else if (reason === 'canceled') finish = { ...finish, status: 'canceled', explanation: finish.explanation || 'The run was canceled.' };
   else if (reason === 'shutdown') finish = { ...finish, status: 'failed', explanation: 'The run was stopped because its node shut down.' };

@@ -2,9 +2,6 @@ import type { Queryable } from '../db/database.ts';
 import { DEFAULT_INSTANCE_GROUP } from '../resources/instance-groups/policy.ts';
 import { ACTIVE_RUN_STATUSES, taskImpactSql } from '../resources/instances/capacity.ts';
 
-/** A node missing heartbeats for this long offers no capacity (and its runs are reaped). */
-export const HEARTBEAT_GRACE_SECONDS = 120;
-
 /** Runs of kinds that execute playbooks (`onExecutionNodes`) go to hybrid and execution nodes; others (updates) to hybrid and control nodes. */
 const nodeTypesFor = (onExecutionNodes: boolean): readonly string[] => (onExecutionNodes ? ['hybrid', 'execution'] : ['hybrid', 'control']);
 
@@ -50,15 +47,16 @@ export class CapacityModel {
     private readonly defaultGroupId: number | null,
   ) {}
 
-  static async load(tx: Queryable): Promise<CapacityModel> {
+  /** `graceSeconds`: a node silent this long offers nothing, even before a reaper marks it unavailable. */
+  static async load(tx: Queryable, graceSeconds: number): Promise<CapacityModel> {
     const instances = await tx.query<{ id: number; hostname: string; node_type: string; capacity: number; consumed: number; running: number }>(
       `SELECT i.id, i.hostname, i.node_type,
-              CASE WHEN i.enabled AND i.errors = '' AND i.last_seen > now() - make_interval(secs => $1) THEN i.capacity ELSE 0 END AS capacity,
+              CASE WHEN i.enabled AND i.errors = '' AND i.node_state = 'ready' AND i.last_seen > now() - make_interval(secs => $1) THEN i.capacity ELSE 0 END AS capacity,
               coalesce(l.consumed, 0)::int AS consumed, coalesce(l.running, 0)::int AS running
        FROM instances i
        LEFT JOIN (SELECT r.execution_node, sum(${taskImpactSql('r')}) AS consumed, count(*) AS running FROM unified_jobs r
                   WHERE r.status = ANY($2) GROUP BY r.execution_node) l ON l.execution_node = i.hostname`,
-      [HEARTBEAT_GRACE_SECONDS, ACTIVE_RUN_STATUSES],
+      [graceSeconds, ACTIVE_RUN_STATUSES],
     );
     const byId = new Map(instances.map((i) => [i.id, { hostname: i.hostname, nodeType: i.node_type, capacity: i.capacity, consumed: i.consumed, running: i.running }]));
     const groupRows = await tx.query<{ id: number; name: string; max_concurrent_jobs: number; max_forks: number; running: number; forks: number }>(

@@ -5,13 +5,13 @@ import type { UnifiedJobRow } from '../db/tables.ts';
 import type { RunKinds } from '../runs/run-kind.ts';
 import { explanationAfterWarnings, FINAL_STATUSES, finishRun, UNSUCCESSFUL_STATUSES, wakeDispatchers } from '../runs/lifecycle.ts';
 import { CapacityModel } from './capacity-model.ts';
+import { SCHEDULER_LOCK } from './scheduler-lock.ts';
+import { heartbeatTiming } from './heartbeat-timing.ts';
 import { processDependencies } from './dependencies.ts';
 import { blockedBy, isWaitingExplanation, noInstances, NOT_ENOUGH_CAPACITY, previousTaskFailed } from './explanations.ts';
 import { preferredGroups } from './preferred-groups.ts';
 import { publishStatusChanges } from '../live/notices.ts';
 
-/** Only one task manager pass runs at a time across every node sharing the database. */
-const SCHEDULER_LOCK = 7_341_105;
 const PASS_LIMIT = 2_000;
 
 /** What a pass reads of each pending run. */
@@ -109,7 +109,7 @@ async function passIn(db: Database, kinds: RunKinds, system: RequestContext, aft
     const dependencies = await dependenciesOf(tx, pending.map((r) => r.id));
     const { busyTemplates, updates } = await blockers(tx, kinds);
     const groups = await preferredGroups(tx, kinds, pending);
-    const capacity = await CapacityModel.load(tx);
+    const capacity = await CapacityModel.load(tx, heartbeatTiming(system.service.settings).graceSeconds);
 
     const moves: Array<{ id: number; node: string; group: number }> = [];
     const explanations = new Map<number, string>();

@@ -86,6 +86,27 @@ export const system = category({
       }),
       { unit: 'seconds' },
     ),
+    CLUSTER_NODE_HEARTBEAT_PERIOD: setting<number>(
+      integer({
+        default: 30,
+        min: 1,
+        max: 3600,
+        label: 'Cluster Node Heartbeat Period',
+        helpText:
+          'Seconds between two heartbeats of a node: each node records its instance (capacity, errors) this often, and looks for nodes that stopped sending theirs. A change applies from each node\'s next heartbeat.',
+      }),
+      { unit: 'seconds' },
+    ),
+    CLUSTER_NODE_MISSED_HEARTBEAT_TOLERANCE: setting<number>(
+      integer({
+        default: 2,
+        min: 1,
+        max: 100,
+        label: 'Cluster Node Missed Heartbeat Tolerance',
+        helpText:
+          'How many heartbeat periods a node may stay silent before the other nodes mark it unavailable (capacity 0), queue its unstarted runs again elsewhere and fail its running runs.',
+      }),
+    ),
     ...awxSystemSettings,
   },
   aliases: { TOWER_URL_BASE: 'SVC_URL_BASE' },
