@@ -22,6 +22,11 @@ export function requirementsDir(projectsRoot: string, localPath: string): string
   return path.join(projectsRoot, '.__cache', localPath);
 }
 
+/** Where a node keeps a project's checkouts by revision (src/projects/revision-cache.ts). */
+export function revisionsDir(projectsRoot: string, localPath: string): string {
+  return path.join(projectsRoot, '.__revisions', localPath);
+}
+
 const DEFAULT_ROLES_PATH = '~/.ansible/roles:/usr/share/ansible/roles:/etc/ansible/roles';
 const DEFAULT_COLLECTIONS_PATH = '~/.ansible/collections:/usr/share/ansible/collections';
 

@@ -13,7 +13,7 @@ import { demoRepository } from './demo-repository.ts';
 import { checkedSource, GitFailure, gitSession, updateSubmodules, type CheckedSource, type Git, type GitRun } from './git-runner.ts';
 import { branchProblem, commitOf, revisionCandidates, splitRefspecs } from './git-values.ts';
 import { projectFilesDir, type ProjectSourcesView } from './local-sources.ts';
-import { isDirectory, projectDir, requirementsDir } from './paths.ts';
+import { isDirectory, projectDir, requirementsDir, revisionsDir } from './paths.ts';
 import { installRequirements } from './requirements.ts';
 import { scmInputs } from './scm-credential.ts';
 import { withProjectLock } from './project-lock.ts';
@@ -55,7 +55,7 @@ export type RunFilesResult = RunFiles | { problem: string };
 // Revisions a run of this node still reads the requirements of: never dropped from under it.
 const inUse = new Map<string, number>();
 
-const cacheRoot = (env: Pick<EnvConfig, 'projectsRoot'>, localPath: string) => path.join(env.projectsRoot, '.__revisions', localPath);
+const cacheRoot = (env: Pick<EnvConfig, 'projectsRoot'>, localPath: string) => revisionsDir(env.projectsRoot, localPath);
 const filesOf = (entry: string) => path.join(entry, 'files');
 
 /** Where the requirements of one revision a node holds are installed. */
