@@ -10,6 +10,7 @@ import { createTestApp, newInventory, newOrg, type TestApp } from './helpers/app
 import { git, makeRepository, startGitHttpServer, type GitHttpServer, type GitRepository } from './helpers/git.ts';
 import { firstProjectUpdate, waitForRun } from './helpers/jobs.ts';
 import { createDemoData } from '../src/server/demo-data.ts';
+import { recordManualDirectories } from '../src/projects/manual-dirs.ts';
 
 const PASSWORD = 'revisions-secret';
 const play = (message: string) => `- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg="content={{ '${message}' }}"\n`;
@@ -192,6 +193,33 @@ describe('every node runs a job on exactly the recorded revision', () => {
     const job = await finished(again.body.id);
     assert.equal(job.status, 'failed');
     assert.match(job.job_explanation, /manual project "Manual" has no directory "manual_plays" on node test-node/);
+  });
+
+  it('a job of a manual project no node holds the directory of waits, saying so, and runs once a node holds it', async () => {
+    const dir = path.join(t.env.projectsRoot, 'placed_plays');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'site.yml'), play('placed'));
+    const project = await t.post('/api/v2/projects/', { name: 'Placed', organization: orgId, local_path: 'placed_plays' });
+    assert.equal(project.status, 201, project.text);
+    const jt = await t.post('/api/v2/job_templates/', { name: 'placed', project: project.body.id, inventory: inventoryId, playbook: 'site.yml' });
+    assert.equal(jt.status, 201, jt.text);
+    await rm(dir, { recursive: true, force: true });
+    // The node's heartbeat records the directories it holds.
+    await recordManualDirectories(t.db, t.services, t.env.nodeName);
+    const launched = await t.post(`/api/v2/job_templates/${jt.body.id}/launch/`, {});
+    assert.equal(launched.status, 201, launched.text);
+    await t.settle();
+    const waiting = (await t.get(`/api/v2/jobs/${launched.body.id}/`)).body;
+    assert.equal(waiting.status, 'pending');
+    assert.match(waiting.job_explanation, /no node holds the manual project's directory "placed_plays"/);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'site.yml'), play('placed'));
+    await recordManualDirectories(t.db, t.services, t.env.nodeName);
+    await t.settle();
+    const job = await finished(launched.body.id);
+    assert.equal(job.status, 'successful', job.job_explanation);
+    assert.equal(job.execution_node, 'test-node');
+    assert.match(await stdout(job.id), /content=placed/);
   });
 });
 

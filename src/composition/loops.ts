@@ -1,5 +1,6 @@
 /** The background loops a node with the dispatcher role runs, in the order they start. */
 import { startDispatcher } from '../dispatcher/dispatcher.ts';
+import { recordManualDirectories } from '../projects/manual-dirs.ts';
 import { startNotificationSender } from '../notifications/sender.ts';
 import { startOutboundWebhookSender } from '../notifications/outbound-webhook-sender.ts';
 import { startPolicyEngineSync } from '../policy/engine-sync.ts';
@@ -40,8 +41,10 @@ export const heartbeat: BackgroundLoop = {
   async start(services) {
     const { db, env, runKinds } = services;
     await registerInstance(services);
+    await recordManualDirectories(db, services, env.nodeName);
     const timer = setInterval(() => {
       void registerInstance(services)
+        .then(() => recordManualDirectories(db, services, env.nodeName))
         .then(() => reapLostNodes(db, runKinds, env.nodeName))
         .catch((err) => services.logger.error('heartbeat failed:', err instanceof Error ? err.message : err));
     }, HEARTBEAT_MS);

@@ -462,6 +462,7 @@ export type InstanceRow = {
   last_seen: Date | null;
   listener_port: number | null;
   managed_by_policy: boolean;
+  manual_project_dirs: unknown;
   mem_capacity: number;
   memory: number;
   modified: Date;

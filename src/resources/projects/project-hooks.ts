@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../api/context.ts';
+import { addManualDirectory } from '../../projects/manual-dirs.ts';
 import { ValidationError } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
@@ -90,6 +91,8 @@ export async function afterProjectWrite(tx: Queryable, ctx: RequestContext, row:
       await tx.query(`UPDATE projects SET status = 'ok', scm_revision = '', playbook_files = NULL, inventory_files = NULL WHERE id = $1`, [row.id]);
     }
     Object.assign(row, { status: 'ok', scm_revision: '', playbook_files: null, inventory_files: null });
+    // Its directory was found on this node when it was saved: jobs may be placed here at once.
+    if (row.local_path) await addManualDirectory(tx, ctx.service.env.nodeName, row.local_path);
     return;
   }
   if (!row.local_path) {
