@@ -146,6 +146,27 @@ describe('every node runs a job on exactly the recorded revision', () => {
     assert.equal(job.scm_revision, feature);
   });
 
+  it('a revision with a submodule at a relative URL runs with the submodule, fetched from the node\'s checkout or from the source', async () => {
+    const lib = await makeRepository({ 'site.yml': play('from-submodule') }, { root: repo.root, name: 'lib' });
+    const app = await makeRepository({ 'main.yml': play('app') }, { root: repo.root, name: 'app' });
+    try {
+      await app.addSubmodule('vendor/lib', lib);
+      const project = await t.post('/api/v2/projects/', { name: 'With submodule', organization: orgId, scm_type: 'git', scm_url: `file://${app.bare}` });
+      assert.equal((await firstProjectUpdate(t, project.body.id)).status, 'successful');
+      const dir = (await t.get(`/api/v2/projects/${project.body.id}/`)).body.local_path;
+      const fromCheckout = await finished(await launch(project.body.id, 'vendor/lib/site.yml'));
+      assert.equal(fromCheckout.status, 'successful', fromCheckout.job_explanation);
+      assert.match(await stdout(fromCheckout.id), /content=from-submodule/);
+      await forget(dir);
+      const fromSource = await finished(await launch(project.body.id, 'vendor/lib/site.yml'));
+      assert.equal(fromSource.status, 'successful', fromSource.job_explanation);
+      assert.match(await stdout(fromSource.id), /content=from-submodule/);
+    } finally {
+      await app.remove();
+      await lib.remove();
+    }
+  });
+
   it('keeps a few revisions of a project, dropping the oldest', async () => {
     for (let i = 0; i < 4; i++) {
       await repo.commit({ 'site.yml': play(`round-${i}`) });

@@ -159,14 +159,18 @@ async function checkedEntry(run: CacheRun, root: string, revision: string): Prom
   };
 }
 
-/** Where the revision is fetched from: this node's own checkout when it has the commit (no network), else the project's source. */
-async function sourceFor(run: CacheRun, project: CachedProject, revision: string | null): Promise<CheckedSource | { problem: string }> {
+/**
+ * Where the revision is fetched from: this node's own checkout when it has the commit (no network),
+ * else the project's source (`upstream`, which submodules' relative URLs are resolved against).
+ */
+async function sourcesFor(run: CacheRun, project: CachedProject, revision: string | null): Promise<{ from: CheckedSource; upstream: CheckedSource | null } | { problem: string }> {
+  const upstream = await checkedSource(run.services, project, await demoRepository(run.db, run.services.env));
   const checkout = projectDir(run.services.env.projectsRoot, project.local_path);
   if (revision && checkout && (await isDirectory(path.join(checkout, '.git')))) {
     const has = await run.exec('git', ['cat-file', '-e', '--end-of-options', `${revision}^{commit}`], { cwd: checkout, sandbox: { readable: [checkout] } });
-    if (has.code === 0) return { remote: checkout, local: true };
+    if (has.code === 0) return { from: { remote: checkout, local: true }, upstream: 'problem' in upstream ? null : upstream };
   }
-  return checkedSource(run.services, project, await demoRepository(run.db, run.services.env));
+  return 'problem' in upstream ? upstream : { from: upstream, upstream };
 }
 
 /**
@@ -176,8 +180,9 @@ async function sourceFor(run: CacheRun, project: CachedProject, revision: string
  */
 async function fetchRevision(run: CacheRun, project: CachedProject, want: { revision: string } | { branch: string }, dir: string): Promise<{ revision: string } | { problem: string }> {
   const wanted = 'revision' in want ? want.revision : null;
-  const source = await sourceFor(run, project, wanted);
-  if ('problem' in source) return source;
+  const sources = await sourcesFor(run, project, wanted);
+  if ('problem' in sources) return sources;
+  const source = sources.from;
   const files = filesOf(dir);
   await mkdir(files, { recursive: true, mode: 0o700 });
   const log: string[] = [];
@@ -206,6 +211,11 @@ async function fetchRevision(run: CacheRun, project: CachedProject, want: { revi
       if (!revision || !COMMIT.test(revision)) return { problem: `The branch, tag or commit "${branch}" is not in the project's repository: check the name.` };
     }
     await git(['checkout', '--force', '--detach', revision]);
+    if (sources.upstream && sources.upstream !== source) {
+      // Submodules' relative URLs are the project's source's neighbours, not this node's checkout's.
+      await git(['remote', 'set-url', '--', 'origin', sources.upstream.remote]);
+      if (sources.upstream.local) session.localReads.push(sources.upstream.remote);
+    }
     await updateSubmodules(quiet.services, git, files, project.scm_track_submodules === true, session.localReads);
     const problem = await installRequirements(quiet, files, requirementsOf(dir));
     if (problem) return { problem: withLog(problem, log) };
