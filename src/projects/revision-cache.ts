@@ -9,7 +9,8 @@ import type { EnvConfig } from '../config/env.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ProjectRow } from '../db/tables.ts';
 import type { ExecOptions } from '../runs/run-kind.ts';
-import { demoRepository } from './demo-repository.ts';
+import { demoRepository, type DemoRepository } from './demo-repository.ts';
+import type { ScmInputs } from './git-auth.ts';
 import { checkedSource, GitFailure, gitSession, updateSubmodules, type CheckedSource, type Git, type GitRun } from './git-runner.ts';
 import { branchProblem, commitOf, revisionCandidates, splitRefspecs } from './git-values.ts';
 import { projectFilesDir, type ProjectSourcesView } from './local-sources.ts';
@@ -26,9 +27,21 @@ const READY = 'ready';
 const INCOMING = '.incoming-';
 const EXPLANATION_LINES = 5;
 
+/** What fetching a project needs from the database: the demo repository and the project's credential. */
+export interface SourceAccess {
+  demo: DemoRepository | null;
+  inputs: ScmInputs | null;
+}
+
+export async function readSourceAccess(db: Queryable, env: Pick<EnvConfig, 'dataDir'>, project: Pick<ProjectRow, 'credential_id'>): Promise<SourceAccess> {
+  return { demo: await demoRepository(db, env), inputs: await scmInputs(db, project.credential_id) };
+}
+
 /** What holding a revision needs of a run: git in its sandbox, its database and this node's directories. */
 export interface CacheRun extends GitRun {
   db: Queryable;
+  /** Read beforehand, for a caller whose database is gone when the files are taken (a launch's scan). */
+  access?: SourceAccess;
   services: ProjectSourcesView & {
     settings: GitRun['services']['settings'];
     env: Pick<EnvConfig, 'projectsRoot' | 'localSourceDirs' | 'dataDir' | 'nodeName'>;
@@ -163,8 +176,8 @@ async function checkedEntry(run: CacheRun, root: string, revision: string): Prom
  * Where the revision is fetched from: this node's own checkout when it has the commit (no network),
  * else the project's source (`upstream`, which submodules' relative URLs are resolved against).
  */
-async function sourcesFor(run: CacheRun, project: CachedProject, revision: string | null): Promise<{ from: CheckedSource; upstream: CheckedSource | null } | { problem: string }> {
-  const upstream = await checkedSource(run.services, project, await demoRepository(run.db, run.services.env));
+async function sourcesFor(run: CacheRun, project: CachedProject, revision: string | null, access: SourceAccess): Promise<{ from: CheckedSource; upstream: CheckedSource | null } | { problem: string }> {
+  const upstream = await checkedSource(run.services, project, access.demo);
   const checkout = projectDir(run.services.env.projectsRoot, project.local_path);
   if (revision && checkout && (await isDirectory(path.join(checkout, '.git')))) {
     const has = await run.exec('git', ['cat-file', '-e', '--end-of-options', `${revision}^{commit}`], { cwd: checkout, sandbox: { readable: [checkout] } });
@@ -180,14 +193,15 @@ async function sourcesFor(run: CacheRun, project: CachedProject, revision: strin
  */
 async function fetchRevision(run: CacheRun, project: CachedProject, want: { revision: string } | { branch: string }, dir: string): Promise<{ revision: string } | { problem: string }> {
   const wanted = 'revision' in want ? want.revision : null;
-  const sources = await sourcesFor(run, project, wanted);
+  const access = run.access ?? (await readSourceAccess(run.db, run.services.env, project));
+  const sources = await sourcesFor(run, project, wanted, access);
   if ('problem' in sources) return sources;
   const source = sources.from;
   const files = filesOf(dir);
   await mkdir(files, { recursive: true, mode: 0o700 });
   const log: string[] = [];
   const quiet = quietRun(run, log);
-  const session = await gitSession(quiet, dir, source, await scmInputs(run.db, project.credential_id));
+  const session = await gitSession(quiet, dir, source, access.inputs);
   const git: Git = (args, options = {}) => session.git(args, { cwd: files, ...options, capture: true });
   const allowFile = source.local;
   const fetchAll = () => git(['fetch', '--tags', '--force', '--', 'origin', '+refs/heads/*:refs/remotes/origin/*', ...splitRefspecs(String(project.scm_refspec))], { allowFile });

@@ -12,7 +12,7 @@ import type { ProjectRow, UnifiedJobRow } from '../db/tables.ts';
 import { baseEnvironment } from '../runs/exec.ts';
 import { requirementsDir, requirementsSearchPaths } from '../projects/paths.ts';
 import { branchOverride, type Exec } from '../projects/revision-files.ts';
-import { CACHED_PROJECT_COLUMNS, filesForRun, revisionRequirementsDir, type CacheRun, type CachedProject } from '../projects/revision-cache.ts';
+import { CACHED_PROJECT_COLUMNS, filesForRun, readSourceAccess, revisionRequirementsDir, type CacheRun, type CachedProject } from '../projects/revision-cache.ts';
 import type { ScanFiles } from './run-tool.ts';
 
 export interface CacheKey {
@@ -54,6 +54,8 @@ async function jobSubject(tx: Queryable, services: Pick<Services, 'settings' | '
   // Known before the fetch unless a branch is to be resolved (a manual project's are beside its directory).
   const requirements = !project.scm_type ? requirementsDir(services.env.projectsRoot, project.local_path)
     : branch === null ? revisionRequirementsDir(services.env, project.local_path, project.scm_revision) : null;
+  // The files are taken after the launch's transaction: what fetching needs of the database is read now.
+  const access = project.scm_type ? await readSourceAccess(tx, services.env, project) : undefined;
   // A branch's commit is known once fetched: such scans are not cached.
   const revision = branch === null ? project.scm_revision : '';
   const files: ScanFiles = {
@@ -61,7 +63,7 @@ async function jobSubject(tx: Queryable, services: Pick<Services, 'settings' | '
     playbook,
     readable: requirements ? [requirements] : [],
     fill: async (exec, dir) => {
-      const copy = await filesForRun(scanRun(tx, services, exec, dir), project, want, dir);
+      const copy = await filesForRun({ ...scanRun(tx, services, exec, dir), access }, project, want, dir);
       if ('problem' in copy) return copy;
       copy.release();
       return null;
@@ -72,7 +74,7 @@ async function jobSubject(tx: Queryable, services: Pick<Services, 'settings' | '
   return { files, key, project_id: project.id, scm_revision: revision, playbook };
 }
 
-/** A scan's sandbox as fetching a revision sees a run: its output is not kept. */
+/** A scan's sandbox as fetching a revision sees a run: its output is not kept (nor is `db` read once `access` is given). */
 function scanRun(db: Queryable, services: Pick<Services, 'settings' | 'env'>, exec: Exec, dir: string): CacheRun {
   return { db, services, exec, privateDir: path.dirname(dir), signal: new AbortController().signal, output: async () => undefined };
 }
