@@ -221,6 +221,11 @@ describe('inventory sources', () => {
   });
 
   describe('cloud sources', () => {
+    // What preparing a cloud source reads of its run: the database and the private directory.
+    const sourceRun = (dir: string) => ({
+      db: t.db, services: t.services, privateDir: dir, signal: new AbortController().signal,
+      output: async () => undefined, exec: async () => ({ code: 1, stdout: '', stderr: 'no process in this test' }),
+    });
     const job = (source: string, credential: number | null, sourceVars: Record<string, unknown> = {}) => ({
       id: 9001, inventory_source_id: 9000, source, credential_id: credential, source_vars: JSON.stringify(sourceVars), source_path: '', scm_branch: '',
     });
@@ -228,7 +233,7 @@ describe('inventory sources', () => {
     it('ec2: the plugin configuration AWX generates, with the credential in the environment', async () => {
       const dir = path.join(privateDir, 'ec2');
       await mkdir(dir);
-      const prepared = await prepareSource(t.db, t.services, job('ec2', creds.aws, { regions: ['eu-west-1'], plugin: 'someone.else.plugin' }), dir, {});
+      const prepared = await prepareSource(sourceRun(dir), job('ec2', creds.aws, { regions: ['eu-west-1'], plugin: 'someone.else.plugin' }), {});
       assert.equal(prepared.inventoryPath, path.join(dir, 'inventory', 'aws_ec2.yml'));
       assert.deepEqual(YAML.parse(await readFile(prepared.inventoryPath, 'utf8')), { regions: ['eu-west-1'], plugin: 'amazon.aws.aws_ec2' });
       assert.equal((await stat(prepared.inventoryPath)).mode & 0o777, 0o600);
@@ -244,7 +249,7 @@ describe('inventory sources', () => {
     it('gce: projects default to the credential\'s, the source\'s win; the service account file is written', async () => {
       const dir = path.join(privateDir, 'gce');
       await mkdir(dir);
-      const prepared = await prepareSource(t.db, t.services, job('gce', creds.gce), dir, {});
+      const prepared = await prepareSource(sourceRun(dir), job('gce', creds.gce), {});
       assert.equal(path.basename(prepared.inventoryPath), 'gcp_compute.yml');
       assert.deepEqual(YAML.parse(await readFile(prepared.inventoryPath, 'utf8')), { projects: ['proj-123'], plugin: 'google.cloud.gcp_compute' });
       const account = JSON.parse(await readFile(prepared.env.GCP_SERVICE_ACCOUNT_FILE, 'utf8'));
@@ -252,14 +257,14 @@ describe('inventory sources', () => {
       assert.equal(prepared.env.GCP_AUTH_KIND, 'serviceaccount');
       const own = path.join(privateDir, 'gce2');
       await mkdir(own);
-      const chosen = await prepareSource(t.db, t.services, job('gce', creds.gce, { projects: ['mine'], zones: ['z1'] }), own, {});
+      const chosen = await prepareSource(sourceRun(own), job('gce', creds.gce, { projects: ['mine'], zones: ['z1'] }), {});
       assert.deepEqual(YAML.parse(await readFile(chosen.inventoryPath, 'utf8')), { projects: ['mine'], zones: ['z1'], plugin: 'google.cloud.gcp_compute' });
     });
 
     it('satellite6, terraform and vmware get what their plugins read', async () => {
       const sat = path.join(privateDir, 'sat');
       await mkdir(sat);
-      const satellite = await prepareSource(t.db, t.services, job('satellite6', creds.satellite6), sat, {});
+      const satellite = await prepareSource(sourceRun(sat), job('satellite6', creds.satellite6), {});
       assert.equal(path.basename(satellite.inventoryPath), 'foreman.yml');
       assert.deepEqual(
         [satellite.env.FOREMAN_SERVER, satellite.env.FOREMAN_USER, satellite.env.FOREMAN_PASSWORD],
@@ -268,13 +273,13 @@ describe('inventory sources', () => {
       assert.ok(satellite.secrets.includes('sat-secret-value'));
       const tf = path.join(privateDir, 'tf');
       await mkdir(tf);
-      const terraform = await prepareSource(t.db, t.services, job('terraform', creds.terraform), tf, {});
+      const terraform = await prepareSource(sourceRun(tf), job('terraform', creds.terraform), {});
       const config = YAML.parse(await readFile(terraform.inventoryPath, 'utf8'));
       assert.equal(config.plugin, 'cloud.terraform.terraform_state');
       assert.equal(await readFile(config.backend_config_files, 'utf8'), 'bucket = "state"\n');
       const vm = path.join(privateDir, 'vm');
       await mkdir(vm);
-      const vmware = await prepareSource(t.db, t.services, job('vmware', creds.vmware), vm, {});
+      const vmware = await prepareSource(sourceRun(vm), job('vmware', creds.vmware), {});
       assert.equal(path.basename(vmware.inventoryPath), 'vmware_vm_inventory.yml');
       assert.deepEqual([vmware.env.VMWARE_HOST, vmware.env.VMWARE_USER], ['vcenter.example.org', 'vm']);
     });

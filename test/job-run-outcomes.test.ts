@@ -176,7 +176,7 @@ describe('job outcomes, and what a job runs with', () => {
       assert.equal(onFeature.scm_revision, feature);
       const unknown = await run(jt, { scm_branch: 'nowhere' });
       assert.equal(unknown.status, 'failed');
-      assert.match(unknown.job_explanation, /"nowhere" is not in the project's last update/);
+      assert.match(unknown.job_explanation, /"nowhere" is not in the project's repository/);
     } finally {
       await repo3.remove();
     }

@@ -1,5 +1,6 @@
 /** The background loops a node with the dispatcher role runs, in the order they start. */
 import { startDispatcher } from '../dispatcher/dispatcher.ts';
+import { recordManualDirectories } from '../projects/manual-dirs.ts';
 import { startNotificationSender } from '../notifications/sender.ts';
 import { startOutboundWebhookSender } from '../notifications/outbound-webhook-sender.ts';
 import { startPolicyEngineSync } from '../policy/engine-sync.ts';
@@ -39,7 +40,8 @@ const stoppable = (loop: { stop(): Promise<void>; settle(): Promise<void> }): St
 export const heartbeat: BackgroundLoop = {
   name: 'heartbeat',
   async start(services) {
-    return stoppable(await startNodeHealth(services));
+    // With the manual projects' directories this node holds (src/projects/manual-dirs.ts), which the task manager places by.
+    return stoppable(await startNodeHealth(services, () => recordManualDirectories(services.db, services, services.env.nodeName)));
   },
 };
 

@@ -428,6 +428,7 @@ export type HostRow = {
 export type InstallationRow = {
   created: Date;
   demo_data_considered: boolean;
+  demo_repository: string;
   id: number;
   uuid: string;
 };
@@ -475,6 +476,7 @@ export type InstanceRow = {
   last_seen: Date | null;
   listener_port: number | null;
   managed_by_policy: boolean;
+  manual_project_dirs: unknown;
   mem_capacity: number;
   memory: number;
   modified: Date;
@@ -1169,6 +1171,7 @@ export type ProjectRow = {
   default_environment_id: number | null;
   description: string;
   id: number;
+  inventory_files: unknown;
   last_job_failed: boolean;
   last_job_id: number | null;
   last_job_run: Date | null;
@@ -1179,6 +1182,7 @@ export type ProjectRow = {
   modified_by_id: number | null;
   name: string;
   organization_id: number | null;
+  playbook_files: unknown;
   scm_branch: string;
   scm_clean: boolean;
   scm_delete_on_update: boolean;

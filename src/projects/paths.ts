@@ -22,15 +22,19 @@ export function requirementsDir(projectsRoot: string, localPath: string): string
   return path.join(projectsRoot, '.__cache', localPath);
 }
 
+/** Where a node keeps a project's checkouts by revision (src/projects/revision-cache.ts). */
+export function revisionsDir(projectsRoot: string, localPath: string): string {
+  return path.join(projectsRoot, '.__revisions', localPath);
+}
+
 const DEFAULT_ROLES_PATH = '~/.ansible/roles:/usr/share/ansible/roles:/etc/ansible/roles';
 const DEFAULT_COLLECTIONS_PATH = '~/.ansible/collections:/usr/share/ansible/collections';
 
 /**
- * Ansible's role and collection search paths with what the project's requirements installed
- * first, as AWX sets them for jobs and inventory updates.
+ * Ansible's role and collection search paths with what the project's requirements installed (in
+ * `cache`) first, as AWX sets them for jobs and inventory updates.
  */
-export function requirementsSearchPaths(projectsRoot: string, localPath: string, baseEnv: Record<string, string>): Record<string, string> {
-  const cache = requirementsDir(projectsRoot, localPath);
+export function requirementsSearchPaths(cache: string, baseEnv: Record<string, string>): Record<string, string> {
   return {
     ANSIBLE_ROLES_PATH: [path.join(cache, 'requirements_roles'), baseEnv.ANSIBLE_ROLES_PATH ?? DEFAULT_ROLES_PATH].join(':'),
     ANSIBLE_COLLECTIONS_PATHS: [path.join(cache, 'requirements_collections'), baseEnv.ANSIBLE_COLLECTIONS_PATHS ?? DEFAULT_COLLECTIONS_PATH].join(':'),

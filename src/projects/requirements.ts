@@ -1,9 +1,10 @@
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ProjectUpdateRow } from '../db/tables.ts';
 import type { RunContext } from '../runs/run-kind.ts';
-import { requirementsDir } from './paths.ts';
-import { allowedDirs } from './local-sources.ts';
+import { allowedDirs, type ProjectSourcesView } from './local-sources.ts';
+
+/** What installing requirements needs of a run. */
+export type RequirementsRun = Pick<RunContext, 'output' | 'exec' | 'signal'> & { services: ProjectSourcesView };
 
 const exists = (p: string) => access(p).then(() => true, () => false);
 
@@ -11,15 +12,14 @@ const UNREACHABLE = /(Failed to (download|get data)|Unable to (open|connect)|url
 
 /**
  * Installs roles/requirements.yml and collections/requirements.yml with ansible-galaxy when
- * SVC_ROLES_ENABLED / SVC_COLLECTIONS_ENABLED allow it, into a cache beside the checkout, with
+ * SVC_ROLES_ENABLED / SVC_COLLECTIONS_ENABLED allow it, into `target` beside the checkout, with
  * GALAXY_TASK_ENV in the environment and, with GALAXY_IGNORE_CERTS, without certificate checks.
  * Answers a problem to report, or null.
  */
-export async function installRequirements(job: Pick<ProjectUpdateRow, 'local_path'>, run: RunContext, dir: string): Promise<string | null> {
+export async function installRequirements(run: RequirementsRun, dir: string, target: string): Promise<string | null> {
   const settings = run.services.settings;
-  const target = requirementsDir(run.services.env.projectsRoot, job.local_path);
   const ignoreCerts = settings.get('GALAXY_IGNORE_CERTS') ? ['--ignore-certs'] : [];
-  const env = { ...settings.get('GALAXY_TASK_ENV') };
+  const env = { ...settings.get<Record<string, string> | null>('GALAXY_TASK_ENV') };
   const steps = [
     { enabled: settings.get('SVC_ROLES_ENABLED') !== false, file: 'roles/requirements.yml', what: 'roles', args: ['role', 'install', '--force', '-r', 'roles/requirements.yml', '-p', path.join(target, 'requirements_roles'), ...ignoreCerts] },
     { enabled: settings.get('SVC_COLLECTIONS_ENABLED') !== false, file: 'collections/requirements.yml', what: 'collections', args: ['collection', 'install', '--force', '-r', 'collections/requirements.yml', '-p', path.join(target, 'requirements_collections'), ...ignoreCerts] },

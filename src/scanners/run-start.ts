@@ -12,10 +12,10 @@ import { applicableScanners, cachedOutcome, judge, scanAndCache, type Scanned } 
 import { recordScanResults } from './results.ts';
 import { copiedSubject } from './subject.ts';
 
-type Project = Pick<ProjectRow, 'id' | 'local_path' | 'scm_type'>;
+type Project = Pick<ProjectRow, 'id' | 'scm_type'>;
 
 /** Why the job may not run, or null (it may, perhaps with a warning added). */
-export async function scanAtRunStart(run: RunContext, job: UnifiedJobRow, project: Project, copy: { dir: string; revision: string }): Promise<string | null> {
+export async function scanAtRunStart(run: RunContext, job: UnifiedJobRow, project: Project, copy: { dir: string; revision: string; requirements: string }): Promise<string | null> {
   const settings = run.services.settings;
   if (!settings.get('SCANNER_ENABLED')) return null;
   const stale = await run.db.query<{ scanner_id: number }>(
@@ -27,7 +27,7 @@ export async function scanAtRunStart(run: RunContext, job: UnifiedJobRow, projec
   const scanners = (await applicableScanners(run.db, job, target)).filter((s) => ids.has(s.id));
   if (!scanners.length) return null;
   await run.output(`The project is at revision ${copy.revision}, not the one scanned at launch: scanning again.`);
-  const subject = copiedSubject(run.services, project, copy, String(job.playbook));
+  const subject = copiedSubject(project, copy, String(job.playbook));
   if ('problem' in subject) return subject.problem;
   const scanned = await Promise.all(scanners.map(async (scanner): Promise<Scanned> => {
     const cached = await cachedOutcome(run.db, scanner, subject);

@@ -1,6 +1,6 @@
 /**
  * What a launch gives the scanners to read: a job's project files at the revision it will run
- * (the project's last update, or the job's scm_branch in it), or an ad hoc command as a play of one
+ * (the project's last update, or the job's scm_branch), or an ad hoc command as a play of one
  * task. A job's scans are cached by (tool, config, project, revision, playbook).
  */
 import { cp, mkdir, writeFile } from 'node:fs/promises';
@@ -10,10 +10,10 @@ import type { Services } from '../api/context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ProjectRow, UnifiedJobRow } from '../db/tables.ts';
 import { baseEnvironment } from '../runs/exec.ts';
-import { projectFilesDir } from '../projects/local-sources.ts';
 import { requirementsDir, requirementsSearchPaths } from '../projects/paths.ts';
-import { branchOverride, copyRevision, jobRevision } from '../projects/revision-files.ts';
-import { inSandbox, type ScanFiles } from './run-tool.ts';
+import { branchOverride, type Exec } from '../projects/revision-files.ts';
+import { CACHED_PROJECT_COLUMNS, filesForRun, readSourceAccess, revisionRequirementsDir, type CacheRun, type CachedProject } from '../projects/revision-cache.ts';
+import type { ScanFiles } from './run-tool.ts';
 
 export interface CacheKey {
   project_id: number;
@@ -23,21 +23,15 @@ export interface CacheKey {
 
 export type ScanSubject = { files: ScanFiles; key: CacheKey | null; project_id: number | null; scm_revision: string; playbook: string } | { problem: string };
 
-const REVISION_LOOKUP_MS = 15_000;
-
-type Project = Pick<ProjectRow, 'id' | 'local_path' | 'scm_type' | 'scm_branch' | 'scm_revision'>;
-
 /** Where Ansible finds the roles and collections the project's requirements installed. */
-const projectLookups = (services: Pick<Services, 'env'>, localPath: string) => ({
-  env: requirementsSearchPaths(services.env.projectsRoot, localPath, baseEnvironment()),
-});
+const projectLookups = (requirements: string) => ({ env: requirementsSearchPaths(requirements, baseEnvironment()) });
 
 /** The files a starting job copied (at `revision`), for the scan of a revision its launch did not see. */
-export function copiedSubject(services: Pick<Services, 'env'>, project: Pick<ProjectRow, 'id' | 'local_path' | 'scm_type'>, copy: { dir: string; revision: string }, playbook: string): ScanSubject {
+export function copiedSubject(project: Pick<ProjectRow, 'id' | 'scm_type'>, copy: { dir: string; revision: string; requirements: string }, playbook: string): ScanSubject {
   const files: ScanFiles = {
-    ...projectLookups(services, project.local_path),
+    ...projectLookups(copy.requirements),
     playbook,
-    readable: [requirementsDir(services.env.projectsRoot, project.local_path)],
+    readable: [copy.requirements],
     fill: async (_exec, dir) => {
       await cp(copy.dir, dir, { recursive: true, verbatimSymlinks: true });
       return null;
@@ -47,29 +41,42 @@ export function copiedSubject(services: Pick<Services, 'env'>, project: Pick<Pro
   return { files, key, project_id: project.id, scm_revision: copy.revision, playbook };
 }
 
+/**
+ * A launching job's files, as its node will run them: the revision the job records, which this
+ * node fetches into its cache when it does not hold it (src/projects/revision-cache.ts).
+ */
 async function jobSubject(tx: Queryable, services: Pick<Services, 'settings' | 'env'>, run: UnifiedJobRow): Promise<ScanSubject> {
-  const [project] = await tx.query<Project>('SELECT id, local_path, scm_type, scm_branch, scm_revision FROM projects WHERE id = $1', [run.project_id]);
+  const [project] = await tx.query<CachedProject>(`SELECT ${CACHED_PROJECT_COLUMNS} FROM projects WHERE id = $1`, [run.project_id]);
   const playbook = String(run.playbook ?? '');
   if (!project || !playbook) return { problem: 'The job has no project or playbook to scan.' };
-  const checkout = await projectFilesDir(services, project.local_path);
-  if (!checkout) return { problem: 'The project has no files here yet: update the project first.' };
-  // Only another branch, tag or commit is looked up in the checkout (git, in the sandbox).
-  const revision = branchOverride(run, project) === null
-    ? { revision: project.scm_revision ?? '', fromBranch: null }
-    : await inSandbox(services, REVISION_LOOKUP_MS, (exec) => jobRevision(exec, run, project, checkout));
-  if ('problem' in revision) return revision;
+  const branch = branchOverride(run, project);
+  const want = branch === null ? { revision: project.scm_revision ?? '' } : { branch };
+  // Known before the fetch unless a branch is to be resolved (a manual project's are beside its directory).
+  const requirements = !project.scm_type ? requirementsDir(services.env.projectsRoot, project.local_path)
+    : branch === null ? revisionRequirementsDir(services.env, project.local_path, project.scm_revision) : null;
+  // The files are taken after the launch's transaction: what fetching needs of the database is read now.
+  const access = project.scm_type ? await readSourceAccess(tx, services.env, project) : undefined;
+  // A branch's commit is known once fetched: such scans are not cached.
+  const revision = branch === null ? project.scm_revision : '';
   const files: ScanFiles = {
-    ...projectLookups(services, project.local_path),
+    ...(requirements ? projectLookups(requirements) : { env: {} }),
     playbook,
-    readable: [checkout, requirementsDir(services.env.projectsRoot, project.local_path)],
+    readable: requirements ? [requirements] : [],
     fill: async (exec, dir) => {
-      const copy = await copyRevision(exec, revision, checkout, dir);
-      return 'problem' in copy ? copy : null;
+      const copy = await filesForRun({ ...scanRun(tx, services, exec, dir), access }, project, want, dir);
+      if ('problem' in copy) return copy;
+      copy.release();
+      return null;
     },
   };
   // A manual project has no revision: its files may change under the same name, so it is scanned each time.
-  const key = project.scm_type && revision.revision ? { project_id: project.id, scm_revision: revision.revision, playbook } : null;
-  return { files, key, project_id: project.id, scm_revision: revision.revision, playbook };
+  const key = project.scm_type && revision ? { project_id: project.id, scm_revision: revision, playbook } : null;
+  return { files, key, project_id: project.id, scm_revision: revision, playbook };
+}
+
+/** A scan's sandbox as fetching a revision sees a run: its output is not kept (nor is `db` read once `access` is given). */
+function scanRun(db: Queryable, services: Pick<Services, 'settings' | 'env'>, exec: Exec, dir: string): CacheRun {
+  return { db, services, exec, privateDir: path.dirname(dir), signal: new AbortController().signal, output: async () => undefined };
 }
 
 const AD_HOC_PLAYBOOK = 'ad_hoc_command.yml';

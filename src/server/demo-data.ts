@@ -10,6 +10,8 @@ import { ValidationError } from '../api/errors.ts';
 import { type Resource } from '../api/resource.ts';
 import type { EnvConfig } from '../config/env.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import type { InstallationRow } from '../db/tables.ts';
+import { demoRepositoryPath } from '../projects/demo-repository.ts';
 
 const run = promisify(execFile);
 
@@ -26,12 +28,16 @@ export const HELLO_WORLD = `---
 
 const DEMO_HOST_VARIABLES = "ansible_connection: local\nansible_python_interpreter: '{{ ansible_playbook_python }}'";
 
-/** The local stand-in for ansible-tower-samples: a bare repository in the data directory. */
-export const demoRepositoryPath = (env: EnvConfig) => path.join(env.dataDir, 'demo', 'ansible-tower-samples.git');
-
-const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
+// Fixed author, committer and dates: every node makes the same commit, so the revision the demo
+// project's updates record is the same in every node's copy (docs/projects.md#several-nodes).
+const DEMO_DATE = '2024-01-01T00:00:00Z';
+const GIT_ENV = {
+  ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0',
+  GIT_AUTHOR_NAME: 'Drover', GIT_AUTHOR_EMAIL: 'drover@localhost', GIT_AUTHOR_DATE: DEMO_DATE,
+  GIT_COMMITTER_NAME: 'Drover', GIT_COMMITTER_EMAIL: 'drover@localhost', GIT_COMMITTER_DATE: DEMO_DATE,
+};
 const git = (cwd: string, ...args: string[]) =>
-  run('git', ['-c', 'user.name=Drover', '-c', 'user.email=drover@localhost', '-c', 'commit.gpgsign=false', ...args], { cwd, env: GIT_ENV });
+  run('git', ['-c', 'commit.gpgsign=false', '-c', 'core.autocrlf=false', ...args], { cwd, env: GIT_ENV });
 
 /** Makes the demo repository (once) with the git CLI: one commit holding hello_world.yml on main. */
 async function ensureDemoRepository(bare: string): Promise<void> {
@@ -48,6 +54,15 @@ async function ensureDemoRepository(bare: string): Promise<void> {
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Makes this node's copy of the demo repository when demo content exists (made by any node), so
+ * that the Demo Project's revisions can be fetched on every node.
+ */
+export async function holdDemoRepository(db: Queryable, env: Pick<EnvConfig, 'dataDir'>): Promise<void> {
+  const [row] = await db.query<Pick<InstallationRow, 'demo_repository'>>('SELECT demo_repository FROM installation');
+  if (row?.demo_repository) await ensureDemoRepository(demoRepositoryPath(env));
 }
 
 /** Whether the database holds none of the kinds the demo adds (a fresh install, not one in use). */
@@ -91,14 +106,15 @@ function withoutPlaybookCheck(resource: Resource): Resource {
 export async function createDemoData(services: ServiceView & { db: Database }): Promise<boolean> {
   const { db, env } = services;
   const system = systemContextIn(services);
-  const [{ demo_data_considered: considered }] = await db.query<{ demo_data_considered: boolean }>('SELECT demo_data_considered FROM installation');
-  if (considered) return false;
   const repository = demoRepositoryPath(env);
+  const [{ demo_data_considered: considered }] = await db.query<InstallationRow>('SELECT demo_data_considered FROM installation');
+  if (considered) return false;
   if (await emptyOfDemoKinds(db)) await ensureDemoRepository(repository);
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(7341104)');
     const [marker] = await tx.query('UPDATE installation SET demo_data_considered = true WHERE NOT demo_data_considered RETURNING 1');
     if (!marker || !(await emptyOfDemoKinds(tx))) return false;
+    await tx.query('UPDATE installation SET demo_repository = $1', [repository]);
     const [organization] = await tx.query<{ id: number }>(`SELECT id FROM organizations WHERE name = 'Default'`);
     const [owner] = await tx.query<{ id: number; username: string }>('SELECT id, username FROM users WHERE is_superuser ORDER BY id LIMIT 1');
     const [machine] = await tx.query<{ id: number }>(`SELECT id FROM credential_types WHERE namespace = 'ssh' AND managed`);

@@ -14,7 +14,7 @@ import { buildApp } from './app.ts';
 import { createRootLog, type RootLog } from '../logging/structured.ts';
 import { composeServices, RESOURCES, settingRegistry } from '../composition/root.ts';
 import { bootstrap } from './bootstrap.ts';
-import { createDemoData } from './demo-data.ts';
+import { createDemoData, holdDemoRepository } from './demo-data.ts';
 import { loadTls } from './tls.ts';
 import { reapOrphanedRuns } from '../dispatcher/dispatcher.ts';
 import { describeRuntime, nodeAnsibleRuntime } from '../runtime/ansible-runtime.ts';
@@ -82,6 +82,7 @@ export async function startService(env: EnvConfig, log: (line: string) => void =
   });
   // Live output over wss:// on the HTTPS port too.
   app.acceptLiveOutput(httpsServer!);
+  await holdDemoRepository(services.db, env);
   if (env.createDemoData && (await createDemoData(services))) {
     log('Created the demo content: Demo Project, Demo Inventory, Demo Credential and Demo Job Template (SVC_CREATE_DEMO_DATA=false turns this off)');
   }

@@ -35,6 +35,8 @@ export interface PlacementRequest {
   forks: number;
   /** Preferred instance group ids in order; empty means the default group. */
   groupIds: number[];
+  /** Only these instances may take it (a manual project's job: the nodes holding its directory). */
+  hostnames?: ReadonlySet<string>;
 }
 
 /**
@@ -94,7 +96,7 @@ export class CapacityModel {
       if (group.maxConcurrentJobs > 0 && group.running >= group.maxConcurrentJobs) continue;
       const forks = Math.max(request.forks, 1);
       if (group.maxForks > 0 && group.forks + forks > group.maxForks) continue;
-      const eligible = group.instances.filter((i) => i.capacity > 0 && types.includes(i.nodeType));
+      const eligible = group.instances.filter((i) => i.capacity > 0 && types.includes(i.nodeType) && (!request.hostnames || request.hostnames.has(i.hostname)));
       let best: InstanceLoad | null = null;
       for (const i of eligible) {
         if (i.capacity - i.consumed >= request.impact && (!best || i.capacity - i.consumed > best.capacity - best.consumed)) best = i;

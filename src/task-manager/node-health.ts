@@ -21,10 +21,11 @@ export interface NodeHealth {
  * are handled as soon as its grace has passed; and it removes deprovisioned nodes once drained.
  * A node whose row was removed (deprovisioned) stops recording itself until it is started again.
  */
-export async function startNodeHealth(services: RunServices): Promise<NodeHealth> {
+export async function startNodeHealth(services: RunServices, onBeat: () => Promise<void> = async () => undefined): Promise<NodeHealth> {
   const { db, env, runKinds, logger, settings } = services;
   const system = systemContextIn(services);
   await registerInstance(services);
+  await onBeat();
   let registered = true;
   let stopped = false;
   // Beats and watches each run one at a time, apart: a watch slowed by the database never delays this node's heartbeat.
@@ -38,6 +39,7 @@ export async function startNodeHealth(services: RunServices): Promise<NodeHealth
   const beat = async () => {
     if (stopped || !registered) return;
     registered = await registerInstance(services, undefined, { rejoin: false });
+    if (registered) await onBeat();
     if (!registered) logger.warn(`This node (${env.nodeName}) was deprovisioned: it sends no more heartbeats and takes no new work until it is started again.`);
   };
 

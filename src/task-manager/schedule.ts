@@ -8,7 +8,7 @@ import { CapacityModel } from './capacity-model.ts';
 import { SCHEDULER_LOCK } from './scheduler-lock.ts';
 import { heartbeatTiming } from './heartbeat-timing.ts';
 import { processDependencies } from './dependencies.ts';
-import { blockedBy, isWaitingExplanation, noInstances, NOT_ENOUGH_CAPACITY, previousTaskFailed } from './explanations.ts';
+import { blockedBy, isWaitingExplanation, noInstances, noNodeHoldsDirectory, NOT_ENOUGH_CAPACITY, previousTaskFailed } from './explanations.ts';
 import { preferredGroups } from './preferred-groups.ts';
 import { publishStatusChanges } from '../live/notices.ts';
 
@@ -110,6 +110,7 @@ async function passIn(db: Database, kinds: RunKinds, system: RequestContext, aft
     const { busyTemplates, updates } = await blockers(tx, kinds);
     const groups = await preferredGroups(tx, kinds, pending);
     const capacity = await CapacityModel.load(tx, heartbeatTiming(system.service.settings).graceSeconds);
+    const manual = await manualProjectNodes(tx, pending);
 
     const moves: Array<{ id: number; node: string; group: number }> = [];
     const explanations = new Map<number, string>();
@@ -126,9 +127,12 @@ async function passIn(db: Database, kinds: RunKinds, system: RequestContext, aft
       }
       const preferred = groups.get(run.id) ?? [];
       const onExecutionNodes = kinds.get(run.kind).onExecutionNodes === true;
-      const placement = capacity.place({ onExecutionNodes, impact: run.task_impact, forks: run.forks, groupIds: preferred });
+      const holders = run.project_id === null ? undefined : manual.get(run.project_id);
+      const placement = capacity.place({ onExecutionNodes, impact: run.task_impact, forks: run.forks, groupIds: preferred, hostnames: holders?.nodes });
       if (!placement) {
-        explanations.set(run.id, capacity.hasEligibleInstance(onExecutionNodes, preferred) ? NOT_ENOUGH_CAPACITY : noInstances(capacity.groupNames(preferred)));
+        const why = holders && !holders.nodes.size ? noNodeHoldsDirectory(holders.localPath)
+          : capacity.hasEligibleInstance(onExecutionNodes, preferred) ? NOT_ENOUGH_CAPACITY : noInstances(capacity.groupNames(preferred));
+        explanations.set(run.id, why);
         continue;
       }
       if (run.unified_job_template_id !== null && !run.allow_simultaneous) busyTemplates.set(`${run.kind}:${run.unified_job_template_id}`, run.id);
@@ -150,6 +154,21 @@ async function passIn(db: Database, kinds: RunKinds, system: RequestContext, aft
     }
     return result;
   });
+}
+
+/** For the pending runs of manual projects: the project's directory and the nodes that hold it (instances.manual_project_dirs). */
+async function manualProjectNodes(tx: Queryable, pending: PendingRun[]): Promise<Map<number, { localPath: string; nodes: Set<string> }>> {
+  const ids = [...new Set(pending.map((r) => r.project_id).filter((id): id is number => id !== null))];
+  const found = new Map<number, { localPath: string; nodes: Set<string> }>();
+  if (!ids.length) return found;
+  const rows = await tx.query<{ id: number; local_path: string; nodes: string[] }>(
+    `SELECT p.id, p.local_path, COALESCE(array_agg(i.hostname) FILTER (WHERE i.hostname IS NOT NULL), '{}') AS nodes
+     FROM projects p LEFT JOIN instances i ON i.manual_project_dirs ? p.local_path
+     WHERE p.id = ANY($1::int[]) AND p.scm_type = '' GROUP BY p.id, p.local_path`,
+    [ids],
+  );
+  for (const row of rows) found.set(row.id, { localPath: row.local_path, nodes: new Set(row.nodes) });
+  return found;
 }
 
 function blockerOf(kinds: RunKinds, run: PendingRun, dependencies: Dependency[], busyTemplates: Map<string, number>, updates: OpenUpdate[]): string | null {

@@ -3,20 +3,13 @@ import { ValidationError, type FieldErrors } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { JobTemplateRow, ProjectRow } from '../../db/tables.ts';
-import { findPlaybooks } from '../../projects/discovery.ts';
 import { branchProblem } from '../../projects/git-values.ts';
-import { projectFilesDir, type ProjectSourcesView } from '../../projects/local-sources.ts';
+import { projectPlaybooks } from '../../projects/recorded-files.ts';
 
 /** MAX_FORKS: the most forks a template or a launch may ask for (0: no limit). */
 export const maxForks = (ctx: RequestContext) => Number(ctx.service.settings.get('MAX_FORKS'));
 
 const valueOf = (values: Values, existing: JobTemplateRow | null, name: string, column: keyof JobTemplateRow) => (name in values ? values[name] : existing?.[column]);
-
-/** The playbooks of a project's checkout (empty when it has not been synced). */
-export async function playbooksOf(service: ProjectSourcesView, project: Pick<ProjectRow, 'local_path'>): Promise<string[]> {
-  const dir = await projectFilesDir(service, project.local_path);
-  return dir ? findPlaybooks(dir) : [];
-}
 
 /** What a template value may not be beyond its field declaration (on the template and when prompted at launch). */
 export function templateValueProblems(values: Values, maxForks: number): FieldErrors {
@@ -37,7 +30,7 @@ export async function checkJobTemplate(tx: Queryable, ctx: RequestContext, value
     values.organization = project.organization_id;
     const playbook = String(valueOf(values, existing, 'playbook', 'playbook') ?? '');
     const recheck = !existing || 'playbook' in values || project.id !== existing.project_id;
-    if (recheck && !(await playbooksOf(ctx.service, project)).includes(playbook)) errors.playbook = ['Playbook not found for project.'];
+    if (recheck && !(await projectPlaybooks(ctx.service, project)).includes(playbook)) errors.playbook = ['Playbook not found for project.'];
     if (!project.allow_override) {
       if (valueOf(values, existing, 'scm_branch', 'scm_branch') && ('scm_branch' in values || 'project' in values)) errors.scm_branch = ['Project does not allow overriding branch.'];
       if (valueOf(values, existing, 'ask_scm_branch_on_launch', 'ask_scm_branch_on_launch') === true) errors.ask_scm_branch_on_launch = ['Project does not allow overriding branch.'];

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../api/context.ts';
+import { addManualDirectory } from '../../projects/manual-dirs.ts';
 import { ValidationError } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
@@ -85,8 +86,13 @@ export async function checkProject(tx: Queryable, ctx: RequestContext, values: V
 /** A git project gets its checkout directory and a first sync; a changed source syncs again. */
 export async function afterProjectWrite(tx: Queryable, ctx: RequestContext, row: ProjectRow, existing: ProjectRow | null): Promise<void> {
   if (row.scm_type !== 'git') {
-    if (row.status !== 'ok') await tx.query(`UPDATE projects SET status = 'ok', scm_revision = '' WHERE id = $1`, [row.id]);
-    Object.assign(row, { status: 'ok', scm_revision: '' });
+    // A manual project's files are its directory's, read where it exists: nothing recorded applies.
+    if (row.status !== 'ok' || row.playbook_files !== null) {
+      await tx.query(`UPDATE projects SET status = 'ok', scm_revision = '', playbook_files = NULL, inventory_files = NULL WHERE id = $1`, [row.id]);
+    }
+    Object.assign(row, { status: 'ok', scm_revision: '', playbook_files: null, inventory_files: null });
+    // Its directory was found on this node when it was saved: jobs may be placed here at once.
+    if (row.local_path) await addManualDirectory(tx, ctx.service.env.nodeName, row.local_path);
     return;
   }
   if (!row.local_path) {

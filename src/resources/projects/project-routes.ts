@@ -4,16 +4,13 @@ import { actionRouteSchemas } from '../../api/action-schemas.ts';
 import { serializeRow } from '../../api/serialize.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { updateOptions, viewOptions } from '../../api/options.ts';
-import { findInventoryFiles, findPlaybooks } from '../../projects/discovery.ts';
-import { projectFilesDir } from '../../projects/local-sources.ts';
+import { projectInventoryFiles, projectPlaybooks } from '../../projects/recorded-files.ts';
 import { mayUpdateProject } from './project-access.ts';
 import { launchOrRefuse } from '../../runs/launch.ts';
 import { registerCopyRoute } from '../../api/copy-route.ts';
 import { projectCopy } from './project-copy.ts';
 import type { RunRouteModule } from '../../runs/run-services.ts';
 import type { ProjectRow } from '../../db/tables.ts';
-
-/** The directory holding a project's files, if it has been synced (or exists, for manual projects) and may be read. */
 
 export const projectRoutes: RunRouteModule = (app, services) => {
   const { db } = services;
@@ -39,15 +36,12 @@ export const projectRoutes: RunRouteModule = (app, services) => {
   }, actionRouteSchemas('can_update', 'Start a sync from source control', 202));
   registerCopyRoute(app, services, services.resources.get('project'), projectCopy);
   const listings = [
-    { path: 'playbooks', find: findPlaybooks, name: 'Project Playbooks', description: 'Playbooks found in the project.' },
-    { path: 'inventories', find: findInventoryFiles, name: 'Project Inventories', description: 'Inventory files found in the project.' },
+    { path: 'playbooks', find: projectPlaybooks, name: 'Project Playbooks', description: 'Playbooks found in the project.' },
+    { path: 'inventories', find: projectInventoryFiles, name: 'Project Inventories', description: 'Inventory files found in the project.' },
   ];
   for (const listing of listings) {
     routeMethods<ProjectRow>(app, `${base}${listing.path}/`, objectPermission('project'), {
-      GET: async (request) => {
-        const dir = await projectFilesDir(services, request.object.local_path);
-        return dir ? listing.find(dir) : [];
-      },
+      GET: async (request) => listing.find(services, request.object),
       OPTIONS: async () => viewOptions(listing.name, listing.description),
     });
   }

@@ -7,7 +7,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Queryable } from '../../db/database.ts';
-import { projectDir, requirementsDir } from '../../projects/paths.ts';
+import { projectDir, requirementsDir, revisionsDir } from '../../projects/paths.ts';
 import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
 import { SLOT_KINDS } from '../../quotas/tenant-quota.ts';
 
@@ -39,7 +39,7 @@ export const RUNS_USING_ORGANIZATION = `
   UNION SELECT j.id FROM unified_jobs j JOIN projects p ON p.id = j.project_id WHERE p.organization_id = $1
   UNION SELECT j.id FROM unified_jobs j JOIN inventories i ON i.id = j.inventory_id WHERE i.organization_id = $1`;
 
-/** The directories an organization's projects keep on disk: checkouts of source-control projects and their requirements. */
+/** The directories an organization's projects keep on disk: checkouts of source-control projects, their requirements and the revisions this node holds. */
 export async function projectDirectories(db: Queryable, projectsRoot: string, organizationId: number): Promise<string[]> {
   const projects = await db.query<{ local_path: string }>(
     `SELECT local_path FROM projects WHERE organization_id = $1 AND scm_type <> '' AND local_path <> ''`,
@@ -47,7 +47,7 @@ export async function projectDirectories(db: Queryable, projectsRoot: string, or
   );
   return projects.flatMap(({ local_path }) => {
     const checkout = projectDir(projectsRoot, local_path);
-    return checkout ? [checkout, requirementsDir(projectsRoot, local_path)] : [];
+    return checkout ? [checkout, requirementsDir(projectsRoot, local_path), revisionsDir(projectsRoot, local_path)] : [];
   });
 }
 

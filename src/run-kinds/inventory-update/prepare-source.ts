@@ -4,12 +4,11 @@ import YAML from 'yaml';
 import type { Queryable } from '../../db/database.ts';
 import type { ProjectRow, UnifiedJobRow } from '../../db/tables.ts';
 import { parseVariables } from '../../inventory/variables.ts';
-import { projectFilesDir, type ProjectSourcesView } from '../../projects/local-sources.ts';
-import { requirementsDir, requirementsSearchPaths } from '../../projects/paths.ts';
+import { requirementsSearchPaths } from '../../projects/paths.ts';
+import { filesForRun, type CacheRun } from '../../projects/revision-cache.ts';
 import { decryptedInputs } from '../../resources/credentials/credential-use.ts';
 import { credentialInjection } from '../../resources/credentials/injection.ts';
 import { pluginConfig, pluginEnv } from '../../resources/inventory-sources/plugin-config.ts';
-import { exportedProjectDir, exportRevision } from '../../resources/inventory-sources/scm-branch.ts';
 import { BLOCKED_SOURCE_ENV, CLOUD_KINDS } from '../../resources/inventory-sources/source-kinds.ts';
 
 /** What `ansible-inventory` is run on, and with what, for one inventory update. */
@@ -25,6 +24,8 @@ export interface PreparedSource {
   updates: Record<string, unknown>;
   /** Directories of the service host the update reads (a project's files and installed collections). */
   readable?: string[];
+  /** Call when the update no longer reads them (the node may then drop that revision of the project). */
+  release?: () => void;
 }
 
 /** What preparing an inventory update reads of it. */
@@ -69,27 +70,37 @@ async function injected(db: Queryable, job: Pick<SourceJob, 'credential_id'>, pr
   }
 }
 
-async function prepareScm(db: Queryable, service: ProjectSourcesView, job: SourceJob, baseEnv: Record<string, string>, privateDir: string): Promise<PreparedSource> {
+/**
+ * An scm source reads its project's files at the revision of the project's last update (or the
+ * source's own scm_branch), as this node holds it or fetches it (src/projects/revision-cache.ts).
+ */
+async function prepareScm(run: CacheRun, job: SourceJob, baseEnv: Record<string, string>): Promise<PreparedSource> {
+  const db = run.db;
   const [project] = await db.query<ProjectRow>(
     `SELECT p.* FROM projects p JOIN inventory_sources s ON s.source_project_id = p.id WHERE s.id = $1`,
     [job.inventory_source_id],
   );
   if (!project) throw new SourceProblem('The inventory source has no project to read its inventory from.');
-  const checkout = await projectFilesDir(service, project.local_path);
-  const synced = project.scm_type === '' || project.scm_revision !== '';
-  if (!checkout || !synced) {
+  if (project.scm_type !== '' && project.scm_revision === '') {
     throw new SourceProblem(`The project "${project.name}" has never been updated: update the project, then this inventory source.`);
   }
   const updates: Record<string, unknown> = { scm_revision: project.scm_revision };
   if (project.last_job_id && project.status === 'successful') updates.source_project_update_id = project.last_job_id;
-  let dir = checkout;
-  if (job.scm_branch && job.scm_branch !== project.scm_branch) {
-    // Another branch than the project's: its files, exported from the checkout for this update only.
-    dir = exportedProjectDir(privateDir);
-    const commit = await exportRevision(checkout, job.scm_branch, dir);
-    if (!commit) throw new SourceProblem(`The branch, tag or commit "${job.scm_branch}" is not in the project "${project.name}": update the project first.`);
-    updates.scm_revision = commit;
+  const branch = project.scm_type && job.scm_branch && job.scm_branch !== project.scm_branch ? job.scm_branch : null;
+  const copy = await filesForRun(run, project, branch === null ? { revision: project.scm_revision } : { branch }, path.join(run.privateDir, 'project'));
+  if ('problem' in copy) throw new SourceProblem(copy.problem);
+  updates.scm_revision = copy.revision;
+  try {
+    return { ...(await scmInventory(job, project, copy.dir, copy.requirements, db, run.privateDir, baseEnv)), updates, release: copy.release };
+  } catch (err) {
+    copy.release();
+    throw err;
   }
+}
+
+async function scmInventory(
+  job: SourceJob, project: ProjectRow, dir: string, requirements: string, db: Queryable, privateDir: string, baseEnv: Record<string, string>,
+): Promise<Omit<PreparedSource, 'updates'>> {
   // Resolved with its links, so that a link in the repository cannot lead out of the project either.
   const root = await realpath(dir);
   const inventoryPath = await realpath(path.resolve(dir, job.source_path || '.')).catch(() => null);
@@ -100,14 +111,13 @@ async function prepareScm(db: Queryable, service: ProjectSourcesView, job: Sourc
   const env: Record<string, string> = { ...credential.env };
   Object.assign(env, variablesAsEnv(parseVariables(job.source_vars), { ...baseEnv, ...env }));
   // Collections the project's requirements installed come first, as AWX puts them.
-  env.ANSIBLE_COLLECTIONS_PATHS = requirementsSearchPaths(service.env.projectsRoot, project.local_path, baseEnv).ANSIBLE_COLLECTIONS_PATHS;
+  env.ANSIBLE_COLLECTIONS_PATHS = requirementsSearchPaths(requirements, baseEnv).ANSIBLE_COLLECTIONS_PATHS;
   return {
     inventoryPath,
     playbookDir: found.isDirectory() ? inventoryPath : path.dirname(inventoryPath),
     env,
     secrets: credential.secrets,
-    updates,
-    readable: [root, requirementsDir(service.env.projectsRoot, project.local_path)],
+    readable: [root, requirements],
   };
 }
 
@@ -160,9 +170,10 @@ export async function prepareCloud(db: Queryable, job: SourceJob, privateDir: st
 }
 
 /** Prepares the inventory an update reads, by kind. Throws SourceProblem when the update cannot run. */
-export async function prepareSource(db: Queryable, service: ProjectSourcesView, job: SourceJob, privateDir: string, baseEnv: Record<string, string>): Promise<PreparedSource> {
+export async function prepareSource(run: CacheRun, job: SourceJob, baseEnv: Record<string, string>): Promise<PreparedSource> {
+  const { db, privateDir } = run;
   let prepared: PreparedSource;
-  if (job.source === 'scm') prepared = await prepareScm(db, service, job, baseEnv, privateDir);
+  if (job.source === 'scm') prepared = await prepareScm(run, job, baseEnv);
   else if (job.source === 'file') prepared = await prepareFile(db, job, baseEnv, privateDir);
   else if (CLOUD_KINDS[job.source]) prepared = await prepareCloud(db, job, privateDir);
   else throw new SourceProblem(`Unknown inventory source kind "${job.source}".`);

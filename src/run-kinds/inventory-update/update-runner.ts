@@ -27,7 +27,7 @@ export async function runInventoryUpdate(job: UnifiedJobRow, run: RunContext): P
   const sourceId = job.inventory_source_id!;
   let prepared: PreparedSource;
   try {
-    prepared = await prepareSource(run.db, run.services, job, run.privateDir, baseEnvironment(taskEnv));
+    prepared = await prepareSource(run, job, baseEnvironment(taskEnv));
   } catch (err) {
     if (err instanceof SourceProblem) return { status: 'failed', explanation: err.message };
     throw err;
@@ -47,7 +47,7 @@ export async function runInventoryUpdate(job: UnifiedJobRow, run: RunContext): P
     env: prepared.env,
     secrets: prepared.secrets,
     sandbox: { readable: prepared.readable ?? [] },
-  });
+  }).finally(() => prepared.release?.());
   if (run.signal.aborted) return { status: 'failed', explanation: 'The inventory update was stopped.', updates };
   if (result.code !== 0) {
     const log = scrub(await readFile(logFile, 'utf8').catch(() => ''), prepared.secrets);

@@ -1,78 +1,42 @@
-import { access, lstat, mkdir, rm } from 'node:fs/promises';
+import { lstat, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectRow, UnifiedJobRow } from '../../db/tables.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
-import { gitAuthentication } from '../../projects/git-auth.ts';
-import { branchProblem, commitOf, refspecProblem, revisionCandidates, splitRefspecs } from '../../projects/git-values.ts';
-import { checkLocalSource, type ProjectSourcesView } from '../../projects/local-sources.ts';
-import { projectDir, isDirectory } from '../../projects/paths.ts';
+import { demoRepository } from '../../projects/demo-repository.ts';
+import { scanProject } from '../../projects/discovery.ts';
+import { checkedSource, GitFailure, gitSession, updateSubmodules, type Git } from '../../projects/git-runner.ts';
+import { commitOf, revisionCandidates, splitRefspecs } from '../../projects/git-values.ts';
+import { projectDir, isDirectory, requirementsDir } from '../../projects/paths.ts';
 import { installRequirements } from '../../projects/requirements.ts';
-import { localRepositoryPath, scmUrlProblem, withoutUser } from '../../projects/scm-url.ts';
 import { scmInputs } from '../../projects/scm-credential.ts';
 import { recordInvocation } from '../../runs/invocation.ts';
 
-class SyncFailure extends Error {}
-
-// Transports git may use (GIT_ALLOW_PROTOCOL overrides any configuration, submodules included);
-// file only when every local repository of the sync was checked against the allowed directories.
-const REMOTE_PROTOCOLS = 'https:http:ssh:git';
 const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-const MAX_SUBMODULE_DEPTH = 8;
 
-interface GitOptions {
-  cwd?: string;
-  capture?: boolean;
-  /** Let git read local repositories (file://, paths): only ones checked by checkLocalSource. */
-  allowFile?: boolean;
-}
-
-type Git = (args: string[], options?: GitOptions) => Promise<string>;
-
-/**
- * The remote git is given, checked again now (the values may have been stored before a check
- * existed, or PROJECT_LOCAL_SOURCE_DIRS changed since): a local repository as its checked real
- * path; or why the sync may not run.
- */
-async function checkedSource(service: ProjectSourcesView, job: Pick<UnifiedJobRow, 'scm_url' | 'scm_branch' | 'scm_refspec'>): Promise<{ problem: string } | { remote: string; local: boolean }> {
-  const problem = scmUrlProblem(String(job.scm_url)) ?? branchProblem(String(job.scm_branch)) ?? refspecProblem(String(job.scm_refspec));
-  if (problem) return { problem };
-  const local = localRepositoryPath(job.scm_url);
-  if (!local) return { remote: withoutUser(job.scm_url.trim()), local: false };
-  const checked = await checkLocalSource(service, local);
-  return 'problem' in checked ? checked : { remote: checked.path, local: true };
-}
+/** The branches, tags and extra refspecs (scm_refspec) a sync fetches, as AWX's project update playbook does. */
+export const syncRefspecs = (refspec: string) => ['+refs/heads/*:refs/remotes/origin/*', ...splitRefspecs(refspec)];
 
 /**
  * Runs one project update with the git CLI: clone (or fetch into) the checkout under the projects
- * root, check out the branch, tag or commit, update submodules, then install requirements.
+ * root, check out the branch, tag or commit, update submodules, then install requirements. What it
+ * found (revision, playbooks, inventory files) is recorded on the project, so that every node
+ * answers alike (docs/projects.md, "Several nodes").
  */
 export async function syncProject(job: UnifiedJobRow, run: RunContext): Promise<RunOutcome> {
   const dir = projectDir(run.services.env.projectsRoot, job.local_path);
   if (!dir) return { status: 'error', explanation: `Invalid project path "${job.local_path}".` };
-  const source = await checkedSource(run.services, job);
+  const source = await checkedSource(run.services, job, await demoRepository(run.db, run.services.env));
   if ('problem' in source) return { status: 'failed', explanation: source.problem };
   const [sharing] = await run.db.query<Pick<ProjectRow, 'name'>>('SELECT name FROM projects WHERE local_path = $1 AND id <> $2 LIMIT 1', [job.local_path, job.project_id]);
   if (sharing) return { status: 'failed', explanation: `The directory "${job.local_path}" is used by another project: the sync would change its files.` };
   if (await lstat(dir).then((s) => s.isSymbolicLink(), () => false)) {
     return { status: 'failed', explanation: `The checkout "${job.local_path}" is a link: the sync does not write through links.` };
   }
-  const inputs = await scmInputs(run.db, job.credential_id);
-  const auth = await gitAuthentication(run.privateDir, inputs);
-  const gitEnv = (allowFile: boolean) => ({ ...auth.env, GIT_PROTOCOL_FROM_USER: '0', GIT_ALLOW_PROTOCOL: allowFile ? `${REMOTE_PROTOCOLS}:file` : REMOTE_PROTOCOLS });
-  // The local repositories git may read, each checked by checkLocalSource: the only ones its sandbox shows.
-  const localReads: string[] = source.local ? [source.remote] : [];
-  const git: Git = async (args, options = {}) => {
-    const env = gitEnv(options.allowFile === true);
-    if (!options.capture) await run.output(`$ git ${args.join(' ')}`);
-    const sandbox = { writable: [dir], readable: options.allowFile ? localReads : [] };
-    const result = await run.exec('git', args, { cwd: options.cwd ?? dir, env, secrets: auth.secrets, captureStdout: options.capture, sandbox });
-    if (run.signal.aborted) throw new SyncFailure('stopped');
-    if (result.code !== 0) throw new SyncFailure(`git ${args[0]} failed (exit code ${result.code}).`);
-    return result.stdout.trim();
-  };
+  const session = await gitSession(run, dir, source, await scmInputs(run.db, job.credential_id));
+  const { git } = session;
   const allowFile = source.local;
-  const refspecs = ['+refs/heads/*:refs/remotes/origin/*', ...splitRefspecs(String(job.scm_refspec))];
-  await recordInvocation(run.db, job.id, { args: ['git', 'fetch', '--prune', '--tags', '--force', '--', source.remote, ...refspecs], cwd: dir, env: gitEnv(allowFile), secrets: auth.secrets });
+  const refspecs = syncRefspecs(String(job.scm_refspec));
+  await recordInvocation(run.db, job.id, { args: ['git', 'fetch', '--prune', '--tags', '--force', '--', source.remote, ...refspecs], cwd: dir, env: session.env(allowFile), secrets: session.auth.secrets });
   try {
     if (job.scm_delete_on_update) {
       await run.output(`Deleting ${dir} before the update (scm_delete_on_update).`);
@@ -91,18 +55,25 @@ export async function syncProject(job: UnifiedJobRow, run: RunContext): Promise<
     if (job.scm_clean) await git(['clean', '-ffdx']);
     await git(['checkout', '--force', '--detach', target]);
     if (job.scm_clean) await git(['reset', '--hard', target]);
-    await updateSubmodules(run.services, git, dir, job.scm_track_submodules === true, 0, localReads);
+    await updateSubmodules(run.services, git, dir, job.scm_track_submodules === true, session.localReads);
     const revision = await git(['rev-parse', 'HEAD'], { capture: true });
     await run.output(`Checked out ${job.scm_branch || 'the default branch'} at revision ${revision}.`);
-    const problem = await installRequirements(job, run, dir);
+    const problem = await installRequirements(run, dir, requirementsDir(run.services.env.projectsRoot, job.local_path));
     if (problem) return { status: 'failed', explanation: problem, updates: { scm_revision: revision } };
+    await recordFound(run, job, dir);
     return { status: 'successful', updates: { scm_revision: revision } };
   } catch (err) {
-    if (err instanceof SyncFailure) return { status: 'failed', explanation: err.message };
+    if (err instanceof GitFailure) return { status: 'failed', explanation: err.message };
     throw err;
   } finally {
-    await auth.close();
+    await session.auth.close();
   }
+}
+
+/** The playbooks and inventory files of the checkout, for the project's playbooks/, inventories/ and template checks on every node. */
+async function recordFound(run: RunContext, job: UnifiedJobRow, dir: string): Promise<void> {
+  const found = await scanProject(dir);
+  await run.db.query('UPDATE projects SET playbook_files = $2, inventory_files = $3 WHERE id = $1', [job.project_id, JSON.stringify(found.playbooks), JSON.stringify(found.inventories)]);
 }
 
 /** The commit to check out: the branch, a tag, a commit id, or the remote's default branch. */
@@ -116,58 +87,11 @@ async function resolveTarget(branch: string, git: Git, allowFile: boolean): Prom
     const match = /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(head);
     const found = (match && (await commit(`refs/remotes/origin/${match[1]}`))) || (await commit('FETCH_HEAD'));
     if (found) return found;
-    throw new SyncFailure('The repository has no default branch to check out.');
+    throw new GitFailure('The repository has no default branch to check out.');
   }
   for (const candidate of revisionCandidates(branch)) {
     const found = await commit(candidate);
     if (found) return found;
   }
-  throw new SyncFailure(`The branch, tag or commit "${branch}" was not found in the repository.`);
-}
-
-const hasSubmodules = (dir: string) => access(path.join(dir, '.gitmodules')).then(() => true, () => false);
-
-/** `git config -z --get-regexp` output as [key, value] pairs (none when nothing matches). */
-async function configEntries(git: Git, args: string[], cwd: string): Promise<[string, string][]> {
-  const out = await git(['config', '-z', ...args], { cwd, capture: true }).catch(() => '');
-  return out
-    .split('\0')
-    .filter(Boolean)
-    .map((entry) => {
-      const newline = entry.indexOf('\n');
-      return newline < 0 ? [entry, ''] : [entry.slice(0, newline), entry.slice(newline + 1)];
-    });
-}
-
-/**
- * Updates the submodules of `dir` one level at a time, so that every URL is checked as the
- * project's own is before git fetches from it (a local one only from the allowed directories,
- * never another project's checkout), then the submodules' own submodules.
- */
-async function updateSubmodules(service: ProjectSourcesView, git: Git, dir: string, track: boolean, depth: number, localReads: string[]): Promise<void> {
-  if (!(await hasSubmodules(dir))) return;
-  if (depth >= MAX_SUBMODULE_DEPTH) throw new SyncFailure(`Submodules are nested more than ${MAX_SUBMODULE_DEPTH} deep.`);
-  await git(['submodule', 'init'], { cwd: dir });
-  await git(['submodule', 'sync'], { cwd: dir });
-  let allowFile = false;
-  for (const [key, url] of await configEntries(git, ['--get-regexp', '^submodule\\..*\\.url$'], dir)) {
-    const name = key.slice('submodule.'.length, -'.url'.length);
-    const problem = scmUrlProblem(url);
-    if (problem) throw new SyncFailure(`Submodule "${name}": ${problem}`);
-    const local = localRepositoryPath(url);
-    if (!local) continue;
-    const checked = await checkLocalSource(service, local);
-    if ('problem' in checked) throw new SyncFailure(`Submodule "${name}": ${checked.problem}`);
-    // git reads exactly the path that was checked.
-    await git(['config', '--', key, checked.path], { cwd: dir });
-    localReads.push(checked.path);
-    allowFile = true;
-  }
-  await git(['submodule', 'update', '--init', '--force', ...(track ? ['--remote'] : [])], { cwd: dir, allowFile });
-  for (const [, subPath] of await configEntries(git, ['-f', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$'], dir)) {
-    const subDir = path.resolve(dir, subPath);
-    if (subDir.startsWith(dir + path.sep) && (await access(path.join(subDir, '.git')).then(() => true, () => false))) {
-      await updateSubmodules(service, git, subDir, track, depth + 1, localReads);
-    }
-  }
+  throw new GitFailure(`The branch, tag or commit "${branch}" was not found in the repository.`);
 }
