@@ -10,8 +10,9 @@
 // Other knobs (environment): BENCH_JOBS (1000000), BENCH_HOSTS (50000), BENCH_HOSTS_PER_JOB (3),
 // BENCH_ORGS (10), BENCH_TEMPLATES (10 per organization), BENCH_REQUESTS (100 measured requests per
 // endpoint and caller), BENCH_WARMUP (10), BENCH_FINISHES (2000 jobs ended to price keeping the
-// day totals), BENCH_EXPLAIN=1 (print the plan of every query of one request per endpoint and
-// caller). It only prints figures.
+// day totals), BENCH_ENDPOINTS (a comma-separated list: only these endpoints, beside the baseline),
+// BENCH_EXPLAIN=1 (print the plan of every query of one request per endpoint and caller). It only
+// prints figures.
 import os from 'node:os';
 import path from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -35,11 +36,13 @@ const FINISHES = intEnv('BENCH_FINISHES', 2000);
 const DAY_MS = 86_400_000;
 
 const monthStart = () => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - 29 * DAY_MS).toISOString();
-const SCENARIOS = [
+const ALL_SCENARIOS = [
   { name: 'baseline: /jobs/?finished__gte=<month start>', url: () => `/api/v2/jobs/?finished__gte=${encodeURIComponent(monthStart())}` },
   ...['job_trends', 'success_rate', 'top_templates', 'busiest_hosts', 'host_coverage', 'failure_analysis', 'time_savings'].map((e) => ({ name: e, url: () => `/api/v2/svc_analytics/${e}/` })),
   { name: 'job_trends ?period=year&granularity=month', url: () => '/api/v2/svc_analytics/job_trends/?period=year&granularity=month' },
 ];
+const ONLY = process.env.BENCH_ENDPOINTS?.split(',').map((e) => e.trim()).filter(Boolean);
+const SCENARIOS = ONLY ? ALL_SCENARIOS.filter((s) => s.name.startsWith('baseline') || ONLY.some((e) => s.name.startsWith(e))) : ALL_SCENARIOS;
 
 interface Seeded { orgAdmin: { username: string; password: string }; seconds: number; finishCost: { kept: number; baseline: number } }
 

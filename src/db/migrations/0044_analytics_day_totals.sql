@@ -37,6 +37,8 @@ CREATE TABLE host_day_totals (
 -- A caller who sees some templates only reads theirs: by template, then by day.
 CREATE INDEX job_day_totals_template ON job_day_totals (job_template_id, day) INCLUDE (status, jobs, timed_jobs, elapsed);
 CREATE INDEX host_day_totals_template ON host_day_totals (job_template_id, day) INCLUDE (host_id, host_name, jobs, ok, changed, failures, skipped, failed_jobs);
+-- Which hosts a period reached (host coverage, for those who see every template): narrower than the key.
+CREATE INDEX host_day_totals_reached ON host_day_totals (day, host_id) INCLUDE (jobs);
 
 -- Which runs analytics counts: finished jobs (not workflow jobs, not other run kinds).
 CREATE FUNCTION analytics_counts(kind text, status text, finished timestamptz) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
