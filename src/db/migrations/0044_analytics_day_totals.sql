@@ -95,8 +95,9 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER unified_jobs_analytics AFTER INSERT OR UPDATE OF kind, status, finished, elapsed ON unified_jobs
-  FOR EACH ROW EXECUTE FUNCTION analytics_job_changed();
+-- Other kinds of run never count: their status changes do not call the function at all.
+CREATE TRIGGER unified_jobs_analytics AFTER INSERT OR UPDATE OF status, finished, elapsed ON unified_jobs
+  FOR EACH ROW WHEN (NEW.kind = 'job') EXECUTE FUNCTION analytics_job_changed();
 -- Before the delete, while its summaries still exist (they go with it, ON DELETE CASCADE).
 CREATE TRIGGER unified_jobs_analytics_delete BEFORE DELETE ON unified_jobs
   FOR EACH ROW WHEN (OLD.kind = 'job') EXECUTE FUNCTION analytics_job_changed();

@@ -24,26 +24,27 @@ function paramsOf(scope: RunScope): Params {
   return params;
 }
 
-/** The counted runs' jobs per day, template and status, as `r`. */
-function jobTotals(scope: RunScope): string {
-  const own = `SELECT t.day, t.job_template_id, t.status, t.jobs, t.timed_jobs, t.elapsed FROM job_day_totals t
+/**
+ * The rows of a totals table the scope counts, from its first day on, and, when the caller sees
+ * runs one by one (`scope.shown`), those runs' rows in the same columns, as `r`.
+ */
+function totals(scope: RunScope, table: string, columns: string, shownRows: string): string {
+  const own = `SELECT ${columns.split(', ').map((c) => `t.${c}`).join(', ')} FROM ${table} t
     WHERE t.day >= ${scope.firstDay}${scope.templates ? ` AND ${scope.templates}` : ''}`;
   if (!scope.shown) return `(${own}) r`;
-  return `(${own} UNION ALL
-    SELECT analytics_day(j.finished), coalesce(j.job_template_id, 0), j.status, 1, (j.elapsed IS NOT NULL)::int, coalesce(j.elapsed, 0)
-    FROM unified_jobs j WHERE analytics_counts(j.kind, j.status, j.finished) AND analytics_day(j.finished) >= ${scope.firstDay} AND ${scope.shown}) r`;
-}
-
-/** The counted runs' host results per day, template and host, as `r`. */
-function hostTotals(scope: RunScope): string {
-  const own = `SELECT t.host_id, t.host_name, t.jobs, t.ok, t.changed, t.failures, t.skipped, t.failed_jobs FROM host_day_totals t
-    WHERE t.day >= ${scope.firstDay}${scope.templates ? ` AND ${scope.templates}` : ''}`;
-  if (!scope.shown) return `(${own}) r`;
-  return `(${own} UNION ALL
-    SELECT coalesce(s.host_id, 0), s.host_name, 1, s.ok, s.changed, s.failures, s.skipped, (s.failed OR s.failures > 0 OR s.dark > 0)::int
-    FROM unified_jobs j JOIN job_host_summaries s ON s.job_id = j.id
+  return `(${own} UNION ALL ${shownRows}
     WHERE analytics_counts(j.kind, j.status, j.finished) AND analytics_day(j.finished) >= ${scope.firstDay} AND ${scope.shown}) r`;
 }
+
+/** The counted runs' jobs per day, template and status. */
+const jobTotals = (scope: RunScope) => totals(scope, 'job_day_totals', 'day, job_template_id, status, jobs, timed_jobs, elapsed',
+  `SELECT analytics_day(j.finished), coalesce(j.job_template_id, 0), j.status, 1, (j.elapsed IS NOT NULL)::int, coalesce(j.elapsed, 0)
+    FROM unified_jobs j`);
+
+/** The counted runs' host results per day, template and host. */
+const hostTotals = (scope: RunScope) => totals(scope, 'host_day_totals', 'host_id, host_name, jobs, ok, changed, failures, skipped, failed_jobs',
+  `SELECT coalesce(s.host_id, 0), s.host_name, 1, s.ok, s.changed, s.failures, s.skipped, (s.failed OR s.failures > 0 OR s.dark > 0)::int
+    FROM unified_jobs j JOIN job_host_summaries s ON s.job_id = j.id`);
 
 /** The bucket of a day: its ISO date. */
 const bucket = (params: Params, g: Granularity) => `to_char(date_trunc(${params.add(g)}, r.day::timestamp), 'YYYY-MM-DD')`;
