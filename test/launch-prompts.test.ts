@@ -70,7 +70,7 @@ async function jobValue(t: TestApp, jobId: number, spec: PromptSpec): Promise<un
 async function scheduledJob(t: TestApp, scheduleId: number): Promise<number> {
   await t.db.query("UPDATE schedules SET next_run = now() - interval '1 second' WHERE id = $1", [scheduleId]);
   await launchDueSchedules(t.services);
-  const runs = (await t.get(`/api/v2/schedules/${scheduleId}/unified_jobs/`)).body.results;
+  const runs = (await t.get(`/api/v2/schedules/${scheduleId}/jobs/`)).body.results;
   assert.equal(runs.length, 1, `schedule ${scheduleId} launched once`);
   return runs[0].id;
 }

@@ -1,6 +1,6 @@
 // Lost nodes seen from one service, on either database: another node ("ghost", a row of its own
 // whose heartbeat the test ages) is given runs, then goes silent. The cluster test
-// (cluster-node-health.test.ts) does the same with real processes on PostgreSQL.
+// (cluster.test.ts) does the same with real processes on PostgreSQL.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, newInventory, newJobTemplate, newOrg, newProject, type TestApp } from './helpers/app.ts';

@@ -11,7 +11,7 @@ type AnyRow = any;
 
 /** The jobs a schedule launched, through the API. */
 async function jobsOf(t: TestApp, scheduleId: number): Promise<any[]> {
-  const res = await t.get(`/api/v2/schedules/${scheduleId}/unified_jobs/`);
+  const res = await t.get(`/api/v2/schedules/${scheduleId}/jobs/`);
   assert.equal(res.status, 200, res.text);
   return res.body.results;
 }

@@ -230,7 +230,7 @@ describe('schedules of other template kinds', () => {
     assert.equal(sync.status, 201, sync.text);
     await t.db.query("UPDATE schedules SET next_run = now() - interval '1 second' WHERE id = $1", [sync.body.id]);
     await launchDueSchedules(t.services);
-    const runs = (await t.get(`/api/v2/schedules/${sync.body.id}/unified_jobs/`)).body.results;
+    const runs = (await t.get(`/api/v2/schedules/${sync.body.id}/jobs/`)).body.results;
     assert.equal(runs.length, 1);
     assert.equal(runs[0].type, 'project_update');
     assert.equal(runs[0].launch_type, 'scheduled');

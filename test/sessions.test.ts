@@ -529,6 +529,15 @@ describe('sessions', () => {
       assert.equal((await attempt('frank-reset', frank.password, '10.3.0.1')).status, 429);
     });
 
+    it('a burst of requests with new, right Basic credentials all pass: one check, no failures counted', async () => {
+      const burst = await t.createUser('burst-basic');
+      const authorization = `Basic ${Buffer.from(`burst-basic:${burst.password}`).toString('base64')}`;
+      const answers = await Promise.all(Array.from({ length: 12 }, () => t.get('/api/v2/me/', { as: null, headers: { authorization, 'x-forwarded-for': '10.5.0.1' } })));
+      assert.deepEqual(answers.map((r) => r.status), Array(12).fill(200));
+      assert.equal((await t.db.query<AnyRow>(`SELECT count(*)::int AS n FROM login_failures WHERE key IN ('burst-basic', '10.5.0.1')`))[0].n, 0);
+      assert.equal((await auditRows('auth.throttled', 'burst-basic')).length, 0);
+    });
+
     it('an address that fails for many usernames is throttled', async () => {
       for (let i = 0; i < 20; i++) assert.equal((await attempt(`nobody-${i}`, 'guess', '10.4.0.1')).status, 401);
       const res = await attempt('alice', alice.password, '10.4.0.1');

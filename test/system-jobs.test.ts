@@ -83,8 +83,8 @@ describe('system job templates and system jobs', () => {
     const stamp = new Date(Date.now() + 2000).toISOString().replace(/[-:]/g, '').slice(0, 15);
     const s = await t.post(`/api/v2/system_job_templates/${id}/schedules/`, { name: 'Soon', rrule: `DTSTART:${stamp}Z RRULE:FREQ=DAILY;INTERVAL=1` });
     assert.equal(s.status, 201, s.text);
-    const [job] = await eventually(async () => (await t.get(`/api/v2/schedules/${s.body.id}/unified_jobs/`)).body.results.length
-      ? (await t.get(`/api/v2/schedules/${s.body.id}/unified_jobs/`)).body.results : null, 15_000, 'the scheduled system job');
+    const [job] = await eventually(async () => (await t.get(`/api/v2/schedules/${s.body.id}/jobs/`)).body.results.length
+      ? (await t.get(`/api/v2/schedules/${s.body.id}/jobs/`)).body.results : null, 15_000, 'the scheduled system job');
     assert.equal(job.type, 'system_job');
     assert.equal(job.launch_type, 'scheduled');
     assert.equal((await waitForRun(t, `/api/v2/system_jobs/${job.id}/`)).status, 'successful');

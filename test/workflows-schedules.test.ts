@@ -90,7 +90,7 @@ describe('schedules of workflow job templates', () => {
     assert.equal(job.limit, 'db');
     assert.equal(JSON.parse(job.extra_vars).color, 'red');
     assert.deepEqual((await t.get(`/api/v2/workflow_jobs/${job.id}/labels/`)).body.results.map((l: any) => l.name), ['nightly']);
-    const ofSchedule = (await t.get(`/api/v2/schedules/${s.body.id}/unified_jobs/`)).body.results;
+    const ofSchedule = (await t.get(`/api/v2/schedules/${s.body.id}/jobs/`)).body.results;
     assert.deepEqual(ofSchedule.map((j: any) => j.id), [job.id]);
     // The next slot is an hour on; the template follows its schedule.
     const schedule = (await t.get(`/api/v2/schedules/${s.body.id}/`)).body;

@@ -181,7 +181,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
 
   for (const [name, relation] of Object.entries(resource.related)) {
     const target = services.resources.get(relation.target);
-    const path = `${list}:id/${name}/`;
+    const path = `${list}:id/${relation.segment ?? name}/`;
     const scope = (parentId: number) => (alias: string, params: { add(v: unknown): string }) =>
       `${alias}.id IN (SELECT ${relation.targetColumn} FROM ${relation.from} WHERE ${relation.parentColumn} = ${params.add(parentId)})`;
     // Target id 0: whether the caller may attach anything at all here, or create something.

@@ -29,6 +29,8 @@ export interface Relation {
   targetColumn: string;
   /** Whether POST {id} attaches and {id, disassociate} detaches. */
   attachable: boolean;
+  /** The list's URL segment when AWX names it apart from its related key (a schedule's unified_jobs are at jobs/). */
+  segment?: string;
   /** For reverse foreign keys: the target field to set when a target is created through this list. */
   createWith?: string;
   /** Further values every target created through this list gets (personal tokens have no application). */

@@ -137,7 +137,7 @@ async function serializeOwnRows(db: Queryable, ctx: RequestContext, resource: Re
       }
       const key = namedUrlKey(resource, row, refs);
       if (key !== null) related.named_url = `${resource.listPath}${key}/`;
-      for (const name of Object.keys(resource.related)) related[name] = `${resource.detailPath(row.id)}${name}/`;
+      for (const [name, relation] of Object.entries(resource.related)) related[name] = `${resource.detailPath(row.id)}${relation.segment ?? name}/`;
       if (resource.allFields.created) related.activity_stream = `${resource.detailPath(row.id)}activity_stream/`;
       const roles = objectRoles.get(row.id);
       if (roles) summary.object_roles = roles;

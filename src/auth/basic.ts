@@ -57,7 +57,28 @@ export class VerifiedPasswords {
   private readonly cacheKeySecret = randomBytes(32);
   // Checks under way, so that a burst of requests with the same new credentials runs argon2 once.
   private readonly verifying = new Map<string, Promise<boolean>>();
+  // Whole attempts under way (see shared), by credentials and address.
+  private readonly attempts = new Map<string, Promise<unknown>>();
   private decoy: Promise<string> | undefined;
+
+  private keyOf(username: string, password: string): string {
+    return createHmac('sha256', this.cacheKeySecret).update(username).update('\0').update(password).digest('base64');
+  }
+
+  /**
+   * Runs `attempt` once for requests that send the same new credentials from the same address at
+   * the same time; the others share its answer. Each attempt is counted as a failure until it
+   * succeeds, so a burst of correct ones would otherwise throttle its own user.
+   */
+  shared<T>(username: string, password: string, address: string, attempt: () => Promise<T>): Promise<T> {
+    const key = `${this.keyOf(username, password)}\0${address}`;
+    let pending = this.attempts.get(key) as Promise<T> | undefined;
+    if (!pending) {
+      pending = attempt().finally(() => this.attempts.delete(key));
+      this.attempts.set(key, pending);
+    }
+    return pending;
+  }
 
   private timingDecoy(): Promise<string> {
     return (this.decoy ??= hash(randomBytes(16).toString('hex')));
@@ -69,7 +90,7 @@ export class VerifiedPasswords {
       // Spend the same time as a real check, so the answer does not tell which usernames exist.
       return { verify: async () => (await verify(await this.timingDecoy(), password).catch(() => false), null) };
     }
-    const key = createHmac('sha256', this.cacheKeySecret).update(username).update('\0').update(password).digest('base64');
+    const key = this.keyOf(username, password);
     if (this.verified.get(key) === row.password) {
       // Moves the entry to the end: the Map's order is then least recently used first.
       this.verified.delete(key);

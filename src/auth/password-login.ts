@@ -84,19 +84,21 @@ export async function attemptPasswordLogin(
     if (clearOnSuccess) await clearUsernameFailures(db, username);
     return { user: found.cached, secondFactorRequired: row?.second_factor_required };
   }
-  const reserved = await reserveAttempt(db, username, client.remoteAddr);
-  if (reserved.throttled) {
+  return services.caches.passwords.shared(username, password, client.remoteAddr, async (): Promise<PasswordLoginResult> => {
+    const reserved = await reserveAttempt(db, username, client.remoteAddr);
+    if (reserved.throttled) {
+      await reserved.release();
+      return refuse(reserved.throttled);
+    }
+    const local = await found.verify();
+    const user = local ?? (await externalPasswordLogin(PASSWORD_BACKENDS, services, username, password, client, row, authMethod));
+    if (!user) {
+      await pruneFailures(db);
+      await recordAudit(db, { type: 'auth.login', outcome: 'failure', ctx: attempt, actorUsername: username, client, detail: { reason: 'invalid_credentials', ...detail } });
+      return { invalid: true };
+    }
     await reserved.release();
-    return refuse(reserved.throttled);
-  }
-  const local = await found.verify();
-  const user = local ?? (await externalPasswordLogin(PASSWORD_BACKENDS, services, username, password, client, row, authMethod));
-  if (!user) {
-    await pruneFailures(db);
-    await recordAudit(db, { type: 'auth.login', outcome: 'failure', ctx: attempt, actorUsername: username, client, detail: { reason: 'invalid_credentials', ...detail } });
-    return { invalid: true };
-  }
-  await reserved.release();
-  if (clearOnSuccess) await clearUsernameFailures(db, username);
-  return { user, ...(local && { secondFactorRequired: row?.second_factor_required }) };
+    if (clearOnSuccess) await clearUsernameFailures(db, username);
+    return { user, ...(local && { secondFactorRequired: row?.second_factor_required }) };
+  });
 }

@@ -13,7 +13,7 @@ import type { ScheduleRow } from '../../db/tables.ts';
 
 
 /** The runs a schedule launched (AWX's /schedules/{id}/jobs/). */
-const scheduleRuns: Relation = { target: 'unified_job', from: 'schedule_runs', parentColumn: 'schedule_id', targetColumn: 'unified_job_id', attachable: false };
+const scheduleRuns: Relation = { target: 'unified_job', from: 'schedule_runs', parentColumn: 'schedule_id', targetColumn: 'unified_job_id', attachable: false, segment: 'jobs' };
 
 /** timezone and until, read from the rule (AWX computes them on every read). */
 function ruleFacts(rrule: string): { timezone: string; until: string } {

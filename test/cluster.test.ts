@@ -1,17 +1,21 @@
-// Node health across a cluster: three real service processes on one PostgreSQL database, with a
-// heartbeat period of two seconds (the settings file), sharing a projects root. One node is killed
-// with SIGKILL while it runs a job and comes back; a cancel crosses nodes; a node is deprovisioned
-// while it runs a job. PostgreSQL only: the embedded database serves one process.
+// A cluster: three real service processes on one PostgreSQL database, each with its own data
+// directory, with a heartbeat period of two seconds (the settings file). Jobs spread over the nodes
+// and run the revision synced through another node; one node streams a job another runs; a
+// schedule fires once per slot; one node is killed with SIGKILL while it runs a job and comes back;
+// a cancel crosses nodes; a node is deprovisioned while it runs a job (docs/cluster.md).
+// PostgreSQL only: the embedded database serves one process.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import WebSocket from 'ws';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadEnvConfig } from '../src/config/env.ts';
 import { serverMode } from './helpers/database.ts';
-import { LOCAL_VARIABLES } from './helpers/factories.ts';
+import { LOCAL_VARIABLES, rruleIn } from './helpers/factories.ts';
+import { makeRepository, type GitRepository } from './helpers/git.ts';
 import { eventually } from './helpers/jobs.ts';
 import { spawnService, type ServiceProcess } from './helpers/service-process.ts';
 import { manage, standaloneValues } from './helpers/standalone.ts';
@@ -22,6 +26,13 @@ const UNRESPONSIVE = 'Another cluster node has determined this instance to be un
 const sleepPlaybook = (seconds: number) => `- hosts: all\n  gather_facts: false\n  tasks:\n    - command: sleep ${seconds}\n`;
 // A playbook name of its own, to find this run's processes among everyone else's.
 const STALL_PLAYBOOK = `stall-${randomBytes(4).toString('hex')}.yml`;
+const KILLED_PLAYBOOK = `killed-${randomBytes(4).toString('hex')}.yml`;
+const SPREAD_JOBS = 30;
+// Prints the revision's message: which commit a node ran is read from the output.
+const sitePlay = (message: string) => `- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg="content={{ '${message}' }}"\n`;
+const COUNT = '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg="item {{ item }}"\n      loop: "{{ range(12) | list }}"\n';
+const ansibleProcesses = (playbook: string) =>
+  execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(playbook));
 const HELLO = '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg=hello\n';
 
 describe('node health across three nodes on one PostgreSQL', { skip: !serverMode() && 'needs a PostgreSQL server' }, () => {
@@ -30,8 +41,12 @@ describe('node health across three nodes on one PostgreSQL', { skip: !serverMode
   let values: Record<string, string> = {};
   let admin = { username: 'admin', password: '' };
   const ids: Record<string, number> = {};
+  let repo: GitRepository;
+  // The schedule's first slot: set in before(), checked by the last test, once its two slots are past.
+  let scheduleFirstSlot = 0;
 
   const start = async (name: string, dataDir: string) => {
+    await manualProject(dataDir);
     const node = await spawnService({ ...values, SVC_DATA_DIR: dataDir, SVC_NODE_NAME: name }, admin);
     nodes.set(name, node);
     return node;
@@ -46,9 +61,9 @@ describe('node health across three nodes on one PostgreSQL', { skip: !serverMode
     (await ok(via, 'GET', `/api/v2/instances/?hostname=${hostname}`)).results[0];
   const launch = async (via: ServiceProcess, template: number) => (await ok(via, 'POST', `/api/v2/job_templates/${template}/launch/`, {})).job as number;
   const job = (via: ServiceProcess, id: number) => ok(via, 'GET', `/api/v2/jobs/${id}/`);
-  const finished = (via: ServiceProcess, id: number, timeoutMs = 90_000) =>
+  const finished = (via: ServiceProcess, id: number, timeoutMs = 90_000, kind = 'jobs') =>
     eventually(async () => {
-      const row = await job(via, id);
+      const row = await ok(via, 'GET', `/api/v2/${kind}/${id}/`);
       return ['successful', 'failed', 'error', 'canceled'].includes(row.status) ? row : null;
     }, timeoutMs, `job ${id} to finish`);
   const runningOn = (via: ServiceProcess, id: number, hostname: string) =>
@@ -58,19 +73,25 @@ describe('node health across three nodes on one PostgreSQL', { skip: !serverMode
       return row.status === 'running' && row.execution_node === hostname ? row : null;
     }, 60_000, `job ${id} running on ${hostname}`);
 
+  // Each node has its own data directory, its projects root in it (docs/cluster.md); the manual
+  // project's directory is put on every node.
+  const manualProject = async (dataDir: string) => {
+    const dir = path.join(dataDir, 'projects', 'cluster');
+    await mkdir(dir, { recursive: true });
+    const files = { 'sleep.yml': sleepPlaybook(300), 'short.yml': sleepPlaybook(4), 'hello.yml': HELLO, [STALL_PLAYBOOK]: sleepPlaybook(300), [KILLED_PLAYBOOK]: sleepPlaybook(300), 'count.yml': COUNT };
+    for (const [name, content] of Object.entries(files)) await writeFile(path.join(dir, name), content);
+  };
+
   before(async () => {
-    const projectsRoot = await mkdtemp(path.join(tmpdir(), 'drover-cluster-projects-'));
-    dirs.push(projectsRoot);
-    await mkdir(path.join(projectsRoot, 'cluster'));
-    await writeFile(path.join(projectsRoot, 'cluster', 'sleep.yml'), sleepPlaybook(300));
-    await writeFile(path.join(projectsRoot, 'cluster', 'short.yml'), sleepPlaybook(4));
-    await writeFile(path.join(projectsRoot, 'cluster', 'hello.yml'), HELLO);
-    await writeFile(path.join(projectsRoot, 'cluster', STALL_PLAYBOOK), sleepPlaybook(300));
-    const settingsFile = path.join(projectsRoot, '..', `${path.basename(projectsRoot)}-settings.yaml`);
-    await writeFile(settingsFile, `CLUSTER_NODE_HEARTBEAT_PERIOD: ${PERIOD_SECONDS}\nCLUSTER_NODE_MISSED_HEARTBEAT_TOLERANCE: ${TOLERANCE}\n`);
-    dirs.push(settingsFile);
+    repo = await makeRepository({ 'site.yml': sitePlay('first') });
+    const settingsDir = await mkdtemp(path.join(tmpdir(), 'drover-cluster-settings-'));
+    dirs.push(settingsDir);
+    const settingsFile = path.join(settingsDir, 'settings.yaml');
+    await writeFile(
+      settingsFile,
+      `CLUSTER_NODE_HEARTBEAT_PERIOD: ${PERIOD_SECONDS}\nCLUSTER_NODE_MISSED_HEARTBEAT_TOLERANCE: ${TOLERANCE}\nPROJECT_LOCAL_SOURCE_DIRS: [${JSON.stringify(repo.root)}]\n`,
+    );
     const standalone = await standaloneValues('nodehealth', {
-      SVC_PROJECTS_ROOT: projectsRoot,
       SVC_SETTINGS_FILE: settingsFile,
       SVC_LISTEN_ADDRESS: '127.0.0.1',
       SVC_CREATE_DEMO_DATA: 'false',
@@ -87,7 +108,7 @@ describe('node health across three nodes on one PostgreSQL', { skip: !serverMode
     await Promise.all([start('node-b', more[0]), start('node-c', more[1])]);
 
     const a = node('node-a');
-    for (const name of ['node-b', 'node-c']) {
+    for (const name of ['node-a', 'node-b', 'node-c']) {
       ids[`group-${name}`] = (await ok(a, 'POST', '/api/v2/instance_groups/', { name: `only-${name}`, policy_instance_list: [name] })).id;
     }
     const org = await ok(a, 'GET', '/api/v2/organizations/Default/');
@@ -101,12 +122,25 @@ describe('node health across three nodes on one PostgreSQL', { skip: !serverMode
     };
     const defaultGroup = (await ok(a, 'GET', '/api/v2/instance_groups/?name=default')).results[0].id;
     ids.default = defaultGroup;
-    ids.sleepOnB = await template('Sleep on B', 'sleep.yml', [ids['group-node-b']]);
+    ids.sleepOnB = await template('Sleep on B', KILLED_PLAYBOOK, [ids['group-node-b']]);
     ids.stallOnB = await template('Stall on B', STALL_PLAYBOOK, [ids['group-node-b']]);
     ids.sleepOnC = await template('Sleep on C', 'sleep.yml', [ids['group-node-c']]);
     ids.shortOnC = await template('Short on C', 'short.yml', [ids['group-node-c']]);
     ids.helloPreferB = await template('Hello, B first', 'hello.yml', [ids['group-node-b'], defaultGroup]);
     ids.helloPreferC = await template('Hello, C first', 'hello.yml', [ids['group-node-c'], defaultGroup]);
+    ids.countOnA = await template('Count on A', 'count.yml', [ids['group-node-a']]);
+    ids.helloOnA = await template('Hello on A', 'hello.yml', [ids['group-node-a']]);
+    const site = await ok(a, 'POST', '/api/v2/projects/', { name: 'Site', organization: org.id, scm_type: 'git', scm_url: `file://${repo.bare}` });
+    ids.siteProject = site.id;
+    const firstSync = await eventually(async () => (await ok(a, 'GET', `/api/v2/project_updates/?project=${site.id}`)).results[0]?.id ?? null, 30_000, 'the first sync');
+    const siteUpdate = await finished(a, firstSync, 120_000, 'project_updates');
+    assert.equal(siteUpdate.status, 'successful', siteUpdate.job_explanation);
+    ids.site = (await ok(a, 'POST', '/api/v2/job_templates/', { name: 'Site', project: site.id, inventory: inventory.id, playbook: 'site.yml', allow_simultaneous: true })).id;
+    // Two slots a minute apart, claimed by whichever node sees them due first; the runs go to node-a,
+    // away from the nodes the tests below kill and remove.
+    const rrule = rruleIn(5, 'FREQ=MINUTELY;INTERVAL=1;COUNT=2');
+    scheduleFirstSlot = Date.parse(rrule.replace(/^DTSTART:(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z.*$/, '$1-$2-$3T$4:$5:$6Z'));
+    await ok(a, 'POST', '/api/v2/schedules/', { name: 'Twice', unified_job_template: ids.helloOnA, rrule });
     // Every node has registered and joined its group.
     await eventually(async () => {
       const groups = await ok(a, 'GET', '/api/v2/instance_groups/');
@@ -120,6 +154,56 @@ describe('node health across three nodes on one PostgreSQL', { skip: !serverMode
       await service.stop();
     }
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+    await repo?.remove();
+  });
+
+  it(`spreads ${SPREAD_JOBS} jobs over the three nodes, each running the commit synced through node-a, read from its output`, async () => {
+    const a = node('node-a');
+    const sha = await repo.commit({ 'site.yml': sitePlay('second') });
+    const update = await finished(a, (await ok(a, 'POST', `/api/v2/projects/${ids.siteProject}/update/`, {})).id, 120_000, 'project_updates');
+    assert.equal(update.status, 'successful', update.job_explanation);
+    assert.equal(update.scm_revision, sha);
+    const via = [a, node('node-b'), node('node-c')];
+    const launched = await Promise.all(Array.from({ length: SPREAD_JOBS }, (_, i) => launch(via[i % 3], ids.site)));
+    const jobs = await Promise.all(launched.map((id) => finished(a, id, 180_000)));
+    const perNode = new Map<string, number>();
+    for (const row of jobs) {
+      assert.equal(row.status, 'successful', `job ${row.id} on ${row.execution_node}: ${row.job_explanation} ${row.result_traceback}`);
+      assert.equal(row.scm_revision, sha);
+      const stdout = await via[row.id % 3].api('GET', `/api/v2/jobs/${row.id}/stdout/?format=txt`);
+      assert.match(stdout.text, /content=second/, `job ${row.id} on ${row.execution_node} ran the new commit`);
+      assert.doesNotMatch(stdout.text, /content=first/);
+      perNode.set(row.execution_node, (perNode.get(row.execution_node) ?? 0) + 1);
+    }
+    assert.deepEqual([...perNode.keys()].sort(), ['node-a', 'node-b', 'node-c'], `jobs per node: ${JSON.stringify([...perNode])}`);
+  });
+
+  it("node-c streams the events of a job node-a runs, every one once and in order", async () => {
+    const a = node('node-a');
+    const c = node('node-c');
+    const socket = new WebSocket(`${c.url.replace(/^http/, 'ws')}/websocket/`, {
+      headers: { authorization: `Basic ${Buffer.from(`${admin.username}:${admin.password}`).toString('base64')}` },
+    });
+    const messages: any[] = [];
+    socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
+    try {
+      await eventually(async () => messages.some((m) => m.accept === true), 30_000, 'the socket to be accepted');
+      const id = await launch(a, ids.countOnA);
+      socket.send(JSON.stringify({ groups: { job_events: [id] } }));
+      const ran = await finished(a, id);
+      assert.equal(ran.status, 'successful', ran.job_explanation);
+      assert.equal(ran.execution_node, 'node-a');
+      const eof = await eventually(async () => messages.find((m) => m.event === 'EOF' && m.job === id) ?? null, 30_000, 'the end of the stream');
+      const stored = (await ok(c, 'GET', `/api/v2/jobs/${id}/job_events/?page_size=200&order_by=counter`)).results;
+      assert.equal(eof.final_counter, stored.at(-1).counter);
+      const counters = messages.filter((m) => m.type === 'job_event' && m.job === id).map((m) => m.counter);
+      // Subscribed just after the launch: what it missed before is the REST list's to give.
+      assert.ok(counters.length >= 12, `${counters.length} events streamed`);
+      assert.ok(!messages.some((m) => m.event === 'events_skipped'), 'under the rate at which a client is sent fewer');
+      assert.deepEqual(counters, stored.map((e: any) => e.counter).slice(-counters.length), 'the stored events from where it joined, once each, in order');
+    } finally {
+      socket.close();
+    }
   });
 
   it('a killed node becomes unavailable with capacity 0; its running job fails naming it within two heartbeat periods; a job given to it meanwhile runs elsewhere', async () => {
@@ -137,6 +221,7 @@ describe('node health across three nodes on one PostgreSQL', { skip: !serverMode
 
     const failed = await finished(c, running, 30_000);
     const elapsedMs = Date.now() - killedAt;
+    await eventually(async () => ansibleProcesses(KILLED_PLAYBOOK).length === 0, 10_000, 'the killed node\'s playbook to end with it');
     assert.equal(failed.status, 'failed');
     assert.equal(failed.job_explanation, 'Task was marked as running but its node node-b stopped sending heartbeats, so it has been marked as failed.');
     // Lost at two periods after its last heartbeat (before the kill); one more second for the polling here and a loaded machine.
@@ -194,7 +279,7 @@ describe('node health across three nodes on one PostgreSQL', { skip: !serverMode
   it('a node that stalls past its grace loses its running job; once it wakes it stops that run and records nothing over the failure', async () => {
     const a = node('node-a');
     const b = node('node-b');
-    const stallProcesses = () => execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(STALL_PLAYBOOK));
+    const stallProcesses = () => ansibleProcesses(STALL_PLAYBOOK);
     const id = await launch(a, ids.stallOnB);
     await runningOn(a, id, 'node-b');
     await eventually(async () => stallProcesses().length > 0, 30_000, 'the playbook to run');
@@ -249,5 +334,20 @@ describe('node health across three nodes on one PostgreSQL', { skip: !serverMode
     await eventually(async () => c.output.join('').includes('This node (node-c) was deprovisioned'), 30_000, 'node-c to notice');
     assert.equal(await instance(a, 'node-c'), undefined, 'its heartbeat did not register it again');
     assert.deepEqual((await ok(a, 'GET', `/api/v2/instance_groups/${ids['group-node-c']}/`)).instances, 0);
+  });
+
+  it('a schedule fires once per slot, whichever nodes see it due', async () => {
+    const a = node('node-a');
+    const schedule = (await ok(a, 'GET', '/api/v2/schedules/?name=Twice')).results[0];
+    const wait = scheduleFirstSlot + 60_000 - Date.now();
+    const runs = await eventually(async () => {
+      const list = (await ok(a, 'GET', `/api/v2/schedules/${schedule.id}/jobs/?order_by=id`)).results;
+      return list.length >= 2 && list.every((r: any) => r.status === 'successful') ? list : null;
+    }, Math.max(wait, 0) + 60_000, 'both slots to run');
+    // A second claim of a slot would have launched at the same moment as the first.
+    assert.equal(runs.length, 2, `runs: ${JSON.stringify(runs.map((r: any) => [r.id, r.created]))}`);
+    assert.ok(Date.parse(runs[0].created) >= scheduleFirstSlot, 'the first ran at its slot');
+    assert.ok(Date.parse(runs[1].created) >= scheduleFirstSlot + 60_000, 'the second at the next');
+    assert.equal((await ok(a, 'GET', `/api/v2/schedules/${schedule.id}/`)).next_run, null);
   });
 });
