@@ -46,7 +46,7 @@ if (files.some((f) => !f.startsWith(unitTier))) {
 
 let passed = 0;
 let failed = 0;
-const FILES_PER_PROCESS = Number(process.env.TEST_FILES_PER_PROCESS ?? 4);
+const FILES_PER_PROCESS = Number(process.env.TEST_FILES_PER_PROCESS ?? 6);
 
 /**
  * Groups the files into modules that import them in turn, FILES_PER_PROCESS to a module. A group
