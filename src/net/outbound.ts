@@ -31,12 +31,18 @@ export interface OutboundRequest {
   verifyTls?: boolean;
   /** Redirects followed (default 5; 0 answers the redirect itself). */
   maxRedirects?: number;
+  /** Keep the answer as bytes (`bytes`), leaving `body` empty: for archives and other binary answers. */
+  binary?: boolean;
+  /** Aborts the exchange early (a run's cancel), besides the deadline. */
+  signal?: AbortSignal;
 }
 
 export interface OutboundResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The answer's bytes, when the request asked for `binary`. */
+  bytes?: Buffer;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -77,7 +83,8 @@ const keepOnly = (headers: Record<string, string>, keep: (name: string) => boole
 
 /** Sends one request through the guard and answers the final response (after redirects). */
 export async function sendOutbound(request: OutboundRequest, policy: OutboundPolicy): Promise<OutboundResponse> {
-  const deadline = AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const timeout = AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const deadline = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
   let url = parseUrl(request.url);
   let method = (request.method ?? 'GET').toUpperCase();
   let body = request.body;
@@ -135,6 +142,7 @@ async function exchange(
   return new Promise<OutboundResponse>((resolve, reject) => {
     const fail = (err: unknown) => {
       if (err instanceof OutboundRefused || err instanceof OutboundFailed) return reject(err);
+      if (request.signal?.aborted) return reject(new OutboundFailed(`The request to ${url.host} was stopped.`));
       if (signal.aborted) return reject(new OutboundFailed(`No answer from ${url.host} within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms.`));
       const e = err as NodeJS.ErrnoException;
       reject(new OutboundFailed(`Request to ${url.host} failed: ${e.code ?? ''}${e.code ? ' ' : ''}${e.message}`.trim()));
@@ -162,7 +170,8 @@ async function exchange(
       res.on('end', () => {
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers, ...(request.binary ? { body: '', bytes } : { body: bytes.toString('utf8') }) });
       });
     });
     req.on('error', (err) => fail(err instanceof Error && 'cause' in err && err.cause instanceof OutboundRefused ? err.cause : err));

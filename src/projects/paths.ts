@@ -27,6 +27,11 @@ export function revisionsDir(projectsRoot: string, localPath: string): string {
   return path.join(projectsRoot, '.__revisions', localPath);
 }
 
+/** Where a node keeps the file of an archive project's last update, to run its revision without downloading it again. */
+export function archiveCopyPath(projectsRoot: string, localPath: string): string {
+  return path.join(projectsRoot, '.__archives', localPath);
+}
+
 const DEFAULT_ROLES_PATH = '~/.ansible/roles:/usr/share/ansible/roles:/etc/ansible/roles';
 const DEFAULT_COLLECTIONS_PATH = '~/.ansible/collections:/usr/share/ansible/collections';
 

@@ -3,7 +3,7 @@
 // source with the project's credential when it does not, and refuses to run other files
 // (docs/projects.md#several-nodes).
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EnvConfig } from '../config/env.ts';
 import type { Queryable } from '../db/database.ts';
@@ -17,6 +17,7 @@ import { projectFilesDir, type ProjectSourcesView } from './local-sources.ts';
 import { isDirectory, projectDir, requirementsDir, revisionsDir } from './paths.ts';
 import { installRequirements } from './requirements.ts';
 import { scmInputs } from './scm-credential.ts';
+import { downloadArchive, keptArchive, unpackProjectArchive } from './archive-source.ts';
 import { withProjectLock } from './project-lock.ts';
 
 /** Revisions of one project a node keeps beyond those in use; the oldest used are dropped. */
@@ -143,7 +144,7 @@ async function holdRevision(run: CacheRun, project: CachedProject, want: { revis
   await mkdir(root, { recursive: true, mode: 0o700 });
   // Left by a node stopped while fetching (the lock says no fetch of this node is under way).
   for (const name of await readdir(root)) if (name.startsWith(INCOMING)) await rm(path.join(root, name), { recursive: true, force: true });
-  if ('revision' in want && (await isReady(path.join(root, want.revision)))) return checkedEntry(run, root, want.revision);
+  if ('revision' in want && (await isReady(path.join(root, want.revision)))) return checkedEntry(run, project, root, want.revision);
   const incoming = path.join(root, `${INCOMING}${randomBytes(6).toString('hex')}`);
   try {
     const made = await fetchRevision(run, project, want, incoming);
@@ -153,7 +154,7 @@ async function holdRevision(run: CacheRun, project: CachedProject, want: { revis
       await rm(entry, { recursive: true, force: true });
       await rename(incoming, entry);
     }
-    return checkedEntry(run, root, made.revision);
+    return checkedEntry(run, project, root, made.revision);
   } finally {
     await rm(incoming, { recursive: true, force: true });
   }
@@ -161,9 +162,10 @@ async function holdRevision(run: CacheRun, project: CachedProject, want: { revis
 
 const isReady = (entry: string) => stat(path.join(entry, READY)).then((s) => s.isFile(), () => false);
 
-async function checkedEntry(run: CacheRun, root: string, revision: string): Promise<Held> {
+async function checkedEntry(run: CacheRun, project: CachedProject, root: string, revision: string): Promise<Held> {
   const entry = path.join(root, revision);
-  const head = await headOf(run, filesOf(entry));
+  // An archive's files have no HEAD: the revision is the SHA-1 checked when they were unpacked.
+  const head = project.scm_type === 'archive' ? (await readFile(path.join(entry, READY), 'utf8').catch(() => '')).trim() : await headOf(run, filesOf(entry));
   if (head === revision) return { entry, revision };
   await rm(entry, { recursive: true, force: true });
   return {
@@ -192,6 +194,7 @@ async function sourcesFor(run: CacheRun, project: CachedProject, revision: strin
  * the run names a branch; checks it out with its submodules and installs its requirements.
  */
 async function fetchRevision(run: CacheRun, project: CachedProject, want: { revision: string } | { branch: string }, dir: string): Promise<{ revision: string } | { problem: string }> {
+  if (project.scm_type === 'archive') return fetchArchiveRevision(run, project, want, dir);
   const wanted = 'revision' in want ? want.revision : null;
   const access = run.access ?? (await readSourceAccess(run.db, run.services.env, project));
   const sources = await sourcesFor(run, project, wanted, access);
@@ -242,6 +245,32 @@ async function fetchRevision(run: CacheRun, project: CachedProject, want: { revi
   } finally {
     await session.auth.close();
   }
+}
+
+/**
+ * An archive project's recorded revision: the file this node's update kept, else its URL downloaded
+ * again, refused when the file changed since the update.
+ */
+async function fetchArchiveRevision(run: CacheRun, project: CachedProject, want: { revision: string } | { branch: string }, dir: string): Promise<{ revision: string } | { problem: string }> {
+  if (!('revision' in want)) return { problem: `The archive project "${project.name}" has no branches: run it without scm_branch.` };
+  const kept = await keptArchive(run.services.env.projectsRoot, project.local_path, want.revision);
+  const downloaded = kept ? { bytes: kept, revision: want.revision } : await downloadArchive(run.services, project.scm_url, (run.access ?? (await readSourceAccess(run.db, run.services.env, project))).inputs);
+  if ('problem' in downloaded) return downloaded;
+  if (downloaded.revision !== want.revision) {
+    return {
+      problem: `The archive of the project "${project.name}" is now at revision ${downloaded.revision} on node ${run.services.env.nodeName}, not at the recorded revision ${want.revision}: `
+        + 'the run was stopped rather than run other files. Update the project and run again.',
+    };
+  }
+  const files = filesOf(dir);
+  await mkdir(files, { recursive: true, mode: 0o700 });
+  const unpacked = await unpackProjectArchive(run.services, downloaded.bytes, files);
+  if ('problem' in unpacked) return unpacked;
+  const log: string[] = [];
+  const problem = await installRequirements(quietRun(run, log), files, requirementsOf(dir));
+  if (problem) return { problem: withLog(problem, log) };
+  await writeFile(path.join(dir, READY), `${want.revision}\n`);
+  return { revision: want.revision };
 }
 
 const withLog = (problem: string, log: string[]) => {

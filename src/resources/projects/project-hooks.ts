@@ -37,7 +37,18 @@ async function checkGitSource(ctx: RequestContext, values: Values, existing: Pro
   if (refspec) errors.scm_refspec = [refspec];
   // The service places a git project's checkout itself; a manual project turning into a git one
   // gets a directory of its own rather than syncing over the files of its manual directory.
-  if (existing && existing.scm_type !== 'git') values.local_path = '';
+  if (existing && existing.scm_type === '') values.local_path = '';
+  else delete values.local_path;
+}
+
+/** An archive project's source: an http(s) URL of a tar or zip file, no branch or refspec. */
+function checkArchiveSource(values: Values, existing: ProjectRow | null, errors: Record<string, string[]>): void {
+  const url = String(valueOf(values, existing, 'scm_url') ?? '');
+  if (!/^https?:\/\/[^\s]+$/i.test(url)) errors.scm_url = ['An archive project needs the http:// or https:// URL of a tar or zip file.'];
+  for (const field of ['scm_branch', 'scm_refspec'] as const) {
+    if (field in values && values[field]) errors[field] = [`Archive projects do not use ${field}.`];
+  }
+  if (existing && existing.scm_type === '') values.local_path = '';
   else delete values.local_path;
 }
 
@@ -58,13 +69,15 @@ export async function checkProject(tx: Queryable, ctx: RequestContext, values: V
   const errors: Record<string, string[]> = {};
   if (scmType === 'git') {
     await checkGitSource(ctx, values, existing, errors);
+  } else if (scmType === 'archive') {
+    checkArchiveSource(values, existing, errors);
   } else {
     for (const field of ['scm_url', 'scm_branch', 'scm_refspec', 'credential'] as const) {
       const value = valueOf(values, existing, field, field === 'credential' ? 'credential_id' : field);
       if (value && field in values) errors[field] = [`Manual projects do not use ${field}.`];
     }
-    const switched = !existing || existing.scm_type === 'git';
-    if ('scm_type' in values && existing?.scm_type === 'git') {
+    const switched = !existing || existing.scm_type !== '';
+    if ('scm_type' in values && existing && existing.scm_type !== '') {
       Object.assign(values, { scm_url: '', scm_branch: '', scm_refspec: '', credential: null });
     }
     const localPath = String(valueOf(values, existing, 'local_path') ?? '');
@@ -83,9 +96,9 @@ export async function checkProject(tx: Queryable, ctx: RequestContext, values: V
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
-/** A git project gets its checkout directory and a first sync; a changed source syncs again. */
+/** A git or archive project gets its checkout directory and a first sync; a changed source syncs again. */
 export async function afterProjectWrite(tx: Queryable, ctx: RequestContext, row: ProjectRow, existing: ProjectRow | null): Promise<void> {
-  if (row.scm_type !== 'git') {
+  if (row.scm_type === '') {
     // A manual project's files are its directory's, read where it exists: nothing recorded applies.
     if (row.status !== 'ok' || row.playbook_files !== null) {
       await tx.query(`UPDATE projects SET status = 'ok', scm_revision = '', playbook_files = NULL, inventory_files = NULL WHERE id = $1`, [row.id]);

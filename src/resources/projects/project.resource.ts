@@ -22,7 +22,7 @@ export const projects = defineResource<ProjectRow>({
     name: text({ required: true, maxLength: 512, allowBlank: false }),
     description: text(),
     organization: ref('organization', { required: true }),
-    scm_type: choice([['', 'Manual'], ['git', 'Git']], { default: '', label: 'Source Control Type' }),
+    scm_type: choice([['', 'Manual'], ['git', 'Git'], ['archive', 'Remote Archive']], { default: '', label: 'Source Control Type' }),
     scm_url: text({ maxLength: 1024, label: 'Source Control URL' }),
     scm_branch: text({ maxLength: 256, label: 'Source Control Branch/Tag/Commit', helpText: 'Branch, tag or commit to check out; empty for the default branch.' }),
     scm_refspec: text({ maxLength: 1024, label: 'Source Control Refspec', helpText: 'Extra refs to fetch, e.g. refs/pull/*:refs/remotes/origin/pull/*.' }),

@@ -10,7 +10,7 @@ export const projectUpdates = defineRunResource({
     project: ref('project', { readOnly: true }),
     credential: ref('credential', { readOnly: true }),
     job_type: choice(['run', 'check'], { readOnly: true }),
-    scm_type: choice([['', 'Manual'], ['git', 'Git']], { readOnly: true }),
+    scm_type: choice([['', 'Manual'], ['git', 'Git'], ['archive', 'Remote Archive']], { readOnly: true }),
     scm_url: text({ readOnly: true }),
     scm_branch: text({ readOnly: true }),
     scm_refspec: text({ readOnly: true }),

@@ -10,6 +10,7 @@ import { projectDir, isDirectory, requirementsDir } from '../../projects/paths.t
 import { installRequirements } from '../../projects/requirements.ts';
 import { scmInputs } from '../../projects/scm-credential.ts';
 import { recordInvocation } from '../../runs/invocation.ts';
+import { syncArchive } from './sync-archive.ts';
 
 const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
@@ -17,7 +18,7 @@ const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 export const syncRefspecs = (refspec: string) => ['+refs/heads/*:refs/remotes/origin/*', ...splitRefspecs(refspec)];
 
 /**
- * Runs one project update with the git CLI: clone (or fetch into) the checkout under the projects
+ * Runs one project update (an archive project's: sync-archive.ts) with the git CLI: clone (or fetch into) the checkout under the projects
  * root, check out the branch, tag or commit, update submodules, then install requirements. What it
  * found (revision, playbooks, inventory files) is recorded on the project, so that every node
  * answers alike (docs/projects.md, "Several nodes").
@@ -25,13 +26,14 @@ export const syncRefspecs = (refspec: string) => ['+refs/heads/*:refs/remotes/or
 export async function syncProject(job: UnifiedJobRow, run: RunContext): Promise<RunOutcome> {
   const dir = projectDir(run.services.env.projectsRoot, job.local_path);
   if (!dir) return { status: 'error', explanation: `Invalid project path "${job.local_path}".` };
-  const source = await checkedSource(run.services, job, await demoRepository(run.db, run.services.env));
-  if ('problem' in source) return { status: 'failed', explanation: source.problem };
   const [sharing] = await run.db.query<Pick<ProjectRow, 'name'>>('SELECT name FROM projects WHERE local_path = $1 AND id <> $2 LIMIT 1', [job.local_path, job.project_id]);
   if (sharing) return { status: 'failed', explanation: `The directory "${job.local_path}" is used by another project: the sync would change its files.` };
   if (await lstat(dir).then((s) => s.isSymbolicLink(), () => false)) {
     return { status: 'failed', explanation: `The checkout "${job.local_path}" is a link: the sync does not write through links.` };
   }
+  if (job.scm_type === 'archive') return syncArchive(job, run, dir, (found) => recordFound(run, job, found));
+  const source = await checkedSource(run.services, job, await demoRepository(run.db, run.services.env));
+  if ('problem' in source) return { status: 'failed', explanation: source.problem };
   const session = await gitSession(run, dir, source, await scmInputs(run.db, job.credential_id));
   const { git } = session;
   const allowFile = source.local;

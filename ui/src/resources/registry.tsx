@@ -65,7 +65,7 @@ const runs = <K extends RunKey>(key: K, label: string, singular: string, extra: 
   ...extra,
   });
 
-const SCM_TYPES: Record<FieldOf<'projects', 'scm_type'>, string> = { '': 'Manual', git: 'Git' };
+const SCM_TYPES: Record<FieldOf<'projects', 'scm_type'>, string> = { '': 'Manual', git: 'Git', archive: 'Remote Archive' };
 const INVENTORY_KINDS: Record<FieldOf<'inventories', 'kind'>, string> = { '': 'Inventory', smart: 'Smart' };
 
 const RESOURCES: ResourceConfig[] = [

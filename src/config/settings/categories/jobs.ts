@@ -108,6 +108,24 @@ export const jobs = category({
         helpText: 'Adds the CLI -vvv flag to ansible-playbook runs of project_update.yml used for project updates.',
       }),
     ),
+    PROJECT_ARCHIVE_MAX_BYTES: setting<number>(
+      integer({
+        default: 104_857_600,
+        min: 1,
+        label: 'Largest Project Archive',
+        helpText: 'Largest tar or zip file an archive project may download, in bytes (100 MiB by default).',
+      }),
+      { unit: 'bytes' },
+    ),
+    PROJECT_ARCHIVE_MAX_UNPACKED_BYTES: setting<number>(
+      integer({
+        default: 524_288_000,
+        min: 1,
+        label: 'Largest Unpacked Project Archive',
+        helpText: 'Largest total size of the files an archive project unpacks, in bytes (500 MiB by default): a larger archive fails its update.',
+      }),
+      { unit: 'bytes' },
+    ),
     PROJECT_LOCAL_SOURCE_DIRS: setting<string[]>(
       stringList({
         label: 'Directories for Local Source Control Repositories',

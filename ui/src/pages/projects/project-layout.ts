@@ -7,6 +7,7 @@ type ScmType = FieldOf<'projects', 'scm_type'>;
 export const TYPE_FIELDS: Record<ScmType, string[]> = {
   '': ['local_path'],
   git: ['scm_url', 'scm_branch', 'scm_refspec', 'credential', 'scm_clean', 'scm_delete_on_update', 'scm_track_submodules', 'scm_update_on_launch', 'scm_update_cache_timeout', 'allow_override'],
+  archive: ['scm_url', 'credential', 'scm_update_on_launch', 'scm_update_cache_timeout'],
 };
 
 /** Fields some type uses: shown only for the types that use them. */
