@@ -9,16 +9,18 @@ import { finished, makeWorkflow, nodeRun } from './helpers/workflows.ts';
 const META_PLAYBOOK = `- hosts: all
   gather_facts: false
   tasks:
-    - name: meta
+    - name: print meta variables
+      vars:
+        names: "{{ query('varnames', '^(awx|tower)_') }}"
       debug:
-        msg: "{{ vars | dict2items | selectattr('key', 'match', '^(awx|tower)_') | items2dict }}"
+        msg: "{{ dict(names | zip(query('vars', *names))) }}"
 `;
 
 /** What the job's play printed: its awx_* and tower_* variables. */
 async function metaVarsOf(t: TestApp, jobId: number): Promise<Record<string, unknown>> {
   const job = await waitForRun(t, `/api/v2/jobs/${jobId}/`);
-  assert.equal(job.status, 'successful', job.result_traceback || job.job_explanation);
-  const events = await t.get(`/api/v2/jobs/${jobId}/job_events/?event=runner_on_ok&task=meta`);
+  if (job.status !== 'successful') assert.fail(`${job.job_explanation}\n${(await t.get(`/api/v2/jobs/${jobId}/stdout/?format=txt`)).text}`);
+  const events = await t.get(`/api/v2/jobs/${jobId}/job_events/?event=runner_on_ok&task=print+meta+variables`);
   assert.equal(events.status, 200, events.text);
   assert.equal(events.body.count, 1, events.text);
   return events.body.results[0].event_data.res.msg;
