@@ -48,10 +48,10 @@ async function scheduled(t: TestApp, ids: number[]): Promise<{ seconds: number; 
   await t.db.query("UPDATE schedules SET rrule = $1, next_run = $2 WHERE name LIKE 'Bench %'", [`DTSTART:${due.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z RRULE:FREQ=MINUTELY;INTERVAL=1`, due]);
   const nodes = [await startScheduler(t.services), await startScheduler(t.services)];
   while (Date.now() < due.getTime()) await new Promise((resolve) => setTimeout(resolve, 5));
-  while ((await count(t, 'SELECT count(*)::int AS n FROM schedule_runs')) < SCHEDULES) await new Promise((resolve) => setTimeout(resolve, 10));
+  while ((await count(t, 'SELECT count(*)::int AS n FROM unified_jobs WHERE schedule_id IS NOT NULL')) < SCHEDULES) await new Promise((resolve) => setTimeout(resolve, 10));
   const seconds = (Date.now() - due.getTime()) / 1000;
   for (const node of nodes) await node.stop();
-  const twice = await count(t, 'SELECT count(*)::int AS n FROM (SELECT schedule_id FROM schedule_runs GROUP BY schedule_id HAVING count(*) > 1) x');
+  const twice = await count(t, 'SELECT count(*)::int AS n FROM (SELECT schedule_id FROM unified_jobs WHERE schedule_id IS NOT NULL GROUP BY schedule_id HAVING count(*) > 1) x');
   const runs = await count(t, "SELECT count(*)::int AS n FROM unified_jobs WHERE launch_type = 'scheduled'");
   return { seconds, once: twice === 0 && runs === SCHEDULES };
 }

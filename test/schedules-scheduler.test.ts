@@ -64,7 +64,7 @@ describe('the scheduler', () => {
     await t.db.query<AnyRow>("UPDATE schedules SET next_run = now() - interval '1 second' WHERE id = ANY($1::int[])", [ids]);
     await Promise.all([launchDueSchedules(t.services), launchDueSchedules(t.services), launchDueSchedules(t.services)]);
     const counts = await t.db.query<{ schedule_id: number; n: number }>(
-      'SELECT schedule_id, count(*)::int AS n FROM schedule_runs WHERE schedule_id = ANY($1::int[]) GROUP BY schedule_id', [ids]);
+      'SELECT schedule_id, count(*)::int AS n FROM unified_jobs WHERE schedule_id = ANY($1::int[]) GROUP BY schedule_id', [ids]);
     assert.equal(counts.length, 20);
     assert.ok(counts.every((c) => c.n === 1), JSON.stringify(counts));
     await t.patch('/api/v2/settings/jobs/', { SCHEDULE_MAX_JOBS: 10 });

@@ -50,11 +50,12 @@ function jobOptions(job: UnifiedJobRow): string[] {
  * Writes ansible-runner's private data directory for a run (job or ad hoc command): the inventory (the inventory script
  * view, run through a script so Ansible reads its _meta), extra vars, environment, credentials
  * (SSH key, prompt answers, cloud injections) and command line. Secret files are 0600 inside the
- * run's private directory, which is removed after the run. Extra vars are !unsafe except the
- * `trusted` ones (see extra-vars-file.ts); an ad hoc command trusts none.
+ * run's private directory, which is removed after the run. `metaVars` (AWX's awx_meta_vars) go over
+ * the run's extra vars. Extra vars are !unsafe except the `trusted` ones (see extra-vars-file.ts);
+ * an ad hoc command trusts none.
  */
 export async function prepareRunnerDir(
-  db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, trusted: TrustedVars = {},
+  db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, metaVars: Record<string, unknown>, trusted: TrustedVars = {},
 ): Promise<PreparedRun> {
   const dir = path.join(privateDir, 'runner');
   await mkdir(path.join(dir, 'env'), { recursive: true, mode: 0o700 });
@@ -85,7 +86,8 @@ export async function prepareRunnerDir(
     jobVars[variable] = decryptSecret(passwordPurpose(variable), stored);
     surveySecrets.push(jobVars[variable] as string);
   }
-  await write(path.join(dir, 'env', 'extravars'), extraVarsYaml(jobVars, injected.extraVars, trusted));
+  // The meta variables (awx_job_id...) over the run's own, as AWX's build_extra_vars_file updates them last.
+  await write(path.join(dir, 'env', 'extravars'), extraVarsYaml({ ...jobVars, ...metaVars }, injected.extraVars, trusted));
   const env = { ...baseEnv, ...injected.env, PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True', ANSIBLE_HOST_KEY_CHECKING: 'False' };
   await write(path.join(dir, 'env', 'envvars'), JSON.stringify(env));
   const passwords = Object.assign({}, ...accesses.map((a) => a.passwords));
@@ -97,8 +99,10 @@ export async function prepareRunnerDir(
 }
 
 /** The runner directory of a playbook job: the shared parts plus the job's own options. */
-export async function preparePlaybookRun(db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, trusted: TrustedVars): Promise<PreparedRun> {
+export async function preparePlaybookRun(
+  db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, metaVars: Record<string, unknown>, trusted: TrustedVars,
+): Promise<PreparedRun> {
   const options = jobOptions(job);
-  const prepared = await prepareRunnerDir(db, job, privateDir, baseEnv, trusted);
+  const prepared = await prepareRunnerDir(db, job, privateDir, baseEnv, metaVars, trusted);
   return { ...prepared, cmdline: [...prepared.cmdline, ...options] };
 }

@@ -80,6 +80,7 @@ export function objectSchema(resource: Resource): JsonSchema {
     summary_fields: SUMMARY_FIELDS,
   };
   for (const [name, field] of Object.entries(resource.allFields)) {
+    if (Object.hasOwn(resource.links, name)) continue;
     const schema = fieldSchema(field);
     if (field.secret) schema.description = [field.helpText, 'Read back as $encrypted$.'].filter(Boolean).join(' ');
     properties[name] = field.readOnly ? { ...schema, readOnly: true } : schema;

@@ -139,6 +139,11 @@ export interface ResourceDeclaration<R extends ResourceRow = ResourceRow> {
   label: string;
   description?: string;
   fields: Record<string, Field>;
+  /**
+   * References shown only in related and summary_fields, and filtered on, like created_by: AWX's
+   * foreign keys its serializer does not list as fields (a run's schedule).
+   */
+  links?: Record<string, Field>;
   /** Fields (a final reference last) forming the named URL: ['name', 'organization'] -> Ops++Default. */
   namedUrl?: string[];
   /** Fields searched by ?search=. */
@@ -250,12 +255,14 @@ export function defineResource<R extends ResourceRow = ResourceRow>(decl: Resour
   const fields = Object.fromEntries(Object.entries(decl.fields).map(([name, f]) => [name, completeField(name, f)]));
   const commonNames = decl.untracked ? [] : decl.ownTimestamps ? ['created_by', 'modified_by'] : Object.keys(COMMON_FIELDS);
   const common = Object.fromEntries(commonNames.map((name) => [name, completeField(name, COMMON_FIELDS[name])]));
-  const allFields = { ...fields, ...common };
+  const links = Object.fromEntries(Object.entries(decl.links ?? {}).map(([name, f]) => [name, completeField(name, f)]));
+  const allFields = { ...fields, ...links, ...common };
   const resource: Resource<R> = {
     ...decl,
     plural,
     description: decl.description ?? '',
     fields,
+    links,
     allFields,
     namedUrl: decl.namedUrl ?? null,
     search: decl.search ?? [],

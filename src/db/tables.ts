@@ -92,7 +92,9 @@ export type AdHocCommandRow = {
   job_template_id: number | null;
   job_type: string;
   kind: string;
+  launch_traceparent: string;
   launch_type: string;
+  launch_warnings: string;
   limit: string;
   local_path: string;
   modified: Date;
@@ -106,6 +108,7 @@ export type AdHocCommandRow = {
   playbook: string;
   project_id: number | null;
   result_traceback: string;
+  schedule_id: number | null;
   scm_branch: string;
   scm_clean: boolean;
   scm_delete_on_update: boolean;
@@ -605,7 +608,9 @@ export type InventoryUpdateRow = {
   job_template_id: number | null;
   job_type: string;
   kind: string;
+  launch_traceparent: string;
   launch_type: string;
+  launch_warnings: string;
   limit: string;
   local_path: string;
   modified: Date;
@@ -619,6 +624,7 @@ export type InventoryUpdateRow = {
   playbook: string;
   project_id: number | null;
   result_traceback: string;
+  schedule_id: number | null;
   scm_branch: string;
   scm_clean: boolean;
   scm_delete_on_update: boolean;
@@ -842,7 +848,9 @@ export type JobRow = {
   job_template_id: number | null;
   job_type: string;
   kind: string;
+  launch_traceparent: string;
   launch_type: string;
+  launch_warnings: string;
   limit: string;
   local_path: string;
   modified: Date;
@@ -856,6 +864,7 @@ export type JobRow = {
   playbook: string;
   project_id: number | null;
   result_traceback: string;
+  schedule_id: number | null;
   scm_branch: string;
   scm_clean: boolean;
   scm_delete_on_update: boolean;
@@ -1115,7 +1124,9 @@ export type ProjectUpdateRow = {
   job_template_id: number | null;
   job_type: string;
   kind: string;
+  launch_traceparent: string;
   launch_type: string;
+  launch_warnings: string;
   limit: string;
   local_path: string;
   modified: Date;
@@ -1129,6 +1140,7 @@ export type ProjectUpdateRow = {
   playbook: string;
   project_id: number | null;
   result_traceback: string;
+  schedule_id: number | null;
   scm_branch: string;
   scm_clean: boolean;
   scm_delete_on_update: boolean;
@@ -1323,12 +1335,6 @@ export type ScheduleLabelRow = {
   schedule_id: number;
 };
 
-/** A row of the table schedule_runs. */
-export type ScheduleRunRow = {
-  schedule_id: number;
-  unified_job_id: number;
-};
-
 /** A row of the table schedules. */
 export type ScheduleRow = {
   created: Date;
@@ -1516,7 +1522,9 @@ export type SystemJobRow = {
   job_template_id: number | null;
   job_type: string;
   kind: string;
+  launch_traceparent: string;
   launch_type: string;
+  launch_warnings: string;
   limit: string;
   local_path: string;
   modified: Date;
@@ -1530,6 +1538,7 @@ export type SystemJobRow = {
   playbook: string;
   project_id: number | null;
   result_traceback: string;
+  schedule_id: number | null;
   scm_branch: string;
   scm_clean: boolean;
   scm_delete_on_update: boolean;
@@ -1769,6 +1778,7 @@ export type UnifiedJobRow = {
   playbook: string;
   project_id: number | null;
   result_traceback: string;
+  schedule_id: number | null;
   scm_branch: string;
   scm_clean: boolean;
   scm_delete_on_update: boolean;
@@ -1944,7 +1954,9 @@ export type WorkflowApprovalRow = {
   job_template_id: number | null;
   job_type: string;
   kind: string;
+  launch_traceparent: string;
   launch_type: string;
+  launch_warnings: string;
   limit: string;
   local_path: string;
   modified: Date;
@@ -1958,6 +1970,7 @@ export type WorkflowApprovalRow = {
   playbook: string;
   project_id: number | null;
   result_traceback: string;
+  schedule_id: number | null;
   scm_branch: string;
   scm_clean: boolean;
   scm_delete_on_update: boolean;
@@ -2195,7 +2208,9 @@ export type WorkflowJobRow = {
   job_template_id: number | null;
   job_type: string;
   kind: string;
+  launch_traceparent: string;
   launch_type: string;
+  launch_warnings: string;
   limit: string;
   local_path: string;
   modified: Date;
@@ -2209,6 +2224,7 @@ export type WorkflowJobRow = {
   playbook: string;
   project_id: number | null;
   result_traceback: string;
+  schedule_id: number | null;
   scm_branch: string;
   scm_clean: boolean;
   scm_delete_on_update: boolean;
@@ -2319,7 +2335,6 @@ export interface Tables {
   schedule_credentials: ScheduleCredentialRow;
   schedule_instance_groups: ScheduleInstanceGroupRow;
   schedule_labels: ScheduleLabelRow;
-  schedule_runs: ScheduleRunRow;
   schedules: ScheduleRow;
   schema_migrations: SchemaMigrationRow;
   service_catalog_item_notification_templates: ServiceCatalogItemNotificationTemplateRow;

@@ -1,4 +1,5 @@
 import { boolean, choice, datetime, float, integer, ref, text, type Field } from '../api/fields.ts';
+import type { SerializedObject } from '../api/resource.ts';
 
 export const RUN_STATUSES = ['new', 'pending', 'waiting', 'running', 'successful', 'failed', 'error', 'canceled'];
 /** Ansible's verbosity levels as AWX names them (OPTIONS shows verbosity as a choice). */
@@ -33,4 +34,15 @@ export function runFields(): Record<string, Field> {
     timeout: integer({ readOnly: true }),
     verbosity: integer({ readOnly: true, choices: VERBOSITY_CHOICES }),
   };
+}
+
+/** What every run kind links to without showing it as a field (AWX's UnifiedJob.schedule: related, summary_fields, filters). */
+export function runLinks(): Record<string, Field> {
+  return { schedule: ref('schedule', { readOnly: true }) };
+}
+
+/** The schedule's summary as AWX's: id, name, description and next_run, each left out when null (a schedule that will not run again). */
+export function showSchedule(out: SerializedObject): void {
+  const schedule = out.summary_fields.schedule as Record<string, unknown> | undefined;
+  if (schedule && schedule.next_run === null) delete schedule.next_run;
 }

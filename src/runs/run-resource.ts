@@ -10,7 +10,7 @@ import { readTogether, type Queryable, type Row } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { registerRunRoutes } from './run-routes.ts';
 import { isActiveStatus } from './lifecycle.ts';
-import { runFields } from './run-fields.ts';
+import { runFields, runLinks, showSchedule } from './run-fields.ts';
 import { playbookOutcome } from './playbook-counts.ts';
 import type { RunRouteModule } from './run-services.ts';
 import { runServicesOf } from './run-services.ts';
@@ -109,6 +109,7 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
     ordering: '-id',
     search: ['name', 'description'],
     fields: { ...runFields(), ...decl.fields },
+    links: runLinks(),
     summaryColumns: ['id', 'name', 'description', 'status', 'failed'],
     // Every kind lists the notifications sent about its runs (AWX's /jobs/{id}/notifications/...).
     related: { ...decl.related, notifications: reverse('notification', 'notifications', 'unified_job_id') },
@@ -158,6 +159,7 @@ export function defineRunResource(decl: RunResourceDeclaration): RunResource {
         ...(templateId && { unified_job_template: `/api/v2/${decl.template.plural}/${templateId}/` }),
       };
       out.unified_job_template = templateId ?? null;
+      showSchedule(out);
       const creator = (out.summary_fields as Record<string, any>).created_by;
       out.launched_by = creator ? { id: creator.id, name: creator.username, type: 'user', url: `/api/v2/users/${creator.id}/` } : {};
       Object.assign(out, { canceled_on: null, work_unit_id: null, custom_virtualenv: null });

@@ -30,7 +30,7 @@ class TooManyRuns extends ApiError {
   }
 }
 
-/** The kind's launcher, refusing when the template has SCHEDULE_MAX_JOBS active runs (counted under the template's lock) and linking the run to its schedule. */
+/** The kind's launcher, refusing when the template has SCHEDULE_MAX_JOBS active runs (counted under the template's lock) and recording the schedule on the run. */
 function scheduledLauncher(launcher: Launcher<ScheduledLaunch>, templateTable: string, max: number): Launcher<ScheduledLaunch> {
   return {
     kind: launcher.kind,
@@ -42,13 +42,7 @@ function scheduledLauncher(launcher: Launcher<ScheduledLaunch>, templateTable: s
       );
       if (active >= max) throw new TooManyRuns(active, max);
       const plan = await launcher.plan(tx, ctx, template, input);
-      return {
-        ...plan,
-        link: async (q, run) => {
-          await plan.link?.(q, run);
-          await q.query('INSERT INTO schedule_runs (unified_job_id, schedule_id) VALUES ($1, $2)', [run.id, input.schedule.id]);
-        },
-      };
+      return { ...plan, values: { ...plan.values, schedule_id: input.schedule.id } };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { boolean, datetime, json, ref, text } from '../../api/fields.ts';
 import { defineResource } from '../../api/resource.ts';
-import type { Relation } from '../../api/relations.ts';
+import { reverse, type Relation } from '../../api/relations.ts';
 import { isEncryptedSecret } from '../../secrets/encryption.ts';
 import { untilText } from './rrule-schedule.ts';
 import { parseRrule } from './rrule-text.ts';
@@ -13,7 +13,7 @@ import type { ScheduleRow } from '../../db/tables.ts';
 
 
 /** The runs a schedule launched (AWX's /schedules/{id}/jobs/). */
-const scheduleRuns: Relation = { target: 'unified_job', from: 'schedule_runs', parentColumn: 'schedule_id', targetColumn: 'unified_job_id', attachable: false, segment: 'jobs' };
+const scheduleRuns: Relation = { ...reverse('unified_job', 'unified_jobs', 'schedule_id'), segment: 'jobs' };
 
 /** timezone and until, read from the rule (AWX computes them on every read). */
 function ruleFacts(rrule: string): { timezone: string; until: string } {
@@ -48,6 +48,8 @@ export const schedules = defineResource<ScheduleRow>({
     next_run: datetime({ readOnly: true, helpText: 'The next time that the scheduled action will run.' }),
   },
   search: ['name', 'description'],
+  // As AWX's SUMMARIZABLE_FK_FIELDS['schedule'] (a run's summary_fields.schedule).
+  summaryColumns: ['id', 'name', 'description', 'next_run'],
   ordering: 'id',
   unique: [['unified_job_template', 'name']],
   related: {

@@ -4,7 +4,7 @@ import { defineResource } from '../../api/resource.ts';
 import { reverse } from '../../api/relations.ts';
 import type { RequestContext } from '../../api/context.ts';
 import type { Params } from '../../api/sql.ts';
-import { runFields } from '../../runs/run-fields.ts';
+import { runFields, runLinks } from '../../runs/run-fields.ts';
 import type { UnifiedJobRow, UnifiedJobTemplateRow } from '../../db/tables.ts';
 
 /**
@@ -40,6 +40,7 @@ export const unifiedJobs = defineResource<UnifiedJobRow>({
   ordering: '-id',
   search: ['name', 'description'],
   fields: { ...runFields(), unified_job_template: ref('unified_job_template', { readOnly: true }) },
+  links: runLinks(),
   summaryColumns: ['id', 'name', 'description', 'status', 'failed'],
   // The workflow job node a run was started for: awxkit follows a workflow's runs with
   // ?unified_job_node__workflow_job=<id>.

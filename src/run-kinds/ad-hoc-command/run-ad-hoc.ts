@@ -2,6 +2,7 @@ import type { UnifiedJobRow } from '../../db/tables.ts';
 import { baseEnvironment } from '../../runs/exec.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
 import { prepareRunnerDir, runOptions } from '../../ansible/private-data-dir.ts';
+import { prefixed, runMetaVars } from '../../runs/meta-vars.ts';
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansible/runner-stream.ts';
 import { INLINE_JINJA, moduleArgsHaveJinja } from '../../ansible/jinja-markers.ts';
 import { assertOptionValues, optionArgument } from '../../ansible/option-values.ts';
@@ -18,7 +19,7 @@ export async function runAdHocCommand(command: UnifiedJobRow, run: RunContext): 
   const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
   assertOptionValues(command, { limit: 'pattern' });
   if (command.module_args && moduleArgsHaveJinja(command.module_args)) throw new Error(INLINE_JINJA);
-  const prepared = await prepareRunnerDir(run.db, command, run.privateDir, baseEnvironment(taskEnv));
+  const prepared = await prepareRunnerDir(run.db, command, run.privateDir, baseEnvironment(taskEnv), prefixed(await runMetaVars(run.db, command)));
   const options = [...prepared.cmdline, ...runOptions(command)];
   await writeCommandLine(prepared, options);
   const args = ['run', prepared.dir, optionArgument('--hosts', command.limit || 'all'), '-m', command.module_name];

@@ -7,6 +7,7 @@ import { prepareFactCache } from '../../ansible/fact-cache.ts';
 import { queueFactCapture } from '../../drift/capture-queue.ts';
 import { preparePlaybookRun } from '../../ansible/private-data-dir.ts';
 import { trustedJobVars } from '../../ansible/extra-vars-file.ts';
+import { jobMetaVars } from './meta-vars.ts';
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansible/runner-stream.ts';
 import { branchOverride } from '../../projects/revision-files.ts';
 import { CACHED_PROJECT_COLUMNS, filesForRun, type CachedProject, type RunFiles } from '../../projects/revision-cache.ts';
@@ -40,7 +41,7 @@ async function runOnCopy(job: UnifiedJobRow, run: RunContext, project: CachedPro
   const baseEnv = baseEnvironment(taskEnv);
   const trusted = await trustedJobVars(run.db, run.services.settings.get('ALLOW_JINJA_IN_EXTRA_VARS'), job);
   const env = { ...baseEnv, ...requirementsSearchPaths(copy.requirements, baseEnv), ...callbackPlugins(run) };
-  const prepared = await preparePlaybookRun(run.db, job, run.privateDir, env, trusted);
+  const prepared = await preparePlaybookRun(run.db, job, run.privateDir, env, await jobMetaVars(run.db, job), trusted);
   await writeCommandLine(prepared, prepared.cmdline);
   if (branch) await run.output(`Running on ${branch} at revision ${copy.revision} (the job's scm_branch).`);
   const blocked = await scanAtRunStart(run, job, { id: job.project_id!, scm_type: project.scm_type }, copy);
