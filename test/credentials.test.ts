@@ -160,11 +160,10 @@ describe('credentials', () => {
       return res.body.inputs;
     };
 
-    it('refuses unknown inputs, wrong types, bad formats, missing required inputs and dependencies', async () => {
+    it('refuses unknown inputs, wrong types, bad formats and dependencies (required inputs are checked at use)', async () => {
       assert.deepEqual(await problem({ user: 'x' }), { user: ["Additional properties are not allowed ('user' was unexpected)"] });
       assert.deepEqual(await problem({ username: 12 }), { username: ["12 is not of type 'string'"] });
       assert.deepEqual(await problem({ password: 12 }), { password: ["The value is not of type 'string'"] });
-      assert.deepEqual(await problem({ username: 'x' }, aws), { password: ['required for Amazon Web Services'] });
       assert.deepEqual(await problem({ vault_password: 'x', vault_id: 'a@b' }, vault), { vault_id: ['@ is not an allowed character'] });
       assert.deepEqual(await problem({ username: 'u', authorize_password: 'x' }, net), { authorize_password: ['cannot be set unless "Authorize" is set'] });
       assert.deepEqual(await problem({ username: 'u', authorize: 'yes' }, net), { authorize: ["'yes' is not of type 'boolean'"] });

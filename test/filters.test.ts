@@ -136,7 +136,6 @@ describe('list filters', () => {
         { max_hosts: 'abc' },
         { max_hosts__gt: '1.5' },
         { max_hosts__in: '10,x' },
-        { max_hosts: '99999999999' },
         { max_hosts: '' },
         { id: 'abc' },
         { id__lt: '1e3' },
@@ -145,6 +144,10 @@ describe('list filters', () => {
         assert.equal(res.status, 400, JSON.stringify(params));
         assert.equal(typeof res.body.detail, 'string');
       }
+      // An integer past the column's range is still an integer: no row has it (as AWX).
+      const beyond = await status('organizations', { max_hosts: '99999999999' });
+      assert.equal(beyond.status, 200);
+      assert.equal(beyond.body.count, 0);
       assert.deepEqual(await status('organizations', { max_hosts: 'abc' }), {
         status: 400,
         body: { detail: 'max_hosts: "abc" is not a valid integer.' },

@@ -115,7 +115,7 @@ describe('hosts', () => {
       assert.deepEqual((await t.get(`/api/v2/hosts/${host.id}/variable_data/`)).body, { ansible_host: '10.0.0.1' });
       const res = await t.put(`/api/v2/hosts/${host.id}/variable_data/`, { ansible_host: '10.0.0.9' });
       assert.deepEqual(res.body, { ansible_host: '10.0.0.9' });
-      assert.equal((await stored(host.id)).variables, '{"ansible_host":"10.0.0.9"}');
+      assert.equal((await stored(host.id)).variables, '{"ansible_host": "10.0.0.9"}');
     });
 
     it('summary_fields show the last job when there is one', async () => {

@@ -122,7 +122,7 @@ describe('inventories', () => {
       assert.deepEqual([bad.status, bad.body], [400, { variables: ['Must be valid JSON or YAML.'] }]);
       assert.deepEqual(JSON.parse((await stored(inv.id)).variables), { other: true });
       const records = await t.db.query<AnyRow>(`SELECT changes FROM activity_stream WHERE object1 = 'inventory' AND object1_id = $1 AND operation = 'update' ORDER BY id DESC LIMIT 1`, [inv.id]);
-      assert.deepEqual(records[0].changes.variables, ['{"only":"this"}', '{"other":true}']);
+      assert.deepEqual(records[0].changes.variables, ['{"only": "this"}', '{"other": true}']);
     });
 
     it('computed fields are read-only', async () => {

@@ -114,7 +114,7 @@ describe('inventory sources', () => {
       ['unknown source', { name: 'v2', source: 'custom' }, 'source', /not a valid choice/],
       ['scm without project', { name: 'v3', source: 'scm', source_path: 'hosts' }, 'source_project', /Project required/],
       ['scm path leaving the project', { name: 'v4', source: 'scm', source_project: 0, source_path: '../../etc/hosts' }, 'source_path', /within the project/],
-      ['absolute scm path', { name: 'v5', source: 'scm', source_project: 0, source_path: '/etc/hosts' }, 'source_path', /within the project/],
+      ['scm path leaving the project from its root', { name: 'v5', source: 'scm', source_project: 0, source_path: '/../etc/hosts' }, 'source_path', /within the project/],
       ['source_path on a file source', { name: 'v6', source: 'file', source_path: 'x', source_vars: { inventory: 'a' } }, 'source_path', /not SCM/],
       ['file source without inventory', { name: 'v7', source: 'file', source_vars: { other: 1 } }, 'source_vars', /exactly one/],
       ['script without interpreter line', { name: 'v8', source: 'file', source_vars: { script: 'echo {}' } }, 'source_vars', /interpreter/],

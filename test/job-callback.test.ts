@@ -101,7 +101,7 @@ describe('provisioning callbacks', () => {
     const res = await callback(jt.id, { host_config_key: KEY, extra_vars: { colour: 'green', ansible_user: 'root' } });
     assert.equal(res.status, 201, res.text);
     const job = await waitForRun(t, res.headers.location as string, 120_000);
-    assert.match(job.extra_vars, /"colour":"green"/);
+    assert.match(job.extra_vars, /"colour": "green"/);
     assert.ok(!job.extra_vars.includes('ansible_user'), 'ansible_* variables are dropped');
     assert.match((await t.get(`${job.url}stdout/?format=txt`)).text, /hello web1 colour=green/);
     await t.patch(`/api/v2/job_templates/${jt.id}/`, { ask_variables_on_launch: false });

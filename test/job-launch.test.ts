@@ -59,7 +59,7 @@ describe('launching job templates', () => {
     assert.equal(res.status, 201, res.text);
     const job = await waitForRun(t, res.body.url, 120_000);
     assert.equal(job.status, 'successful', job.job_explanation);
-    assert.match(job.extra_vars, /"secret_word":"\$encrypted\$"/);
+    assert.match(job.extra_vars, /"secret_word": "\$encrypted\$"/);
     const [row] = await t.db.query<AnyRow>('SELECT extra_vars FROM unified_jobs WHERE id = $1', [job.id]);
     assert.ok(!row.extra_vars.includes('opensesame'), 'no plaintext at rest');
     const stdout = (await t.get(`${job.url}stdout/?format=txt`)).text;

@@ -69,7 +69,7 @@ describe('relaunching jobs', () => {
     assert.equal(res.body.launch_type, 'relaunch');
     assert.equal(res.body.job_template, jt.id);
     assert.equal(res.body.limit, 'h1');
-    assert.match(res.body.extra_vars, /"colour":"red"/);
+    assert.match(res.body.extra_vars, /"colour": "red"/);
     const again = await waitForRun(t, res.body.url, 120_000);
     assert.equal(again.status, 'successful', again.job_explanation);
     assert.deepEqual(await summaries(again.id), [['h1', false]]);
@@ -111,7 +111,7 @@ describe('relaunching jobs', () => {
     assert.equal(first.status, 'successful', first.job_explanation);
     const res = await t.post(`/api/v2/jobs/${first.id}/relaunch/`, {});
     assert.equal(res.status, 201, res.text);
-    assert.match(res.body.extra_vars, /"secret_word":"\$encrypted\$"/);
+    assert.match(res.body.extra_vars, /"secret_word": "\$encrypted\$"/);
     const [row] = await t.db.query<AnyRow>('SELECT extra_vars, survey_passwords FROM unified_jobs WHERE id = $1', [res.body.id]);
     assert.ok(!row.extra_vars.includes('opensesame'));
     assert.deepEqual(row.survey_passwords, { secret_word: '$encrypted$' });

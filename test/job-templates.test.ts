@@ -101,7 +101,7 @@ describe('job templates', () => {
     const yaml = await template({ extra_vars: 'a: 1\nb: [x]\n', playbook: 'deploy/web.yml' });
     assert.equal(yaml.extra_vars, 'a: 1\nb: [x]\n');
     const json = await template({ extra_vars: { a: 1 }, inventory: null, ask_inventory_on_launch: true, forks: 200, verbosity: 5, job_type: 'check' });
-    assert.equal(json.extra_vars, '{"a":1}');
+    assert.equal(json.extra_vars, '{"a": 1}');
     assert.equal(json.inventory, null);
     const res = await t.patch(`/api/v2/job_templates/${json.id}/`, { ask_inventory_on_launch: false });
     assert.equal(res.status, 400);

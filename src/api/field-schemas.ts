@@ -89,12 +89,14 @@ export function objectSchema(resource: Resource): JsonSchema {
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: true };
 }
 
+const ID_TEXT = '0*[1-9][0-9]*';
+
 /** An object's id in a body: an integer, or its digits as a string (AWX's PrimaryKeyRelatedField). */
 const idSchema = (field: Field): JsonSchema => ({
   type: ['integer', 'string'],
   minimum: 1,
   maximum: MAX_INTEGER,
-  pattern: '^0*[1-9][0-9]*$',
+  pattern: `^${ID_TEXT}$`,
   description: `ID of the ${field.ref!.replace(/_/g, ' ')}.`,
 });
 
@@ -131,7 +133,8 @@ function acceptedType(field: Field): JsonSchema {
       return { type: 'string', enum: field.required ? values.filter((v) => v !== '') : values };
     }
     case 'id':
-      return idSchema(field);
+      // A nullable reference takes "" for none (fields.ts ref).
+      return field.nullable ? { ...idSchema(field), pattern: `^(?:${ID_TEXT})?$` } : idSchema(field);
     case 'list_of_ids':
       return { type: 'array', items: idSchema(field) };
     default:

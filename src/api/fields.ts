@@ -405,8 +405,9 @@ export function ref(resource: string, opts: FieldOptions = {}): Field {
     optionsType: 'id',
     filterKind: 'integer',
     ref: resource,
+    // "" means no object, as Django REST framework's related fields read it (RelatedField.run_validation).
     parse: (value) =>
-      nullOr(field, value, (v) => {
+      nullOr(field, value === '' ? null : value, (v) => {
         const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
         if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 2_147_483_647) {
           throw new FieldProblem(`Incorrect type. Expected pk value, received ${typeof v === 'string' ? 'str' : typeof v}.`);

@@ -1,6 +1,6 @@
 import type { RequestContext, ResourceSet } from './context.ts';
 import { ApiError, badRequest } from './errors.ts';
-import { normalizeIsoDatetime, type Field } from './fields.ts';
+import { MAX_INTEGER, normalizeIsoDatetime, type Field } from './fields.ts';
 import { checkFilterRegex, checkFilterRegexes } from './regex-guard.ts';
 import type { Resource } from './resource.ts';
 import { ident, Params } from './sql.ts';
@@ -115,8 +115,10 @@ function coerce(field: Field | null, raw: string, key: string): unknown {
   const kind = field?.filterKind ?? 'integer';
   switch (kind) {
     case 'integer': {
-      if (!/^-?\d+$/.test(raw.trim()) || Math.abs(Number(raw)) > 2_147_483_647) throw badRequest(`${key}: "${raw}" is not a valid integer.`);
-      return Number(raw);
+      const digits = raw.trim();
+      if (!INTEGER_FILTER_TEXT.test(digits)) throw badRequest(`${key}: "${raw}" is not a valid integer.`);
+      // Past the columns' range no row matches (or every row does, for gt/lt): compared as numeric, as AWX answers an empty page.
+      return beyondIntegerColumns(digits) ? digits : Number(digits);
     }
     case 'float': {
       const n = Number(raw);
@@ -138,6 +140,10 @@ function coerce(field: Field | null, raw: string, key: string): unknown {
   }
 }
 
+/** An integer as Python's int() reads it from a query string. */
+const INTEGER_FILTER_TEXT = /^[-+]?\d+$/;
+const beyondIntegerColumns = (digits: string) => Math.abs(Number(digits)) > MAX_INTEGER;
+
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function condition(target: Target, lookup: string, raw: string, key: string, params: Params): string {
@@ -148,7 +154,8 @@ function condition(target: Target, lookup: string, raw: string, key: string, par
   if (lookup === 'isnull') return parseBoolean(raw, key) ? `${col} IS NULL` : `${col} IS NOT NULL`;
   if (lookup === 'in') {
     const values = raw.split(',').map((v) => coerce(target.field, v, key));
-    const arrayCast = { text: '::text[]', json: '::text[]', boolean: '::boolean[]', datetime: '::timestamptz[]', integer: '::integer[]', float: '::float8[]' }[kind];
+    const big = kind === 'integer' && values.some((v) => typeof v === 'string');
+    const arrayCast = big ? '::numeric[]' : { text: '::text[]', json: '::text[]', boolean: '::boolean[]', datetime: '::timestamptz[]', integer: '::integer[]', float: '::float8[]' }[kind];
     return `${kind === 'json' ? `${col}::text` : col} = ANY(${params.add(values)}${arrayCast})`;
   }
   const textual = ['iexact', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith', 'regex', 'iregex'];
@@ -172,7 +179,8 @@ function condition(target: Target, lookup: string, raw: string, key: string, par
   }
   const value = coerce(target.field, raw, key);
   const op = { exact: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' }[lookup]!;
-  const cast = kind === 'datetime' ? '::timestamptz' : kind === 'text' ? '::text' : kind === 'boolean' ? '::boolean' : kind === 'float' ? '::float8' : '::integer';
+  const big = kind === 'integer' && typeof value === 'string';
+  const cast = kind === 'datetime' ? '::timestamptz' : kind === 'text' ? '::text' : kind === 'boolean' ? '::boolean' : kind === 'float' ? '::float8' : big ? '::numeric' : '::integer';
   if (kind === 'json') return `${col}::text ${op} ${params.add(raw)}`;
   return `${col} ${op} ${params.add(value)}${cast}`;
 }

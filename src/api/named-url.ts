@@ -96,7 +96,11 @@ function parseNode(resources: ResourceSet, resource: Resource, parts: string[], 
   return { node: { resource, values, refs }, next };
 }
 
-/** SQL condition over `alias` selecting the rows a parsed node names. */
+/**
+ * SQL condition over `alias` selecting the rows a parsed node names. An empty part puts no
+ * condition on its reference, as AWX's named URL graph reads it (populate_named_url_query_kwargs
+ * skips it): `Cred++Machine+ssh++` names such a credential with or without an organization.
+ */
 function nodeCondition(node: ParsedNode, alias: string, params: Params, depth: number): string {
   const { resource } = node;
   const conditions = ownFields(resource).map(
@@ -106,10 +110,7 @@ function nodeCondition(node: ParsedNode, alias: string, params: Params, depth: n
     const field = resource.fields[name];
     const sub = node.refs[i];
     const column = `${alias}.${ident(field.column)}`;
-    if (!sub) {
-      conditions.push(`${column} IS NULL`);
-      return;
-    }
+    if (!sub) return;
     const inner = `n${depth + 1}`;
     conditions.push(`${column} IN (SELECT ${inner}.id FROM ${ident(sub.resource.table)} ${inner} WHERE ${nodeCondition(sub, inner, params, depth + 1)})`);
   });
@@ -123,8 +124,13 @@ async function resolveNamed(db: Queryable, resources: ResourceSet, resource: Res
   if (!parsed || parsed.next !== parts.length) return null;
   const params = new Params();
   const where = nodeCondition(parsed.node, 'n0', params, 0);
-  const rows = await db.query<{ id: number }>(`SELECT n0.id FROM ${ident(resource.table)} n0 WHERE ${where} LIMIT 2`, params.values);
-  return rows.length === 1 ? rows[0].id : null;
+  // AWX answers the first match; an object without the reference an empty part leaves out comes first.
+  const emptyFirst = refFields(resource)
+    .filter((_, i) => !parsed.node.refs[i])
+    .map((name) => `n0.${ident(resource.fields[name].column)} IS NOT NULL, `)
+    .join('');
+  const rows = await db.query<{ id: number }>(`SELECT n0.id FROM ${ident(resource.table)} n0 WHERE ${where || 'true'} ORDER BY ${emptyFirst}n0.id LIMIT 1`, params.values);
+  return rows[0]?.id ?? null;
 }
 
 const MAX_ID = 2_147_483_647;

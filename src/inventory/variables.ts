@@ -1,6 +1,7 @@
 import { Lexer, parse as parseYaml, type ScalarTag, type Tags } from 'yaml';
 import { jsonTextTooDeep, MAX_JSON_DEPTH, nestsDeeperThan, TOO_DEEP, TooDeepError } from '../db/json-depth.ts';
 import { FieldProblem, text, type Field, type FieldOptions } from '../api/fields.ts';
+import { pythonJson } from '../api/python-json.ts';
 
 export type Variables = Record<string, unknown>;
 
@@ -119,7 +120,7 @@ export function variablesField(opts: FieldOptions = {}): Field {
     ...base,
     valueSchema: { type: ['string', 'object'] },
     parse(value) {
-      if (isMapping(value)) return JSON.stringify(value);
+      if (isMapping(value)) return pythonJson(value);
       const source = base.parse(value) as string;
       const problem = variablesProblem(source);
       if (problem) throw new FieldProblem(problem);

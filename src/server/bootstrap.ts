@@ -38,6 +38,8 @@ export async function bootstrap(base: Pick<Services, 'db' | 'env' | 'settings' |
     }
     await ensureDefaultExecutionEnvironment(tx, system);
     await ensureManagedCredentialTypes(tx);
+    // The managed "Ansible Galaxy" credential, the Default organization's Galaxy credential (migration 0048).
+    await tx.query('SELECT ensure_galaxy_credential()');
     await ensureDefaultInstanceGroup(tx, system);
     return { generatedAdminPassword };
   });

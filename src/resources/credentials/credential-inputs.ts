@@ -1,6 +1,6 @@
 /**
  * A credential's inputs against its type (AWX's rules and messages): unknown keys, types, choices,
- * formats, dependencies, required inputs, private keys and their passphrase. Secret inputs are
+ * formats, dependencies, private keys and their passphrase (required inputs are checked at use). Secret inputs are
  * stored encrypted, one value at a time (src/secrets/encryption.ts).
  */
 import { ValidationError, type FieldErrors } from '../../api/errors.ts';
@@ -110,10 +110,7 @@ export function prepareInputs(type: CredentialTypeRow, incoming: Inputs, stored:
     const missing = needs.find((other) => !(other in merged));
     if (id in merged && missing && !errors[id]) errors[id] = [`cannot be set unless "${fields.get(missing)?.label ?? missing}" is set`];
   }
-  for (const id of type.inputs.required ?? []) {
-    const value = merged[id];
-    if ((value === undefined || value === null || value === '') && !errors[id]) errors[id] = [`required for ${type.name}`];
-  }
+  // Required inputs are checked when the credential is used, not here (credential-use.ts missingInputsProblem), as AWX.
   checkPassphrase(type, merged, stored, errors);
   checkInputSafety(type, merged, errors);
   if (Object.keys(errors).length) throw new ValidationError({ inputs: errors } as unknown as FieldErrors);

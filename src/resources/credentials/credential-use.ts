@@ -5,6 +5,7 @@ import { forbidden, notFound, ValidationError } from '../../api/errors.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { CredentialRow } from '../../db/tables.ts';
 import { clearInputs, type CredentialTypeRow, type Inputs } from './credential-inputs.ts';
+import { fieldsOf } from '../credential-types/type-schema.ts';
 
 export async function loadCredentialType(db: Queryable, typeId: number): Promise<CredentialTypeRow> {
   const [type] = await db.query<CredentialTypeRow>('SELECT id, name, kind, namespace, managed, inputs, injectors FROM credential_types WHERE id = $1', [typeId]);
@@ -49,3 +50,26 @@ export async function loadCredential(db: Queryable, credentialId: number): Promi
   return { id: row.id, name: row.name, type: await loadCredentialType(db, row.credential_type_id), stored: row.inputs ?? {} };
 }
 
+
+/** An input a credential holds: given and not empty (AWX's Credential.has_input). */
+const hasInput = (inputs: Inputs, id: string) => inputs[id] !== undefined && inputs[id] !== null && inputs[id] !== '';
+
+/**
+ * Why a run (`runLabel`: "Job", "Project Update"...) cannot start with these credentials, or null:
+ * the first credential missing a required input of its type. As AWX's UnifiedJob.pre_start, the
+ * inputs a type requires are checked when a credential is used, so one can be saved unfinished.
+ */
+export async function missingInputsProblem(db: Queryable, credentialIds: readonly number[], runLabel: string): Promise<string | null> {
+  if (!credentialIds.length) return null;
+  const rows = await db.query<{ name: string; inputs: Inputs | null; type_inputs: CredentialTypeRow['inputs'] }>(
+    `SELECT c.name, c.inputs, t.inputs AS type_inputs FROM credentials c JOIN credential_types t ON t.id = c.credential_type_id
+     WHERE c.id = ANY($1::integer[]) ORDER BY array_position($1::integer[], c.id)`,
+    [[...credentialIds]],
+  );
+  for (const row of rows) {
+    const defined = new Set(fieldsOf(row.type_inputs).map((f) => f.id));
+    const missing = (row.type_inputs.required ?? []).filter((id) => defined.has(id) && !hasInput(row.inputs ?? {}, id));
+    if (missing.length) return `${runLabel} cannot start because Credential ${row.name} does not provide one or more required fields (${missing.sort().join(', ')}).`;
+  }
+  return null;
+}

@@ -14,6 +14,7 @@ import { hostGroups } from '../groups/group-relations.ts';
 import { decorateHost, prepareHosts } from './host-summary.ts';
 import type { HostRow } from '../../db/tables.ts';
 import { checkHostQuota } from '../../quotas/host-quota.ts';
+import { pythonJson } from '../../api/python-json.ts';
 
 /** `web1:2222` names host web1 with ansible_ssh_port 2222 in its variables (as AWX). IPv6 addresses are left alone. */
 function splitPort(values: Values, existing: Row | null): void {
@@ -24,7 +25,7 @@ function splitPort(values: Values, existing: Row | null): void {
   if (!(number >= 1 && number <= 65535)) throw ValidationError.field('name', `Invalid port specification: ${port}`);
   const vars = parseVariables((values.variables ?? existing?.variables ?? '') as string);
   values.name = host;
-  values.variables = JSON.stringify({ ...vars, ansible_ssh_port: number });
+  values.variables = pythonJson({ ...vars, ansible_ssh_port: number });
 }
 
 async function checkHost(tx: Queryable, ctx: RequestContext, values: Values, existing: Row | null): Promise<void> {

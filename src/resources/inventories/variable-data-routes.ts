@@ -11,6 +11,7 @@ import { Type } from 'typebox';
 import { OPTIONS_RESPONSE } from '../../api/action-schemas.ts';
 import type { MethodSchema } from '../../api/route-schemas.ts';
 import type { GroupRow, HostRow, InventoryRow } from '../../db/tables.ts';
+import { pythonJson } from '../../api/python-json.ts';
 
 /** What has variables: an inventory, a host or a group. */
 type VariablesRow = InventoryRow | HostRow | GroupRow;
@@ -36,7 +37,7 @@ export function registerVariableDataRoutes(app: FastifyInstance, services: Servi
     const body = request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw ValidationError.field('variables', 'Must be valid JSON or YAML.');
     const row = await db.transaction(async (tx) =>
-      updateObject<VariablesRow>(tx, request.ctx, resource, await loadRow<VariablesRow>(tx, resource, existing.id, true), { variables: JSON.stringify(body) }),
+      updateObject<VariablesRow>(tx, request.ctx, resource, await loadRow<VariablesRow>(tx, resource, existing.id, true), { variables: pythonJson(body) }),
     );
     return parseVariables(row.variables);
   };

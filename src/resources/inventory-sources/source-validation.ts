@@ -63,6 +63,8 @@ export async function checkSource(tx: Queryable, ctx: RequestContext, values: Va
   else if (inventory?.kind === 'constructed') errors.inventory = ['Constructed inventories have no sources of this kind.'];
 
   const projectId = get('source_project', 'source_project_id') as number | null;
+  // A path given from the project's root ("/inventory/hosts.ini") names the same file as the relative one.
+  if (typeof values.source_path === 'string') values.source_path = values.source_path.replace(/^\/+/, '');
   const sourcePath = String(get('source_path') ?? '');
   const branch = String(get('scm_branch') ?? '');
   if (source === 'scm') {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { RequestContext } from '../../api/context.ts';
 import { ValidationError, type FieldErrors } from '../../api/errors.ts';
 import type { Values } from '../../api/resource.ts';
@@ -20,6 +21,12 @@ export function templateValueProblems(values: Values, maxForks: number): FieldEr
   return errors;
 }
 
+/** A relative path that stays in the project's directory (what a listed playbook always is). */
+function insideProject(playbook: string): boolean {
+  const normal = path.posix.normalize(playbook);
+  return !path.posix.isAbsolute(playbook) && normal !== '..' && !normal.startsWith('../') && !playbook.includes('\0');
+}
+
 /** Checks a template against its project and the settings, and keeps its organization the project's. */
 export async function checkJobTemplate(tx: Queryable, ctx: RequestContext, values: Values, existing: JobTemplateRow | null): Promise<void> {
   const errors: FieldErrors = {};
@@ -30,7 +37,11 @@ export async function checkJobTemplate(tx: Queryable, ctx: RequestContext, value
     values.organization = project.organization_id;
     const playbook = String(valueOf(values, existing, 'playbook', 'playbook') ?? '');
     const recheck = !existing || 'playbook' in values || project.id !== existing.project_id;
-    if (recheck && !(await projectPlaybooks(ctx.service, project)).includes(playbook)) errors.playbook = ['Playbook not found for project.'];
+    // As AWX's JobTemplateSerializer.validate: a source-control project allowing branch override may
+    // run a playbook of another branch, so its playbook is looked for only at launch.
+    const anyBranch = Boolean(project.scm_type) && project.allow_override;
+    if (recheck && !playbook) errors.playbook = ['Must select playbook for project.'];
+    else if (recheck && (anyBranch ? !insideProject(playbook) : !(await projectPlaybooks(ctx.service, project)).includes(playbook))) errors.playbook = ['Playbook not found for project.'];
     if (!project.allow_override) {
       if (valueOf(values, existing, 'scm_branch', 'scm_branch') && ('scm_branch' in values || 'project' in values)) errors.scm_branch = ['Project does not allow overriding branch.'];
       if (valueOf(values, existing, 'ask_scm_branch_on_launch', 'ask_scm_branch_on_launch') === true) errors.ask_scm_branch_on_launch = ['Project does not allow overriding branch.'];

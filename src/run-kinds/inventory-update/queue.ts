@@ -1,5 +1,7 @@
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
+import { ValidationError } from '../../api/errors.ts';
+import { missingInputsProblem } from '../../resources/credentials/credential-use.ts';
 import type { InventoryRow, InventorySourceRow, UnifiedJobRow } from '../../db/tables.ts';
 import { createRun } from '../../runs/lifecycle.ts';
 import type { Launcher } from '../../runs/launch.ts';
@@ -26,6 +28,8 @@ const inventoryUpdateLauncherFor = (launchType: string): Launcher<unknown> => ({
   kind: INVENTORY_UPDATE,
   async plan(tx, _ctx, source) {
     const [locked] = await tx.query<InventorySourceRow>('SELECT * FROM inventory_sources WHERE id = $1 FOR UPDATE', [source!.id]);
+    const unusable = await missingInputsProblem(tx, locked.credential_id ? [locked.credential_id] : [], 'Inventory Update');
+    if (unusable) throw ValidationError.field('credential', unusable);
     return { values: await inventoryUpdateValues(tx, locked, launchType) };
   },
 });

@@ -1,10 +1,13 @@
 /** The job a job template's launch makes: shared by launch, relaunch and the provisioning callback. */
 import type { Queryable } from '../../db/database.ts';
+import { ValidationError } from '../../api/errors.ts';
+import { missingInputsProblem } from '../../resources/credentials/credential-use.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
 import type { RunPlan } from '../../runs/launch.ts';
 import { sealCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { taskImpact } from '../../task-manager/task-impact.ts';
 import { memoized, type LaunchMemo } from '../../runs/launch-memo.ts';
+import { pythonJson } from '../../api/python-json.ts';
 
 /** Job columns a template gives and a launch may override (job column -> template column). */
 export const TEMPLATE_COLUMNS = [
@@ -41,6 +44,8 @@ export const JOB = { name: 'job', templateTable: 'job_templates' } as const;
 /** The job a launch of `spec` makes (pending), with its credentials, labels and launch-time instance groups. */
 export async function jobPlan(tx: Queryable, spec: JobSpec): Promise<RunPlan<JobTemplateRow>> {
   const { template } = spec;
+  const unusable = await missingInputsProblem(tx, spec.credentialIds, 'Job');
+  if (unusable) throw ValidationError.field('credentials', unusable);
   const columns: Record<string, unknown> = Object.fromEntries(TEMPLATE_COLUMNS.map((c) => [c, template[c]]));
   Object.assign(columns, spec.values);
   const limit = String(columns.limit ?? '');
@@ -54,7 +59,7 @@ export async function jobPlan(tx: Queryable, spec: JobSpec): Promise<RunPlan<Job
       job_template_id: template.id,
       launch_type: spec.launchType,
       inventory_id: spec.inventoryId,
-      extra_vars: JSON.stringify(spec.extraVars),
+      extra_vars: pythonJson(spec.extraVars),
       survey_passwords: JSON.stringify(spec.surveyPasswords),
       credential_passwords: sealCredentialPasswords(spec.credentialPasswords),
       task_impact: impact,

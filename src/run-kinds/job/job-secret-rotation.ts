@@ -5,6 +5,7 @@ import { passwordPurpose } from '../../resources/job-templates/survey-spec.ts';
 import { isEncryptedSecret } from '../../secrets/encryption.ts';
 import type { SecretStore } from '../../secrets/rotation.ts';
 import { CREDENTIAL_PASSWORDS_PURPOSE } from '../../ansible/credential-passwords.ts';
+import { pythonJson } from '../../api/python-json.ts';
 
 export const jobCredentialPasswordSecrets: SecretStore = {
   name: 'job credential passwords',
@@ -33,7 +34,7 @@ export const jobSurveyPasswordSecrets: SecretStore = {
         vars[name] = recrypt(passwordPurpose(name), vars[name] as string);
         count += 1;
       }
-      await tx.query('UPDATE unified_jobs SET extra_vars = $2 WHERE id = $1', [row.id, JSON.stringify(vars)]);
+      await tx.query('UPDATE unified_jobs SET extra_vars = $2 WHERE id = $1', [row.id, pythonJson(vars)]);
     }
     return count;
   },

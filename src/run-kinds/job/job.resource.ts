@@ -9,6 +9,7 @@ import { loadJobLabels, showJobLabels, type JobLabels } from './job-labels.ts';
 import { loadJobCredentials, showJobCredentials, type JobCredentials } from './job-credentials.ts';
 import { defineEventResource } from '../../runs/event-resource.ts';
 import { WEBHOOK_SERVICES } from '../../resources/webhooks/webhook-fields.ts';
+import { pythonJson } from '../../api/python-json.ts';
 
 const readOnly = { readOnly: true } as const;
 
@@ -68,7 +69,7 @@ export const jobs = defineRunResource({
     if (!hidden.length) return;
     const vars = parseVariables(row.extra_vars);
     for (const name of hidden) if (name in vars) vars[name] = '$encrypted$';
-    out.extra_vars = JSON.stringify(vars);
+    out.extra_vars = pythonJson(vars);
   },
   related: {
     job_host_summaries: reverse('job_host_summary', 'job_host_summaries', 'job_id'),

@@ -1,5 +1,7 @@
 import type { RequestContext } from '../../api/context.ts';
 import type { Queryable } from '../../db/database.ts';
+import { ValidationError } from '../../api/errors.ts';
+import { missingInputsProblem } from '../../resources/credentials/credential-use.ts';
 import type { ProjectRow, UnifiedJobRow } from '../../db/tables.ts';
 import { createRun } from '../../runs/lifecycle.ts';
 import type { Launcher } from '../../runs/launch.ts';
@@ -17,6 +19,8 @@ const projectUpdateLauncherFor = (launchType: string): Launcher<unknown> => ({
   kind: PROJECT_UPDATE,
   async plan(tx, _ctx, project) {
     const [locked] = await tx.query<ProjectRow>('SELECT * FROM projects WHERE id = $1 FOR UPDATE', [project!.id]);
+    const unusable = await missingInputsProblem(tx, locked.credential_id ? [locked.credential_id] : [], 'Project Update');
+    if (unusable) throw ValidationError.field('credential', unusable);
     return { values: projectUpdateValues(locked, launchType) };
   },
 });

@@ -9,6 +9,7 @@ import type { Launcher } from '../../runs/launch.ts';
 import type { WorkflowNodeLaunch } from '../../runs/run-kind.ts';
 import type { SystemJobTemplateRow } from '../../db/tables.ts';
 import type { SystemLaunchBody } from './launch-schemas.ts';
+import { pythonJson } from '../../api/python-json.ts';
 
 export const SYSTEM_JOB = { name: 'system_job', templateTable: 'system_job_templates' } as const;
 
@@ -28,7 +29,7 @@ function systemJobValues(template: Pick<SystemJobTemplateRow, 'id' | 'name' | 'd
     description: template.description,
     unified_job_template_id: template.id,
     job_type: template.job_type,
-    extra_vars: JSON.stringify(vars),
+    extra_vars: pythonJson(vars),
     launch_type: launchType,
     task_impact: 5,
   };

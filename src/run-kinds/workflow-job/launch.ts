@@ -18,6 +18,7 @@ import { WORKFLOW_TEMPLATE_FACET } from './prompts.ts';
 import { copyTemplateGraph } from './graph-copy.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
 import { savedVariables, templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
+import { pythonJson } from '../../api/python-json.ts';
 
 export interface WorkflowSpec {
   /** Its columns of the prompts are copied by name. */
@@ -45,7 +46,7 @@ export function workflowPlan(spec: WorkflowSpec): RunPlan<WorkflowJobTemplateRow
       ...Object.fromEntries(WORKFLOW_TEMPLATE_FACET.prompts.filter((p) => p.shape === 'column').map((p) => [p.column!, template[p.column!]])),
       allow_simultaneous: template.allow_simultaneous,
       ...spec.values,
-      extra_vars: JSON.stringify(spec.extraVars),
+      extra_vars: pythonJson(spec.extraVars),
       survey_passwords: JSON.stringify(spec.surveyPasswords ?? {}),
       task_impact: 0,
     },

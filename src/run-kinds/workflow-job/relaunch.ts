@@ -7,6 +7,7 @@ import type { Launcher } from '../../runs/launch.ts';
 import type { WorkflowJobRow } from '../../db/tables.ts';
 import { copyJobGraph } from './graph-copy.ts';
 import { WORKFLOW_JOB } from './workflow-job-kind-ref.ts';
+import { pythonJson } from '../../api/python-json.ts';
 
 const COPIED: readonly (keyof WorkflowJobRow)[] = [
   'name', 'description', 'unified_job_template_id', 'workflow_job_template_id', 'job_template_id', 'organization_id', 'inventory_id', 'limit',
@@ -30,7 +31,7 @@ export const workflowRelauncher: Launcher<unknown, WorkflowJobRow> = {
     if (!(await mayRelaunchWorkflow(ctx, tx, run))) throw forbidden();
     if (!run.workflow_job_template_id && !run.is_sliced_job) throw new ApiError(400, { detail: 'Cannot relaunch workflow job whose template was deleted.' });
     const values: Record<string, unknown> = Object.fromEntries(COPIED.map((c) => [c, run[c]]));
-    values.extra_vars = typeof run.extra_vars === 'string' ? run.extra_vars : JSON.stringify(run.extra_vars);
+    values.extra_vars = typeof run.extra_vars === 'string' ? run.extra_vars : pythonJson(run.extra_vars);
     values.survey_passwords = JSON.stringify(run.survey_passwords ?? {});
     return {
       values: { ...values, launch_type: 'relaunch', task_impact: 0 },

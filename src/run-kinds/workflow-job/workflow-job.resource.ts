@@ -5,6 +5,7 @@ import { parseVariables } from '../../inventory/variables.ts';
 import { WEBHOOK_SERVICES } from '../../resources/webhooks/webhook-fields.ts';
 import { defineRunResource } from '../../runs/run-resource.ts';
 import { mayRelaunchWorkflow } from './relaunch.ts';
+import { pythonJson } from '../../api/python-json.ts';
 
 const readOnly = { readOnly: true } as const;
 
@@ -45,7 +46,7 @@ export const workflowJobs = defineRunResource({
     if (!hidden.length) return;
     const vars = parseVariables(row.extra_vars);
     for (const name of hidden) if (name in vars) vars[name] = '$encrypted$';
-    out.extra_vars = JSON.stringify(vars);
+    out.extra_vars = pythonJson(vars);
   },
 });
 
