@@ -1742,6 +1742,7 @@ export type UnifiedJobRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_bulk_job: boolean;
   is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
@@ -2184,6 +2185,7 @@ export type WorkflowJobRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_bulk_job: boolean;
   is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
@@ -2195,7 +2197,9 @@ export type WorkflowJobRow = {
   job_template_id: number | null;
   job_type: string;
   kind: string;
+  launch_traceparent: string;
   launch_type: string;
+  launch_warnings: string;
   limit: string;
   local_path: string;
   modified: Date;
