@@ -82,7 +82,7 @@ describe('bulk API', () => {
       [{ inventory, hosts: [{ name: 'v', variables: '[1, 2]' }] }, 400, /variables/],
       [{ inventory, hosts: [{ name: 'e', enabled: 'perhaps' }] }, 400, /valid boolean/],
       [{ inventory: 'abc', hosts: [{ name: 'x' }] }, 400, /Expected pk value/],
-      [{ inventory: 999999, hosts: [{ name: 'x' }] }, 400, /Invalid pk "999999"/],
+      [{ inventory: 999999, hosts: [{ name: 'x' }] }, 400, /Invalid pk \\"999999\\"/],
       [{ inventory, hosts: [{ name: 'web1' }, { name: 'new' }] }, 400, /Duplicates found: \['web1'\]/],
       [{ inventory, hosts: [{ name: 'twice' }, { name: 'twice' }] }, 400, /Duplicates found: \['twice', 'twice'\]/],
       [[{ name: 'x' }], 400, /./],
@@ -211,7 +211,7 @@ describe('bulk API', () => {
       [{ jobs: [{ unified_job_template: template }], extra_vars: '[1]' }, /extra_vars/],
       [{ jobs: [{ unified_job_template: 999999 }] }, /Unified Job Templates \{999999\} not found/],
       [{ jobs: [{ unified_job_template: template, identifier: 'a' }, { unified_job_template: template, identifier: 'a' }] }, /Identifier a not unique/],
-      [{ jobs: [{ unified_job_template: template }], organization: 999999 }, /Invalid pk "999999"/],
+      [{ jobs: [{ unified_job_template: template }], organization: 999999 }, /Invalid pk \\"999999\\"/],
       [{ jobs: [{ unified_job_template: template, inventory: 999999 }] }, /Inventories \{999999\} not found/],
     ];
     for (const [body, message] of cases) {

@@ -170,7 +170,16 @@ const TEMPLATE_LABELS: Record<string, string> = { workflow_approval_template: 'W
 /** Refuses the ids the caller holds none of `roles` on (AWX's check_list_permission with a role). */
 async function checkRole(tx: Queryable, ctx: RequestContext, ids: Iterable<number>, contentType: string, role: string, plural: string, ownerOf?: string): Promise<void> {
   const wanted = [...new Set(ids)];
-  if (!wanted.length || isSuperuser(ctx)) return;
+  if (!wanted.length) return;
+  if (isSuperuser(ctx)) {
+    // Everything is allowed, but only what exists.
+    const table = { inventory: 'inventories', credential: 'credentials' }[contentType];
+    if (!table) return;
+    const found = new Set((await tx.query<{ id: number }>(`SELECT id FROM ${table} WHERE id = ANY($1::int[])`, [wanted])).map((r) => r.id));
+    const missing = wanted.filter((id) => !found.has(id));
+    if (missing.length) throw nonField(`${plural} ${pySet(missing)} not found or you don't have permissions to access it`);
+    return;
+  }
   const owners = ownerOf ? await tx.query<{ id: number; owner: number }>(ownerOf, [wanted]) : wanted.map((id) => ({ id, owner: id }));
   const held = new Set((await tx.query<{ object_id: number }>(`SELECT object_id FROM (${objectsWithRole(contentType, [role], '$1')}) AS r WHERE object_id = ANY($2::int[])`, [ctx.user?.id ?? 0, owners.map((o) => o.owner)])).map((r) => r.object_id));
   const allowed = new Set(owners.filter((o) => held.has(o.owner)).map((o) => o.id));
