@@ -22,6 +22,7 @@ import { credentialInputSecrets } from '../resources/credentials/credential-rota
 import { credentialRoutes } from '../resources/credentials/credential-routes.ts';
 import { groupRoutes } from '../resources/groups/group-routes.ts';
 import { hostRoutes } from '../resources/hosts/host-routes.ts';
+import { BULK_URL, bulkRoutes } from '../resources/bulk/bulk-routes.ts';
 import { executionEnvironmentRoutes } from '../resources/execution-environments/execution-environment-routes.ts';
 import { accessListRoutes } from '../resources/roles/access-list-routes.ts';
 import { instanceRoutes } from '../resources/instances/instance-routes.ts';
@@ -130,12 +131,12 @@ const runKindRoutes: RunRouteModule = async (app, services) => {
  * resources and run kinds add, settings, login, OAuth2 and the live output websocket.
  */
 export const ROUTES: readonly RunRouteModule[] = [
-  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL, svc_analytics: ANALYTICS_URL, observability: OBSERVABILITY_URL }),
+  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL, svc_analytics: ANALYTICS_URL, observability: OBSERVABILITY_URL, bulk: BULK_URL }),
   dashboardRoutes,
   analyticsRoutes,
   observabilityRoutes,
   resourceRoutes,
-  credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
+  credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, bulkRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   scheduleRoutes,
   workflowTemplateRoutes, nodeEdgeRoutes, dynamicChoicesRoutes,
   notificationTemplateRoutes,

@@ -1751,6 +1751,7 @@ export type UnifiedJobRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_bulk_job: boolean;
   is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;
@@ -2197,6 +2198,7 @@ export type WorkflowJobRow = {
   instance_group_id: number | null;
   inventory_id: number | null;
   inventory_source_id: number | null;
+  is_bulk_job: boolean;
   is_sliced_job: boolean;
   job_args: string;
   job_cwd: string;

@@ -7,7 +7,7 @@ export type Variables = Record<string, unknown>;
 
 const INVALID = 'Must be valid JSON or YAML.';
 
-const isMapping = (value: unknown): value is Variables => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isMapping = (value: unknown): value is Variables => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const BOOL = 'tag:yaml.org,2002:bool';
 const boolTag = (value: boolean, test: RegExp): ScalarTag => ({ identify: (v) => v === value, default: true, tag: BOOL, test, resolve: () => value });

@@ -3,6 +3,7 @@ import type { RunKind } from '../../runs/run-kind.ts';
 import { catalogWorkflowLauncher } from './catalog-launch.ts';
 import { WORKFLOW_TEMPLATE_FACET } from './prompts.ts';
 import { workflowLaunchRoutes } from './launch-routes.ts';
+import { bulkLaunchRoutes } from './bulk-launch-routes.ts';
 import { nestedWorkflowLauncher, workflowTemplateLauncher } from './launch.ts';
 import { workflowRelauncher } from './relaunch.ts';
 import { scheduledWorkflowLauncher } from './scheduled-launch.ts';
@@ -26,7 +27,7 @@ export const workflowJobKind: RunKind = {
   placed: false,
   // AWX's group for a workflow's node changes.
   eventGroup: 'workflow_events',
-  routes: [workflowJobs.runRoutes, workflowLaunchRoutes],
+  routes: [workflowJobs.runRoutes, workflowLaunchRoutes, bulkLaunchRoutes],
   messages: { friendly: 'Workflow Job', ui: 'workflow', workflowUrl: true },
   // A sliced job template launch makes a workflow job: it is still a job template's launch.
   policy: { resourceTypes: ['workflow_job_template', 'job_template'], resourceTypeOf: (run: UnifiedJobRow) => (run.is_sliced_job ? 'job_template' : 'workflow_job_template') },

@@ -20,6 +20,7 @@ export const workflowJobs = defineRunResource({
     allow_simultaneous: boolean(readOnly),
     job_template: ref('job_template', { readOnly: true, helpText: 'If automatically created for a sliced job run, the job template the workflow job was created from.' }),
     is_sliced_job: boolean(readOnly),
+    is_bulk_job: boolean(readOnly),
     inventory: ref('inventory', readOnly),
     limit: text(readOnly),
     scm_branch: text(readOnly),
@@ -50,12 +51,16 @@ export const workflowJobs = defineRunResource({
   },
 });
 
-// A sliced job's workflow job belongs to its job template: readers of either see it.
+// A sliced job's workflow job belongs to its job template: readers of either see it. A bulk job
+// (docs/bulk.md) has no template: its organization's admins see it, and its creator (run_viewers).
 const ownVisible = workflowJobs.access.visible;
 workflowJobs.access = {
   ...workflowJobs.access,
   visible: (ctx, alias, params) => {
     const own = ownVisible(ctx, alias, params);
-    return own === null ? null : `(${own} OR ${alias}.job_template_id IN (${objectsWithRole('job_template', ['read_role'], params.add(ctx.user?.id ?? 0))}))`;
+    if (own === null) return null;
+    const user = params.add(ctx.user?.id ?? 0);
+    return `(${own} OR ${alias}.job_template_id IN (${objectsWithRole('job_template', ['read_role'], user)})`
+      + ` OR (${alias}.is_bulk_job AND ${alias}.organization_id IN (${objectsWithRole('organization', ['admin_role'], user)})))`;
   },
 };
