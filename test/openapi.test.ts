@@ -68,7 +68,7 @@ describe('OpenAPI document', () => {
     assert.ok(checked > 15);
     const org = bodyOf('/api/v2/organizations/{id}/', 'patch');
     assert.equal(org?.required, undefined, 'PATCH requires nothing');
-    assert.deepEqual(bodyOf('/api/v2/teams/{id}/users/', 'post')?.required, ['id']);
+    assert.deepEqual(bodyOf('/api/v2/roles/{id}/users/', 'post')?.required, ['id']);
   });
 
   it('describes the bodies of actions', () => {

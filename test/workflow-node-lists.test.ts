@@ -49,10 +49,23 @@ describe('workflow node labels and instance groups', () => {
 
   it('gives the node\'s job its labels and instance groups, and a copy of the workflow keeps them', async () => {
     const identifier = (await t.get(`/api/v2/workflow_job_template_nodes/${node}/`)).body.identifier;
-    const job = await nodeRun(t, await launchWorkflow(t, workflow), identifier);
+    const workflowJob = await launchWorkflow(t, workflow);
+    const job = await nodeRun(t, workflowJob, identifier);
     assert.deepEqual(names(await t.get(`/api/v2/jobs/${job}/labels/`)), ['from-node']);
     const ordered = await t.db.query<{ id: number }>('SELECT instance_group_id AS id FROM unified_job_instance_groups WHERE unified_job_id = $1 ORDER BY position', [job]);
     assert.deepEqual(ordered.map((r) => r.id), [groups[1], groups[0]]);
+
+    // The workflow job's node lists what it was given, read only (AWX's workflow_job_nodes/{id}/ lists).
+    const [jobNode] = (await t.get(`/api/v2/workflow_jobs/${workflowJob}/workflow_nodes/`)).body.results;
+    for (const list of ['credentials', 'labels', 'instance_groups']) assert.equal(jobNode.related[list], `/api/v2/workflow_job_nodes/${jobNode.id}/${list}/`);
+    assert.deepEqual(names(await t.get(`/api/v2/workflow_job_nodes/${jobNode.id}/labels/`)), ['from-node']);
+    assert.deepEqual(names(await t.get(`/api/v2/workflow_job_nodes/${jobNode.id}/instance_groups/`)), ['second-group', 'first-group']);
+    assert.equal((await t.get(`/api/v2/workflow_job_nodes/${jobNode.id}/credentials/`)).body.count, 0);
+    for (const list of ['labels', 'instance_groups']) {
+      assert.equal((await t.post(`/api/v2/workflow_job_nodes/${jobNode.id}/${list}/`, { id: groups[0] })).status, 405);
+    }
+    const outsider = await t.createUser('job-node-outsider');
+    assert.equal((await t.get(`/api/v2/workflow_job_nodes/${jobNode.id}/labels/`, { as: outsider })).status, 403);
 
     const copy = await t.post(`/api/v2/workflow_job_templates/${workflow}/copy/`, { name: 'Lists flow copy' });
     assert.equal(copy.status, 201, copy.text);

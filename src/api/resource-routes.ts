@@ -3,6 +3,7 @@ import type { TSchema } from 'typebox';
 import { readTogether, type ResourceRow, type Row } from '../db/database.ts';
 import type { RequestContext, Services } from './context.ts';
 import { associate, createObject, deleteObject, loadRow, parseRequestBody, updateObject } from './crud.ts';
+import { createThenLink } from './create-then-link.ts';
 import { ApiError, forbidden, methodNotAllowed, ValidationError } from './errors.ts';
 import { listAll, listPage, type Query } from './list.ts';
 import { detailOptions, listOptions } from './options.ts';
@@ -189,11 +190,12 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
       ctx.tokenScope !== 'read' &&
       ((relation.attachable && (await resource.access.canAttach(ctx, db, parent, name, 0, false))) ||
         (relation.createWith !== undefined && (await target.access.canCreate(ctx, db, { [relation.createWith]: parent.id, ...relation.createValues }))));
+    const createHook = relation.create ?? (relation.createAndLink && createThenLink(resource, name, relation));
     // What the list fills in on the objects it creates, which their body need not give.
-    const fixedFields = relation.create
+    const fixedFields = createHook
       ? [...(relation.createFills ?? [])]
       : relation.createWith ? [relation.createWith, ...Object.keys(relation.createValues ?? {})] : [];
-    const createsHere = relation.create !== undefined || relation.createWith !== undefined;
+    const createsHere = createHook !== undefined || relation.createWith !== undefined;
     routeMethods(app, path, objectPermission(resource.name, { POST: 'edit' }), {
       GET: async (request) => {
         const parent = request.object;
@@ -206,7 +208,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
         return listPage(db, request.ctx, target, url, request.query as Query, scope(parent.id), order);
       },
       OPTIONS: async (request) => listOptions(services.resources, target, await mayAdd(request.ctx, request.object)),
-      ...((relation.attachable || relation.createWith || relation.create) && {
+      ...((relation.attachable || relation.createWith || createHook) && {
         POST: async (request, reply) => {
           const parent = request.object;
           // A caller who may add nothing here learns nothing about the body (permission before validation, as AWX).
@@ -220,8 +222,8 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services,
             await db.transaction(async (tx) => associate(tx, request.ctx, resource, await loadRow(tx, resource, parent.id, true), name, link.id, link.disassociate));
             return reply.code(204).send();
           }
-          if (relation.create) {
-            const created = await db.transaction(async (tx) => relation.create!(tx, request.ctx, await loadRow(tx, resource, parent.id, true), body, refused));
+          if (createHook) {
+            const created = await db.transaction(async (tx) => createHook(tx, request.ctx, await loadRow(tx, resource, parent.id, true), body, refused));
             return created ? reply.code(201).send(await serializeRow(db, request.ctx, target, created)) : reply.code(204).send();
           }
           if (!relation.createWith) throw ValidationError.field('id', 'This field is required.');

@@ -50,6 +50,14 @@ export interface Relation {
    * declarations' problems in one 400, after the hook's own permission check (crud.ts parseRequestBody).
    */
   create?(tx: Queryable, ctx: RequestContext, parent: ResourceRow, body: Record<string, unknown>, refused: FieldErrors): Promise<ResourceRow | null>;
+  /**
+   * AWX's SubListCreateAttachDetachAPIView: a POST without an id creates the object (the target's
+   * own create permission and checks) and links it to the parent (the list's attach permission and
+   * checks) in one transaction, so a refused link keeps nothing (create-then-link.ts). `defaults`
+   * fills in what the body leaves out (a host's group is of the host's inventory; list those fields
+   * in `createFills`).
+   */
+  createAndLink?: { defaults?(tx: Queryable, parent: ResourceRow): Promise<Values> };
   /** The target's fields `create` fills in itself (a group's inventory), which its body need not give. */
   createFills?: readonly string[];
   attach?(tx: Queryable, parentId: number, targetId: number, ctx: RequestContext): Promise<boolean>;

@@ -27,6 +27,8 @@ export function roleHolders(contentType: string, roleField: string): Relation {
     parentColumn: 'roles.object_id',
     targetColumn: 'role_users.user_id',
     attachable: true,
+    // POST without an id creates the user and grants the role (AWX's BaseUsersList).
+    createAndLink: {},
     association: roleField,
     authorize: async (ctx, tx, objectId, userId) => assertCanGrant(ctx, tx, await objectRole(tx, contentType, objectId, roleField), { type: 'user', id: userId }),
     attach: async (tx, objectId, userId, ctx) => grantToUser(tx, ctx, await objectRole(tx, contentType, objectId, roleField), userId, false),

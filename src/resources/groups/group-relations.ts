@@ -110,11 +110,9 @@ export const groupChildren: Relation = {
   create: (tx, ctx, group: GroupRow, body, refused) => createLinked(tx, ctx, group, 'children', body, refused, 'default'),
 };
 
-export const hostGroups: Relation = inventoryLink({
-  target: 'group',
-  owner: 'host',
-  table: 'group_hosts',
-  parentColumn: 'host_id',
-  targetColumn: 'group_id',
-  association: 'groups',
-});
+export const hostGroups: Relation = {
+  ...inventoryLink({ target: 'group', owner: 'host', table: 'group_hosts', parentColumn: 'host_id', targetColumn: 'group_id', association: 'groups' }),
+  // POST without an id creates a group, of the host's inventory unless the body names one (another is refused when linking), holding the host (AWX's HostGroupsList).
+  createFills: ['inventory'],
+  createAndLink: { defaults: async (_tx, host) => ({ inventory: (host as HostRow).inventory_id }) },
+};

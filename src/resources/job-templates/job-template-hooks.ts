@@ -34,6 +34,10 @@ export async function checkJobTemplate(tx: Queryable, ctx: RequestContext, value
   const [project] = projectId ? await tx.query<ProjectRow>('SELECT * FROM projects WHERE id = $1', [projectId]) : [];
   if (!project) errors.project = ['Job Templates must have a project assigned.'];
   else {
+    // Only organizations/{id}/job_templates/ gives a new template an organization (the field is read-only): its project must be of it.
+    if (!existing && typeof values.organization === 'number' && values.organization !== project.organization_id) {
+      errors.project = ['The project must belong to the organization the template is created in.'];
+    }
     values.organization = project.organization_id;
     const playbook = String(valueOf(values, existing, 'playbook', 'playbook') ?? '');
     const recheck = !existing || 'playbook' in values || project.id !== existing.project_id;

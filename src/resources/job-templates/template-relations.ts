@@ -19,6 +19,8 @@ const TEMPLATE_CREDENTIALS = { table: 'job_template_credentials', column: 'job_t
 export function templateCredentials(): Relation {
   return {
     ...joinTable('credential', 'job_template_credentials', 'job_template_id', 'credential_id'),
+    // POST without an id creates a credential (it names its owner) and attaches it (AWX's JobTemplateCredentialsList).
+    createAndLink: {},
     async authorize(ctx, tx, templateId, credentialId, detach) {
       await assertTemplateAdmin(ctx, tx, templateId);
       if (detach) return;

@@ -42,6 +42,8 @@ function attachmentList(options: NotificationListsOptions, event: AttachEvent): 
     parentColumn: `${alias}.${column}`,
     targetColumn: `${alias}.notification_template_id`,
     attachable: true,
+    // POST without an id creates a notification template (it names its organization) and attaches it, as AWX's *NotificationTemplatesAnyList.
+    createAndLink: {},
     association: `notification_templates_${event}`,
     async authorize(ctx, tx, parentId, templateId) {
       const [template] = await tx.query<Pick<NotificationTemplateRow, 'organization_id'>>('SELECT organization_id FROM notification_templates WHERE id = $1', [templateId]);

@@ -27,7 +27,9 @@ export const galaxyCredentials: Relation = {
 export const ownedByOrganization: Record<string, Relation> = {
   projects: reverse('project', 'projects', 'organization_id', 'organization'),
   inventories: reverse('inventory', 'inventories', 'organization_id'),
-  job_templates: reverse('job_template', 'job_templates', 'organization_id'),
+  // A template takes its project's organization: one created here must use a project of this organization.
+  job_templates: reverse('job_template', 'job_templates', 'organization_id', 'organization'),
+  workflow_job_templates: reverse('workflow_job_template', 'workflow_job_templates', 'organization_id', 'organization'),
   credentials: reverse('credential', 'credentials', 'organization_id', 'organization'),
   execution_environments: reverse('execution_environment', 'execution_environments', 'organization_id', 'organization'),
   applications: reverse('o_auth2_application', 'applications', 'organization_id', 'organization'),

@@ -78,7 +78,8 @@ export const teams = defineResource<TeamRow>({
     users: roleHolders('team', 'member_role'),
     roles: teamRoles,
     projects: readByTeam('project', 'project'),
-    credentials: readByTeam('credential', 'credential'),
+    // Created here for the team (AWX's TeamCredentialsList): of the team's organization, its admins administer it, its members use it.
+    credentials: { ...readByTeam('credential', 'credential'), createWith: 'team', createValues: { organization: null } },
     object_roles: objectRoles('team'),
   },
   roles: {

@@ -151,7 +151,8 @@ export const users = defineResource<UserRow>({
     admin_of_organizations: roleHeldOn('organization', 'organization', 'admin_role'),
     roles: userRoles,
     projects: readByUser('project', 'project', 'projects'),
-    credentials: readByUser('credential', 'credential', 'credentials'),
+    // Created here with the user as owner (AWX's UserCredentialsList: no organization, the user administers it).
+    credentials: { ...readByUser('credential', 'credential', 'credentials'), createWith: 'user', createValues: { organization: null } },
     tokens: userTokens,
     personal_tokens: userPersonalTokens,
   },

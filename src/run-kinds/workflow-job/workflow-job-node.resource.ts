@@ -2,7 +2,7 @@ import { seesEverything } from '../../api/access.ts';
 import { boolean, ENCRYPTED, json, ref, text } from '../../api/fields.ts';
 import { isEncryptedSecret } from '../../secrets/encryption.ts';
 import { defineResource } from '../../api/resource.ts';
-import type { Relation } from '../../api/relations.ts';
+import { joinTable, orderedJoinTable, type Relation } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { UnifiedJobRow, WorkflowJobNodeRow } from '../../db/tables.ts';
 import { decorateNode, loadNodeExtras, nodePromptFields } from '../../resources/workflow-job-templates/workflow-node.resource.ts';
@@ -16,6 +16,9 @@ const children = (kind: string): Relation => ({
   targetColumn: 'child_id',
   attachable: false,
 });
+
+/** What the node was given from its template node (AWX's WorkflowJobNode credentials, labels, instance_groups lists): read only. */
+const given = (relation: Relation): Relation => ({ ...relation, attachable: false, attach: undefined, detach: undefined });
 
 /** A node's run as its summary shows it. */
 type NodeJob = Pick<UnifiedJobRow, 'id' | 'name' | 'status' | 'failed' | 'elapsed' | 'kind' | 'timed_out'>;
@@ -50,6 +53,9 @@ export const workflowJobNodes = defineResource<WorkflowJobNodeRow>({
     success_nodes: children('success'),
     failure_nodes: children('failure'),
     always_nodes: children('always'),
+    credentials: given(joinTable('credential', 'workflow_job_node_credentials', 'node_id', 'credential_id')),
+    labels: given(joinTable('label', 'workflow_job_node_labels', 'node_id', 'label_id')),
+    instance_groups: given(orderedJoinTable('instance_group', 'workflow_job_node_instance_groups', 'node_id', 'instance_group_id')),
   },
   access: {
     visible: (ctx, alias, params) =>
@@ -67,9 +73,6 @@ export const workflowJobNodes = defineResource<WorkflowJobNodeRow>({
     if (out.extra_data && typeof out.extra_data === 'object') {
       out.extra_data = Object.fromEntries(Object.entries(out.extra_data).map(([name, value]) => [name, isEncryptedSecret(value) ? ENCRYPTED : value]));
     }
-    delete out.related.credentials;
-    delete out.related.labels;
-    delete out.related.instance_groups;
     const job = row.job_id === null ? undefined : extras?.jobs.get(row.job_id);
     if (job) {
       out.summary_fields.job = { id: job.id, name: job.name, status: job.status, failed: job.failed, elapsed: Number(job.elapsed), type: job.kind, ...(job.kind === 'workflow_approval' && { timed_out: job.timed_out }) };
