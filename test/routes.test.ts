@@ -92,6 +92,9 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   // A passkey of the admin (registered through a browser ceremony, which this test does not drive); /webauthn/ has no list of its own to find it in.
   const [passkey] = await t.db.query<AnyRow>(`INSERT INTO webauthn_credentials (user_id, credential_id, public_key, label) VALUES (1, 'router', '\\x00', 'router') RETURNING id`);
   sampleIds.set('webauthn', passkey.id);
+  // A host metric, as a job's end records it, and a month of their summary.
+  await t.db.query<AnyRow>(`INSERT INTO host_metrics (hostname, last_automation, automated_counter) VALUES ('router-host', now(), 1)`);
+  await t.db.query<AnyRow>(`INSERT INTO host_metric_summary_monthly (date) VALUES (date_trunc('month', now())::date)`);
 }
 
 describe('routes', () => {

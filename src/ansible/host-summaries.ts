@@ -7,7 +7,8 @@ const COUNTS = ['changed', 'dark', 'failures', 'ignored', 'ok', 'processed', 're
 
 /**
  * Writes a job's per-host results from playbook_on_stats (AWX's JobHostSummary), points each
- * host of the inventory at its last job, and refreshes the inventory's computed fields.
+ * host of the inventory at its last job, counts the hosts' automations (AWX's HostMetric) and
+ * refreshes the inventory's computed fields.
  */
 export async function recordHostSummaries(tx: Queryable, resources: ResourceSet, job: Pick<UnifiedJobRow, 'id' | 'inventory_id'>, stats: Record<string, Record<string, number>>): Promise<void> {
   const hosts = new Set<string>();
@@ -30,10 +31,25 @@ export async function recordHostSummaries(tx: Queryable, resources: ResourceSet,
     [job.id, job.inventory_id, JSON.stringify(rows)],
   );
   if (!job.inventory_id) return;
+  await recordHostMetrics(tx, [...hosts]);
   await tx.query(
     `UPDATE hosts SET last_job_id = $1, last_job_host_summary_id = s.id, has_active_failures = s.failed
      FROM job_host_summaries s WHERE s.job_id = $1 AND s.host_id = hosts.id`,
     [job.id],
   );
   await refreshInventoryComputedFields(tx, resources, job.inventory_id);
+}
+
+/**
+ * AWX's JobEvent._update_host_metrics, in one statement: each host name, lowercased, is first
+ * automated now or counted once more, and revived when it was (soft) deleted. Rows are taken in name
+ * order so that jobs ending together lock them in the same order.
+ */
+async function recordHostMetrics(tx: Queryable, hostNames: string[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO host_metrics AS m (hostname, first_automation, last_automation, automated_counter)
+     SELECT DISTINCT left(lower(name), 512), now(), now(), 1 FROM unnest($1::text[]) AS name ORDER BY 1
+     ON CONFLICT (hostname) DO UPDATE SET last_automation = EXCLUDED.last_automation, automated_counter = m.automated_counter + 1, deleted = false`,
+    [hostNames],
+  );
 }

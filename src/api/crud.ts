@@ -216,6 +216,7 @@ export async function updateObject<R extends ResourceRow = ResourceRow>(tx: Quer
 
 export async function deleteObject(tx: Queryable, ctx: RequestContext, resource: Resource, existing: ResourceRow): Promise<void> {
   if (!(await resource.access.canDelete(ctx, tx, existing))) throw forbidden();
+  if (resource.remove) return resource.remove(tx, ctx, existing);
   await removeObject(tx, ctx, resource, existing);
 }
 

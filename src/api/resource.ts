@@ -195,6 +195,11 @@ export interface ResourceDeclaration<R extends ResourceRow = ResourceRow> {
    * ad hoc command is launched): given parsed values, answers the stored row or throws a typed error.
    */
   create?(services: Services, ctx: RequestContext, values: Values): Promise<R>;
+  /**
+   * Removes an object in place of the framework's delete, for objects a DELETE only marks (a host
+   * metric is soft-deleted, as AWX does); called once canDelete allowed it, inside the transaction.
+   */
+  remove?(tx: Queryable, ctx: RequestContext, row: R): Promise<void>;
   /** Downloads of the whole list by ?format=<key> (csv, siem...): filters and ordering apply, pagination does not. */
   exports?: Record<string, ListExport<R>>;
   /**
@@ -228,7 +233,7 @@ export interface ListExport<R extends ResourceRow = ResourceRow> {
   render(rows: R[]): string;
 }
 
-export interface Resource<R extends ResourceRow = ResourceRow> extends Required<Omit<ResourceDeclaration<R>, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'description' | 'namedUrl' | 'untracked' | 'ownTimestamps' | 'operations' | 'exports' | 'typeColumn' | 'types' | 'composedTypes' | 'topLevel' | 'queryFilters'>> {
+export interface Resource<R extends ResourceRow = ResourceRow> extends Required<Omit<ResourceDeclaration<R>, 'hooks' | 'decorate' | 'detail' | 'prepare' | 'create' | 'remove' | 'description' | 'namedUrl' | 'untracked' | 'ownTimestamps' | 'operations' | 'exports' | 'typeColumn' | 'types' | 'composedTypes' | 'topLevel' | 'queryFilters'>> {
   operations: { create: boolean; update: boolean; delete: boolean };
   description: string;
   namedUrl: string[] | null;
@@ -237,6 +242,7 @@ export interface Resource<R extends ResourceRow = ResourceRow> extends Required<
   detail?(db: Queryable, row: R, out: Row): Promise<void>;
   prepare?(db: Queryable, rows: readonly R[], ctx: RequestContext): Promise<unknown>;
   create?(services: Services, ctx: RequestContext, values: Values): Promise<R>;
+  remove?(tx: Queryable, ctx: RequestContext, row: R): Promise<void>;
   exports: Record<string, ListExport<R>>;
   typeColumn?: string;
   /** What OPTIONS lists as `types`: the declared types of a mixed list, else the resource's own. */

@@ -5,6 +5,7 @@ import { RESOURCES } from '../composition/resources.ts';
 import { CommandError, processIo, UsageError, type Command, type Io } from './command.ts';
 import { cleanupJobs } from './commands/cleanup-jobs.ts';
 import { cleanupSessions } from './commands/cleanup-sessions.ts';
+import { cleanupHostMetricsCommand, hostMetricSummaryMonthlyCommand } from './commands/host-metrics.ts';
 import { cleanupFactSnapshots } from './commands/cleanup-fact-snapshots.ts';
 import { cleanupEventLogs } from './commands/cleanup-event-logs.ts';
 import { cleanupTokens } from './commands/cleanup-tokens.ts';
@@ -20,7 +21,7 @@ import { regenerateSecretKey } from './commands/regenerate-secret-key.ts';
 import { updatePassword } from './commands/update-password.ts';
 
 /** Every management command, in the order help lists them. */
-export const COMMANDS: readonly Command[] = [help, createsuperuser, updatePassword, printSetting, listInstances, provisionInstance, deprovisionInstance, checkInstanceReady, cleanupSessions, createOAuth2Token, cleanupTokens, cleanupJobs, cleanupFactSnapshots, cleanupEventLogs, regenerateSecretKey];
+export const COMMANDS: readonly Command[] = [help, createsuperuser, updatePassword, printSetting, listInstances, provisionInstance, deprovisionInstance, checkInstanceReady, cleanupSessions, createOAuth2Token, cleanupTokens, cleanupJobs, cleanupFactSnapshots, cleanupEventLogs, cleanupHostMetricsCommand, hostMetricSummaryMonthlyCommand, regenerateSecretKey];
 
 /** A validation problem on one line: "username: Enter a valid username.; email: ...". */
 function describeValidation(err: ValidationError): string {

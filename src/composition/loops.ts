@@ -12,6 +12,7 @@ import { startActivityShipping } from '../logging/sources.ts';
 import { pruneFactSnapshots } from '../drift/retention.ts';
 import { startEventEvaluation } from '../eda/evaluation-loop.ts';
 import { pruneEventLogs } from '../eda/retention.ts';
+import { cleanupHostMetrics, DEFAULT_HARD_THRESHOLD, DEFAULT_SOFT_THRESHOLD, summarizeHostMetricsMonthly } from '../resources/host-metrics/host-metric-tasks.ts';
 import { edaLaunchers } from '../eda/actions.ts';
 import { startWorkflowLoop } from '../run-kinds/workflow-job/workflow-loop.ts';
 import { recalculateAllTenants } from '../resources/tenants/usage.ts';
@@ -159,6 +160,17 @@ export const snapshotRetention = dailyRetention('fact snapshot retention', (serv
 /** Removes old evaluated event logs. */
 export const eventLogRetention = dailyRetention('event log retention', (services) => pruneEventLogs(services.db));
 
+/**
+ * AWX's cleanup_host_metrics and host_metric_summary_monthly periodic tasks, with AWX's default
+ * thresholds, once a day: both are idempotent, so nodes running them alike change nothing more.
+ */
+export const hostMetricTasks = dailyRetention('host metrics', (services) =>
+  services.db.transaction(async (tx) => {
+    await cleanupHostMetrics(tx, { soft: DEFAULT_SOFT_THRESHOLD, hard: DEFAULT_HARD_THRESHOLD });
+    await summarizeHostMetricsMonthly(tx, DEFAULT_HARD_THRESHOLD);
+  }),
+);
+
 /** Evaluates the events the receiver stored and fires the rules they match (woken by NOTIFY), launching through the run kinds' eventRule launchers. */
 export const eventEvaluation: BackgroundLoop = {
   name: 'event evaluation',
@@ -208,4 +220,5 @@ export const LOOPS: readonly BackgroundLoop[] = [heartbeat, dispatcher, workflow
   eventEvaluation,
   eventLogRetention,
   tenantUsage,
+  hostMetricTasks,
 ];

@@ -54,12 +54,13 @@ import { scanResults } from '../resources/scanners/scan-result.resource.ts';
 import { webauthnCredentials } from '../resources/webauthn-credentials/webauthn-credential.resource.ts';
 import { serviceCatalogItems } from '../resources/service-catalog/catalog-item.resource.ts';
 import { serviceRequests } from '../resources/service-catalog/service-request.resource.ts';
+import { hostMetricSummaryMonthly, hostMetrics } from '../resources/host-metrics/host-metric.resource.ts';
 import { tenants } from '../resources/tenants/tenant.resource.ts';
 import { tenantQuotaEvents } from '../resources/tenants/quota-event.resource.ts';
 
 export const RESOURCES: readonly Resource[] = [
   organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
-  inventories, hosts, groups, executionEnvironments, projects, projectUpdates, unifiedJobEvents, unifiedJobs, unifiedJobTemplates,
+  inventories, hosts, hostMetrics, hostMetricSummaryMonthly, groups, executionEnvironments, projects, projectUpdates, unifiedJobEvents, unifiedJobs, unifiedJobTemplates,
   inventorySources, inventoryUpdates, instances, instanceGroups, jobs, jobEvents, jobHostSummaries, adHocCommands, adHocCommandEvents, labels, jobTemplates,
   schedules, systemJobTemplates, systemJobs,
   workflowJobTemplates, workflowNodes, workflowApprovalTemplates, workflowJobs, workflowJobNodes, workflowApprovals,

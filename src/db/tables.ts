@@ -406,6 +406,30 @@ export type HostInventorySourceRow = {
   inventory_source_id: number;
 };
 
+/** A row of the table host_metric_summary_monthly. */
+export type HostMetricSummaryMonthlyRow = {
+  date: Date;
+  hosts_added: number;
+  hosts_deleted: number;
+  id: number;
+  indirectly_managed_hosts: number;
+  license_capacity: number;
+  license_consumed: number;
+};
+
+/** A row of the table host_metrics. */
+export type HostMetricRow = {
+  automated_counter: number;
+  deleted: boolean;
+  deleted_counter: number;
+  first_automation: Date;
+  hostname: string;
+  id: number;
+  last_automation: Date;
+  last_deleted: Date | null;
+  used_in_inventories: number | null;
+};
+
 /** A row of the table hosts. */
 export type HostRow = {
   ansible_facts: unknown;
@@ -2289,6 +2313,8 @@ export interface Tables {
   host_day_totals: HostDayTotalRow;
   host_fact_snapshots: HostFactSnapshotRow;
   host_inventory_sources: HostInventorySourceRow;
+  host_metric_summary_monthly: HostMetricSummaryMonthlyRow;
+  host_metrics: HostMetricRow;
   hosts: HostRow;
   installation: InstallationRow;
   instance_group_instances: InstanceGroupInstanceRow;
