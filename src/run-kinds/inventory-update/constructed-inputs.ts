@@ -5,7 +5,6 @@ import type { Queryable } from '../../db/database.ts';
 import { inventoryScript } from '../../inventory/script.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { inputInventoryIds } from '../../resources/inventories/input-inventories.ts';
-import type { PreparedSource, SourceJob } from './prepare-source.ts';
 
 async function writePrivate(file: string, content: string, mode: number): Promise<void> {
   await writeFile(file, content, { mode });
@@ -19,7 +18,7 @@ async function writePrivate(file: string, content: string, mode: number): Promis
  * given with -i before the constructed plugin's configuration, which is the source's variables
  * with `plugin: constructed`.
  */
-export async function prepareConstructed(db: Queryable, job: SourceJob, inventoryId: number, privateDir: string): Promise<PreparedSource> {
+export async function prepareConstructed(db: Queryable, job: { source_vars: string }, inventoryId: number, privateDir: string) {
   const dir = path.join(privateDir, 'inventory');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const inputs: string[] = [];
