@@ -30,6 +30,22 @@ function hostFilterField(): Field {
   };
 }
 
+/**
+ * kind: null leaves it as it is (AWX's InventoryDetail.update reads a null kind as not given; the
+ * awx.awx inventory module sends null for a kind it is not told), '' on create.
+ */
+function kindField(): Field {
+  const base = choice(
+    [
+      ['', 'Hosts have a direct link to this inventory.'],
+      ['smart', 'Hosts for inventory generated using the host_filter property.'],
+      ['constructed', 'Parse list of source inventories with the constructed inventory plugin.'],
+    ],
+    { default: '', helpText: 'Kind of inventory being represented.' },
+  );
+  return { ...base, nullable: true, parse: (value) => (value === null ? null : base.parse(value)) };
+}
+
 /** The hosts an inventory holds (for a smart inventory, those its filter selects); POST creates one in it. */
 const inventoryHosts: Relation = {
   target: 'host',
@@ -51,6 +67,10 @@ const rootGroups: Relation = {
 
 /** kind and host_filter go together: a smart inventory needs a valid filter, other inventories have none. */
 async function checkKindAndFilter(tx: Queryable, values: Values, existing: Row | null): Promise<void> {
+  if (values.kind === null) {
+    if (existing) delete values.kind;
+    else values.kind = '';
+  }
   const kind = (values.kind ?? existing?.kind ?? '') as string;
   if (existing && kind !== existing.kind && (kind === 'constructed' || existing.kind === 'constructed')) {
     throw new ApiError(405, { error: 'You cannot turn a regular inventory into a "smart" or "constructed" inventory.' });
@@ -77,14 +97,7 @@ export const inventories = defineResource<InventoryRow>({
     name: text({ required: true, maxLength: 512, allowBlank: false }),
     description: text(),
     organization: ref('organization', { required: true, helpText: 'Organization containing this inventory.' }),
-    kind: choice(
-      [
-        ['', 'Hosts have a direct link to this inventory.'],
-        ['smart', 'Hosts for inventory generated using the host_filter property.'],
-        ['constructed', 'Parse list of source inventories with the constructed inventory plugin.'],
-      ],
-      { default: '', helpText: 'Kind of inventory being represented.' },
-    ),
+    kind: kindField(),
     host_filter: hostFilterField(),
     variables: variablesField({ helpText: 'Inventory variables in JSON or YAML format.' }),
     has_active_failures: computed('This field is deprecated and will be removed in a future release. Flag indicating whether any hosts in this inventory have failed.', boolean),
