@@ -43,7 +43,13 @@ function kindField(): Field {
     ],
     { default: '', helpText: 'Kind of inventory being represented.' },
   );
-  return { ...base, nullable: true, parse: (value) => (value === null ? null : base.parse(value)) };
+  // Not nullable where it is shown: only a body may hold null.
+  return {
+    ...base,
+    nullMeans: undefined,
+    valueSchema: { type: ['string', 'null'], enum: ['', 'smart', 'constructed', null] },
+    parse: (value) => (value === null ? null : base.parse(value)),
+  };
 }
 
 /** The hosts an inventory holds (for a smart inventory, those its filter selects); POST creates one in it. */
