@@ -87,8 +87,8 @@ describe('inventories', () => {
       assert.deepEqual([scalar.status, scalar.body], [400, { variables: ['Must be valid JSON or YAML.'] }]);
       const broken = await t.post('/api/v2/inventories/', { name: 'V', organization: orgId, variables: '{"a": ' });
       assert.deepEqual([broken.status, broken.body], [400, { variables: ['Must be valid JSON or YAML.'] }]);
-      const constructed = await t.post('/api/v2/inventories/', { name: 'V', organization: orgId, kind: 'constructed' });
-      assert.deepEqual([constructed.status, constructed.body], [400, { kind: ['"constructed" is not a valid choice.'] }]);
+      const unknownKind = await t.post('/api/v2/inventories/', { name: 'V', organization: orgId, kind: 'dynamic' });
+      assert.deepEqual([unknownKind.status, unknownKind.body], [400, { kind: ['"dynamic" is not a valid choice.'] }]);
       const filterOnPlain = await t.post('/api/v2/inventories/', { name: 'V', organization: orgId, host_filter: 'name=a' });
       assert.deepEqual([filterOnPlain.status, filterOnPlain.body], [400, { host_filter: ['Only smart inventories may have a host_filter.'] }]);
       const smartWithout = await t.post('/api/v2/inventories/', { name: 'V', organization: orgId, kind: 'smart' });

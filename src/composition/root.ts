@@ -28,6 +28,7 @@ import { accessListRoutes } from '../resources/roles/access-list-routes.ts';
 import { instanceRoutes } from '../resources/instances/instance-routes.ts';
 import { ownerGroupRoutes } from '../resources/instance-groups/owner-group-routes.ts';
 import { inventoryRoutes } from '../resources/inventories/inventory-routes.ts';
+import { constructedInventoryRoutes } from '../resources/inventories/constructed-routes.ts';
 import { inventorySourceRoutes } from '../resources/inventory-sources/source-routes.ts';
 import { dynamicChoicesRoutes } from '../resources/job-templates/dynamic-choices/choices-routes.ts';
 import { jobTemplateRoutes } from '../resources/job-templates/job-template-routes.ts';
@@ -136,7 +137,7 @@ export const ROUTES: readonly RunRouteModule[] = [
   analyticsRoutes,
   observabilityRoutes,
   resourceRoutes,
-  credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, bulkRoutes, groupRoutes, inventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
+  credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, bulkRoutes, groupRoutes, inventoryRoutes, constructedInventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   scheduleRoutes,
   workflowTemplateRoutes, nodeEdgeRoutes, dynamicChoicesRoutes,
   notificationTemplateRoutes,

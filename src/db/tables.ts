@@ -538,6 +538,13 @@ export type InventoryRow = {
   variables: string;
 };
 
+/** A row of the table inventory_input_inventories. */
+export type InventoryInputInventoryRow = {
+  constructed_inventory_id: number;
+  input_inventory_id: number;
+  position: number;
+};
+
 /** A row of the table inventory_instance_groups. */
 export type InventoryInstanceGroupRow = {
   instance_group_id: number;
@@ -2321,6 +2328,7 @@ export interface Tables {
   instance_groups: InstanceGroupRow;
   instances: InstanceRow;
   inventories: InventoryRow;
+  inventory_input_inventories: InventoryInputInventoryRow;
   inventory_instance_groups: InventoryInstanceGroupRow;
   inventory_labels: InventoryLabelRow;
   inventory_sources: InventorySourceRow;

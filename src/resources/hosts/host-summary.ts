@@ -46,6 +46,12 @@ export function decorateHost(row: HostRow, out: SerializedObject, prepared?: unk
     job_events: `${base}job_events/`, job_host_summaries: `${base}job_host_summaries/` });
   if (row.last_job_id !== null) out.related.last_job = `/api/v2/jobs/${row.last_job_id}/`;
   if (row.last_job_host_summary_id !== null) out.related.last_job_host_summary = `/api/v2/job_host_summaries/${row.last_job_host_summary_id}/`;
+  // A host of a constructed inventory names the input host it was made from (AWX: original_host, whose facts it shows).
+  const inventory = out.summary_fields.inventory as { kind?: string } | undefined;
+  if (inventory?.kind === 'constructed' && /^\d+$/.test(row.instance_id)) {
+    out.related.original_host = `/api/v2/hosts/${row.instance_id}/`;
+    out.related.ansible_facts = `/api/v2/hosts/${row.instance_id}/ansible_facts/`;
+  }
   out.summary_fields.groups = extras?.groups.get(row.id) ?? { count: 0, results: [] };
   const job = row.last_job_id === null ? undefined : extras?.jobs.get(row.last_job_id);
   if (job) {

@@ -1,5 +1,5 @@
 import { boolean, choice, integer, ref, text, type Field } from '../../api/fields.ts';
-import { ValidationError } from '../../api/errors.ts';
+import { ApiError, ValidationError } from '../../api/errors.ts';
 import { defineResource, type Values } from '../../api/resource.ts';
 import { mayCreateCopy } from '../../api/copy-route.ts';
 import { inventoryCopy } from './inventory-copy.ts';
@@ -13,6 +13,8 @@ import { HostFilterError } from '../../inventory/host-filter.ts';
 import { variablesField } from '../../inventory/variables.ts';
 import { attachedLabels } from '../labels/attached-labels.ts';
 import { assertInventoryAdmin, inventoryAccess } from './inventory-access.ts';
+import { inputInventories } from './input-inventories.ts';
+import { ensureConstructedSource } from './constructed-source.ts';
 import type { InventoryRow } from '../../db/tables.ts';
 
 const computed = (helpText: string, field: (o: { readOnly: true; helpText: string }) => Field = integer) => field({ readOnly: true, helpText });
@@ -25,6 +27,28 @@ function hostFilterField(): Field {
     nullable: true,
     parse: (value) => (value === null ? '' : base.parse(value)),
     serialize: (value) => (value === '' || value === null ? null : value),
+  };
+}
+
+/**
+ * kind: null leaves it as it is (AWX's InventoryDetail.update reads a null kind as not given; the
+ * awx.awx inventory module sends null for a kind it is not told), '' on create.
+ */
+function kindField(): Field {
+  const base = choice(
+    [
+      ['', 'Hosts have a direct link to this inventory.'],
+      ['smart', 'Hosts for inventory generated using the host_filter property.'],
+      ['constructed', 'Parse list of source inventories with the constructed inventory plugin.'],
+    ],
+    { default: '', helpText: 'Kind of inventory being represented.' },
+  );
+  // Not nullable where it is shown: only a body may hold null.
+  return {
+    ...base,
+    nullMeans: undefined,
+    valueSchema: { type: ['string', 'null'], enum: ['', 'smart', 'constructed', null] },
+    parse: (value) => (value === null ? null : base.parse(value)),
   };
 }
 
@@ -49,7 +73,14 @@ const rootGroups: Relation = {
 
 /** kind and host_filter go together: a smart inventory needs a valid filter, other inventories have none. */
 async function checkKindAndFilter(tx: Queryable, values: Values, existing: Row | null): Promise<void> {
+  if (values.kind === null) {
+    if (existing) delete values.kind;
+    else values.kind = '';
+  }
   const kind = (values.kind ?? existing?.kind ?? '') as string;
+  if (existing && kind !== existing.kind && (kind === 'constructed' || existing.kind === 'constructed')) {
+    throw new ApiError(405, { error: 'You cannot turn a regular inventory into a "smart" or "constructed" inventory.' });
+  }
   const filter = (values.host_filter ?? existing?.host_filter ?? '') as string;
   if (kind === 'smart' && filter.trim() === '') throw ValidationError.field('host_filter', 'Smart inventories must specify host_filter');
   if (kind !== 'smart' && filter !== '') throw ValidationError.field('host_filter', 'Only smart inventories may have a host_filter.');
@@ -72,10 +103,7 @@ export const inventories = defineResource<InventoryRow>({
     name: text({ required: true, maxLength: 512, allowBlank: false }),
     description: text(),
     organization: ref('organization', { required: true, helpText: 'Organization containing this inventory.' }),
-    kind: choice(
-      [['', 'Hosts have a direct link to this inventory.'], ['smart', 'Hosts for inventory generated using the host_filter property.']],
-      { default: '', helpText: 'Kind of inventory being represented.' },
-    ),
+    kind: kindField(),
     host_filter: hostFilterField(),
     variables: variablesField({ helpText: 'Inventory variables in JSON or YAML format.' }),
     has_active_failures: computed('This field is deprecated and will be removed in a future release. Flag indicating whether any hosts in this inventory have failed.', boolean),
@@ -104,6 +132,7 @@ export const inventories = defineResource<InventoryRow>({
     root_groups: rootGroups,
     inventory_sources: reverse('inventory_source', 'inventory_sources', 'inventory_id', 'inventory'),
     job_templates: reverse('job_template', 'job_templates', 'inventory_id'),
+    input_inventories: inputInventories,
     labels: attachedLabels({ name: 'inventory', table: 'inventory_labels', column: 'inventory_id', assertAdmin: assertInventoryAdmin }),
     object_roles: objectRoles('inventory'),
   },
@@ -118,6 +147,7 @@ export const inventories = defineResource<InventoryRow>({
   hooks: {
     beforeWrite: (tx, _ctx, values, existing) => checkKindAndFilter(tx, values, existing),
     async afterWrite(tx, ctx, row, existing) {
+      if (row.kind === 'constructed') await ensureConstructedSource(tx, row);
       const changed = (column: 'kind' | 'host_filter' | 'organization_id') => !existing || existing[column] !== row[column];
       if (!(['kind', 'host_filter', 'organization_id'] as const).some(changed)) return;
       if (row.kind === 'smart') {
@@ -146,5 +176,7 @@ export const inventories = defineResource<InventoryRow>({
     (out.related as Record<string, string>).instance_groups = `${base}instance_groups/`;
     (out.related as Record<string, string>).ad_hoc_commands = `${base}ad_hoc_commands/`;
     (out.related as Record<string, string>).copy = `${base}copy/`;
+    if (row.kind === 'constructed') (out.related as Record<string, string>).constructed_url = `/api/v2/constructed_inventories/${row.id}/`;
+    else delete (out.related as Record<string, string>).input_inventories;
   },
 });

@@ -81,12 +81,15 @@ export const SOURCE_CHOICES: readonly (readonly [string, string])[] = [
   ['controller', 'Red Hat Ansible Automation Platform'],
   ['insights', 'Red Hat Insights'],
   ['terraform', 'Terraform State'],
+  ['constructed', 'Template additional groups and hostvars at runtime'],
 ];
 
 export const isCloudKind = (source: string): boolean => source in CLOUD_KINDS;
 
 /** The import options a source's kind implies where the source leaves them unset (as AWX's settings). */
 export function importDefaults(source: string): { enabledVar: string; enabledValue: string; instanceIdVar: string; excludeEmptyGroups: boolean } {
+  // AWX's CONSTRUCTED_INSTANCE_ID_VAR: each host keeps the id of the input host it came from.
+  if (source === 'constructed') return { enabledVar: '', enabledValue: '', instanceIdVar: 'remote_tower_id', excludeEmptyGroups: false };
   const kind = CLOUD_KINDS[source];
   return {
     enabledVar: kind?.enabledVar ?? '',

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { hasObjectRole, isSuperuser } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
-import { forbidden, ValidationError, type FieldErrors } from '../../api/errors.ts';
+import { ApiError, forbidden, ValidationError, type FieldErrors } from '../../api/errors.ts';
+import { constructedVarsProblem } from './constructed-vars.ts';
+import { CONSTRUCTED_SOURCE_FIELDS } from '../inventories/constructed-source.ts';
 import type { Values } from '../../api/resource.ts';
 import type { Queryable, Row } from '../../db/database.ts';
 import type { CredentialTypeRow, InventoryRow, InventorySourceRow, ProjectRow } from '../../db/tables.ts';
@@ -57,6 +59,8 @@ export async function checkSource(tx: Queryable, ctx: RequestContext, values: Va
   const stored: Row | null = existing;
   const get = (field: string, column = field) => (field in values ? values[field] : stored?.[column]);
   const source = String(get('source') ?? '');
+  if (existing?.source === 'constructed') return checkConstructedSource(values, existing);
+  if (source === 'constructed') throw new ApiError(400, { error: 'constructed not a valid source for inventory' });
   const errors: FieldErrors = {};
   const [inventory] = await tx.query<Pick<InventoryRow, 'kind' | 'organization_id'>>('SELECT kind, organization_id FROM inventories WHERE id = $1', [get('inventory', 'inventory_id')]);
   if (inventory?.kind === 'smart') errors.inventory = ['Cannot create Inventory Source for Smart Inventory'];
@@ -111,5 +115,24 @@ export async function checkSource(tx: Queryable, ctx: RequestContext, values: Va
     if (!(await hasObjectRole(ctx, tx, 'organization', inventory.organization_id, 'admin_role'))) {
       throw forbidden('Only organization administrators may set an inventory script.');
     }
+  }
+}
+
+/**
+ * The source of a constructed inventory changes only in the fields its inventory shows
+ * (AWX: "Cannot change field '...' on a constructed inventory source."), and its variables must
+ * configure the constructed plugin.
+ */
+function checkConstructedSource(values: Values, existing: InventorySourceRow): void {
+  const stored = existing as unknown as Row;
+  const editable: readonly string[] = CONSTRUCTED_SOURCE_FIELDS;
+  for (const [field, value] of Object.entries(values)) {
+    if (editable.includes(field)) continue;
+    const current = field in stored ? stored[field] : stored[`${field}_id`];
+    if (value !== current) throw new ApiError(400, { error: `Cannot change field '${field}' on a constructed inventory source.` });
+  }
+  if ('source_vars' in values) {
+    const problem = constructedVarsProblem(parseVariables(String(values.source_vars ?? '')));
+    if (problem) throw ValidationError.field('source_vars', problem);
   }
 }

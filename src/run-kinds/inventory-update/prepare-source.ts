@@ -10,11 +10,14 @@ import { decryptedInputs } from '../../resources/credentials/credential-use.ts';
 import { credentialInjection } from '../../resources/credentials/injection.ts';
 import { pluginConfig, pluginEnv } from '../../resources/inventory-sources/plugin-config.ts';
 import { BLOCKED_SOURCE_ENV, CLOUD_KINDS } from '../../resources/inventory-sources/source-kinds.ts';
+import { prepareConstructed } from './constructed-inputs.ts';
 
 /** What `ansible-inventory` is run on, and with what, for one inventory update. */
 export interface PreparedSource {
   /** The inventory path given to -i. */
   inventoryPath: string;
+  /** Inventories given with -i before it (a constructed source's input inventories, in order). */
+  inputPaths?: string[];
   /** Working directory and --playbook-dir (where group_vars and host_vars are found). */
   playbookDir: string;
   env: Record<string, string>;
@@ -29,7 +32,8 @@ export interface PreparedSource {
 }
 
 /** What preparing an inventory update reads of it. */
-export type SourceJob = Pick<UnifiedJobRow, 'id' | 'inventory_source_id' | 'source' | 'source_path' | 'source_vars' | 'scm_branch' | 'credential_id'>;
+export type SourceJob = Pick<UnifiedJobRow, 'id' | 'inventory_source_id' | 'source' | 'source_path' | 'source_vars' | 'scm_branch' | 'credential_id'>
+  & Partial<Pick<UnifiedJobRow, 'inventory_id'>>;
 
 /** Something about the source that makes the update fail before ansible-inventory runs; the message explains it. */
 export class SourceProblem extends Error {}
@@ -176,6 +180,7 @@ export async function prepareSource(run: CacheRun, job: SourceJob, baseEnv: Reco
   if (job.source === 'scm') prepared = await prepareScm(run, job, baseEnv);
   else if (job.source === 'file') prepared = await prepareFile(db, job, baseEnv, privateDir);
   else if (CLOUD_KINDS[job.source]) prepared = await prepareCloud(db, job, privateDir);
+  else if (job.source === 'constructed') prepared = await prepareConstructed(db, job, job.inventory_id ?? 0, privateDir);
   else throw new SourceProblem(`Unknown inventory source kind "${job.source}".`);
   prepared.env = {
     ...prepared.env,

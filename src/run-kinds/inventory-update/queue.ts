@@ -14,6 +14,7 @@ export const INVENTORY_UPDATE = { name: 'inventory_update', templateTable: 'inve
 export function canUpdateSource(source: Pick<InventorySourceRow, 'source' | 'source_project_id' | 'source_vars' | 'credential_id'>): boolean {
   if (source.source === 'scm') return source.source_project_id !== null;
   if (source.source === 'file') return source.source_vars.trim() !== '';
+  if (source.source === 'constructed') return true;
   const cloud = CLOUD_KINDS[source.source];
   return Boolean(cloud && (source.credential_id !== null || cloud.credentialOptional));
 }

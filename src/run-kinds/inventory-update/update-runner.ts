@@ -36,7 +36,7 @@ export async function runInventoryUpdate(job: UnifiedJobRow, run: RunContext): P
   await mkdir(artifacts, { recursive: true, mode: 0o700 });
   const outputFile = path.join(artifacts, 'output.json');
   const logFile = path.join(artifacts, 'ansible-inventory.log');
-  const args = ['-i', prepared.inventoryPath, '--list', '--export', '--output', outputFile, '--playbook-dir', prepared.playbookDir];
+  const args = [...(prepared.inputPaths ?? []).flatMap((input) => ['-i', input]), '-i', prepared.inventoryPath, '--list', '--export', '--output', outputFile, '--playbook-dir', prepared.playbookDir];
   if (job.verbosity > 0) args.push(`-${'v'.repeat(Math.min(5, job.verbosity * 2 + 1))}`);
   const updates: Record<string, unknown> = { ...prepared.updates };
   await recordInvocation(run.db, job.id, { args: ['ansible-inventory', ...args], cwd: prepared.playbookDir, env: prepared.env, secrets: prepared.secrets });

@@ -66,7 +66,7 @@ const runs = <K extends RunKey>(key: K, label: string, singular: string, extra: 
   });
 
 const SCM_TYPES: Record<FieldOf<'projects', 'scm_type'>, string> = { '': 'Manual', git: 'Git', archive: 'Remote Archive' };
-const INVENTORY_KINDS: Record<FieldOf<'inventories', 'kind'>, string> = { '': 'Inventory', smart: 'Smart' };
+const INVENTORY_KINDS: Record<FieldOf<'inventories', 'kind'>, string> = { '': 'Inventory', smart: 'Smart', constructed: 'Constructed' };
 
 const RESOURCES: ResourceConfig[] = [
   defineResource({
