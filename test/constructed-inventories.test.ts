@@ -146,4 +146,17 @@ describe('constructed inventories', () => {
     assert.equal((await t.post(`/api/v2/inventories/${inventory.id}/input_inventories/`, { id: dbId, disassociate: true }, { as: plain })).status, 403);
     assert.equal((await t.get(`/api/v2/inventories/${inventory.id}/input_inventories/`)).body.count, 2);
   });
+
+  it('an inventory its admin may only read is not an input: a reader would run jobs on its hosts', async () => {
+    const other = (await t.get('/api/v2/organizations/Other/')).body.id;
+    const theirs = await create({ name: 'Built from a read one', organization: other }, otherAdmin);
+    assert.equal(theirs.status, 201, theirs.text);
+    await grant(t, otherAdmin, `/api/v2/inventories/${webId}/`, 'read_role');
+    const refused = await t.post(`/api/v2/inventories/${theirs.body.id}/input_inventories/`, { id: webId }, { as: otherAdmin });
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(refused.body.detail, 'You need the use role of an inventory to make it an input of a constructed inventory.');
+    assert.equal((await t.get(`/api/v2/inventories/${theirs.body.id}/input_inventories/`)).body.count, 0);
+    await grant(t, otherAdmin, `/api/v2/inventories/${webId}/`, 'use_role');
+    assert.equal((await t.post(`/api/v2/inventories/${theirs.body.id}/input_inventories/`, { id: webId }, { as: otherAdmin })).status, 204);
+  });
 });

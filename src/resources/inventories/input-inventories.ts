@@ -1,4 +1,5 @@
 import { ApiError, forbidden } from '../../api/errors.ts';
+import { hasObjectRole } from '../../api/access.ts';
 import { isVisible } from '../../api/list.ts';
 import { orderedJoinTable, type Relation } from '../../api/relations.ts';
 import type { Queryable } from '../../db/database.ts';
@@ -9,8 +10,10 @@ const kindOf = async (tx: Queryable, id: number) =>
 
 /**
  * inventories/{id}/input_inventories/: the inventories a constructed inventory reads, in the order
- * attached (AWX's InventoryInputInventoriesList). As AWX's default can_attach: the caller administers
- * the constructed inventory and can read the input; a constructed inventory is never an input.
+ * attached (AWX's InventoryInputInventoriesList). The caller administers the constructed inventory
+ * and may use the input: AWX asks only to read it, which would let a reader run jobs on its hosts
+ * through a constructed inventory of their own (docs/constructed-inventories.md). A constructed
+ * inventory is never an input.
  */
 export const inputInventories: Relation = {
   ...orderedJoinTable('inventory', 'inventory_input_inventories', 'constructed_inventory_id', 'input_inventory_id'),
@@ -19,6 +22,9 @@ export const inputInventories: Relation = {
     if (!(await mayAdministerInventory(ctx, tx, parentId))) throw forbidden();
     if (!(await isVisible(tx, ctx, ctx.service.resources.get('inventory'), inputId))) throw forbidden();
     if (detach) return;
+    if (!(await hasObjectRole(ctx, tx, 'inventory', inputId, 'use_role'))) {
+      throw new ApiError(403, { detail: 'You need the use role of an inventory to make it an input of a constructed inventory.' });
+    }
     if ((await kindOf(tx, parentId)) !== 'constructed') throw new ApiError(400, { error: 'Only constructed inventories have input inventories.' });
     if ((await kindOf(tx, inputId)) === 'constructed') {
       throw new ApiError(400, { error: 'You cannot add a constructed inventory to another constructed inventory.' });
