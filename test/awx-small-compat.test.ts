@@ -216,6 +216,21 @@ describe('small AWX compatibility behaviours', () => {
     assert.equal(foreign.status, 403);
   });
 
+  it('refuses an ad hoc command whose machine credential misses a required input', async () => {
+    await t.db.query(`UPDATE credential_types SET inputs = jsonb_set(inputs, '{required}', '["username"]') WHERE namespace = 'ssh'`);
+    try {
+      const sshType = (await t.get('/api/v2/credential_types/?namespace=ssh')).body.results[0].id;
+      const machine = (await t.post('/api/v2/credentials/', { name: 'Nameless machine', organization: org, credential_type: sshType, inputs: {} })).body;
+      const before = (await t.get('/api/v2/ad_hoc_commands/')).body.count;
+      const res = await t.post('/api/v2/ad_hoc_commands/', { inventory, credential: machine.id, module_name: 'ping' });
+      assert.equal(res.status, 400, res.text);
+      assert.deepEqual(res.body.credential, ['Ad Hoc Command cannot start because Credential Nameless machine does not provide one or more required fields (username).']);
+      assert.equal((await t.get('/api/v2/ad_hoc_commands/')).body.count, before);
+    } finally {
+      await t.db.query(`UPDATE credential_types SET inputs = inputs - 'required' WHERE namespace = 'ssh'`);
+    }
+  });
+
   it('fails an inventory sync and a project sync using a credential missing a required input', async () => {
     const awsType = (await t.get('/api/v2/credential_types/?namespace=aws')).body.results[0].id;
     const aws = await t.post('/api/v2/credentials/', { name: 'Half AWS', organization: org, credential_type: awsType, inputs: { username: 'AKIA' } });

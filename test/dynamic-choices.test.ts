@@ -254,7 +254,7 @@ describe('dynamic survey choices', () => {
         assert.deepEqual((await choices(base, { variables: [variable] }, executor))[variable].choices, ['gamma']);
         assert.deepEqual((await resolveOne(base, { source_type: 'db_query', model: 'hosts' }, executor)).choices, [], 'no read on the template\'s inventory');
         assert.deepEqual((await resolveOne(base, { source_type: 'db_query', model: 'credentials' }, executor)).choices, ['cred-shown']);
-        assert.deepEqual((await resolveOne(base, { source_type: 'db_query', model: 'credentials' })).choices, ['cred-hidden', 'cred-shown']);
+        assert.deepEqual((await resolveOne(base, { source_type: 'db_query', model: 'credentials' })).choices, ['Ansible Galaxy', 'cred-hidden', 'cred-shown'], 'the managed Galaxy credential too');
         assert.deepEqual((await resolveOne(base, { source_type: 'db_query', model: 'templates' }, executor)).choices, ['dyn-jt', 'dyn-wf']);
         assert.deepEqual((await resolveOne(base, { source_type: 'db_query', model: 'inventories' }, executor)).choices, ['spare']);
       }

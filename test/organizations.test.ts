@@ -69,6 +69,7 @@ describe('organizations', () => {
         projects: `${base}projects/`,
         inventories: `${base}inventories/`,
         job_templates: `${base}job_templates/`,
+        workflow_job_templates: `${base}workflow_job_templates/`,
         credentials: `${base}credentials/`,
         execution_environments: `${base}execution_environments/`,
         applications: `${base}applications/`,

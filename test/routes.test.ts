@@ -95,6 +95,8 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   // A host metric, as a job's end records it, and a month of their summary.
   await t.db.query<AnyRow>(`INSERT INTO host_metrics (hostname, last_automation, automated_counter) VALUES ('router-host', now(), 1)`);
   await t.db.query<AnyRow>(`INSERT INTO host_metric_summary_monthly (date) VALUES (date_trunc('month', now())::date)`);
+  // A constructed inventory (its list is of inventories of that kind only).
+  sampleIds.set('constructed_inventories', await created('/api/v2/constructed_inventories/', { name: 'router-constructed', organization }));
 }
 
 describe('routes', () => {

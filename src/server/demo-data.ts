@@ -69,7 +69,7 @@ export async function holdDemoRepository(db: Queryable, env: Pick<EnvConfig, 'da
 async function emptyOfDemoKinds(tx: Queryable): Promise<boolean> {
   const [row] = await tx.query<{ used: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM projects) OR EXISTS (SELECT 1 FROM inventories) OR EXISTS (SELECT 1 FROM job_templates)
-       OR EXISTS (SELECT 1 FROM credentials) AS used`,
+       OR EXISTS (SELECT 1 FROM credentials WHERE NOT managed) AS used`,
   );
   return !row.used;
 }

@@ -249,7 +249,7 @@ describe('web console: template and project forms', () => {
     await page.getByRole('combobox', { name: 'Source control type' }).selectOption({ label: 'Manual' });
     await page.getByRole('heading', { name: 'Manual details' }).waitFor();
     // Manual is the type whose value is '': the menu shows it by name, with no blank choice beside it.
-    assert.deepEqual(await page.getByRole('combobox', { name: 'Source control type' }).locator('option').allInnerTexts(), ['Manual', 'Git']);
+    assert.deepEqual(await page.getByRole('combobox', { name: 'Source control type' }).locator('option').allInnerTexts(), ['Manual', 'Git', 'Remote Archive']);
     assert.equal(await page.getByLabel('Source control URL').count(), 0);
     assert.equal(await page.getByRole('checkbox', { name: 'Clean', exact: true }).count(), 0);
     const directory = page.getByRole('combobox', { name: 'Playbook directory' });

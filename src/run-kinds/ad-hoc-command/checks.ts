@@ -8,6 +8,7 @@ import { parseVariables } from '../../inventory/variables.ts';
 import { passwordsNeeded, readCredentialPasswords, sealCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { INLINE_JINJA, moduleArgsHaveJinja } from '../../ansible/jinja-markers.ts';
 import { optionValueErrors } from '../../ansible/option-values.ts';
+import { missingInputsProblem } from '../../resources/credentials/credential-use.ts';
 
 /** What a Machine credential may ask for at launch, given as body keys (AWX's names). */
 export const LAUNCH_PASSWORDS = ['ssh_password', 'become_password', 'ssh_key_unlock'];
@@ -66,6 +67,8 @@ export async function checkAdHocCommand(tx: Queryable, ctx: RequestContext, valu
       [values.credential],
     );
     if (credential && credential.kind !== 'ssh') errors.credential = ['You must provide a machine / SSH credential.'];
+    const unusable = credential && !errors.credential ? await missingInputsProblem(tx, [values.credential], 'Ad Hoc Command') : null;
+    if (unusable) errors.credential = [unusable];
     // As AWX: the passwords the credential asks for at launch come with the command, else 400.
     const { passwords, missing } = readCredentialPasswords(credential ? passwordsNeeded(credential.kind, credential.inputs ?? {}) : [], values);
     if (!Object.keys(errors).length && missing.length) throw new ApiError(400, { passwords_needed_to_start: missing });
