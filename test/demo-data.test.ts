@@ -118,7 +118,7 @@ describe('demo content at first start', () => {
       assert.ok(!second.lines.some((l) => /demo content/.test(l)));
       assert.deepEqual(await names(second.service, 'projects'), ['Demo Project']);
       assert.deepEqual(await names(second.service, 'inventories'), ['Demo Inventory']);
-      assert.deepEqual(await names(second.service, 'credentials'), ['Demo Credential']);
+      assert.deepEqual(await names(second.service, 'credentials'), ['Ansible Galaxy', 'Demo Credential']);
       assert.deepEqual(await names(second.service, 'job_templates'), ['Demo Job Template']);
       // Deleted demo objects stay deleted.
       for (const list of ['job_templates', 'projects', 'inventories', 'credentials']) {

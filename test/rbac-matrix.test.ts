@@ -236,9 +236,9 @@ describe('role matrix', () => {
           objects: ['system', ...orgs.map((o) => `organization:${o}`), ...teams.map((n) => `team:${n}`)].sort(),
         });
         const allTeams = ['Alpha', 'Beta', 'Leads'];
-        // Those who see everything also see the roles of the default instance group.
+        // Those who see everything also see the roles of the default instance group and of the managed Galaxy credential.
         const all = roles(['Default', 'Matrix A', 'Matrix B'], allTeams);
-        const everything = { count: all.count + 3, objects: ['instance_group:default', ...all.objects].sort() };
+        const everything = { count: all.count + 3 + 3, objects: ['credential:Ansible Galaxy', 'instance_group:default', ...all.objects].sort() };
         return each({
           outsider: roles(['Matrix B'], ['Beta']),
           'org member': roles(['Matrix A'], ['Alpha', 'Leads']),
