@@ -2,7 +2,7 @@ import { seesEverything, type AccessPolicy } from '../../api/access.ts';
 import type { RequestContext } from '../../api/context.ts';
 import { associate } from '../../api/crud.ts';
 import { ApiError, forbidden } from '../../api/errors.ts';
-import { datetime, ref, text } from '../../api/fields.ts';
+import { datetime, ref, text, type Field } from '../../api/fields.ts';
 import { isVisible } from '../../api/list.ts';
 import { defineResource, type Resource, type Values } from '../../api/resource.ts';
 import { ident } from '../../api/sql.ts';
@@ -107,6 +107,16 @@ export async function revokeDefinitionAssignments(tx: Queryable, ctx: RequestCon
   }
 }
 
+/** DAB's object_id is text, and its clients send a number as often as a string. */
+function objectIdField(): Field {
+  const field = text({ required: true, writeOnce: true, helpText: 'Primary key of the object this assignment applies to.' });
+  return {
+    ...field,
+    valueSchema: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+    parse: (value, ...rest) => field.parse(typeof value === 'number' ? String(value) : value, ...rest),
+  };
+}
+
 function assignmentResource(actor: Actor) {
   const resource: Resource<AssignmentRow> = defineResource<AssignmentRow>({
     name: `role_${actor}_assignment`,
@@ -118,7 +128,7 @@ function assignmentResource(actor: Actor) {
       created: datetime({ readOnly: true, nullable: false }),
       created_by: ref('user', { readOnly: true, nullable: true }),
       content_type: text({ readOnly: true, helpText: 'The type of resource this applies to, like awx.inventory.' }),
-      object_id: text({ required: true, writeOnce: true, helpText: 'Primary key of the object this assignment applies to.' }),
+      object_id: objectIdField(),
       role_definition: ref('role_definition', { required: true, writeOnce: true }),
       [actor]: ref(actor, { required: true, writeOnce: true }),
     },
