@@ -97,6 +97,11 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   await t.db.query<AnyRow>(`INSERT INTO host_metric_summary_monthly (date) VALUES (date_trunc('month', now())::date)`);
   // A constructed inventory (its list is of inventories of that kind only).
   sampleIds.set('constructed_inventories', await created('/api/v2/constructed_inventories/', { name: 'router-constructed', organization }));
+  // A role given to a team and to a user through the role definitions' assignments.
+  const [execute] = await t.db.query<AnyRow>(`SELECT id FROM role_definitions WHERE name = 'Organization Execute'`);
+  const [team] = await t.db.query<AnyRow>(`SELECT id FROM teams WHERE name = 'router-team'`);
+  assert.equal((await t.post('/api/v2/role_team_assignments/', { role_definition: execute.id, team: team.id, object_id: organization })).status, 201);
+  assert.equal((await t.post('/api/v2/role_user_assignments/', { role_definition: execute.id, user: 1, object_id: organization })).status, 201);
 }
 
 describe('routes', () => {

@@ -55,11 +55,13 @@ import { webauthnCredentials } from '../resources/webauthn-credentials/webauthn-
 import { serviceCatalogItems } from '../resources/service-catalog/catalog-item.resource.ts';
 import { serviceRequests } from '../resources/service-catalog/service-request.resource.ts';
 import { hostMetricSummaryMonthly, hostMetrics } from '../resources/host-metrics/host-metric.resource.ts';
+import { roleDefinitions } from '../resources/role-definitions/role-definition.resource.ts';
+import { roleTeamAssignments, roleUserAssignments } from '../resources/role-definitions/assignments.ts';
 import { tenants } from '../resources/tenants/tenant.resource.ts';
 import { tenantQuotaEvents } from '../resources/tenants/quota-event.resource.ts';
 
 export const RESOURCES: readonly Resource[] = [
-  organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
+  organizations, users, teams, roles, roleDefinitions, roleUserAssignments, roleTeamAssignments, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
   inventories, hosts, hostMetrics, hostMetricSummaryMonthly, groups, executionEnvironments, projects, projectUpdates, unifiedJobEvents, unifiedJobs, unifiedJobTemplates,
   inventorySources, inventoryUpdates, instances, instanceGroups, jobs, jobEvents, jobHostSummaries, adHocCommands, adHocCommandEvents, labels, jobTemplates,
   schedules, systemJobTemplates, systemJobs,

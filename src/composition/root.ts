@@ -3,6 +3,7 @@
  * management commands walk it; nothing registers itself by being imported.
  */
 import { DASHBOARD_URL, dashboardRoutes } from '../resources/dashboard/dashboard-routes.ts';
+import { ROLE_METADATA_URL, roleMetadataRoutes } from '../resources/role-definitions/role-metadata-routes.ts';
 import { ANALYTICS_URL, analyticsRoutes } from '../resources/analytics/analytics-routes.ts';
 import { composeResource, type Resource } from '../api/resource.ts';
 import { ResourceSet } from '../api/resource-set.ts';
@@ -132,8 +133,9 @@ const runKindRoutes: RunRouteModule = async (app, services) => {
  * resources and run kinds add, settings, login, OAuth2 and the live output websocket.
  */
 export const ROUTES: readonly RunRouteModule[] = [
-  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL, svc_analytics: ANALYTICS_URL, observability: OBSERVABILITY_URL, bulk: BULK_URL }),
+  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL, svc_analytics: ANALYTICS_URL, observability: OBSERVABILITY_URL, bulk: BULK_URL, role_metadata: ROLE_METADATA_URL }),
   dashboardRoutes,
+  roleMetadataRoutes,
   analyticsRoutes,
   observabilityRoutes,
   resourceRoutes,

@@ -1246,14 +1246,66 @@ export type RoleAncestorRow = {
   descendent_id: number;
 };
 
+/** A row of the table role_definitions. */
+export type RoleDefinitionRow = {
+  content_type: string;
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  id: number;
+  managed: boolean;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  permissions: unknown;
+  resource: string;
+  role_field: string;
+};
+
 /** A row of the table role_parents. */
 export type RoleParentRow = {
+  created: Date;
+  created_by_id: number | null;
+  id: number;
   parent_id: number;
+  role_definition_id: number | null;
   role_id: number;
+};
+
+/** A row of the view role_team_assignments. */
+export type RoleTeamAssignmentRow = {
+  content_type: string;
+  created: Date;
+  created_by_id: number | null;
+  id: number;
+  object_id: string | null;
+  object_pk: number | null;
+  resource: string;
+  role_definition_id: number | null;
+  role_id: number;
+  team_id: number | null;
+};
+
+/** A row of the view role_user_assignments. */
+export type RoleUserAssignmentRow = {
+  content_type: string;
+  created: Date;
+  created_by_id: number | null;
+  id: number;
+  object_id: string | null;
+  object_pk: number | null;
+  resource: string;
+  role_definition_id: number | null;
+  role_id: number;
+  user_id: number;
 };
 
 /** A row of the table role_users. */
 export type RoleUserRow = {
+  created: Date;
+  created_by_id: number | null;
+  id: number;
+  role_definition_id: number | null;
   role_id: number;
   user_id: number;
 };
@@ -2359,7 +2411,10 @@ export interface Tables {
   project_updates: ProjectUpdateRow;
   projects: ProjectRow;
   role_ancestors: RoleAncestorRow;
+  role_definitions: RoleDefinitionRow;
   role_parents: RoleParentRow;
+  role_team_assignments: RoleTeamAssignmentRow;
+  role_user_assignments: RoleUserAssignmentRow;
   role_users: RoleUserRow;
   roles: RoleRow;
   run_viewers: RunViewerRow;
