@@ -52,7 +52,8 @@ export async function contextDocument(
     user: { id: ctx.user?.id ?? null, username: ctx.user?.username ?? '', is_superuser: ctx.user?.isSuperuser === true },
     extra_vars: maskedExtraVars(run),
     inventory: inventory ? { id: inventory.id, name: inventory.name, kind: inventory.kind } : null,
-    inventories: inventories.map((i) => ({ id: i.id, name: i.name, kind: i.kind })),
+    // Only for a run over several inventories, so the document stays the specification's otherwise.
+    ...(inventories.length && { inventories: inventories.map((i) => ({ id: i.id, name: i.name, kind: i.kind })) }),
     credentials: credentials.map((c) => ({ id: c.id, name: c.name, kind: c.kind })),
     playbook: run.playbook ?? '',
     now_iso: new Date().toISOString(),
