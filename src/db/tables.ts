@@ -749,6 +749,13 @@ export type JobHostSummaryRow = {
   skipped: number;
 };
 
+/** A row of the table job_inventories. */
+export type JobInventoryRow = {
+  inventory_id: number;
+  job_id: number;
+  position: number;
+};
+
 /** A row of the table job_labels. */
 export type JobLabelRow = {
   job_id: number;
@@ -764,6 +771,13 @@ export type JobTemplateCredentialRow = {
 /** A row of the table job_template_instance_groups. */
 export type JobTemplateInstanceGroupRow = {
   instance_group_id: number;
+  job_template_id: number;
+  position: number;
+};
+
+/** A row of the table job_template_inventories. */
+export type JobTemplateInventoryRow = {
+  inventory_id: number;
   job_template_id: number;
   position: number;
 };
@@ -2389,9 +2403,11 @@ export interface Tables {
   job_day_totals: JobDayTotalRow;
   job_events: JobEventRow;
   job_host_summaries: JobHostSummaryRow;
+  job_inventories: JobInventoryRow;
   job_labels: JobLabelRow;
   job_template_credentials: JobTemplateCredentialRow;
   job_template_instance_groups: JobTemplateInstanceGroupRow;
+  job_template_inventories: JobTemplateInventoryRow;
   job_template_labels: JobTemplateLabelRow;
   job_templates: JobTemplateRow;
   jobs: JobRow;
