@@ -35,8 +35,13 @@ interface SourceLink {
 
 /** The arguments of a lookup: the source's inputs in clear (defaults filled in), then the metadata's defaults and values. */
 export function lookupArgs(type: CredentialTypeRow, sourceInputs: Inputs, metadata: Record<string, unknown>): Record<string, unknown> {
+  return { ...clearInputs(type, sourceInputs), ...metadataArgs(type, metadata) };
+}
+
+/** The metadata with the defaults of the type's metadata fields. */
+export function metadataArgs(type: Pick<CredentialTypeRow, 'inputs'>, metadata: Record<string, unknown>): Record<string, unknown> {
   const defaults = Object.fromEntries((type.inputs.metadata ?? []).filter((f) => f.default !== undefined).map((f) => [f.id, f.default]));
-  return { ...clearInputs(type, sourceInputs), ...defaults, ...metadata };
+  return { ...defaults, ...metadata };
 }
 
 /** Looks up the value of one external credential (what the test endpoints call too). */
