@@ -5,7 +5,8 @@
  * found is never answered.
  */
 import { Type } from 'typebox';
-import { ENCRYPTED } from '../../api/fields.ts';
+import { ENCRYPTED, json } from '../../api/fields.ts';
+import { actionOptions } from '../../api/options.ts';
 import type { RouteModule } from '../../api/extra-routes.ts';
 import { objectPermission } from '../../api/permissions.ts';
 import { routeMethods } from '../../api/resource-routes.ts';
@@ -21,6 +22,7 @@ const InputsObject = Type.Record(Type.String(), Type.Unknown(), { errorMessage: 
 const TestBody = Type.Object({ inputs: Type.Optional(InputsObject), metadata: Type.Optional(InputsObject) });
 
 const testSchemas = (what: string): Record<string, MethodSchema> => ({
+  GET: { summary: `The ${what}'s test endpoint (an empty object)`, response: { 200: Type.Object({}) } },
   POST: {
     summary: `Test a secret lookup of the ${what}`,
     body: TestBody,
@@ -29,6 +31,10 @@ const testSchemas = (what: string): Record<string, MethodSchema> => ({
   },
   OPTIONS: OPTIONS_RESPONSE,
 });
+
+/** AWX's EmptySerializer: nothing answered, {inputs, metadata} read from the body. */
+const testOptions = (name: string, description: string) =>
+  actionOptions(name, description, { GET: {}, POST: { inputs: json({ helpText: 'Inputs over the stored ones.' }), metadata: json({ helpText: 'What the lookup reads.' }) } });
 
 export const externalTestRoutes: RouteModule = (app, services) => {
   const { db } = services;
@@ -43,21 +49,24 @@ export const externalTestRoutes: RouteModule = (app, services) => {
   };
 
   routeMethods<CredentialRow>(app, '/api/v2/credentials/:id/test/', objectPermission('credential', { POST: 'use' }), {
+    // AWX's SubDetailAPIView with an empty serializer.
+    GET: async () => ({}),
     POST: async (request, reply) => {
       const body = validBody(request, TestBody);
       const { type, stored } = await loadCredential(db, request.object.id);
       const given = Object.fromEntries(Object.entries(body.inputs ?? {}).filter(([, value]) => value !== ENCRYPTED));
       return attempt(type, { ...clearInputs(type, stored), ...given, ...metadataArgs(type, body.metadata ?? {}) }, reply);
     },
-    OPTIONS: async () => ({ name: 'External Credential Test', description: 'POST {inputs, metadata} tests a secret lookup of this external credential.' }),
+    OPTIONS: async () => testOptions('External Credential Test', 'POST {inputs, metadata} tests a secret lookup of this external credential.'),
   }, testSchemas('credential'));
 
   routeMethods<TypeTableRow>(app, '/api/v2/credential_types/:id/test/', objectPermission('credential_type'), {
+    GET: async () => ({}),
     POST: async (request, reply) => {
       const body = validBody(request, TestBody);
       const type = await loadCredentialType(db, request.object.id);
       return attempt(type, { ...clearInputs(type, {}), ...(body.inputs ?? {}), ...metadataArgs(type, body.metadata ?? {}) }, reply);
     },
-    OPTIONS: async () => ({ name: 'External Credential Type Test', description: 'POST {inputs, metadata} tests a secret lookup with these inputs.' }),
+    OPTIONS: async () => testOptions('External Credential Type Test', 'POST {inputs, metadata} tests a secret lookup with these inputs.'),
   }, testSchemas('credential type'));
 };
