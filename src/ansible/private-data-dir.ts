@@ -7,6 +7,7 @@ import { separatedScript } from '../inventory/separated-script.ts';
 import { jobInventoryIds } from '../resources/job-templates/template-inventories.ts';
 import { parseVariables } from '../inventory/variables.ts';
 import { credentialInjection } from '../resources/credentials/injection.ts';
+import type { LookupContext } from '../resources/credentials/dynamic-inputs.ts';
 import { decryptedInputs } from '../resources/credentials/credential-use.ts';
 import { machineAccess, vaultAccess, type MachineAccess } from './machine-credential.ts';
 import { launchPasswordsOf, withLaunchPasswords } from './credential-passwords.ts';
@@ -76,7 +77,7 @@ async function writeInventories(db: Queryable, job: UnifiedJobRow, privateDir: s
  * an ad hoc command trusts none.
  */
 export async function prepareRunnerDir(
-  db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, metaVars: Record<string, unknown>, trusted: TrustedVars = {},
+  db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, metaVars: Record<string, unknown>, trusted: TrustedVars, lookups: LookupContext,
 ): Promise<PreparedRun> {
   const dir = path.join(privateDir, 'runner');
   await mkdir(path.join(dir, 'env'), { recursive: true, mode: 0o700 });
@@ -90,12 +91,12 @@ export async function prepareRunnerDir(
   const cloudIds: number[] = [];
   const launchPasswords = await launchPasswordsOf(db, job.id);
   for (const { credential_id } of credentials) {
-    const { kind, inputs } = await decryptedInputs(db, credential_id);
+    const { kind, inputs } = await decryptedInputs(db, credential_id, lookups);
     if (kind === 'ssh') accesses.push(machineAccess(withLaunchPasswords(kind, inputs, launchPasswords)));
     else if (kind === 'vault') accesses.push(vaultAccess(withLaunchPasswords(kind, inputs, launchPasswords)));
     else cloudIds.push(credential_id);
   }
-  const injected = await credentialInjection(db, cloudIds, privateDir);
+  const injected = await credentialInjection(db, cloudIds, privateDir, lookups);
   const surveySecrets: string[] = [];
   const jobVars = parseVariables(job.extra_vars);
   for (const variable of Object.keys(job.survey_passwords ?? {})) {
@@ -118,9 +119,9 @@ export async function prepareRunnerDir(
 
 /** The runner directory of a playbook job: the shared parts plus the job's own options. */
 export async function preparePlaybookRun(
-  db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, metaVars: Record<string, unknown>, trusted: TrustedVars,
+  db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, metaVars: Record<string, unknown>, trusted: TrustedVars, lookups: LookupContext,
 ): Promise<PreparedRun> {
   const options = jobOptions(job);
-  const prepared = await prepareRunnerDir(db, job, privateDir, baseEnv, metaVars, trusted);
+  const prepared = await prepareRunnerDir(db, job, privateDir, baseEnv, metaVars, trusted, lookups);
   return { ...prepared, cmdline: [...prepared.cmdline, ...options] };
 }

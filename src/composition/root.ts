@@ -21,6 +21,7 @@ import { registerLiveOutput } from '../live/routes.ts';
 import { registerRootRoutes } from '../server/root-routes.ts';
 import { credentialInputSecrets } from '../resources/credentials/credential-rotation.ts';
 import { credentialRoutes } from '../resources/credentials/credential-routes.ts';
+import { externalTestRoutes } from '../resources/credential-input-sources/external-test-routes.ts';
 import { groupRoutes } from '../resources/groups/group-routes.ts';
 import { hostRoutes } from '../resources/hosts/host-routes.ts';
 import { BULK_URL, bulkRoutes } from '../resources/bulk/bulk-routes.ts';
@@ -139,7 +140,7 @@ export const ROUTES: readonly RunRouteModule[] = [
   analyticsRoutes,
   observabilityRoutes,
   resourceRoutes,
-  credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, bulkRoutes, groupRoutes, inventoryRoutes, constructedInventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
+  credentialRoutes, externalTestRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, bulkRoutes, groupRoutes, inventoryRoutes, constructedInventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   scheduleRoutes,
   workflowTemplateRoutes, nodeEdgeRoutes, dynamicChoicesRoutes,
   notificationTemplateRoutes,

@@ -177,6 +177,20 @@ export type AuditEventRow = {
   user_agent: string;
 };
 
+/** A row of the table credential_input_sources. */
+export type CredentialInputSourceRow = {
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  id: number;
+  input_field_name: string;
+  metadata: unknown;
+  modified: Date;
+  modified_by_id: number | null;
+  source_credential_id: number;
+  target_credential_id: number;
+};
+
 /** A row of the table credential_types. */
 export type CredentialTypeRow = {
   created: Date;
@@ -2370,6 +2384,7 @@ export interface Tables {
   ad_hoc_commands: AdHocCommandRow;
   applications: ApplicationRow;
   audit_events: AuditEventRow;
+  credential_input_sources: CredentialInputSourceRow;
   credential_types: CredentialTypeRow;
   credentials: CredentialRow;
   drift_alert_rules: DriftAlertRuleRow;
