@@ -61,7 +61,11 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   await t.db.query<AnyRow>(`INSERT INTO workflow_job_nodes (workflow_job_id, identifier) VALUES ($1, 'router-node')`, [workflowJob.id]);
   await t.db.query<AnyRow>(`INSERT INTO unified_jobs (kind, name, status, workflow_job_template_id, workflow_approval_template_id, unified_job_template_id) VALUES ('workflow_approval', 'router-approval', 'successful', $1, $2, $2)`, [workflow, approvalTemplate]);
   const scm = (await t.get('/api/v2/credential_types/?namespace=scm')).body.results[0].id;
-  await created('/api/v2/credentials/', { name: 'router-credential', organization, credential_type: scm, inputs: { username: 'u' } });
+  const routerCredential = await created('/api/v2/credentials/', { name: 'router-credential', organization, credential_type: scm, inputs: { username: 'u' } });
+  // An input of it looked up from a HashiCorp Vault credential (a loopback address the outbound guard refuses).
+  const kv = (await t.get('/api/v2/credential_types/?namespace=hashivault_kv')).body.results[0].id;
+  const lookup = await created('/api/v2/credentials/', { name: 'router-vault', organization, credential_type: kv, inputs: { url: 'http://127.0.0.1:9/', token: 't', api_version: 'v2' } });
+  await created('/api/v2/credential_input_sources/', { target_credential: routerCredential, source_credential: lookup, input_field_name: 'password', metadata: { secret_path: 'a/b', secret_key: 'k' } });
   // A webhook to a loopback address the outbound guard refuses: a test sent by the route checks reaches nothing.
   const hook = await created('/api/v2/notification_templates/', { name: 'router-nt', organization, notification_type: 'webhook', notification_configuration: { url: 'http://127.0.0.1:9/', headers: {} } });
   await t.db.query<AnyRow>(`INSERT INTO notifications (notification_template_id, notification_type, event, status) VALUES ($1, 'webhook', 'test', 'failed')`, [hook]);
@@ -97,6 +101,11 @@ async function createOneOfEach(t: TestApp, organization: number): Promise<void> 
   await t.db.query<AnyRow>(`INSERT INTO host_metric_summary_monthly (date) VALUES (date_trunc('month', now())::date)`);
   // A constructed inventory (its list is of inventories of that kind only).
   sampleIds.set('constructed_inventories', await created('/api/v2/constructed_inventories/', { name: 'router-constructed', organization }));
+  // A role given to a team and to a user through the role definitions' assignments.
+  const [execute] = await t.db.query<AnyRow>(`SELECT id FROM role_definitions WHERE name = 'Organization Execute'`);
+  const [team] = await t.db.query<AnyRow>(`SELECT id FROM teams WHERE name = 'router-team'`);
+  assert.equal((await t.post('/api/v2/role_team_assignments/', { role_definition: execute.id, team: team.id, object_id: organization })).status, 201);
+  assert.equal((await t.post('/api/v2/role_user_assignments/', { role_definition: execute.id, user: 1, object_id: organization })).status, 201);
 }
 
 describe('routes', () => {

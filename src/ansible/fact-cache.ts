@@ -17,13 +17,15 @@ const safeName = (host: string) => !host.includes('/') && host !== '.' && host !
  * hosts' ansible_facts and ansible_facts_modified. With `timeoutSeconds`, only facts modified within
  * that many seconds are written.
  */
-export async function prepareFactCache(db: Queryable, inventoryId: number, dir: string, timeoutSeconds = 0): Promise<FactCache> {
+export async function prepareFactCache(db: Queryable, inventoryIds: number | readonly number[], dir: string, timeoutSeconds = 0): Promise<FactCache> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  // A run over several inventories names each host in one of them only (docs/job-templates.md, "Several inventories").
+  const ids = [inventoryIds].flat();
   // ANSIBLE_FACT_CACHE_TIMEOUT: facts older than this are stale and not given to the playbook.
   const hosts = await db.query<{ name: string; ansible_facts: Record<string, unknown> }>(
-    `SELECT name, ansible_facts FROM hosts WHERE inventory_id = $1 AND ansible_facts <> '{}'::jsonb
+    `SELECT name, ansible_facts FROM hosts WHERE inventory_id = ANY($1::int[]) AND ansible_facts <> '{}'::jsonb
      AND ($2::int = 0 OR ansible_facts_modified >= now() - make_interval(secs => $2::int))`,
-    [inventoryId, timeoutSeconds],
+    [ids, timeoutSeconds],
   );
   const written = new Map<string, number>();
   for (const host of hosts) {
@@ -49,8 +51,8 @@ export async function prepareFactCache(db: Queryable, inventoryId: number, dir: 
       const rows = await target.query<{ id: number }>(
         `UPDATE hosts SET ansible_facts = f.facts, ansible_facts_modified = now()
          FROM jsonb_to_recordset($2::jsonb) AS f(name text, facts jsonb)
-         WHERE hosts.inventory_id = $1 AND hosts.name = f.name RETURNING hosts.id`,
-        [inventoryId, JSON.stringify(facts)],
+         WHERE hosts.inventory_id = ANY($1::int[]) AND hosts.name = f.name RETURNING hosts.id`,
+        [ids, JSON.stringify(facts)],
       );
       return rows.map((row) => row.id);
     },

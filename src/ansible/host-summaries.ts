@@ -7,10 +7,15 @@ const COUNTS = ['changed', 'dark', 'failures', 'ignored', 'ok', 'processed', 're
 
 /**
  * Writes a job's per-host results from playbook_on_stats (AWX's JobHostSummary), points each
- * host of the inventory at its last job, counts the hosts' automations (AWX's HostMetric) and
- * refreshes the inventory's computed fields.
+ * host of the inventories at its last job, counts the hosts' automations (AWX's HostMetric) and
+ * refreshes the inventories' computed fields. A job over several inventories (`inventoryIds`, the
+ * primary first) names each host in one of them only; an enabled host is preferred to a disabled
+ * one of the same name, then the earlier inventory.
  */
-export async function recordHostSummaries(tx: Queryable, resources: ResourceSet, job: Pick<UnifiedJobRow, 'id' | 'inventory_id'>, stats: Record<string, Record<string, number>>): Promise<void> {
+export async function recordHostSummaries(
+  tx: Queryable, resources: ResourceSet, job: Pick<UnifiedJobRow, 'id' | 'inventory_id'>, stats: Record<string, Record<string, number>>,
+  inventoryIds: readonly number[] = job.inventory_id ? [job.inventory_id] : [],
+): Promise<void> {
   const hosts = new Set<string>();
   for (const kind of COUNTS) for (const host of Object.keys(stats[kind] ?? {})) hosts.add(host);
   if (!hosts.size) return;
@@ -25,19 +30,22 @@ export async function recordHostSummaries(tx: Queryable, resources: ResourceSet,
      SELECT $1, h.id, s.host_name, s.changed, s.dark, s.failures, s.ignored, s.ok, s.processed, s.rescued, s.skipped, s.failed
      FROM jsonb_to_recordset($3::jsonb) AS s(host_name text, changed integer, dark integer, failures integer, ignored integer, ok integer,
        processed integer, rescued integer, skipped integer, failed boolean)
-     LEFT JOIN hosts h ON h.inventory_id = $2 AND h.name = s.host_name
+     LEFT JOIN LATERAL (
+       SELECT h.id FROM hosts h JOIN unnest($2::int[]) WITH ORDINALITY AS i(id, position) ON h.inventory_id = i.id
+       WHERE h.name = s.host_name ORDER BY h.enabled DESC, i.position LIMIT 1
+     ) h ON true
      ORDER BY s.host_name -- the same order as analytics_add_hosts (migration 0044) locks totals rows in
      ON CONFLICT (job_id, host_name) DO NOTHING`,
-    [job.id, job.inventory_id, JSON.stringify(rows)],
+    [job.id, [...inventoryIds], JSON.stringify(rows)],
   );
-  if (!job.inventory_id) return;
+  if (!inventoryIds.length) return;
   await recordHostMetrics(tx, [...hosts]);
   await tx.query(
     `UPDATE hosts SET last_job_id = $1, last_job_host_summary_id = s.id, has_active_failures = s.failed
      FROM job_host_summaries s WHERE s.job_id = $1 AND s.host_id = hosts.id`,
     [job.id],
   );
-  await refreshInventoryComputedFields(tx, resources, job.inventory_id);
+  for (const inventoryId of inventoryIds) await refreshInventoryComputedFields(tx, resources, inventoryId);
 }
 
 /**

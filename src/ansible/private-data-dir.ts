@@ -3,8 +3,11 @@ import path from 'node:path';
 import type { Queryable } from '../db/database.ts';
 import type { UnifiedJobRow } from '../db/tables.ts';
 import { inventoryScript } from '../inventory/script.ts';
+import { separatedScript } from '../inventory/separated-script.ts';
+import { jobInventoryIds } from '../resources/job-templates/template-inventories.ts';
 import { parseVariables } from '../inventory/variables.ts';
 import { credentialInjection } from '../resources/credentials/injection.ts';
+import type { LookupContext } from '../resources/credentials/dynamic-inputs.ts';
 import { decryptedInputs } from '../resources/credentials/credential-use.ts';
 import { machineAccess, vaultAccess, type MachineAccess } from './machine-credential.ts';
 import { launchPasswordsOf, withLaunchPasswords } from './credential-passwords.ts';
@@ -47,6 +50,25 @@ function jobOptions(job: UnifiedJobRow): string[] {
 }
 
 /**
+ * The run's inventory sources in ansible-runner's inventory directory, which it passes to Ansible:
+ * `hosts`, a script answering the primary inventory, then one script per extra inventory of a job
+ * (`hosts_01`...), each kept apart from the others (separated-script.ts). A slice takes its share of
+ * each inventory's hosts.
+ */
+async function writeInventories(db: Queryable, job: UnifiedJobRow, privateDir: string, inventoryDir: string, subset: string | undefined): Promise<void> {
+  const extra = await jobInventoryIds(db, job.id);
+  // Its callers refuse a run without an inventory before preparing it.
+  const inventories = [job.inventory_id!, ...extra];
+  for (const [index, inventoryId] of inventories.entries()) {
+    const script = await inventoryScript(db, inventoryId, { hostvars: true, towervars: true, all: false, subset });
+    const suffix = index === 0 ? '' : `_${String(index).padStart(2, '0')}`;
+    const json = path.join(privateDir, `inventory${suffix}.json`);
+    await write(json, JSON.stringify(extra.length ? separatedScript(script, inventoryId) : script));
+    await writeFile(path.join(inventoryDir, `hosts${suffix}`), `#!/bin/sh\nexec cat '${json}'\n`, { mode: 0o700 });
+  }
+}
+
+/**
  * Writes ansible-runner's private data directory for a run (job or ad hoc command): the inventory (the inventory script
  * view, run through a script so Ansible reads its _meta), extra vars, environment, credentials
  * (SSH key, prompt answers, cloud injections) and command line. Secret files are 0600 inside the
@@ -55,29 +77,26 @@ function jobOptions(job: UnifiedJobRow): string[] {
  * an ad hoc command trusts none.
  */
 export async function prepareRunnerDir(
-  db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, metaVars: Record<string, unknown>, trusted: TrustedVars = {},
+  db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, metaVars: Record<string, unknown>, trusted: TrustedVars, lookups: LookupContext,
 ): Promise<PreparedRun> {
   const dir = path.join(privateDir, 'runner');
   await mkdir(path.join(dir, 'env'), { recursive: true, mode: 0o700 });
   await mkdir(path.join(dir, 'inventory'), { recursive: true, mode: 0o700 });
   // A slice of a sliced job runs against its share of the hosts (AWX's round-robin by host name).
   const subset = job.job_slice_count > 1 && job.job_slice_number > 0 ? `slice${job.job_slice_number}of${job.job_slice_count}` : undefined;
-  // Its callers refuse a run without an inventory before preparing it.
-  const script = await inventoryScript(db, job.inventory_id!, { hostvars: true, towervars: true, all: false, subset });
-  await write(path.join(privateDir, 'inventory.json'), JSON.stringify(script));
-  await writeFile(path.join(dir, 'inventory', 'hosts'), `#!/bin/sh\nexec cat '${path.join(privateDir, 'inventory.json')}'\n`, { mode: 0o700 });
+  await writeInventories(db, job, privateDir, path.join(dir, 'inventory'), subset);
 
   const credentials = await db.query<{ credential_id: number }>('SELECT credential_id FROM unified_job_credentials WHERE unified_job_id = $1 ORDER BY credential_id', [job.id]);
   const accesses: MachineAccess[] = [];
   const cloudIds: number[] = [];
   const launchPasswords = await launchPasswordsOf(db, job.id);
   for (const { credential_id } of credentials) {
-    const { kind, inputs } = await decryptedInputs(db, credential_id);
+    const { kind, inputs } = await decryptedInputs(db, credential_id, lookups);
     if (kind === 'ssh') accesses.push(machineAccess(withLaunchPasswords(kind, inputs, launchPasswords)));
     else if (kind === 'vault') accesses.push(vaultAccess(withLaunchPasswords(kind, inputs, launchPasswords)));
     else cloudIds.push(credential_id);
   }
-  const injected = await credentialInjection(db, cloudIds, privateDir);
+  const injected = await credentialInjection(db, cloudIds, privateDir, lookups);
   const surveySecrets: string[] = [];
   const jobVars = parseVariables(job.extra_vars);
   for (const variable of Object.keys(job.survey_passwords ?? {})) {
@@ -100,9 +119,9 @@ export async function prepareRunnerDir(
 
 /** The runner directory of a playbook job: the shared parts plus the job's own options. */
 export async function preparePlaybookRun(
-  db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, metaVars: Record<string, unknown>, trusted: TrustedVars,
+  db: Queryable, job: UnifiedJobRow, privateDir: string, baseEnv: Record<string, string>, metaVars: Record<string, unknown>, trusted: TrustedVars, lookups: LookupContext,
 ): Promise<PreparedRun> {
   const options = jobOptions(job);
-  const prepared = await prepareRunnerDir(db, job, privateDir, baseEnv, metaVars, trusted);
+  const prepared = await prepareRunnerDir(db, job, privateDir, baseEnv, metaVars, trusted, lookups);
   return { ...prepared, cmdline: [...prepared.cmdline, ...options] };
 }

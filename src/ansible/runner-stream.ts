@@ -20,9 +20,10 @@ export async function writeCommandLine(prepared: PreparedRun, options: readonly 
  * complaints) after them as the run's own output. `readable`: directories of the service host the
  * run reads besides its private directory (installed requirements, callback plugins).
  */
-export async function streamRunnerEvents(run: RunContext, runId: number, inventoryId: number, prepared: PreparedRun, args: string[], readable: string[] = []) {
+export async function streamRunnerEvents(run: RunContext, runId: number, inventoryIds: number | readonly number[], prepared: PreparedRun, args: string[], readable: string[] = []) {
   const hostIds = new Map<string, number>(
-    (await run.db.query<{ name: string; id: number }>('SELECT name, id FROM hosts WHERE inventory_id = $1', [inventoryId])).map((h) => [h.name, h.id]),
+    // The hosts of every inventory of the run (their names are unique among them), enabled ones last so that they win.
+    (await run.db.query<{ name: string; id: number }>('SELECT name, id FROM hosts WHERE inventory_id = ANY($1::int[]) ORDER BY enabled, id', [[inventoryIds].flat()])).map((h) => [h.name, h.id]),
   );
   const offset = await run.position();
   const ingester = new EventIngester(run.db, runId, hostIds, prepared.secrets, offset, (rows) => {

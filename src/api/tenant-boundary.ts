@@ -26,6 +26,7 @@ const OWNER_THROUGH_PARENT: Record<string, string> = {
   inventory_source: 'SELECT i.organization_id AS org FROM inventory_sources x JOIN inventories i ON i.id = x.inventory_id WHERE x.id = $1',
   workflow_job_template_node: 'SELECT w.organization_id AS org FROM workflow_job_template_nodes x JOIN workflow_job_templates w ON w.id = x.workflow_job_template_id WHERE x.id = $1',
   schedule: 'SELECT u.organization_id AS org FROM schedules x JOIN unified_job_templates u ON u.id = x.unified_job_template_id WHERE x.id = $1',
+  credential_input_source: 'SELECT c.organization_id AS org FROM credential_input_sources x JOIN credentials c ON c.id = x.target_credential_id WHERE x.id = $1',
   // An approval template belongs to the workflow whose node runs it.
   workflow_approval_template: `SELECT w.organization_id AS org FROM workflow_job_template_nodes n
     JOIN workflow_job_templates w ON w.id = n.workflow_job_template_id WHERE n.unified_job_template_id = $1 LIMIT 1`,
@@ -43,6 +44,8 @@ const OWNER_FIELDS: Record<string, readonly string[]> = {
   group: ['inventory'],
   inventory_source: ['inventory'],
   job_template: ['project'],
+  // An input source is its target credential's.
+  credential_input_source: ['target_credential'],
   // A credential given to a team is the team's organization's, whatever organization the body names (a user's own has none).
   credential: ['team', 'organization'],
   workflow_job_template_node: ['workflow_job_template'],

@@ -5,6 +5,7 @@ import { applications } from '../resources/applications/application.resource.ts'
 import { auditEvents } from '../resources/audit-events/audit-event.resource.ts';
 import { credentialTypes } from '../resources/credential-types/credential-type.resource.ts';
 import { credentials } from '../resources/credentials/credential.resource.ts';
+import { credentialInputSources } from '../resources/credential-input-sources/credential-input-source.resource.ts';
 import { executionEnvironments } from '../resources/execution-environments/execution-environment.resource.ts';
 import { groups } from '../resources/groups/group.resource.ts';
 import { hosts } from '../resources/hosts/host.resource.ts';
@@ -55,11 +56,13 @@ import { webauthnCredentials } from '../resources/webauthn-credentials/webauthn-
 import { serviceCatalogItems } from '../resources/service-catalog/catalog-item.resource.ts';
 import { serviceRequests } from '../resources/service-catalog/service-request.resource.ts';
 import { hostMetricSummaryMonthly, hostMetrics } from '../resources/host-metrics/host-metric.resource.ts';
+import { roleDefinitions } from '../resources/role-definitions/role-definition.resource.ts';
+import { roleTeamAssignments, roleUserAssignments } from '../resources/role-definitions/assignments.ts';
 import { tenants } from '../resources/tenants/tenant.resource.ts';
 import { tenantQuotaEvents } from '../resources/tenants/quota-event.resource.ts';
 
 export const RESOURCES: readonly Resource[] = [
-  organizations, users, teams, roles, applications, tokens, activityStream, auditEvents, credentialTypes, credentials,
+  organizations, users, teams, roles, roleDefinitions, roleUserAssignments, roleTeamAssignments, applications, tokens, activityStream, auditEvents, credentialTypes, credentials, credentialInputSources,
   inventories, hosts, hostMetrics, hostMetricSummaryMonthly, groups, executionEnvironments, projects, projectUpdates, unifiedJobEvents, unifiedJobs, unifiedJobTemplates,
   inventorySources, inventoryUpdates, instances, instanceGroups, jobs, jobEvents, jobHostSummaries, adHocCommands, adHocCommandEvents, labels, jobTemplates,
   schedules, systemJobTemplates, systemJobs,

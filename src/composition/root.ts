@@ -3,6 +3,7 @@
  * management commands walk it; nothing registers itself by being imported.
  */
 import { DASHBOARD_URL, dashboardRoutes } from '../resources/dashboard/dashboard-routes.ts';
+import { ROLE_METADATA_URL, roleMetadataRoutes } from '../resources/role-definitions/role-metadata-routes.ts';
 import { ANALYTICS_URL, analyticsRoutes } from '../resources/analytics/analytics-routes.ts';
 import { composeResource, type Resource } from '../api/resource.ts';
 import { ResourceSet } from '../api/resource-set.ts';
@@ -20,6 +21,7 @@ import { registerLiveOutput } from '../live/routes.ts';
 import { registerRootRoutes } from '../server/root-routes.ts';
 import { credentialInputSecrets } from '../resources/credentials/credential-rotation.ts';
 import { credentialRoutes } from '../resources/credentials/credential-routes.ts';
+import { externalTestRoutes } from '../resources/credential-input-sources/external-test-routes.ts';
 import { groupRoutes } from '../resources/groups/group-routes.ts';
 import { hostRoutes } from '../resources/hosts/host-routes.ts';
 import { BULK_URL, bulkRoutes } from '../resources/bulk/bulk-routes.ts';
@@ -132,12 +134,13 @@ const runKindRoutes: RunRouteModule = async (app, services) => {
  * resources and run kinds add, settings, login, OAuth2 and the live output websocket.
  */
 export const ROUTES: readonly RunRouteModule[] = [
-  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL, svc_analytics: ANALYTICS_URL, observability: OBSERVABILITY_URL, bulk: BULK_URL }),
+  (app, services) => registerRootRoutes(app, services, { settings: '/api/v2/settings/', dashboard: DASHBOARD_URL, tenants: TENANTS_URL, svc_analytics: ANALYTICS_URL, observability: OBSERVABILITY_URL, bulk: BULK_URL, role_metadata: ROLE_METADATA_URL }),
   dashboardRoutes,
+  roleMetadataRoutes,
   analyticsRoutes,
   observabilityRoutes,
   resourceRoutes,
-  credentialRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, bulkRoutes, groupRoutes, inventoryRoutes, constructedInventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
+  credentialRoutes, externalTestRoutes, projectRoutes, inventorySourceRoutes, ownerGroupRoutes, jobTemplateRoutes, hostRoutes, bulkRoutes, groupRoutes, inventoryRoutes, constructedInventoryRoutes, instanceRoutes, accessListRoutes, executionEnvironmentRoutes,
   scheduleRoutes,
   workflowTemplateRoutes, nodeEdgeRoutes, dynamicChoicesRoutes,
   notificationTemplateRoutes,

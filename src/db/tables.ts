@@ -177,6 +177,20 @@ export type AuditEventRow = {
   user_agent: string;
 };
 
+/** A row of the table credential_input_sources. */
+export type CredentialInputSourceRow = {
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  id: number;
+  input_field_name: string;
+  metadata: unknown;
+  modified: Date;
+  modified_by_id: number | null;
+  source_credential_id: number;
+  target_credential_id: number;
+};
+
 /** A row of the table credential_types. */
 export type CredentialTypeRow = {
   created: Date;
@@ -749,6 +763,13 @@ export type JobHostSummaryRow = {
   skipped: number;
 };
 
+/** A row of the table job_inventories. */
+export type JobInventoryRow = {
+  inventory_id: number;
+  job_id: number;
+  position: number;
+};
+
 /** A row of the table job_labels. */
 export type JobLabelRow = {
   job_id: number;
@@ -764,6 +785,13 @@ export type JobTemplateCredentialRow = {
 /** A row of the table job_template_instance_groups. */
 export type JobTemplateInstanceGroupRow = {
   instance_group_id: number;
+  job_template_id: number;
+  position: number;
+};
+
+/** A row of the table job_template_inventories. */
+export type JobTemplateInventoryRow = {
+  inventory_id: number;
   job_template_id: number;
   position: number;
 };
@@ -1246,14 +1274,66 @@ export type RoleAncestorRow = {
   descendent_id: number;
 };
 
+/** A row of the table role_definitions. */
+export type RoleDefinitionRow = {
+  content_type: string;
+  created: Date;
+  created_by_id: number | null;
+  description: string;
+  id: number;
+  managed: boolean;
+  modified: Date;
+  modified_by_id: number | null;
+  name: string;
+  permissions: unknown;
+  resource: string;
+  role_field: string;
+};
+
 /** A row of the table role_parents. */
 export type RoleParentRow = {
+  created: Date;
+  created_by_id: number | null;
+  id: number;
   parent_id: number;
+  role_definition_id: number | null;
   role_id: number;
+};
+
+/** A row of the view role_team_assignments. */
+export type RoleTeamAssignmentRow = {
+  content_type: string;
+  created: Date;
+  created_by_id: number | null;
+  id: number;
+  object_id: string | null;
+  object_pk: number | null;
+  resource: string;
+  role_definition_id: number | null;
+  role_id: number;
+  team_id: number | null;
+};
+
+/** A row of the view role_user_assignments. */
+export type RoleUserAssignmentRow = {
+  content_type: string;
+  created: Date;
+  created_by_id: number | null;
+  id: number;
+  object_id: string | null;
+  object_pk: number | null;
+  resource: string;
+  role_definition_id: number | null;
+  role_id: number;
+  user_id: number;
 };
 
 /** A row of the table role_users. */
 export type RoleUserRow = {
+  created: Date;
+  created_by_id: number | null;
+  id: number;
+  role_definition_id: number | null;
   role_id: number;
   user_id: number;
 };
@@ -2304,6 +2384,7 @@ export interface Tables {
   ad_hoc_commands: AdHocCommandRow;
   applications: ApplicationRow;
   audit_events: AuditEventRow;
+  credential_input_sources: CredentialInputSourceRow;
   credential_types: CredentialTypeRow;
   credentials: CredentialRow;
   drift_alert_rules: DriftAlertRuleRow;
@@ -2337,9 +2418,11 @@ export interface Tables {
   job_day_totals: JobDayTotalRow;
   job_events: JobEventRow;
   job_host_summaries: JobHostSummaryRow;
+  job_inventories: JobInventoryRow;
   job_labels: JobLabelRow;
   job_template_credentials: JobTemplateCredentialRow;
   job_template_instance_groups: JobTemplateInstanceGroupRow;
+  job_template_inventories: JobTemplateInventoryRow;
   job_template_labels: JobTemplateLabelRow;
   job_templates: JobTemplateRow;
   jobs: JobRow;
@@ -2359,7 +2442,10 @@ export interface Tables {
   project_updates: ProjectUpdateRow;
   projects: ProjectRow;
   role_ancestors: RoleAncestorRow;
+  role_definitions: RoleDefinitionRow;
   role_parents: RoleParentRow;
+  role_team_assignments: RoleTeamAssignmentRow;
+  role_user_assignments: RoleUserAssignmentRow;
   role_users: RoleUserRow;
   roles: RoleRow;
   run_viewers: RunViewerRow;

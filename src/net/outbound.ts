@@ -35,6 +35,8 @@ export interface OutboundRequest {
   binary?: boolean;
   /** Aborts the exchange early (a run's cancel), besides the deadline. */
   signal?: AbortSignal;
+  /** For https: a CA to trust (PEM), and a client certificate with its key (secret stores' TLS auth). */
+  tls?: { ca?: string; cert?: string; key?: string };
 }
 
 export interface OutboundResponse {
@@ -131,6 +133,9 @@ function guardedLookup(policy: OutboundPolicy): LookupFunction {
   };
 }
 
+const tlsMaterial = (tls: OutboundRequest['tls']) =>
+  Object.fromEntries(Object.entries(tls ?? {}).filter(([, value]) => typeof value === 'string' && value !== ''));
+
 async function exchange(
   url: URL, method: string, headers: Record<string, string>, request: OutboundRequest, body: string | Buffer | undefined, policy: OutboundPolicy, signal: AbortSignal,
 ): Promise<OutboundResponse> {
@@ -153,7 +158,7 @@ async function exchange(
       lookup: guardedLookup(policy),
       signal,
       agent: false,
-      ...(url.protocol === 'https:' && { rejectUnauthorized: request.verifyTls !== false }),
+      ...(url.protocol === 'https:' && { rejectUnauthorized: request.verifyTls !== false, ...tlsMaterial(request.tls) }),
     }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;

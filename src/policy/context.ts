@@ -32,6 +32,11 @@ export async function contextDocument(
 ): Promise<Record<string, unknown>> {
   const { run, template, ctx } = launch;
   const [inventory] = run.inventory_id ? await tx.query<Row>('SELECT id, name, kind FROM inventories WHERE id = $1', [run.inventory_id]) : [];
+  // A job over several inventories (docs/job-templates.md, "Several inventories"): the extra ones, in order.
+  const inventories = await tx.query<Row>(
+    'SELECT i.id, i.name, i.kind FROM job_inventories l JOIN inventories i ON i.id = l.inventory_id WHERE l.job_id = $1 ORDER BY l.position',
+    [run.id],
+  );
   const credentials = await tx.query<Row>(
     `SELECT c.id, c.name, t.kind FROM credentials c JOIN credential_types t ON t.id = c.credential_type_id
      WHERE c.id IN (SELECT credential_id FROM unified_job_credentials WHERE unified_job_id = $1) OR c.id = $2 ORDER BY c.id`,
@@ -47,6 +52,8 @@ export async function contextDocument(
     user: { id: ctx.user?.id ?? null, username: ctx.user?.username ?? '', is_superuser: ctx.user?.isSuperuser === true },
     extra_vars: maskedExtraVars(run),
     inventory: inventory ? { id: inventory.id, name: inventory.name, kind: inventory.kind } : null,
+    // Only for a run over several inventories, so the document stays the specification's otherwise.
+    ...(inventories.length && { inventories: inventories.map((i) => ({ id: i.id, name: i.name, kind: i.kind })) }),
     credentials: credentials.map((c) => ({ id: c.id, name: c.name, kind: c.kind })),
     playbook: run.playbook ?? '',
     now_iso: new Date().toISOString(),

@@ -17,6 +17,7 @@ import { projectFilesDir, type ProjectSourcesView } from './local-sources.ts';
 import { isDirectory, projectDir, requirementsDir, revisionsDir } from './paths.ts';
 import { installRequirements } from './requirements.ts';
 import { scmInputs } from './scm-credential.ts';
+import { lookupsOf, type LookupContext } from '../resources/credentials/dynamic-inputs.ts';
 import { downloadArchive, keptArchive, unpackProjectArchive } from './archive-source.ts';
 import { withProjectLock } from './project-lock.ts';
 
@@ -34,8 +35,10 @@ export interface SourceAccess {
   inputs: ScmInputs | null;
 }
 
-export async function readSourceAccess(db: Queryable, env: Pick<EnvConfig, 'dataDir'>, project: Pick<ProjectRow, 'credential_id'>): Promise<SourceAccess> {
-  return { demo: await demoRepository(db, env), inputs: await scmInputs(db, project.credential_id) };
+export async function readSourceAccess(
+  db: Queryable, env: Pick<EnvConfig, 'dataDir'>, project: Pick<ProjectRow, 'credential_id'>, lookups: LookupContext,
+): Promise<SourceAccess> {
+  return { demo: await demoRepository(db, env), inputs: await scmInputs(db, project.credential_id, lookups) };
 }
 
 /** What holding a revision needs of a run: git in its sandbox, its database and this node's directories. */
@@ -48,6 +51,9 @@ export interface CacheRun extends GitRun {
     env: Pick<EnvConfig, 'projectsRoot' | 'localSourceDirs' | 'dataDir' | 'nodeName'>;
   };
 }
+
+/** Secret lookups of a run's credentials, as its service's settings allow them. */
+const runLookups = (run: CacheRun): LookupContext => lookupsOf(run.services.settings as { get(key: 'OUTBOUND_URL_ALLOWLIST'): string[] });
 
 export type CachedProject = Pick<ProjectRow, 'id' | 'name' | 'local_path' | 'scm_type' | 'scm_url' | 'scm_branch' | 'scm_refspec' | 'scm_revision' | 'scm_track_submodules' | 'credential_id'>;
 
@@ -196,7 +202,7 @@ async function sourcesFor(run: CacheRun, project: CachedProject, revision: strin
 async function fetchRevision(run: CacheRun, project: CachedProject, want: { revision: string } | { branch: string }, dir: string): Promise<{ revision: string } | { problem: string }> {
   if (project.scm_type === 'archive') return fetchArchiveRevision(run, project, want, dir);
   const wanted = 'revision' in want ? want.revision : null;
-  const access = run.access ?? (await readSourceAccess(run.db, run.services.env, project));
+  const access = run.access ?? (await readSourceAccess(run.db, run.services.env, project, runLookups(run)));
   const sources = await sourcesFor(run, project, wanted, access);
   if ('problem' in sources) return sources;
   const source = sources.from;
@@ -254,7 +260,7 @@ async function fetchRevision(run: CacheRun, project: CachedProject, want: { revi
 async function fetchArchiveRevision(run: CacheRun, project: CachedProject, want: { revision: string } | { branch: string }, dir: string): Promise<{ revision: string } | { problem: string }> {
   if (!('revision' in want)) return { problem: `The archive project "${project.name}" has no branches: run it without scm_branch.` };
   const kept = await keptArchive(run.services.env.projectsRoot, project.local_path, want.revision);
-  const downloaded = kept ? { bytes: kept, revision: want.revision } : await downloadArchive(run.services, project.scm_url, (run.access ?? (await readSourceAccess(run.db, run.services.env, project))).inputs);
+  const downloaded = kept ? { bytes: kept, revision: want.revision } : await downloadArchive(run.services, project.scm_url, (run.access ?? (await readSourceAccess(run.db, run.services.env, project, runLookups(run)))).inputs);
   if ('problem' in downloaded) return downloaded;
   if (downloaded.revision !== want.revision) {
     return {

@@ -4,6 +4,7 @@
  * (sync-managed.ts) and are read-only through the API.
  */
 import { MANAGED_CLOUD_TYPES } from './managed-cloud-types.ts';
+import { MANAGED_EXTERNAL_TYPES } from './managed-external-types.ts';
 import { flag, secretText, text, type CredentialTypeDefinition } from './type-schema.ts';
 
 const PRIVATE_KEY = { format: 'ssh_private_key', multiline: true } as const;
@@ -137,6 +138,7 @@ const MANAGED_TYPES: CredentialTypeDefinition[] = [
       required: ['gpg_public_key'],
     },
   },
+  ...MANAGED_EXTERNAL_TYPES,
 ];
 
 const byNamespace = new Map(MANAGED_TYPES.map((t) => [t.namespace, t]));

@@ -19,6 +19,8 @@ export interface TypeInputs {
   required?: string[];
   /** Managed types only: an input that may be set only with the others. */
   dependencies?: Record<string, string[]>;
+  /** External types only: what an input source linking to a credential of the type gives (AWX's metadata). */
+  metadata?: InputField[];
 }
 
 export interface Injectors {

@@ -59,7 +59,7 @@ export const credentialAccess: AccessPolicy<CredentialRow> = {
   },
   canDelete: (ctx, tx, row, page) => !row.managed && hasObjectRoleOnRow(ctx, tx, 'credential', 'admin_role', row, page),
   canAttach: () => false,
-  actions: { copy: mayCopy },
+  actions: { copy: mayCopy, use: (ctx, tx, row) => hasObjectRole(ctx, tx, 'credential', row.id, 'use_role') },
   capabilities: {
     copy: mayCopy,
     use: (ctx, tx, row, page) => hasObjectRoleOnRow(ctx, tx, 'credential', 'use_role', row, page),

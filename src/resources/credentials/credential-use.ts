@@ -6,6 +6,7 @@ import type { Queryable } from '../../db/database.ts';
 import type { CredentialRow } from '../../db/tables.ts';
 import { clearInputs, type CredentialTypeRow, type Inputs } from './credential-inputs.ts';
 import { fieldsOf } from '../credential-types/type-schema.ts';
+import { lookedUpInputs, STRICT_LOOKUPS, type LookupContext } from './dynamic-inputs.ts';
 
 export async function loadCredentialType(db: Queryable, typeId: number): Promise<CredentialTypeRow> {
   const [type] = await db.query<CredentialTypeRow>('SELECT id, name, kind, namespace, managed, inputs, injectors FROM credential_types WHERE id = $1', [typeId]);
@@ -37,10 +38,16 @@ export async function assertCanUseCredential(
   if (kinds && !kinds.includes(row.kind)) throw ValidationError.field(field, kindMessage(kinds));
 }
 
-/** A credential's type and its inputs in clear (the type's defaults filled in). SecretDecryptionError when SVC_SECRET_KEY changed. */
-export async function decryptedInputs(db: Queryable, credentialId: number): Promise<{ kind: string; namespace: string | null; inputs: Record<string, unknown> }> {
-  const { type, stored } = await loadCredential(db, credentialId);
-  return { kind: type.kind, namespace: type.namespace, inputs: clearInputs(type, stored) };
+/**
+ * A credential's type and its inputs in clear (the type's defaults filled in, the inputs its input
+ * sources provide looked up now). SecretDecryptionError when SVC_SECRET_KEY changed, LookupFailed
+ * when a lookup fails.
+ */
+export async function decryptedInputs(
+  db: Queryable, credentialId: number, lookups: LookupContext = STRICT_LOOKUPS,
+): Promise<{ kind: string; namespace: string | null; inputs: Record<string, unknown> }> {
+  const { name, type, stored } = await loadCredential(db, credentialId);
+  return { kind: type.kind, namespace: type.namespace, inputs: { ...clearInputs(type, stored), ...(await lookedUpInputs(db, credentialId, name, lookups)) } };
 }
 
 /** A credential's type and stored inputs; 404 when it does not exist. */
@@ -61,14 +68,17 @@ const hasInput = (inputs: Inputs, id: string) => inputs[id] !== undefined && inp
  */
 export async function missingInputsProblem(db: Queryable, credentialIds: readonly number[], runLabel: string): Promise<string | null> {
   if (!credentialIds.length) return null;
-  const rows = await db.query<{ name: string; inputs: Inputs | null; type_inputs: CredentialTypeRow['inputs'] }>(
-    `SELECT c.name, c.inputs, t.inputs AS type_inputs FROM credentials c JOIN credential_types t ON t.id = c.credential_type_id
+  // An input an input source provides counts as given (AWX's has_input).
+  const rows = await db.query<{ name: string; inputs: Inputs | null; type_inputs: CredentialTypeRow['inputs']; linked: string[] }>(
+    `SELECT c.name, c.inputs, t.inputs AS type_inputs,
+            ARRAY(SELECT input_field_name FROM credential_input_sources s WHERE s.target_credential_id = c.id) AS linked
+       FROM credentials c JOIN credential_types t ON t.id = c.credential_type_id
      WHERE c.id = ANY($1::integer[]) ORDER BY array_position($1::integer[], c.id)`,
     [[...credentialIds]],
   );
   for (const row of rows) {
     const defined = new Set(fieldsOf(row.type_inputs).map((f) => f.id));
-    const missing = (row.type_inputs.required ?? []).filter((id) => defined.has(id) && !hasInput(row.inputs ?? {}, id));
+    const missing = (row.type_inputs.required ?? []).filter((id) => defined.has(id) && !hasInput(row.inputs ?? {}, id) && !row.linked.includes(id));
     if (missing.length) return `${runLabel} cannot start because Credential ${row.name} does not provide one or more required fields (${missing.sort().join(', ')}).`;
   }
   return null;

@@ -1,5 +1,5 @@
 import { boolean, FieldProblem, json, ref, text, type Field } from '../../api/fields.ts';
-import type { Relation } from '../../api/relations.ts';
+import { reverse, type Relation } from '../../api/relations.ts';
 import { defineResource } from '../../api/resource.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { CredentialRow, CredentialTypeRow } from '../../db/tables.ts';
@@ -76,7 +76,12 @@ export const credentials = defineResource<CredentialRow>({
   search: ['name', 'description'],
   ordering: 'name',
   summaryColumns: ['id', 'name', 'description', 'credential_type_id'],
-  related: { owner_users: ownerUsers, owner_teams: ownerTeams, object_roles: objectRoles('credential') },
+  related: {
+    owner_users: ownerUsers,
+    owner_teams: ownerTeams,
+    object_roles: objectRoles('credential'),
+    input_sources: reverse('credential_input_source', 'credential_input_sources', 'target_credential_id', 'target_credential'),
+  },
   roles: {
     admin_role: { name: 'Admin', description: 'Can manage all aspects of the credential', parents: ['organization.credential_admin_role'] },
     use_role: { name: 'Use', description: 'Can use the credential in a job template', parents: ['admin_role'] },

@@ -13,6 +13,7 @@ import { fieldsOf, type Injectors } from '../credential-types/type-schema.ts';
 import { templateNames } from '../credential-types/type-validation.ts';
 import { clearInputs, type CredentialTypeRow, type Inputs } from './credential-inputs.ts';
 import { loadCredential } from './credential-use.ts';
+import { lookedUpInputs, STRICT_LOOKUPS, type LookupContext } from './dynamic-inputs.ts';
 import { BUILTIN_INJECTORS, type InjectionTarget } from './managed-injectors.ts';
 
 export interface CredentialInjection {
@@ -85,18 +86,22 @@ async function injectTemplates(
 
 /**
  * Renders the injectors of each credential (later credentials win on the same name). Files are
- * written 0600 in `privateDir`. Throws SecretDecryptionError when a secret cannot be decrypted,
+ * written 0600 in `privateDir`. Inputs from input sources are looked up now (LookupFailed when
+ * one fails). Throws SecretDecryptionError when a secret cannot be decrypted,
  * InjectionError when a template cannot be rendered within its limits.
  */
-export async function credentialInjection(db: Queryable, credentialIds: number[], privateDir: string): Promise<CredentialInjection> {
+export async function credentialInjection(db: Queryable, credentialIds: number[], privateDir: string, lookups: LookupContext = STRICT_LOOKUPS): Promise<CredentialInjection> {
   const out: CredentialInjection = { env: {}, extraVars: {}, files: [], secrets: [] };
   const budget = new RenderBudget();
   for (const id of credentialIds) {
-    const { type, stored } = await loadCredential(db, id);
-    const clear = clearInputs(type, stored);
+    const { name, type, stored: own } = await loadCredential(db, id);
+    const looked = await lookedUpInputs(db, id, name, lookups);
+    const clear = { ...clearInputs(type, own), ...looked };
+    // What a secret store answers is kept out of the output whether or not its input is secret.
+    const stored: Inputs = { ...own, ...looked };
     for (const field of fieldsOf(type.inputs)) {
       const value = clear[field.id];
-      if (field.secret && typeof value === 'string' && value !== '' && value !== 'ASK') out.secrets.push(value);
+      if ((field.secret || field.id in looked) && typeof value === 'string' && value !== '' && value !== 'ASK') out.secrets.push(value);
     }
     if (Object.keys(type.injectors ?? {}).length) await injectTemplates(type, stored, clear, privateDir, out, budget);
     else if (type.managed && type.namespace && BUILTIN_INJECTORS[type.namespace]) {

@@ -11,6 +11,7 @@ import { jobTemplateActions, jobTemplateCapabilities } from './job-template-acti
 import { checkJobTemplate } from './job-template-hooks.ts';
 import { withWebhooks } from '../webhooks/with-webhooks.ts';
 import { templateCredentials, templateLabels } from './template-relations.ts';
+import { templateInventories } from './template-inventories.ts';
 import { adminOf, notificationTemplateLists } from '../notification-templates/attachments.ts';
 import type { JobTemplateRow } from '../../db/tables.ts';
 
@@ -110,6 +111,7 @@ export const jobTemplates = defineResource<JobTemplateRow>(withWebhooks<JobTempl
   related: {
     credentials: templateCredentials(),
     labels: templateLabels(),
+    inventories: templateInventories,
     jobs: reverse('unified_job', 'unified_jobs', 'unified_job_template_id'),
     schedules: reverse('schedule', 'schedules', 'unified_job_template_id', 'unified_job_template'),
     object_roles: objectRoles('job_template'),

@@ -1,3 +1,4 @@
+import { lookupsOf } from '../../resources/credentials/dynamic-inputs.ts';
 import type { UnifiedJobRow } from '../../db/tables.ts';
 import { baseEnvironment } from '../../runs/exec.ts';
 import type { RunContext, RunOutcome } from '../../runs/run-kind.ts';
@@ -19,7 +20,7 @@ export async function runAdHocCommand(command: UnifiedJobRow, run: RunContext): 
   const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
   assertOptionValues(command, { limit: 'pattern' });
   if (command.module_args && moduleArgsHaveJinja(command.module_args)) throw new Error(INLINE_JINJA);
-  const prepared = await prepareRunnerDir(run.db, command, run.privateDir, baseEnvironment(taskEnv), prefixed(await runMetaVars(run.db, command)));
+  const prepared = await prepareRunnerDir(run.db, command, run.privateDir, baseEnvironment(taskEnv), prefixed(await runMetaVars(run.db, command)), {}, lookupsOf(run.services.settings, run.signal));
   const options = [...prepared.cmdline, ...runOptions(command)];
   await writeCommandLine(prepared, options);
   const args = ['run', prepared.dir, optionArgument('--hosts', command.limit || 'all'), '-m', command.module_name];

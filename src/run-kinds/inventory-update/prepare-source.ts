@@ -8,6 +8,7 @@ import { requirementsSearchPaths } from '../../projects/paths.ts';
 import { filesForRun, type CacheRun } from '../../projects/revision-cache.ts';
 import { decryptedInputs } from '../../resources/credentials/credential-use.ts';
 import { credentialInjection } from '../../resources/credentials/injection.ts';
+import { lookupsOf, type LookupContext } from '../../resources/credentials/dynamic-inputs.ts';
 import { pluginConfig, pluginEnv } from '../../resources/inventory-sources/plugin-config.ts';
 import { BLOCKED_SOURCE_ENV, CLOUD_KINDS } from '../../resources/inventory-sources/source-kinds.ts';
 import { prepareConstructed } from './constructed-inputs.ts';
@@ -64,10 +65,10 @@ function variablesAsEnv(vars: Record<string, unknown>, baseEnv: Record<string, s
   return env;
 }
 
-async function injected(db: Queryable, job: Pick<SourceJob, 'credential_id'>, privateDir: string) {
+async function injected(db: Queryable, job: Pick<SourceJob, 'credential_id'>, privateDir: string, lookups: LookupContext) {
   if (!job.credential_id) return { env: {}, secrets: [] as string[] };
   try {
-    const injection = await credentialInjection(db, [job.credential_id], privateDir);
+    const injection = await credentialInjection(db, [job.credential_id], privateDir, lookups);
     return { env: injection.env, secrets: injection.secrets };
   } catch (err) {
     throw new SourceProblem(`The credential could not be used: ${(err as Error).message}`);
@@ -78,6 +79,9 @@ async function injected(db: Queryable, job: Pick<SourceJob, 'credential_id'>, pr
  * An scm source reads its project's files at the revision of the project's last update (or the
  * source's own scm_branch), as this node holds it or fetches it (src/projects/revision-cache.ts).
  */
+/** Secret lookups of the update's credential, as its service's settings allow them. */
+const sourceLookups = (run: CacheRun) => lookupsOf(run.services.settings as { get(key: 'OUTBOUND_URL_ALLOWLIST'): string[] });
+
 async function prepareScm(run: CacheRun, job: SourceJob, baseEnv: Record<string, string>): Promise<PreparedSource> {
   const db = run.db;
   const [project] = await db.query<ProjectRow>(
@@ -95,7 +99,7 @@ async function prepareScm(run: CacheRun, job: SourceJob, baseEnv: Record<string,
   if ('problem' in copy) throw new SourceProblem(copy.problem);
   updates.scm_revision = copy.revision;
   try {
-    return { ...(await scmInventory(job, project, copy.dir, copy.requirements, db, run.privateDir, baseEnv)), updates, release: copy.release };
+    return { ...(await scmInventory(job, project, copy.dir, copy.requirements, db, run.privateDir, baseEnv, sourceLookups(run))), updates, release: copy.release };
   } catch (err) {
     copy.release();
     throw err;
@@ -103,7 +107,7 @@ async function prepareScm(run: CacheRun, job: SourceJob, baseEnv: Record<string,
 }
 
 async function scmInventory(
-  job: SourceJob, project: ProjectRow, dir: string, requirements: string, db: Queryable, privateDir: string, baseEnv: Record<string, string>,
+  job: SourceJob, project: ProjectRow, dir: string, requirements: string, db: Queryable, privateDir: string, baseEnv: Record<string, string>, lookups: LookupContext,
 ): Promise<Omit<PreparedSource, 'updates'>> {
   // Resolved with its links, so that a link in the repository cannot lead out of the project either.
   const root = await realpath(dir);
@@ -111,7 +115,7 @@ async function scmInventory(
   if (!inventoryPath) throw new SourceProblem(`The source path "${job.source_path}" does not exist in the project "${project.name}".`);
   if (inventoryPath !== root && !inventoryPath.startsWith(`${root}${path.sep}`)) throw new SourceProblem('The source path leaves the project directory.');
   const found = await stat(inventoryPath);
-  const credential = await injected(db, job, privateDir);
+  const credential = await injected(db, job, privateDir, lookups);
   const env: Record<string, string> = { ...credential.env };
   Object.assign(env, variablesAsEnv(parseVariables(job.source_vars), { ...baseEnv, ...env }));
   // Collections the project's requirements installed come first, as AWX puts them.
@@ -130,7 +134,7 @@ async function scmInventory(
  * mapping in Ansible's YAML inventory form) or `script` (an executable inventory script); the
  * other keys are environment variables of the run.
  */
-async function prepareFile(db: Queryable, job: SourceJob, baseEnv: Record<string, string>, privateDir: string): Promise<PreparedSource> {
+async function prepareFile(db: Queryable, job: SourceJob, baseEnv: Record<string, string>, privateDir: string, lookups: LookupContext): Promise<PreparedSource> {
   const vars = parseVariables(job.source_vars);
   const dir = path.join(privateDir, 'inventory');
   let inventoryPath: string;
@@ -146,17 +150,17 @@ async function prepareFile(db: Queryable, job: SourceJob, baseEnv: Record<string
   } else {
     throw new SourceProblem('A file source needs "inventory" or "script" in its source_vars.');
   }
-  const credential = await injected(db, job, privateDir);
+  const credential = await injected(db, job, privateDir, lookups);
   const env = { ...credential.env, ...variablesAsEnv(vars, { ...baseEnv, ...credential.env }, ['inventory', 'script']) };
   return { inventoryPath, playbookDir: dir, env, secrets: credential.secrets, updates: {} };
 }
 
 /** A cloud source: the plugin configuration AWX would generate, and the credential injected. */
-export async function prepareCloud(db: Queryable, job: SourceJob, privateDir: string): Promise<PreparedSource> {
+export async function prepareCloud(db: Queryable, job: SourceJob, privateDir: string, lookups: LookupContext): Promise<PreparedSource> {
   const kind = CLOUD_KINDS[job.source];
   if (!job.credential_id && !kind.credentialOptional) throw new SourceProblem(`A credential is required for a ${job.source} source.`);
-  const credential = await injected(db, job, privateDir);
-  const inputs = job.credential_id && job.source === 'satellite6' ? (await decryptedInputs(db, job.credential_id)).inputs : null;
+  const credential = await injected(db, job, privateDir, lookups);
+  const inputs = job.credential_id && job.source === 'satellite6' ? (await decryptedInputs(db, job.credential_id, lookups)).inputs : null;
   const extra = pluginEnv(job.source, inputs);
   const config = pluginConfig(job.source, parseVariables(job.source_vars), credential.env);
   const dir = path.join(privateDir, 'inventory');
@@ -178,8 +182,8 @@ export async function prepareSource(run: CacheRun, job: SourceJob, baseEnv: Reco
   const { db, privateDir } = run;
   let prepared: PreparedSource;
   if (job.source === 'scm') prepared = await prepareScm(run, job, baseEnv);
-  else if (job.source === 'file') prepared = await prepareFile(db, job, baseEnv, privateDir);
-  else if (CLOUD_KINDS[job.source]) prepared = await prepareCloud(db, job, privateDir);
+  else if (job.source === 'file') prepared = await prepareFile(db, job, baseEnv, privateDir, sourceLookups(run));
+  else if (CLOUD_KINDS[job.source]) prepared = await prepareCloud(db, job, privateDir, sourceLookups(run));
   else if (job.source === 'constructed') prepared = await prepareConstructed(db, job, job.inventory_id ?? 0, privateDir);
   else throw new SourceProblem(`Unknown inventory source kind "${job.source}".`);
   prepared.env = {

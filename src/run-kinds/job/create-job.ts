@@ -8,6 +8,7 @@ import { sealCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { taskImpact } from '../../task-manager/task-impact.ts';
 import { memoized, type LaunchMemo } from '../../runs/launch-memo.ts';
 import { pythonJson } from '../../api/python-json.ts';
+import { extraInventoriesFor } from './launch-inventories.ts';
 
 /** Job columns a template gives and a launch may override (job column -> template column). */
 export const TEMPLATE_COLUMNS = [
@@ -20,6 +21,8 @@ export interface JobSpec {
   template: JobTemplateRow;
   launchType: 'manual' | 'relaunch' | 'callback' | 'webhook' | 'scheduled' | 'workflow';
   inventoryId: number;
+  /** The inventories besides the primary one, in order: the template's unless given (a launch's prompt, a relaunch's job's). */
+  extraInventoryIds?: readonly number[];
   /** Column values of the job: the template's unless given here. */
   values: Record<string, unknown>;
   /** Extra vars as stored (survey passwords already encrypted) and which of them are survey passwords. */
@@ -50,6 +53,7 @@ export async function jobPlan(tx: Queryable, spec: JobSpec): Promise<RunPlan<Job
   Object.assign(columns, spec.values);
   const limit = String(columns.limit ?? '');
   const forks = columns.forks as number;
+  const extraInventoryIds = await extraInventoriesFor(tx, template.id, spec.inventoryId, spec.extraInventoryIds);
   const impact = await memoized(spec.memo, `task_impact:${spec.inventoryId}:${forks}:${limit}`, () => taskImpact(tx, spec.inventoryId, limit, forks));
   return {
     values: {
@@ -65,6 +69,13 @@ export async function jobPlan(tx: Queryable, spec: JobSpec): Promise<RunPlan<Job
       task_impact: impact,
     },
     link: async (q, row) => {
+      if (extraInventoryIds.length) {
+        await q.query(
+          `INSERT INTO job_inventories (job_id, inventory_id, position)
+           SELECT $1, i.id, i.position - 1 FROM unnest($2::int[]) WITH ORDINALITY AS i(id, position) ON CONFLICT DO NOTHING`,
+          [row.id, extraInventoryIds],
+        );
+      }
       if (spec.credentialIds.length) {
         await q.query(
           'INSERT INTO unified_job_credentials (unified_job_id, credential_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',

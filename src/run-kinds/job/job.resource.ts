@@ -6,6 +6,7 @@ import { jobCredentialIds, mayRelaunch } from './relaunch-access.ts';
 import { passwordsNeededFor } from '../../ansible/credential-passwords.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { loadJobLabels, showJobLabels, type JobLabels } from './job-labels.ts';
+import { loadJobInventories, showJobInventories, type JobInventories } from './job-inventories.ts';
 import { loadJobCredentials, showJobCredentials, type JobCredentials } from './job-credentials.ts';
 import { defineEventResource } from '../../runs/event-resource.ts';
 import { WEBHOOK_SERVICES } from '../../resources/webhooks/webhook-fields.ts';
@@ -56,12 +57,15 @@ export const jobs = defineRunResource({
   eventsPath: 'job_events',
   playbookCounts: true,
   prepare: async (db, rows) => {
-    const [labels, credentials] = await readTogether(db, [() => loadJobLabels(db, rows), () => loadJobCredentials(db, rows)] as const);
-    return { labels, credentials };
+    const [labels, credentials, inventories] = await readTogether(
+      db, [() => loadJobLabels(db, rows), () => loadJobCredentials(db, rows), () => loadJobInventories(db, rows)] as const,
+    );
+    return { labels, credentials, inventories };
   },
   decorate: (row, out, prepared) => {
-    const loaded = prepared as { labels: JobLabels; credentials: JobCredentials } | undefined;
+    const loaded = prepared as { labels: JobLabels; credentials: JobCredentials; inventories: JobInventories } | undefined;
     showJobLabels(row, out, loaded?.labels);
+    showJobInventories(row, out, loaded?.inventories);
     showJobCredentials(row, out, loaded?.credentials);
     out.related = { ...(out.related as object), relaunch: `/api/v2/jobs/${row.id}/relaunch/` };
     // Survey password answers are kept encrypted and shown as $encrypted$.
@@ -75,6 +79,7 @@ export const jobs = defineRunResource({
     job_host_summaries: reverse('job_host_summary', 'job_host_summaries', 'job_id'),
     credentials: { ...joinTable('credential', 'unified_job_credentials', 'unified_job_id', 'credential_id'), attachable: false },
     labels: { ...joinTable('label', 'job_labels', 'job_id', 'label_id'), attachable: false },
+    inventories: { ...joinTable('inventory', 'job_inventories', 'job_id', 'inventory_id'), attachable: false, positionColumn: 'job_inventories.position' },
   },
 });
 

@@ -6,6 +6,7 @@ import { VERBOSITY_CHOICES } from '../../runs/run-fields.ts';
 const LAUNCH_PROMPTS: Record<string, Field> = {
   extra_vars: json({ default: {}, helpText: 'Variables for the playbook, with the survey answers.' }),
   inventory: ref('inventory'),
+  inventories: listOfIds('inventory'),
   scm_branch: text(),
   limit: text(),
   job_tags: text(),

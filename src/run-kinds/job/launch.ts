@@ -7,6 +7,7 @@ import type { Launcher } from '../../runs/launch.ts';
 import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { acceptPrompts, promptColumns, promptsInBody } from '../../runs/accept-prompts.ts';
 import { JOB_TEMPLATE_FACET } from './prompts.ts';
+import { promptedInventories } from './launch-inventories.ts';
 import { templateExtraVars } from '../../resources/job-templates/survey-variables.ts';
 
 /**
@@ -25,6 +26,7 @@ export const jobTemplateLauncher: Launcher<unknown, JobTemplateRow> = {
     const accepted = prompts.values;
     const inventoryId = (accepted.inventory as number | undefined) ?? template.inventory_id;
     if (!inventoryId) throw ValidationError.field('inventory', "Job Template 'inventory' is missing or undefined.");
+    const extraInventoryIds = await promptedInventories(tx, ctx, template, input, prompts.ignored);
     const defaults = await templateLinks(tx, template.id);
     const credentialIds = (accepted.credentials as number[] | undefined) ?? defaults.credentialIds;
     const needed = accepted.credentials ? await passwordsNeededFor(tx, credentialIds) : defaults.passwordsNeeded;
@@ -34,6 +36,7 @@ export const jobTemplateLauncher: Launcher<unknown, JobTemplateRow> = {
       template,
       launchType: 'manual',
       inventoryId,
+      extraInventoryIds,
       values: promptColumns(JOB_TEMPLATE_FACET, accepted),
       ...templateExtraVars(template, prompts.variables),
       credentialIds,

@@ -8,6 +8,7 @@ import { ACTIVE_STATUSES } from '../../runs/lifecycle.ts';
 import { parseVariables } from '../../inventory/variables.ts';
 import { assertMayRelaunch, jobCredentialIds } from './relaunch-access.ts';
 import { jobPlan, JOB, TEMPLATE_COLUMNS } from './create-job.ts';
+import { jobInventoryIds } from '../../resources/job-templates/template-inventories.ts';
 import type { Launcher, RunPlan } from '../../runs/launch.ts';
 import { passwordsNeededFor, readCredentialPasswords } from '../../ansible/credential-passwords.ts';
 import { optionValueErrors, PLAYBOOK_OPTION_FIELDS } from '../../ansible/option-values.ts';
@@ -71,6 +72,7 @@ async function relaunchPlan(tx: Queryable, ctx: RequestContext, job: JobRow, bod
     template: { ...template, name: job.name },
     launchType: 'relaunch',
     inventoryId: job.inventory_id,
+    extraInventoryIds: await jobInventoryIds(tx, job.id),
     // The original job's own values of every column a template gives, rather than the template's current ones.
     // A webhook job's relaunch keeps its webhook fields (AWX), so it reports its commit status too.
     values: {

@@ -1,3 +1,4 @@
+import { lookupsOf } from '../../resources/credentials/dynamic-inputs.ts';
 import path from 'node:path';
 import type { UnifiedJobRow } from '../../db/tables.ts';
 import { baseEnvironment } from '../../runs/exec.ts';
@@ -8,6 +9,8 @@ import { queueFactCapture } from '../../drift/capture-queue.ts';
 import { preparePlaybookRun } from '../../ansible/private-data-dir.ts';
 import { trustedJobVars } from '../../ansible/extra-vars-file.ts';
 import { jobMetaVars } from './meta-vars.ts';
+import { ambiguousHostProblem } from './launch-inventories.ts';
+import { jobInventoryIds } from '../../resources/job-templates/template-inventories.ts';
 import { runnerOutcome, streamRunnerEvents, writeCommandLine } from '../../ansible/runner-stream.ts';
 import { branchOverride } from '../../projects/revision-files.ts';
 import { CACHED_PROJECT_COLUMNS, filesForRun, type CachedProject, type RunFiles } from '../../projects/revision-cache.ts';
@@ -36,12 +39,15 @@ export async function runPlaybookJob(job: UnifiedJobRow, run: RunContext): Promi
 }
 
 async function runOnCopy(job: UnifiedJobRow, run: RunContext, project: CachedProject, copy: RunFiles, branch: string | null): Promise<RunOutcome> {
-  const inventoryId = job.inventory_id!;
+  const inventoryIds = [job.inventory_id!, ...(await jobInventoryIds(run.db, job.id))];
+  // An inventory may have gained a host of another's name since the launch was accepted.
+  const ambiguous = await ambiguousHostProblem(run.db, inventoryIds);
+  if (ambiguous) return { status: 'failed', explanation: ambiguous };
   const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
   const baseEnv = baseEnvironment(taskEnv);
   const trusted = await trustedJobVars(run.db, run.services.settings.get('ALLOW_JINJA_IN_EXTRA_VARS'), job);
   const env = { ...baseEnv, ...requirementsSearchPaths(copy.requirements, baseEnv), ...callbackPlugins(run) };
-  const prepared = await preparePlaybookRun(run.db, job, run.privateDir, env, await jobMetaVars(run.db, job), trusted);
+  const prepared = await preparePlaybookRun(run.db, job, run.privateDir, env, await jobMetaVars(run.db, job), trusted, lookupsOf(run.services.settings, run.signal));
   await writeCommandLine(prepared, prepared.cmdline);
   if (branch) await run.output(`Running on ${branch} at revision ${copy.revision} (the job's scm_branch).`);
   const blocked = await scanAtRunStart(run, job, { id: job.project_id!, scm_type: project.scm_type }, copy);
@@ -49,14 +55,14 @@ async function runOnCopy(job: UnifiedJobRow, run: RunContext, project: CachedPro
 
   await recordInvocation(run.db, job.id, { args: ['ansible-playbook', ...prepared.cmdline, job.playbook], cwd: copy.dir, env: prepared.env, secrets: prepared.secrets });
   const factCache = job.use_fact_cache
-    ? await prepareFactCache(run.db, inventoryId, path.join(prepared.dir, 'artifacts', String(job.id), 'fact_cache'), run.services.settings.get('ANSIBLE_FACT_CACHE_TIMEOUT'))
+    ? await prepareFactCache(run.db, inventoryIds, path.join(prepared.dir, 'artifacts', String(job.id), 'fact_cache'), run.services.settings.get('ANSIBLE_FACT_CACHE_TIMEOUT'))
     : null;
   const args = ['run', prepared.dir, '-p', job.playbook, '--project-dir', copy.dir, '--json', '--ident', String(job.id)];
   const readable = [copy.requirements, ...run.services.settings.get<string[]>('AWX_ANSIBLE_CALLBACK_PLUGINS')];
-  const { code, ingester } = await streamRunnerEvents(run, job.id, inventoryId, prepared, args, readable);
+  const { code, ingester } = await streamRunnerEvents(run, job.id, inventoryIds, prepared, args, readable);
   if (ingester.stats) {
     const stats = ingester.stats;
-    await run.db.transaction((tx) => recordHostSummaries(tx, run.services.resources, job, stats));
+    await run.db.transaction((tx) => recordHostSummaries(tx, run.services.resources, job, stats, inventoryIds));
   }
   // Their snapshots and drift are taken in the background (src/drift), not before the job ends.
   if (factCache) await queueFactCapture(run.db, job.id, await factCache.save(run.db));
