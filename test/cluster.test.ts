@@ -1,5 +1,5 @@
 // A cluster: three real service processes on one PostgreSQL database, each with its own data
-// directory, with a heartbeat period of two seconds (the settings file). Jobs spread over the nodes
+// directory, with a heartbeat period of three seconds (the settings file). Jobs spread over the nodes
 // and run the revision synced through another node; one node streams a job another runs; a
 // schedule fires once for its slot; one node is killed with SIGKILL while it runs a job and comes back;
 // a cancel crosses nodes; a node is deprovisioned while it runs a job (docs/cluster.md).
@@ -20,7 +20,7 @@ import { eventually } from './helpers/jobs.ts';
 import { spawnService, type ServiceProcess } from './helpers/service-process.ts';
 import { manage, standaloneValues } from './helpers/standalone.ts';
 
-const PERIOD_SECONDS = 2;
+const PERIOD_SECONDS = 3;
 const TOLERANCE = 2;
 const UNRESPONSIVE = 'Another cluster node has determined this instance to be unresponsive';
 const sleepPlaybook = (seconds: number) => `- hosts: all\n  gather_facts: false\n  tasks:\n    - command: sleep ${seconds}\n`;

@@ -176,7 +176,7 @@ describe('demo content at first start', () => {
 /** Waits until `list` holds nothing but the managed Galaxy credential (not demo content). */
 async function eventuallyEmpty(s: RunningService, list: string): Promise<void> {
   let found: string[] = [];
-  const demoNames = async () => (await names(s, list)).filter((name) => !(list === 'credentials' && name === 'Ansible Galaxy'));
+  const demoNames = async () => (await names(s, list)).filter((name: string) => !(list === 'credentials' && name === 'Ansible Galaxy'));
   await eventually(async () => !(found = await demoNames()).length, 30_000, `${list} to stay empty`).catch((err) => {
     assert.deepEqual(found, [], `${list} came back`);
     throw err;

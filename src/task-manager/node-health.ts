@@ -64,12 +64,18 @@ export async function startNodeHealth(services: RunServices, onBeat: () => Promi
     }
   };
 
-  const scheduleBeat = () => {
+  // Beats start a period apart, however long each took: a slow beat (a busy database or disk) must
+  // not stretch the gap the other nodes measure against their grace.
+  const scheduleBeat = (lastStart: number) => {
     if (stopped) return;
-    beatTimer = setTimeout(() => void serially('heartbeat', beat).then(scheduleBeat), heartbeatTiming(settings).periodMs);
+    const wait = Math.max(0, lastStart + heartbeatTiming(settings).periodMs - Date.now());
+    beatTimer = setTimeout(() => {
+      const start = Date.now();
+      void serially('heartbeat', beat).then(() => scheduleBeat(start));
+    }, wait);
     beatTimer.unref();
   };
-  scheduleBeat();
+  scheduleBeat(Date.now());
   void serially('lost node watch', watch);
 
   return {
