@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, newOrg, newUser, type TestApp, type User } from './helpers/app.ts';
+import { sigV4Authorization } from '../src/resources/credential-input-sources/lookups/aws-secrets-manager.ts';
 import { startSecretStoresServer, type SecretStoresServer } from './helpers/secret-stores-server.ts';
 
 const SECRET = 'looked-up-secret-3e9a41';
@@ -14,7 +15,6 @@ describe('credential input sources: the cloud secret stores, Conjur and Centrify
   let org: number;
   let plain: User;
   let otherAdmin: User;
-  const saved = process.env.SVC_SECRET_STORE_URL;
 
   /** The type's test endpoint: 202 when the lookup found a value; nothing found is answered. */
   const test = async (namespace: string, inputs: Record<string, unknown>, metadata: Record<string, unknown>) => {
@@ -25,10 +25,9 @@ describe('credential input sources: the cloud secret stores, Conjur and Centrify
   const lastRequests = (n: number) => store.requests.slice(-n).map((r) => `${r.method} ${r.path}`);
 
   before(async () => {
-    t = await createTestApp();
     store = await startSecretStoresServer({ client: CLIENT, secret: SECRET, token: TOKEN });
     // Azure's authority, DSV's tenant and AWS's endpoint are fixed hosts: the stand-in takes their place.
-    process.env.SVC_SECRET_STORE_URL = store.url;
+    t = await createTestApp({ SVC_SECRET_STORE_URL: store.url });
     assert.equal((await t.patch('/api/v2/settings/security/', { OUTBOUND_URL_ALLOWLIST: ['127.0.0.1'] })).status, 200);
     const listed = (await t.get('/api/v2/credential_types/?kind=external&page_size=50')).body.results;
     types = Object.fromEntries(listed.map((row: { namespace: string; id: number }) => [row.namespace, row.id]));
@@ -37,8 +36,6 @@ describe('credential input sources: the cloud secret stores, Conjur and Centrify
     otherAdmin = await newUser(t, { admin: (await newOrg(t)).id });
   });
   after(async () => {
-    if (saved === undefined) delete process.env.SVC_SECRET_STORE_URL;
-    else process.env.SVC_SECRET_STORE_URL = saved;
     await t?.close();
     await store?.close();
   });
@@ -84,6 +81,14 @@ describe('credential input sources: the cloud secret stores, Conjur and Centrify
     assert.deepEqual((await test('aws_secretsmanager_credential', { ...inputs, aws_secret_key: 'wrong' }, { region_name: 'eu-west-1', secret_name: 'app/db' })).body, { inputs: 'HTTP 403' });
     assert.deepEqual((await test('aws_secretsmanager_credential', inputs, { region_name: 'eu-west-1', secret_name: 'other' })).body, { inputs: 'HTTP 400' });
     assert.deepEqual((await test('aws_secretsmanager_credential', inputs, { region_name: 'x.evil/', secret_name: 'app/db' })).body, { inputs: 'Invalid region x.evil/.' });
+  });
+
+  it('signs as AWS\'s Signature Version 4 test suite (get-vanilla)', () => {
+    const authorization = sigV4Authorization({
+      method: 'GET', path: '/', headers: { host: 'example.amazonaws.com', 'x-amz-date': '20150830T123600Z' }, body: '',
+      region: 'us-east-1', service: 'service', accessKey: 'AKIDEXAMPLE', secretKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', amzDate: '20150830T123600Z',
+    });
+    assert.equal(authorization, 'AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, SignedHeaders=host;x-amz-date, Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31');
   });
 
   it('Conjur: the API key exchanged for a token, then the variable', async () => {

@@ -21,7 +21,7 @@ export async function azureKvLookup(args: LookupArgs, context: LookupContext): P
   const tenant = str(args, 'tenant');
   if (!/^[A-Za-z0-9.-]+$/.test(tenant)) throw new LookupFailed('The tenant ID must be a GUID or a domain name.');
   const tokenAnswer = await call(context, {
-    url: storeEndpoint(`${cloud.authority}/${tenant}/oauth2/v2.0/token`),
+    url: storeEndpoint(`${cloud.authority}/${tenant}/oauth2/v2.0/token`, context),
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: str(args, 'client'), client_secret: str(args, 'secret'), scope: `${cloud.resource}/.default` }).toString(),

@@ -36,7 +36,7 @@ export async function dsvLookup(args: LookupArgs, context: LookupContext): Promi
   const tld = str(args, 'tld') || 'com';
   if (!/^[A-Za-z0-9-]+$/.test(tenant)) throw new LookupFailed('The tenant must be a single DNS label.');
   if (!/^[a-z.]+$/.test(tld)) throw new LookupFailed(`Invalid top-level domain ${tld}.`);
-  const base = storeEndpoint(`https://${tenant}.secretsvaultcloud.${tld}/v1`);
+  const base = storeEndpoint(`https://${tenant}.secretsvaultcloud.${tld}/v1`, context);
   const tokenAnswer = await call(context, {
     url: `${base}/token`, method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ grant_type: 'client_credentials', client_id: str(args, 'client_id'), client_secret: str(args, 'client_secret') }),
