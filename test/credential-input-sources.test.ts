@@ -118,9 +118,8 @@ describe('credential input sources', () => {
     const aim = await t.post(`/api/v2/credentials/${ccpCred}/test/`, { metadata: { object_query: 'Safe=Prod;Object=db' } });
     assert.equal(aim.status, 202, JSON.stringify(aim.body));
     assert.match(ccp.requests.at(-1)!, /^\/AIMWebService\/api\/Accounts\?AppId=drover-app&Query=Safe%3DProd%3BObject%3Ddb&QueryFormat=Exact$/);
-    const notSupported = await t.post(`/api/v2/credential_types/${types.azure_kv}/test/`, { inputs: {}, metadata: {} });
-    assert.equal(notSupported.status, 400);
-    assert.match(notSupported.body.inputs, /not supported/);
+    const badTenant = await t.post(`/api/v2/credential_types/${types.azure_kv}/test/`, { inputs: {}, metadata: {} });
+    assert.deepEqual([badTenant.status, badTenant.body], [400, { inputs: 'The tenant ID must be a GUID or a domain name.' }]);
     // Nothing found is ever answered.
     assert.ok(!JSON.stringify([missing.body, aim.body]).includes(API_TOKEN));
   });

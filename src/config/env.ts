@@ -37,6 +37,8 @@ export interface EnvConfig {
   createDemoData: boolean;
   /** Replaces the scheme and host of the social sign-in providers' endpoints (SVC_SOCIAL_AUTH_PROVIDER_URL): a stand-in or a mirror. */
   socialAuthProviderUrl: string | null;
+  /** Replaces the scheme and host of the cloud secret stores' fixed endpoints (SVC_SECRET_STORE_URL): a stand-in or a mirror. */
+  secretStoreUrl: string | null;
   /** The assistant service (docs/assistant.md). */
   assistant: AssistantProcessConfig;
 }
@@ -155,12 +157,16 @@ export async function loadEnvConfig(env: Env = process.env, role: ProcessRole = 
     trustedProxies: list(present(env, 'SVC_TRUSTED_PROXIES'), ['loopback']),
     createDemoData: parseBoolean('SVC_CREATE_DEMO_DATA', present(env, 'SVC_CREATE_DEMO_DATA'), true, problems),
     socialAuthProviderUrl: present(env, 'SVC_SOCIAL_AUTH_PROVIDER_URL') ?? null,
+    secretStoreUrl: present(env, 'SVC_SECRET_STORE_URL') ?? null,
     assistant: assistantProcessConfig(env, problems),
   };
   config.projectsRoot = path.resolve(present(env, 'SVC_PROJECTS_ROOT') ?? path.join(config.dataDir, 'projects'));
   config.localSourceDirs = [path.join(config.dataDir, 'demo')];
   if (config.socialAuthProviderUrl !== null && !/^https?:\/\/[^\s/?#]+\/?$/i.test(config.socialAuthProviderUrl)) {
     problems.push(`SVC_SOCIAL_AUTH_PROVIDER_URL must be a scheme and host such as http://127.0.0.1:8080, got "${config.socialAuthProviderUrl}"`);
+  }
+  if (config.secretStoreUrl !== null && !/^https?:\/\/[^\s/?#]+\/?$/i.test(config.secretStoreUrl)) {
+    problems.push(`SVC_SECRET_STORE_URL must be a scheme and host such as http://127.0.0.1:8080, got "${config.secretStoreUrl}"`);
   }
   if (problems.length) throw new ConfigError(`drover cannot start: ${problems.join('; ')}`);
   if (mode === 'embedded' && role === 'service') {

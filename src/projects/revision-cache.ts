@@ -17,7 +17,7 @@ import { projectFilesDir, type ProjectSourcesView } from './local-sources.ts';
 import { isDirectory, projectDir, requirementsDir, revisionsDir } from './paths.ts';
 import { installRequirements } from './requirements.ts';
 import { scmInputs } from './scm-credential.ts';
-import { lookupsOf, type LookupContext } from '../resources/credentials/dynamic-inputs.ts';
+import { lookupsOf, type LookupContext, type LookupServices } from '../resources/credentials/dynamic-inputs.ts';
 import { downloadArchive, keptArchive, unpackProjectArchive } from './archive-source.ts';
 import { withProjectLock } from './project-lock.ts';
 
@@ -48,12 +48,12 @@ export interface CacheRun extends GitRun {
   access?: SourceAccess;
   services: ProjectSourcesView & {
     settings: GitRun['services']['settings'];
-    env: Pick<EnvConfig, 'projectsRoot' | 'localSourceDirs' | 'dataDir' | 'nodeName'>;
+    env: Pick<EnvConfig, 'projectsRoot' | 'localSourceDirs' | 'dataDir' | 'nodeName' | 'secretStoreUrl'>;
   };
 }
 
 /** Secret lookups of a run's credentials, as its service's settings allow them. */
-const runLookups = (run: CacheRun): LookupContext => lookupsOf(run.services.settings as { get(key: 'OUTBOUND_URL_ALLOWLIST'): string[] });
+const runLookups = (run: CacheRun): LookupContext => lookupsOf(run.services as LookupServices);
 
 export type CachedProject = Pick<ProjectRow, 'id' | 'name' | 'local_path' | 'scm_type' | 'scm_url' | 'scm_branch' | 'scm_refspec' | 'scm_revision' | 'scm_track_submodules' | 'credential_id'>;
 

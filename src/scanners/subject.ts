@@ -1,4 +1,4 @@
-import { lookupsOf } from '../resources/credentials/dynamic-inputs.ts';
+import { lookupsOf, type LookupServices } from '../resources/credentials/dynamic-inputs.ts';
 /**
  * What a launch gives the scanners to read: a job's project files at the revision it will run
  * (the project's last update, or the job's scm_branch), or an ad hoc command as a play of one
@@ -56,7 +56,7 @@ async function jobSubject(tx: Queryable, services: Pick<Services, 'settings' | '
   const requirements = !project.scm_type ? requirementsDir(services.env.projectsRoot, project.local_path)
     : branch === null ? revisionRequirementsDir(services.env, project.local_path, project.scm_revision) : null;
   // The files are taken after the launch's transaction: what fetching needs of the database is read now.
-  const access = project.scm_type ? await readSourceAccess(tx, services.env, project, lookupsOf(services.settings as { get(key: 'OUTBOUND_URL_ALLOWLIST'): string[] })) : undefined;
+  const access = project.scm_type ? await readSourceAccess(tx, services.env, project, lookupsOf(services as LookupServices)) : undefined;
   // A branch's commit is known once fetched: such scans are not cached.
   const revision = branch === null ? project.scm_revision : '';
   const files: ScanFiles = {

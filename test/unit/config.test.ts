@@ -74,6 +74,7 @@ describe('environment configuration', () => {
     await assert.rejects(loadEnvConfig({ SVC_DATA_DIR: dir, SVC_NODE_TYPE: 'worker' }), /SVC_NODE_TYPE must be one of hybrid, control, execution/);
     await assert.rejects(loadEnvConfig({ SVC_DATA_DIR: dir, SESSION_COOKIE_SECURE: 'maybe' }), /SESSION_COOKIE_SECURE must be true or false/);
     await assert.rejects(loadEnvConfig({ SVC_DATA_DIR: dir, SVC_TLS_CERT: '/x.crt' }), /SVC_TLS_CERT and SVC_TLS_KEY must be given together/);
+    await assert.rejects(loadEnvConfig({ SVC_DATA_DIR: dir, SVC_SECRET_STORE_URL: 'http://127.0.0.1:8200/v1' }), /SVC_SECRET_STORE_URL must be a scheme and host/);
   });
 
   it('reads the optional variables', async () => {

@@ -40,7 +40,7 @@ export const externalTestRoutes: RouteModule = (app, services) => {
   const { db } = services;
   const attempt = async (type: CredentialTypeRow, args: Inputs, reply: { code(status: number): { send(body: unknown): unknown } }) => {
     try {
-      await lookUp(type, args, lookupsOf(services.settings));
+      await lookUp(type, args, lookupsOf(services));
       return reply.code(202).send({});
     } catch (err) {
       if (err instanceof LookupFailed) return reply.code(400).send({ inputs: err.message });

@@ -4,6 +4,7 @@
  * that fails throws LookupFailed with what went wrong, naming the credentials and the input, never
  * a secret.
  */
+import type { EnvConfig } from '../../config/env.ts';
 import type { Queryable } from '../../db/database.ts';
 import { outboundPolicy } from '../../net/outbound.ts';
 import { fieldsOf } from '../credential-types/type-schema.ts';
@@ -13,8 +14,15 @@ import { clearInputs, type CredentialTypeRow, type Inputs } from './credential-i
 
 export { LookupFailed, type LookupContext };
 
+export interface LookupServices {
+  settings: { get(key: 'OUTBOUND_URL_ALLOWLIST'): string[] };
+  env: Pick<EnvConfig, 'secretStoreUrl'>;
+}
+
 /** Lookups as the service's settings allow them: through the outbound guard and its allow-list. */
-export const lookupsOf = (settings: { get(key: 'OUTBOUND_URL_ALLOWLIST'): string[] }, signal?: AbortSignal): LookupContext => ({ policy: outboundPolicy(settings), signal });
+export const lookupsOf = (services: LookupServices, signal?: AbortSignal): LookupContext => ({
+  policy: outboundPolicy(services.settings), signal, storeUrl: services.env.secretStoreUrl,
+});
 
 /** For callers outside a service (tests, tools): the guard with no exception to its address rules. */
 export const STRICT_LOOKUPS: LookupContext = { policy: { allowed: [] } };

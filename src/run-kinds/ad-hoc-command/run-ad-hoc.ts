@@ -20,7 +20,7 @@ export async function runAdHocCommand(command: UnifiedJobRow, run: RunContext): 
   const taskEnv = (run.services.settings.get('SVC_TASK_ENV') ?? {}) as Record<string, string>;
   assertOptionValues(command, { limit: 'pattern' });
   if (command.module_args && moduleArgsHaveJinja(command.module_args)) throw new Error(INLINE_JINJA);
-  const prepared = await prepareRunnerDir(run.db, command, run.privateDir, baseEnvironment(taskEnv), prefixed(await runMetaVars(run.db, command)), {}, lookupsOf(run.services.settings, run.signal));
+  const prepared = await prepareRunnerDir(run.db, command, run.privateDir, baseEnvironment(taskEnv), prefixed(await runMetaVars(run.db, command)), {}, lookupsOf(run.services, run.signal));
   const options = [...prepared.cmdline, ...runOptions(command)];
   await writeCommandLine(prepared, options);
   const args = ['run', prepared.dir, optionArgument('--hosts', command.limit || 'all'), '-m', command.module_name];

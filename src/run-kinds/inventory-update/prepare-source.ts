@@ -8,7 +8,7 @@ import { requirementsSearchPaths } from '../../projects/paths.ts';
 import { filesForRun, type CacheRun } from '../../projects/revision-cache.ts';
 import { decryptedInputs } from '../../resources/credentials/credential-use.ts';
 import { credentialInjection } from '../../resources/credentials/injection.ts';
-import { lookupsOf, type LookupContext } from '../../resources/credentials/dynamic-inputs.ts';
+import { lookupsOf, type LookupContext, type LookupServices } from '../../resources/credentials/dynamic-inputs.ts';
 import { pluginConfig, pluginEnv } from '../../resources/inventory-sources/plugin-config.ts';
 import { BLOCKED_SOURCE_ENV, CLOUD_KINDS } from '../../resources/inventory-sources/source-kinds.ts';
 import { prepareConstructed } from './constructed-inputs.ts';
@@ -80,7 +80,7 @@ async function injected(db: Queryable, job: Pick<SourceJob, 'credential_id'>, pr
  * source's own scm_branch), as this node holds it or fetches it (src/projects/revision-cache.ts).
  */
 /** Secret lookups of the update's credential, as its service's settings allow them. */
-const sourceLookups = (run: CacheRun) => lookupsOf(run.services.settings as { get(key: 'OUTBOUND_URL_ALLOWLIST'): string[] });
+const sourceLookups = (run: CacheRun) => lookupsOf(run.services as LookupServices);
 
 async function prepareScm(run: CacheRun, job: SourceJob, baseEnv: Record<string, string>): Promise<PreparedSource> {
   const db = run.db;

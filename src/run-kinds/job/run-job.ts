@@ -47,7 +47,7 @@ async function runOnCopy(job: UnifiedJobRow, run: RunContext, project: CachedPro
   const baseEnv = baseEnvironment(taskEnv);
   const trusted = await trustedJobVars(run.db, run.services.settings.get('ALLOW_JINJA_IN_EXTRA_VARS'), job);
   const env = { ...baseEnv, ...requirementsSearchPaths(copy.requirements, baseEnv), ...callbackPlugins(run) };
-  const prepared = await preparePlaybookRun(run.db, job, run.privateDir, env, await jobMetaVars(run.db, job), trusted, lookupsOf(run.services.settings, run.signal));
+  const prepared = await preparePlaybookRun(run.db, job, run.privateDir, env, await jobMetaVars(run.db, job), trusted, lookupsOf(run.services, run.signal));
   await writeCommandLine(prepared, prepared.cmdline);
   if (branch) await run.output(`Running on ${branch} at revision ${copy.revision} (the job's scm_branch).`);
   const blocked = await scanAtRunStart(run, job, { id: job.project_id!, scm_type: project.scm_type }, copy);

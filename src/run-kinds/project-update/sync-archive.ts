@@ -16,7 +16,7 @@ import { scmInputs } from '../../projects/scm-credential.ts';
  */
 export async function syncArchive(job: UnifiedJobRow, run: RunContext, dir: string, recordFound: (dir: string) => Promise<void>): Promise<RunOutcome> {
   await run.output(`Downloading the archive ${job.scm_url}.`);
-  const downloaded = await downloadArchive(run.services, String(job.scm_url), await scmInputs(run.db, job.credential_id, lookupsOf(run.services.settings, run.signal)), run.signal);
+  const downloaded = await downloadArchive(run.services, String(job.scm_url), await scmInputs(run.db, job.credential_id, lookupsOf(run.services, run.signal)), run.signal);
   if ('problem' in downloaded) return { status: 'failed', explanation: downloaded.problem };
   const incoming = path.join(path.dirname(dir), `.incoming-${randomBytes(6).toString('hex')}`);
   try {

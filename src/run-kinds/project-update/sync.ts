@@ -35,7 +35,7 @@ export async function syncProject(job: UnifiedJobRow, run: RunContext): Promise<
   if (job.scm_type === 'archive') return syncArchive(job, run, dir, (found) => recordFound(run, job, found));
   const source = await checkedSource(run.services, job, await demoRepository(run.db, run.services.env));
   if ('problem' in source) return { status: 'failed', explanation: source.problem };
-  const session = await gitSession(run, dir, source, await scmInputs(run.db, job.credential_id, lookupsOf(run.services.settings, run.signal)));
+  const session = await gitSession(run, dir, source, await scmInputs(run.db, job.credential_id, lookupsOf(run.services, run.signal)));
   const { git } = session;
   const allowFile = source.local;
   const refspecs = syncRefspecs(String(job.scm_refspec));

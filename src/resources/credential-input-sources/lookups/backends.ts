@@ -1,12 +1,11 @@
 /** The lookup of each external credential type, by namespace (AWX's credential plugins). */
+import { awsSecretsManagerLookup } from './aws-secrets-manager.ts';
+import { azureKvLookup } from './azure-kv.ts';
 import { centrifyLookup } from './centrify.ts';
 import { ccpLookup, conjurLookup } from './cyberark.ts';
 import { kvLookup, sshSign } from './hashivault.ts';
 import { LookupFailed, type LookupBackend } from './lookup.ts';
-
-const notSupported = (name: string): LookupBackend => async () => {
-  throw new LookupFailed(`Lookups from ${name} are not supported by this service yet.`);
-};
+import { dsvLookup, tssLookup } from './thycotic.ts';
 
 const BACKENDS: Record<string, LookupBackend> = {
   hashivault_kv: kvLookup,
@@ -14,10 +13,10 @@ const BACKENDS: Record<string, LookupBackend> = {
   aim: ccpLookup,
   conjur: conjurLookup,
   centrify_vault_kv: centrifyLookup,
-  azure_kv: notSupported('Microsoft Azure Key Vault'),
-  thycotic_dsv: notSupported('Thycotic DevOps Secrets Vault'),
-  thycotic_tss: notSupported('Thycotic Secret Server'),
-  aws_secretsmanager_credential: notSupported('AWS Secrets Manager'),
+  azure_kv: azureKvLookup,
+  thycotic_dsv: dsvLookup,
+  thycotic_tss: tssLookup,
+  aws_secretsmanager_credential: awsSecretsManagerLookup,
 };
 
 export function lookupBackend(namespace: string | null): LookupBackend {

@@ -10,6 +10,8 @@ export type LookupArgs = Record<string, unknown>;
 export interface LookupContext {
   policy: OutboundPolicy;
   signal?: AbortSignal;
+  /** SVC_SECRET_STORE_URL: see storeEndpoint. */
+  storeUrl?: string | null;
 }
 
 /** A lookup that did not answer a value; its message is safe to show (no secret in it). */
@@ -57,3 +59,15 @@ export function urlJoin(base: string, path: string): string {
 
 /** A value as an input takes it: strings as they are, anything else as JSON. */
 export const asInputValue = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/**
+ * A cloud secret store's fixed endpoint (Azure's sign-in authority, a DSV tenant, AWS Secrets
+ * Manager), or the same path at SVC_SECRET_STORE_URL when that is set: a stand-in or a mirror, as
+ * AWX's DSV url_template in debug mode.
+ */
+export function storeEndpoint(url: string, context: LookupContext): string {
+  const override = context.storeUrl;
+  if (!override) return url;
+  const real = new URL(url);
+  return new URL(`${real.pathname}${real.search}`, override).toString();
+}
