@@ -112,7 +112,8 @@ function objectIdField(): Field {
   const field = text({ required: true, writeOnce: true, helpText: 'Primary key of the object this assignment applies to.' });
   return {
     ...field,
-    valueSchema: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+    // Any number: a fraction is then refused as no object's pk, with DAB's message.
+    valueSchema: { anyOf: [{ type: 'string' }, { type: 'number' }] },
     parse: (value, ...rest) => field.parse(typeof value === 'number' ? String(value) : value, ...rest),
   };
 }
