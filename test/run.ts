@@ -47,22 +47,27 @@ if (files.some((f) => !f.startsWith(unitTier))) {
 let passed = 0;
 let failed = 0;
 const FILES_PER_PROCESS = Number(process.env.TEST_FILES_PER_PROCESS ?? 6);
+/** Files that take a minute or more (TEST_TIMINGS lists them): see batchFiles. */
+const LONGEST = ['browser/every-route.test.ts', 'cluster.test.ts', 'task-manager.test.ts', 'project-revisions.test.ts'];
 
 /**
  * Groups the files into modules that import them in turn, FILES_PER_PROCESS to a module. A group
  * takes every n-th file, so the slow files of one area (neighbours by name) are spread out. Their
  * tests run in order, a file's after its predecessor's have ended, as each file's tests do.
  */
-function batchFiles(all: string[]): string[] {
-  if (FILES_PER_PROCESS <= 1 || all.length <= 1) return all;
+function batchFiles(files: string[]): string[] {
+  if (FILES_PER_PROCESS <= 1 || files.length <= 1) return files;
+  // The longest files run first, each in its own process, so that none of them ends the run alone.
+  const first = files.filter((f) => LONGEST.some((name) => f.endsWith(name)));
+  const all = files.filter((f) => !first.includes(f));
   const groups = Math.ceil(all.length / FILES_PER_PROCESS);
   const dir = mkdtempSync(path.join(tmpdir(), 'drover-test-batches-'));
-  return Array.from({ length: groups }, (_, i) => {
+  return [...first, ...Array.from({ length: groups }, (_, i) => {
     const members = all.filter((_, index) => index % groups === i);
     const file = path.join(dir, `batch-${String(i + 1).padStart(2, '0')}.test.mjs`);
     writeFileSync(file, members.map((member) => `await import(${JSON.stringify(pathToFileURL(member).href)});\n`).join(''));
     return file;
-  });
+  })];
 }
 
 const stream = run({ files: batchFiles(files), concurrency: Number(process.env.TEST_CONCURRENCY ?? 2), timeout: 30 * 60_000 });
