@@ -35,10 +35,7 @@ async function checkGitSource(ctx: RequestContext, values: Values, existing: Pro
   if (branch) errors.scm_branch = [branch];
   const refspec = 'scm_refspec' in values ? refspecProblem(String(values.scm_refspec ?? '')) : null;
   if (refspec) errors.scm_refspec = [refspec];
-  // The service places a git project's checkout itself; a manual project turning into a git one
-  // gets a directory of its own rather than syncing over the files of its manual directory.
-  if (existing && existing.scm_type === '') values.local_path = '';
-  else delete values.local_path;
+  placeCheckout(values, existing);
 }
 
 /** An archive project's source: an http(s) URL of a tar or zip file, no branch or refspec. */
@@ -48,6 +45,14 @@ function checkArchiveSource(values: Values, existing: ProjectRow | null, errors:
   for (const field of ['scm_branch', 'scm_refspec'] as const) {
     if (field in values && values[field]) errors[field] = [`Archive projects do not use ${field}.`];
   }
+  placeCheckout(values, existing);
+}
+
+/**
+ * The service places a git or archive project's checkout itself; a manual project turning into one
+ * gets a directory of its own rather than syncing over the files of its manual directory.
+ */
+function placeCheckout(values: Values, existing: ProjectRow | null): void {
   if (existing && existing.scm_type === '') values.local_path = '';
   else delete values.local_path;
 }
